@@ -1,10 +1,10 @@
 #include "third_party/smoke/add_snippet.h"
 
+#include <asmjit/arm/a64assembler.h>
+#include <asmjit/core.h>
 #include <capstone/capstone.h>
 #include <sys/mman.h>
 
-#include <asmjit/core.h>
-#include <asmjit/arm/a64assembler.h>
 #include <cstring>
 #include <stdexcept>
 

@@ -1,0 +1,49 @@
+// Executable memory for generated code, kept W^X: a page is writable or executable, never
+// both. Writes flip the affected pages to read+write, copy, and flip them back to
+// read+execute; the caller is told which bytes changed so it can flush caches.
+#ifndef A64JIT_EMULATION_CODE_MEMORY_H_
+#define A64JIT_EMULATION_CODE_MEMORY_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace a64jit::emu {
+
+class CodeMemory {
+ public:
+  // Called when a new arena is mapped (its start and size).
+  using ArenaListener = std::function<void(const uint8_t*, size_t)>;
+
+  explicit CodeMemory(size_t arena_size = 16u << 20);
+  ~CodeMemory();
+  CodeMemory(const CodeMemory&) = delete;
+  CodeMemory& operator=(const CodeMemory&) = delete;
+
+  void set_arena_listener(ArenaListener listener) { on_arena_ = std::move(listener); }
+
+  // Reserves `size` bytes (16-byte aligned) and writes `code` there.
+  uint8_t* Add(const uint8_t* code, size_t size);
+  // Overwrites bytes inside a previous allocation.
+  void Write(uint8_t* at, const uint8_t* code, size_t size);
+  // True if `address` lies in any arena (safe to call from a signal handler).
+  bool Contains(uint64_t address) const;
+  size_t bytes_used() const;
+
+ private:
+  struct Arena {
+    uint8_t* base;
+    size_t size;
+    size_t used;
+  };
+  void Protect(uint8_t* begin, size_t size, bool writable);
+
+  size_t arena_size_;
+  std::vector<Arena> arenas_;
+  ArenaListener on_arena_;
+};
+
+}  // namespace a64jit::emu
+
+#endif  // A64JIT_EMULATION_CODE_MEMORY_H_

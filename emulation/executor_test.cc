@@ -1,0 +1,511 @@
+// Executor tests: one source for every configuration. Snippets are assembled with asmjit
+// and run by this host's executor: Unicorn on x86-64, natively under qemu-aarch64 or on an
+// aarch64 machine. Every test checks which path ran (instructions counted under Unicorn).
+#include "emulation/executor.h"
+
+#include <asmjit/arm/a64assembler.h>
+#include <asmjit/core.h>
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+
+#include "emulation/helper_registry.h"
+
+namespace a64jit::emu {
+namespace {
+
+using namespace asmjit::a64;  // NOLINT: register names keep the snippets readable
+using Kind = GuestFault::Kind;
+
+std::vector<uint8_t> Assemble(const std::function<void(Assembler&)>& body) {
+  asmjit::CodeHolder code;
+  code.init(asmjit::Environment(asmjit::Arch::kAArch64));
+  Assembler a(&code);
+  body(a);
+  EXPECT_EQ(code.flatten(), asmjit::kErrorOk);
+  EXPECT_EQ(code.resolveUnresolvedLinks(), asmjit::kErrorOk);
+  asmjit::Section* text = code.textSection();
+  return std::vector<uint8_t>(text->data(), text->data() + text->bufferSize());
+}
+
+class ExecutorTest : public ::testing::Test {
+ protected:
+  void SetUp() override { Make({}); }
+  void Make(const ExecutorOptions& options) { ex_ = CreateHostExecutor(options); }
+  const uint8_t* Load(const std::function<void(Assembler&)>& body) {
+    return ex_->Load(Assemble(body));
+  }
+  // Proof that this host's execution path ran the last call.
+  void ExpectRanOnThisHost() {
+    const CallStats& s = ex_->last_call_stats();
+    EXPECT_EQ(s.calls, 1u);
+#if defined(__aarch64__)
+    EXPECT_EQ(ex_->mode(), ExecMode::kNative);
+#else
+    EXPECT_EQ(ex_->mode(), ExecMode::kUnicorn);
+    EXPECT_GT(s.guest_instructions, 0u) << "Unicorn executed no guest instruction";
+#endif
+  }
+  // After a fault, the executor still works.
+  void ExpectNextCallWorks() {
+    const uint8_t* add = Load([](Assembler& a) {
+      a.add(x0, x0, x1);
+      a.ret(x30);
+    });
+    EXPECT_EQ(ex_->CallInt(add, {Arg::Int(40), Arg::Int(2)}), 42u);
+    ExpectRanOnThisHost();
+  }
+  template <typename Fn>
+  GuestFault ExpectFault(Fn&& fn, Kind kind) {
+    try {
+      fn();
+    } catch (const GuestFault& f) {
+      EXPECT_EQ(f.kind(), kind) << f.what();
+      EXPECT_NE(std::string(f.what()).find(GuestFault::KindName(kind)), std::string::npos);
+      return f;
+    }
+    ADD_FAILURE() << "expected a GuestFault: " << GuestFault::KindName(kind);
+    return GuestFault(kind, 0, 0, "", "");
+  }
+
+  std::unique_ptr<Executor> ex_;
+};
+
+// ---- arguments and results -------------------------------------------------------------
+
+TEST_F(ExecutorTest, TenIntegerArgumentsTwoOnTheStack) {
+  // Returns sum((i+1) * arg_i): the weights catch arguments in the wrong place.
+  const uint8_t* fn = Load([](Assembler& a) {
+    a.mov(x9, 0);
+    for (int i = 0; i < 8; i++) {
+      a.mov(x10, i + 1);
+      a.madd(x9, x(i), x10, x9);
+    }
+    a.ldp(x11, x12, ptr(sp));
+    a.mov(x10, 9);
+    a.madd(x9, x11, x10, x9);
+    a.mov(x10, 10);
+    a.madd(x9, x12, x10, x9);
+    a.mov(x0, x9);
+    a.ret(x30);
+  });
+  std::vector<Arg> args;
+  uint64_t expected = 0;
+  for (uint64_t i = 0; i < 10; i++) {
+    uint64_t v = 1000 + i * 7 + (i << 40);
+    args.push_back(Arg::Int(v));
+    expected += (i + 1) * v;
+  }
+  EXPECT_EQ(ex_->CallInt(fn, args), expected);
+  ExpectRanOnThisHost();
+}
+
+TEST_F(ExecutorTest, TenDoubleArgumentsTwoOnTheStack) {
+  const uint8_t* fn = Load([](Assembler& a) {
+    a.fmov(d16, 0.0);
+    for (int i = 0; i < 8; i++) {
+      a.fmov(d17, static_cast<double>(i + 1));
+      a.fmadd(d16, d(i), d17, d16);
+    }
+    a.ldp(d18, d19, ptr(sp));
+    a.fmov(d17, 9.0);
+    a.fmadd(d16, d18, d17, d16);
+    a.fmov(d17, 10.0);
+    a.fmadd(d16, d19, d17, d16);
+    a.fmov(d0, d16);
+    a.ret(x30);
+  });
+  std::vector<Arg> args;
+  double expected = 0;
+  for (int i = 0; i < 10; i++) {
+    double v = 0.5 + i * 1.25;
+    args.push_back(Arg::Double(v));
+    expected += (i + 1) * v;
+  }
+  EXPECT_DOUBLE_EQ(ex_->CallDouble(fn, args), expected);
+  ExpectRanOnThisHost();
+}
+
+TEST_F(ExecutorTest, MixedArgumentsStackSlotsFollowArgumentOrder) {
+  // 9 ints and 9 doubles, interleaved: the ninth of each kind goes on the stack in the
+  // order the arguments appear (double first here). Returns d_stack - i_stack.
+  const uint8_t* fn = Load([](Assembler& a) {
+    a.ldr(d1, ptr(sp, 0));
+    a.ldr(x1, ptr(sp, 8));
+    a.scvtf(d2, x1);
+    a.fsub(d0, d1, d2);
+    a.ret(x30);
+  });
+  std::vector<Arg> args;
+  for (int i = 0; i < 8; i++) {
+    args.push_back(Arg::Int(i));
+    args.push_back(Arg::Double(i));
+  }
+  args.push_back(Arg::Double(1000.5));
+  args.push_back(Arg::Int(7));
+  EXPECT_DOUBLE_EQ(ex_->CallDouble(fn, args), 993.5);
+  ExpectRanOnThisHost();
+}
+
+// ---- host memory and host calls --------------------------------------------------------
+
+struct HostObject {
+  int64_t refcount;
+  double value;
+  uint8_t small;
+};
+
+TEST_F(ExecutorTest, GuestBumpsRefcountOfHostObject) {
+  auto obj = std::make_unique<HostObject>(HostObject{1, 2.5, 7});
+  // refcount += 1; value *= 2; return small.
+  const uint8_t* fn = Load([](Assembler& a) {
+    a.ldr(x1, ptr(x0, offsetof(HostObject, refcount)));
+    a.add(x1, x1, 1);
+    a.str(x1, ptr(x0, offsetof(HostObject, refcount)));
+    a.ldr(d0, ptr(x0, offsetof(HostObject, value)));
+    a.fadd(d0, d0, d0);
+    a.str(d0, ptr(x0, offsetof(HostObject, value)));
+    a.ldrb(w0, ptr(x0, offsetof(HostObject, small)));
+    a.ret(x30);
+  });
+  EXPECT_EQ(ex_->CallInt(fn, {Arg::Ptr(obj.get())}), 7u);
+  EXPECT_EQ(obj->refcount, 2);
+  EXPECT_EQ(obj->value, 5.0);
+  EXPECT_EQ(ex_->CallInt(fn, {Arg::Ptr(obj.get())}), 7u);
+  EXPECT_EQ(obj->refcount, 3);
+  ExpectRanOnThisHost();
+}
+
+extern "C" int64_t HostMulAdd(int64_t a, int64_t b, double c) {
+  return a * b + static_cast<int64_t>(c);
+}
+extern "C" double HostHypot(double a, double b) { return std::sqrt(a * a + b * b); }
+
+// Emits a call to a host function at `fn` (address in x16), keeping LR in a frame record.
+void CallHostFunction(Assembler& a, const void* fn) {
+  a.mov(x16, reinterpret_cast<uint64_t>(fn));
+  a.blr(x16);
+}
+
+TEST_F(ExecutorTest, GuestCallsHostHelpers) {
+  RegisterHelper(reinterpret_cast<const void*>(&HostMulAdd), {"HostMulAdd", 2, 1, RetKind::kInt});
+  RegisterHelper(reinterpret_cast<const void*>(&HostHypot), {"HostHypot", 0, 2, RetKind::kDouble});
+  // return HostMulAdd(x0, x1, d0) + (int)HostHypot(3.0, 4.0)
+  const uint8_t* fn = Load([](Assembler& a) {
+    a.stp(x29, x30, ptr_pre(sp, -32));
+    a.mov(x29, sp);
+    a.str(x19, ptr(sp, 16));
+    CallHostFunction(a, reinterpret_cast<const void*>(&HostMulAdd));
+    a.mov(x19, x0);
+    a.fmov(d0, 3.0);
+    a.fmov(d1, 4.0);
+    CallHostFunction(a, reinterpret_cast<const void*>(&HostHypot));
+    a.fcvtzs(x0, d0);
+    a.add(x0, x0, x19);
+    a.ldr(x19, ptr(sp, 16));
+    a.ldp(x29, x30, ptr_post(sp, 32));
+    a.ret(x30);
+  });
+  EXPECT_EQ(ex_->CallInt(fn, {Arg::Int(6), Arg::Int(7), Arg::Double(0.9)}), 6 * 7 + 0 + 5u);
+  ExpectRanOnThisHost();
+#if !defined(__aarch64__)
+  EXPECT_EQ(ex_->last_call_stats().host_calls, 2u);
+#endif
+}
+
+// Guest fib -> host helper -> guest fib ...: the helper re-enters the executor.
+Executor* g_executor = nullptr;
+const uint8_t* g_guest_fn = nullptr;
+extern "C" int64_t HostReenter(int64_t n) {
+  return static_cast<int64_t>(g_executor->CallInt(g_guest_fn, {Arg::Int(n)}));
+}
+
+// fib(n) = n < 2 ? n : HostReenter(n-1) + HostReenter(n-2)
+void EmitReentrantFib(Assembler& a) {
+  asmjit::Label recurse = a.newLabel();
+  a.cmp(x0, 2);
+  a.b_ge(recurse);
+  a.ret(x30);
+  a.bind(recurse);
+  a.stp(x29, x30, ptr_pre(sp, -32));
+  a.mov(x29, sp);
+  a.stp(x19, x20, ptr(sp, 16));
+  a.mov(x19, x0);
+  a.sub(x0, x19, 1);
+  CallHostFunction(a, reinterpret_cast<const void*>(&HostReenter));
+  a.mov(x20, x0);
+  a.sub(x0, x19, 2);
+  CallHostFunction(a, reinterpret_cast<const void*>(&HostReenter));
+  a.add(x0, x0, x20);
+  a.ldp(x19, x20, ptr(sp, 16));
+  a.ldp(x29, x30, ptr_post(sp, 32));
+  a.ret(x30);
+}
+
+TEST_F(ExecutorTest, HostHelperCallsBackIntoGuestRecursively) {
+  RegisterHelper(reinterpret_cast<const void*>(&HostReenter), {"HostReenter", 1, 0, RetKind::kInt});
+  g_executor = ex_.get();
+  g_guest_fn = Load(EmitReentrantFib);
+  EXPECT_EQ(ex_->CallInt(g_guest_fn, {Arg::Int(15)}), 610u);
+  ExpectRanOnThisHost();
+  EXPECT_EQ(ex_->last_call_stats().max_depth, 15);  // fib(15), fib(14), ..., fib(1)
+}
+
+// depth(n) = n == 0 ? 0 : 1 + HostReenter(n - 1): nests n+1 guest calls.
+TEST_F(ExecutorTest, ReentrancyAtLeast64LevelsDeep) {
+  RegisterHelper(reinterpret_cast<const void*>(&HostReenter), {"HostReenter", 1, 0, RetKind::kInt});
+  g_executor = ex_.get();
+  g_guest_fn = Load([](Assembler& a) {
+    asmjit::Label recurse = a.newLabel();
+    a.cbnz(x0, recurse);
+    a.ret(x30);
+    a.bind(recurse);
+    a.stp(x29, x30, ptr_pre(sp, -16));
+    a.mov(x29, sp);
+    a.sub(x0, x0, 1);
+    CallHostFunction(a, reinterpret_cast<const void*>(&HostReenter));
+    a.add(x0, x0, 1);
+    a.ldp(x29, x30, ptr_post(sp, 16));
+    a.ret(x30);
+  });
+  EXPECT_EQ(ex_->CallInt(g_guest_fn, {Arg::Int(100)}), 100u);
+  EXPECT_EQ(ex_->last_call_stats().max_depth, 101);
+  ExpectRanOnThisHost();
+}
+
+// ---- callee-saved registers, VIXL style ----------------------------------------------
+
+// A well-behaved guest callee that uses every callee-saved register: it saves them, puts
+// garbage in them, and restores them. Reached from the host through the executor.
+const uint8_t* g_clobberer = nullptr;
+extern "C" void HostCallsClobberer() { g_executor->Call(g_clobberer, {}); }
+
+TEST_F(ExecutorTest, CalleeSavedRegistersSurviveHostCallsAndNesting) {
+  RegisterHelper(reinterpret_cast<const void*>(&HostCallsClobberer),
+                 {"HostCallsClobberer", 0, 0, RetKind::kVoid});
+  g_executor = ex_.get();
+  g_clobberer = Load([](Assembler& a) {
+    a.sub(sp, sp, 160);
+    for (int i = 0; i < 10; i += 2) a.stp(x(19 + i), x(20 + i), ptr(sp, 8 * i));
+    for (int i = 0; i < 8; i += 2) a.stp(d(8 + i), d(9 + i), ptr(sp, 80 + 8 * i));
+    a.mov(x9, 0xdeadbeefdeadbeefull);
+    for (int i = 19; i <= 28; i++) a.mov(x(i), x9);
+    for (int i = 8; i <= 15; i++) a.fmov(d(i), x9);
+    for (int i = 0; i < 10; i += 2) a.ldp(x(19 + i), x(20 + i), ptr(sp, 8 * i));
+    for (int i = 0; i < 8; i += 2) a.ldp(d(8 + i), d(9 + i), ptr(sp, 80 + 8 * i));
+    a.add(sp, sp, 160);
+    a.ret(x30);
+  });
+  // The snippet: save its caller's registers, set x19-x28/d8-d15 to known patterns, call
+  // the host (which runs the clobberer nested), store the registers to out[], restore.
+  const uint8_t* fn = Load([](Assembler& a) {
+    a.sub(sp, sp, 192);
+    a.stp(x29, x30, ptr(sp, 0));
+    a.str(x0, ptr(sp, 16));
+    for (int i = 0; i < 10; i += 2) a.stp(x(19 + i), x(20 + i), ptr(sp, 32 + 8 * i));
+    for (int i = 0; i < 8; i += 2) a.stp(d(8 + i), d(9 + i), ptr(sp, 112 + 8 * i));
+    for (int i = 19; i <= 28; i++) a.mov(x(i), 0x0101010101010101ull * i);
+    for (int i = 8; i <= 15; i++) {
+      a.mov(x9, 0x0202020202020202ull * i);
+      a.fmov(d(i), x9);
+    }
+    CallHostFunction(a, reinterpret_cast<const void*>(&HostCallsClobberer));
+    a.ldr(x0, ptr(sp, 16));
+    for (int i = 0; i < 10; i += 2) a.stp(x(19 + i), x(20 + i), ptr(x0, 8 * i));
+    for (int i = 0; i < 8; i += 2) a.stp(d(8 + i), d(9 + i), ptr(x0, 80 + 8 * i));
+    for (int i = 0; i < 10; i += 2) a.ldp(x(19 + i), x(20 + i), ptr(sp, 32 + 8 * i));
+    for (int i = 0; i < 8; i += 2) a.ldp(d(8 + i), d(9 + i), ptr(sp, 112 + 8 * i));
+    a.ldp(x29, x30, ptr(sp, 0));
+    a.add(sp, sp, 192);
+    a.ret(x30);
+  });
+  uint64_t out[18] = {};
+  ex_->Call(fn, {Arg::Ptr(out)});
+  for (int i = 19; i <= 28; i++) EXPECT_EQ(out[i - 19], 0x0101010101010101ull * i) << "x" << i;
+  for (int i = 8; i <= 15; i++) EXPECT_EQ(out[10 + i - 8], 0x0202020202020202ull * i) << "d" << i;
+  ExpectRanOnThisHost();
+  EXPECT_EQ(ex_->last_call_stats().max_depth, 2);
+}
+
+// ---- rewritten code ------------------------------------------------------------------
+
+TEST_F(ExecutorTest, PatchedCodeRunsNewBytes) {
+  const uint8_t* fn = Load([](Assembler& a) {
+    a.mov(x0, 1);
+    a.ret(x30);
+  });
+  EXPECT_EQ(ex_->CallInt(fn, {}), 1u);
+  const std::vector<uint8_t> two = Assemble([](Assembler& a) {
+    a.mov(x0, 2);
+    a.ret(x30);
+  });
+  ex_->Patch(fn, two.data(), two.size());
+  EXPECT_EQ(ex_->CallInt(fn, {}), 2u) << "stale instruction or translation cache";
+  ExpectRanOnThisHost();
+}
+
+// ---- faults: a clear error, the host alive, the next call correct ---------------------
+
+TEST_F(ExecutorTest, NullDereferenceIsAFault) {
+  const uint8_t* fn = Load([](Assembler& a) {
+    a.ldr(x0, ptr(x0, 8));
+    a.ret(x30);
+  });
+  GuestFault f = ExpectFault([&] { ex_->CallInt(fn, {Arg::Int(0)}); }, Kind::kNullDereference);
+  EXPECT_EQ(f.address(), 8u);
+  EXPECT_EQ(f.pc(), reinterpret_cast<uint64_t>(fn));
+  EXPECT_NE(f.disassembly().find("=> 0x"), std::string::npos) << f.disassembly();
+  EXPECT_NE(f.disassembly().find("ldr x0, [x0, #8]"), std::string::npos) << f.disassembly();
+  ExpectNextCallWorks();
+}
+
+TEST_F(ExecutorTest, UnmappedAccessIsAFault) {
+  // An address the host certainly does not have: mapped, then unmapped again.
+  void* page = mmap(nullptr, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(page, MAP_FAILED);
+  munmap(page, 4096);
+  const uint8_t* fn = Load([](Assembler& a) {
+    a.mov(x1, 5);
+    a.str(x1, ptr(x0));
+    a.ret(x30);
+  });
+  GuestFault f = ExpectFault([&] { ex_->CallInt(fn, {Arg::Ptr(page)}); }, Kind::kUnmappedAccess);
+  EXPECT_EQ(f.address(), reinterpret_cast<uint64_t>(page));
+  ExpectNextCallWorks();
+}
+
+TEST_F(ExecutorTest, WriteToCodeIsAProtectionFault) {
+  const uint8_t* fn = Load([](Assembler& a) {
+    asmjit::Label self = a.newLabel();
+    a.bind(self);
+    a.adr(x1, self);
+    a.str(x0, ptr(x1));
+    a.ret(x30);
+  });
+  ExpectFault([&] { ex_->CallInt(fn, {Arg::Int(0)}); }, Kind::kProtection);
+  ExpectNextCallWorks();
+}
+
+TEST_F(ExecutorTest, UndefinedInstructionIsAFault) {
+  const uint8_t* fn = Load([](Assembler& a) {
+    a.mov(x0, 1);
+    a.embedUInt32(0x00000000u);  // udf #0
+    a.ret(x30);
+  });
+  GuestFault f = ExpectFault([&] { ex_->CallInt(fn, {}); }, Kind::kUndefinedInstruction);
+  EXPECT_EQ(f.pc(), reinterpret_cast<uint64_t>(fn) + 4);
+  ExpectNextCallWorks();
+}
+
+TEST_F(ExecutorTest, InfiniteLoopExceedsBudget) {
+  ExecutorOptions options;
+  options.instruction_budget = 2'000'000;
+  options.time_limit_seconds = 0.5;
+  Make(options);
+  const uint8_t* fn = Load([](Assembler& a) {
+    asmjit::Label loop = a.newLabel();
+    a.bind(loop);
+    a.add(x0, x0, 1);
+    a.b(loop);
+  });
+  EXPECT_THROW(ex_->CallInt(fn, {}), Timeout);
+#if !defined(__aarch64__)
+  EXPECT_GE(ex_->last_call_stats().guest_instructions, options.instruction_budget);
+#endif
+  ExpectNextCallWorks();
+}
+
+TEST_F(ExecutorTest, UnboundedRecursionIsAStackOverflow) {
+  ExecutorOptions options;
+  options.stack_size = 256 * 1024;
+  Make(options);
+  const uint8_t* fn = Load([](Assembler& a) {
+    asmjit::Label self = a.newLabel();
+    a.bind(self);
+    a.stp(x29, x30, ptr_pre(sp, -16));
+    a.bl(self);
+  });
+  GuestFault f = ExpectFault([&] { ex_->CallInt(fn, {}); }, Kind::kStackOverflow);
+  EXPECT_LT(f.address(), ex_->stack_low());
+  ExpectNextCallWorks();
+}
+
+TEST_F(ExecutorTest, FaultInNestedCallUnwindsToOutermost) {
+  RegisterHelper(reinterpret_cast<const void*>(&HostReenter), {"HostReenter", 1, 0, RetKind::kInt});
+  g_executor = ex_.get();
+  // f(n) = n == 0 ? *(int64_t*)0 : HostReenter(n - 1)
+  g_guest_fn = Load([](Assembler& a) {
+    asmjit::Label recurse = a.newLabel();
+    a.cbnz(x0, recurse);
+    a.ldr(x0, ptr(x0));
+    a.ret(x30);
+    a.bind(recurse);
+    a.stp(x29, x30, ptr_pre(sp, -16));
+    a.sub(x0, x0, 1);
+    CallHostFunction(a, reinterpret_cast<const void*>(&HostReenter));
+    a.ldp(x29, x30, ptr_post(sp, 16));
+    a.ret(x30);
+  });
+  ExpectFault([&] { ex_->CallInt(g_guest_fn, {Arg::Int(10)}); }, Kind::kNullDereference);
+  ExpectNextCallWorks();
+  EXPECT_EQ(ex_->last_call_stats().max_depth, 1);
+}
+
+TEST_F(ExecutorTest, MisalignedStackPointerIsAFault) {
+#if defined(__aarch64__)
+  GTEST_SKIP() << "natively the CPU checks SP alignment (SIGBUS) but qemu-aarch64 does not "
+                  "emulate that check, so this mode cannot observe it";
+#else
+  const uint8_t* misaligned = Load([](Assembler& a) {
+    asmjit::Label next = a.newLabel();
+    a.sub(sp, sp, 8);
+    a.b(next);  // the next block starts with SP misaligned
+    a.bind(next);
+    a.ldr(x0, ptr(sp));
+    a.add(sp, sp, 8);
+    a.ret(x30);
+  });
+  ExpectFault([&] { ex_->CallInt(misaligned, {}); }, Kind::kMisalignedStack);
+  ExpectNextCallWorks();
+#endif
+}
+
+extern "C" int64_t NotRegisteredHelper(int64_t x) { return x + 1; }
+
+TEST_F(ExecutorTest, CallToUnregisteredHostFunctionNamesIt) {
+#if defined(__aarch64__)
+  GTEST_SKIP() << "natively guest code calls host functions directly; there is no bridge "
+                  "that could refuse an unregistered one";
+#else
+  const uint8_t* fn = Load([](Assembler& a) {
+    a.stp(x29, x30, ptr_pre(sp, -16));
+    CallHostFunction(a, reinterpret_cast<const void*>(&NotRegisteredHelper));
+    a.ldp(x29, x30, ptr_post(sp, 16));
+    a.ret(x30);
+  });
+  GuestFault f = ExpectFault([&] { ex_->CallInt(fn, {Arg::Int(1)}); }, Kind::kUnregisteredHostCall);
+  EXPECT_NE(std::string(f.what()).find("NotRegisteredHelper"), std::string::npos) << f.what();
+  EXPECT_EQ(f.address(), reinterpret_cast<uint64_t>(&NotRegisteredHelper));
+  ExpectNextCallWorks();
+#endif
+}
+
+TEST(HelperRegistry, RejectsMoreThanEightArgumentsOfAKind) {
+  EXPECT_THROW(
+      RegisterHelper(reinterpret_cast<const void*>(&HostMulAdd), {"too many", 9, 0, RetKind::kInt}),
+      std::invalid_argument);
+}
+
+TEST(ExecutorFactory, OtherModeIsAClearError) {
+#if defined(__aarch64__)
+  EXPECT_THROW(CreateExecutor(ExecMode::kUnicorn), ExecutorError);
+#else
+  EXPECT_THROW(CreateExecutor(ExecMode::kNative), ExecutorError);
+#endif
+}
+
+}  // namespace
+}  // namespace a64jit::emu
