@@ -103,6 +103,11 @@ const uint8_t* Executor::Load(const uint8_t* code, size_t size) {
   return at;
 }
 
+const uint8_t* Executor::Reserve(size_t size) {
+  const std::vector<uint8_t> zeros(size, 0);
+  return Load(zeros.data(), size);
+}
+
 void Executor::Patch(const uint8_t* at, const uint8_t* code, size_t size) {
   code_.Write(const_cast<uint8_t*>(at), code, size);
   CodeChanged(at, size);

@@ -122,6 +122,9 @@ class Executor {
   // and returns its address.
   const uint8_t* Load(const uint8_t* code, size_t size);
   const uint8_t* Load(const std::vector<uint8_t>& code) { return Load(code.data(), code.size()); }
+  // Reserves `size` bytes of code memory (a multiple of 4, filled with udf #0) for code
+  // that is written later with Patch, once its address is known.
+  const uint8_t* Reserve(size_t size);
   // Rewrites loaded code in place; the i-cache / translation cache sees the new bytes.
   void Patch(const uint8_t* at, const uint8_t* code, size_t size);
 

@@ -1,0 +1,1042 @@
+#include "jit/codegen/codegen.h"
+
+#include <asmjit/core.h>
+#include <asmjit/arm/a64assembler.h>
+#include <asmjit/arm/a64utils.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "emulation/disassembly.h"
+#include "jit/codegen/immediates.h"
+#include "jit/lir/text.h"
+
+namespace a64jit::codegen {
+
+using asmjit::a64::Gp;
+using asmjit::a64::Mem;
+using asmjit::a64::Vec;
+using asmjit::arm::CondCode;
+using lir::Cond;
+using lir::Instr;
+using lir::Location;
+using lir::Op;
+using lir::Operand;
+using lir::Type;
+
+const lir::RegisterFile& Aarch64Registers() {
+  static const lir::RegisterFile regs = [] {
+    lir::RegisterFile r;
+    for (int i = 0; i <= 14; i++) r.gp_caller_saved.push_back(i);
+    for (int i = 19; i <= 28; i++) r.gp_callee_saved.push_back(i);
+    for (int i = 0; i <= 7; i++) r.fp_caller_saved.push_back(i);
+    for (int i = 16; i <= 28; i++) r.fp_caller_saved.push_back(i);
+    for (int i = 8; i <= 15; i++) r.fp_callee_saved.push_back(i);
+    return r;
+  }();
+  return regs;
+}
+
+namespace {
+
+// Scratch registers: never allocated (see Aarch64Registers).
+constexpr int kS0 = 16, kS1 = 17, kS2 = 15;  // x16, x17, x15
+constexpr int kF0 = 31, kF1 = 30, kF2 = 29;  // d31, d30, d29
+constexpr int64_t kMaxFrame = 0xfffff0;      // every SP adjustment fits two add/sub imm12
+constexpr uint64_t kBranchRange = 1u << 20;  // b.cond, cbz, ldr literal: +-1 MiB
+constexpr int64_t kCallRange = int64_t{1} << 27;  // bl: +-128 MiB
+
+Gp X(int n) { return asmjit::a64::x(static_cast<uint32_t>(n)); }
+Gp W(int n) { return asmjit::a64::w(static_cast<uint32_t>(n)); }
+Vec D(int n) { return asmjit::a64::d(static_cast<uint32_t>(n)); }
+
+CondCode ToCondCode(Cond c) {
+  switch (c) {
+    case Cond::kEq: return CondCode::kEQ;
+    case Cond::kNe: return CondCode::kNE;
+    case Cond::kSlt: return CondCode::kLT;
+    case Cond::kSle: return CondCode::kLE;
+    case Cond::kSgt: return CondCode::kGT;
+    case Cond::kSge: return CondCode::kGE;
+    case Cond::kUlt: return CondCode::kLO;
+    case Cond::kUle: return CondCode::kLS;
+    case Cond::kUgt: return CondCode::kHI;
+    case Cond::kUge: return CondCode::kHS;
+  }
+  return CondCode::kAL;
+}
+
+// asmjit encodes opposite conditions as neighbours (EQ/NE, HS/LO, GE/LT, ...).
+CondCode Negate(CondCode c) { return static_cast<CondCode>(static_cast<uint8_t>(c) ^ 1u); }
+
+bool IsSigned(Cond c) {
+  return c == Cond::kSlt || c == Cond::kSle || c == Cond::kSgt || c == Cond::kSge;
+}
+
+// Records the first asmjit error so the current LIR instruction can be named.
+class ErrorRecorder : public asmjit::ErrorHandler {
+ public:
+  void handleError(asmjit::Error, const char* message, asmjit::BaseEmitter*) override {
+    if (message_.empty()) message_ = message;
+  }
+  std::string message_;
+};
+
+struct Move {
+  int dst, src;
+};
+
+class FunctionCompiler {
+ public:
+  FunctionCompiler(const lir::Function& f, const CompileOptions& options)
+      : f_(f), options_(options) {}
+
+  CompiledFunction Run() {
+    lir::Verify(f_);
+    alloc_ = lir::AllocateRegisters(f_, Aarch64Registers());
+    long_ranges_ = options_.force_long_ranges || EstimateMaxSize() >= kBranchRange - 65536;
+    pools_ = !long_ranges_;
+    LayOutFrame();
+
+    code_.init(asmjit::Environment(asmjit::Arch::kAArch64),
+               options_.base_address.value_or(0));
+    code_.setErrorHandler(&errors_);
+    a_ = std::make_unique<asmjit::a64::Assembler>(&code_);
+    for (size_t b = 0; b < f_.blocks.size(); b++) block_labels_.push_back(a_->newLabel());
+    epilogue_ = a_->newLabel();
+    entry_ = a_->newLabel();
+
+    a_->bind(entry_);
+    current_ = nullptr;
+    EmitPrologue();
+    Check();
+    for (size_t b = 0; b < f_.blocks.size(); b++) {
+      block_ = static_cast<int>(b);
+      a_->bind(block_labels_[b]);
+      for (const Instr& in : f_.blocks[b].instrs) {
+        current_ = &in;
+        EmitInstr(in);
+        Check();
+      }
+    }
+    current_ = nullptr;
+    a_->bind(epilogue_);
+    EmitEpilogue();
+    stats_.code_bytes = a_->offset();
+    EmitPool();
+    Check();
+    if (code_.flatten() != asmjit::kErrorOk || code_.resolveUnresolvedLinks() != asmjit::kErrorOk) {
+      Fail("asmjit could not resolve labels (a branch out of range?)");
+    }
+    Check();
+    asmjit::Section* text = code_.textSection();
+    CompiledFunction out;
+    out.bytes.assign(text->data(), text->data() + text->bufferSize());
+    stats_.pool_bytes = out.bytes.size() - stats_.code_bytes;
+    stats_.pool_entries = static_cast<int>(pool_.size());
+    stats_.long_ranges = long_ranges_;
+    stats_.frame_size = frame_size_;
+    stats_.spill_slots = alloc_.spill_slots;
+    out.stats = stats_;
+    return out;
+  }
+
+ private:
+  // ---- diagnostics --------------------------------------------------------------------
+
+  [[noreturn]] void Fail(const std::string& what) const {
+    std::string where = "@" + f_.name;
+    if (current_ != nullptr) {
+      where += " bb" + std::to_string(block_) + " '" + lir::PrintInstr(f_, *current_) + "'";
+      if (current_->line > 0) where += " (line " + std::to_string(current_->line) + ")";
+    } else {
+      where += " (prologue/epilogue)";
+    }
+    throw CompileError("codegen: " + where + ": " + what);
+  }
+  void Check() {
+    if (!errors_.message_.empty()) Fail("asmjit: " + errors_.message_);
+  }
+
+  // ---- sizing and frame ---------------------------------------------------------------
+
+  // A generous upper bound on the code size, to decide before emitting anything whether
+  // branches and literal loads can reach (+-1 MiB).
+  uint64_t EstimateMaxSize() const {
+    uint64_t bytes = 512 + 16 * f_.params.size();
+    for (const lir::Block& b : f_.blocks) {
+      for (const Instr& in : b.instrs) {
+        bytes += 96;
+        if (in.op == Op::kCall) bytes += 32 * in.args.size();
+        if (in.op == Op::kPad) bytes += 4 * static_cast<uint64_t>(in.count);
+      }
+    }
+    return bytes;
+  }
+
+  void LayOutFrame() {
+    int max_stack_args = 0;
+    for (const lir::Block& b : f_.blocks) {
+      for (const Instr& in : b.instrs) {
+        if (in.op != Op::kCall) continue;
+        int ni = 0, nd = 0, ns = 0;
+        for (const Operand& o : in.args) {
+          if (lir::IsFloat(f_.TypeOf(o.vreg))) {
+            ns += nd++ >= 8;
+          } else {
+            ns += ni++ >= 8;
+          }
+        }
+        max_stack_args = std::max(max_stack_args, ns);
+      }
+    }
+    out_bytes_ = (8 * max_stack_args + 15) & ~15;
+    spill_base_ = out_bytes_;
+    int64_t offset = spill_base_ + 8 * int64_t{alloc_.spill_slots};
+    for (const lir::StackSlot& s : f_.slots) {
+      offset = (offset + 15) & ~int64_t{15};
+      slot_offsets_.push_back(offset);
+      offset += s.size;
+    }
+    const int64_t csr = 8 * static_cast<int64_t>(alloc_.used_gp_callee_saved.size() +
+                                                 alloc_.used_fp_callee_saved.size());
+    frame_size_ = (offset + csr + 15) & ~int64_t{15};
+    if (frame_size_ > kMaxFrame) {
+      Fail("frame of " + std::to_string(frame_size_) + " bytes exceeds the limit of " +
+           std::to_string(kMaxFrame));
+    }
+    if (spill_base_ + 8 * int64_t{alloc_.spill_slots} > 8 * 4095) {
+      Fail("too many spill slots (" + std::to_string(alloc_.spill_slots) + ")");
+    }
+  }
+
+  int64_t SpillOffset(int slot) const { return spill_base_ + 8 * int64_t{slot}; }
+  const Location& Loc(int vreg) const { return alloc_.where[static_cast<size_t>(vreg)]; }
+
+  // ---- immediates ---------------------------------------------------------------------
+
+  asmjit::Label PoolLabel(uint64_t value) {
+    auto it = pool_.find(value);
+    if (it != pool_.end()) return it->second;
+    asmjit::Label l = a_->newLabel();
+    pool_.emplace(value, l);
+    return l;
+  }
+
+  // dst = v, in as few instructions as the encodings allow.
+  void MovImm(int dst, uint64_t v, int width) {
+    if (width == 32) v &= 0xffffffffull;
+    const Gp d = width == 32 ? W(dst) : X(dst);
+    const int len = MovSequenceLength(v, width);
+    if (len > 1 && IsLogicalImm(v, width)) {
+      a_->orr(d, width == 32 ? asmjit::a64::wzr : asmjit::a64::xzr, v);
+      return;
+    }
+    if (len > 2 && width == 64 && pools_) {
+      a_->ldr(d, asmjit::a64::ptr(PoolLabel(v)));
+      return;
+    }
+    const int chunks = width / 16;
+    int zeros = 0, ones = 0;
+    for (int i = 0; i < chunks; i++) {
+      zeros += ((v >> (16 * i)) & 0xffff) == 0;
+      ones += ((v >> (16 * i)) & 0xffff) == 0xffff;
+    }
+    const bool inverted = ones > zeros;
+    const uint64_t skip = inverted ? 0xffff : 0;
+    bool first = true;
+    for (int i = 0; i < chunks; i++) {
+      const uint64_t c = (v >> (16 * i)) & 0xffff;
+      if (c == skip && !(first && i == chunks - 1)) continue;
+      if (first) {
+        if (inverted) {
+          a_->movn(d, ~c & 0xffff, 16 * i);
+        } else {
+          a_->movz(d, c, 16 * i);
+        }
+        first = false;
+      } else {
+        a_->movk(d, c, 16 * i);
+      }
+    }
+  }
+
+  // d = s + imm (mod 2^width); d and s may be SP. Uses `scratch` only when the immediate
+  // needs more than two add/sub instructions.
+  void AddImm(const Gp& d, const Gp& s, uint64_t imm, int width, int scratch) {
+    const uint64_t mask = width == 32 ? 0xffffffffull : ~uint64_t{0};
+    const uint64_t v = imm & mask;
+    const uint64_t neg = (0 - v) & mask;
+    if (v == 0) {
+      if (d.id() != s.id()) a_->mov(d, s);
+    } else if (IsAddSubImm(v)) {
+      a_->add(d, s, v);
+    } else if (IsAddSubImm(neg)) {
+      a_->sub(d, s, neg);
+    } else if (v <= 0xffffff) {
+      a_->add(d, s, v & 0xfff000);
+      a_->add(d, d, v & 0xfff);
+    } else if (neg <= 0xffffff) {
+      a_->sub(d, s, neg & 0xfff000);
+      a_->sub(d, d, neg & 0xfff);
+    } else {
+      if (s.isSp() || d.isSp()) Fail("internal: SP adjustment beyond 24 bits");
+      MovImm(scratch, v, width);
+      a_->add(d, s, width == 32 ? W(scratch) : X(scratch));
+    }
+  }
+
+  void MovFpImm(int dst, uint64_t bits) {
+    double d;
+    std::memcpy(&d, &bits, sizeof d);
+    if (bits == 0) {
+      a_->fmov(D(dst), asmjit::a64::xzr);
+    } else if (asmjit::a64::Utils::isFP64Imm8(bits)) {
+      a_->fmov(D(dst), d);
+    } else if (pools_) {
+      a_->ldr(D(dst), asmjit::a64::ptr(PoolLabel(bits)));
+    } else {
+      MovImm(kS1, bits, 64);
+      a_->fmov(D(dst), X(kS1));
+    }
+  }
+
+  // ---- operands -----------------------------------------------------------------------
+
+  // The register holding a GP operand (64-bit view), loading spills and materialising
+  // immediates into `scratch`.
+  int ReadGp(const Operand& o, int scratch, int width = 64) {
+    if (o.is_vreg()) {
+      const Location& l = Loc(o.vreg);
+      if (l.is_reg()) return l.index;
+      if (!l.is_spill()) Fail("internal: %" + std::to_string(o.vreg) + " has no location");
+      a_->ldr(X(scratch), asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index))));
+      return scratch;
+    }
+    MovImm(scratch, static_cast<uint64_t>(o.imm), width);
+    return scratch;
+  }
+  int ReadFp(const Operand& o, int scratch) {
+    if (o.is_vreg()) {
+      const Location& l = Loc(o.vreg);
+      if (l.is_reg()) return l.index;
+      a_->ldr(D(scratch), asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index))));
+      return scratch;
+    }
+    uint64_t bits;
+    std::memcpy(&bits, &o.fimm, sizeof bits);
+    MovFpImm(scratch, bits);
+    return scratch;
+  }
+  // Where to compute a definition: its register, or `scratch` when it lives in a spill slot.
+  int DstReg(int vreg, int scratch) const {
+    const Location& l = Loc(vreg);
+    return l.is_reg() ? l.index : scratch;
+  }
+  void CommitGp(int vreg, int reg) {
+    const Location& l = Loc(vreg);
+    if (l.is_spill()) {
+      a_->str(X(reg), asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index))));
+    }
+  }
+  void CommitFp(int vreg, int reg) {
+    const Location& l = Loc(vreg);
+    if (l.is_spill()) {
+      a_->str(D(reg), asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index))));
+    }
+  }
+  // Extends the low `bits` of register `src` to 32 bits into `dst` (for i8/i16).
+  void Extend32(int dst, int src, int bits, bool is_signed) {
+    if (bits == 8) {
+      is_signed ? a_->sxtb(W(dst), W(src)) : a_->uxtb(W(dst), W(src));
+    } else {
+      is_signed ? a_->sxth(W(dst), W(src)) : a_->uxth(W(dst), W(src));
+    }
+  }
+
+  // ---- instructions -------------------------------------------------------------------
+
+  void EmitInstr(const Instr& in) {
+    switch (in.op) {
+      case Op::kMov: return EmitMov(in);
+      case Op::kAdd: case Op::kSub: case Op::kMul: case Op::kAnd: case Op::kOr: case Op::kXor:
+        return EmitSimpleBinary(in);
+      case Op::kShl: case Op::kLShr: case Op::kAShr: return EmitShift(in);
+      case Op::kSDiv: case Op::kUDiv: case Op::kSRem: case Op::kURem: return EmitDivRem(in);
+      case Op::kNot: case Op::kNeg: return EmitUnary(in);
+      case Op::kSExt: case Op::kZExt: case Op::kTrunc: return EmitConvert(in);
+      case Op::kFAdd: case Op::kFSub: case Op::kFMul: case Op::kFDiv: return EmitFloatBinary(in);
+      case Op::kFNeg: {
+        const int s = ReadFp(in.args[0], kF0);
+        const int d = DstReg(in.dst, kF0);
+        a_->fneg(D(d), D(s));
+        return CommitFp(in.dst, d);
+      }
+      case Op::kSIToF: return EmitSIToF(in);
+      case Op::kFToSI: {
+        const int s = ReadFp(in.args[0], kF0);
+        const int d = DstReg(in.dst, kS0);
+        a_->fcvtzs(lir::TypeBits(f_.TypeOf(in.dst)) == 64 ? X(d) : W(d), D(s));
+        return CommitGp(in.dst, d);
+      }
+      case Op::kCmp: {
+        EmitCompare(in.cond, in.cmp_type, in.args[0], in.args[1]);
+        const int d = DstReg(in.dst, kS0);
+        a_->cset(X(d), ToCondCode(in.cond));
+        return CommitGp(in.dst, d);
+      }
+      case Op::kSelect: return EmitSelect(in);
+      case Op::kLoad: return EmitLoad(in);
+      case Op::kStore: return EmitStore(in);
+      case Op::kSlotAddr: {
+        const int d = DstReg(in.dst, kS0);
+        AddImm(X(d), asmjit::a64::sp,
+               static_cast<uint64_t>(slot_offsets_[static_cast<size_t>(in.slot)]), 64, kS1);
+        return CommitGp(in.dst, d);
+      }
+      case Op::kFramePtr: {
+        const int d = DstReg(in.dst, kS0);
+        a_->mov(X(d), asmjit::a64::x29);
+        return CommitGp(in.dst, d);
+      }
+      case Op::kCall: return EmitCall(in);
+      case Op::kPad:
+        for (int64_t i = 0; i < in.count; i++) a_->nop();
+        return;
+      case Op::kJmp:
+        if (in.targets[0] != block_ + 1) a_->b(block_labels_[static_cast<size_t>(in.targets[0])]);
+        return;
+      case Op::kBr: return EmitBranch(in);
+      case Op::kRet: return EmitRet(in);
+    }
+  }
+
+  void EmitMov(const Instr& in) {
+    const Type t = f_.TypeOf(in.dst);
+    if (lir::IsFloat(t)) {
+      const int d = DstReg(in.dst, kF0);
+      if (in.args[0].is_vreg()) {
+        const int s = ReadFp(in.args[0], kF0);
+        if (s != d) a_->fmov(D(d), D(s));
+      } else {
+        uint64_t bits;
+        std::memcpy(&bits, &in.args[0].fimm, sizeof bits);
+        MovFpImm(d, bits);
+      }
+      return CommitFp(in.dst, d);
+    }
+    const int d = DstReg(in.dst, kS0);
+    if (in.args[0].is_vreg()) {
+      const int s = ReadGp(in.args[0], kS0);
+      if (s != d) a_->mov(X(d), X(s));
+    } else {
+      MovImm(d, static_cast<uint64_t>(in.args[0].imm), lir::TypeBits(t) == 64 ? 64 : 32);
+    }
+    CommitGp(in.dst, d);
+  }
+
+  void EmitSimpleBinary(const Instr& in) {
+    const Type t = f_.TypeOf(in.dst);
+    const int width = lir::TypeBits(t) == 64 ? 64 : 32;
+    auto R = [&](int n) { return width == 64 ? X(n) : W(n); };
+    const int a = ReadGp(in.args[0], kS0, width);
+    const int d = DstReg(in.dst, kS0);
+    const Operand& b = in.args[1];
+    if (b.is_imm()) {
+      const uint64_t v = static_cast<uint64_t>(b.imm) & (width == 32 ? 0xffffffffull : ~0ull);
+      switch (in.op) {
+        case Op::kAdd: AddImm(R(d), R(a), v, width, kS1); return CommitGp(in.dst, d);
+        case Op::kSub: AddImm(R(d), R(a), 0 - v, width, kS1); return CommitGp(in.dst, d);
+        case Op::kAnd:
+        case Op::kOr:
+        case Op::kXor:
+          if (IsLogicalImm(v, width)) {
+            if (in.op == Op::kAnd) a_->and_(R(d), R(a), v);
+            if (in.op == Op::kOr) a_->orr(R(d), R(a), v);
+            if (in.op == Op::kXor) a_->eor(R(d), R(a), v);
+            return CommitGp(in.dst, d);
+          }
+          break;
+        default:
+          break;
+      }
+    }
+    const int r = ReadGp(b, kS1, width);
+    switch (in.op) {
+      case Op::kAdd: a_->add(R(d), R(a), R(r)); break;
+      case Op::kSub: a_->sub(R(d), R(a), R(r)); break;
+      case Op::kMul: a_->mul(R(d), R(a), R(r)); break;
+      case Op::kAnd: a_->and_(R(d), R(a), R(r)); break;
+      case Op::kOr: a_->orr(R(d), R(a), R(r)); break;
+      case Op::kXor: a_->eor(R(d), R(a), R(r)); break;
+      default: Fail("internal: not a simple binary op");
+    }
+    CommitGp(in.dst, d);
+  }
+
+  void EmitShift(const Instr& in) {
+    const Type t = f_.TypeOf(in.dst);
+    const int bits = lir::TypeBits(t);
+    const int width = bits == 64 ? 64 : 32;
+    auto R = [&](int n) { return width == 64 ? X(n) : W(n); };
+    int a = ReadGp(in.args[0], kS0, width);
+    if (bits < 32 && in.op != Op::kShl) {
+      // Right shifts of i8/i16 see the bits above the type: make them the extension.
+      Extend32(kS0, a, bits, in.op == Op::kAShr);
+      a = kS0;
+    }
+    const int d = DstReg(in.dst, kS0);
+    if (in.args[1].is_imm()) {
+      const uint32_t k = static_cast<uint32_t>(static_cast<uint64_t>(in.args[1].imm) %
+                                               static_cast<uint64_t>(width));
+      if (k == 0) {
+        if (d != a) a_->mov(R(d), R(a));
+      } else if (in.op == Op::kShl) {
+        a_->lsl(R(d), R(a), k);
+      } else if (in.op == Op::kLShr) {
+        a_->lsr(R(d), R(a), k);
+      } else {
+        a_->asr(R(d), R(a), k);
+      }
+      return CommitGp(in.dst, d);
+    }
+    const int s = ReadGp(in.args[1], kS1, width);
+    if (in.op == Op::kShl) a_->lslv(R(d), R(a), R(s));
+    if (in.op == Op::kLShr) a_->lsrv(R(d), R(a), R(s));
+    if (in.op == Op::kAShr) a_->asrv(R(d), R(a), R(s));
+    CommitGp(in.dst, d);
+  }
+
+  void EmitDivRem(const Instr& in) {
+    const Type t = f_.TypeOf(in.dst);
+    const int bits = lir::TypeBits(t);
+    const int width = bits == 64 ? 64 : 32;
+    auto R = [&](int n) { return width == 64 ? X(n) : W(n); };
+    const bool is_signed = in.op == Op::kSDiv || in.op == Op::kSRem;
+    int a = ReadGp(in.args[0], kS0, width);
+    int b = ReadGp(in.args[1], kS1, width);
+    if (bits < 32) {
+      Extend32(kS0, a, bits, is_signed);
+      Extend32(kS1, b, bits, is_signed);
+      a = kS0;
+      b = kS1;
+    }
+    const int d = DstReg(in.dst, kS0);
+    if (in.op == Op::kSDiv || in.op == Op::kUDiv) {
+      is_signed ? a_->sdiv(R(d), R(a), R(b)) : a_->udiv(R(d), R(a), R(b));
+    } else {
+      // rem = a - (a / b) * b; with b == 0 the quotient is 0 and rem == a.
+      is_signed ? a_->sdiv(R(kS2), R(a), R(b)) : a_->udiv(R(kS2), R(a), R(b));
+      a_->msub(R(d), R(kS2), R(b), R(a));
+    }
+    CommitGp(in.dst, d);
+  }
+
+  void EmitUnary(const Instr& in) {
+    const int width = lir::TypeBits(f_.TypeOf(in.dst)) == 64 ? 64 : 32;
+    auto R = [&](int n) { return width == 64 ? X(n) : W(n); };
+    const int a = ReadGp(in.args[0], kS0, width);
+    const int d = DstReg(in.dst, kS0);
+    in.op == Op::kNot ? a_->mvn(R(d), R(a)) : a_->neg(R(d), R(a));
+    CommitGp(in.dst, d);
+  }
+
+  void EmitConvert(const Instr& in) {
+    const Type to = f_.TypeOf(in.dst);
+    const Type from = f_.TypeOf(in.args[0].vreg);
+    const int sb = lir::TypeBits(from), db = lir::TypeBits(to);
+    const int s = ReadGp(in.args[0], kS0);
+    const int d = DstReg(in.dst, kS0);
+    if (in.op == Op::kSExt && sb < db) {
+      if (sb == 32) {
+        a_->sxtw(X(d), W(s));
+      } else if (sb == 16) {
+        db == 64 ? a_->sxth(X(d), W(s)) : a_->sxth(W(d), W(s));
+      } else {
+        db == 64 ? a_->sxtb(X(d), W(s)) : a_->sxtb(W(d), W(s));
+      }
+    } else if (in.op == Op::kZExt && sb < db) {
+      // Writing a W register clears bits 32-63, so these zero-extend to 64 bits too.
+      if (sb == 32) a_->mov(W(d), W(s));
+      if (sb == 16) a_->uxth(W(d), W(s));
+      if (sb == 8) a_->uxtb(W(d), W(s));
+    } else if (d != s) {
+      a_->mov(X(d), X(s));  // trunc, or same width: the bits above the type do not matter
+    }
+    CommitGp(in.dst, d);
+  }
+
+  void EmitFloatBinary(const Instr& in) {
+    const int a = ReadFp(in.args[0], kF0);
+    const int b = ReadFp(in.args[1], kF1);
+    const int d = DstReg(in.dst, kF0);
+    switch (in.op) {
+      case Op::kFAdd: a_->fadd(D(d), D(a), D(b)); break;
+      case Op::kFSub: a_->fsub(D(d), D(a), D(b)); break;
+      case Op::kFMul: a_->fmul(D(d), D(a), D(b)); break;
+      default: a_->fdiv(D(d), D(a), D(b)); break;
+    }
+    CommitFp(in.dst, d);
+  }
+
+  void EmitSIToF(const Instr& in) {
+    const int bits = lir::TypeBits(f_.TypeOf(in.args[0].vreg));
+    int s = ReadGp(in.args[0], kS0);
+    const int d = DstReg(in.dst, kF0);
+    if (bits == 64) {
+      a_->scvtf(D(d), X(s));
+    } else {
+      if (bits < 32) {
+        Extend32(kS0, s, bits, true);
+        s = kS0;
+      }
+      a_->scvtf(D(d), W(s));
+    }
+    CommitFp(in.dst, d);
+  }
+
+  // Sets the flags for `a cond b` over type t, extending i8/i16 operands first.
+  void EmitCompare(Cond cond, Type t, const Operand& a_op, const Operand& b_op) {
+    const int bits = lir::TypeBits(t);
+    const int width = bits == 64 ? 64 : 32;
+    const bool is_signed = IsSigned(cond);
+    auto R = [&](int n) { return width == 64 ? X(n) : W(n); };
+    int a = ReadGp(a_op, kS0, width);
+    if (bits < 32) {
+      Extend32(kS0, a, bits, is_signed);
+      a = kS0;
+    }
+    if (b_op.is_imm()) {
+      // The immediate as the (extended) register value it is compared with.
+      uint64_t v = static_cast<uint64_t>(b_op.imm);
+      if (bits < 32) {
+        v = is_signed ? static_cast<uint64_t>(lir::SignExtend(v, t)) : lir::Truncate(v, t);
+      }
+      const uint64_t mask = width == 32 ? 0xffffffffull : ~0ull;
+      v &= mask;
+      const uint64_t neg = (0 - v) & mask;
+      if (IsAddSubImm(v)) {
+        a_->cmp(R(a), v);
+        return;
+      }
+      if (v != 0 && IsAddSubImm(neg)) {
+        a_->cmn(R(a), neg);
+        return;
+      }
+      MovImm(kS1, v, width);
+      a_->cmp(R(a), R(kS1));
+      return;
+    }
+    int b = ReadGp(b_op, kS1, width);
+    if (bits < 32) {
+      Extend32(kS1, b, bits, is_signed);
+      b = kS1;
+    }
+    a_->cmp(R(a), R(b));
+  }
+
+  // Sets Z from "value != 0" for an integer register of type t (bits above t ignored).
+  void EmitTestNonZero(int reg, Type t) {
+    switch (lir::TypeBits(t)) {
+      case 8: a_->tst(W(reg), 0xff); break;
+      case 16: a_->tst(W(reg), 0xffff); break;
+      case 32: a_->cmp(W(reg), 0); break;
+      default: a_->cmp(X(reg), 0); break;
+    }
+  }
+
+  void EmitSelect(const Instr& in) {
+    const Type t = f_.TypeOf(in.dst);
+    const int c = ReadGp(in.args[0], kS0);
+    EmitTestNonZero(c, f_.TypeOf(in.args[0].vreg));
+    if (lir::IsFloat(t)) {
+      const int x = ReadFp(in.args[1], kF0);
+      const int y = ReadFp(in.args[2], kF1);
+      const int d = DstReg(in.dst, kF2);
+      a_->fcsel(D(d), D(x), D(y), CondCode::kNE);
+      return CommitFp(in.dst, d);
+    }
+    // Materialising immediates does not touch the flags (mov/movk/orr/ldr literal).
+    const int x = ReadGp(in.args[1], kS1);
+    const int y = ReadGp(in.args[2], kS2);
+    const int d = DstReg(in.dst, kS0);
+    a_->csel(X(d), X(x), X(y), CondCode::kNE);
+    CommitGp(in.dst, d);
+  }
+
+  // The memory operand of a load/store; uses x16 and x17.
+  Mem Address(const Instr& in, int size) {
+    int base = ReadGp(in.base, kS0);
+    int64_t disp = in.disp;
+    if (in.index.is_vreg()) {
+      const int idx = ReadGp(in.index, kS1);
+      const uint32_t shift = static_cast<uint32_t>(__builtin_ctz(static_cast<unsigned>(in.scale)));
+      if (disp == 0 && (in.scale == 1 || in.scale == size)) {
+        return shift == 0 ? asmjit::a64::ptr(X(base), X(idx))
+                          : asmjit::a64::ptr(X(base), X(idx), asmjit::arm::lsl(shift));
+      }
+      if (shift == 0) {
+        a_->add(X(kS0), X(base), X(idx));
+      } else {
+        a_->add(X(kS0), X(base), X(idx), asmjit::arm::lsl(shift));
+      }
+      base = kS0;
+    }
+    if (IsScaledOffset(disp, size) || IsUnscaledOffset(disp)) {
+      return asmjit::a64::ptr(X(base), static_cast<int32_t>(disp));
+    }
+    AddImm(X(kS0), X(base), static_cast<uint64_t>(disp), 64, kS1);
+    return asmjit::a64::ptr(X(kS0));
+  }
+
+  void EmitLoad(const Instr& in) {
+    const Type t = f_.TypeOf(in.dst);
+    const int size = lir::TypeBits(t) / 8;
+    const Mem m = Address(in, size);
+    if (lir::IsFloat(t)) {
+      const int d = DstReg(in.dst, kF0);
+      a_->ldr(D(d), m);
+      return CommitFp(in.dst, d);
+    }
+    const int d = DstReg(in.dst, kS2);
+    switch (size) {
+      case 1: a_->ldrb(W(d), m); break;
+      case 2: a_->ldrh(W(d), m); break;
+      case 4: a_->ldr(W(d), m); break;
+      default: a_->ldr(X(d), m); break;
+    }
+    CommitGp(in.dst, d);
+  }
+
+  void EmitStore(const Instr& in) {
+    const Type t = in.store_type;
+    const int size = lir::TypeBits(t) / 8;
+    if (lir::IsFloat(t)) {
+      const int v = ReadFp(in.args[0], kF0);
+      a_->str(D(v), Address(in, size));
+      return;
+    }
+    const bool zero = in.args[0].is_imm() && lir::Truncate(static_cast<uint64_t>(in.args[0].imm), t) == 0;
+    const int v = zero ? 31 : ReadGp(in.args[0], kS2, size == 8 ? 64 : 32);
+    const Gp vx = zero ? asmjit::a64::xzr : X(v);
+    const Gp vw = zero ? asmjit::a64::wzr : W(v);
+    const Mem m = Address(in, size);
+    switch (size) {
+      case 1: a_->strb(vw, m); break;
+      case 2: a_->strh(vw, m); break;
+      case 4: a_->str(vw, m); break;
+      default: a_->str(vx, m); break;
+    }
+  }
+
+  void BranchIf(CondCode cc, const asmjit::Label& target) {
+    if (!long_ranges_) {
+      a_->b(cc, target);
+      return;
+    }
+    asmjit::Label skip = a_->newLabel();
+    a_->b(Negate(cc), skip);
+    a_->b(target);
+    a_->bind(skip);
+  }
+
+  void EmitBranch(const Instr& in) {
+    if (in.br_on_value) {
+      const int c = ReadGp(in.args[0], kS0);
+      EmitTestNonZero(c, f_.TypeOf(in.args[0].vreg));
+      BranchIf(CondCode::kNE, block_labels_[static_cast<size_t>(in.targets[0])]);
+    } else {
+      EmitCompare(in.cond, in.cmp_type, in.args[0], in.args[1]);
+      BranchIf(ToCondCode(in.cond), block_labels_[static_cast<size_t>(in.targets[0])]);
+    }
+    if (in.targets[1] != block_ + 1) a_->b(block_labels_[static_cast<size_t>(in.targets[1])]);
+  }
+
+  void EmitRet(const Instr& in) {
+    if (f_.ret) {
+      const Type t = *f_.ret;
+      if (lir::IsFloat(t)) {
+        const int s = ReadFp(in.args[0], kF0);
+        if (s != 0) a_->fmov(D(0), D(s));
+      } else {
+        // Results are returned zero-extended to 64 bits.
+        const int s = ReadGp(in.args[0], kS0);
+        switch (lir::TypeBits(t)) {
+          case 8: a_->uxtb(W(0), W(s)); break;
+          case 16: a_->uxth(W(0), W(s)); break;
+          case 32: a_->mov(W(0), W(s)); break;
+          default:
+            if (s != 0) a_->mov(X(0), X(s));
+            break;
+        }
+      }
+    }
+    if (static_cast<size_t>(block_) + 1 != f_.blocks.size()) a_->b(epilogue_);
+  }
+
+  // ---- parallel moves -----------------------------------------------------------------
+
+  // Register-to-register moves that happen "at once" (sources read before any is
+  // overwritten); a cycle is broken through `scratch`.
+  void ParallelMove(std::vector<Move> moves, bool fp, int scratch) {
+    moves.erase(std::remove_if(moves.begin(), moves.end(),
+                               [](const Move& m) { return m.dst == m.src; }),
+                moves.end());
+    auto emit = [&](int d, int s) { fp ? a_->fmov(D(d), D(s)) : a_->mov(X(d), X(s)); };
+    while (!moves.empty()) {
+      bool progress = false;
+      for (size_t i = 0; i < moves.size(); i++) {
+        const int d = moves[i].dst;
+        const bool read_later = std::any_of(moves.begin(), moves.end(),
+                                            [&](const Move& m) { return m.src == d; });
+        if (!read_later) {
+          emit(d, moves[i].src);
+          moves.erase(moves.begin() + static_cast<long>(i));
+          progress = true;
+          break;
+        }
+      }
+      if (progress) continue;
+      // Every remaining destination is still to be read: a cycle. Park one source.
+      const int s = moves[0].src;
+      emit(scratch, s);
+      for (Move& m : moves) {
+        if (m.src == s) m.src = scratch;
+      }
+    }
+  }
+
+  // ---- calls, prologue, epilogue ------------------------------------------------------
+
+  void EmitCall(const Instr& in) {
+    // AAPCS64: the first 8 integer and 8 f64 arguments in x0-x7 / d0-d7, the rest on the
+    // stack in argument order, 8 bytes each.
+    std::vector<Move> gp_moves, fp_moves;
+    std::vector<std::pair<int, const Location*>> gp_loads, fp_loads;  // reg <- spill
+    int ni = 0, nd = 0, ns = 0;
+    for (const Operand& o : in.args) {
+      const bool fp = lir::IsFloat(f_.TypeOf(o.vreg));
+      const Location& l = Loc(o.vreg);
+      int& n = fp ? nd : ni;
+      if (n < 8) {
+        if (l.is_reg()) {
+          (fp ? fp_moves : gp_moves).push_back(Move{n, l.index});
+        } else {
+          (fp ? fp_loads : gp_loads).emplace_back(n, &l);
+        }
+        n++;
+        continue;
+      }
+      n++;
+      const Mem slot = asmjit::a64::ptr(asmjit::a64::sp, 8 * ns++);
+      if (fp) {
+        a_->str(D(ReadFp(o, kF0)), slot);
+      } else {
+        a_->str(X(ReadGp(o, kS0)), slot);
+      }
+    }
+    ParallelMove(gp_moves, false, kS0);
+    ParallelMove(fp_moves, true, kF0);
+    for (const auto& [reg, l] : gp_loads) {
+      a_->ldr(X(reg), asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l->index))));
+    }
+    for (const auto& [reg, l] : fp_loads) {
+      a_->ldr(D(reg), asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l->index))));
+    }
+    EmitCallTo(in.callee);
+    if (in.dst >= 0) {
+      if (lir::IsFloat(f_.TypeOf(in.dst))) {
+        const int d = DstReg(in.dst, kF0);
+        if (d != 0) a_->fmov(D(d), D(0));
+        CommitFp(in.dst, d);
+      } else {
+        const int d = DstReg(in.dst, kS0);
+        if (d != 0) a_->mov(X(d), X(0));
+        CommitGp(in.dst, d);
+      }
+    }
+  }
+
+  void EmitCallTo(const std::string& callee) {
+    if (callee == f_.name) {
+      a_->bl(entry_);  // self-recursion: always in range
+      stats_.direct_calls++;
+      return;
+    }
+    std::optional<uint64_t> target = options_.resolve ? options_.resolve(callee) : std::nullopt;
+    if (!target) Fail("call to unknown function @" + callee);
+    if (options_.base_address) {
+      const int64_t pc = static_cast<int64_t>(*options_.base_address + a_->offset());
+      const int64_t delta = static_cast<int64_t>(*target) - pc;
+      if (delta >= -kCallRange && delta < kCallRange && (delta & 3) == 0) {
+        // bl <target>: encoded by hand because the target is an absolute address.
+        a_->embedUInt32(0x94000000u | (static_cast<uint32_t>(delta >> 2) & 0x03ffffffu));
+        stats_.direct_calls++;
+        return;
+      }
+    }
+    if (pools_) {
+      a_->ldr(X(kS0), asmjit::a64::ptr(PoolLabel(*target)));  // one entry per target
+      stats_.pool_calls++;
+    } else {
+      MovImm(kS0, *target, 64);  // no pool in range: movz/movk
+      stats_.far_calls++;
+    }
+    a_->blr(X(kS0));
+  }
+
+  void EmitPrologue() {
+    a_->stp(asmjit::a64::x29, asmjit::a64::x30, asmjit::a64::ptr_pre(asmjit::a64::sp, -16));
+    a_->mov(asmjit::a64::x29, asmjit::a64::sp);
+    AddImm(asmjit::a64::sp, asmjit::a64::sp, 0 - static_cast<uint64_t>(frame_size_), 64, kS0);
+    // Callee-saved registers just below the frame record (always within ldur/stur range).
+    int32_t off = 0;
+    for (int r : alloc_.used_gp_callee_saved) {
+      off -= 8;
+      a_->str(X(r), asmjit::a64::ptr(asmjit::a64::x29, off));
+    }
+    for (int r : alloc_.used_fp_callee_saved) {
+      off -= 8;
+      a_->str(D(r), asmjit::a64::ptr(asmjit::a64::x29, off));
+    }
+    // Parameters: from the ABI's places to their allocated ones, as one parallel move.
+    std::vector<Move> gp_moves, fp_moves;
+    std::vector<std::pair<int, int>> stack_loads;  // param vreg, incoming stack slot
+    int ni = 0, nd = 0, ns = 0;
+    for (int p : f_.params) {
+      const bool fp = lir::IsFloat(f_.TypeOf(p));
+      int& n = fp ? nd : ni;
+      const bool in_reg = n < 8;
+      const int abi = in_reg ? n : -1;
+      n++;
+      const int incoming = in_reg ? -1 : ns++;
+      const Location& l = Loc(p);
+      if (l.kind == Location::Kind::kNone) continue;  // unused parameter
+      if (in_reg && l.is_reg()) {
+        (fp ? fp_moves : gp_moves).push_back(Move{l.index, abi});
+      } else if (in_reg) {
+        // Spilled: store before any register move can overwrite the ABI register.
+        const Mem slot = asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index)));
+        fp ? a_->str(D(abi), slot) : a_->str(X(abi), slot);
+      } else {
+        stack_loads.emplace_back(p, incoming);
+      }
+    }
+    ParallelMove(gp_moves, false, kS0);
+    ParallelMove(fp_moves, true, kF0);
+    for (const auto& [p, incoming] : stack_loads) {
+      const Mem src = asmjit::a64::ptr(asmjit::a64::x29, 16 + 8 * incoming);
+      const bool fp = lir::IsFloat(f_.TypeOf(p));
+      const int d = DstReg(p, fp ? kF0 : kS0);
+      if (fp) {
+        a_->ldr(D(d), src);
+        CommitFp(p, d);
+      } else {
+        a_->ldr(X(d), src);
+        CommitGp(p, d);
+      }
+    }
+  }
+
+  void EmitEpilogue() {
+    int32_t off = 0;
+    for (int r : alloc_.used_gp_callee_saved) {
+      off -= 8;
+      a_->ldr(X(r), asmjit::a64::ptr(asmjit::a64::x29, off));
+    }
+    for (int r : alloc_.used_fp_callee_saved) {
+      off -= 8;
+      a_->ldr(D(r), asmjit::a64::ptr(asmjit::a64::x29, off));
+    }
+    a_->mov(asmjit::a64::sp, asmjit::a64::x29);
+    a_->ldp(asmjit::a64::x29, asmjit::a64::x30, asmjit::a64::ptr_post(asmjit::a64::sp, 16));
+    a_->ret(asmjit::a64::x30);
+  }
+
+  void EmitPool() {
+    if (pool_.empty()) return;
+    while (a_->offset() % 8 != 0) a_->embedUInt32(0);  // udf #0 padding: never executed
+    for (const auto& [value, label] : pool_) {
+      a_->bind(label);
+      a_->embedUInt64(value);
+    }
+  }
+
+  const lir::Function& f_;
+  const CompileOptions& options_;
+  lir::Allocation alloc_;
+  asmjit::CodeHolder code_;
+  ErrorRecorder errors_;
+  std::unique_ptr<asmjit::a64::Assembler> a_;
+  std::vector<asmjit::Label> block_labels_;
+  asmjit::Label epilogue_, entry_;
+  std::map<uint64_t, asmjit::Label> pool_;
+  bool long_ranges_ = false;
+  bool pools_ = true;
+  int64_t out_bytes_ = 0, spill_base_ = 0, frame_size_ = 0;
+  std::vector<int64_t> slot_offsets_;
+  const Instr* current_ = nullptr;
+  int block_ = 0;
+  CodeStats stats_;
+};
+
+}  // namespace
+
+CompiledFunction Compile(const lir::Function& f, const CompileOptions& options) {
+  return FunctionCompiler(f, options).Run();
+}
+
+std::string Disassemble(const CompiledFunction& code, uint64_t base_address) {
+  std::string out;
+  const size_t n = code.stats.code_bytes;
+  for (size_t off = 0; off + 4 <= n; off += 4) {
+    std::string line = emu::DisassembleAt(code.bytes.data() + off, 4, base_address + off, ~0ull);
+    // "   0x<addr>: text\n" -> "<offset>: text"
+    const size_t colon = line.find(": ");
+    char prefix[16];
+    std::snprintf(prefix, sizeof prefix, "%04zx", off);
+    out += std::string(prefix) + line.substr(colon, line.size() - colon);
+  }
+  for (size_t off = (n + 7) & ~size_t{7}; off + 8 <= code.bytes.size(); off += 8) {
+    uint64_t v;
+    std::memcpy(&v, code.bytes.data() + off, sizeof v);
+    char line[64];
+    std::snprintf(line, sizeof line, "%04zx: .quad 0x%016llx\n", off,
+                  static_cast<unsigned long long>(v));
+    out += line;
+  }
+  return out;
+}
+
+std::map<std::string, LoadedFunction> CompileAndLoad(const lir::Module& module,
+                                                     emu::Executor& executor,
+                                                     const CallResolver& resolve) {
+  std::map<std::string, LoadedFunction> loaded;
+  CompileOptions options;
+  options.resolve = [&](const std::string& name) -> std::optional<uint64_t> {
+    auto it = loaded.find(name);
+    if (it != loaded.end()) return reinterpret_cast<uintptr_t>(it->second.entry);
+    auto ext = module.externs.find(name);
+    if (ext != module.externs.end()) return ext->second;
+    return resolve ? resolve(name) : std::nullopt;
+  };
+  for (const lir::Function& f : module.functions) {
+    options.base_address.reset();
+    CompiledFunction sizing = Compile(f, options);
+    const uint8_t* at = executor.Reserve(sizing.bytes.size());
+    options.base_address = reinterpret_cast<uintptr_t>(at);
+    CompiledFunction final_code = Compile(f, options);
+    if (final_code.bytes.size() > sizing.bytes.size()) {
+      throw CompileError("codegen: @" + f.name + " grew from " +
+                         std::to_string(sizing.bytes.size()) + " to " +
+                         std::to_string(final_code.bytes.size()) +
+                         " bytes at its final address");
+    }
+    executor.Patch(at, final_code.bytes.data(), final_code.bytes.size());
+    loaded[f.name] = LoadedFunction{at, std::move(final_code)};
+  }
+  return loaded;
+}
+
+}  // namespace a64jit::codegen

@@ -1,0 +1,89 @@
+// LIR -> aarch64 machine code, through asmjit.
+//
+// Frame (growing down from the caller's SP):
+//   [x29 + 16 ...]        incoming stack arguments
+//   [x29 + 8]  LR         frame record: return address ...
+//   [x29]      caller x29 ... and the caller's frame, so frames can be walked
+//   [x29 - 8 * n]         callee-saved registers this function uses
+//   user stack slots      16-byte aligned
+//   spill slots           8 bytes each
+//   [sp ...]              outgoing stack arguments of calls
+// Scratch registers x15-x17 and d29-d31 are never allocated; every sequence that needs a
+// temporary uses only them. Immediates, offsets, frame sizes, branch distances and call
+// targets that do not fit an encoding are legalised; anything that still cannot be encoded
+// is a CompileError naming the LIR instruction, never an abort.
+#ifndef A64JIT_JIT_CODEGEN_CODEGEN_H_
+#define A64JIT_JIT_CODEGEN_CODEGEN_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "emulation/executor.h"
+#include "jit/lir/lir.h"
+#include "jit/lir/regalloc.h"
+
+namespace a64jit::codegen {
+
+class CompileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Resolves a call target by name to an address.
+using CallResolver = std::function<std::optional<uint64_t>(const std::string& name)>;
+
+struct CompileOptions {
+  // Where the code will run. Unknown: calls go through the literal pool (position
+  // independent). Known: calls within +-128 MiB become a direct `bl`.
+  std::optional<uint64_t> base_address;
+  CallResolver resolve;
+  // Testing: pretend the function is too big for 1 MiB branch and literal ranges.
+  bool force_long_ranges = false;
+};
+
+struct CodeStats {
+  size_t code_bytes = 0;  // instructions (the literal pool follows)
+  size_t pool_bytes = 0;
+  int pool_entries = 0;
+  int direct_calls = 0;  // bl
+  int pool_calls = 0;    // ldr x16, literal; blr x16
+  int far_calls = 0;     // movz/movk x16; blr x16 (no pool in range)
+  bool long_ranges = false;
+  int64_t frame_size = 0;
+  int spill_slots = 0;
+};
+
+struct CompiledFunction {
+  std::vector<uint8_t> bytes;
+  CodeStats stats;
+};
+
+// The registers the allocator may hand out on aarch64 (x15-x18 and d29-d31 are reserved).
+const lir::RegisterFile& Aarch64Registers();
+
+CompiledFunction Compile(const lir::Function& f, const CompileOptions& options);
+
+// Disassembly of compiled code (capstone), literal pool entries as `.quad`, one line each:
+// "<offset>: <instruction>".
+std::string Disassemble(const CompiledFunction& code, uint64_t base_address);
+
+// A module's functions compiled into an executor's code memory, in order; a function may
+// call earlier functions of the module, itself, `extern` declarations, and whatever
+// `resolve` knows. Each function is compiled twice: once position independent to learn
+// its size, then at its final address (which can only shrink it).
+struct LoadedFunction {
+  const uint8_t* entry = nullptr;
+  CompiledFunction code;
+};
+std::map<std::string, LoadedFunction> CompileAndLoad(const lir::Module& module,
+                                                     emu::Executor& executor,
+                                                     const CallResolver& resolve);
+
+}  // namespace a64jit::codegen
+
+#endif  // A64JIT_JIT_CODEGEN_CODEGEN_H_

@@ -1,0 +1,388 @@
+#include "jit/lir/lir.h"
+
+#include <sstream>
+
+namespace a64jit::lir {
+
+const char* TypeName(Type t) {
+  switch (t) {
+    case Type::kI8: return "i8";
+    case Type::kI16: return "i16";
+    case Type::kI32: return "i32";
+    case Type::kI64: return "i64";
+    case Type::kPtr: return "ptr";
+    case Type::kF64: return "f64";
+  }
+  return "?";
+}
+
+std::optional<Type> TypeFromName(const std::string& name) {
+  for (Type t : {Type::kI8, Type::kI16, Type::kI32, Type::kI64, Type::kPtr, Type::kF64}) {
+    if (name == TypeName(t)) return t;
+  }
+  return std::nullopt;
+}
+
+int TypeBits(Type t) {
+  switch (t) {
+    case Type::kI8: return 8;
+    case Type::kI16: return 16;
+    case Type::kI32: return 32;
+    default: return 64;
+  }
+}
+
+uint64_t Truncate(uint64_t bits, Type t) {
+  const int n = TypeBits(t);
+  return n == 64 ? bits : bits & ((uint64_t{1} << n) - 1);
+}
+
+int64_t SignExtend(uint64_t bits, Type t) {
+  const int n = TypeBits(t);
+  if (n == 64) return static_cast<int64_t>(bits);
+  const uint64_t sign = uint64_t{1} << (n - 1);
+  const uint64_t v = Truncate(bits, t);
+  return static_cast<int64_t>((v ^ sign) - sign);
+}
+
+const char* OpName(Op op) {
+  switch (op) {
+    case Op::kMov: return "mov";
+    case Op::kAdd: return "add";
+    case Op::kSub: return "sub";
+    case Op::kMul: return "mul";
+    case Op::kSDiv: return "sdiv";
+    case Op::kUDiv: return "udiv";
+    case Op::kSRem: return "srem";
+    case Op::kURem: return "urem";
+    case Op::kAnd: return "and";
+    case Op::kOr: return "or";
+    case Op::kXor: return "xor";
+    case Op::kShl: return "shl";
+    case Op::kLShr: return "lshr";
+    case Op::kAShr: return "ashr";
+    case Op::kNot: return "not";
+    case Op::kNeg: return "neg";
+    case Op::kSExt: return "sext";
+    case Op::kZExt: return "zext";
+    case Op::kTrunc: return "trunc";
+    case Op::kFAdd: return "fadd";
+    case Op::kFSub: return "fsub";
+    case Op::kFMul: return "fmul";
+    case Op::kFDiv: return "fdiv";
+    case Op::kFNeg: return "fneg";
+    case Op::kSIToF: return "sitof";
+    case Op::kFToSI: return "ftosi";
+    case Op::kCmp: return "cmp";
+    case Op::kSelect: return "select";
+    case Op::kLoad: return "load";
+    case Op::kStore: return "store";
+    case Op::kSlotAddr: return "slotaddr";
+    case Op::kFramePtr: return "frameptr";
+    case Op::kCall: return "call";
+    case Op::kPad: return "pad";
+    case Op::kJmp: return "jmp";
+    case Op::kBr: return "br";
+    case Op::kRet: return "ret";
+  }
+  return "?";
+}
+
+bool IsTerminator(Op op) { return op == Op::kJmp || op == Op::kBr || op == Op::kRet; }
+
+bool IsIntBinary(Op op) { return op >= Op::kAdd && op <= Op::kAShr; }
+
+bool IsFloatBinary(Op op) { return op >= Op::kFAdd && op <= Op::kFDiv; }
+
+const char* CondName(Cond c) {
+  static const char* const kNames[] = {"eq",  "ne",  "slt", "sle", "sgt",
+                                       "sge", "ult", "ule", "ugt", "uge"};
+  return kNames[static_cast<int>(c)];
+}
+
+std::optional<Cond> CondFromName(const std::string& name) {
+  for (int i = 0; i <= static_cast<int>(Cond::kUge); i++) {
+    if (name == CondName(static_cast<Cond>(i))) return static_cast<Cond>(i);
+  }
+  return std::nullopt;
+}
+
+bool EvalCond(Cond c, uint64_t a, uint64_t b, Type t) {
+  const uint64_t ua = Truncate(a, t), ub = Truncate(b, t);
+  const int64_t sa = SignExtend(a, t), sb = SignExtend(b, t);
+  switch (c) {
+    case Cond::kEq: return ua == ub;
+    case Cond::kNe: return ua != ub;
+    case Cond::kSlt: return sa < sb;
+    case Cond::kSle: return sa <= sb;
+    case Cond::kSgt: return sa > sb;
+    case Cond::kSge: return sa >= sb;
+    case Cond::kUlt: return ua < ub;
+    case Cond::kUle: return ua <= ub;
+    case Cond::kUgt: return ua > ub;
+    case Cond::kUge: return ua >= ub;
+  }
+  return false;
+}
+
+size_t Function::InstrCount() const {
+  size_t n = 0;
+  for (const Block& b : blocks) n += b.instrs.size();
+  return n;
+}
+
+const Function* Module::Find(const std::string& name) const {
+  for (const Function& f : functions) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+namespace {
+
+class Verifier {
+ public:
+  explicit Verifier(const Function& f) : f_(f) {}
+
+  void Run() {
+    if (f_.blocks.empty()) Fail(-1, nullptr, "function has no blocks");
+    for (int p : f_.params) CheckVReg(-1, nullptr, p);
+    for (size_t b = 0; b < f_.blocks.size(); b++) {
+      const Block& block = f_.blocks[b];
+      if (block.instrs.empty() || !IsTerminator(block.instrs.back().op)) {
+        Fail(static_cast<int>(b), nullptr, "block does not end with jmp, br or ret");
+      }
+      for (size_t i = 0; i < block.instrs.size(); i++) {
+        const Instr& in = block.instrs[i];
+        if (IsTerminator(in.op) && i + 1 != block.instrs.size()) {
+          Fail(static_cast<int>(b), &in, "terminator in the middle of a block");
+        }
+        Check(static_cast<int>(b), in);
+      }
+    }
+  }
+
+ private:
+  [[noreturn]] void Fail(int block, const Instr* in, const std::string& what) const {
+    std::ostringstream os;
+    os << "@" << f_.name;
+    if (block >= 0) os << " bb" << block;
+    if (in != nullptr) {
+      os << " '" << OpName(in->op) << "'";
+      if (in->line > 0) os << " (line " << in->line << ")";
+    }
+    os << ": " << what;
+    throw VerifyError(os.str());
+  }
+
+  Type CheckVReg(int b, const Instr* in, int v) const {
+    if (v < 0 || static_cast<size_t>(v) >= f_.vreg_types.size()) {
+      Fail(b, in, "unknown virtual register %" + std::to_string(v));
+    }
+    return f_.TypeOf(v);
+  }
+
+  // An operand usable as a value of type `t`.
+  void CheckValue(int b, const Instr& in, const Operand& o, Type t) const {
+    if (o.is_vreg()) {
+      Type vt = CheckVReg(b, &in, o.vreg);
+      if (vt != t && !(IsInt(vt) && IsInt(t) && TypeBits(vt) == 64 && TypeBits(t) == 64)) {
+        Fail(b, &in, std::string("operand %") + std::to_string(o.vreg) + " is " + TypeName(vt) +
+                         ", expected " + TypeName(t));
+      }
+    } else if (o.is_imm()) {
+      if (!IsInt(t)) Fail(b, &in, std::string("integer immediate where ") + TypeName(t) + " expected");
+    } else if (o.is_fimm()) {
+      if (!IsFloat(t)) Fail(b, &in, "f64 immediate where an integer is expected");
+    } else {
+      Fail(b, &in, "missing operand");
+    }
+  }
+
+  void CheckArgs(int b, const Instr& in, size_t n) const {
+    if (in.args.size() != n) {
+      Fail(b, &in, "expected " + std::to_string(n) + " operands, got " +
+                       std::to_string(in.args.size()));
+    }
+  }
+
+  Type Dst(int b, const Instr& in) const {
+    if (in.dst < 0) Fail(b, &in, "missing result");
+    return CheckVReg(b, &in, in.dst);
+  }
+
+  void CheckAddress(int b, const Instr& in) const {
+    if (!in.base.is_vreg()) Fail(b, &in, "address base must be a register");
+    Type bt = CheckVReg(b, &in, in.base.vreg);
+    if (TypeBits(bt) != 64 || IsFloat(bt)) Fail(b, &in, "address base must be ptr or i64");
+    if (in.index.is_vreg()) {
+      Type it = CheckVReg(b, &in, in.index.vreg);
+      if (TypeBits(it) != 64 || IsFloat(it)) Fail(b, &in, "address index must be ptr or i64");
+    } else if (!in.index.is_none()) {
+      Fail(b, &in, "address index must be a register");
+    }
+    if (in.scale != 1 && in.scale != 2 && in.scale != 4 && in.scale != 8) {
+      Fail(b, &in, "scale must be 1, 2, 4 or 8");
+    }
+  }
+
+  void CheckTarget(int b, const Instr& in, int t) const {
+    if (t < 0 || static_cast<size_t>(t) >= f_.blocks.size()) {
+      Fail(b, &in, "branch to unknown block bb" + std::to_string(t));
+    }
+  }
+
+  static bool IsCallType(Type t) { return t == Type::kI64 || t == Type::kPtr || t == Type::kF64; }
+
+  void Check(int b, const Instr& in) const {
+    switch (in.op) {
+      case Op::kMov: {
+        CheckArgs(b, in, 1);
+        CheckValue(b, in, in.args[0], Dst(b, in));
+        break;
+      }
+      case Op::kNot:
+      case Op::kNeg: {
+        CheckArgs(b, in, 1);
+        Type t = Dst(b, in);
+        if (!IsInt(t)) Fail(b, &in, "integer operation on f64");
+        CheckValue(b, in, in.args[0], t);
+        break;
+      }
+      case Op::kSExt:
+      case Op::kZExt:
+      case Op::kTrunc: {
+        CheckArgs(b, in, 1);
+        Type t = Dst(b, in);
+        if (!in.args[0].is_vreg()) Fail(b, &in, "operand must be a register");
+        Type s = CheckVReg(b, &in, in.args[0].vreg);
+        if (!IsInt(t) || !IsInt(s)) Fail(b, &in, "integer conversion on f64");
+        if (in.op == Op::kTrunc ? TypeBits(t) > TypeBits(s) : TypeBits(t) < TypeBits(s)) {
+          Fail(b, &in, std::string("cannot ") + OpName(in.op) + " " + TypeName(s) + " to " +
+                           TypeName(t));
+        }
+        break;
+      }
+      case Op::kFNeg: {
+        CheckArgs(b, in, 1);
+        if (Dst(b, in) != Type::kF64) Fail(b, &in, "result must be f64");
+        CheckValue(b, in, in.args[0], Type::kF64);
+        break;
+      }
+      case Op::kSIToF: {
+        CheckArgs(b, in, 1);
+        if (Dst(b, in) != Type::kF64) Fail(b, &in, "result must be f64");
+        if (!in.args[0].is_vreg() || !IsInt(CheckVReg(b, &in, in.args[0].vreg))) {
+          Fail(b, &in, "operand must be an integer register");
+        }
+        break;
+      }
+      case Op::kFToSI: {
+        CheckArgs(b, in, 1);
+        if (!IsInt(Dst(b, in))) Fail(b, &in, "result must be an integer");
+        if (!in.args[0].is_vreg()) Fail(b, &in, "operand must be a register");
+        CheckValue(b, in, in.args[0], Type::kF64);
+        break;
+      }
+      case Op::kCmp: {
+        CheckArgs(b, in, 2);
+        if (!IsInt(Dst(b, in))) Fail(b, &in, "result must be an integer");
+        if (!IsInt(in.cmp_type)) Fail(b, &in, "compare operands must be integers");
+        CheckValue(b, in, in.args[0], in.cmp_type);
+        CheckValue(b, in, in.args[1], in.cmp_type);
+        break;
+      }
+      case Op::kSelect: {
+        CheckArgs(b, in, 3);
+        Type t = Dst(b, in);
+        if (!in.args[0].is_vreg() || !IsInt(CheckVReg(b, &in, in.args[0].vreg))) {
+          Fail(b, &in, "condition must be an integer register");
+        }
+        CheckValue(b, in, in.args[1], t);
+        CheckValue(b, in, in.args[2], t);
+        break;
+      }
+      case Op::kLoad:
+        CheckArgs(b, in, 0);
+        Dst(b, in);
+        CheckAddress(b, in);
+        break;
+      case Op::kStore:
+        CheckArgs(b, in, 1);
+        if (in.dst >= 0) Fail(b, &in, "store has no result");
+        CheckValue(b, in, in.args[0], in.store_type);
+        CheckAddress(b, in);
+        break;
+      case Op::kSlotAddr:
+        CheckArgs(b, in, 0);
+        if (Dst(b, in) != Type::kPtr) Fail(b, &in, "result must be ptr");
+        if (in.slot < 0 || static_cast<size_t>(in.slot) >= f_.slots.size()) {
+          Fail(b, &in, "unknown stack slot ss" + std::to_string(in.slot));
+        }
+        break;
+      case Op::kFramePtr:
+        CheckArgs(b, in, 0);
+        if (Dst(b, in) != Type::kPtr) Fail(b, &in, "result must be ptr");
+        break;
+      case Op::kCall:
+        if (in.callee.empty()) Fail(b, &in, "call without a callee");
+        for (const Operand& a : in.args) {
+          if (!a.is_vreg()) Fail(b, &in, "call arguments must be registers");
+          if (!IsCallType(CheckVReg(b, &in, a.vreg))) {
+            Fail(b, &in, "call arguments must be i64, ptr or f64");
+          }
+        }
+        if (in.dst >= 0 && !IsCallType(CheckVReg(b, &in, in.dst))) {
+          Fail(b, &in, "call results must be i64, ptr or f64");
+        }
+        break;
+      case Op::kPad:
+        CheckArgs(b, in, 0);
+        if (in.count < 0 || in.count > (1 << 24)) Fail(b, &in, "pad count out of range");
+        break;
+      case Op::kJmp:
+        CheckTarget(b, in, in.targets[0]);
+        break;
+      case Op::kBr:
+        CheckTarget(b, in, in.targets[0]);
+        CheckTarget(b, in, in.targets[1]);
+        if (in.br_on_value) {
+          CheckArgs(b, in, 1);
+          if (!in.args[0].is_vreg() || !IsInt(CheckVReg(b, &in, in.args[0].vreg))) {
+            Fail(b, &in, "branch condition must be an integer register");
+          }
+        } else {
+          CheckArgs(b, in, 2);
+          if (!IsInt(in.cmp_type)) Fail(b, &in, "compare operands must be integers");
+          CheckValue(b, in, in.args[0], in.cmp_type);
+          CheckValue(b, in, in.args[1], in.cmp_type);
+        }
+        break;
+      case Op::kRet:
+        if (f_.ret) {
+          CheckArgs(b, in, 1);
+          CheckValue(b, in, in.args[0], *f_.ret);
+        } else {
+          CheckArgs(b, in, 0);
+        }
+        break;
+      default: {  // binary
+        CheckArgs(b, in, 2);
+        Type t = Dst(b, in);
+        if (IsIntBinary(in.op) && !IsInt(t)) Fail(b, &in, "integer operation on f64");
+        if (IsFloatBinary(in.op) && !IsFloat(t)) Fail(b, &in, "f64 operation on an integer");
+        CheckValue(b, in, in.args[0], t);
+        CheckValue(b, in, in.args[1], t);
+        break;
+      }
+    }
+  }
+
+  const Function& f_;
+};
+
+}  // namespace
+
+void Verify(const Function& f) { Verifier(f).Run(); }
+
+}  // namespace a64jit::lir

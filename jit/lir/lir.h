@@ -1,0 +1,151 @@
+// LIR: a low-level, architecture-neutral IR over typed virtual registers, in basic blocks.
+// It is what the code generator consumes and what the reference interpreter executes; both
+// follow the semantics written here, so emitted code can be compared with the interpreter
+// bit for bit.
+//
+// Semantics that matter for that comparison:
+// - Integer types i8/i16/i32/i64/ptr wrap modulo 2^N. A value's bits above its width are
+//   not part of it: the interpreter keeps them zero, the machine may hold anything there.
+// - Shift amounts are taken modulo 32 for i8/i16/i32 and modulo 64 for i64/ptr (what the
+//   aarch64 W/X shift instructions do); i8/i16 shifts compute in 32 bits, then truncate.
+// - x / 0 == 0, x % 0 == x, MIN / -1 == MIN, MIN % -1 == 0 (signed and unsigned alike).
+// - f64 follows IEEE 754 with aarch64's NaN rules (default NaN 0x7ff8000000000000; an
+//   input NaN is propagated, quietened, first operand first). fptosi saturates (to 32 bits
+//   for i8/i16/i32, then truncates), NaN converts to 0.
+// - A function returns an iN value zero-extended to 64 bits.
+// - Call arguments and results are i64, ptr or f64.
+#ifndef A64JIT_JIT_LIR_LIR_H_
+#define A64JIT_JIT_LIR_LIR_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace a64jit::lir {
+
+enum class Type : uint8_t { kI8, kI16, kI32, kI64, kPtr, kF64 };
+const char* TypeName(Type t);
+std::optional<Type> TypeFromName(const std::string& name);
+int TypeBits(Type t);  // 8, 16, 32, 64 (ptr and f64: 64)
+inline bool IsFloat(Type t) { return t == Type::kF64; }
+inline bool IsInt(Type t) { return t != Type::kF64; }
+// Keeps the low TypeBits(t) bits.
+uint64_t Truncate(uint64_t bits, Type t);
+int64_t SignExtend(uint64_t bits, Type t);
+
+enum class Op : uint8_t {
+  kMov,  // d = a
+  // Integer binary: d = a OP b
+  kAdd, kSub, kMul, kSDiv, kUDiv, kSRem, kURem, kAnd, kOr, kXor, kShl, kLShr, kAShr,
+  // Integer unary
+  kNot, kNeg,
+  kSExt, kZExt, kTrunc,  // d = convert(a) between integer types
+  // f64
+  kFAdd, kFSub, kFMul, kFDiv, kFNeg,
+  kSIToF,  // d:f64 = signed integer a
+  kFToSI,  // d:int = f64 a (saturating, NaN -> 0)
+  kCmp,     // d = (a cond b) ? 1 : 0, operands of `cmp_type`
+  kSelect,  // d = a != 0 ? b : c
+  kLoad,    // d = *(type*)(base + index * scale + disp)
+  kStore,   // *(store_type*)(base + index * scale + disp) = a
+  kSlotAddr,  // d:ptr = address of stack slot `slot`
+  kFramePtr,  // d:ptr = this function's frame record (x29); no interpreter semantics
+  kCall,      // [d =] call @callee(args...)
+  kPad,       // `count` nops: spreads code out to test long branches
+  // Terminators
+  kJmp,  // goto targets[0]
+  kBr,   // if (cond form) goto targets[0] else targets[1]
+  kRet,  // return [a]
+};
+const char* OpName(Op op);
+bool IsTerminator(Op op);
+bool IsIntBinary(Op op);
+bool IsFloatBinary(Op op);
+
+enum class Cond : uint8_t { kEq, kNe, kSlt, kSle, kSgt, kSge, kUlt, kUle, kUgt, kUge };
+const char* CondName(Cond c);
+std::optional<Cond> CondFromName(const std::string& name);
+bool EvalCond(Cond c, uint64_t a, uint64_t b, Type t);
+
+// An operand: a virtual register, an integer immediate, or an f64 immediate.
+struct Operand {
+  enum class Kind : uint8_t { kNone, kVReg, kImm, kFImm };
+  Kind kind = Kind::kNone;
+  int vreg = -1;
+  int64_t imm = 0;
+  double fimm = 0.0;
+
+  static Operand VReg(int v) { return Operand{Kind::kVReg, v, 0, 0.0}; }
+  static Operand Imm(int64_t i) { return Operand{Kind::kImm, -1, i, 0.0}; }
+  static Operand FImm(double f) { return Operand{Kind::kFImm, -1, 0, f}; }
+  bool is_vreg() const { return kind == Kind::kVReg; }
+  bool is_imm() const { return kind == Kind::kImm; }
+  bool is_fimm() const { return kind == Kind::kFImm; }
+  bool is_none() const { return kind == Kind::kNone; }
+};
+
+struct Instr {
+  Op op = Op::kMov;
+  int dst = -1;               // defined vreg, or -1
+  std::vector<Operand> args;  // value operands (see Op)
+  // kCmp and the compare form of kBr: condition and operand type.
+  Cond cond = Cond::kEq;
+  Type cmp_type = Type::kI64;
+  bool br_on_value = false;  // kBr: `br %c, ...` (c != 0) instead of a compare
+  // kLoad / kStore: address = base + index * scale + disp; base is args[0] (load) or
+  // args[1] (store), index the next operand or none.
+  Operand base, index;
+  int scale = 1;
+  int64_t disp = 0;
+  Type store_type = Type::kI64;
+  int slot = -1;               // kSlotAddr
+  std::string callee;          // kCall: symbol
+  int64_t count = 0;           // kPad
+  int targets[2] = {-1, -1};   // kJmp, kBr: block indices
+  int line = 0;                // source line when parsed (diagnostics)
+};
+
+struct Block {
+  std::vector<Instr> instrs;  // the last one is a terminator
+};
+
+struct StackSlot {
+  int64_t size = 0;  // bytes; slots are 16-byte aligned
+};
+
+struct Function {
+  std::string name;
+  std::vector<int> params;  // vregs
+  std::optional<Type> ret;  // nullopt: void
+  std::vector<Type> vreg_types;
+  std::vector<StackSlot> slots;
+  std::vector<Block> blocks;  // blocks[0] is the entry
+
+  int NewVReg(Type t) {
+    vreg_types.push_back(t);
+    return static_cast<int>(vreg_types.size()) - 1;
+  }
+  Type TypeOf(int vreg) const { return vreg_types.at(static_cast<size_t>(vreg)); }
+  size_t InstrCount() const;
+};
+
+// A parsed file: functions, and `extern @name = 0xADDR` declarations of call targets.
+struct Module {
+  std::vector<Function> functions;
+  std::map<std::string, uint64_t> externs;
+  const Function* Find(const std::string& name) const;
+};
+
+// A malformed function: names the function, block and instruction.
+class VerifyError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+void Verify(const Function& f);
+
+}  // namespace a64jit::lir
+
+#endif  // A64JIT_JIT_LIR_LIR_H_

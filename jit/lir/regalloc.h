@@ -1,0 +1,51 @@
+// Linear-scan register allocation over LIR virtual registers.
+//
+// Each virtual register gets one live interval (the span from its first to its last live
+// position in block order; conservative across loops) and then either a machine register
+// or a spill slot for its whole life. An interval live across a call gets only a
+// callee-saved register (or is spilled), so calls never clobber a live value. The
+// registers in RegisterFile are the only ones handed out: the code generator's scratch
+// registers are simply not listed there.
+#ifndef A64JIT_JIT_LIR_REGALLOC_H_
+#define A64JIT_JIT_LIR_REGALLOC_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "jit/lir/lir.h"
+
+namespace a64jit::lir {
+
+// Allocatable registers by class, in order of preference.
+struct RegisterFile {
+  std::vector<int> gp_caller_saved, gp_callee_saved;
+  std::vector<int> fp_caller_saved, fp_callee_saved;
+};
+
+struct Location {
+  enum class Kind : uint8_t { kNone, kReg, kSpill } kind = Kind::kNone;
+  int index = -1;  // register number, or spill slot number
+  bool is_reg() const { return kind == Kind::kReg; }
+  bool is_spill() const { return kind == Kind::kSpill; }
+};
+
+struct Allocation {
+  std::vector<Location> where;          // per virtual register
+  int spill_slots = 0;                  // 8 bytes each
+  std::vector<int> used_gp_callee_saved;  // to save in the prologue, ascending
+  std::vector<int> used_fp_callee_saved;
+  std::vector<bool> crosses_call;       // per virtual register (for tests and dumps)
+};
+
+Allocation AllocateRegisters(const Function& f, const RegisterFile& regs);
+
+// Number of positions: instruction k (in block order) uses at 2k and defines at 2k+1.
+struct LiveInterval {
+  int vreg;
+  int start, end;  // inclusive positions; start == -1 for parameters
+};
+std::vector<LiveInterval> ComputeLiveIntervals(const Function& f);
+
+}  // namespace a64jit::lir
+
+#endif  // A64JIT_JIT_LIR_REGALLOC_H_

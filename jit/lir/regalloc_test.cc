@@ -1,0 +1,105 @@
+// Register allocation invariants: no two simultaneously live values share a register,
+// nothing live across a call sits in a caller-saved register, and pressure spills.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "jit/lir/regalloc.h"
+#include "jit/lir/text.h"
+
+namespace a64jit::lir {
+namespace {
+
+RegisterFile SmallFile() {
+  RegisterFile r;
+  r.gp_caller_saved = {0, 1, 2};
+  r.gp_callee_saved = {19, 20};
+  r.fp_caller_saved = {0};
+  r.fp_callee_saved = {8};
+  return r;
+}
+
+void ExpectNoOverlap(const Function& f, const Allocation& a) {
+  std::vector<LiveInterval> iv = ComputeLiveIntervals(f);
+  for (size_t i = 0; i < iv.size(); i++) {
+    for (size_t j = i + 1; j < iv.size(); j++) {
+      const Location& x = a.where[static_cast<size_t>(iv[i].vreg)];
+      const Location& y = a.where[static_cast<size_t>(iv[j].vreg)];
+      if (!x.is_reg() || !y.is_reg() || x.index != y.index) continue;
+      if (IsFloat(f.TypeOf(iv[i].vreg)) != IsFloat(f.TypeOf(iv[j].vreg))) continue;
+      const bool overlap = iv[i].start <= iv[j].end && iv[j].start <= iv[i].end;
+      EXPECT_FALSE(overlap) << "%" << iv[i].vreg << " and %" << iv[j].vreg << " share r"
+                            << x.index;
+    }
+  }
+}
+
+TEST(RegAlloc, PressureSpillsAndNothingOverlaps) {
+  // Eight values live at once with five GP registers: some must spill.
+  std::string text = "func @f(%0:i64) -> i64 {\nbb0:\n";
+  for (int i = 1; i <= 8; i++) text += "  %" + std::to_string(i) + ":i64 = add %0, " + std::to_string(i) + "\n";
+  text += "  %9:i64 = add %1, %2\n";
+  for (int i = 3; i <= 8; i++) text += "  %9:i64 = add %9, %" + std::to_string(i) + "\n";
+  text += "  ret %9\n}\n";
+  Module m = Parse(text);
+  Allocation a = AllocateRegisters(m.functions[0], SmallFile());
+  EXPECT_GT(a.spill_slots, 0);
+  ExpectNoOverlap(m.functions[0], a);
+}
+
+TEST(RegAlloc, ValuesLiveAcrossCallsAvoidCallerSavedRegisters) {
+  Module m = Parse(R"(func @f(%0:i64, %1:f64) -> i64 {
+bb0:
+  %2:i64 = add %0, 1
+  %3:i64 = call @g(%0)
+  %4:f64 = fadd %1, %1
+  %5:i64 = call @g(%3)
+  %6:i64 = add %2, %5
+  %7:f64 = fadd %4, %1
+  %8:i64 = ftosi %7
+  %9:i64 = add %6, %8
+  ret %9
+}
+)");
+  const Function& f = m.functions[0];
+  Allocation a = AllocateRegisters(f, SmallFile());
+  for (int v : {1, 2, 4}) {
+    EXPECT_TRUE(a.crosses_call[static_cast<size_t>(v)]) << "%" << v;
+    const Location& l = a.where[static_cast<size_t>(v)];
+    if (l.is_reg()) {
+      EXPECT_TRUE(l.index == 19 || l.index == 20 || (IsFloat(f.TypeOf(v)) && l.index == 8))
+          << "%" << v << " in caller-saved r" << l.index;
+    }
+  }
+  EXPECT_FALSE(a.crosses_call[0]);  // last used as the first call's argument
+  EXPECT_FALSE(a.crosses_call[3]);  // defined by one call, last used by the next
+  ExpectNoOverlap(f, a);
+}
+
+TEST(RegAlloc, LoopCarriedValuesStayLiveAroundTheBackEdge) {
+  Module m = Parse(R"(func @f(%0:i64) -> i64 {
+bb0:
+  %1:i64 = mov 0
+  %2:i64 = mov 0
+  jmp bb1
+bb1:
+  %3:i64 = add %2, 7
+  %1:i64 = add %1, %3
+  %2:i64 = add %2, 1
+  br.i64 slt %2, %0, bb1, bb2
+bb2:
+  ret %1
+}
+)");
+  const Function& f = m.functions[0];
+  std::vector<LiveInterval> iv = ComputeLiveIntervals(f);
+  auto find = [&](int v) { return *std::find_if(iv.begin(), iv.end(), [&](auto& x) { return x.vreg == v; }); };
+  // %0 is read by the loop's branch (instruction 6) and live around the back edge, so it
+  // lives to the end of bb1 (position 13); %1 is returned by instruction 7 (position 14).
+  EXPECT_EQ(find(0).end, 13);
+  EXPECT_EQ(find(1).end, 14);
+  ExpectNoOverlap(f, AllocateRegisters(f, SmallFile()));
+}
+
+}  // namespace
+}  // namespace a64jit::lir

@@ -1,0 +1,627 @@
+#include "jit/lir/text.h"
+
+#include <cctype>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <unordered_map>
+
+namespace a64jit::lir {
+
+// ---- printing ---------------------------------------------------------------------------
+
+namespace {
+
+std::string FormatDouble(double d) {
+  if (!std::isfinite(d)) {
+    uint64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "fbits(0x%016" PRIx64 ")", bits);
+    return buf;
+  }
+  // The shortest decimal that reads back as the same double.
+  char buf[40];
+  for (int precision = 1; precision <= 17; precision++) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, d);
+    if (std::strtod(buf, nullptr) == d) break;
+  }
+  std::string s = buf;
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string FormatOperand(const Operand& o) {
+  switch (o.kind) {
+    case Operand::Kind::kVReg: return "%" + std::to_string(o.vreg);
+    case Operand::Kind::kImm: return std::to_string(o.imm);
+    case Operand::Kind::kFImm: return FormatDouble(o.fimm);
+    case Operand::Kind::kNone: return "<none>";
+  }
+  return "?";
+}
+
+std::string FormatAddress(const Instr& in) {
+  std::string s = "[" + FormatOperand(in.base);
+  if (in.index.is_vreg()) {
+    s += " + " + FormatOperand(in.index);
+    if (in.scale != 1) s += "*" + std::to_string(in.scale);
+  }
+  if (in.disp > 0) s += " + " + std::to_string(in.disp);
+  if (in.disp < 0) {
+    // -INT64_MIN does not exist: print it through unsigned arithmetic.
+    s += " - " + std::to_string(0 - static_cast<uint64_t>(in.disp));
+  }
+  return s + "]";
+}
+
+}  // namespace
+
+std::string PrintInstr(const Function& f, const Instr& in) {
+  std::string s;
+  if (in.dst >= 0) {
+    s += "%" + std::to_string(in.dst) + ":" + TypeName(f.TypeOf(in.dst)) + " = ";
+  }
+  switch (in.op) {
+    case Op::kCmp:
+      s += std::string("cmp.") + TypeName(in.cmp_type) + " " + CondName(in.cond) + " " +
+           FormatOperand(in.args[0]) + ", " + FormatOperand(in.args[1]);
+      return s;
+    case Op::kLoad:
+      return s + "load " + FormatAddress(in);
+    case Op::kStore:
+      return s + "store." + TypeName(in.store_type) + " " + FormatOperand(in.args[0]) + ", " +
+             FormatAddress(in);
+    case Op::kSlotAddr:
+      return s + "slotaddr ss" + std::to_string(in.slot);
+    case Op::kCall: {
+      s += "call @" + in.callee + "(";
+      for (size_t i = 0; i < in.args.size(); i++) {
+        if (i > 0) s += ", ";
+        s += FormatOperand(in.args[i]);
+      }
+      return s + ")";
+    }
+    case Op::kPad:
+      return s + "pad " + std::to_string(in.count);
+    case Op::kJmp:
+      return s + "jmp bb" + std::to_string(in.targets[0]);
+    case Op::kBr:
+      if (in.br_on_value) {
+        s += "br " + FormatOperand(in.args[0]);
+      } else {
+        s += std::string("br.") + TypeName(in.cmp_type) + " " + CondName(in.cond) + " " +
+             FormatOperand(in.args[0]) + ", " + FormatOperand(in.args[1]);
+      }
+      return s + ", bb" + std::to_string(in.targets[0]) + ", bb" + std::to_string(in.targets[1]);
+    default:
+      break;
+  }
+  s += OpName(in.op);
+  for (size_t i = 0; i < in.args.size(); i++) {
+    s += i == 0 ? " " : ", ";
+    s += FormatOperand(in.args[i]);
+  }
+  return s;
+}
+
+std::string Print(const Function& f) {
+  std::string s = "func @" + f.name + "(";
+  for (size_t i = 0; i < f.params.size(); i++) {
+    if (i > 0) s += ", ";
+    s += "%" + std::to_string(f.params[i]) + ":" + TypeName(f.TypeOf(f.params[i]));
+  }
+  s += ")";
+  if (f.ret) s += std::string(" -> ") + TypeName(*f.ret);
+  s += " {\n";
+  for (size_t i = 0; i < f.slots.size(); i++) {
+    s += "  slot ss" + std::to_string(i) + " = " + std::to_string(f.slots[i].size) + "\n";
+  }
+  for (size_t b = 0; b < f.blocks.size(); b++) {
+    s += "bb" + std::to_string(b) + ":\n";
+    for (const Instr& in : f.blocks[b].instrs) s += "  " + PrintInstr(f, in) + "\n";
+  }
+  return s + "}\n";
+}
+
+std::string Print(const Module& m) {
+  std::string s;
+  for (const auto& [name, address] : m.externs) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "0x%" PRIx64, address);
+    s += "extern @" + name + " = " + buf + "\n";
+  }
+  for (size_t i = 0; i < m.functions.size(); i++) {
+    if (i > 0 || !m.externs.empty()) s += "\n";
+    s += Print(m.functions[i]);
+  }
+  return s;
+}
+
+// ---- parsing ----------------------------------------------------------------------------
+
+ParseError::ParseError(int line, int column, const std::string& message)
+    : std::runtime_error("line " + std::to_string(line) + ", column " + std::to_string(column) +
+                         ": " + message),
+      line_(line),
+      column_(column) {}
+
+namespace {
+
+struct Token {
+  enum Kind { kEnd, kIdent, kVReg, kSymbol, kNumber, kPunct } kind = kEnd;
+  std::string text;
+  int line = 0, column = 0;
+};
+
+class Lexer {
+ public:
+  explicit Lexer(const std::string& text) : text_(text) {}
+
+  Token Next() {
+    SkipSpaceAndComments();
+    Token t;
+    t.line = line_;
+    t.column = static_cast<int>(pos_ - line_start_) + 1;
+    if (pos_ >= text_.size()) return t;
+    const char c = text_[pos_];
+    if (c == '\n') {
+      t.kind = Token::kPunct;
+      t.text = "\n";
+      pos_++;
+      line_++;
+      line_start_ = pos_;
+      return t;
+    }
+    if (c == '%' || c == '@') {
+      pos_++;
+      t.kind = c == '%' ? Token::kVReg : Token::kSymbol;
+      t.text = TakeWhile([](char ch) { return std::isalnum(ch) || ch == '_' || ch == '.'; });
+      return t;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) ||
+        (c == '-' && pos_ + 1 < text_.size() &&
+         std::isdigit(static_cast<unsigned char>(text_[pos_ + 1])))) {
+      t.kind = Token::kNumber;
+      t.text = std::string(1, c);
+      pos_++;
+      t.text += TakeWhile([](char ch) {
+        return std::isalnum(ch) || ch == '.' || ch == '+' || ch == '-';
+      });
+      // A '+'/'-' only belongs to the number right after an exponent 'e'.
+      size_t cut = 1;
+      for (; cut < t.text.size(); cut++) {
+        char ch = t.text[cut];
+        if ((ch == '+' || ch == '-') &&
+            !(std::tolower(t.text[cut - 1]) == 'e' && t.text.compare(0, 2, "0x") != 0)) {
+          break;
+        }
+      }
+      pos_ -= t.text.size() - cut;
+      t.text.resize(cut);
+      return t;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      t.kind = Token::kIdent;
+      t.text = TakeWhile([](char ch) { return std::isalnum(ch) || ch == '_' || ch == '.'; });
+      return t;
+    }
+    if (c == '-' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '>') {
+      pos_ += 2;
+      t.kind = Token::kPunct;
+      t.text = "->";
+      return t;
+    }
+    pos_++;
+    t.kind = Token::kPunct;
+    t.text = std::string(1, c);
+    return t;
+  }
+
+ private:
+  template <typename Pred>
+  std::string TakeWhile(Pred pred) {
+    size_t start = pos_;
+    while (pos_ < text_.size() && pred(text_[pos_])) pos_++;
+    return text_.substr(start, pos_ - start);
+  }
+  void SkipSpaceAndComments() {
+    while (pos_ < text_.size()) {
+      char c = text_[pos_];
+      if (c == ' ' || c == '\t' || c == '\r') {
+        pos_++;
+      } else if (c == ';') {
+        while (pos_ < text_.size() && text_[pos_] != '\n') pos_++;
+      } else {
+        break;
+      }
+    }
+  }
+
+  const std::string& text_;
+  size_t pos_ = 0;
+  size_t line_start_ = 0;
+  int line_ = 1;
+};
+
+class Parser {
+ public:
+  explicit Parser(const std::string& text) : lexer_(text) { Advance(); }
+
+  Module ParseModule() {
+    Module m;
+    for (;;) {
+      SkipNewlines();
+      if (tok_.kind == Token::kEnd) break;
+      if (IsIdent("extern")) {
+        Advance();
+        std::string name = ExpectSymbol();
+        Expect("=");
+        uint64_t address = static_cast<uint64_t>(ParseInt("an address"));
+        if (m.externs.count(name) != 0) Error("extern @" + name + " declared twice");
+        m.externs[name] = address;
+        ExpectLineEnd();
+      } else if (IsIdent("func")) {
+        m.functions.push_back(ParseFunction());
+      } else {
+        Error("expected 'func' or 'extern'");
+      }
+    }
+    for (const Function& f : m.functions) Verify(f);
+    return m;
+  }
+
+ private:
+  [[noreturn]] void Error(const std::string& what) const {
+    std::string found = tok_.kind == Token::kEnd    ? "end of input"
+                        : tok_.text == "\n"         ? "end of line"
+                        : tok_.kind == Token::kVReg ? "%" + tok_.text
+                        : tok_.kind == Token::kSymbol ? "@" + tok_.text
+                                                      : tok_.text;
+    throw ParseError(tok_.line, tok_.column, what + ", found '" + found + "'");
+  }
+  void Advance() { tok_ = lexer_.Next(); }
+  bool IsPunct(const char* p) const { return tok_.kind == Token::kPunct && tok_.text == p; }
+  bool IsIdent(const char* s) const { return tok_.kind == Token::kIdent && tok_.text == s; }
+  void Expect(const char* p) {
+    if (!IsPunct(p)) Error(std::string("expected '") + p + "'");
+    Advance();
+  }
+  void ExpectLineEnd() {
+    if (tok_.kind != Token::kEnd && !IsPunct("\n")) Error("expected end of line");
+    SkipNewlines();
+  }
+  void SkipNewlines() {
+    while (IsPunct("\n")) Advance();
+  }
+  std::string ExpectSymbol() {
+    if (tok_.kind != Token::kSymbol || tok_.text.empty()) Error("expected '@name'");
+    std::string s = tok_.text;
+    Advance();
+    return s;
+  }
+  int64_t ParseInt(const char* what) {
+    if (tok_.kind != Token::kNumber) Error(std::string("expected ") + what);
+    const std::string& s = tok_.text;
+    errno = 0;
+    char* end = nullptr;
+    int64_t v;
+    if (s.size() > 2 && (s.compare(0, 2, "0x") == 0 || s.compare(0, 3, "-0x") == 0)) {
+      const bool neg = s[0] == '-';
+      uint64_t u = std::strtoull(s.c_str() + (neg ? 3 : 2), &end, 16);
+      v = static_cast<int64_t>(neg ? 0 - u : u);
+    } else if (s[0] == '-') {
+      v = std::strtoll(s.c_str(), &end, 10);
+    } else {
+      // Accept the full unsigned range for 64-bit immediates (wraps to the same bits).
+      v = static_cast<int64_t>(std::strtoull(s.c_str(), &end, 10));
+    }
+    if (errno != 0 || end == nullptr || *end != '\0') Error(std::string("expected ") + what);
+    Advance();
+    return v;
+  }
+  Type ParseType() {
+    if (tok_.kind != Token::kIdent) Error("expected a type (i8, i16, i32, i64, ptr, f64)");
+    std::optional<Type> t = TypeFromName(tok_.text);
+    if (!t) Error("expected a type (i8, i16, i32, i64, ptr, f64)");
+    Advance();
+    return *t;
+  }
+  int ParseBlockRef() {
+    if (tok_.kind != Token::kIdent || tok_.text.size() < 3 || tok_.text.compare(0, 2, "bb") != 0) {
+      Error("expected a block 'bbN'");
+    }
+    int n = ParseIndex(tok_.text.substr(2), "a block number");
+    Advance();
+    return n;
+  }
+  int ParseIndex(const std::string& digits, const char* what) {
+    if (digits.empty() || digits.size() > 7 ||
+        digits.find_first_not_of("0123456789") != std::string::npos) {
+      Error(std::string("expected ") + what);
+    }
+    return std::atoi(digits.c_str());
+  }
+
+  // A register use: %N (its type comes from its definition).
+  int ParseVRegUse() {
+    if (tok_.kind != Token::kVReg) Error("expected a register '%N'");
+    int v = ParseIndex(tok_.text, "a register number");
+    Use(v);
+    Advance();
+    return v;
+  }
+  void Use(int v) {
+    if (static_cast<size_t>(v) >= defined_.size()) {
+      defined_.resize(static_cast<size_t>(v) + 1, false);
+      fn_->vreg_types.resize(static_cast<size_t>(v) + 1, Type::kI64);
+    }
+    if (!defined_[static_cast<size_t>(v)] && first_use_.count(v) == 0) {
+      first_use_[v] = {tok_.line, tok_.column};
+    }
+  }
+  void Define(int v, Type t, int line, int column) {
+    if (static_cast<size_t>(v) >= defined_.size()) {
+      defined_.resize(static_cast<size_t>(v) + 1, false);
+      fn_->vreg_types.resize(static_cast<size_t>(v) + 1, Type::kI64);
+    }
+    if (defined_[static_cast<size_t>(v)] && fn_->TypeOf(v) != t) {
+      throw ParseError(line, column,
+                       "%" + std::to_string(v) + " redefined with a different type");
+    }
+    defined_[static_cast<size_t>(v)] = true;
+    fn_->vreg_types[static_cast<size_t>(v)] = t;
+  }
+
+  Operand ParseOperand() {
+    if (tok_.kind == Token::kVReg) return Operand::VReg(ParseVRegUse());
+    if (tok_.kind == Token::kIdent && tok_.text == "fbits") {
+      Advance();
+      Expect("(");
+      uint64_t bits = static_cast<uint64_t>(ParseInt("f64 bits"));
+      Expect(")");
+      double d;
+      std::memcpy(&d, &bits, sizeof d);
+      return Operand::FImm(d);
+    }
+    if (tok_.kind == Token::kNumber) {
+      const std::string& s = tok_.text;
+      const bool hex = s.find("0x") != std::string::npos;
+      if (!hex && s.find_first_of(".eE") != std::string::npos) {
+        char* end = nullptr;
+        double d = std::strtod(s.c_str(), &end);
+        if (*end != '\0') Error("expected a number");
+        Advance();
+        return Operand::FImm(d);
+      }
+      return Operand::Imm(ParseInt("an integer"));
+    }
+    Error("expected an operand (%N, an integer or an f64)");
+  }
+
+  void ParseAddress(Instr& in) {
+    Expect("[");
+    in.base = Operand::VReg(ParseVRegUse());
+    while (IsPunct("+") || IsPunct("-") ||
+           (tok_.kind == Token::kNumber && tok_.text[0] == '-')) {
+      const bool minus = IsPunct("-");
+      if (tok_.kind == Token::kPunct) Advance();
+      if (tok_.kind == Token::kVReg && !minus && in.index.is_none()) {
+        in.index = Operand::VReg(ParseVRegUse());
+        if (IsPunct("*")) {
+          Advance();
+          in.scale = static_cast<int>(ParseInt("a scale"));
+        }
+      } else {
+        int64_t d = ParseInt("a displacement");
+        in.disp = minus ? static_cast<int64_t>(0 - static_cast<uint64_t>(d)) : d;
+      }
+    }
+    Expect("]");
+  }
+
+  // "op.type" splits into op and type; "op" alone leaves the type unset.
+  static std::pair<std::string, std::optional<Type>> SplitSuffix(const std::string& word) {
+    size_t dot = word.find('.');
+    if (dot == std::string::npos) return {word, std::nullopt};
+    return {word.substr(0, dot), TypeFromName(word.substr(dot + 1))};
+  }
+
+  Instr ParseInstr() {
+    Instr in;
+    in.line = tok_.line;
+    if (tok_.kind == Token::kVReg) {
+      const int line = tok_.line, column = tok_.column;
+      int v = ParseIndex(tok_.text, "a register number");
+      Advance();
+      Expect(":");
+      Define(v, ParseType(), line, column);
+      in.dst = v;
+      Expect("=");
+    }
+    if (tok_.kind != Token::kIdent) Error("expected an instruction");
+    const std::string word = tok_.text;
+    const int word_line = tok_.line, word_column = tok_.column;
+    auto [name, suffix] = SplitSuffix(word);
+    Advance();
+    auto need_suffix = [&](const char* op) {
+      if (!suffix) {
+        throw ParseError(word_line, word_column,
+                         std::string("expected '") + op + ".TYPE', found '" + word + "'");
+      }
+    };
+    auto parse_cond = [&]() {
+      if (tok_.kind != Token::kIdent || !CondFromName(tok_.text)) {
+        Error("expected a condition (eq ne slt sle sgt sge ult ule ugt uge)");
+      }
+      Cond c = *CondFromName(tok_.text);
+      Advance();
+      return c;
+    };
+    if (name == "cmp") {
+      need_suffix("cmp");
+      in.op = Op::kCmp;
+      in.cmp_type = *suffix;
+      in.cond = parse_cond();
+      in.args.push_back(ParseOperand());
+      Expect(",");
+      in.args.push_back(ParseOperand());
+    } else if (name == "load") {
+      in.op = Op::kLoad;
+      ParseAddress(in);
+    } else if (name == "store") {
+      need_suffix("store");
+      in.op = Op::kStore;
+      in.store_type = *suffix;
+      in.args.push_back(ParseOperand());
+      Expect(",");
+      ParseAddress(in);
+    } else if (name == "slotaddr") {
+      in.op = Op::kSlotAddr;
+      if (tok_.kind != Token::kIdent || tok_.text.compare(0, 2, "ss") != 0) {
+        Error("expected a stack slot 'ssN'");
+      }
+      in.slot = ParseIndex(tok_.text.substr(2), "a slot number");
+      Advance();
+    } else if (name == "call") {
+      in.op = Op::kCall;
+      in.callee = ExpectSymbol();
+      Expect("(");
+      if (!IsPunct(")")) {
+        for (;;) {
+          in.args.push_back(ParseOperand());
+          if (!IsPunct(",")) break;
+          Advance();
+        }
+      }
+      Expect(")");
+    } else if (name == "pad") {
+      in.op = Op::kPad;
+      in.count = ParseInt("a count");
+    } else if (name == "jmp") {
+      in.op = Op::kJmp;
+      in.targets[0] = ParseBlockRef();
+    } else if (name == "br") {
+      in.op = Op::kBr;
+      if (suffix) {
+        in.cmp_type = *suffix;
+        in.cond = parse_cond();
+        in.args.push_back(ParseOperand());
+        Expect(",");
+        in.args.push_back(ParseOperand());
+      } else {
+        in.br_on_value = true;
+        in.args.push_back(ParseOperand());
+      }
+      Expect(",");
+      in.targets[0] = ParseBlockRef();
+      Expect(",");
+      in.targets[1] = ParseBlockRef();
+    } else {
+      static const std::unordered_map<std::string, Op> kPlain = [] {
+        std::unordered_map<std::string, Op> m;
+        for (Op op : {Op::kMov, Op::kAdd, Op::kSub, Op::kMul, Op::kSDiv, Op::kUDiv, Op::kSRem,
+                      Op::kURem, Op::kAnd, Op::kOr, Op::kXor, Op::kShl, Op::kLShr, Op::kAShr,
+                      Op::kNot, Op::kNeg, Op::kSExt, Op::kZExt, Op::kTrunc, Op::kFAdd,
+                      Op::kFSub, Op::kFMul, Op::kFDiv, Op::kFNeg, Op::kSIToF, Op::kFToSI,
+                      Op::kSelect, Op::kFramePtr, Op::kRet}) {
+          m[OpName(op)] = op;
+        }
+        return m;
+      }();
+      auto it = kPlain.find(word);
+      if (it == kPlain.end()) {
+        throw ParseError(word_line, word_column, "unknown instruction '" + word + "'");
+      }
+      in.op = it->second;
+      if (!IsPunct("\n") && tok_.kind != Token::kEnd && !IsPunct("}")) {
+        for (;;) {
+          in.args.push_back(ParseOperand());
+          if (!IsPunct(",")) break;
+          Advance();
+        }
+      }
+    }
+    return in;
+  }
+
+  Function ParseFunction() {
+    Function f;
+    fn_ = &f;
+    defined_.clear();
+    first_use_.clear();
+    Advance();  // func
+    f.name = ExpectSymbol();
+    Expect("(");
+    if (!IsPunct(")")) {
+      for (;;) {
+        if (tok_.kind != Token::kVReg) Error("expected a parameter '%N:type'");
+        const int line = tok_.line, column = tok_.column;
+        int v = ParseIndex(tok_.text, "a register number");
+        Advance();
+        Expect(":");
+        Define(v, ParseType(), line, column);
+        f.params.push_back(v);
+        if (!IsPunct(",")) break;
+        Advance();
+      }
+    }
+    Expect(")");
+    if (IsPunct("->")) {
+      Advance();
+      f.ret = ParseType();
+    }
+    Expect("{");
+    ExpectLineEnd();
+    while (IsIdent("slot")) {
+      Advance();
+      if (tok_.kind != Token::kIdent || tok_.text != "ss" + std::to_string(f.slots.size())) {
+        Error("expected 'ss" + std::to_string(f.slots.size()) + "' (slots are numbered in order)");
+      }
+      Advance();
+      Expect("=");
+      int64_t size = ParseInt("a slot size");
+      if (size <= 0 || size > (int64_t{1} << 30)) Error("slot size out of range");
+      f.slots.push_back(StackSlot{size});
+      ExpectLineEnd();
+    }
+    while (!IsPunct("}")) {
+      if (tok_.kind != Token::kIdent || tok_.text != "bb" + std::to_string(f.blocks.size())) {
+        Error("expected 'bb" + std::to_string(f.blocks.size()) +
+              ":' (blocks are numbered in order)");
+      }
+      Advance();
+      Expect(":");
+      ExpectLineEnd();
+      f.blocks.emplace_back();
+      while (!IsPunct("}") && !(tok_.kind == Token::kIdent && tok_.text.compare(0, 2, "bb") == 0 &&
+                                tok_.text.find('.') == std::string::npos)) {
+        f.blocks.back().instrs.push_back(ParseInstr());
+        ExpectLineEnd();
+      }
+    }
+    Advance();  // }
+    for (const auto& [v, where] : first_use_) {
+      if (!defined_[static_cast<size_t>(v)]) {
+        throw ParseError(where.first, where.second,
+                         "%" + std::to_string(v) + " is used but never defined");
+      }
+    }
+    fn_ = nullptr;
+    return f;
+  }
+
+  Lexer lexer_;
+  Token tok_;
+  Function* fn_ = nullptr;
+  std::vector<bool> defined_;
+  std::map<int, std::pair<int, int>> first_use_;
+};
+
+}  // namespace
+
+Module Parse(const std::string& text) { return Parser(text).ParseModule(); }
+
+}  // namespace a64jit::lir
