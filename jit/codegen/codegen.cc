@@ -1,8 +1,8 @@
 #include "jit/codegen/codegen.h"
 
-#include <asmjit/core.h>
 #include <asmjit/arm/a64assembler.h>
 #include <asmjit/arm/a64utils.h>
+#include <asmjit/core.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -41,10 +41,10 @@ const lir::RegisterFile& Aarch64Registers() {
 namespace {
 
 // Scratch registers: never allocated (see Aarch64Registers).
-constexpr int kS0 = 16, kS1 = 17, kS2 = 15;  // x16, x17, x15
-constexpr int kF0 = 31, kF1 = 30, kF2 = 29;  // d31, d30, d29
-constexpr int64_t kMaxFrame = 0xfffff0;      // every SP adjustment fits two add/sub imm12
-constexpr uint64_t kBranchRange = 1u << 20;  // b.cond, cbz, ldr literal: +-1 MiB
+constexpr int kS0 = 16, kS1 = 17, kS2 = 15;       // x16, x17, x15
+constexpr int kF0 = 31, kF1 = 30, kF2 = 29;       // d31, d30, d29
+constexpr int64_t kMaxFrame = 0xfffff0;           // every SP adjustment fits two add/sub imm12
+constexpr uint64_t kBranchRange = 1u << 20;       // b.cond, cbz, ldr literal: +-1 MiB
 constexpr int64_t kCallRange = int64_t{1} << 27;  // bl: +-128 MiB
 
 Gp X(int n) { return asmjit::a64::x(static_cast<uint32_t>(n)); }
@@ -53,16 +53,26 @@ Vec D(int n) { return asmjit::a64::d(static_cast<uint32_t>(n)); }
 
 CondCode ToCondCode(Cond c) {
   switch (c) {
-    case Cond::kEq: return CondCode::kEQ;
-    case Cond::kNe: return CondCode::kNE;
-    case Cond::kSlt: return CondCode::kLT;
-    case Cond::kSle: return CondCode::kLE;
-    case Cond::kSgt: return CondCode::kGT;
-    case Cond::kSge: return CondCode::kGE;
-    case Cond::kUlt: return CondCode::kLO;
-    case Cond::kUle: return CondCode::kLS;
-    case Cond::kUgt: return CondCode::kHI;
-    case Cond::kUge: return CondCode::kHS;
+    case Cond::kEq:
+      return CondCode::kEQ;
+    case Cond::kNe:
+      return CondCode::kNE;
+    case Cond::kSlt:
+      return CondCode::kLT;
+    case Cond::kSle:
+      return CondCode::kLE;
+    case Cond::kSgt:
+      return CondCode::kGT;
+    case Cond::kSge:
+      return CondCode::kGE;
+    case Cond::kUlt:
+      return CondCode::kLO;
+    case Cond::kUle:
+      return CondCode::kLS;
+    case Cond::kUgt:
+      return CondCode::kHI;
+    case Cond::kUge:
+      return CondCode::kHS;
   }
   return CondCode::kAL;
 }
@@ -99,8 +109,7 @@ class FunctionCompiler {
     pools_ = !long_ranges_;
     LayOutFrame();
 
-    code_.init(asmjit::Environment(asmjit::Arch::kAArch64),
-               options_.base_address.value_or(0));
+    code_.init(asmjit::Environment(asmjit::Arch::kAArch64), options_.base_address.value_or(0));
     code_.setErrorHandler(&errors_);
     a_ = std::make_unique<asmjit::a64::Assembler>(&code_);
     for (size_t b = 0; b < f_.blocks.size(); b++) block_labels_.push_back(a_->newLabel());
@@ -230,7 +239,7 @@ class FunctionCompiler {
     const Gp d = width == 32 ? W(dst) : X(dst);
     const int len = MovSequenceLength(v, width);
     if (len > 1 && IsLogicalImm(v, width)) {
-      a_->orr(d, width == 32 ? asmjit::a64::wzr : asmjit::a64::xzr, v);
+      a_->orr(d, width == 32 ? Gp(asmjit::a64::wzr) : Gp(asmjit::a64::xzr), v);
       return;
     }
     if (len > 2 && width == 64 && pools_) {
@@ -281,7 +290,7 @@ class FunctionCompiler {
       a_->sub(d, s, neg & 0xfff000);
       a_->sub(d, d, neg & 0xfff);
     } else {
-      if (s.isSp() || d.isSp()) Fail("internal: SP adjustment beyond 24 bits");
+      if (s.isSP() || d.isSP()) Fail("internal: SP adjustment beyond 24 bits");
       MovImm(scratch, v, width);
       a_->add(d, s, width == 32 ? W(scratch) : X(scratch));
     }
@@ -311,7 +320,8 @@ class FunctionCompiler {
       const Location& l = Loc(o.vreg);
       if (l.is_reg()) return l.index;
       if (!l.is_spill()) Fail("internal: %" + std::to_string(o.vreg) + " has no location");
-      a_->ldr(X(scratch), asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index))));
+      a_->ldr(X(scratch),
+              asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index))));
       return scratch;
     }
     MovImm(scratch, static_cast<uint64_t>(o.imm), width);
@@ -321,7 +331,8 @@ class FunctionCompiler {
     if (o.is_vreg()) {
       const Location& l = Loc(o.vreg);
       if (l.is_reg()) return l.index;
-      a_->ldr(D(scratch), asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index))));
+      a_->ldr(D(scratch),
+              asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index))));
       return scratch;
     }
     uint64_t bits;
@@ -337,13 +348,15 @@ class FunctionCompiler {
   void CommitGp(int vreg, int reg) {
     const Location& l = Loc(vreg);
     if (l.is_spill()) {
-      a_->str(X(reg), asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index))));
+      a_->str(X(reg),
+              asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index))));
     }
   }
   void CommitFp(int vreg, int reg) {
     const Location& l = Loc(vreg);
     if (l.is_spill()) {
-      a_->str(D(reg), asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index))));
+      a_->str(D(reg),
+              asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index))));
     }
   }
   // Extends the low `bits` of register `src` to 32 bits into `dst` (for i8/i16).
@@ -359,21 +372,44 @@ class FunctionCompiler {
 
   void EmitInstr(const Instr& in) {
     switch (in.op) {
-      case Op::kMov: return EmitMov(in);
-      case Op::kAdd: case Op::kSub: case Op::kMul: case Op::kAnd: case Op::kOr: case Op::kXor:
+      case Op::kMov:
+        return EmitMov(in);
+      case Op::kAdd:
+      case Op::kSub:
+      case Op::kMul:
+      case Op::kAnd:
+      case Op::kOr:
+      case Op::kXor:
         return EmitSimpleBinary(in);
-      case Op::kShl: case Op::kLShr: case Op::kAShr: return EmitShift(in);
-      case Op::kSDiv: case Op::kUDiv: case Op::kSRem: case Op::kURem: return EmitDivRem(in);
-      case Op::kNot: case Op::kNeg: return EmitUnary(in);
-      case Op::kSExt: case Op::kZExt: case Op::kTrunc: return EmitConvert(in);
-      case Op::kFAdd: case Op::kFSub: case Op::kFMul: case Op::kFDiv: return EmitFloatBinary(in);
+      case Op::kShl:
+      case Op::kLShr:
+      case Op::kAShr:
+        return EmitShift(in);
+      case Op::kSDiv:
+      case Op::kUDiv:
+      case Op::kSRem:
+      case Op::kURem:
+        return EmitDivRem(in);
+      case Op::kNot:
+      case Op::kNeg:
+        return EmitUnary(in);
+      case Op::kSExt:
+      case Op::kZExt:
+      case Op::kTrunc:
+        return EmitConvert(in);
+      case Op::kFAdd:
+      case Op::kFSub:
+      case Op::kFMul:
+      case Op::kFDiv:
+        return EmitFloatBinary(in);
       case Op::kFNeg: {
         const int s = ReadFp(in.args[0], kF0);
         const int d = DstReg(in.dst, kF0);
         a_->fneg(D(d), D(s));
         return CommitFp(in.dst, d);
       }
-      case Op::kSIToF: return EmitSIToF(in);
+      case Op::kSIToF:
+        return EmitSIToF(in);
       case Op::kFToSI: {
         const int s = ReadFp(in.args[0], kF0);
         const int d = DstReg(in.dst, kS0);
@@ -386,9 +422,12 @@ class FunctionCompiler {
         a_->cset(X(d), ToCondCode(in.cond));
         return CommitGp(in.dst, d);
       }
-      case Op::kSelect: return EmitSelect(in);
-      case Op::kLoad: return EmitLoad(in);
-      case Op::kStore: return EmitStore(in);
+      case Op::kSelect:
+        return EmitSelect(in);
+      case Op::kLoad:
+        return EmitLoad(in);
+      case Op::kStore:
+        return EmitStore(in);
       case Op::kSlotAddr: {
         const int d = DstReg(in.dst, kS0);
         AddImm(X(d), asmjit::a64::sp,
@@ -400,15 +439,18 @@ class FunctionCompiler {
         a_->mov(X(d), asmjit::a64::x29);
         return CommitGp(in.dst, d);
       }
-      case Op::kCall: return EmitCall(in);
+      case Op::kCall:
+        return EmitCall(in);
       case Op::kPad:
         for (int64_t i = 0; i < in.count; i++) a_->nop();
         return;
       case Op::kJmp:
         if (in.targets[0] != block_ + 1) a_->b(block_labels_[static_cast<size_t>(in.targets[0])]);
         return;
-      case Op::kBr: return EmitBranch(in);
-      case Op::kRet: return EmitRet(in);
+      case Op::kBr:
+        return EmitBranch(in);
+      case Op::kRet:
+        return EmitRet(in);
     }
   }
 
@@ -446,8 +488,12 @@ class FunctionCompiler {
     if (b.is_imm()) {
       const uint64_t v = static_cast<uint64_t>(b.imm) & (width == 32 ? 0xffffffffull : ~0ull);
       switch (in.op) {
-        case Op::kAdd: AddImm(R(d), R(a), v, width, kS1); return CommitGp(in.dst, d);
-        case Op::kSub: AddImm(R(d), R(a), 0 - v, width, kS1); return CommitGp(in.dst, d);
+        case Op::kAdd:
+          AddImm(R(d), R(a), v, width, kS1);
+          return CommitGp(in.dst, d);
+        case Op::kSub:
+          AddImm(R(d), R(a), 0 - v, width, kS1);
+          return CommitGp(in.dst, d);
         case Op::kAnd:
         case Op::kOr:
         case Op::kXor:
@@ -464,13 +510,26 @@ class FunctionCompiler {
     }
     const int r = ReadGp(b, kS1, width);
     switch (in.op) {
-      case Op::kAdd: a_->add(R(d), R(a), R(r)); break;
-      case Op::kSub: a_->sub(R(d), R(a), R(r)); break;
-      case Op::kMul: a_->mul(R(d), R(a), R(r)); break;
-      case Op::kAnd: a_->and_(R(d), R(a), R(r)); break;
-      case Op::kOr: a_->orr(R(d), R(a), R(r)); break;
-      case Op::kXor: a_->eor(R(d), R(a), R(r)); break;
-      default: Fail("internal: not a simple binary op");
+      case Op::kAdd:
+        a_->add(R(d), R(a), R(r));
+        break;
+      case Op::kSub:
+        a_->sub(R(d), R(a), R(r));
+        break;
+      case Op::kMul:
+        a_->mul(R(d), R(a), R(r));
+        break;
+      case Op::kAnd:
+        a_->and_(R(d), R(a), R(r));
+        break;
+      case Op::kOr:
+        a_->orr(R(d), R(a), R(r));
+        break;
+      case Op::kXor:
+        a_->eor(R(d), R(a), R(r));
+        break;
+      default:
+        Fail("internal: not a simple binary op");
     }
     CommitGp(in.dst, d);
   }
@@ -572,10 +631,18 @@ class FunctionCompiler {
     const int b = ReadFp(in.args[1], kF1);
     const int d = DstReg(in.dst, kF0);
     switch (in.op) {
-      case Op::kFAdd: a_->fadd(D(d), D(a), D(b)); break;
-      case Op::kFSub: a_->fsub(D(d), D(a), D(b)); break;
-      case Op::kFMul: a_->fmul(D(d), D(a), D(b)); break;
-      default: a_->fdiv(D(d), D(a), D(b)); break;
+      case Op::kFAdd:
+        a_->fadd(D(d), D(a), D(b));
+        break;
+      case Op::kFSub:
+        a_->fsub(D(d), D(a), D(b));
+        break;
+      case Op::kFMul:
+        a_->fmul(D(d), D(a), D(b));
+        break;
+      default:
+        a_->fdiv(D(d), D(a), D(b));
+        break;
     }
     CommitFp(in.dst, d);
   }
@@ -639,10 +706,18 @@ class FunctionCompiler {
   // Sets Z from "value != 0" for an integer register of type t (bits above t ignored).
   void EmitTestNonZero(int reg, Type t) {
     switch (lir::TypeBits(t)) {
-      case 8: a_->tst(W(reg), 0xff); break;
-      case 16: a_->tst(W(reg), 0xffff); break;
-      case 32: a_->cmp(W(reg), 0); break;
-      default: a_->cmp(X(reg), 0); break;
+      case 8:
+        a_->tst(W(reg), 0xff);
+        break;
+      case 16:
+        a_->tst(W(reg), 0xffff);
+        break;
+      case 32:
+        a_->cmp(W(reg), 0);
+        break;
+      default:
+        a_->cmp(X(reg), 0);
+        break;
     }
   }
 
@@ -701,10 +776,18 @@ class FunctionCompiler {
     }
     const int d = DstReg(in.dst, kS2);
     switch (size) {
-      case 1: a_->ldrb(W(d), m); break;
-      case 2: a_->ldrh(W(d), m); break;
-      case 4: a_->ldr(W(d), m); break;
-      default: a_->ldr(X(d), m); break;
+      case 1:
+        a_->ldrb(W(d), m);
+        break;
+      case 2:
+        a_->ldrh(W(d), m);
+        break;
+      case 4:
+        a_->ldr(W(d), m);
+        break;
+      default:
+        a_->ldr(X(d), m);
+        break;
     }
     CommitGp(in.dst, d);
   }
@@ -717,16 +800,25 @@ class FunctionCompiler {
       a_->str(D(v), Address(in, size));
       return;
     }
-    const bool zero = in.args[0].is_imm() && lir::Truncate(static_cast<uint64_t>(in.args[0].imm), t) == 0;
+    const bool zero =
+        in.args[0].is_imm() && lir::Truncate(static_cast<uint64_t>(in.args[0].imm), t) == 0;
     const int v = zero ? 31 : ReadGp(in.args[0], kS2, size == 8 ? 64 : 32);
-    const Gp vx = zero ? asmjit::a64::xzr : X(v);
-    const Gp vw = zero ? asmjit::a64::wzr : W(v);
+    const Gp vx = zero ? Gp(asmjit::a64::xzr) : X(v);
+    const Gp vw = zero ? Gp(asmjit::a64::wzr) : W(v);
     const Mem m = Address(in, size);
     switch (size) {
-      case 1: a_->strb(vw, m); break;
-      case 2: a_->strh(vw, m); break;
-      case 4: a_->str(vw, m); break;
-      default: a_->str(vx, m); break;
+      case 1:
+        a_->strb(vw, m);
+        break;
+      case 2:
+        a_->strh(vw, m);
+        break;
+      case 4:
+        a_->str(vw, m);
+        break;
+      default:
+        a_->str(vx, m);
+        break;
     }
   }
 
@@ -763,9 +855,15 @@ class FunctionCompiler {
         // Results are returned zero-extended to 64 bits.
         const int s = ReadGp(in.args[0], kS0);
         switch (lir::TypeBits(t)) {
-          case 8: a_->uxtb(W(0), W(s)); break;
-          case 16: a_->uxth(W(0), W(s)); break;
-          case 32: a_->mov(W(0), W(s)); break;
+          case 8:
+            a_->uxtb(W(0), W(s));
+            break;
+          case 16:
+            a_->uxth(W(0), W(s));
+            break;
+          case 32:
+            a_->mov(W(0), W(s));
+            break;
           default:
             if (s != 0) a_->mov(X(0), X(s));
             break;
@@ -780,16 +878,16 @@ class FunctionCompiler {
   // Register-to-register moves that happen "at once" (sources read before any is
   // overwritten); a cycle is broken through `scratch`.
   void ParallelMove(std::vector<Move> moves, bool fp, int scratch) {
-    moves.erase(std::remove_if(moves.begin(), moves.end(),
-                               [](const Move& m) { return m.dst == m.src; }),
-                moves.end());
+    moves.erase(
+        std::remove_if(moves.begin(), moves.end(), [](const Move& m) { return m.dst == m.src; }),
+        moves.end());
     auto emit = [&](int d, int s) { fp ? a_->fmov(D(d), D(s)) : a_->mov(X(d), X(s)); };
     while (!moves.empty()) {
       bool progress = false;
       for (size_t i = 0; i < moves.size(); i++) {
         const int d = moves[i].dst;
-        const bool read_later = std::any_of(moves.begin(), moves.end(),
-                                            [&](const Move& m) { return m.src == d; });
+        const bool read_later =
+            std::any_of(moves.begin(), moves.end(), [&](const Move& m) { return m.src == d; });
         if (!read_later) {
           emit(d, moves[i].src);
           moves.erase(moves.begin() + static_cast<long>(i));
@@ -839,10 +937,12 @@ class FunctionCompiler {
     ParallelMove(gp_moves, false, kS0);
     ParallelMove(fp_moves, true, kF0);
     for (const auto& [reg, l] : gp_loads) {
-      a_->ldr(X(reg), asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l->index))));
+      a_->ldr(X(reg),
+              asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l->index))));
     }
     for (const auto& [reg, l] : fp_loads) {
-      a_->ldr(D(reg), asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l->index))));
+      a_->ldr(D(reg),
+              asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l->index))));
     }
     EmitCallTo(in.callee);
     if (in.dst >= 0) {
@@ -917,7 +1017,8 @@ class FunctionCompiler {
         (fp ? fp_moves : gp_moves).push_back(Move{l.index, abi});
       } else if (in_reg) {
         // Spilled: store before any register move can overwrite the ABI register.
-        const Mem slot = asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index)));
+        const Mem slot =
+            asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index)));
         fp ? a_->str(D(abi), slot) : a_->str(X(abi), slot);
       } else {
         stack_loads.emplace_back(p, incoming);
@@ -1030,8 +1131,7 @@ std::map<std::string, LoadedFunction> CompileAndLoad(const lir::Module& module,
     if (final_code.bytes.size() > sizing.bytes.size()) {
       throw CompileError("codegen: @" + f.name + " grew from " +
                          std::to_string(sizing.bytes.size()) + " to " +
-                         std::to_string(final_code.bytes.size()) +
-                         " bytes at its final address");
+                         std::to_string(final_code.bytes.size()) + " bytes at its final address");
     }
     executor.Patch(at, final_code.bytes.data(), final_code.bytes.size());
     loaded[f.name] = LoadedFunction{at, std::move(final_code)};

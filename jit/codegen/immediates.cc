@@ -1,7 +1,7 @@
 #include "jit/codegen/immediates.h"
 
-#include <asmjit/core.h>
 #include <asmjit/arm/a64utils.h>
+#include <asmjit/core.h>
 
 namespace a64jit::codegen {
 

@@ -53,10 +53,18 @@ double ArmBinary(double a, double b, Fn fn) {
 
 }  // namespace
 
-double ArmFAdd(double a, double b) { return ArmBinary(a, b, [](double x, double y) { return x + y; }); }
-double ArmFSub(double a, double b) { return ArmBinary(a, b, [](double x, double y) { return x - y; }); }
-double ArmFMul(double a, double b) { return ArmBinary(a, b, [](double x, double y) { return x * y; }); }
-double ArmFDiv(double a, double b) { return ArmBinary(a, b, [](double x, double y) { return x / y; }); }
+double ArmFAdd(double a, double b) {
+  return ArmBinary(a, b, [](double x, double y) { return x + y; });
+}
+double ArmFSub(double a, double b) {
+  return ArmBinary(a, b, [](double x, double y) { return x - y; });
+}
+double ArmFMul(double a, double b) {
+  return ArmBinary(a, b, [](double x, double y) { return x * y; });
+}
+double ArmFDiv(double a, double b) {
+  return ArmBinary(a, b, [](double x, double y) { return x / y; });
+}
 
 int64_t ArmFToSI(double d, int bits) {
   if (std::isnan(d)) return 0;
@@ -94,8 +102,8 @@ std::optional<Value> Interpreter::Call(const Function& f, const std::vector<Valu
   frame.regs.assign(f.vreg_types.size(), 0);
   for (size_t i = 0; i < args.size(); i++) {
     const int p = f.params[i];
-    frame.regs[static_cast<size_t>(p)] = IsFloat(f.TypeOf(p)) ? args[i].bits
-                                                              : Truncate(args[i].bits, f.TypeOf(p));
+    frame.regs[static_cast<size_t>(p)] =
+        IsFloat(f.TypeOf(p)) ? args[i].bits : Truncate(args[i].bits, f.TypeOf(p));
   }
   for (const StackSlot& s : f.slots) {
     const size_t words = static_cast<size_t>((s.size + 7) / 8);
@@ -163,8 +171,8 @@ std::optional<Value> Interpreter::Call(const Function& f, const std::vector<Valu
               }
             }
             const bool fret = in.dst >= 0 && IsFloat(f.TypeOf(in.dst));
-            emu::HostCallResult hr = emu::CallHost(
-                *address, fret ? emu::RetKind::kDouble : emu::RetKind::kInt, x, d);
+            emu::HostCallResult hr =
+                emu::CallHost(*address, fret ? emu::RetKind::kDouble : emu::RetKind::kInt, x, d);
             r = fret ? Value::Double(hr.d0) : Value{hr.x0};
           }
           if (in.dst >= 0) {
@@ -196,11 +204,13 @@ uint64_t Interpreter::Address(const Frame& frame, const Instr& in, size_t width)
     for (const auto& r : frame.slot_ranges) ok |= a >= r.first && a + width <= r.second;
     if (!ok) {
       throw InterpError(std::string(OpName(in.op)) + " at line " + std::to_string(in.line) +
-                        ": address 0x" + [&] {
+                        ": address 0x" +
+                        [&] {
                           char b[20];
                           std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(a));
                           return std::string(b);
-                        }() + " is outside the allowed memory");
+                        }() +
+                        " is outside the allowed memory");
     }
   }
   return a;
@@ -217,15 +227,24 @@ Value Interpreter::Eval(const Function& f, Frame& frame, const Instr& in, int) {
   // Shifts: amounts modulo the register width the machine uses (W for <= 32 bits).
   const int reg_bits = TypeBits(t) == 64 ? 64 : 32;
   switch (in.op) {
-    case Op::kMov: return ret(get(in.args[0]));
-    case Op::kAdd: return ret(get(in.args[0]) + get(in.args[1]));
-    case Op::kSub: return ret(get(in.args[0]) - get(in.args[1]));
-    case Op::kMul: return ret(get(in.args[0]) * get(in.args[1]));
-    case Op::kAnd: return ret(get(in.args[0]) & get(in.args[1]));
-    case Op::kOr: return ret(get(in.args[0]) | get(in.args[1]));
-    case Op::kXor: return ret(get(in.args[0]) ^ get(in.args[1]));
-    case Op::kNot: return ret(~get(in.args[0]));
-    case Op::kNeg: return ret(0 - get(in.args[0]));
+    case Op::kMov:
+      return ret(get(in.args[0]));
+    case Op::kAdd:
+      return ret(get(in.args[0]) + get(in.args[1]));
+    case Op::kSub:
+      return ret(get(in.args[0]) - get(in.args[1]));
+    case Op::kMul:
+      return ret(get(in.args[0]) * get(in.args[1]));
+    case Op::kAnd:
+      return ret(get(in.args[0]) & get(in.args[1]));
+    case Op::kOr:
+      return ret(get(in.args[0]) | get(in.args[1]));
+    case Op::kXor:
+      return ret(get(in.args[0]) ^ get(in.args[1]));
+    case Op::kNot:
+      return ret(~get(in.args[0]));
+    case Op::kNeg:
+      return ret(0 - get(in.args[0]));
     case Op::kShl: {
       const uint64_t s = get(in.args[1]) % static_cast<uint64_t>(reg_bits);
       return ret(get(in.args[0]) << s);
@@ -255,13 +274,20 @@ Value Interpreter::Eval(const Function& f, Frame& frame, const Instr& in, int) {
       const Type src = f.TypeOf(in.args[0].vreg);
       return ret(static_cast<uint64_t>(SignExtend(get(in.args[0]), src)));
     }
-    case Op::kZExt: return ret(Truncate(get(in.args[0]), f.TypeOf(in.args[0].vreg)));
-    case Op::kTrunc: return ret(get(in.args[0]));
-    case Op::kFAdd: return Value::Double(ArmFAdd(FromBits(get(in.args[0])), FromBits(get(in.args[1]))));
-    case Op::kFSub: return Value::Double(ArmFSub(FromBits(get(in.args[0])), FromBits(get(in.args[1]))));
-    case Op::kFMul: return Value::Double(ArmFMul(FromBits(get(in.args[0])), FromBits(get(in.args[1]))));
-    case Op::kFDiv: return Value::Double(ArmFDiv(FromBits(get(in.args[0])), FromBits(get(in.args[1]))));
-    case Op::kFNeg: return Value{get(in.args[0]) ^ 0x8000000000000000ull};
+    case Op::kZExt:
+      return ret(Truncate(get(in.args[0]), f.TypeOf(in.args[0].vreg)));
+    case Op::kTrunc:
+      return ret(get(in.args[0]));
+    case Op::kFAdd:
+      return Value::Double(ArmFAdd(FromBits(get(in.args[0])), FromBits(get(in.args[1]))));
+    case Op::kFSub:
+      return Value::Double(ArmFSub(FromBits(get(in.args[0])), FromBits(get(in.args[1]))));
+    case Op::kFMul:
+      return Value::Double(ArmFMul(FromBits(get(in.args[0])), FromBits(get(in.args[1]))));
+    case Op::kFDiv:
+      return Value::Double(ArmFDiv(FromBits(get(in.args[0])), FromBits(get(in.args[1]))));
+    case Op::kFNeg:
+      return Value{get(in.args[0]) ^ 0x8000000000000000ull};
     case Op::kSIToF: {
       const Type src = f.TypeOf(in.args[0].vreg);
       return Value::Double(static_cast<double>(SignExtend(get(in.args[0]), src)));

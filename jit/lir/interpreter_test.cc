@@ -1,11 +1,12 @@
 // The reference interpreter implements lir.h's semantics; these pin down the corners the
 // emitted code must match (wraparound, division by zero, shift amounts, NaNs, saturation).
+#include "jit/lir/interpreter.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 
-#include "jit/lir/interpreter.h"
 #include "jit/lir/text.h"
 
 namespace a64jit::lir {
@@ -26,17 +27,17 @@ TEST(LirInterpreter, IntegerCorners) {
   EXPECT_EQ(Binary("i64", "urem", 7, 0), 7u);
   EXPECT_EQ(Binary("i64", "sdiv", 0x8000000000000000ull, ~0ull), 0x8000000000000000ull);
   EXPECT_EQ(Binary("i64", "srem", 0x8000000000000000ull, ~0ull), 0u);
-  EXPECT_EQ(Binary("i8", "sdiv", 0x80, 0xff), 0x80u);   // -128 / -1 wraps
-  EXPECT_EQ(Binary("i8", "sdiv", 0xf9, 2), 0xfdu);      // -7 / 2 == -3 (truncates)
-  EXPECT_EQ(Binary("i8", "srem", 0xf9, 2), 0xffu);      // -7 % 2 == -1
+  EXPECT_EQ(Binary("i8", "sdiv", 0x80, 0xff), 0x80u);  // -128 / -1 wraps
+  EXPECT_EQ(Binary("i8", "sdiv", 0xf9, 2), 0xfdu);     // -7 / 2 == -3 (truncates)
+  EXPECT_EQ(Binary("i8", "srem", 0xf9, 2), 0xffu);     // -7 % 2 == -1
   EXPECT_EQ(Binary("i16", "udiv", 0xfff9, 2), 0x7ffcu);
-  EXPECT_EQ(Binary("i64", "shl", 1, 65), 2u);            // amount mod 64
-  EXPECT_EQ(Binary("i32", "shl", 1, 33), 2u);            // amount mod 32
-  EXPECT_EQ(Binary("i8", "shl", 1, 9), 0u);              // computed in 32 bits, truncated
+  EXPECT_EQ(Binary("i64", "shl", 1, 65), 2u);  // amount mod 64
+  EXPECT_EQ(Binary("i32", "shl", 1, 33), 2u);  // amount mod 32
+  EXPECT_EQ(Binary("i8", "shl", 1, 9), 0u);    // computed in 32 bits, truncated
   EXPECT_EQ(Binary("i8", "shl", 1, 33), 2u);
   EXPECT_EQ(Binary("i8", "ashr", 0x80, 3), 0xf0u);
   EXPECT_EQ(Binary("i8", "lshr", 0x80, 3), 0x10u);
-  EXPECT_EQ(Binary("i8", "ashr", 0x80, 40), 0xffu);      // 40 mod 32 == 8: only sign bits
+  EXPECT_EQ(Binary("i8", "ashr", 0x80, 40), 0xffu);  // 40 mod 32 == 8: only sign bits
   EXPECT_EQ(Binary("i16", "mul", 0x1234, 0x5678), (0x1234u * 0x5678u) & 0xffff);
 }
 

@@ -6,12 +6,18 @@ namespace a64jit::lir {
 
 const char* TypeName(Type t) {
   switch (t) {
-    case Type::kI8: return "i8";
-    case Type::kI16: return "i16";
-    case Type::kI32: return "i32";
-    case Type::kI64: return "i64";
-    case Type::kPtr: return "ptr";
-    case Type::kF64: return "f64";
+    case Type::kI8:
+      return "i8";
+    case Type::kI16:
+      return "i16";
+    case Type::kI32:
+      return "i32";
+    case Type::kI64:
+      return "i64";
+    case Type::kPtr:
+      return "ptr";
+    case Type::kF64:
+      return "f64";
   }
   return "?";
 }
@@ -25,10 +31,14 @@ std::optional<Type> TypeFromName(const std::string& name) {
 
 int TypeBits(Type t) {
   switch (t) {
-    case Type::kI8: return 8;
-    case Type::kI16: return 16;
-    case Type::kI32: return 32;
-    default: return 64;
+    case Type::kI8:
+      return 8;
+    case Type::kI16:
+      return 16;
+    case Type::kI32:
+      return 32;
+    default:
+      return 64;
   }
 }
 
@@ -47,43 +57,80 @@ int64_t SignExtend(uint64_t bits, Type t) {
 
 const char* OpName(Op op) {
   switch (op) {
-    case Op::kMov: return "mov";
-    case Op::kAdd: return "add";
-    case Op::kSub: return "sub";
-    case Op::kMul: return "mul";
-    case Op::kSDiv: return "sdiv";
-    case Op::kUDiv: return "udiv";
-    case Op::kSRem: return "srem";
-    case Op::kURem: return "urem";
-    case Op::kAnd: return "and";
-    case Op::kOr: return "or";
-    case Op::kXor: return "xor";
-    case Op::kShl: return "shl";
-    case Op::kLShr: return "lshr";
-    case Op::kAShr: return "ashr";
-    case Op::kNot: return "not";
-    case Op::kNeg: return "neg";
-    case Op::kSExt: return "sext";
-    case Op::kZExt: return "zext";
-    case Op::kTrunc: return "trunc";
-    case Op::kFAdd: return "fadd";
-    case Op::kFSub: return "fsub";
-    case Op::kFMul: return "fmul";
-    case Op::kFDiv: return "fdiv";
-    case Op::kFNeg: return "fneg";
-    case Op::kSIToF: return "sitof";
-    case Op::kFToSI: return "ftosi";
-    case Op::kCmp: return "cmp";
-    case Op::kSelect: return "select";
-    case Op::kLoad: return "load";
-    case Op::kStore: return "store";
-    case Op::kSlotAddr: return "slotaddr";
-    case Op::kFramePtr: return "frameptr";
-    case Op::kCall: return "call";
-    case Op::kPad: return "pad";
-    case Op::kJmp: return "jmp";
-    case Op::kBr: return "br";
-    case Op::kRet: return "ret";
+    case Op::kMov:
+      return "mov";
+    case Op::kAdd:
+      return "add";
+    case Op::kSub:
+      return "sub";
+    case Op::kMul:
+      return "mul";
+    case Op::kSDiv:
+      return "sdiv";
+    case Op::kUDiv:
+      return "udiv";
+    case Op::kSRem:
+      return "srem";
+    case Op::kURem:
+      return "urem";
+    case Op::kAnd:
+      return "and";
+    case Op::kOr:
+      return "or";
+    case Op::kXor:
+      return "xor";
+    case Op::kShl:
+      return "shl";
+    case Op::kLShr:
+      return "lshr";
+    case Op::kAShr:
+      return "ashr";
+    case Op::kNot:
+      return "not";
+    case Op::kNeg:
+      return "neg";
+    case Op::kSExt:
+      return "sext";
+    case Op::kZExt:
+      return "zext";
+    case Op::kTrunc:
+      return "trunc";
+    case Op::kFAdd:
+      return "fadd";
+    case Op::kFSub:
+      return "fsub";
+    case Op::kFMul:
+      return "fmul";
+    case Op::kFDiv:
+      return "fdiv";
+    case Op::kFNeg:
+      return "fneg";
+    case Op::kSIToF:
+      return "sitof";
+    case Op::kFToSI:
+      return "ftosi";
+    case Op::kCmp:
+      return "cmp";
+    case Op::kSelect:
+      return "select";
+    case Op::kLoad:
+      return "load";
+    case Op::kStore:
+      return "store";
+    case Op::kSlotAddr:
+      return "slotaddr";
+    case Op::kFramePtr:
+      return "frameptr";
+    case Op::kCall:
+      return "call";
+    case Op::kPad:
+      return "pad";
+    case Op::kJmp:
+      return "jmp";
+    case Op::kBr:
+      return "br";
+    case Op::kRet:
+      return "ret";
   }
   return "?";
 }
@@ -111,16 +158,26 @@ bool EvalCond(Cond c, uint64_t a, uint64_t b, Type t) {
   const uint64_t ua = Truncate(a, t), ub = Truncate(b, t);
   const int64_t sa = SignExtend(a, t), sb = SignExtend(b, t);
   switch (c) {
-    case Cond::kEq: return ua == ub;
-    case Cond::kNe: return ua != ub;
-    case Cond::kSlt: return sa < sb;
-    case Cond::kSle: return sa <= sb;
-    case Cond::kSgt: return sa > sb;
-    case Cond::kSge: return sa >= sb;
-    case Cond::kUlt: return ua < ub;
-    case Cond::kUle: return ua <= ub;
-    case Cond::kUgt: return ua > ub;
-    case Cond::kUge: return ua >= ub;
+    case Cond::kEq:
+      return ua == ub;
+    case Cond::kNe:
+      return ua != ub;
+    case Cond::kSlt:
+      return sa < sb;
+    case Cond::kSle:
+      return sa <= sb;
+    case Cond::kSgt:
+      return sa > sb;
+    case Cond::kSge:
+      return sa >= sb;
+    case Cond::kUlt:
+      return ua < ub;
+    case Cond::kUle:
+      return ua <= ub;
+    case Cond::kUgt:
+      return ua > ub;
+    case Cond::kUge:
+      return ua >= ub;
   }
   return false;
 }
@@ -187,11 +244,13 @@ class Verifier {
     if (o.is_vreg()) {
       Type vt = CheckVReg(b, &in, o.vreg);
       if (vt != t && !(IsInt(vt) && IsInt(t) && TypeBits(vt) == 64 && TypeBits(t) == 64)) {
-        Fail(b, &in, std::string("operand %") + std::to_string(o.vreg) + " is " + TypeName(vt) +
-                         ", expected " + TypeName(t));
+        Fail(b, &in,
+             std::string("operand %") + std::to_string(o.vreg) + " is " + TypeName(vt) +
+                 ", expected " + TypeName(t));
       }
     } else if (o.is_imm()) {
-      if (!IsInt(t)) Fail(b, &in, std::string("integer immediate where ") + TypeName(t) + " expected");
+      if (!IsInt(t))
+        Fail(b, &in, std::string("integer immediate where ") + TypeName(t) + " expected");
     } else if (o.is_fimm()) {
       if (!IsFloat(t)) Fail(b, &in, "f64 immediate where an integer is expected");
     } else {
@@ -201,8 +260,8 @@ class Verifier {
 
   void CheckArgs(int b, const Instr& in, size_t n) const {
     if (in.args.size() != n) {
-      Fail(b, &in, "expected " + std::to_string(n) + " operands, got " +
-                       std::to_string(in.args.size()));
+      Fail(b, &in,
+           "expected " + std::to_string(n) + " operands, got " + std::to_string(in.args.size()));
     }
   }
 
@@ -258,8 +317,8 @@ class Verifier {
         Type s = CheckVReg(b, &in, in.args[0].vreg);
         if (!IsInt(t) || !IsInt(s)) Fail(b, &in, "integer conversion on f64");
         if (in.op == Op::kTrunc ? TypeBits(t) > TypeBits(s) : TypeBits(t) < TypeBits(s)) {
-          Fail(b, &in, std::string("cannot ") + OpName(in.op) + " " + TypeName(s) + " to " +
-                           TypeName(t));
+          Fail(b, &in,
+               std::string("cannot ") + OpName(in.op) + " " + TypeName(s) + " to " + TypeName(t));
         }
         break;
       }

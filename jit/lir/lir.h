@@ -39,18 +39,37 @@ int64_t SignExtend(uint64_t bits, Type t);
 enum class Op : uint8_t {
   kMov,  // d = a
   // Integer binary: d = a OP b
-  kAdd, kSub, kMul, kSDiv, kUDiv, kSRem, kURem, kAnd, kOr, kXor, kShl, kLShr, kAShr,
+  kAdd,
+  kSub,
+  kMul,
+  kSDiv,
+  kUDiv,
+  kSRem,
+  kURem,
+  kAnd,
+  kOr,
+  kXor,
+  kShl,
+  kLShr,
+  kAShr,
   // Integer unary
-  kNot, kNeg,
-  kSExt, kZExt, kTrunc,  // d = convert(a) between integer types
+  kNot,
+  kNeg,
+  kSExt,
+  kZExt,
+  kTrunc,  // d = convert(a) between integer types
   // f64
-  kFAdd, kFSub, kFMul, kFDiv, kFNeg,
-  kSIToF,  // d:f64 = signed integer a
-  kFToSI,  // d:int = f64 a (saturating, NaN -> 0)
-  kCmp,     // d = (a cond b) ? 1 : 0, operands of `cmp_type`
-  kSelect,  // d = a != 0 ? b : c
-  kLoad,    // d = *(type*)(base + index * scale + disp)
-  kStore,   // *(store_type*)(base + index * scale + disp) = a
+  kFAdd,
+  kFSub,
+  kFMul,
+  kFDiv,
+  kFNeg,
+  kSIToF,     // d:f64 = signed integer a
+  kFToSI,     // d:int = f64 a (saturating, NaN -> 0)
+  kCmp,       // d = (a cond b) ? 1 : 0, operands of `cmp_type`
+  kSelect,    // d = a != 0 ? b : c
+  kLoad,      // d = *(type*)(base + index * scale + disp)
+  kStore,     // *(store_type*)(base + index * scale + disp) = a
   kSlotAddr,  // d:ptr = address of stack slot `slot`
   kFramePtr,  // d:ptr = this function's frame record (x29); no interpreter semantics
   kCall,      // [d =] call @callee(args...)
@@ -101,11 +120,11 @@ struct Instr {
   int scale = 1;
   int64_t disp = 0;
   Type store_type = Type::kI64;
-  int slot = -1;               // kSlotAddr
-  std::string callee;          // kCall: symbol
-  int64_t count = 0;           // kPad
-  int targets[2] = {-1, -1};   // kJmp, kBr: block indices
-  int line = 0;                // source line when parsed (diagnostics)
+  int slot = -1;              // kSlotAddr
+  std::string callee;         // kCall: symbol
+  int64_t count = 0;          // kPad
+  int targets[2] = {-1, -1};  // kJmp, kBr: block indices
+  int line = 0;               // source line when parsed (diagnostics)
 };
 
 struct Block {

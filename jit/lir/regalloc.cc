@@ -103,7 +103,8 @@ std::vector<LiveInterval> ComputeLiveIntervals(const Function& f) {
   }
   std::vector<LiveInterval> intervals;
   for (size_t v = 0; v < nv; v++) {
-    if (start[v] != INT_MAX) intervals.push_back(LiveInterval{static_cast<int>(v), start[v], end[v]});
+    if (start[v] != INT_MAX)
+      intervals.push_back(LiveInterval{static_cast<int>(v), start[v], end[v]});
   }
   return intervals;
 }
@@ -184,7 +185,8 @@ Allocation AllocateRegisters(const Function& f, const RegisterFile& regs) {
       }
       if (victim >= 0 && active[static_cast<size_t>(victim)].end > iv.end) {
         Active stolen = active[static_cast<size_t>(victim)];
-        a.where[static_cast<size_t>(stolen.vreg)] = Location{Location::Kind::kSpill, a.spill_slots++};
+        a.where[static_cast<size_t>(stolen.vreg)] =
+            Location{Location::Kind::kSpill, a.spill_slots++};
         active.erase(active.begin() + victim);
         chosen = stolen.reg;
       } else {

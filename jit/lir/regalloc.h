@@ -30,11 +30,11 @@ struct Location {
 };
 
 struct Allocation {
-  std::vector<Location> where;          // per virtual register
-  int spill_slots = 0;                  // 8 bytes each
+  std::vector<Location> where;            // per virtual register
+  int spill_slots = 0;                    // 8 bytes each
   std::vector<int> used_gp_callee_saved;  // to save in the prologue, ascending
   std::vector<int> used_fp_callee_saved;
-  std::vector<bool> crosses_call;       // per virtual register (for tests and dumps)
+  std::vector<bool> crosses_call;  // per virtual register (for tests and dumps)
 };
 
 Allocation AllocateRegisters(const Function& f, const RegisterFile& regs);

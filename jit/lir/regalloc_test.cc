@@ -1,10 +1,11 @@
 // Register allocation invariants: no two simultaneously live values share a register,
 // nothing live across a call sits in a caller-saved register, and pressure spills.
+#include "jit/lir/regalloc.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "jit/lir/regalloc.h"
 #include "jit/lir/text.h"
 
 namespace a64jit::lir {
@@ -28,8 +29,7 @@ void ExpectNoOverlap(const Function& f, const Allocation& a) {
       if (!x.is_reg() || !y.is_reg() || x.index != y.index) continue;
       if (IsFloat(f.TypeOf(iv[i].vreg)) != IsFloat(f.TypeOf(iv[j].vreg))) continue;
       const bool overlap = iv[i].start <= iv[j].end && iv[j].start <= iv[i].end;
-      EXPECT_FALSE(overlap) << "%" << iv[i].vreg << " and %" << iv[j].vreg << " share r"
-                            << x.index;
+      EXPECT_FALSE(overlap) << "%" << iv[i].vreg << " and %" << iv[j].vreg << " share r" << x.index;
     }
   }
 }
@@ -37,7 +37,8 @@ void ExpectNoOverlap(const Function& f, const Allocation& a) {
 TEST(RegAlloc, PressureSpillsAndNothingOverlaps) {
   // Eight values live at once with five GP registers: some must spill.
   std::string text = "func @f(%0:i64) -> i64 {\nbb0:\n";
-  for (int i = 1; i <= 8; i++) text += "  %" + std::to_string(i) + ":i64 = add %0, " + std::to_string(i) + "\n";
+  for (int i = 1; i <= 8; i++)
+    text += "  %" + std::to_string(i) + ":i64 = add %0, " + std::to_string(i) + "\n";
   text += "  %9:i64 = add %1, %2\n";
   for (int i = 3; i <= 8; i++) text += "  %9:i64 = add %9, %" + std::to_string(i) + "\n";
   text += "  ret %9\n}\n";
@@ -93,7 +94,9 @@ bb2:
 )");
   const Function& f = m.functions[0];
   std::vector<LiveInterval> iv = ComputeLiveIntervals(f);
-  auto find = [&](int v) { return *std::find_if(iv.begin(), iv.end(), [&](auto& x) { return x.vreg == v; }); };
+  auto find = [&](int v) {
+    return *std::find_if(iv.begin(), iv.end(), [&](auto& x) { return x.vreg == v; });
+  };
   // %0 is read by the loop's branch (instruction 6) and live around the back edge, so it
   // lives to the end of bb1 (position 13); %1 is returned by instruction 7 (position 14).
   EXPECT_EQ(find(0).end, 13);

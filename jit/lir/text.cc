@@ -35,10 +35,14 @@ std::string FormatDouble(double d) {
 
 std::string FormatOperand(const Operand& o) {
   switch (o.kind) {
-    case Operand::Kind::kVReg: return "%" + std::to_string(o.vreg);
-    case Operand::Kind::kImm: return std::to_string(o.imm);
-    case Operand::Kind::kFImm: return FormatDouble(o.fimm);
-    case Operand::Kind::kNone: return "<none>";
+    case Operand::Kind::kVReg:
+      return "%" + std::to_string(o.vreg);
+    case Operand::Kind::kImm:
+      return std::to_string(o.imm);
+    case Operand::Kind::kFImm:
+      return FormatDouble(o.fimm);
+    case Operand::Kind::kNone:
+      return "<none>";
   }
   return "?";
 }
@@ -187,9 +191,8 @@ class Lexer {
       t.kind = Token::kNumber;
       t.text = std::string(1, c);
       pos_++;
-      t.text += TakeWhile([](char ch) {
-        return std::isalnum(ch) || ch == '.' || ch == '+' || ch == '-';
-      });
+      t.text += TakeWhile(
+          [](char ch) { return std::isalnum(ch) || ch == '.' || ch == '+' || ch == '-'; });
       // A '+'/'-' only belongs to the number right after an exponent 'e'.
       size_t cut = 1;
       for (; cut < t.text.size(); cut++) {
@@ -275,9 +278,9 @@ class Parser {
 
  private:
   [[noreturn]] void Error(const std::string& what) const {
-    std::string found = tok_.kind == Token::kEnd    ? "end of input"
-                        : tok_.text == "\n"         ? "end of line"
-                        : tok_.kind == Token::kVReg ? "%" + tok_.text
+    std::string found = tok_.kind == Token::kEnd      ? "end of input"
+                        : tok_.text == "\n"           ? "end of line"
+                        : tok_.kind == Token::kVReg   ? "%" + tok_.text
                         : tok_.kind == Token::kSymbol ? "@" + tok_.text
                                                       : tok_.text;
     throw ParseError(tok_.line, tok_.column, what + ", found '" + found + "'");
@@ -368,8 +371,7 @@ class Parser {
       fn_->vreg_types.resize(static_cast<size_t>(v) + 1, Type::kI64);
     }
     if (defined_[static_cast<size_t>(v)] && fn_->TypeOf(v) != t) {
-      throw ParseError(line, column,
-                       "%" + std::to_string(v) + " redefined with a different type");
+      throw ParseError(line, column, "%" + std::to_string(v) + " redefined with a different type");
     }
     defined_[static_cast<size_t>(v)] = true;
     fn_->vreg_types[static_cast<size_t>(v)] = t;
@@ -404,8 +406,7 @@ class Parser {
   void ParseAddress(Instr& in) {
     Expect("[");
     in.base = Operand::VReg(ParseVRegUse());
-    while (IsPunct("+") || IsPunct("-") ||
-           (tok_.kind == Token::kNumber && tok_.text[0] == '-')) {
+    while (IsPunct("+") || IsPunct("-") || (tok_.kind == Token::kNumber && tok_.text[0] == '-')) {
       const bool minus = IsPunct("-");
       if (tok_.kind == Token::kPunct) Advance();
       if (tok_.kind == Token::kVReg && !minus && in.index.is_none()) {
@@ -522,11 +523,11 @@ class Parser {
     } else {
       static const std::unordered_map<std::string, Op> kPlain = [] {
         std::unordered_map<std::string, Op> m;
-        for (Op op : {Op::kMov, Op::kAdd, Op::kSub, Op::kMul, Op::kSDiv, Op::kUDiv, Op::kSRem,
-                      Op::kURem, Op::kAnd, Op::kOr, Op::kXor, Op::kShl, Op::kLShr, Op::kAShr,
-                      Op::kNot, Op::kNeg, Op::kSExt, Op::kZExt, Op::kTrunc, Op::kFAdd,
-                      Op::kFSub, Op::kFMul, Op::kFDiv, Op::kFNeg, Op::kSIToF, Op::kFToSI,
-                      Op::kSelect, Op::kFramePtr, Op::kRet}) {
+        for (Op op : {Op::kMov,   Op::kAdd,   Op::kSub,    Op::kMul,      Op::kSDiv, Op::kUDiv,
+                      Op::kSRem,  Op::kURem,  Op::kAnd,    Op::kOr,       Op::kXor,  Op::kShl,
+                      Op::kLShr,  Op::kAShr,  Op::kNot,    Op::kNeg,      Op::kSExt, Op::kZExt,
+                      Op::kTrunc, Op::kFAdd,  Op::kFSub,   Op::kFMul,     Op::kFDiv, Op::kFNeg,
+                      Op::kSIToF, Op::kFToSI, Op::kSelect, Op::kFramePtr, Op::kRet}) {
           m[OpName(op)] = op;
         }
         return m;

@@ -1,10 +1,10 @@
 // The LIR text format: exact round trips and errors that name line, column and expectation.
+#include "jit/lir/text.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
-
-#include "jit/lir/text.h"
 
 namespace a64jit::lir {
 namespace {
@@ -76,7 +76,8 @@ TEST(LirText, EveryOpRoundTripsExactly) {
 }
 
 TEST(LirText, SpecialDoublesRoundTrip) {
-  const double kValues[] = {0.0, -0.0, 0.1, 1e-310, -1.7976931348623157e308, HUGE_VAL, -HUGE_VAL, std::nan("")};
+  const double kValues[] = {0.0,      -0.0,      0.1,         1e-310, -1.7976931348623157e308,
+                            HUGE_VAL, -HUGE_VAL, std::nan("")};
   for (double d : kValues) {
     Function f;
     f.name = "f";
@@ -112,10 +113,10 @@ TEST(LirText, ErrorsNameLineColumnAndExpectation) {
   ExpectParseError("func @f() {\nbb0:\n  frob %1\n}\n", 3, 3, "unknown instruction 'frob'");
   ExpectParseError("func @f() -> i64 {\nbb0:\n  %1:i64 = add %0,\n}\n", 3, 19,
                    "expected an operand");
-  ExpectParseError("func @f() -> i64 {\nbb0:\n  ret %7\n}\n", 3, 7,
-                   "%7 is used but never defined");
+  ExpectParseError("func @f() -> i64 {\nbb0:\n  ret %7\n}\n", 3, 7, "%7 is used but never defined");
   ExpectParseError("func @f(%0:i65) {\n", 1, 12, "expected a type");
-  ExpectParseError("func @f() {\nbb0:\n  ret\n", 4, 1, "expected an instruction, found 'end of input'");
+  ExpectParseError("func @f() {\nbb0:\n  ret\n", 4, 1,
+                   "expected an instruction, found 'end of input'");
   ExpectParseError("func @f() {\nbb0:\n  %1:i64 = cmp slt %0, 1\n", 3, 12, "expected 'cmp.TYPE'");
 }
 
