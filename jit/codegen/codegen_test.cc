@@ -1,0 +1,80 @@
+// Code generator unit tests: what it emits for specific shapes, and how it fails.
+#include <gtest/gtest.h>
+
+#include "jit/codegen/codegen.h"
+#include "jit/lir/text.h"
+
+namespace a64jit::codegen {
+namespace {
+
+constexpr uint64_t kBase = 0x10000;
+
+CompiledFunction CompileText(const std::string& text, CompileOptions options = {}) {
+  lir::Module m = lir::Parse(text);
+  options.base_address = options.base_address.value_or(kBase);
+  options.resolve = [&](const std::string& name) -> std::optional<uint64_t> {
+    auto it = m.externs.find(name);
+    if (it == m.externs.end()) return std::nullopt;
+    return it->second;
+  };
+  return Compile(m.functions.back(), options);
+}
+
+TEST(Codegen, FrameOf5376BytesIsTwoSubtractions) {
+  CompiledFunction c = CompileText("func @f() {\n  slot ss0 = 5376\nbb0:\n  ret\n}\n");
+  const std::string d = Disassemble(c, kBase);
+  EXPECT_NE(d.find("sub sp, sp, #1, lsl #12"), std::string::npos) << d;
+  EXPECT_NE(d.find("sub sp, sp, #0x500"), std::string::npos) << d;
+  EXPECT_EQ(c.stats.frame_size, 5376);
+}
+
+TEST(Codegen, ErrorsNameTheInstruction) {
+  try {
+    CompileText("func @f(%0:i64) -> i64 {\nbb0:\n  %1:i64 = call @nope(%0)\n  ret %1\n}\n");
+    FAIL() << "no error";
+  } catch (const CompileError& e) {
+    EXPECT_STREQ(e.what(),
+                 "codegen: @f bb0 '%1:i64 = call @nope(%0)' (line 3): call to unknown function @nope");
+  }
+  EXPECT_THROW(CompileText("func @f() {\n  slot ss0 = 20000000\nbb0:\n  ret\n}\n"), CompileError);
+}
+
+TEST(Codegen, FarCallTargetsShareOnePoolEntry) {
+  const std::string text =
+      "extern @far = 0x7f0012345678\nextern @near = 0x20000\n"
+      "func @f(%0:i64) -> i64 {\nbb0:\n"
+      "  %1:i64 = call @far(%0)\n  %2:i64 = call @far(%1)\n  %3:i64 = call @far(%2)\n"
+      "  %4:i64 = call @near(%3)\n  ret %4\n}\n";
+  CompiledFunction c = CompileText(text);
+  EXPECT_EQ(c.stats.pool_calls, 3);
+  EXPECT_EQ(c.stats.direct_calls, 1);
+  EXPECT_EQ(c.stats.pool_entries, 1);
+  // Unknown base address: every call goes through the pool, still one entry per target.
+  CompileOptions pic;
+  pic.base_address = std::nullopt;
+  lir::Module m = lir::Parse(text);
+  pic.resolve = [&](const std::string& n) -> std::optional<uint64_t> { return m.externs.at(n); };
+  CompiledFunction p = Compile(m.functions[0], pic);
+  EXPECT_EQ(p.stats.pool_calls, 4);
+  EXPECT_EQ(p.stats.pool_entries, 2);
+  EXPECT_GE(p.bytes.size(), c.bytes.size());
+}
+
+TEST(Codegen, LongRangesUseInvertedBranchesAndNoPool) {
+  const std::string text =
+      "extern @far = 0x7f0012345678\n"
+      "func @f(%0:i64) -> i64 {\nbb0:\n  br.i64 slt %0, 5, bb1, bb2\nbb1:\n"
+      "  %1:i64 = mov 0x123456789abcdef\n  %2:i64 = call @far(%1)\n  ret %2\nbb2:\n  ret %0\n}\n";
+  CompileOptions o;
+  o.force_long_ranges = true;
+  CompiledFunction c = CompileText(text, o);
+  EXPECT_TRUE(c.stats.long_ranges);
+  EXPECT_EQ(c.stats.pool_entries, 0);
+  EXPECT_EQ(c.stats.far_calls, 1);
+  const std::string d = Disassemble(c, kBase);
+  EXPECT_NE(d.find("b.ge"), std::string::npos) << d;  // inverted condition around a `b`
+  EXPECT_NE(d.find("movk x16"), std::string::npos) << d;
+}
+
+}  // namespace
+}  // namespace a64jit::codegen
