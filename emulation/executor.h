@@ -140,6 +140,8 @@ class Executor {
   const CallStats& last_call_stats() const { return last_; }
   const CallStats& total_stats() const { return total_; }
   const ExecutorOptions& options() const { return options_; }
+  // Limits for later calls (see ExecutorOptions).
+  void set_instruction_budget(uint64_t budget) { options_.instruction_budget = budget; }
   // The guest stack: [stack_low, stack_high).
   uint64_t stack_low() const { return stack_low_; }
   uint64_t stack_high() const { return stack_high_; }

@@ -49,39 +49,42 @@ emu::Executor& LirDiff::executor() {
 DiffOutcome LirDiff::Check(const lir::Module& module, const DiffInput& input) {
   DiffOutcome out;
   const lir::Function* f = module.Find(input.entry);
-  if (f == nullptr) return {DiffOutcome::Kind::kInvalid, "no @" + input.entry, 0, 0};
+  if (f == nullptr) return {DiffOutcome::Kind::kInvalid, "no @" + input.entry, 0, 0, 0};
   const bool takes_memory =
       !f->params.empty() && f->TypeOf(f->params[0]) == lir::Type::kPtr && input.memory_size > 0;
   if (f->params.size() != input.args.size() + (takes_memory ? 1 : 0)) {
-    return {DiffOutcome::Kind::kInvalid, "wrong number of arguments", 0, 0};
+    return {DiffOutcome::Kind::kInvalid, "wrong number of arguments", 0, 0, 0};
   }
   std::vector<uint8_t> mem_interp = SeededBuffer(input.memory_size, input.memory_seed);
   std::vector<uint8_t> mem_jit = mem_interp;
 
   // Reference.
   lir::InterpreterOptions io;
-  io.step_budget = 20'000'000;
+  io.step_budget = input.step_budget;
   const uint64_t mi = reinterpret_cast<uintptr_t>(mem_interp.data());
   io.allowed_memory = {{mi, mi + input.memory_size}};
   std::vector<lir::Value> iargs;
   if (takes_memory) iargs.push_back(lir::Value{mi});
   iargs.insert(iargs.end(), input.args.begin(), input.args.end());
   std::optional<lir::Value> expected;
+  lir::Interpreter interpreter(module, &ResolveHelper, io);
   try {
-    expected = lir::Interpreter(module, &ResolveHelper, io).Run(input.entry, iargs);
+    expected = interpreter.Run(input.entry, iargs);
   } catch (const lir::InterpError& e) {
-    return {DiffOutcome::Kind::kInvalid, std::string("interpreter: ") + e.what(), 0, 0};
+    return {DiffOutcome::Kind::kInvalid, std::string("interpreter: ") + e.what(), 0, 0, 0};
   }
+  out.interpreter_steps = interpreter.steps();
 
   // Emitted code.
   emu::Executor& ex = executor();
+  ex.set_instruction_budget(64 * input.step_budget + 100000);
   loads_++;
   std::map<std::string, codegen::LoadedFunction> loaded;
   try {
     loaded = codegen::CompileAndLoad(module, ex, &ResolveHelper);
   } catch (const std::exception& e) {
     return {DiffOutcome::Kind::kMismatch, std::string("compile error on valid input: ") + e.what(),
-            0, 0};
+            0, 0, 0};
   }
   for (const auto& [name, fn] : loaded) out.code_bytes += fn.code.bytes.size();
   std::vector<emu::Arg> jargs;

@@ -23,12 +23,15 @@ struct DiffInput {
   std::vector<lir::Value> args;
   size_t memory_size = 0;
   uint64_t memory_seed = 1;
+  // Interpreter steps allowed; the emitted code gets 64 machine instructions per step.
+  uint64_t step_budget = 20'000'000;
 };
 
 struct DiffOutcome {
   enum class Kind { kMatch, kMismatch, kInvalid } kind = Kind::kMatch;
   std::string detail;               // what differed, or why the input is invalid
   uint64_t guest_instructions = 0;  // Unicorn's count for the emitted code (0 natively)
+  uint64_t interpreter_steps = 0;
   size_t code_bytes = 0;
   bool ok() const { return kind == Kind::kMatch; }
 };
