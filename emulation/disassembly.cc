@@ -18,8 +18,9 @@ std::string DisassembleAt(const uint8_t* bytes, size_t size, uint64_t address, u
     size_t n = cs_disasm(handle, bytes + off, 4, pc, 1, &insn);
     const char* marker = pc == mark ? "=> " : "   ";
     if (n == 1) {
-      std::snprintf(line, sizeof line, "%s0x%llx: %s %s\n", marker,
-                    static_cast<unsigned long long>(pc), insn[0].mnemonic, insn[0].op_str);
+      std::snprintf(line, sizeof line, "%s0x%llx: %s%s%s\n", marker,
+                    static_cast<unsigned long long>(pc), insn[0].mnemonic,
+                    insn[0].op_str[0] != '\0' ? " " : "", insn[0].op_str);
       cs_free(insn, n);
     } else {
       uint32_t word = bytes[off] | bytes[off + 1] << 8 | bytes[off + 2] << 16 |

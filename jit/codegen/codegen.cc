@@ -834,15 +834,23 @@ class FunctionCompiler {
   }
 
   void EmitBranch(const Instr& in) {
+    CondCode cc;
     if (in.br_on_value) {
       const int c = ReadGp(in.args[0], kS0);
       EmitTestNonZero(c, f_.TypeOf(in.args[0].vreg));
-      BranchIf(CondCode::kNE, block_labels_[static_cast<size_t>(in.targets[0])]);
+      cc = CondCode::kNE;
     } else {
       EmitCompare(in.cond, in.cmp_type, in.args[0], in.args[1]);
-      BranchIf(ToCondCode(in.cond), block_labels_[static_cast<size_t>(in.targets[0])]);
+      cc = ToCondCode(in.cond);
     }
-    if (in.targets[1] != block_ + 1) a_->b(block_labels_[static_cast<size_t>(in.targets[1])]);
+    int taken = in.targets[0], other = in.targets[1];
+    if (taken == block_ + 1 && other != block_ + 1) {
+      // Branch on the opposite condition and fall through into the taken block.
+      std::swap(taken, other);
+      cc = Negate(cc);
+    }
+    BranchIf(cc, block_labels_[static_cast<size_t>(taken)]);
+    if (other != block_ + 1) a_->b(block_labels_[static_cast<size_t>(other)]);
   }
 
   void EmitRet(const Instr& in) {

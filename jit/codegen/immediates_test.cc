@@ -1,7 +1,7 @@
 // Encodability predicates at their boundaries (the constants bug class 1 is made of).
-#include <gtest/gtest.h>
-
 #include "jit/codegen/immediates.h"
+
+#include <gtest/gtest.h>
 
 namespace a64jit::codegen {
 namespace {
@@ -9,9 +9,9 @@ namespace {
 TEST(Immediates, AddSub) {
   EXPECT_TRUE(IsAddSubImm(0));
   EXPECT_TRUE(IsAddSubImm(4095));
-  EXPECT_TRUE(IsAddSubImm(4096));      // #1, lsl #12
+  EXPECT_TRUE(IsAddSubImm(4096));  // #1, lsl #12
   EXPECT_FALSE(IsAddSubImm(4097));
-  EXPECT_FALSE(IsAddSubImm(5376));     // the large-frame case: needs two instructions
+  EXPECT_FALSE(IsAddSubImm(5376));  // the large-frame case: needs two instructions
   EXPECT_TRUE(IsAddSubImm(0xfff000));
   EXPECT_FALSE(IsAddSubImm(0xfff001));
   EXPECT_FALSE(IsAddSubImm(0x1000000));
@@ -32,11 +32,11 @@ TEST(Immediates, Logical) {
 TEST(Immediates, MovSequences) {
   EXPECT_EQ(MovSequenceLength(0, 64), 1);
   EXPECT_EQ(MovSequenceLength(0xffff0000ull, 64), 1);
-  EXPECT_EQ(MovSequenceLength(~0ull, 64), 1);                     // movn #0
-  EXPECT_EQ(MovSequenceLength(0xfffffffffffffffeull, 64), 1);     // movn #1
+  EXPECT_EQ(MovSequenceLength(~0ull, 64), 1);                  // movn #0
+  EXPECT_EQ(MovSequenceLength(0xfffffffffffffffeull, 64), 1);  // movn #1
   EXPECT_EQ(MovSequenceLength(0x12345678ull, 64), 2);
   EXPECT_EQ(MovSequenceLength(0x123456789abcdef0ull, 64), 4);
-  EXPECT_EQ(MovSequenceLength(0xffffffff12345678ull, 64), 2);     // movn + movk
+  EXPECT_EQ(MovSequenceLength(0xffffffff12345678ull, 64), 2);  // movn + movk
   EXPECT_EQ(MovSequenceLength(0x12345678u, 32), 2);
 }
 

@@ -1,0 +1,61 @@
+// Every golden/lir/*.lir file's expected output must equal what the code generator
+// produces now; a mismatch prints a unified diff and how to bless.
+#include <dirent.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "golden/filetest.h"
+
+namespace a64jit::golden {
+namespace {
+
+std::vector<std::string> GoldenFiles() {
+  std::vector<std::string> files;
+  if (DIR* d = opendir("golden/lir")) {
+    while (dirent* e = readdir(d)) {
+      std::string name = e->d_name;
+      if (name.size() > 4 && name.compare(name.size() - 4, 4, ".lir") == 0) {
+        files.push_back("golden/lir/" + name);
+      }
+    }
+    closedir(d);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(Golden, LirCodegenMatchesExpectations) {
+  const std::vector<std::string> files = GoldenFiles();
+  ASSERT_GE(files.size(), 10u) << "golden files missing from the runfiles";
+  for (const std::string& path : files) {
+    std::ifstream in(path);
+    std::stringstream buf;
+    buf << in.rdbuf();
+    const FileTest t = SplitFileTest(buf.str());
+    ASSERT_FALSE(t.expected.empty()) << path << " has no expectation: bazel run //golden:bless";
+    const std::string actual = RenderLir(t.input);
+    const std::string diff = UnifiedDiff(t.expected, actual, path);
+    EXPECT_TRUE(diff.empty()) << diff << "If the new output is right: bazel run //golden:bless";
+  }
+}
+
+TEST(Golden, UnifiedDiffShowsTheChange) {
+  EXPECT_EQ(UnifiedDiff("a\nb\nc\n", "a\nb\nc\n", "x"), "");
+  EXPECT_EQ(UnifiedDiff("a\nb\nc\n", "a\nB\nc\n", "x"),
+            "--- x (expected)\n+++ x (actual)\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
+}
+
+TEST(Golden, BlessRoundTrips) {
+  const FileTest t{"func @f() {\nbb0:\n  ret\n}\n", ""};
+  const std::string blessed = Blessed(t, RenderLir(t.input));
+  const FileTest again = SplitFileTest(blessed);
+  EXPECT_EQ(again.input, t.input);
+  EXPECT_EQ(again.expected, RenderLir(t.input));
+  EXPECT_EQ(Blessed(again, again.expected), blessed);
+}
+
+}  // namespace
+}  // namespace a64jit::golden
