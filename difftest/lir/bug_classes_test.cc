@@ -60,6 +60,28 @@ bb0:
               {Value{0x123456789}}, 65536);
 }
 
+// Frames of any size: 20 MB needs the frame adjustment through scratch registers.
+TEST(BugClass1, TwentyMegabyteFrameRuns) {
+  lir::Module m = lir::Parse(R"(func @f(%0:i64) -> i64 {
+  slot ss0 = 20000000
+bb0:
+  %1:ptr = slotaddr ss0
+  store.i64 %0, [%1 + 19999992]
+  store.i64 %0, [%1]
+  %2:i64 = load [%1 + 19999992]
+  %3:i64 = load [%1]
+  %4:i64 = add %2, %3
+  ret %4
+}
+)");
+  emu::ExecutorOptions options;
+  options.stack_size = 64u << 20;
+  auto ex = emu::CreateHostExecutor(options);
+  auto loaded = codegen::CompileAndLoad(m, *ex, nullptr);
+  EXPECT_EQ(ex->CallInt(loaded.at("f").entry, {emu::Arg::Int(21)}), 42u);
+  EXPECT_GE(loaded.at("f").code.stats.frame_size, 20000000);
+}
+
 // 2. 8- and 16-bit operations: no such registers; W registers and explicit extension.
 TEST(BugClass2, NarrowOperationsExtendExplicitly) {
   LirDiff diff;

@@ -43,7 +43,7 @@ namespace {
 // Scratch registers: never allocated (see Aarch64Registers).
 constexpr int kS0 = 16, kS1 = 17, kS2 = 15;       // x16, x17, x15
 constexpr int kF0 = 31, kF1 = 30, kF2 = 29;       // d31, d30, d29
-constexpr int64_t kMaxFrame = 0xfffff0;           // every SP adjustment fits two add/sub imm12
+constexpr int64_t kMaxFrame = int64_t{1} << 31;   // sanity bound; past 16 MiB SP moves via x16/x17
 constexpr uint64_t kBranchRange = 1u << 20;       // b.cond, cbz, ldr literal: +-1 MiB
 constexpr int64_t kCallRange = int64_t{1} << 27;  // bl: +-128 MiB
 
@@ -289,8 +289,14 @@ class FunctionCompiler {
     } else if (neg <= 0xffffff) {
       a_->sub(d, s, neg & 0xfff000);
       a_->sub(d, d, neg & 0xfff);
+    } else if (s.isSP() || d.isSP()) {
+      // Beyond 24 bits with SP involved: the register form of add cannot name SP, so go
+      // through x17 (the second scratch; `scratch` holds the immediate).
+      MovImm(scratch, v, 64);
+      a_->mov(X(kS1), s);
+      a_->add(X(kS1), X(kS1), X(scratch));
+      a_->mov(d, X(kS1));
     } else {
-      if (s.isSP() || d.isSP()) Fail("internal: SP adjustment beyond 24 bits");
       MovImm(scratch, v, width);
       a_->add(d, s, width == 32 ? W(scratch) : X(scratch));
     }
@@ -431,7 +437,7 @@ class FunctionCompiler {
       case Op::kSlotAddr: {
         const int d = DstReg(in.dst, kS0);
         AddImm(X(d), asmjit::a64::sp,
-               static_cast<uint64_t>(slot_offsets_[static_cast<size_t>(in.slot)]), 64, kS1);
+               static_cast<uint64_t>(slot_offsets_[static_cast<size_t>(in.slot)]), 64, kS2);
         return CommitGp(in.dst, d);
       }
       case Op::kFramePtr: {

@@ -38,7 +38,9 @@ TEST(Codegen, ErrorsNameTheInstruction) {
         e.what(),
         "codegen: @f bb0 '%1:i64 = call @nope(%0)' (line 3): call to unknown function @nope");
   }
-  EXPECT_THROW(CompileText("func @f() {\n  slot ss0 = 20000000\nbb0:\n  ret\n}\n"), CompileError);
+  EXPECT_THROW(CompileText("func @f() {\n  slot ss0 = 1073741824\n  slot ss1 = 1073741824\n"
+                           "  slot ss2 = 1073741824\nbb0:\n  ret\n}\n"),
+               CompileError);
 }
 
 TEST(Codegen, FarCallTargetsShareOnePoolEntry) {
