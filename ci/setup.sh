@@ -16,7 +16,7 @@ HOST_PACKAGES=(
   g++ g++-aarch64-linux-gnu                # host and cross compilers (GCC 12)
   qemu-user                                # runs aarch64 binaries: qemu-aarch64
   libasmjit-dev libunicorn-dev libcapstone-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libpugixml-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libpugixml-dev nlohmann-json3-dev
   python3.11 libpython3.11-dev             # Debian's CPython 3.11, embedded and as the oracle
   python3-pytest python3-pytest-rerunfailures python3-xmlrunner python3-numpy
   chromium                                 # headless check of the HTML report
