@@ -93,6 +93,20 @@ Side LoadSide(const std::string& dir, const std::string& manifest_path) {
       if (new_module) side.modules.push_back(row.module);
       auto [it, fresh] = side.tests.try_emplace(std::move(row.key));
       Verdict& v = it->second;
+      const uint32_t file_index = static_cast<uint32_t>(side.files);
+      if (!fresh && v.file == file_index && (row.subtest || v.subtest)) {
+        // Subtests of one test in one report are parts of a single attempt: worst wins.
+        const Attempt& a = row.attempts.back();
+        auto severity = [](Outcome o) {
+          return o == Outcome::kError ? 3 : o == Outcome::kFail ? 2 : o == Outcome::kPass ? 1 : 0;
+        };
+        if (severity(a.outcome) > severity(v.outcome)) {
+          v.outcome = a.outcome;
+          v.message = a.message;
+        }
+        v.subtest = true;
+        continue;
+      }
       if (!fresh) {
         side.duplicate_rows++;
         // The previous last attempt becomes an earlier one.
@@ -108,6 +122,8 @@ Side LoadSide(const std::string& dir, const std::string& manifest_path) {
       v.skip = row.skip_reason;
       v.attempts += static_cast<uint32_t>(row.attempts.size());
       v.module = mit->second;
+      v.file = file_index;
+      v.subtest = row.subtest;
     }
   }
   return side;

@@ -23,8 +23,10 @@ struct Verdict {
   SkipReason skip = SkipReason::kNone;
   bool failed_before = false;  // an earlier attempt failed or errored
   uint32_t attempts = 0;
-  uint32_t module = 0;  // index into Side::modules
-  std::string message;  // of the last attempt, when it did not pass
+  uint32_t module = 0;   // index into Side::modules
+  uint32_t file = 0;     // the report its last row came from
+  bool subtest = false;  // its last row was a subTest row
+  std::string message;   // of the last attempt, when it did not pass
   bool flaky() const { return failed_before && outcome == Outcome::kPass; }
 };
 

@@ -90,19 +90,40 @@ SkipReason ClassifySkip(const std::string& type, const std::string& message) {
 
 std::string NormaliseKey(const std::string& file_attr, const std::string& classname,
                          const std::string& name_attr, const std::string& hint_module,
-                         std::string* module_out) {
+                         std::string* module_out, bool* subtest_out) {
   std::string name = name_attr, cls = classname;
-  // unittest's id form "test_x (module.Class)" plus an optional subtest suffix.
-  const size_t open = name.find(" (");
-  if (open != std::string::npos) {
-    const size_t close = name.find(')', open);
-    const std::string inside =
-        close == std::string::npos ? "" : name.substr(open + 2, close - open - 2);
-    if (!inside.empty() && inside.find(' ') == std::string::npos) {
-      cls = inside;
+  bool subtest = false;
+  // unittest's id form "test_x (module.Class)", and subTest rows "test_x (i=1)" or
+  // "test_x (module.Class) (i=1)" / "[msg]".
+  for (size_t open = name.find(" ("); open != std::string::npos; open = name.find(" (")) {
+    const size_t close = name.rfind(')');
+    if (close == std::string::npos || close < open) break;
+    const std::string inside = name.substr(open + 2, close - open - 2);
+    const bool dotted_id =
+        !inside.empty() &&
+        inside.find_first_not_of(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") ==
+            std::string::npos;
+    if (dotted_id) {
+      // "module.Class" or, in 3.11+, "module.Class.test_x"
+      std::string id = inside;
+      const std::string tail = "." + name.substr(0, open);
+      if (id.size() > tail.size() && id.compare(id.size() - tail.size(), tail.size(), tail) == 0) {
+        id.resize(id.size() - tail.size());
+      }
+      cls = id;
       name = name.substr(0, open) + name.substr(close + 1);
+    } else {
+      subtest = true;  // the parameters of a subTest
+      name = name.substr(0, open);
     }
   }
+  const size_t bracket = name.find(" [");
+  if (bracket != std::string::npos && !name.empty() && name.back() == ']') {
+    subtest = true;  // subTest("message") rows
+    name.resize(bracket);
+  }
+  if (subtest_out != nullptr) *subtest_out = subtest;
   std::string module, klass;
   const size_t dot = cls.rfind('.');
   const std::string last = dot == std::string::npos ? cls : cls.substr(dot + 1);
@@ -164,7 +185,7 @@ namespace {
 void AddCase(const pugi::xml_node& tc, const std::string& hint, ParsedFile* out) {
   Row row;
   row.key = NormaliseKey(tc.attribute("file").value(), tc.attribute("classname").value(),
-                         tc.attribute("name").value(), hint, &row.module);
+                         tc.attribute("name").value(), hint, &row.module, &row.subtest);
   // Earlier attempts first: reruns recorded as children (pytest-rerunfailures / PyTorch's
   // <rerun>, Surefire's flaky*/rerun*).
   Outcome final_outcome = Outcome::kPass;

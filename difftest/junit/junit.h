@@ -32,6 +32,7 @@ struct Row {
   std::string module;  // the test file, as a dotted module ("test_nn", "tests.core.test_a")
   std::vector<Attempt> attempts;
   SkipReason skip_reason = SkipReason::kNone;
+  bool subtest = false;  // one failing subTest of the test `key` (unittest-xml-reporting)
 };
 
 struct ParsedFile {
@@ -44,9 +45,11 @@ struct ParsedFile {
 // Normalises a test's identity so the same test has the same key in every format.
 // `hint_module` is the test file the report belongs to (from its path), used when the XML
 // only says "__main__" or nothing.
+// A unittest subTest row ("test_x (i=1)") normalises to its test's key; `subtest_out`
+// says so.
 std::string NormaliseKey(const std::string& file_attr, const std::string& classname,
                          const std::string& name, const std::string& hint_module,
-                         std::string* module_out);
+                         std::string* module_out, bool* subtest_out = nullptr);
 
 // Parses one report. Never throws on bad input: problems are reported in ParsedFile.
 ParsedFile ParseReport(const std::string& path, const std::string& hint_module);
