@@ -85,7 +85,8 @@ int main(int argc, char** argv) {
     if (!json_out.empty()) std::ofstream(json_out) << Dump(report) << "\n";
     if (!html_out.empty()) {
       std::vector<json> history;
-      if (!history_dir.empty()) {
+      // A history directory that does not exist yet (the first night) is an empty history.
+      if (!history_dir.empty() && std::filesystem::is_directory(history_dir)) {
         std::vector<std::filesystem::path> nights;
         for (const auto& e : std::filesystem::directory_iterator(history_dir)) {
           if (e.path().extension() == ".json") nights.push_back(e.path());

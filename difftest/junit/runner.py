@@ -8,7 +8,8 @@ was running when the process died (from pytest -v's log), and the JIT's compiled
 count (read from the file named by $A64JIT_STATS_FILE, which the JIT side writes, or matched
 in the log with --compiled-regex). With --rerun-regressions it then compares the two sides
 (junit_compare) and re-runs each regression alone, stock then JIT, labelling it
-pre-existing (fails alone stock), confirmed (passes stock, fails JIT) or flaky.
+pre-existing (fails alone stock), confirmed (passes stock, fails JIT) or flaky; a test lost
+because another test crashed its process is "collateral".
 
 Usage:
   runner.py --out DIR --stock-cmd "python3.11 -m pytest" --jit-cmd "a64jit-run -m pytest" \
@@ -201,6 +202,9 @@ def main():
             if path is None:
                 continue
             nodeid = path + "::" + "::".join(test.split("::")[1:])
+            if r.get("kind") == "crash" and r.get("culprit") and r["culprit"] != nodeid:
+                labels[test] = "collateral"  # lost when another test killed the process
+                continue
             if not run_alone(*sides["stock"], nodeid, args.timeout):
                 labels[test] = "pre-existing"
             elif not run_alone(*sides["jit"], nodeid, args.timeout):
@@ -210,7 +214,7 @@ def main():
         with open(os.path.join(args.out, "labels.json"), "w") as f:
             json.dump(labels, f, indent=2)
         print("re-ran %d regression(s): %s" % (len(labels), ", ".join(
-            "%s=%d" % (k, list(labels.values()).count(k)) for k in ("confirmed", "flaky", "pre-existing"))))
+            "%s=%d" % (k, list(labels.values()).count(k)) for k in ("confirmed", "flaky", "pre-existing", "collateral"))))
     return 0
 
 

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# End to end: runner.py runs the fixture suites for real (Debian's pytest) stock and under
+# fixtures/fake_jit.py, junit_compare compares them, and the report must name exactly the
+# differences the fixtures plant; the HTML report is then opened in headless Chromium and
+# checked by its DOM. Usage (from Bazel): e2e_test.sh JUNIT_COMPARE RUNNER FIXTURES_DIR
+set -euo pipefail
+compare=$1
+runner=$2
+fixtures=$3
+# In --config=aarch64 junit_compare is an aarch64 binary: run it under QEMU.
+run_compare() { ${A64JIT_TARGET_RUNNER:-} "$compare" "$@"; }
+out="${TEST_TMPDIR:-$(mktemp -d)}/e2e"
+rm -rf "$out"
+mkdir -p "$out"
+export HOME="${TEST_TMPDIR:-/tmp}"
+
+/usr/bin/python3.11 "$runner" --out "$out" \
+  --jit-cmd "/usr/bin/python3.11 $fixtures/fake_jit.py" \
+  --jit-env "A64JIT_FIXTURE_TMP=$out" --timeout 4 \
+  "$fixtures"/test_basic.py "$fixtures"/test_crash.py "$fixtures"/test_flaky.py \
+  "$fixtures"/test_hang.py "$fixtures"/test_jit_diff.py
+
+set +e
+run_compare "$out/stock" "$out/jit" --json="$out/report.json" --html="$out/report.html" \
+  --history="$out/history" > "$out/report.md"
+status=$?
+set -e
+cat "$out/report.md"
+if [ "$status" -ne 1 ]; then
+  echo "FAIL: junit_compare exited $status, expected 1 (regressions, evidence trusted)"
+  exit 1
+fi
+
+/usr/bin/python3.11 - "$out/report.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+def by_test(items):
+    return {i["test"].split("::", 1)[1] if "::" in i["test"] else i["test"]: i for i in items}
+fails = []
+def expect(what, got, want):
+    if got != want:
+        fails.append("%s: got %r, want %r" % (what, got, want))
+reg = by_test(r["regressions"])
+m = "difftest.junit.fixtures."
+expect("regressions", sorted(i["test"] for i in r["regressions"]), sorted(m + t for t in [
+    "test_crash::test_after", "test_crash::test_before", "test_crash::test_segfaults_on_jit",
+    "test_hang::test_hangs_on_jit", "test_hang::test_quick",
+    "test_jit_diff::test_regresses_to_error", "test_jit_diff::test_regresses_to_failure"]))
+kinds = {i["test"][len(m):]: (i["kind"], i.get("signal")) for i in r["regressions"]}
+expect("kind failure", kinds.get("test_jit_diff::test_regresses_to_failure"), ("fail", None))
+expect("kind error", kinds.get("test_jit_diff::test_regresses_to_error"), ("error", None))
+expect("kind crash", kinds.get("test_crash::test_before"), ("crash", "SIGSEGV"))
+expect("kind timeout", kinds.get("test_hang::test_quick"), ("crash", "timeout"))
+culprits = {c["module"]: (c["signal"], c["culprit"]) for c in r["crashes"]}
+expect("crash culprit", culprits.get("test_crash", (None, ""))[1].endswith("test_crash.py::test_segfaults_on_jit"), True)
+expect("hang culprit", culprits.get("test_hang", (None, ""))[1].endswith("test_hang.py::test_hangs_on_jit"), True)
+expect("fixed", [i["test"] for i in r["fixed"]], [m + "test_jit_diff::test_fixed_by_jit"])
+expect("flaky", [(i["test"], i["side"]) for i in r["flaky"]], [(m + "test_flaky::test_flaky_on_jit", "jit")])
+expect("newly skipped", [(i["test"], i["reason"]) for i in r["newly_skipped"]],
+       [(m + "test_jit_diff::test_newly_skipped_slow", "slow")])
+for empty in ("unskipped", "corrupt", "missing_suites", "untrusted", "not_run"):
+    expect(empty, r[empty], [])
+expect("compiled", r["jit"]["compiled_functions"], 35)
+basic = [x for x in r["modules"] if x["module"] == "test_basic"][0]
+expect("test_basic unchanged", basic["stock"], basic["jit"])
+expect("test_basic counts", basic["stock"], {"pass": 5, "fail": 1, "error": 1, "skip": 1, "xfail": 1})
+if fails:
+    print("FAIL:\n  " + "\n  ".join(fails))
+    sys.exit(1)
+print("report: exactly the planted differences")
+PY
+
+# Regressions re-run alone: stock passes, JIT fails -> confirmed; crash victims -> collateral.
+/usr/bin/python3.11 "$runner" --out "$out/rerun" \
+  --jit-cmd "/usr/bin/python3.11 $fixtures/fake_jit.py" --jit-env "A64JIT_FIXTURE_TMP=$out" \
+  --timeout 4 --rerun-regressions --compare "$compare" \
+  "$fixtures"/test_crash.py "$fixtures"/test_jit_diff.py > /dev/null 2>&1 || {
+    # Under QEMU the runner cannot exec the aarch64 compare binary itself.
+    [ -n "${A64JIT_TARGET_RUNNER:-}" ] || { echo "FAIL: rerun"; exit 1; }; }
+if [ -z "${A64JIT_TARGET_RUNNER:-}" ]; then
+  /usr/bin/python3.11 - "$out/rerun/labels.json" <<'PY'
+import json, sys
+labels = json.load(open(sys.argv[1]))
+want = {"test_jit_diff::test_regresses_to_failure": "confirmed",
+        "test_jit_diff::test_regresses_to_error": "confirmed",
+        "test_crash::test_segfaults_on_jit": "confirmed",
+        "test_crash::test_before": "collateral", "test_crash::test_after": "collateral"}
+short = {k.split("fixtures.")[-1]: v for k, v in labels.items()}
+if short != want:
+    print("FAIL: labels %r, want %r" % (short, want)); sys.exit(1)
+print("re-run labels: as expected")
+PY
+else
+  echo "re-run labels: skipped under QEMU (the runner execs junit_compare directly)"
+fi
+
+# The HTML report, rendered by a real browser: the tables are there and the script ran.
+if ! command -v chromium >/dev/null; then
+  echo "FAIL: chromium is missing (ci/setup.sh installs it)"
+  exit 1
+fi
+timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+  --disable-background-networking --disable-component-update --disable-sync --no-first-run \
+  --user-data-dir="$out/chromium" --dump-dom "file://$out/report.html" > "$out/dom.html" 2>/dev/null
+/usr/bin/python3.11 - "$out/dom.html" <<'PY'
+import re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+checks = {
+    "script ran": 'data-ready="1"' in dom,
+    "headline": "Stock vs JIT: 7 regression(s)" in dom,
+    "module table rows": len(re.findall(r"<tr data-regressions=", dom)) == 5,
+    "regression rows": dom.count("test_regresses_to_") >= 2 and 'id="regressions"' in dom,
+    "crash table": 'id="crashes"' in dom and "SIGSEGV" in dom,
+}
+bad = [k for k, ok in checks.items() if not ok]
+if bad:
+    print("FAIL: HTML DOM checks: " + ", ".join(bad)); sys.exit(1)
+print("html: rendered by chromium, %d checks" % len(checks))
+PY
+echo "e2e: PASS"
