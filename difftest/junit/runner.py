@@ -156,7 +156,8 @@ def main():
                     help="regex with one group: the compiled-function count in the JIT log")
     ap.add_argument("--pytest-arg", action="append", default=[])
     ap.add_argument("--rerun-regressions", action="store_true")
-    ap.add_argument("--compare", default=None, help="junit_compare binary (for --rerun-regressions)")
+    ap.add_argument("--compare", default=None,
+                    help="junit_compare command, e.g. a path, or a QEMU prefix and a path")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
 
@@ -189,8 +190,10 @@ def main():
         if not args.compare:
             ap.error("--rerun-regressions needs --compare=PATH_TO_junit_compare")
         report_path = os.path.join(args.out, "report.json")
-        subprocess.run([args.compare, os.path.join(args.out, "stock"), os.path.join(args.out, "jit"),
-                        "--json=" + report_path], stdout=subprocess.DEVNULL)
+        subprocess.run(shlex.split(args.compare) + [os.path.join(args.out, "stock"),
+                                                    os.path.join(args.out, "jit"),
+                                                    "--json=" + report_path],
+                       stdout=subprocess.DEVNULL)
         with open(report_path) as f:
             report = json.load(f)
         labels = {}
