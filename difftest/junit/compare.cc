@@ -2,14 +2,62 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <stdexcept>
+#include <thread>
 
 namespace a64jit::junit {
 namespace fs = std::filesystem;
 using nlohmann::json;
+
+void TestTable::Reserve(size_t n) {
+  entries_.reserve(n);
+  size_t want = 16;
+  while (want < 2 * n) want *= 2;
+  if (want > slots_.size()) {
+    slots_.assign(want, 0);
+    for (size_t i = 0; i < entries_.size(); i++) {
+      size_t at = entries_[i].hash & (slots_.size() - 1);
+      while (slots_[at] != 0) at = (at + 1) & (slots_.size() - 1);
+      slots_[at] = static_cast<uint32_t>(i + 1);
+    }
+  }
+}
+
+void TestTable::Grow() { Reserve(std::max<size_t>(16, entries_.size() * 2)); }
+
+Verdict& TestTable::Insert(std::string_view key, uint64_t hash, bool* fresh) {
+  if (2 * (entries_.size() + 1) > slots_.size()) Grow();
+  const size_t mask = slots_.size() - 1;
+  size_t at = hash & mask;
+  for (; slots_[at] != 0; at = (at + 1) & mask) {
+    Entry& e = entries_[slots_[at] - 1];
+    if (e.hash == hash && e.key == key) {
+      *fresh = false;
+      return e.verdict;
+    }
+  }
+  char* copy = static_cast<char*>(arena_->allocate(key.size(), 1));
+  std::memcpy(copy, key.data(), key.size());
+  entries_.push_back(Entry{std::string_view(copy, key.size()), hash, Verdict{}});
+  slots_[at] = static_cast<uint32_t>(entries_.size());
+  *fresh = true;
+  return entries_.back().verdict;
+}
+
+int64_t TestTable::FindIndex(std::string_view key, uint64_t hash) const {
+  if (slots_.empty()) return -1;
+  const size_t mask = slots_.size() - 1;
+  for (size_t at = hash & mask; slots_[at] != 0; at = (at + 1) & mask) {
+    const Entry& e = entries_[slots_[at] - 1];
+    if (e.hash == hash && e.key == key) return static_cast<int64_t>(slots_[at] - 1);
+  }
+  return -1;
+}
 
 namespace {
 
@@ -71,7 +119,12 @@ Side LoadSide(const std::string& dir, const std::string& manifest_path) {
   if (ec) throw std::runtime_error("cannot list " + dir + ": " + ec.message());
   std::sort(files.begin(), files.end());  // rows merge in path order, then document order
 
+  // About one test per 120 bytes of XML: size the table once instead of rehashing as it grows.
+  uint64_t bytes = 0;
+  for (const fs::path& file : files) bytes += fs::file_size(file, ec);
+  side.tests.Reserve(static_cast<size_t>(bytes / 120) + 16);
   std::unordered_map<std::string, uint32_t> module_ids;
+  uint32_t last_module = 0;
   for (const fs::path& file : files) {
     ParsedFile pf = ParseReport(file.string(), ModuleHint(dir, file));
     side.files++;
@@ -80,7 +133,6 @@ Side LoadSide(const std::string& dir, const std::string& manifest_path) {
       continue;
     }
     if (!pf.problem.empty()) side.warnings.push_back(pf.path + ": " + pf.problem);
-    side.tests.reserve(side.tests.size() + pf.rows.size());
     // Group by test file when the layout says which one (runner.py: <dir>/<file>/*.xml), so
     // reports join their manifest entries; otherwise by the module the XML names.
     const bool nested = std::next(fs::relative(file, dir).begin()) != fs::relative(file, dir).end();
@@ -88,11 +140,15 @@ Side LoadSide(const std::string& dir, const std::string& manifest_path) {
     for (Row& row : pf.rows) {
       side.rows++;
       if (nested) row.module = file_module;
-      auto [mit, new_module] =
-          module_ids.try_emplace(row.module, static_cast<uint32_t>(side.modules.size()));
-      if (new_module) side.modules.push_back(row.module);
-      auto [it, fresh] = side.tests.try_emplace(std::move(row.key));
-      Verdict& v = it->second;
+      // Rows of one report nearly always share a module: skip the lookup then.
+      if (side.modules.empty() || row.module != side.modules[last_module]) {
+        auto [mit, new_module] =
+            module_ids.try_emplace(row.module, static_cast<uint32_t>(side.modules.size()));
+        if (new_module) side.modules.push_back(row.module);
+        last_module = mit->second;
+      }
+      bool fresh = false;
+      Verdict& v = side.tests.Insert(row.key, TestTable::Hash(row.key), &fresh);
       const uint32_t file_index = static_cast<uint32_t>(side.files);
       if (!fresh && v.file == file_index && (row.subtest || v.subtest)) {
         // Subtests of one test in one report are parts of a single attempt: worst wins.
@@ -121,12 +177,35 @@ Side LoadSide(const std::string& dir, const std::string& manifest_path) {
       v.message = last.outcome == Outcome::kPass ? std::string() : last.message;
       v.skip = row.skip_reason;
       v.attempts += static_cast<uint32_t>(row.attempts.size());
-      v.module = mit->second;
+      v.module = last_module;
       v.file = file_index;
       v.subtest = row.subtest;
     }
   }
   return side;
+}
+
+std::pair<Side, Side> LoadSides(const std::string& stock_dir, const std::string& stock_manifest,
+                                const std::string& jit_dir, const std::string& jit_manifest) {
+  std::optional<Side> jit;
+  std::exception_ptr jit_error;
+  std::thread jit_loader([&] {
+    try {
+      jit.emplace(LoadSide(jit_dir, jit_manifest));
+    } catch (...) {
+      jit_error = std::current_exception();
+    }
+  });
+  std::optional<Side> stock;
+  try {
+    stock.emplace(LoadSide(stock_dir, stock_manifest));
+  } catch (...) {
+    jit_loader.join();
+    throw;
+  }
+  jit_loader.join();
+  if (jit_error) std::rethrow_exception(jit_error);
+  return std::pair<Side, Side>(std::move(*stock), std::move(*jit));
 }
 
 namespace {
@@ -180,7 +259,8 @@ json Compare(const Side& stock, const Side& jit, const std::map<std::string, std
   }
   auto count = [&](const Side& side, const char* which) {
     std::vector<std::array<int64_t, 5>> n(side.modules.size(), std::array<int64_t, 5>{});
-    for (const auto& [key, v] : side.tests) n[v.module][static_cast<size_t>(v.outcome)]++;
+    for (const TestTable::Entry& e : side.tests.entries())
+      n[e.verdict.module][static_cast<size_t>(e.verdict.outcome)]++;
     for (size_t m = 0; m < n.size(); m++) {
       json& c = modules[side.modules[m]][which];
       for (int o = 0; o < 5; o++)
@@ -192,18 +272,9 @@ json Compare(const Side& stock, const Side& jit, const std::map<std::string, std
 
   json regressions = json::array(), fixed = json::array(), flaky = json::array(),
        skipped = json::array(), unskipped = json::array(), not_run = json::array();
-  std::vector<std::string> keys;
-  keys.reserve(stock.tests.size() + jit.tests.size());
-  for (const auto& [k, v] : stock.tests) keys.push_back(k);
-  for (const auto& [k, v] : jit.tests) {
-    if (!stock.tests.count(k)) keys.push_back(k);
-  }
-  std::sort(keys.begin(), keys.end());
-  for (const std::string& key : keys) {
-    auto s = stock.tests.find(key);
-    auto j = jit.tests.find(key);
-    const Verdict* sv = s == stock.tests.end() ? nullptr : &s->second;
-    const Verdict* jv = j == jit.tests.end() ? nullptr : &j->second;
+  // Every test of either side once (hash order; the lists are sorted at the end).
+  auto visit = [&](std::string_view key_view, const Verdict* sv, const Verdict* jv) {
+    const std::string key(key_view);
     const std::string& module = sv ? stock.modules[sv->module] : jit.modules[jv->module];
     if (sv && sv->flaky())
       flaky.push_back({{"test", key}, {"side", "stock"}, {"attempts", sv->attempts}});
@@ -211,7 +282,7 @@ json Compare(const Side& stock, const Side& jit, const std::map<std::string, std
       flaky.push_back({{"test", key}, {"side", "jit"}, {"attempts", jv->attempts}});
     if (!sv) {
       not_run.push_back({{"test", key}, {"side", "stock"}, {"jit", OutcomeName(jv->outcome)}});
-      continue;
+      return;
     }
     if (sv->outcome == Outcome::kPass && (!jv || Failed(jv->outcome))) {
       json r{{"test", key}, {"module", module}};
@@ -243,7 +314,27 @@ json Compare(const Side& stock, const Side& jit, const std::map<std::string, std
       unskipped.push_back(
           {{"test", key}, {"reason", SkipReasonName(sv->skip)}, {"jit", OutcomeName(jv->outcome)}});
     }
+  };
+  std::vector<bool> jit_matched(jit.tests.size(), false);
+  for (const TestTable::Entry& e : stock.tests.entries()) {
+    const int64_t j = jit.tests.FindIndex(e.key, e.hash);  // same hash on both sides
+    if (j >= 0) jit_matched[static_cast<size_t>(j)] = true;
+    visit(e.key, &e.verdict,
+          j < 0 ? nullptr : &jit.tests.entries()[static_cast<size_t>(j)].verdict);
   }
+  for (size_t i = 0; i < jit.tests.size(); i++) {
+    if (!jit_matched[i])
+      visit(jit.tests.entries()[i].key, nullptr, &jit.tests.entries()[i].verdict);
+  }
+  auto sort_by_test = [](json& list) {
+    std::sort(list.begin(), list.end(), [](const json& a, const json& b) {
+      const std::string& ta = a["test"].get_ref<const std::string&>();
+      const std::string& tb = b["test"].get_ref<const std::string&>();
+      return ta != tb ? ta < tb : a.value("side", "") < b.value("side", "");
+    });
+  };
+  for (json* list : {&regressions, &fixed, &flaky, &skipped, &unskipped, &not_run})
+    sort_by_test(*list);
 
   // Crashed processes, per side, and whether each is attributed to a test.
   json crashes = json::array();

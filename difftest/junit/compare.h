@@ -7,9 +7,12 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <memory_resource>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -42,13 +45,46 @@ struct FileRun {
   bool crashed() const { return !signal.empty(); }
 };
 
+// Tests by key: a flat open-addressing table over a vector of entries in arrival order,
+// keys in an arena. At a million tests per side std::unordered_map spends most of the
+// comparison chasing node and key pointers; here a lookup is one probe sequence in a
+// dense array plus one entry.
+class TestTable {
+ public:
+  struct Entry {
+    std::string_view key;
+    uint64_t hash;
+    Verdict verdict;
+  };
+  TestTable() : arena_(std::make_unique<std::pmr::monotonic_buffer_resource>(1u << 20)) {}
+  static uint64_t Hash(std::string_view key) { return std::hash<std::string_view>()(key); }
+  void Reserve(size_t n);
+  // The verdict for `key`, created if new (`fresh`).
+  Verdict& Insert(std::string_view key, uint64_t hash, bool* fresh);
+  // The entry index of `key`, or -1.
+  int64_t FindIndex(std::string_view key, uint64_t hash) const;
+  const Verdict* Find(std::string_view key, uint64_t hash) const {
+    const int64_t i = FindIndex(key, hash);
+    return i < 0 ? nullptr : &entries_[static_cast<size_t>(i)].verdict;
+  }
+  const Verdict* Find(std::string_view key) const { return Find(key, Hash(key)); }
+  const std::vector<Entry>& entries() const { return entries_; }
+  size_t size() const { return entries_.size(); }
+
+ private:
+  void Grow();
+  std::unique_ptr<std::pmr::monotonic_buffer_resource> arena_;
+  std::vector<Entry> entries_;
+  std::vector<uint32_t> slots_;  // entry index + 1; 0 is empty
+};
+
 struct Side {
+  TestTable tests;
   std::string dir;
   bool has_manifest = false;
   std::map<std::string, FileRun> runs;  // by module
   std::vector<std::string> modules;     // module names; Verdict::module indexes them
-  std::unordered_map<std::string, Verdict> tests;
-  std::vector<ParsedFile> corrupt;  // rows dropped
+  std::vector<ParsedFile> corrupt;      // rows dropped
   std::vector<std::string> warnings;
   uint64_t rows = 0, duplicate_rows = 0, files = 0;
 };
@@ -58,6 +94,9 @@ struct Side {
 // for files directly in `dir` the file name. Throws std::runtime_error for an unreadable
 // directory or a malformed manifest.
 Side LoadSide(const std::string& dir, const std::string& manifest_path);
+// Both sides, read concurrently (they are independent). Rethrows the first error.
+std::pair<Side, Side> LoadSides(const std::string& stock_dir, const std::string& stock_manifest,
+                                const std::string& jit_dir, const std::string& jit_manifest);
 
 struct CompareOptions {
   std::string stock_manifest, jit_manifest;  // "" : <dir>/manifest.json if present

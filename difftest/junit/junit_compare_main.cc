@@ -70,8 +70,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const a64jit::junit::Side stock = a64jit::junit::LoadSide(dirs[0], stock_manifest);
-    const a64jit::junit::Side jit = a64jit::junit::LoadSide(dirs[1], jit_manifest);
+    const auto [stock, jit] =
+        a64jit::junit::LoadSides(dirs[0], stock_manifest, dirs[1], jit_manifest);
     std::map<std::string, std::string> labels;
     if (!labels_path.empty()) {
       std::ifstream in(labels_path);
