@@ -15,7 +15,10 @@ if ! command -v qemu-aarch64 >/dev/null 2>&1; then
   echo "qemu_run: qemu-aarch64 not found; run ci/setup.sh (package qemu-user)" >&2
   exit 127
 fi
-runner=(qemu-aarch64 -cpu "${A64JIT_QEMU_CPU:-neoverse-n1}" -L /usr/aarch64-linux-gnu)
+# No -L: the binaries' loader (/lib/ld-linux-aarch64.so.1) and every library then come from
+# Debian's arm64 multiarch packages, one consistent glibc. With -L /usr/aarch64-linux-gnu
+# the cross toolchain's older glibc is mixed in, and creating a thread hangs.
+runner=(qemu-aarch64 -cpu "${A64JIT_QEMU_CPU:-neoverse-n1}")
 # ELF e_machine (offset 18, little-endian) is 0x00b7 for aarch64.
 if [ -f "$1" ] && [ "$(od -An -tx1 -j18 -N2 "$1" 2>/dev/null | tr -d ' ')" = "b700" ]; then
   exec "${runner[@]}" "$@"
