@@ -17,6 +17,7 @@ Usage:
 """
 
 import argparse
+import concurrent.futures
 import json
 import xml.etree.ElementTree as ET
 import os
@@ -155,6 +156,7 @@ def main():
     ap.add_argument("--compiled-regex", default=None,
                     help="regex with one group: the compiled-function count in the JIT log")
     ap.add_argument("--pytest-arg", action="append", default=[])
+    ap.add_argument("--jobs", type=int, default=1, help="test processes at a time")
     ap.add_argument("--rerun-regressions", action="store_true")
     ap.add_argument("--compare", default=None,
                     help="junit_compare command, e.g. a path, or a QEMU prefix and a path")
@@ -172,19 +174,23 @@ def main():
 
     sides = {"stock": (args.stock_cmd, env_of(args.stock_env)),
              "jit": (args.jit_cmd, env_of(args.jit_env))}
-    for side, (command, env_extra) in sides.items():
-        runs = []
-        for f in args.files:
-            r = run_file(side, command, env_extra, f, args.out, args.timeout, args.compiled_regex,
-                         args.pytest_arg)
-            print("%-5s %-40s exit %-4s %s %.1fs%s" % (
-                side, f, r["exit_status"], r["signal"] or "", r["duration_s"],
-                "" if r["compiled_functions"] is None else " compiled %d" % r["compiled_functions"]))
-            runs.append(r)
-        manifest = {"schema": "a64jit-run-manifest/1", "side": side, "command": command,
-                    "env": env_extra, "files": runs}
-        with open(os.path.join(args.out, side, "manifest.json"), "w") as f:
-            json.dump(manifest, f, indent=2)
+    # One process per (side, test file); --jobs of them at a time, results kept in order.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = {side: [pool.submit(run_file, side, command, env_extra, f, args.out, args.timeout,
+                                      args.compiled_regex, args.pytest_arg) for f in args.files]
+                   for side, (command, env_extra) in sides.items()}
+        for side, (command, env_extra) in sides.items():
+            runs = []
+            for f, future in zip(args.files, futures[side]):
+                r = future.result()
+                print("%-5s %-40s exit %-4s %s %.1fs%s" % (
+                    side, f, r["exit_status"], r["signal"] or "", r["duration_s"],
+                    "" if r["compiled_functions"] is None else " compiled %d" % r["compiled_functions"]))
+                runs.append(r)
+            manifest = {"schema": "a64jit-run-manifest/1", "side": side, "command": command,
+                        "env": env_extra, "files": runs}
+            with open(os.path.join(args.out, side, "manifest.json"), "w") as f:
+                json.dump(manifest, f, indent=2)
 
     if args.rerun_regressions:
         if not args.compare:
