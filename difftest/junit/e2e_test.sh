@@ -87,6 +87,27 @@ if labels != want:
 print("re-run labels: as expected")
 PY
 
+# unittest-xml-reporting, run for real: subTest rows, XFAIL, UnexpectedSuccess.
+for side in stock jit; do
+  mkdir -p "$out/ut/$side/test_unittest_style"
+  (cd "$fixtures" && A64JIT_FIXTURE_SIDE=$side /usr/bin/python3.11 -m xmlrunner \
+     -o "$out/ut/$side/test_unittest_style" test_unittest_style > /dev/null 2>&1) || true
+done
+set +e
+run_compare "$out/ut/stock" "$out/ut/jit" --json="$out/ut.json" > /dev/null
+status=$?
+set -e
+/usr/bin/python3.11 - "$out/ut.json" "$status" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+got = ([(x["test"], x["kind"]) for x in r["regressions"]], int(sys.argv[2]))
+want = ([("test_unittest_style::TestStyle::test_sub", "fail")], 1)
+counts = r["modules"][0]["stock"]
+if got != want or counts != {"pass": 2, "fail": 0, "error": 1, "skip": 1, "xfail": 1}:
+    print("FAIL: xmlrunner: got %r %r, want %r" % (got, counts, want)); sys.exit(1)
+print("xmlrunner: one regression (the failing subTests), XFAIL and UnexpectedSuccess unchanged")
+PY
+
 # The HTML report, rendered by a real browser: the tables are there and the script ran.
 if ! command -v chromium >/dev/null; then
   echo "FAIL: chromium is missing (ci/setup.sh installs it)"
