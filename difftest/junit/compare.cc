@@ -228,18 +228,16 @@ json RunJson(const FileRun& r) {
 json Compare(const Side& stock, const Side& jit, const std::map<std::string, std::string>& labels) {
   json report;
   report["schema"] = "a64jit-junit-compare/1";
-  report["stock"] = {{"dir", stock.dir},
-                     {"files", stock.files},
-                     {"rows", stock.rows},
-                     {"tests", stock.tests.size()},
-                     {"duplicate_rows", stock.duplicate_rows},
-                     {"manifest", stock.has_manifest}};
-  report["jit"] = {{"dir", jit.dir},
-                   {"files", jit.files},
-                   {"rows", jit.rows},
-                   {"tests", jit.tests.size()},
-                   {"duplicate_rows", jit.duplicate_rows},
-                   {"manifest", jit.has_manifest}};
+  auto summary = [](const Side& side) {
+    return json{{"dir", side.dir},
+                {"files", side.files},
+                {"rows", side.rows},
+                {"tests", side.tests.size()},
+                {"duplicate_rows", side.duplicate_rows},
+                {"manifest", side.has_manifest}};
+  };
+  report["stock"] = summary(stock);
+  report["jit"] = summary(jit);
 
   // Modules seen on either side (XML or manifest).
   std::set<std::string> stock_modules(stock.modules.begin(), stock.modules.end());

@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "difftest/lir/expect_match.h"
 #include "difftest/lir/helpers.h"
 #include "difftest/lir/lir_diff.h"
 #include "emulation/helper_registry.h"
@@ -15,19 +16,6 @@ namespace a64jit::difftest {
 namespace {
 
 using lir::Value;
-
-void ExpectMatch(LirDiff& diff, const std::string& text, std::vector<Value> args,
-                 size_t memory = 0) {
-  lir::Module m = lir::Parse(text);
-  DiffInput in;
-  in.args = std::move(args);
-  in.memory_size = memory;
-  DiffOutcome o = diff.Check(m, in);
-  EXPECT_EQ(o.kind, DiffOutcome::Kind::kMatch) << o.detail << "\n" << text;
-#if !defined(__aarch64__)
-  EXPECT_GT(o.guest_instructions, 0u) << "emitted code did not run";
-#endif
-}
 
 // 1. add/sub immediates beyond 12 bits (`sub sp, sp, #5376` for a large frame), and the
 //    same for load/store offsets and logical immediates.

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "difftest/lir/expect_match.h"
 #include "jit/lir/text.h"
 
 namespace a64jit::difftest {
@@ -14,16 +15,7 @@ using lir::Value;
 class LirDiffTest : public ::testing::Test {
  protected:
   void ExpectSame(const std::string& text, std::vector<Value> args, size_t memory = 0) {
-    lir::Module m = lir::Parse(text);
-    DiffInput in;
-    in.args = std::move(args);
-    in.memory_size = memory;
-    DiffOutcome o = diff_.Check(m, in);
-    EXPECT_EQ(o.kind, DiffOutcome::Kind::kMatch) << o.detail << "\n" << text;
-#if !defined(__aarch64__)
-    EXPECT_GT(o.guest_instructions, 0u) << "the emitted code did not run under Unicorn";
-#endif
-    EXPECT_GT(o.code_bytes, 0u);
+    ExpectMatch(diff_, text, std::move(args), memory);
   }
   LirDiff diff_;
 };

@@ -97,6 +97,26 @@ struct Move {
   int dst, src;
 };
 
+// Where AAPCS64 puts each value of an argument list: the first 8 integer and the first 8 f64
+// values in x0-x7 / d0-d7, the rest in 8-byte stack slots in argument order. Used for call
+// arguments, incoming parameters and the size of the outgoing argument area alike.
+struct AbiSlot {
+  bool fp;
+  int reg;    // register number, or -1
+  int stack;  // stack slot (8 bytes each), or -1
+};
+std::vector<AbiSlot> AssignAbi(const std::vector<Type>& types, int* stack_slots) {
+  std::vector<AbiSlot> slots;
+  int next_gp = 0, next_fp = 0, next_stack = 0;
+  for (Type t : types) {
+    const bool fp = lir::IsFloat(t);
+    int& next = fp ? next_fp : next_gp;
+    slots.push_back(next < 8 ? AbiSlot{fp, next++, -1} : AbiSlot{fp, -1, next_stack++});
+  }
+  if (stack_slots != nullptr) *stack_slots = next_stack;
+  return slots;
+}
+
 class FunctionCompiler {
  public:
   FunctionCompiler(const lir::Function& f, const CompileOptions& options)
@@ -184,20 +204,20 @@ class FunctionCompiler {
     return bytes;
   }
 
+  std::vector<Type> ArgTypes(const Instr& call) const {
+    std::vector<Type> types;
+    for (const Operand& o : call.args) types.push_back(f_.TypeOf(o.vreg));
+    return types;
+  }
+
   void LayOutFrame() {
     int max_stack_args = 0;
     for (const lir::Block& b : f_.blocks) {
       for (const Instr& in : b.instrs) {
         if (in.op != Op::kCall) continue;
-        int ni = 0, nd = 0, ns = 0;
-        for (const Operand& o : in.args) {
-          if (lir::IsFloat(f_.TypeOf(o.vreg))) {
-            ns += nd++ >= 8;
-          } else {
-            ns += ni++ >= 8;
-          }
-        }
-        max_stack_args = std::max(max_stack_args, ns);
+        int stack_args = 0;
+        AssignAbi(ArgTypes(in), &stack_args);
+        max_stack_args = std::max(max_stack_args, stack_args);
       }
     }
     out_bytes_ = (8 * max_stack_args + 15) & ~15;
@@ -922,30 +942,24 @@ class FunctionCompiler {
   // ---- calls, prologue, epilogue ------------------------------------------------------
 
   void EmitCall(const Instr& in) {
-    // AAPCS64: the first 8 integer and 8 f64 arguments in x0-x7 / d0-d7, the rest on the
-    // stack in argument order, 8 bytes each.
+    // Stack arguments first (their sources are read before any argument register is
+    // written), then the register arguments as one parallel move, then spilled ones.
     std::vector<Move> gp_moves, fp_moves;
     std::vector<std::pair<int, const Location*>> gp_loads, fp_loads;  // reg <- spill
-    int ni = 0, nd = 0, ns = 0;
-    for (const Operand& o : in.args) {
-      const bool fp = lir::IsFloat(f_.TypeOf(o.vreg));
-      const Location& l = Loc(o.vreg);
-      int& n = fp ? nd : ni;
-      if (n < 8) {
-        if (l.is_reg()) {
-          (fp ? fp_moves : gp_moves).push_back(Move{n, l.index});
-        } else {
-          (fp ? fp_loads : gp_loads).emplace_back(n, &l);
-        }
-        n++;
+    const std::vector<AbiSlot> abi = AssignAbi(ArgTypes(in), nullptr);
+    for (size_t i = 0; i < in.args.size(); i++) {
+      const Operand& o = in.args[i];
+      const AbiSlot& a = abi[i];
+      if (a.stack >= 0) {
+        const Mem slot = asmjit::a64::ptr(asmjit::a64::sp, 8 * a.stack);
+        a.fp ? a_->str(D(ReadFp(o, kF0)), slot) : a_->str(X(ReadGp(o, kS0)), slot);
         continue;
       }
-      n++;
-      const Mem slot = asmjit::a64::ptr(asmjit::a64::sp, 8 * ns++);
-      if (fp) {
-        a_->str(D(ReadFp(o, kF0)), slot);
+      const Location& l = Loc(o.vreg);
+      if (l.is_reg()) {
+        (a.fp ? fp_moves : gp_moves).push_back(Move{a.reg, l.index});
       } else {
-        a_->str(X(ReadGp(o, kS0)), slot);
+        (a.fp ? fp_loads : gp_loads).emplace_back(a.reg, &l);
       }
     }
     ParallelMove(gp_moves, false, kS0);
@@ -1017,25 +1031,23 @@ class FunctionCompiler {
     // Parameters: from the ABI's places to their allocated ones, as one parallel move.
     std::vector<Move> gp_moves, fp_moves;
     std::vector<std::pair<int, int>> stack_loads;  // param vreg, incoming stack slot
-    int ni = 0, nd = 0, ns = 0;
-    for (int p : f_.params) {
-      const bool fp = lir::IsFloat(f_.TypeOf(p));
-      int& n = fp ? nd : ni;
-      const bool in_reg = n < 8;
-      const int abi = in_reg ? n : -1;
-      n++;
-      const int incoming = in_reg ? -1 : ns++;
+    std::vector<Type> types;
+    for (int p : f_.params) types.push_back(f_.TypeOf(p));
+    const std::vector<AbiSlot> abi = AssignAbi(types, nullptr);
+    for (size_t i = 0; i < f_.params.size(); i++) {
+      const int p = f_.params[i];
+      const AbiSlot& a = abi[i];
       const Location& l = Loc(p);
       if (l.kind == Location::Kind::kNone) continue;  // unused parameter
-      if (in_reg && l.is_reg()) {
-        (fp ? fp_moves : gp_moves).push_back(Move{l.index, abi});
-      } else if (in_reg) {
+      if (a.stack >= 0) {
+        stack_loads.emplace_back(p, a.stack);
+      } else if (l.is_reg()) {
+        (a.fp ? fp_moves : gp_moves).push_back(Move{l.index, a.reg});
+      } else {
         // Spilled: store before any register move can overwrite the ABI register.
         const Mem slot =
             asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index)));
-        fp ? a_->str(D(abi), slot) : a_->str(X(abi), slot);
-      } else {
-        stack_loads.emplace_back(p, incoming);
+        a.fp ? a_->str(D(a.reg), slot) : a_->str(X(a.reg), slot);
       }
     }
     ParallelMove(gp_moves, false, kS0);
