@@ -1,0 +1,80 @@
+// The CPython 3.11 facts the frontend rests on (../shared/DESIGN.md), checked against
+// Debian's python3.11 headers and libpython in both configurations: the
+// _PyInterpreterFrame layout, the exported entry points, and the eval-frame hook.
+#define Py_BUILD_CORE 1
+#include <Python.h>
+#include <gtest/gtest.h>
+#include <internal/pycore_frame.h>
+// Not pycore_interp.h: it pulls in pycore_atomic.h, whose C11 atomics do not compile as C++.
+
+#include <cstddef>
+#include <map>
+#include <string>
+
+namespace {
+
+// LP64 layout; both Linux ABIs agree, so offsets taken on the x86 host hold for guest code.
+static_assert(offsetof(_PyInterpreterFrame, f_func) == 0);
+static_assert(offsetof(_PyInterpreterFrame, f_globals) == 8);
+static_assert(offsetof(_PyInterpreterFrame, f_builtins) == 16);
+static_assert(offsetof(_PyInterpreterFrame, f_locals) == 24);
+static_assert(offsetof(_PyInterpreterFrame, f_code) == 32);
+static_assert(offsetof(_PyInterpreterFrame, frame_obj) == 40);
+static_assert(offsetof(_PyInterpreterFrame, previous) == 48);
+static_assert(offsetof(_PyInterpreterFrame, prev_instr) == 56);
+static_assert(offsetof(_PyInterpreterFrame, stacktop) == 64);
+static_assert(offsetof(_PyInterpreterFrame, is_entry) == 68);
+static_assert(offsetof(_PyInterpreterFrame, owner) == 69);
+static_assert(offsetof(_PyInterpreterFrame, localsplus) == 72);
+
+std::map<std::string, int> g_frames;  // code name -> frames the hook saw
+
+PyObject* CountingHook(PyThreadState* tstate, _PyInterpreterFrame* frame, int throwflag) {
+  g_frames[PyUnicode_AsUTF8(frame->f_code->co_name)]++;
+  return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
+}
+
+class Python311 : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { Py_InitializeEx(0); }
+};
+
+TEST_F(Python311, ExportedEntryPointsLink) {
+  // Taking their addresses makes the link fail if libpython stopped exporting them.
+  EXPECT_NE(reinterpret_cast<void*>(&_PyEval_EvalFrameDefault), nullptr);
+  EXPECT_NE(reinterpret_cast<void*>(&_PyFunction_Vectorcall), nullptr);
+  EXPECT_NE(reinterpret_cast<void*>(&_PyCode_GetExtra), nullptr);
+  EXPECT_NE(reinterpret_cast<void*>(&_PyCode_SetExtra), nullptr);
+  EXPECT_NE(reinterpret_cast<void*>(&_PyEval_RequestCodeExtraIndex), nullptr);
+  EXPECT_NE(reinterpret_cast<void*>(&_PyObject_GetMethod), nullptr);
+}
+
+TEST_F(Python311, EvalFrameHookSeesEveryCallAndDelegates) {
+  PyInterpreterState* interp = PyInterpreterState_Get();
+  g_frames.clear();
+  _PyInterpreterState_SetEvalFrameFunc(interp, &CountingHook);
+  const int rc = PyRun_SimpleString(
+      "def f(x):\n"
+      "    return x + 1\n"
+      "total = 0\n"
+      "for i in range(10):\n"
+      "    total += f(i)\n"
+      "assert total == 55, total\n");
+  _PyInterpreterState_SetEvalFrameFunc(interp, &_PyEval_EvalFrameDefault);
+  EXPECT_EQ(rc, 0);
+  // With a hook installed CPython no longer inlines Python-to-Python calls: every call of
+  // f is a hook call (the fact that makes the hook a counter and costs speed).
+  EXPECT_EQ(g_frames["f"], 10);
+  EXPECT_EQ(_PyInterpreterState_GetEvalFrameFunc(interp), &_PyEval_EvalFrameDefault);
+}
+
+TEST_F(Python311, TracingIsVisibleInCframe) {
+  PyThreadState* tstate = PyThreadState_Get();
+  EXPECT_EQ(tstate->cframe->use_tracing, 0);
+  ASSERT_EQ(PyRun_SimpleString("import sys\nsys.settrace(lambda *a: None)\n"), 0);
+  EXPECT_NE(tstate->cframe->use_tracing, 0) << "the JIT must fall back while tracing";
+  ASSERT_EQ(PyRun_SimpleString("sys.settrace(None)\n"), 0);
+  EXPECT_EQ(tstate->cframe->use_tracing, 0);
+}
+
+}  // namespace
