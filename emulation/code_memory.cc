@@ -74,10 +74,4 @@ bool CodeMemory::Contains(uint64_t address) const {
   return false;
 }
 
-size_t CodeMemory::bytes_used() const {
-  size_t n = 0;
-  for (const Arena& a : arenas_) n += a.used;
-  return n;
-}
-
 }  // namespace a64jit::emu

@@ -29,7 +29,6 @@ class CodeMemory {
   void Write(uint8_t* at, const uint8_t* code, size_t size);
   // True if `address` lies in any arena (safe to call from a signal handler).
   bool Contains(uint64_t address) const;
-  size_t bytes_used() const;
 
  private:
   struct Arena {

@@ -145,7 +145,6 @@ class Executor {
   // The guest stack: [stack_low, stack_high).
   uint64_t stack_low() const { return stack_low_; }
   uint64_t stack_high() const { return stack_high_; }
-  uint64_t guard_low() const { return guard_low_; }
 
  protected:
   explicit Executor(const ExecutorOptions& options);

@@ -98,11 +98,6 @@ Side LoadSide(const std::string& dir, const std::string& manifest_path);
 std::pair<Side, Side> LoadSides(const std::string& stock_dir, const std::string& stock_manifest,
                                 const std::string& jit_dir, const std::string& jit_manifest);
 
-struct CompareOptions {
-  std::string stock_manifest, jit_manifest;  // "" : <dir>/manifest.json if present
-  std::string labels;                        // runner.py's re-run labels, optional
-};
-
 // The comparison as a JSON document (schema "a64jit-junit-compare/1", see README.md).
 nlohmann::json Compare(const Side& stock, const Side& jit,
                        const std::map<std::string, std::string>& labels = {});
