@@ -188,12 +188,16 @@ std::string Executor::DisassembleAround(uint64_t pc) {
   return out.empty() ? "(no readable code at pc)\n" : out;
 }
 
-std::unique_ptr<Executor> CreateHostExecutor(const ExecutorOptions& options) {
+ExecMode HostExecMode() {
 #if defined(__aarch64__)
-  return CreateExecutor(ExecMode::kNative, options);
+  return ExecMode::kNative;
 #else
-  return CreateExecutor(ExecMode::kUnicorn, options);
+  return ExecMode::kUnicorn;
 #endif
+}
+
+std::unique_ptr<Executor> CreateHostExecutor(const ExecutorOptions& options) {
+  return CreateExecutor(HostExecMode(), options);
 }
 
 }  // namespace a64jit::emu

@@ -187,7 +187,9 @@ std::unique_ptr<Executor> CreateUnicornExecutor(const ExecutorOptions& options);
 // Finishes construction (emits the call stub); for the factories above.
 void InitExecutor(Executor* executor);
 
-// The executor of this host: native on aarch64, Unicorn on x86-64.
+// The mode of this host: native on aarch64, Unicorn on x86-64.
+ExecMode HostExecMode();
+// The executor of this host.
 std::unique_ptr<Executor> CreateHostExecutor(const ExecutorOptions& options = {});
 // A specific mode; throws ExecutorError when this host cannot run it.
 std::unique_ptr<Executor> CreateExecutor(ExecMode mode, const ExecutorOptions& options = {});

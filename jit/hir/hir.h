@@ -1,0 +1,151 @@
+// HIR: a Python-level IR built from CPython 3.11 bytecode by abstract interpretation of the
+// value stack. Values are registers holding PyObject* (or, for "cint" registers, a C integer:
+// truth values and comparison results). Locals stay in the interpreter frame; only stack
+// values live in registers, so leaving compiled code for the interpreter (deopt) is a matter
+// of writing the stack back into the frame.
+//
+// Registers are not SSA. Within a block each definition is a new register, except the
+// "canonical" stack registers s0, s1, ...: the value at stack depth k on entry to a block is
+// in s_k, and a block hands its outgoing stack to its successors by moving it into s_k just
+// before its terminator. So a value never crosses a block edge except through s_k, and
+// reference counting can be decided block by block (see passes.h).
+#ifndef A64JIT_JIT_HIR_HIR_H_
+#define A64JIT_JIT_HIR_HIR_H_
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace a64jit::hir {
+
+enum class Op : uint8_t {
+  // Values
+  kLoadLocal,     // %d = locals[imm]; if imm2 (checked) an unbound local resumes the interpreter
+  kStoreLocal,    // locals[imm] = %a (steals %a; the old value is released)
+  kLoadConst,     // %d = co_consts[imm] (borrowed: the code object keeps it alive)
+  kLoadNull,      // %d = NULL (the 3.11 call protocol's "no self")
+  kLoadGlobal,    // %d = globals, then builtins [co_names[imm]]; missing: resume the interpreter
+  kLoadAttr,      // %d = %a.co_names[imm]
+  kStoreAttr,     // %a.co_names[imm] = %b
+  kLoadMethod,    // %d, %d2 = [method, self] or [NULL, attribute] for %a.co_names[imm]
+  kCall,          // %d = CALL imm over args [callable|NULL, self|callable, args...] (steals
+                  // all); imm2: co_consts index of the keyword names tuple, or -1
+  kBinaryOp,      // %d = %a op %b (imm: the NB_* code of BINARY_OP)
+  kCompareOp,     // %d = %a op %b (imm: Py_LT ... Py_GE)
+  kUnaryOp,       // %d = op %a (imm: UnaryKind)
+  kGetItem,       // %d = %a[%b]
+  kSetItem,       // %a[%b] = %c
+  kContains,      // %d:cint = (%a in %b)
+  kBuildList,     // %d = [args...] (steals)
+  kBuildTuple,    // %d = (args...) (steals)
+  kGetIter,       // %d = iter(%a)
+  kForIter,       // %d = next(%a), NULL when exhausted
+  kIsTrue,        // %d:cint = bool(%a)
+  kIsSame,        // %d:cint = %a is %b
+  kIsNone,        // %d:cint = %a is None
+  kIsNull,        // %d:cint = %a == NULL
+  kBoolFromCInt,  // %d = True if %a != 0 else False (imm: 1 inverts)
+  kMov,           // %d = %a, moving the reference
+  kDup,           // %d = %a, a second reference (COPY)
+  // Reference counting, inserted by the refcount pass only.
+  kIncref,
+  kDecref,
+  kXDecref,  // %a may be NULL
+  // Terminators
+  kJump,    // goto targets[0]
+  kBranch,  // if %a:cint != 0 goto targets[0] else targets[1]
+  kReturn,  // return %a (steals)
+  kDeopt,   // leave for the interpreter as `state` says
+};
+const char* OpName(Op op);
+bool IsTerminator(Op op);
+
+enum class UnaryKind : uint8_t { kNegative = 0, kPositive = 1, kInvert = 2 };
+
+enum class ValueType : uint8_t { kObject, kCInt };
+
+// What the interpreter needs to take over: the stack to write into the frame, and where to
+// continue. kError: the instruction at `bc` failed with an exception set (the interpreter
+// unwinds from it, adding the traceback entry). kResume: execute the instruction at `bc`
+// (and the rest) in the interpreter; `resume_unit` is where its EXTENDED_ARGs start.
+struct FrameState {
+  enum class Kind : uint8_t { kError, kResume };
+  Kind kind = Kind::kError;
+  int bc = 0;           // code unit of the instruction
+  int resume_unit = 0;  // kResume: first code unit to execute
+  std::vector<int> stack;
+  // Filled by the refcount pass: entries that hold a borrowed reference and need a new one
+  // before the frame owns them.
+  std::vector<bool> borrowed;
+};
+
+struct Instr {
+  Op op = Op::kJump;
+  int dst = -1;
+  int dst2 = -1;  // kLoadMethod's second result
+  std::vector<int> args;
+  int64_t imm = 0;
+  int64_t imm2 = 0;
+  int bc = -1;                // code unit of the bytecode instruction this came from
+  bool has_state = false;     // can leave for the interpreter (error or resume)
+  FrameState state;           // valid when has_state
+  int targets[2] = {-1, -1};  // kJump, kBranch
+};
+
+struct Block {
+  int in_depth = 0;   // stack depth on entry: s_0 .. s_{in_depth-1} are live in
+  int out_depth = 0;  // stack depth handed to the successors in s_0 ..
+  int bc_start = -1;  // first code unit, or -1 for a block the builder made up
+  std::vector<Instr> instrs;
+};
+
+// What the builder knows about the code object; also what the printer shows.
+struct CodeInfo {
+  std::string qualname;
+  std::string module;
+  std::vector<uint16_t> code;  // the unquickened code units (co_code)
+  std::vector<std::string> const_reprs;
+  std::vector<std::string> names;
+  std::vector<std::string> localsplus_names;
+  int nlocalsplus = 0;
+  int nargs = 0;  // positional + keyword-only + *args + **kwargs: bound on entry
+  int flags = 0;
+  int first_traceable = 0;
+};
+
+struct Function {
+  CodeInfo code;
+  std::vector<ValueType> reg_types;
+  std::vector<int> stack_regs;  // s_k
+  std::vector<Block> blocks;    // blocks[0] is the entry
+
+  int NewReg(ValueType t) {
+    reg_types.push_back(t);
+    return static_cast<int>(reg_types.size()) - 1;
+  }
+  int StackReg(int depth);  // s_depth, created on first use
+  bool IsStackReg(int reg) const;
+  size_t InstrCount() const;
+};
+
+// Bytecode the builder does not handle: the function stays interpreted and the reason
+// (the opcode's name and offset) is reported.
+class Unsupported : public std::runtime_error {
+ public:
+  // opcode -1: not about one opcode (e.g. inconsistent stack depths).
+  Unsupported(int opcode, int offset, const std::string& what)
+      : std::runtime_error(what), opcode_(opcode), offset_(offset) {}
+  int opcode() const { return opcode_; }
+  int offset() const { return offset_; }  // in bytes, as dis shows it
+
+ private:
+  int opcode_;
+  int offset_;
+};
+
+std::string Print(const Function& f);
+
+}  // namespace a64jit::hir
+
+#endif  // A64JIT_JIT_HIR_HIR_H_

@@ -1,0 +1,501 @@
+#include "jit/hir/lower.h"
+
+#define Py_BUILD_CORE 1
+#include <Python.h>
+#include <internal/pycore_frame.h>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace a64jit::hir {
+
+namespace {
+
+using lir::Cond;
+using lir::Operand;
+using lir::Type;
+
+constexpr int64_t kLocalsPlus = offsetof(_PyInterpreterFrame, localsplus);
+constexpr int64_t kPrevInstr = offsetof(_PyInterpreterFrame, prev_instr);
+constexpr int64_t kStackTop = offsetof(_PyInterpreterFrame, stacktop);
+static_assert(offsetof(PyObject, ob_refcnt) == 0, "refcount at offset 0");
+
+// BINARY_OP's NB_* codes, in order, and the libpython function for each.
+const char* const kBinaryFunctions[] = {
+    "PyNumber_Add",
+    "PyNumber_And",
+    "PyNumber_FloorDivide",
+    "PyNumber_Lshift",
+    "PyNumber_MatrixMultiply",
+    "PyNumber_Multiply",
+    "PyNumber_Remainder",
+    "PyNumber_Or",
+    "a64_power",
+    "PyNumber_Rshift",
+    "PyNumber_Subtract",
+    "PyNumber_TrueDivide",
+    "PyNumber_Xor",
+    "PyNumber_InPlaceAdd",
+    "PyNumber_InPlaceAnd",
+    "PyNumber_InPlaceFloorDivide",
+    "PyNumber_InPlaceLshift",
+    "PyNumber_InPlaceMatrixMultiply",
+    "PyNumber_InPlaceMultiply",
+    "PyNumber_InPlaceRemainder",
+    "PyNumber_InPlaceOr",
+    "a64_inplace_power",
+    "PyNumber_InPlaceRshift",
+    "PyNumber_InPlaceSubtract",
+    "PyNumber_InPlaceTrueDivide",
+    "PyNumber_InPlaceXor",
+};
+constexpr int kBinaryCount = sizeof(kBinaryFunctions) / sizeof(kBinaryFunctions[0]);
+const char* const kUnaryFunctions[] = {"PyNumber_Negative", "PyNumber_Positive", "PyNumber_Invert"};
+
+class Lowerer {
+ public:
+  Lowerer(const Function& f, const RuntimeAddresses& rt, const std::string& name) : f_(f), rt_(rt) {
+    out_.name = name;
+    out_.ret = Type::kPtr;
+  }
+
+  lir::Function Run() {
+    tstate_ = out_.NewVReg(Type::kPtr);
+    frame_ = out_.NewVReg(Type::kPtr);
+    out_.params = {tstate_, frame_};
+    for (ValueType t : f_.reg_types) {
+      regs_.push_back(out_.NewVReg(t == ValueType::kCInt ? Type::kI64 : Type::kPtr));
+    }
+    int scratch = 2;
+    for (const Block& b : f_.blocks) {
+      for (const Instr& in : b.instrs) {
+        if (in.op == Op::kCall || in.op == Op::kBuildList || in.op == Op::kBuildTuple) {
+          scratch = std::max(scratch, static_cast<int>(in.args.size()));
+        }
+      }
+    }
+    out_.slots.push_back(lir::StackSlot{8 * scratch});
+
+    // LIR block 0: entry; then one LIR block per HIR block (more are appended as needed).
+    entry_ = NewBlock();
+    for (size_t b = 0; b < f_.blocks.size(); b++) block_of_.push_back(NewBlock());
+    cur_ = entry_;
+    first_instr_ = Mov(Operand::Imm(static_cast<int64_t>(rt_.first_instr)), Type::kPtr);
+    SetPrevInstr(f_.code.first_traceable);
+    Jmp(block_of_[0]);
+    for (size_t b = 0; b < f_.blocks.size(); b++) {
+      cur_ = block_of_[b];
+      prev_instr_known_ = -1;
+      for (const Instr& in : f_.blocks[b].instrs) LowerInstr(in);
+    }
+    return std::move(out_);
+  }
+
+ private:
+  int NewBlock() {
+    out_.blocks.emplace_back();
+    return static_cast<int>(out_.blocks.size()) - 1;
+  }
+  lir::Instr& Emit(lir::Instr in) {
+    auto& instrs = out_.blocks[static_cast<size_t>(cur_)].instrs;
+    instrs.push_back(std::move(in));
+    return instrs.back();
+  }
+  int R(int hir_reg) const { return regs_[static_cast<size_t>(hir_reg)]; }
+  static Operand V(int vreg) { return Operand::VReg(vreg); }
+  static Operand Imm(uint64_t v) { return Operand::Imm(static_cast<int64_t>(v)); }
+
+  int Mov(Operand a, Type t, int dst = -1) {
+    lir::Instr in;
+    in.op = lir::Op::kMov;
+    in.dst = dst >= 0 ? dst : out_.NewVReg(t);
+    in.args = {a};
+    return Emit(in).dst;
+  }
+  int Binary(lir::Op op, Operand a, Operand b, Type t, int dst = -1) {
+    lir::Instr in;
+    in.op = op;
+    in.dst = dst >= 0 ? dst : out_.NewVReg(t);
+    in.args = {a, b};
+    return Emit(in).dst;
+  }
+  int Load(Operand base, int64_t disp, Type t, int dst = -1) {
+    lir::Instr in;
+    in.op = lir::Op::kLoad;
+    in.dst = dst >= 0 ? dst : out_.NewVReg(t);
+    in.base = base;
+    in.disp = disp;
+    return Emit(in).dst;
+  }
+  void Store(Operand value, Operand base, int64_t disp, Type t) {
+    lir::Instr in;
+    in.op = lir::Op::kStore;
+    in.store_type = t;
+    in.args = {value};
+    in.base = base;
+    in.disp = disp;
+    Emit(in);
+  }
+  // LIR call arguments are registers.
+  std::vector<Operand> InRegisters(std::vector<Operand> args) {
+    for (Operand& a : args) {
+      if (!a.is_vreg()) a = V(Mov(a, Type::kI64));
+    }
+    return args;
+  }
+  int Call(const std::string& callee, std::vector<Operand> args, int dst = -1,
+           Type t = Type::kPtr) {
+    args = InRegisters(std::move(args));
+    lir::Instr in;
+    in.op = lir::Op::kCall;
+    in.callee = callee;
+    in.args = std::move(args);
+    in.dst = dst >= 0 ? dst : out_.NewVReg(t);
+    return Emit(in).dst;
+  }
+  void CallVoid(const std::string& callee, std::vector<Operand> args) {
+    args = InRegisters(std::move(args));
+    lir::Instr in;
+    in.op = lir::Op::kCall;
+    in.callee = callee;
+    in.args = std::move(args);
+    Emit(in);
+  }
+  void Jmp(int target) {
+    lir::Instr in;
+    in.op = lir::Op::kJmp;
+    in.targets[0] = target;
+    Emit(in);
+  }
+  void Br(Cond c, Operand a, Operand b, int if_true, int if_false) {
+    lir::Instr in;
+    in.op = lir::Op::kBr;
+    in.cond = c;
+    in.cmp_type = Type::kI64;
+    in.args = {a, b};
+    in.targets[0] = if_true;
+    in.targets[1] = if_false;
+    Emit(in);
+  }
+  // Branches to a fresh block on `cond`, continues in another; returns the taken block.
+  int SplitOn(Cond c, Operand a, Operand b) {
+    const int taken = NewBlock(), cont = NewBlock();
+    Br(c, a, b, taken, cont);
+    cur_ = cont;
+    return taken;
+  }
+
+  // prev_instr = the instruction at code unit `unit` (what frame objects and tracebacks read).
+  void SetPrevInstr(int unit) {
+    if (unit == prev_instr_known_) return;
+    const int p =
+        Binary(lir::Op::kAdd, V(first_instr_), Operand::Imm(2 * int64_t{unit}), Type::kPtr);
+    Store(V(p), V(frame_), kPrevInstr, Type::kPtr);
+    prev_instr_known_ = unit;
+  }
+
+  void Incref(Operand obj) {
+    const int rc = Load(obj, 0, Type::kI64);
+    Binary(lir::Op::kAdd, V(rc), Operand::Imm(1), Type::kI64, rc);
+    Store(V(rc), obj, 0, Type::kI64);
+  }
+  void Decref(int obj, bool maybe_null, int bc) {
+    const int done = NewBlock();
+    if (maybe_null) {
+      const int nonnull = NewBlock();
+      Br(Cond::kEq, V(obj), Operand::Imm(0), done, nonnull);
+      cur_ = nonnull;
+    }
+    const int rc = Load(V(obj), 0, Type::kI64);
+    Binary(lir::Op::kSub, V(rc), Operand::Imm(1), Type::kI64, rc);
+    Store(V(rc), V(obj), 0, Type::kI64);
+    const int dealloc = NewBlock();
+    Br(Cond::kEq, V(rc), Operand::Imm(0), dealloc, done);
+    // Deallocation can run arbitrary code (__del__, weakref callbacks): keep the line right.
+    cur_ = dealloc;
+    const int known = prev_instr_known_;
+    if (bc >= 0) SetPrevInstr(bc);
+    CallVoid("_Py_Dealloc", {V(obj)});
+    Jmp(done);
+    cur_ = done;
+    prev_instr_known_ = bc >= 0 && known != bc ? -1 : known;
+  }
+
+  // The exit to the interpreter for `in`'s state, taken from the current block's branch.
+  int DeoptBlock(const Instr& in) {
+    const int saved = cur_;
+    const int known = prev_instr_known_;
+    const int b = NewBlock();
+    cur_ = b;
+    EmitDeopt(in.state);
+    cur_ = saved;
+    prev_instr_known_ = known;
+    return b;
+  }
+  void EmitDeopt(const FrameState& st) {
+    const int64_t base = kLocalsPlus + 8 * int64_t{f_.code.nlocalsplus};
+    for (size_t i = 0; i < st.stack.size(); i++) {
+      const int v = R(st.stack[i]);
+      if (i < st.borrowed.size() && st.borrowed[i]) Incref(V(v));
+      Store(V(v), V(frame_), base + 8 * static_cast<int64_t>(i), Type::kPtr);
+    }
+    Store(Operand::Imm(f_.code.nlocalsplus + static_cast<int64_t>(st.stack.size())), V(frame_),
+          kStackTop, Type::kI32);
+    const bool error = st.kind == FrameState::Kind::kError;
+    prev_instr_known_ = -1;
+    SetPrevInstr(error ? st.bc : st.resume_unit - 1);
+    lir::Instr ret;
+    ret.op = lir::Op::kRet;
+    ret.args = {Imm(error ? kDeoptError : kDeoptResume)};
+    Emit(ret);
+  }
+  // if (value cond rhs) leave for the interpreter.
+  void DeoptIf(const Instr& in, Cond c, Operand value, Operand rhs) {
+    const int deopt = DeoptBlock(in);
+    const int cont = NewBlock();
+    Br(c, value, rhs, deopt, cont);
+    cur_ = cont;
+  }
+
+  // Stores `args` into the scratch slot and returns its address.
+  int Spill(const std::vector<int>& args) {
+    lir::Instr addr;
+    addr.op = lir::Op::kSlotAddr;
+    addr.dst = out_.NewVReg(Type::kPtr);
+    addr.slot = 0;
+    const int p = Emit(addr).dst;
+    for (size_t i = 0; i < args.size(); i++) {
+      Store(V(R(args[i])), V(p), 8 * static_cast<int64_t>(i), Type::kPtr);
+    }
+    return p;
+  }
+
+  uint64_t Name(int64_t i) const { return rt_.names.at(static_cast<size_t>(i)); }
+  uint64_t Const(int64_t i) const { return rt_.consts.at(static_cast<size_t>(i)); }
+
+  // A call returning a new reference, NULL on error.
+  void CallChecked(const Instr& in, const std::string& callee, std::vector<Operand> args) {
+    SetPrevInstr(in.bc);
+    Call(callee, std::move(args), R(in.dst));
+    DeoptIf(in, Cond::kEq, V(R(in.dst)), Operand::Imm(0));
+  }
+  // A call returning an int, negative on error.
+  int CallInt(const Instr& in, const std::string& callee, std::vector<Operand> args, int dst = -1) {
+    SetPrevInstr(in.bc);
+    const int r = Call(callee, std::move(args), dst, Type::kI64);
+    // The C functions return int: only the low 32 bits are defined.
+    lir::Instr trunc;
+    trunc.op = lir::Op::kTrunc;
+    trunc.dst = out_.NewVReg(Type::kI32);
+    trunc.args = {V(r)};
+    const int w = Emit(trunc).dst;
+    lir::Instr ext;
+    ext.op = lir::Op::kSExt;
+    ext.dst = r;
+    ext.args = {V(w)};
+    Emit(ext);
+    DeoptIf(in, Cond::kSlt, V(r), Operand::Imm(0));
+    return r;
+  }
+
+  void LowerInstr(const Instr& in) {
+    switch (in.op) {
+      case Op::kLoadLocal:
+        Load(V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr, R(in.dst));
+        if (in.imm2 != 0) DeoptIf(in, Cond::kEq, V(R(in.dst)), Operand::Imm(0));
+        return;
+      case Op::kStoreLocal: {
+        const int old = Load(V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr);
+        Store(V(R(in.args[0])), V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr);
+        Decref(old, true, in.bc);
+        return;
+      }
+      case Op::kLoadConst:
+        Mov(Imm(Const(in.imm)), Type::kPtr, R(in.dst));
+        return;
+      case Op::kLoadNull:
+        Mov(Operand::Imm(0), Type::kPtr, R(in.dst));
+        return;
+      case Op::kLoadGlobal:
+        SetPrevInstr(in.bc);
+        Call("a64_load_global", {V(frame_), Imm(Name(in.imm))}, R(in.dst));
+        DeoptIf(in, Cond::kEq, V(R(in.dst)), Operand::Imm(0));
+        return;
+      case Op::kLoadAttr:
+        CallChecked(in, "PyObject_GetAttr", {V(R(in.args[0])), Imm(Name(in.imm))});
+        return;
+      case Op::kStoreAttr:
+        CallInt(in, "PyObject_SetAttr", {V(R(in.args[0])), Imm(Name(in.imm)), V(R(in.args[1]))});
+        return;
+      case Op::kLoadMethod: {
+        lir::Instr addr;
+        addr.op = lir::Op::kSlotAddr;
+        addr.dst = out_.NewVReg(Type::kPtr);
+        addr.slot = 0;
+        const int p = Emit(addr).dst;
+        CallInt(in, "a64_load_method", {V(R(in.args[0])), Imm(Name(in.imm)), V(p)});
+        Load(V(p), 0, Type::kPtr, R(in.dst));
+        Load(V(p), 8, Type::kPtr, R(in.dst2));
+        return;
+      }
+      case Op::kCall: {
+        const int p = Spill(in.args);
+        const uint64_t kwnames = in.imm2 >= 0 ? Const(in.imm2) : 0;
+        CallChecked(in, "a64_call", {V(p), Operand::Imm(in.imm), Imm(kwnames)});
+        return;
+      }
+      case Op::kBinaryOp:
+        if (in.imm < 0 || in.imm >= kBinaryCount) throw Unsupported(-1, in.bc * 2, "BINARY_OP");
+        CallChecked(in, kBinaryFunctions[in.imm], {V(R(in.args[0])), V(R(in.args[1]))});
+        return;
+      case Op::kCompareOp:
+        CallChecked(in, "PyObject_RichCompare",
+                    {V(R(in.args[0])), V(R(in.args[1])), Operand::Imm(in.imm)});
+        return;
+      case Op::kUnaryOp:
+        CallChecked(in, kUnaryFunctions[in.imm], {V(R(in.args[0]))});
+        return;
+      case Op::kGetItem:
+        CallChecked(in, "PyObject_GetItem", {V(R(in.args[0])), V(R(in.args[1]))});
+        return;
+      case Op::kSetItem:
+        CallInt(in, "PyObject_SetItem", {V(R(in.args[0])), V(R(in.args[1])), V(R(in.args[2]))});
+        return;
+      case Op::kContains:
+        CallInt(in, "PySequence_Contains", {V(R(in.args[1])), V(R(in.args[0]))}, R(in.dst));
+        return;
+      case Op::kBuildList:
+      case Op::kBuildTuple: {
+        const int p = Spill(in.args);
+        CallChecked(in, in.op == Op::kBuildList ? "a64_build_list" : "a64_build_tuple",
+                    {V(p), Operand::Imm(static_cast<int64_t>(in.args.size()))});
+        return;
+      }
+      case Op::kGetIter:
+        CallChecked(in, "PyObject_GetIter", {V(R(in.args[0]))});
+        return;
+      case Op::kForIter:
+        SetPrevInstr(in.bc);
+        Call("a64_for_iter", {V(R(in.args[0]))}, R(in.dst));
+        DeoptIf(in, Cond::kEq, V(R(in.dst)), Operand::Imm(1));
+        return;
+      case Op::kIsTrue:
+        LowerIsTrue(in);
+        return;
+      case Op::kIsSame:
+        Compare(R(in.dst), V(R(in.args[0])), V(R(in.args[1])));
+        return;
+      case Op::kIsNone:
+        Compare(R(in.dst), V(R(in.args[0])), Imm(rt_.py_none));
+        return;
+      case Op::kIsNull:
+        Compare(R(in.dst), V(R(in.args[0])), Operand::Imm(0));
+        return;
+      case Op::kBoolFromCInt: {
+        const int t = Mov(Imm(rt_.py_true), Type::kPtr);
+        const int f = Mov(Imm(rt_.py_false), Type::kPtr);
+        lir::Instr sel;
+        sel.op = lir::Op::kSelect;
+        sel.dst = R(in.dst);
+        sel.args = {V(R(in.args[0])), V(in.imm != 0 ? f : t), V(in.imm != 0 ? t : f)};
+        Emit(sel);
+        return;
+      }
+      case Op::kMov:
+      case Op::kDup:
+        Mov(V(R(in.args[0])), Type::kPtr, R(in.dst));
+        return;
+      case Op::kIncref:
+        Incref(V(R(in.args[0])));
+        return;
+      case Op::kDecref:
+      case Op::kXDecref:
+        Decref(R(in.args[0]), in.op == Op::kXDecref, in.bc);
+        return;
+      case Op::kJump:
+        Jmp(block_of_[static_cast<size_t>(in.targets[0])]);
+        return;
+      case Op::kBranch:
+        Br(Cond::kNe, V(R(in.args[0])), Operand::Imm(0),
+           block_of_[static_cast<size_t>(in.targets[0])],
+           block_of_[static_cast<size_t>(in.targets[1])]);
+        return;
+      case Op::kReturn: {
+        lir::Instr ret;
+        ret.op = lir::Op::kRet;
+        ret.args = {V(R(in.args[0]))};
+        Emit(ret);
+        return;
+      }
+      case Op::kDeopt:
+        EmitDeopt(in.state);
+        return;
+    }
+  }
+
+  void Compare(int dst, Operand a, Operand b) {
+    lir::Instr in;
+    in.op = lir::Op::kCmp;
+    in.dst = dst;
+    in.cond = Cond::kEq;
+    in.cmp_type = Type::kI64;
+    in.args = {a, b};
+    Emit(in);
+  }
+
+  // True/False/None inline, anything else through PyObject_IsTrue.
+  void LowerIsTrue(const Instr& in) {
+    const int c = R(in.dst);
+    const Operand v = V(R(in.args[0]));
+    const int done = NewBlock();
+    Mov(Operand::Imm(1), Type::kI64, c);
+    int next = NewBlock();
+    Br(Cond::kEq, v, Imm(rt_.py_true), done, next);
+    cur_ = next;
+    Mov(Operand::Imm(0), Type::kI64, c);
+    next = NewBlock();
+    Br(Cond::kEq, v, Imm(rt_.py_false), done, next);
+    cur_ = next;
+    next = NewBlock();
+    Br(Cond::kEq, v, Imm(rt_.py_none), done, next);
+    cur_ = next;
+    const int known = prev_instr_known_;
+    CallInt(in, "PyObject_IsTrue", {v}, c);
+    Jmp(done);
+    cur_ = done;
+    prev_instr_known_ = known == in.bc ? known : -1;
+  }
+
+  const Function& f_;
+  const RuntimeAddresses& rt_;
+  lir::Function out_;
+  std::vector<int> regs_;
+  std::vector<int> block_of_;
+  int tstate_ = -1, frame_ = -1, first_instr_ = -1;
+  int entry_ = -1, cur_ = -1;
+  int prev_instr_known_ = -1;  // the unit prev_instr holds on every path here, or -1
+};
+
+}  // namespace
+
+const std::vector<HelperInfo>& LoweringHelpers() {
+  static const std::vector<HelperInfo> helpers = [] {
+    std::vector<HelperInfo> h = {
+        {"a64_load_global", 2},      {"a64_load_method", 3},   {"a64_call", 3},
+        {"a64_build_list", 2},       {"a64_build_tuple", 2},   {"a64_for_iter", 1},
+        {"_Py_Dealloc", 1},          {"PyObject_GetAttr", 2},  {"PyObject_SetAttr", 3},
+        {"PyObject_RichCompare", 3}, {"PyObject_GetItem", 2},  {"PyObject_SetItem", 3},
+        {"PySequence_Contains", 2},  {"PyObject_GetIter", 1},  {"PyObject_IsTrue", 1},
+        {"PyNumber_Negative", 1},    {"PyNumber_Positive", 1}, {"PyNumber_Invert", 1},
+    };
+    for (const char* name : kBinaryFunctions) h.push_back({name, 2});
+    return h;
+  }();
+  return helpers;
+}
+
+lir::Function Lower(const Function& f, const RuntimeAddresses& rt, const std::string& name) {
+  return Lowerer(f, rt, name).Run();
+}
+
+}  // namespace a64jit::hir

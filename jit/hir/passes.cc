@@ -1,0 +1,294 @@
+#include "jit/hir/passes.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace a64jit::hir {
+
+namespace {
+
+std::vector<int> Successors(const Block& b) {
+  if (b.instrs.empty()) return {};
+  const Instr& t = b.instrs.back();
+  if (t.op == Op::kJump) return {t.targets[0]};
+  if (t.op == Op::kBranch) return {t.targets[0], t.targets[1]};
+  return {};
+}
+
+// Locals assigned on every path to each block's entry (a forward "must" dataflow).
+void RemoveUnboundChecks(Function& f) {
+  const int n = f.code.nlocalsplus;
+  const size_t nb = f.blocks.size();
+  std::vector<std::vector<bool>> in(nb, std::vector<bool>(static_cast<size_t>(n), true));
+  std::vector<bool> reached(nb, false);
+  for (int i = 0; i < n; i++) in[0][static_cast<size_t>(i)] = i < f.code.nargs;
+  reached[0] = true;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (size_t b = 0; b < nb; b++) {
+      if (!reached[b]) continue;
+      std::vector<bool> out = in[b];
+      for (const Instr& ins : f.blocks[b].instrs) {
+        if (ins.op == Op::kStoreLocal) out[static_cast<size_t>(ins.imm)] = true;
+      }
+      for (int s : Successors(f.blocks[b])) {
+        auto& target = in[static_cast<size_t>(s)];
+        if (!reached[static_cast<size_t>(s)]) {
+          reached[static_cast<size_t>(s)] = true;
+          target = out;
+          changed = true;
+          continue;
+        }
+        for (int i = 0; i < n; i++) {
+          if (target[static_cast<size_t>(i)] && !out[static_cast<size_t>(i)]) {
+            target[static_cast<size_t>(i)] = false;
+            changed = true;
+          }
+        }
+      }
+    }
+  }
+  for (size_t b = 0; b < nb; b++) {
+    std::vector<bool> assigned = in[b];
+    for (Instr& ins : f.blocks[b].instrs) {
+      if (ins.op == Op::kStoreLocal) assigned[static_cast<size_t>(ins.imm)] = true;
+      if (ins.op == Op::kLoadLocal && assigned[static_cast<size_t>(ins.imm)]) {
+        ins.imm2 = 0;
+        ins.has_state = false;
+      }
+    }
+  }
+}
+
+// Branch(IsTrue(BoolFromCInt(c))) -> Branch(c), targets swapped when inverted.
+void FoldBoolBranches(Function& f) {
+  for (Block& b : f.blocks) {
+    if (b.instrs.empty() || b.instrs.back().op != Op::kBranch) continue;
+    Instr& br = b.instrs.back();
+    for (size_t i = 0; i + 1 < b.instrs.size(); i++) {
+      Instr& is_true = b.instrs[i];
+      if (is_true.op != Op::kIsTrue || is_true.dst != br.args[0]) continue;
+      const int boolean = is_true.args[0];
+      for (size_t j = 0; j < i; j++) {
+        const Instr& def = b.instrs[j];
+        if (def.op != Op::kBoolFromCInt || def.dst != boolean) continue;
+        br.args[0] = def.args[0];
+        if (def.imm != 0) std::swap(br.targets[0], br.targets[1]);
+        b.instrs.erase(b.instrs.begin() + static_cast<std::ptrdiff_t>(i));
+        break;
+      }
+      break;
+    }
+  }
+}
+
+bool IsPure(const Instr& in) {
+  switch (in.op) {
+    case Op::kLoadConst:
+    case Op::kLoadNull:
+    case Op::kBoolFromCInt:
+    case Op::kIsSame:
+    case Op::kIsNone:
+    case Op::kIsNull:
+    case Op::kDup:
+      return true;
+    case Op::kLoadLocal:
+      return in.imm2 == 0;  // an unchecked load cannot leave for the interpreter
+    case Op::kMov:
+      return true;
+    default:
+      return false;
+  }
+}
+
+enum class Kind { kOwned, kBorrowedStable, kBorrowedMutable, kNull, kCInt };
+
+Kind ResultKind(const Function& f, const Instr& in, int reg) {
+  if (f.reg_types[static_cast<size_t>(reg)] == ValueType::kCInt) return Kind::kCInt;
+  switch (in.op) {
+    case Op::kLoadConst:
+    case Op::kBoolFromCInt:
+      return Kind::kBorrowedStable;
+    case Op::kLoadLocal:
+    case Op::kDup:
+      return Kind::kBorrowedMutable;
+    case Op::kLoadNull:
+      return Kind::kNull;
+    default:
+      return Kind::kOwned;
+  }
+}
+
+bool MaybeNull(const Instr& in, int reg) {
+  if (in.op == Op::kForIter || in.op == Op::kMov) return true;
+  return in.op == Op::kLoadMethod && reg == in.dst;
+}
+
+bool Steals(Op op) {
+  switch (op) {
+    case Op::kStoreLocal:
+    case Op::kCall:
+    case Op::kBuildList:
+    case Op::kBuildTuple:
+    case Op::kReturn:
+    case Op::kMov:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// One definition of a register within a block.
+struct Value {
+  int reg = -1;
+  Kind kind = Kind::kOwned;
+  bool maybe_null = false;
+  int def = -1;  // instruction index; -1: live in (s_k)
+  int last_use = -2;
+  bool stolen = false;
+  bool live_out = false;
+};
+
+Instr RefOp(Op op, int reg, int bc) {
+  Instr in;
+  in.op = op;
+  in.args = {reg};
+  in.bc = bc;
+  return in;
+}
+
+void RefcountBlock(Function& f, Block& b) {
+  std::vector<Value> values;
+  std::map<int, int> current;  // reg -> index in values
+  auto define = [&](int reg, Kind kind, bool maybe_null, int at) {
+    values.push_back(Value{reg, kind, maybe_null, at});
+    current[reg] = static_cast<int>(values.size()) - 1;
+  };
+  for (int k = 0; k < b.in_depth; k++) define(f.StackReg(k), Kind::kOwned, true, -1);
+
+  // Stolen borrowed-stable values need a reference first: (instruction index, reg).
+  std::vector<std::pair<int, int>> incref_before;
+  for (size_t i = 0; i < b.instrs.size(); i++) {
+    Instr& in = b.instrs[i];
+    const int at = static_cast<int>(i);
+    for (int a : in.args) {
+      auto it = current.find(a);
+      if (it == current.end()) continue;  // a cint defined elsewhere cannot happen; be safe
+      Value& v = values[static_cast<size_t>(it->second)];
+      v.last_use = at;
+      if (Steals(in.op) && v.kind != Kind::kCInt) {
+        v.stolen = true;
+        if (v.kind == Kind::kBorrowedStable) incref_before.emplace_back(at, a);
+      }
+    }
+    if (in.has_state) {
+      in.state.borrowed.assign(in.state.stack.size(), false);
+      for (size_t s = 0; s < in.state.stack.size(); s++) {
+        auto it = current.find(in.state.stack[s]);
+        if (it == current.end()) continue;
+        Value& v = values[static_cast<size_t>(it->second)];
+        in.state.borrowed[s] = v.kind == Kind::kBorrowedStable;
+        // Still on the stack here, so alive here (POP_TOP drops values without a use).
+        v.last_use = std::max(v.last_use, at);
+        if (in.op == Op::kDeopt) v.stolen = true;  // handed to the frame
+      }
+    }
+    for (int d : {in.dst, in.dst2}) {
+      if (d >= 0) define(d, ResultKind(f, in, d), MaybeNull(in, d), at);
+    }
+  }
+  for (int k = 0; k < b.out_depth; k++) {
+    auto it = current.find(f.StackReg(k));
+    if (it != current.end()) values[static_cast<size_t>(it->second)].live_out = true;
+  }
+
+  // Insertions, as (position, order, instr): position p means "before instrs[p]".
+  struct Insertion {
+    int pos;
+    int order;
+    Instr in;
+  };
+  std::vector<Insertion> inserts;
+  auto bc_at = [&](int i) { return i >= 0 ? b.instrs[static_cast<size_t>(i)].bc : b.bc_start; };
+  for (auto& [at, reg] : incref_before)
+    inserts.push_back({at, 0, RefOp(Op::kIncref, reg, bc_at(at))});
+  for (Value& v : values) {
+    if (v.kind == Kind::kCInt || v.kind == Kind::kNull || v.kind == Kind::kBorrowedStable) continue;
+    if (v.kind == Kind::kBorrowedMutable) {
+      inserts.push_back({v.def + 1, 1, RefOp(Op::kIncref, v.reg, bc_at(v.def))});
+    }
+    if (v.stolen || v.live_out) continue;
+    const int after = std::max(v.last_use, v.def);
+    inserts.push_back(
+        {after + 1, 2, RefOp(v.maybe_null ? Op::kXDecref : Op::kDecref, v.reg, bc_at(after))});
+  }
+  std::stable_sort(inserts.begin(), inserts.end(), [](const Insertion& x, const Insertion& y) {
+    return x.pos != y.pos ? x.pos < y.pos : x.order < y.order;
+  });
+  std::vector<Instr> out;
+  size_t next = 0;
+  for (size_t i = 0; i <= b.instrs.size(); i++) {
+    while (next < inserts.size() && inserts[next].pos == static_cast<int>(i)) {
+      out.push_back(inserts[next++].in);
+    }
+    if (i < b.instrs.size()) out.push_back(std::move(b.instrs[i]));
+  }
+  // A decref placed after the terminator (a value last used by it) goes before it.
+  if (out.size() >= 2) {
+    size_t term = out.size();
+    for (size_t i = 0; i < out.size(); i++) {
+      if (IsTerminator(out[i].op)) term = i;
+    }
+    if (term + 1 < out.size()) {
+      std::vector<Instr> tail(out.begin() + static_cast<std::ptrdiff_t>(term) + 1, out.end());
+      Instr t = std::move(out[term]);
+      out.resize(term);
+      for (Instr& x : tail) out.push_back(std::move(x));
+      out.push_back(std::move(t));
+    }
+  }
+  b.instrs = std::move(out);
+}
+
+}  // namespace
+
+void Simplify(Function& f) {
+  RemoveUnboundChecks(f);
+  FoldBoolBranches(f);
+}
+
+void EliminateDeadCode(Function& f) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    std::set<int> used;
+    for (const Block& b : f.blocks) {
+      for (const Instr& in : b.instrs) {
+        used.insert(in.args.begin(), in.args.end());
+        if (in.has_state) used.insert(in.state.stack.begin(), in.state.stack.end());
+      }
+    }
+    for (Block& b : f.blocks) {
+      auto dead = [&](const Instr& in) {
+        return IsPure(in) && in.dst >= 0 && !f.IsStackReg(in.dst) && !used.count(in.dst);
+      };
+      const size_t before = b.instrs.size();
+      b.instrs.erase(std::remove_if(b.instrs.begin(), b.instrs.end(), dead), b.instrs.end());
+      changed |= b.instrs.size() != before;
+    }
+  }
+}
+
+void InsertRefcounts(Function& f) {
+  for (Block& b : f.blocks) RefcountBlock(f, b);
+}
+
+void RunPasses(Function& f) {
+  Simplify(f);
+  EliminateDeadCode(f);
+  InsertRefcounts(f);
+}
+
+}  // namespace a64jit::hir

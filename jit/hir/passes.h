@@ -1,0 +1,28 @@
+// HIR passes, run in this order by RunPasses:
+//
+// Simplify: drops the unbound-local check of locals definitely assigned on every path
+//   (arguments, and locals stored on all paths before the load); turns IsTrue of a bool the
+//   function made itself (IS_OP, CONTAINS_OP, UNARY_NOT feeding a conditional jump) into a
+//   branch on the underlying C condition.
+// EliminateDeadCode: removes instructions without side effects whose results are unused.
+// InsertRefcounts: makes reference counting explicit. Every instruction says what it does
+//   with its operands (borrows or steals) and what its result is (a new reference, a
+//   borrowed one that stays valid: constants, True/False; or a borrowed one that may not:
+//   locals, COPY). A new reference is released after its last use unless something stole
+//   it; a borrowed one that is stolen or may go stale gets its own reference. Values that
+//   deopt hands to the interpreter are marked, so the frame receives owned references.
+#ifndef A64JIT_JIT_HIR_PASSES_H_
+#define A64JIT_JIT_HIR_PASSES_H_
+
+#include "jit/hir/hir.h"
+
+namespace a64jit::hir {
+
+void Simplify(Function& f);
+void EliminateDeadCode(Function& f);
+void InsertRefcounts(Function& f);
+void RunPasses(Function& f);
+
+}  // namespace a64jit::hir
+
+#endif  // A64JIT_JIT_HIR_PASSES_H_

@@ -1,0 +1,115 @@
+#include "jit/python/code_info.h"
+
+#include <internal/pycore_code.h>
+
+#include <cstring>
+#include <stdexcept>
+
+namespace a64jit::python {
+
+namespace {
+
+std::string Utf8(PyObject* s) {
+  if (s == nullptr || !PyUnicode_Check(s)) return "?";
+  const char* c = PyUnicode_AsUTF8(s);
+  if (c == nullptr) {
+    PyErr_Clear();
+    return "?";
+  }
+  return c;
+}
+
+std::string Repr(PyObject* o) {
+  PyObject* r = PyObject_Repr(o);
+  if (r == nullptr) {
+    PyErr_Clear();
+    return "<unrepresentable>";
+  }
+  std::string s = Utf8(r);
+  Py_DECREF(r);
+  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  for (char& ch : s) {
+    if (ch == '\n') ch = ' ';
+  }
+  return s;
+}
+
+std::vector<std::string> Strings(PyObject* tuple) {
+  std::vector<std::string> out;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(tuple); i++) {
+    out.push_back(Utf8(PyTuple_GET_ITEM(tuple, i)));
+  }
+  return out;
+}
+
+}  // namespace
+
+hir::CodeInfo CodeInfoOf(PyCodeObject* code, const std::string& module) {
+  hir::CodeInfo info;
+  info.qualname = Utf8(code->co_qualname);
+  info.module = module;
+  PyObject* bytes = PyCode_GetCode(code);  // unquickened
+  if (bytes == nullptr) throw std::runtime_error("co_code unavailable");
+  const Py_ssize_t n = PyBytes_GET_SIZE(bytes) / 2;
+  info.code.resize(static_cast<size_t>(n));
+  std::memcpy(info.code.data(), PyBytes_AS_STRING(bytes), static_cast<size_t>(n) * 2);
+  Py_DECREF(bytes);
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(code->co_consts); i++) {
+    info.const_reprs.push_back(Repr(PyTuple_GET_ITEM(code->co_consts, i)));
+  }
+  info.names = Strings(code->co_names);
+  info.localsplus_names = Strings(code->co_localsplusnames);
+  info.nlocalsplus = code->co_nlocalsplus;
+  info.nargs = code->co_argcount + code->co_kwonlyargcount +
+               ((code->co_flags & CO_VARARGS) ? 1 : 0) +
+               ((code->co_flags & CO_VARKEYWORDS) ? 1 : 0);
+  info.flags = code->co_flags;
+  info.first_traceable = code->_co_firsttraceable;
+  return info;
+}
+
+hir::RuntimeAddresses AddressesOf(PyCodeObject* code) {
+  hir::RuntimeAddresses rt;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(code->co_consts); i++) {
+    rt.consts.push_back(reinterpret_cast<uint64_t>(PyTuple_GET_ITEM(code->co_consts, i)));
+  }
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(code->co_names); i++) {
+    rt.names.push_back(reinterpret_cast<uint64_t>(PyTuple_GET_ITEM(code->co_names, i)));
+  }
+  rt.first_instr = reinterpret_cast<uint64_t>(_PyCode_CODE(code));
+  rt.py_true = reinterpret_cast<uint64_t>(Py_True);
+  rt.py_false = reinterpret_cast<uint64_t>(Py_False);
+  rt.py_none = reinterpret_cast<uint64_t>(Py_None);
+  return rt;
+}
+
+namespace {
+std::vector<std::string>& OpcodeNames() {
+  static std::vector<std::string> names;
+  return names;
+}
+}  // namespace
+
+void LoadOpcodeNames() {
+  if (!OpcodeNames().empty()) return;
+  PyObject* mod = PyImport_ImportModule("opcode");
+  PyObject* names = mod != nullptr ? PyObject_GetAttrString(mod, "opname") : nullptr;
+  Py_XDECREF(mod);
+  if (names != nullptr && PyList_Check(names)) {
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(names); i++) {
+      OpcodeNames().push_back(Utf8(PyList_GET_ITEM(names, i)));
+    }
+  }
+  Py_XDECREF(names);
+  PyErr_Clear();
+}
+
+std::string OpcodeName(int opcode) {
+  const auto& names = OpcodeNames();
+  if (opcode >= 0 && opcode < static_cast<int>(names.size())) {
+    return names[static_cast<size_t>(opcode)];
+  }
+  return "opcode " + std::to_string(opcode);
+}
+
+}  // namespace a64jit::python

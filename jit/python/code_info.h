@@ -1,0 +1,25 @@
+// What the HIR builder and lowering need from a 3.11 code object.
+#ifndef A64JIT_JIT_PYTHON_CODE_INFO_H_
+#define A64JIT_JIT_PYTHON_CODE_INFO_H_
+
+#include <Python.h>
+
+#include <string>
+
+#include "jit/hir/hir.h"
+#include "jit/hir/lower.h"
+
+namespace a64jit::python {
+
+// `module` names the function's module (code objects do not know it). Needs the GIL.
+hir::CodeInfo CodeInfoOf(PyCodeObject* code, const std::string& module);
+hir::RuntimeAddresses AddressesOf(PyCodeObject* code);
+// Reads opcode.opname once (call with the GIL before compiling: importing it from inside
+// the import machinery would fail).
+void LoadOpcodeNames();
+// opcode.opname[opcode], or "opcode N".
+std::string OpcodeName(int opcode);
+
+}  // namespace a64jit::python
+
+#endif  // A64JIT_JIT_PYTHON_CODE_INFO_H_

@@ -1,0 +1,416 @@
+#include "jit/python/jit.h"
+
+#include <internal/pycore_frame.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+
+#include "jit/codegen/codegen.h"
+#include "jit/hir/builder.h"
+#include "jit/hir/lower.h"
+#include "jit/hir/passes.h"
+#include "jit/lir/text.h"
+#include "jit/python/code_info.h"
+#include "jit/python/helpers.h"
+
+namespace a64jit::python {
+
+namespace {
+
+// Per code object, in its co_extra slot.
+struct CodeState {
+  enum class Status { kCounting, kCompiled, kFailed };
+  Status status = Status::kCounting;
+  int64_t calls = 0;
+  bool listed = false;  // matched the jitlist (decided on the first call)
+  bool list_checked = false;
+  const uint8_t* entry = nullptr;
+  size_t code_size = 0;
+  std::string name;  // module:qualname
+  std::string hir, lir, asm_text, failure;
+};
+
+struct Runtime {
+  Config config;
+  bool enabled = false;
+  Py_ssize_t extra_index = -1;
+  std::unique_ptr<emu::Executor> executor;
+  PyThreadState* owner = nullptr;  // compiled code runs on this thread only
+  Stats stats;
+  std::vector<CodeState*> compiled;  // pinned: their code objects are never freed
+  FILE* log = nullptr;
+};
+
+Runtime& R() {
+  static Runtime* runtime = new Runtime();  // never destroyed: code may outlive main()
+  return *runtime;
+}
+
+void Log(const std::string& line) {
+  Runtime& r = R();
+  if (r.log == nullptr) return;
+  std::fprintf(r.log, "a64jit: %s\n", line.c_str());
+  std::fflush(r.log);
+}
+
+void FreeCodeState(void* p) {
+  auto* st = static_cast<CodeState*>(p);
+  if (st != nullptr && st->status != CodeState::Status::kCompiled) delete st;
+}
+
+std::string Utf8(PyObject* s) {
+  if (s == nullptr || !PyUnicode_Check(s)) return "?";
+  const char* c = PyUnicode_AsUTF8(s);
+  if (c == nullptr) {
+    PyErr_Clear();
+    return "?";
+  }
+  return c;
+}
+
+std::string ModuleOf(PyFunctionObject* func) {
+  return func != nullptr ? Utf8(func->func_module) : "?";
+}
+
+bool GlobMatch(const char* pattern, const char* text) {
+  if (*pattern == '\0') return *text == '\0';
+  if (*pattern == '*') {
+    for (const char* t = text;; t++) {
+      if (GlobMatch(pattern + 1, t)) return true;
+      if (*t == '\0') return false;
+    }
+  }
+  return *pattern == *text && GlobMatch(pattern + 1, text + 1);
+}
+
+CodeState* StateOf(PyCodeObject* code, PyFunctionObject* func) {
+  Runtime& r = R();
+  void* extra = nullptr;
+  if (_PyCode_GetExtra(reinterpret_cast<PyObject*>(code), r.extra_index, &extra) < 0) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  if (extra != nullptr) return static_cast<CodeState*>(extra);
+  auto* st = new CodeState();
+  st->name = ModuleOf(func) + ":" + Utf8(code->co_qualname);
+  if (_PyCode_SetExtra(reinterpret_cast<PyObject*>(code), r.extra_index, st) < 0) {
+    PyErr_Clear();
+    delete st;
+    return nullptr;
+  }
+  return st;
+}
+
+void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
+  Runtime& r = R();
+  try {
+    hir::Function f = hir::Build(CodeInfoOf(code, ModuleOf(func)));
+    hir::RunPasses(f);
+    st->hir = hir::Print(f);
+    lir::Module module;
+    module.functions.push_back(hir::Lower(f, AddressesOf(code), "jit_function"));
+    lir::Verify(module.functions[0]);
+    st->lir = lir::Print(module.functions[0]);
+    auto loaded = codegen::CompileAndLoad(module, *r.executor, ResolveHelper);
+    const codegen::LoadedFunction& fn = loaded.at("jit_function");
+    st->entry = fn.entry;
+    st->code_size = fn.code.bytes.size();
+    st->asm_text = codegen::Disassemble(fn.code, reinterpret_cast<uint64_t>(fn.entry));
+    st->status = CodeState::Status::kCompiled;
+    Py_INCREF(code);  // the machine code embeds its constants and names
+    r.compiled.push_back(st);
+    r.stats.compiled++;
+    r.stats.code_bytes += st->code_size;
+    Log("compiled " + st->name + " (" + std::to_string(st->code_size) + " bytes)");
+  } catch (const hir::Unsupported& e) {
+    st->status = CodeState::Status::kFailed;
+    if (e.opcode() >= 0) {
+      const std::string op = OpcodeName(e.opcode());
+      st->failure = "unsupported opcode " + op + " at offset " + std::to_string(e.offset());
+      r.stats.unsupported_opcodes[op]++;
+    } else {
+      st->failure = std::string(e.what()) + " (offset " + std::to_string(e.offset()) + ")";
+    }
+  } catch (const std::exception& e) {
+    st->status = CodeState::Status::kFailed;
+    st->failure = std::string("internal error: ") + e.what();
+  }
+  if (st->status == CodeState::Status::kFailed) {
+    r.stats.failed++;
+    r.stats.failures[st->name] = st->failure;
+    Log("not compiled " + st->name + ": " + st->failure);
+  }
+}
+
+bool Qualifies(CodeState* st) {
+  const Config& c = R().config;
+  if (!st->list_checked) {
+    st->list_checked = true;
+    st->listed = c.jitlist.empty();
+    for (const std::string& p : c.jitlist) {
+      if (GlobMatch(p.c_str(), st->name.c_str())) st->listed = true;
+    }
+  }
+  if (!st->listed) return false;
+  return st->calls++ >= c.threshold.value_or(0);
+}
+
+PyObject* RunCompiled(CodeState* st, PyThreadState* ts, _PyInterpreterFrame* frame) {
+  Runtime& r = R();
+  if (Py_EnterRecursiveCall("")) return nullptr;
+  frame->previous = ts->cframe->current_frame;
+  ts->cframe->current_frame = frame;
+  r.stats.entries++;
+  uint64_t result = 0;
+  bool faulted = false;
+  try {
+    result = r.executor->CallInt(st->entry, {emu::Arg::Ptr(ts), emu::Arg::Ptr(frame)});
+  } catch (const std::exception& e) {
+    // A bug in generated code: report it as a Python error, never take the host down.
+    faulted = true;
+    PyErr_Format(PyExc_SystemError, "a64jit: compiled code of %s failed: %s", st->name.c_str(),
+                 e.what());
+  }
+  r.stats.guest_instructions = r.executor->total_stats().guest_instructions;
+  ts->cframe->current_frame = frame->previous;
+  Py_LeaveRecursiveCall();
+  if (faulted) return nullptr;
+  if (result == hir::kDeoptError || result == hir::kDeoptResume) {
+    r.stats.deopts++;
+    return _PyEval_EvalFrameDefault(ts, frame, result == hir::kDeoptError ? 1 : 0);
+  }
+  return reinterpret_cast<PyObject*>(result);
+}
+
+PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag) {
+  Runtime& r = R();
+  if (throwflag == 0 && ts == r.owner && !ts->cframe->use_tracing) {
+    CodeState* st = StateOf(frame->f_code, frame->f_func);
+    if (st != nullptr) {
+      if (st->status == CodeState::Status::kCounting && Qualifies(st)) {
+        Compile(st, frame->f_code, frame->f_func);
+      }
+      if (st->status == CodeState::Status::kCompiled) return RunCompiled(st, ts, frame);
+    }
+  }
+  return _PyEval_EvalFrameDefault(ts, frame, throwflag);
+}
+
+CodeState* StateOfFunction(PyObject* func, bool create) {
+  if (!PyFunction_Check(func)) {
+    PyErr_SetString(PyExc_TypeError, "a64jit: expected a Python function");
+    return nullptr;
+  }
+  auto* f = reinterpret_cast<PyFunctionObject*>(func);
+  auto* code = reinterpret_cast<PyCodeObject*>(f->func_code);
+  Runtime& r = R();
+  if (!create) {
+    void* extra = nullptr;
+    if (r.extra_index < 0 ||
+        _PyCode_GetExtra(reinterpret_cast<PyObject*>(code), r.extra_index, &extra) < 0) {
+      PyErr_Clear();
+      return nullptr;
+    }
+    return static_cast<CodeState*>(extra);
+  }
+  CodeState* st = StateOf(code, f);
+  if (st == nullptr) PyErr_SetString(PyExc_RuntimeError, "a64jit: no room for code state");
+  return st;
+}
+
+bool EnsureRuntime(const Config& config) {
+  Runtime& r = R();
+  try {
+    if (r.extra_index < 0) {
+      r.extra_index = _PyEval_RequestCodeExtraIndex(FreeCodeState);
+      if (r.extra_index < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "a64jit: no code extra index left");
+        return false;
+      }
+    }
+    const emu::ExecMode mode = config.exec_mode.value_or(emu::HostExecMode());
+    if (r.executor == nullptr || r.executor->mode() != mode) {
+      if (r.executor != nullptr && !r.compiled.empty()) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "a64jit: cannot change the execution mode after compiling");
+        return false;
+      }
+      r.executor = emu::CreateExecutor(mode);
+    }
+    RegisterHelpers();
+    LoadOpcodeNames();
+  } catch (const std::exception& e) {
+    PyErr_Format(PyExc_RuntimeError, "a64jit: %s", e.what());
+    return false;
+  }
+  r.stats.exec_mode = emu::ExecModeName(r.executor->mode());
+  if (r.log != nullptr && r.log != stderr) std::fclose(r.log);
+  r.log = nullptr;
+  if (config.log == "stderr" || config.log == "1") {
+    r.log = stderr;
+  } else if (!config.log.empty()) {
+    r.log = std::fopen(config.log.c_str(), "a");
+    if (r.log == nullptr) {
+      PyErr_Format(PyExc_OSError, "a64jit: cannot open log file %s", config.log.c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> SplitList(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == ',') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else if (c != ' ') {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+EnvConfig ConfigFromEnvironment() {
+  EnvConfig env;
+  if (const char* t = std::getenv("A64JIT_THRESHOLD"); t != nullptr && *t != '\0') {
+    char* end = nullptr;
+    const long long v = std::strtoll(t, &end, 10);
+    if (*end != '\0' || v < 0) {
+      throw std::invalid_argument(std::string("A64JIT_THRESHOLD: not a count: ") + t);
+    }
+    env.config.threshold = v;
+    env.any = true;
+  }
+  if (const char* l = std::getenv("A64JIT_JITLIST"); l != nullptr && *l != '\0') {
+    env.config.jitlist = SplitList(l);
+    env.any = true;
+  }
+  if (const char* e = std::getenv("A64JIT_EXEC"); e != nullptr && *e != '\0') {
+    const std::string mode = e;
+    if (mode == "native") {
+      env.config.exec_mode = emu::ExecMode::kNative;
+    } else if (mode == "unicorn") {
+      env.config.exec_mode = emu::ExecMode::kUnicorn;
+    } else {
+      throw std::invalid_argument("A64JIT_EXEC: expected native or unicorn, got " + mode);
+    }
+  }
+  if (const char* g = std::getenv("A64JIT_LOG"); g != nullptr) env.config.log = g;
+  return env;
+}
+
+bool Enable(const Config& config) {
+  if (!EnsureRuntime(config)) return false;
+  Runtime& r = R();
+  r.config = config;
+  r.enabled = true;
+  r.owner = PyThreadState_Get();
+  _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), EvalFrameHook);
+  return true;
+}
+
+void Disable() {
+  Runtime& r = R();
+  r.enabled = false;
+  _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), _PyEval_EvalFrameDefault);
+}
+
+bool IsEnabled() { return R().enabled; }
+
+bool ForceCompile(PyObject* func) {
+  Runtime& r = R();
+  if (r.executor == nullptr && !EnsureRuntime(r.config)) return false;
+  CodeState* st = StateOfFunction(func, true);
+  if (st == nullptr) return false;
+  if (st->status == CodeState::Status::kCounting) {
+    auto* f = reinterpret_cast<PyFunctionObject*>(func);
+    Compile(st, reinterpret_cast<PyCodeObject*>(f->func_code), f);
+  }
+  return st->status == CodeState::Status::kCompiled;
+}
+
+bool IsCompiled(PyObject* func) {
+  CodeState* st = StateOfFunction(func, false);
+  return st != nullptr && st->status == CodeState::Status::kCompiled;
+}
+
+int64_t CompiledSize(PyObject* func) {
+  CodeState* st = StateOfFunction(func, false);
+  return st != nullptr && st->status == CodeState::Status::kCompiled
+             ? static_cast<int64_t>(st->code_size)
+             : 0;
+}
+
+std::vector<std::string> CompiledFunctions() {
+  std::vector<std::string> names;
+  for (const CodeState* st : R().compiled) names.push_back(st->name);
+  return names;
+}
+
+std::optional<std::string> Dump(PyObject* func, const std::string& what) {
+  if (what != "hir" && what != "lir" && what != "asm") {
+    PyErr_Format(PyExc_ValueError, "a64jit.dump: what must be 'hir', 'lir' or 'asm', not '%s'",
+                 what.c_str());
+    return std::nullopt;
+  }
+  if (!PyFunction_Check(func)) {
+    PyErr_SetString(PyExc_TypeError, "a64jit.dump: expected a Python function");
+    return std::nullopt;
+  }
+  CodeState* st = StateOfFunction(func, false);
+  if (st == nullptr || st->status != CodeState::Status::kCompiled) {
+    const std::string why = st != nullptr && !st->failure.empty() ? ": " + st->failure : "";
+    PyErr_Format(PyExc_ValueError, "a64jit.dump: function is not compiled%s", why.c_str());
+    return std::nullopt;
+  }
+  return what == "hir" ? st->hir : what == "lir" ? st->lir : st->asm_text;
+}
+
+std::string DumpAll(const std::string& what) {
+  std::string out;
+  for (const CodeState* st : R().compiled) {
+    out += "==== " + st->name + " (" + what + ") ====\n";
+    out += what == "hir" ? st->hir : what == "lir" ? st->lir : st->asm_text;
+  }
+  return out;
+}
+
+Stats GetStats() {
+  Runtime& r = R();
+  if (r.executor != nullptr) {
+    r.stats.guest_instructions = r.executor->total_stats().guest_instructions;
+  }
+  return r.stats;
+}
+
+std::string StatsSummary() {
+  const Stats s = GetStats();
+  std::ostringstream o;
+  o << "a64jit: exec mode " << (s.exec_mode.empty() ? "none" : s.exec_mode) << "\n";
+  o << "a64jit: compiled " << s.compiled << " functions, " << s.code_bytes << " bytes\n";
+  o << "a64jit: not compiled " << s.failed << "\n";
+  for (const auto& [name, why] : s.failures) o << "a64jit:   " << name << ": " << why << "\n";
+  o << "a64jit: entries " << s.entries << ", deopts " << s.deopts << "\n";
+  o << "a64jit: emulated instructions " << s.guest_instructions << "\n";
+  return o.str();
+}
+
+std::string StatsJson() {
+  const Stats s = GetStats();
+  std::ostringstream o;
+  o << "{\"compiled\": " << s.compiled << ", \"failed\": " << s.failed
+    << ", \"entries\": " << s.entries << ", \"deopts\": " << s.deopts
+    << ", \"guest_instructions\": " << s.guest_instructions << ", \"code_bytes\": " << s.code_bytes
+    << ", \"exec_mode\": \"" << s.exec_mode << "\"}\n";
+  return o.str();
+}
+
+}  // namespace a64jit::python

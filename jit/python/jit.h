@@ -1,0 +1,83 @@
+// The JIT inside CPython 3.11: which functions get compiled and when, entering compiled
+// code, and leaving it for the interpreter.
+//
+// Entry: an eval-frame hook sees every Python frame CPython creates. It counts calls,
+// compiles a function once it qualifies (threshold or jitlist), and runs compiled code on
+// the very `_PyInterpreterFrame` CPython made: the frame is linked as the thread's current
+// frame while compiled code runs, with prev_instr kept current, so sys._getframe, frame
+// objects, tracebacks and line numbers see what they would see in the interpreter. CPython
+// pushes and pops the frame around the hook, as for interpreted code.
+// Exit: compiled code returns the result, or a deopt code after writing the value stack into
+// the frame; then `_PyEval_EvalFrameDefault` takes over at that instruction (throwflag 1 to
+// unwind a pending exception through the exception table, 0 to execute the instruction).
+// Interpreted, always: tracing or profiling on, generators and coroutines, threads other
+// than the one that enabled the JIT, and functions with unsupported bytecode.
+#ifndef A64JIT_JIT_PYTHON_JIT_H_
+#define A64JIT_JIT_PYTHON_JIT_H_
+
+#include <Python.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "emulation/executor.h"
+
+namespace a64jit::python {
+
+struct Config {
+  // Compile a function when it is called for the (threshold+1)-th time: 0 compiles on the
+  // first call. nullopt with a jitlist: 0.
+  std::optional<int64_t> threshold;
+  // Only functions matching one of these "module:qualname" patterns (`*` matches any run
+  // of characters); empty: all functions.
+  std::vector<std::string> jitlist;
+  std::optional<emu::ExecMode> exec_mode;  // nullopt: this host's
+  std::string log;                         // "", "stderr", or a file to append to
+};
+
+// Settings from A64JIT_THRESHOLD, A64JIT_JITLIST (comma-separated), A64JIT_EXEC, A64JIT_LOG.
+// `any` is false when none is set. Throws std::invalid_argument for a malformed value.
+struct EnvConfig {
+  Config config;
+  bool any = false;
+};
+EnvConfig ConfigFromEnvironment();
+std::vector<std::string> SplitList(const std::string& s);
+
+struct Stats {
+  int64_t compiled = 0;
+  int64_t failed = 0;
+  std::map<std::string, std::string> failures;         // "module:qualname" -> reason
+  std::map<std::string, int64_t> unsupported_opcodes;  // opcode name -> functions
+  int64_t entries = 0;                                 // runs of compiled code
+  int64_t deopts = 0;                                  // of which left for the interpreter
+  uint64_t guest_instructions = 0;                     // Unicorn; 0 natively
+  uint64_t code_bytes = 0;
+  std::string exec_mode;
+};
+
+// All calls need the GIL. Errors are Python exceptions (return false / nullptr).
+bool Enable(const Config& config);
+void Disable();
+bool IsEnabled();
+// Compiles `func` now; false (no exception) when it cannot be compiled, see Failure().
+bool ForceCompile(PyObject* func);
+bool IsCompiled(PyObject* func);
+int64_t CompiledSize(PyObject* func);  // bytes of machine code, 0 when not compiled
+std::vector<std::string> CompiledFunctions();
+// "hir", "lir" or "asm" of a compiled function; nullopt with a Python exception otherwise.
+std::optional<std::string> Dump(PyObject* func, const std::string& what);
+// The dumps of every compiled function, each under a "==== module:qualname ====" line.
+std::string DumpAll(const std::string& what);
+Stats GetStats();
+// One line per figure, for `a64jit-run --stats`.
+std::string StatsSummary();
+// {"compiled": N, ...}: the convention of difftest/junit/runner.py's A64JIT_STATS_FILE.
+std::string StatsJson();
+
+}  // namespace a64jit::python
+
+#endif  // A64JIT_JIT_PYTHON_JIT_H_

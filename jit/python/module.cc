@@ -1,0 +1,226 @@
+// The `a64jit` Python module: built into a64jit-run and as an extension module for Debian's
+// /usr/bin/python3.11. Importing it with A64JIT_THRESHOLD or A64JIT_JITLIST set enables the
+// JIT; A64JIT_STATS_FILE names a file that gets the statistics as JSON at exit.
+#include "jit/python/module.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+#include "jit/python/jit.h"
+
+namespace a64jit::python {
+
+namespace {
+
+PyObject* PyEnable(PyObject*, PyObject* args, PyObject* kwargs) {
+  static const char* kKeywords[] = {"threshold", "jitlist", nullptr};
+  PyObject* threshold = Py_None;
+  PyObject* jitlist = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:enable", const_cast<char**>(kKeywords),
+                                   &threshold, &jitlist)) {
+    return nullptr;
+  }
+  Config config;
+  try {
+    config = ConfigFromEnvironment().config;
+  } catch (const std::exception& e) {
+    PyErr_Format(PyExc_ValueError, "a64jit: %s", e.what());
+    return nullptr;
+  }
+  if (threshold != Py_None) {
+    const long long t = PyLong_AsLongLong(threshold);
+    if (t == -1 && PyErr_Occurred()) return nullptr;
+    if (t < 0) {
+      PyErr_SetString(PyExc_ValueError, "a64jit.enable: threshold must be >= 0");
+      return nullptr;
+    }
+    config.threshold = t;
+  }
+  if (jitlist != Py_None) {
+    PyObject* seq = PySequence_Fast(jitlist, "a64jit.enable: jitlist must be a sequence");
+    if (seq == nullptr) return nullptr;
+    config.jitlist.clear();
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+      const char* s = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i));
+      if (s == nullptr) {
+        Py_DECREF(seq);
+        return nullptr;
+      }
+      config.jitlist.push_back(s);
+    }
+    Py_DECREF(seq);
+  }
+  if (!Enable(config)) return nullptr;
+  Py_RETURN_NONE;
+}
+
+PyObject* PyDisable(PyObject*, PyObject*) {
+  Disable();
+  Py_RETURN_NONE;
+}
+
+PyObject* PyForceCompile(PyObject*, PyObject* func) {
+  const bool ok = ForceCompile(func);
+  if (PyErr_Occurred()) return nullptr;
+  return PyBool_FromLong(ok);
+}
+
+PyObject* PyIsJitCompiled(PyObject*, PyObject* func) {
+  if (!PyFunction_Check(func)) Py_RETURN_FALSE;
+  return PyBool_FromLong(IsCompiled(func));
+}
+
+PyObject* PyGetCompiledFunctions(PyObject*, PyObject*) {
+  const auto names = CompiledFunctions();
+  PyObject* list = PyList_New(0);
+  if (list == nullptr) return nullptr;
+  for (const std::string& n : names) {
+    PyObject* s = PyUnicode_FromString(n.c_str());
+    if (s == nullptr || PyList_Append(list, s) < 0) {
+      Py_XDECREF(s);
+      Py_DECREF(list);
+      return nullptr;
+    }
+    Py_DECREF(s);
+  }
+  return list;
+}
+
+PyObject* PyGetCompiledSize(PyObject*, PyObject* func) {
+  if (!PyFunction_Check(func)) {
+    PyErr_SetString(PyExc_TypeError, "a64jit.get_compiled_size: expected a Python function");
+    return nullptr;
+  }
+  return PyLong_FromLongLong(CompiledSize(func));
+}
+
+PyObject* PyDump(PyObject*, PyObject* args) {
+  PyObject* func = nullptr;
+  const char* what = "asm";
+  if (!PyArg_ParseTuple(args, "O|s:dump", &func, &what)) return nullptr;
+  auto text = Dump(func, what);
+  if (!text) return nullptr;
+  return PyUnicode_FromStringAndSize(text->data(), static_cast<Py_ssize_t>(text->size()));
+}
+
+int SetInt(PyObject* d, const char* key, long long v) {
+  PyObject* o = PyLong_FromLongLong(v);
+  if (o == nullptr) return -1;
+  const int rc = PyDict_SetItemString(d, key, o);
+  Py_DECREF(o);
+  return rc;
+}
+
+PyObject* StringMap(const std::map<std::string, std::string>& m) {
+  PyObject* d = PyDict_New();
+  if (d == nullptr) return nullptr;
+  for (const auto& [k, v] : m) {
+    PyObject* o = PyUnicode_FromString(v.c_str());
+    if (o == nullptr || PyDict_SetItemString(d, k.c_str(), o) < 0) {
+      Py_XDECREF(o);
+      Py_DECREF(d);
+      return nullptr;
+    }
+    Py_DECREF(o);
+  }
+  return d;
+}
+
+PyObject* PyStats(PyObject*, PyObject*) {
+  const Stats s = GetStats();
+  PyObject* d = PyDict_New();
+  if (d == nullptr) return nullptr;
+  PyObject* failures = StringMap(s.failures);
+  PyObject* opcodes = PyDict_New();
+  bool ok = failures != nullptr && opcodes != nullptr;
+  for (const auto& [op, n] : s.unsupported_opcodes) ok = ok && SetInt(opcodes, op.c_str(), n) == 0;
+  PyObject* mode = PyUnicode_FromString(s.exec_mode.c_str());
+  ok = ok && mode != nullptr && SetInt(d, "compiled", s.compiled) == 0 &&
+       SetInt(d, "failed", s.failed) == 0 && SetInt(d, "entries", s.entries) == 0 &&
+       SetInt(d, "deopts", s.deopts) == 0 &&
+       SetInt(d, "emulated_instructions", static_cast<long long>(s.guest_instructions)) == 0 &&
+       SetInt(d, "code_bytes", static_cast<long long>(s.code_bytes)) == 0 &&
+       PyDict_SetItemString(d, "failures", failures) == 0 &&
+       PyDict_SetItemString(d, "unsupported_opcodes", opcodes) == 0 &&
+       PyDict_SetItemString(d, "exec_mode", mode) == 0;
+  Py_XDECREF(failures);
+  Py_XDECREF(opcodes);
+  Py_XDECREF(mode);
+  if (!ok) {
+    Py_DECREF(d);
+    return nullptr;
+  }
+  return d;
+}
+
+PyMethodDef kMethods[] = {
+    {"enable", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(PyEnable)),
+     METH_VARARGS | METH_KEYWORDS,
+     "enable(threshold=None, jitlist=None): compile functions after `threshold` calls "
+     "(0: on the first), only those matching a 'module:qualname' pattern of `jitlist`."},
+    {"disable", PyDisable, METH_NOARGS, "Stop compiling and running compiled code."},
+    {"force_compile", PyForceCompile, METH_O,
+     "force_compile(f) -> bool: compile f now; the reason for False is in stats()."},
+    {"is_jit_compiled", PyIsJitCompiled, METH_O, "is_jit_compiled(f) -> bool"},
+    {"get_compiled_functions", PyGetCompiledFunctions, METH_NOARGS,
+     "The 'module:qualname' of every compiled function."},
+    {"get_compiled_size", PyGetCompiledSize, METH_O,
+     "get_compiled_size(f) -> bytes of machine code (0: not compiled)."},
+    {"dump", PyDump, METH_VARARGS, "dump(f, what='asm'): 'hir', 'lir' or 'asm' text of f."},
+    {"stats", PyStats, METH_NOARGS,
+     "Counters: compiled, failed (with reasons), entries, deopts, emulated instructions."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+PyModuleDef kModule = {
+    PyModuleDef_HEAD_INIT,
+    "a64jit",
+    "An aarch64 JIT for CPython 3.11.",
+    -1,
+    kMethods,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+};
+
+void WriteStatsFileAtExit() {
+  const char* path = std::getenv("A64JIT_STATS_FILE");
+  if (path == nullptr || *path == '\0') return;
+  if (FILE* f = std::fopen(path, "w")) {
+    std::fputs(StatsJson().c_str(), f);
+    std::fclose(f);
+  }
+}
+
+}  // namespace
+
+PyObject* InitModule() {
+  PyObject* m = PyModule_Create(&kModule);
+  if (m == nullptr) return nullptr;
+  static bool registered = false;
+  if (!registered) {
+    registered = true;
+    Py_AtExit(WriteStatsFileAtExit);
+  }
+  EnvConfig env;
+  try {
+    env = ConfigFromEnvironment();
+  } catch (const std::exception& e) {
+    PyErr_Format(PyExc_ValueError, "a64jit: %s", e.what());
+    Py_DECREF(m);
+    return nullptr;
+  }
+  if (env.any && !IsEnabled() && !Enable(env.config)) {
+    Py_DECREF(m);
+    return nullptr;
+  }
+  return m;
+}
+
+}  // namespace a64jit::python
+
+// The extension module's entry point (also used by a64jit-run's inittab).
+extern "C" PyMODINIT_FUNC PyInit_a64jit() { return a64jit::python::InitModule(); }

@@ -1,0 +1,164 @@
+// a64jit-run: CPython 3.11 (Debian's libpython3.11) with the JIT, running a script, a module
+// (-m) or a command (-c). The program's own output is untouched; the JIT's goes to stderr
+// only when asked (--stats, --dump, --log).
+#include <Python.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "jit/python/jit.h"
+#include "jit/python/module.h"
+
+namespace {
+
+constexpr char kUsage[] =
+    "usage: a64jit-run [options] (script.py | -m module | -c command) [args...]\n"
+    "  --threshold=N      compile a function on its (N+1)-th call (default 0)\n"
+    "  --jitlist=P,P...   only functions matching a module:qualname pattern (* wildcard)\n"
+    "  --exec=MODE        native | unicorn (default: this host's: native on aarch64)\n"
+    "  --no-jit           run the stock interpreter (the a64jit module stays importable)\n"
+    "  --stats            print JIT statistics to stderr at exit\n"
+    "  --stats-file=PATH  write them as JSON (also: A64JIT_STATS_FILE)\n"
+    "  --dump=WHAT        print hir, lir or asm of every compiled function to stderr at exit\n"
+    "  --log=DEST         log compilation to stderr or to a file (also: A64JIT_LOG)\n"
+    "Environment: A64JIT_THRESHOLD, A64JIT_JITLIST, A64JIT_EXEC, A64JIT_LOG as the options.\n";
+
+struct Options {
+  a64jit::python::Config jit;
+  bool no_jit = false;
+  bool stats = false;
+  std::string stats_file;
+  std::string dump;
+  std::string run_module, run_command, script;
+  std::vector<std::string> args;  // after the script / module / command
+};
+
+int Usage(const std::string& error) {
+  std::fprintf(stderr, "a64jit-run: %s\n%s", error.c_str(), kUsage);
+  return 2;
+}
+
+bool StartsWith(const std::string& s, const char* prefix, std::string* rest) {
+  const size_t n = std::strlen(prefix);
+  if (s.compare(0, n, prefix) != 0) return false;
+  *rest = s.substr(n);
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  try {
+    o.jit = a64jit::python::ConfigFromEnvironment().config;
+  } catch (const std::exception& e) {
+    return Usage(e.what());
+  }
+  if (!o.jit.threshold) o.jit.threshold = 0;
+  if (const char* f = std::getenv("A64JIT_STATS_FILE")) o.stats_file = f;
+  int i = 1;
+  for (; i < argc; i++) {
+    const std::string a = argv[i];
+    std::string v;
+    if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (StartsWith(a, "--threshold=", &v)) {
+      char* end = nullptr;
+      const long long t = std::strtoll(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || t < 0) return Usage("--threshold: not a count: " + v);
+      o.jit.threshold = t;
+    } else if (StartsWith(a, "--jitlist=", &v)) {
+      o.jit.jitlist = a64jit::python::SplitList(v);
+    } else if (StartsWith(a, "--exec=", &v)) {
+      if (v == "native") {
+        o.jit.exec_mode = a64jit::emu::ExecMode::kNative;
+      } else if (v == "unicorn") {
+        o.jit.exec_mode = a64jit::emu::ExecMode::kUnicorn;
+      } else {
+        return Usage("--exec: expected native or unicorn, got " + v);
+      }
+    } else if (a == "--no-jit") {
+      o.no_jit = true;
+    } else if (a == "--stats") {
+      o.stats = true;
+    } else if (StartsWith(a, "--stats-file=", &v)) {
+      o.stats_file = v;
+    } else if (StartsWith(a, "--dump=", &v)) {
+      if (v != "hir" && v != "lir" && v != "asm") return Usage("--dump: hir, lir or asm");
+      o.dump = v;
+    } else if (StartsWith(a, "--log=", &v)) {
+      o.jit.log = v;
+    } else if (a == "-m" || a == "-c") {
+      if (i + 1 >= argc) return Usage(a + " needs an argument");
+      (a == "-m" ? o.run_module : o.run_command) = argv[++i];
+      i++;
+      break;
+    } else if (a.size() > 1 && a[0] == '-') {
+      return Usage("unknown option " + a);
+    } else {
+      o.script = a;
+      i++;
+      break;
+    }
+  }
+  if (o.script.empty() && o.run_module.empty() && o.run_command.empty()) {
+    return Usage("nothing to run");
+  }
+  for (; i < argc; i++) o.args.push_back(argv[i]);
+
+  // sys.argv as python3.11 would set it.
+  std::vector<std::string> py_argv;
+  if (!o.script.empty()) py_argv.push_back(o.script);
+  if (!o.run_module.empty()) py_argv.push_back(o.run_module);  // replaced by the module path
+  if (!o.run_command.empty()) py_argv.push_back("-c");
+  py_argv.insert(py_argv.end(), o.args.begin(), o.args.end());
+  std::vector<char*> cargv;
+  cargv.push_back(argv[0]);
+  for (std::string& s : py_argv) cargv.push_back(s.data());
+
+  if (PyImport_AppendInittab("a64jit", PyInit_a64jit) < 0) return Usage("inittab full");
+  PyConfig config;
+  PyConfig_InitPythonConfig(&config);
+  config.parse_argv = 0;
+  PyStatus status =
+      PyConfig_SetBytesArgv(&config, static_cast<Py_ssize_t>(cargv.size()) - 1, cargv.data() + 1);
+  if (!PyStatus_Exception(status) && !o.script.empty()) {
+    status = PyConfig_SetBytesString(&config, &config.run_filename, o.script.c_str());
+  }
+  if (!PyStatus_Exception(status) && !o.run_module.empty()) {
+    status = PyConfig_SetBytesString(&config, &config.run_module, o.run_module.c_str());
+  }
+  if (!PyStatus_Exception(status) && !o.run_command.empty()) {
+    const std::string cmd = o.run_command + "\n";
+    status = PyConfig_SetBytesString(&config, &config.run_command, cmd.c_str());
+  }
+  if (!PyStatus_Exception(status)) status = Py_InitializeFromConfig(&config);
+  PyConfig_Clear(&config);
+  if (PyStatus_Exception(status)) Py_ExitStatusException(status);
+
+  if (!o.no_jit && !a64jit::python::Enable(o.jit)) {
+    PyErr_Print();
+    Py_FinalizeEx();
+    return 2;
+  }
+  const int rc = Py_RunMain();
+
+  if (!o.dump.empty()) {
+    // Dumps are kept as text at compile time, so they outlive the interpreter.
+    std::fputs(a64jit::python::DumpAll(o.dump).c_str(), stderr);
+  }
+  if (o.stats) std::fputs(a64jit::python::StatsSummary().c_str(), stderr);
+  if (!o.stats_file.empty()) {
+    if (FILE* f = std::fopen(o.stats_file.c_str(), "w")) {
+      std::fputs(a64jit::python::StatsJson().c_str(), f);
+      std::fclose(f);
+    } else {
+      std::fprintf(stderr, "a64jit-run: cannot write %s\n", o.stats_file.c_str());
+    }
+  }
+  return rc;
+}
