@@ -99,6 +99,14 @@ bool IsHandled(int op) {
     case RETURN_VALUE:
     case RAISE_VARARGS:
     case LOAD_ASSERTION_ERROR:
+    case BUILD_MAP:
+    case BUILD_CONST_KEY_MAP:
+    case BUILD_STRING:
+    case BUILD_SLICE:
+    case FORMAT_VALUE:
+    case LIST_APPEND:
+    case LIST_EXTEND:
+    case UNPACK_SEQUENCE:
       return true;
     default:
       return false;
@@ -504,6 +512,91 @@ class Builder {
             Def(in.opcode == BUILD_LIST ? Op::kBuildList : Op::kBuildTuple, Pop(oparg), oparg);
         ErrorState(Without(pre, oparg));  // consumed
         stack_.push_back(r);
+        return true;
+      }
+      case BUILD_MAP: {
+        const int r = Def(Op::kBuildMap, Pop(2 * oparg), oparg);
+        ErrorState(Without(pre, 2 * oparg));  // consumed
+        stack_.push_back(r);
+        return true;
+      }
+      case BUILD_CONST_KEY_MAP: {
+        // The keys tuple is on top; it must be the constant the compiler always puts there.
+        const int keys = Pop1();
+        int keys_const = -1;
+        for (const Block& blk : f_.blocks) {
+          for (const Instr& x : blk.instrs) {
+            if (x.dst == keys && x.op == Op::kLoadConst) keys_const = static_cast<int>(x.imm);
+          }
+        }
+        if (keys_const < 0) throw Unsupported(in.opcode, in.unit * 2, "keys not a constant");
+        const int r = Def(Op::kBuildConstKeyMap, Pop(oparg), oparg);
+        f_.blocks[static_cast<size_t>(cur_)].instrs.back().imm2 = keys_const;
+        ErrorState(Without(pre, oparg + 1));  // consumed (the keys constant is borrowed)
+        stack_.push_back(r);
+        return true;
+      }
+      case BUILD_STRING: {
+        const int r = Def(Op::kBuildString, Pop(oparg), oparg);
+        ErrorState(Without(pre, oparg));  // consumed
+        stack_.push_back(r);
+        return true;
+      }
+      case BUILD_SLICE: {
+        if (oparg != 2 && oparg != 3) throw Unsupported(in.opcode, in.unit * 2, "oparg");
+        const int r = Def(Op::kBuildSlice, Pop(oparg));
+        ErrorState(pre);
+        stack_.push_back(r);
+        return true;
+      }
+      case FORMAT_VALUE: {
+        std::vector<int> args;
+        if ((oparg & 4) != 0) {
+          const int spec = Pop1();
+          args = {Pop1(), spec};
+        } else {
+          args = {Pop1()};
+        }
+        const int r = Def(Op::kFormatValue, args, oparg & 3);
+        ErrorState(pre);
+        stack_.push_back(r);
+        return true;
+      }
+      case LIST_APPEND: {
+        const int v = Pop1();
+        if (oparg < 1 || oparg > static_cast<int>(stack_.size())) {
+          throw Unsupported(in.opcode, in.unit * 2, "LIST_APPEND past the stack");
+        }
+        Instr ap;
+        ap.op = Op::kListAppend;
+        ap.args = {stack_[stack_.size() - static_cast<size_t>(oparg)], v};
+        ap.bc = in.unit;
+        Emit(ap);
+        ErrorState(pre);
+        return true;
+      }
+      case LIST_EXTEND: {
+        const int iterable = Pop1();
+        if (oparg < 1 || oparg > static_cast<int>(stack_.size())) {
+          throw Unsupported(in.opcode, in.unit * 2, "LIST_EXTEND past the stack");
+        }
+        Instr ext;
+        ext.op = Op::kListExtend;
+        ext.args = {stack_[stack_.size() - static_cast<size_t>(oparg)], iterable};
+        ext.bc = in.unit;
+        Emit(ext);
+        ErrorState(pre);
+        return true;
+      }
+      case UNPACK_SEQUENCE: {
+        Instr un;
+        un.op = Op::kUnpackSequence;
+        un.args = {Pop1()};
+        un.imm = oparg;
+        un.bc = in.unit;
+        Emit(un);
+        ErrorState(pre);
+        for (int i = 0; i < oparg; i++) stack_.push_back(Def(Op::kScratchLoad, {}, i));
         return true;
       }
       case GET_ITER: {

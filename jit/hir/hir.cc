@@ -40,6 +40,24 @@ const char* OpName(Op op) {
       return "BuildList";
     case Op::kBuildTuple:
       return "BuildTuple";
+    case Op::kBuildMap:
+      return "BuildMap";
+    case Op::kBuildConstKeyMap:
+      return "BuildConstKeyMap";
+    case Op::kBuildString:
+      return "BuildString";
+    case Op::kBuildSlice:
+      return "BuildSlice";
+    case Op::kFormatValue:
+      return "FormatValue";
+    case Op::kListAppend:
+      return "ListAppend";
+    case Op::kListExtend:
+      return "ListExtend";
+    case Op::kUnpackSequence:
+      return "UnpackSequence";
+    case Op::kScratchLoad:
+      return "ScratchLoad";
     case Op::kGetIter:
       return "GetIter";
     case Op::kForIter:
@@ -140,6 +158,12 @@ std::string Immediate(const Function& f, const Instr& in) {
       return in.imm >= 0 && in.imm < 3 ? kUnaryNames[in.imm] : "?";
     case Op::kBoolFromCInt:
       return in.imm != 0 ? "inverted" : "";
+    case Op::kBuildConstKeyMap:
+      return "keys=" + Quote(c.const_reprs, in.imm2);
+    case Op::kFormatValue:
+    case Op::kUnpackSequence:
+    case Op::kScratchLoad:
+      return std::to_string(in.imm);
     default:
       return "";
   }

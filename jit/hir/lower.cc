@@ -69,9 +69,8 @@ class Lowerer {
     int scratch = 2;
     for (const Block& b : f_.blocks) {
       for (const Instr& in : b.instrs) {
-        if (in.op == Op::kCall || in.op == Op::kBuildList || in.op == Op::kBuildTuple) {
-          scratch = std::max(scratch, static_cast<int>(in.args.size()));
-        }
+        scratch = std::max(scratch, static_cast<int>(in.args.size()));
+        if (in.op == Op::kUnpackSequence) scratch = std::max(scratch, static_cast<int>(in.imm));
       }
     }
     out_.slots.push_back(lir::StackSlot{8 * scratch});
@@ -371,6 +370,48 @@ class Lowerer {
                     {V(p), Operand::Imm(static_cast<int64_t>(in.args.size()))});
         return;
       }
+      case Op::kBuildMap:
+      case Op::kBuildString: {
+        const int p = Spill(in.args);
+        CallChecked(in, in.op == Op::kBuildMap ? "a64_build_map" : "a64_build_string",
+                    {V(p), Operand::Imm(in.imm)});
+        return;
+      }
+      case Op::kBuildConstKeyMap: {
+        const int p = Spill(in.args);
+        CallChecked(in, "a64_build_const_key_map",
+                    {V(p), Operand::Imm(in.imm), Imm(Const(in.imm2))});
+        return;
+      }
+      case Op::kBuildSlice:
+        CallChecked(in, "PySlice_New",
+                    {V(R(in.args[0])), V(R(in.args[1])),
+                     in.args.size() > 2 ? V(R(in.args[2])) : Operand::Imm(0)});
+        return;
+      case Op::kFormatValue:
+        CallChecked(in, "a64_format_value",
+                    {V(R(in.args[0])), in.args.size() > 1 ? V(R(in.args[1])) : Operand::Imm(0),
+                     Operand::Imm(in.imm)});
+        return;
+      case Op::kListExtend:
+        CallInt(in, "a64_list_extend", {V(R(in.args[0])), V(R(in.args[1]))});
+        return;
+      case Op::kListAppend:
+        CallInt(in, "PyList_Append", {V(R(in.args[0])), V(R(in.args[1]))});
+        return;
+      case Op::kUnpackSequence: {
+        lir::Instr addr;
+        addr.op = lir::Op::kSlotAddr;
+        addr.dst = out_.NewVReg(Type::kPtr);
+        addr.slot = 0;
+        scratch_addr_ = Emit(addr).dst;
+        CallInt(in, "a64_unpack_sequence",
+                {V(R(in.args[0])), Operand::Imm(in.imm), V(scratch_addr_)});
+        return;
+      }
+      case Op::kScratchLoad:
+        Load(V(scratch_addr_), 8 * in.imm, Type::kPtr, R(in.dst));
+        return;
       case Op::kGetIter:
         CallChecked(in, "PyObject_GetIter", {V(R(in.args[0]))});
         return;
@@ -473,6 +514,7 @@ class Lowerer {
   std::vector<int> block_of_;
   int tstate_ = -1, frame_ = -1, first_instr_ = -1;
   int entry_ = -1, cur_ = -1;
+  int scratch_addr_ = -1;      // the scratch slot's address after kUnpackSequence
   int prev_instr_known_ = -1;  // the unit prev_instr holds on every path here, or -1
 };
 
@@ -487,6 +529,9 @@ const std::vector<HelperInfo>& LoweringHelpers() {
         {"PyObject_RichCompare", 3}, {"PyObject_GetItem", 2},  {"PyObject_SetItem", 3},
         {"PySequence_Contains", 2},  {"PyObject_GetIter", 1},  {"PyObject_IsTrue", 1},
         {"PyNumber_Negative", 1},    {"PyNumber_Positive", 1}, {"PyNumber_Invert", 1},
+        {"a64_build_map", 2},        {"a64_build_string", 2},  {"a64_build_const_key_map", 3},
+        {"PySlice_New", 3},          {"a64_format_value", 3},  {"PyList_Append", 2},
+        {"a64_unpack_sequence", 3},  {"a64_list_extend", 2},
     };
     for (const char* name : kBinaryFunctions) h.push_back({name, 2});
     return h;

@@ -132,6 +132,9 @@ bool Steals(Op op) {
     case Op::kCall:
     case Op::kBuildList:
     case Op::kBuildTuple:
+    case Op::kBuildMap:
+    case Op::kBuildConstKeyMap:
+    case Op::kBuildString:
     case Op::kReturn:
     case Op::kMov:
       return true;

@@ -89,6 +89,115 @@ PyObject* a64_build_tuple(PyObject** items, int64_t n) {
   return tuple;
 }
 
+// BUILD_MAP: items = [k0, v0, k1, v1, ...], consumed.
+PyObject* a64_build_map(PyObject** items, int64_t n) {
+  PyObject* d = _PyDict_NewPresized(n);
+  for (int64_t i = 0; d != nullptr && i < n; i++) {
+    if (PyDict_SetItem(d, items[2 * i], items[2 * i + 1]) < 0) Py_CLEAR(d);
+  }
+  for (int64_t i = 0; i < 2 * n; i++) Py_DECREF(items[i]);
+  return d;
+}
+
+// BUILD_CONST_KEY_MAP: values consumed, keys a constant tuple.
+PyObject* a64_build_const_key_map(PyObject** values, int64_t n, PyObject* keys) {
+  PyObject* d = nullptr;
+  if (!PyTuple_CheckExact(keys) || PyTuple_GET_SIZE(keys) != n) {
+    PyErr_SetString(PyExc_SystemError, "bad BUILD_CONST_KEY_MAP keys argument");
+  } else {
+    d = _PyDict_NewPresized(n);
+    for (int64_t i = 0; d != nullptr && i < n; i++) {
+      if (PyDict_SetItem(d, PyTuple_GET_ITEM(keys, i), values[i]) < 0) Py_CLEAR(d);
+    }
+  }
+  for (int64_t i = 0; i < n; i++) Py_DECREF(values[i]);
+  return d;
+}
+
+// BUILD_STRING: the pieces consumed.
+PyObject* a64_build_string(PyObject** items, int64_t n) {
+  PyObject* empty = PyUnicode_FromString("");
+  PyObject* s = empty != nullptr ? _PyUnicode_JoinArray(empty, items, n) : nullptr;
+  Py_XDECREF(empty);
+  for (int64_t i = 0; i < n; i++) Py_DECREF(items[i]);
+  return s;
+}
+
+// FORMAT_VALUE: conversion 0 none, 1 str, 2 repr, 3 ascii; spec may be NULL. Borrows.
+PyObject* a64_format_value(PyObject* value, PyObject* spec, int64_t conversion) {
+  PyObject* v = value;
+  Py_INCREF(v);
+  if (conversion != 0) {
+    PyObject* converted = conversion == 1   ? PyObject_Str(v)
+                          : conversion == 2 ? PyObject_Repr(v)
+                                            : PyObject_ASCII(v);
+    Py_DECREF(v);
+    if (converted == nullptr) return nullptr;
+    v = converted;
+  }
+  if (PyUnicode_CheckExact(v) && spec == nullptr) return v;
+  PyObject* r = PyObject_Format(v, spec);
+  Py_DECREF(v);
+  return r;
+}
+
+// UNPACK_SEQUENCE: out[0..n) = the items, last first (stack order); `seq` borrowed. The
+// messages are 3.11's.
+int a64_unpack_sequence(PyObject* seq, int64_t n, PyObject** out) {
+  PyObject* it = PyObject_GetIter(seq);
+  if (it == nullptr) {
+    if (PyErr_ExceptionMatches(PyExc_TypeError) && Py_TYPE(seq)->tp_iter == nullptr &&
+        !PySequence_Check(seq)) {
+      PyErr_Format(PyExc_TypeError, "cannot unpack non-iterable %.200s object",
+                   Py_TYPE(seq)->tp_name);
+    }
+    return -1;
+  }
+  int64_t got = 0;
+  for (; got < n; got++) {
+    PyObject* w = PyIter_Next(it);
+    if (w == nullptr) {
+      if (!PyErr_Occurred()) {
+        PyErr_Format(PyExc_ValueError, "not enough values to unpack (expected %d, got %d)",
+                     static_cast<int>(n), static_cast<int>(got));
+      }
+      break;
+    }
+    out[n - 1 - got] = w;
+  }
+  if (got == n) {
+    PyObject* extra = PyIter_Next(it);
+    if (extra == nullptr && !PyErr_Occurred()) {
+      Py_DECREF(it);
+      return 0;
+    }
+    if (extra != nullptr) {
+      Py_DECREF(extra);
+      PyErr_Format(PyExc_ValueError, "too many values to unpack (expected %d)",
+                   static_cast<int>(n));
+    }
+  }
+  for (int64_t i = 0; i < got; i++) Py_DECREF(out[n - 1 - i]);
+  Py_DECREF(it);
+  return -1;
+}
+
+// LIST_EXTEND: -1 on error, with 3.11's message for a non-iterable.
+int a64_list_extend(PyObject* list, PyObject* iterable) {
+  PyObject* none = _PyList_Extend(reinterpret_cast<PyListObject*>(list), iterable);
+  if (none == nullptr) {
+    if (PyErr_ExceptionMatches(PyExc_TypeError) && Py_TYPE(iterable)->tp_iter == nullptr &&
+        !PySequence_Check(iterable)) {
+      PyErr_Clear();
+      PyErr_Format(PyExc_TypeError, "Value after * must be an iterable, not %.200s",
+                   Py_TYPE(iterable)->tp_name);
+    }
+    return -1;
+  }
+  Py_DECREF(none);
+  return 0;
+}
+
 // FOR_ITER: the next value, NULL when exhausted (StopIteration cleared), 1 on error.
 PyObject* a64_for_iter(PyObject* iter) {
   PyObject* next = (*Py_TYPE(iter)->tp_iternext)(iter);
@@ -118,6 +227,14 @@ const std::map<std::string, uint64_t>& Table() {
     add("a64_power", &a64_power);
     add("a64_inplace_power", &a64_inplace_power);
     add("_Py_Dealloc", &_Py_Dealloc);
+    add("a64_build_map", &a64_build_map);
+    add("a64_build_const_key_map", &a64_build_const_key_map);
+    add("a64_build_string", &a64_build_string);
+    add("a64_format_value", &a64_format_value);
+    add("a64_unpack_sequence", &a64_unpack_sequence);
+    add("PySlice_New", &PySlice_New);
+    add("PyList_Append", &PyList_Append);
+    add("a64_list_extend", &a64_list_extend);
     add("PyObject_GetAttr", &PyObject_GetAttr);
     add("PyObject_SetAttr", &PyObject_SetAttr);
     add("PyObject_RichCompare", &PyObject_RichCompare);

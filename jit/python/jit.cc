@@ -189,6 +189,12 @@ PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throw
   Runtime& r = R();
   if (throwflag == 0 && ts == r.owner && !ts->cframe->use_tracing) {
     CodeState* st = StateOf(frame->f_code, frame->f_func);
+    if (st != nullptr && st->status == CodeState::Status::kCounting &&
+        (frame->f_code->co_flags & (CO_OPTIMIZED | CO_NEWLOCALS)) !=
+            (CO_OPTIMIZED | CO_NEWLOCALS)) {
+      st->status = CodeState::Status::kFailed;  // module and class bodies: never candidates
+      st->failure = "module or class body";
+    }
     if (st != nullptr) {
       if (st->status == CodeState::Status::kCounting && Qualifies(st)) {
         Compile(st, frame->f_code, frame->f_func);
@@ -403,13 +409,44 @@ std::string StatsSummary() {
   return o.str();
 }
 
+namespace {
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+}  // namespace
+
 std::string StatsJson() {
   const Stats s = GetStats();
   std::ostringstream o;
   o << "{\"compiled\": " << s.compiled << ", \"failed\": " << s.failed
     << ", \"entries\": " << s.entries << ", \"deopts\": " << s.deopts
     << ", \"guest_instructions\": " << s.guest_instructions << ", \"code_bytes\": " << s.code_bytes
-    << ", \"exec_mode\": \"" << s.exec_mode << "\"}\n";
+    << ", \"exec_mode\": " << JsonString(s.exec_mode) << ",\n \"functions\": {";
+  bool first = true;
+  for (const CodeState* st : R().compiled) {
+    o << (first ? "" : ", ") << JsonString(st->name) << ": " << st->code_size;
+    first = false;
+  }
+  o << "},\n \"failures\": {";
+  first = true;
+  for (const auto& [name, why] : s.failures) {
+    o << (first ? "" : ", ") << JsonString(name) << ": " << JsonString(why);
+    first = false;
+  }
+  o << "}}\n";
   return o.str();
 }
 

@@ -1,0 +1,193 @@
+"""Oracle 2: a Python program run by CPython's interpreter and with the JIT, compared.
+
+Both runs use the same a64jit-run binary (same libpython, same architecture): the reference
+with --no-jit, the JIT run with --threshold=0 (every function compiled on its first call).
+Compared: stdout, stderr (tracebacks with line numbers and carets), and the exit status.
+A JIT run must prove the JIT was active: compiled functions > 0, entries into compiled code
+> 0 and, under Unicorn, emulated instructions > 0. A death by signal is a failure that names
+the signal.
+
+Under --config=aarch64 the runner is an aarch64 binary: A64JIT_TARGET_RUNNER (set by
+third_party/toolchains/aarch64/qemu_run.sh) is the qemu command to put before it.
+
+Directives in a program's leading comments:
+  # pydiff: all-compiled        every function defined in __main__ must be compiled
+  # pydiff: min-compiled=N      at least N __main__ functions compiled
+"""
+
+import argparse
+import dataclasses
+import difflib
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+
+TIMEOUT_SECONDS = 600
+
+
+@dataclasses.dataclass
+class Run:
+    stdout: str
+    stderr: str
+    status: int
+    stats: dict
+    command: str
+
+
+def target_prefix():
+    return shlex.split(os.environ.get("A64JIT_TARGET_RUNNER", ""))
+
+
+def describe_status(status):
+    if status < 0:
+        try:
+            return "killed by " + signal.Signals(-status).name
+        except ValueError:
+            return "killed by signal %d" % -status
+    return "exit status %d" % status
+
+
+def run(runner, script, jit, extra_args=(), cwd=None):
+    """Runs `script` with a64jit-run, JIT on or off."""
+    env = dict(os.environ)
+    env["PYTHONHASHSEED"] = "0"
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    for k in ("A64JIT_THRESHOLD", "A64JIT_JITLIST", "A64JIT_LOG", "A64JIT_STATS_FILE"):
+        env.pop(k, None)
+    with tempfile.TemporaryDirectory() as tmp:
+        stats_file = os.path.join(tmp, "stats.json")
+        cmd = target_prefix() + [runner]
+        if jit:
+            cmd += ["--threshold=0", "--stats-file=" + stats_file]
+        else:
+            cmd += ["--no-jit"]
+        cmd += list(extra_args) + [script]
+        try:
+            p = subprocess.run(cmd, capture_output=True, env=env, cwd=cwd,
+                               timeout=TIMEOUT_SECONDS)
+        except subprocess.TimeoutExpired as e:
+            return Run("", "timeout after %ds" % TIMEOUT_SECONDS, -signal.SIGKILL, {},
+                       " ".join(cmd))
+        stats = {}
+        if jit and os.path.exists(stats_file):
+            with open(stats_file) as f:
+                stats = json.load(f)
+        return Run(p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"),
+                   p.returncode, stats, " ".join(cmd))
+
+
+def run_stock(python, script, cwd=None):
+    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
+    p = subprocess.run([python, script], capture_output=True, env=env, cwd=cwd,
+                       timeout=TIMEOUT_SECONDS)
+    return Run(p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"),
+               p.returncode, {}, python + " " + script)
+
+
+def diff(name, a, b):
+    return "".join(difflib.unified_diff(a.splitlines(True), b.splitlines(True),
+                                        "reference/" + name, "jit/" + name))
+
+
+def compare(reference, candidate):
+    """Differences between two runs, as text ('' when they match)."""
+    problems = []
+    if reference.status != candidate.status:
+        problems.append("%s: reference %s, jit %s" % (
+            "status", describe_status(reference.status), describe_status(candidate.status)))
+    if reference.stdout != candidate.stdout:
+        problems.append(diff("stdout", reference.stdout, candidate.stdout))
+    if reference.stderr != candidate.stderr:
+        problems.append(diff("stderr", reference.stderr, candidate.stderr))
+    return "\n".join(problems)
+
+
+def directives(script):
+    found = {}
+    with open(script) as f:
+        for line in f:
+            if not line.startswith("#"):
+                break
+            m = re.match(r"#\s*pydiff:\s*([\w-]+)(?:=(\S+))?", line)
+            if m:
+                found[m.group(1)] = m.group(2) or True
+    return found
+
+
+def activity_problems(jit_run, script):
+    """Proof the JIT ran, and the program's own compile requirements."""
+    s = jit_run.stats
+    if not s:
+        return ["no JIT statistics were written (did the runner start?)"]
+    problems = []
+    if s.get("compiled", 0) <= 0:
+        problems.append("no function was compiled")
+    if s.get("entries", 0) <= 0:
+        problems.append("compiled code was never entered")
+    if s.get("exec_mode") == "unicorn" and s.get("guest_instructions", 0) <= 0:
+        problems.append("no instruction was emulated")
+    main_compiled = [n for n in s.get("functions", {}) if n.startswith("__main__:")]
+    main_failed = {n: why for n, why in s.get("failures", {}).items()
+                   if n.startswith("__main__:")}
+    d = directives(script) if os.path.exists(script) else {}
+    if d.get("all-compiled") and main_failed:
+        problems.append("not compiled, but the program requires all: " +
+                        "; ".join("%s (%s)" % kv for kv in sorted(main_failed.items())))
+    if "min-compiled" in d and len(main_compiled) < int(d["min-compiled"]):
+        problems.append("%d __main__ functions compiled, the program requires %s" %
+                        (len(main_compiled), d["min-compiled"]))
+    return problems
+
+
+def check(runner, script, stock_python=None):
+    """Runs one program both ways; returns (ok, report)."""
+    # Run from the program's directory under its base name: tracebacks then read the same
+    # wherever the tree is.
+    name = os.path.basename(script)
+    cwd = os.path.dirname(os.path.abspath(script))
+    runner = os.path.abspath(runner)
+    reference = run(runner, name, jit=False, cwd=cwd)
+    jit_run = run(runner, name, jit=True, cwd=cwd)
+    report = []
+    mismatch = compare(reference, jit_run)
+    if mismatch:
+        report.append("JIT differs from the interpreter:\n" + mismatch)
+    report += activity_problems(jit_run, os.path.join(cwd, name))
+    if stock_python:
+        stock = run_stock(stock_python, name, cwd=cwd)
+        m = compare(stock, reference)
+        if m:
+            report.append("a64jit-run --no-jit differs from %s:\n%s" % (stock_python, m))
+    s = jit_run.stats
+    summary = "%s: compiled %s, entries %s, deopts %s, emulated %s, %s" % (
+        name, s.get("compiled"), s.get("entries"), s.get("deopts"),
+        s.get("guest_instructions"), describe_status(jit_run.status))
+    if report:
+        return False, summary + "\n" + "\n".join(report)
+    return True, summary
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runner", required=True, help="path to a64jit-run")
+    ap.add_argument("--stock", help="also compare --no-jit against this python3.11")
+    ap.add_argument("scripts", nargs="+")
+    args = ap.parse_args()
+    passed = failed = 0
+    for script in args.scripts:
+        ok, report = check(args.runner, script, args.stock)
+        print(("PASS " if ok else "FAIL ") + report, flush=True)
+        passed += ok
+        failed += not ok
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
