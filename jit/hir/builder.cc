@@ -107,6 +107,7 @@ bool IsHandled(int op) {
     case LIST_APPEND:
     case LIST_EXTEND:
     case UNPACK_SEQUENCE:
+    case MAKE_FUNCTION:
       return true;
     default:
       return false;
@@ -586,6 +587,15 @@ class Builder {
         ext.bc = in.unit;
         Emit(ext);
         ErrorState(pre);
+        return true;
+      }
+      case MAKE_FUNCTION: {
+        // Stack, bottom to top: [defaults] [kwdefaults] [annotations] [closure] code.
+        int n = 1;
+        for (int bit = 0; bit < 4; bit++) n += (oparg >> bit) & 1;
+        const int r = Def(Op::kMakeFunction, Pop(n), oparg);
+        ErrorState(Without(pre, n));  // consumed
+        stack_.push_back(r);
         return true;
       }
       case UNPACK_SEQUENCE: {

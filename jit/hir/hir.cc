@@ -52,6 +52,8 @@ const char* OpName(Op op) {
       return "FormatValue";
     case Op::kListAppend:
       return "ListAppend";
+    case Op::kMakeFunction:
+      return "MakeFunction";
     case Op::kListExtend:
       return "ListExtend";
     case Op::kUnpackSequence:

@@ -44,6 +44,7 @@ enum class Op : uint8_t {
   kBuildString,       // %d = "".join(args) (steals)
   kBuildSlice,        // %d = slice(args...) (2 or 3 args)
   kFormatValue,       // %d = format(conversion imm of %a, spec %b if given)
+  kMakeFunction,      // %d = function of code args.back() (imm: MAKE_FUNCTION flags; steals)
   kListAppend,        // %a.append(%b)
   kListExtend,        // %a.extend(%b)
   kUnpackSequence,    // unpacks %a into imm values, read back with kScratchLoad

@@ -393,6 +393,13 @@ class Lowerer {
                     {V(R(in.args[0])), in.args.size() > 1 ? V(R(in.args[1])) : Operand::Imm(0),
                      Operand::Imm(in.imm)});
         return;
+      case Op::kMakeFunction: {
+        const int p = Spill(in.args);
+        CallChecked(in, "a64_make_function",
+                    {V(frame_), V(p), Operand::Imm(static_cast<int64_t>(in.args.size())),
+                     Operand::Imm(in.imm)});
+        return;
+      }
       case Op::kListExtend:
         CallInt(in, "a64_list_extend", {V(R(in.args[0])), V(R(in.args[1]))});
         return;
@@ -519,25 +526,6 @@ class Lowerer {
 };
 
 }  // namespace
-
-const std::vector<HelperInfo>& LoweringHelpers() {
-  static const std::vector<HelperInfo> helpers = [] {
-    std::vector<HelperInfo> h = {
-        {"a64_load_global", 2},      {"a64_load_method", 3},   {"a64_call", 3},
-        {"a64_build_list", 2},       {"a64_build_tuple", 2},   {"a64_for_iter", 1},
-        {"_Py_Dealloc", 1},          {"PyObject_GetAttr", 2},  {"PyObject_SetAttr", 3},
-        {"PyObject_RichCompare", 3}, {"PyObject_GetItem", 2},  {"PyObject_SetItem", 3},
-        {"PySequence_Contains", 2},  {"PyObject_GetIter", 1},  {"PyObject_IsTrue", 1},
-        {"PyNumber_Negative", 1},    {"PyNumber_Positive", 1}, {"PyNumber_Invert", 1},
-        {"a64_build_map", 2},        {"a64_build_string", 2},  {"a64_build_const_key_map", 3},
-        {"PySlice_New", 3},          {"a64_format_value", 3},  {"PyList_Append", 2},
-        {"a64_unpack_sequence", 3},  {"a64_list_extend", 2},
-    };
-    for (const char* name : kBinaryFunctions) h.push_back({name, 2});
-    return h;
-  }();
-  return helpers;
-}
 
 lir::Function Lower(const Function& f, const RuntimeAddresses& rt, const std::string& name) {
   return Lowerer(f, rt, name).Run();

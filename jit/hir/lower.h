@@ -3,7 +3,8 @@
 // prev_instr into the frame:
 //   kDeoptError  (1): an exception is set; resume the interpreter with throwflag = 1
 //   kDeoptResume (2): resume the interpreter at prev_instr + 1 with throwflag = 0
-// Operations are calls into libpython or small helpers (named, resolved by the runtime);
+// Operations are calls into libpython or small helpers, by name: the runtime resolves them
+// (jit/python/helpers.cc; a name it does not know is a compile error, never a bad call);
 // reference counting, truth tests of bools and None, and identity tests are inline.
 #ifndef A64JIT_JIT_HIR_LOWER_H_
 #define A64JIT_JIT_HIR_LOWER_H_
@@ -27,14 +28,6 @@ struct RuntimeAddresses {
   uint64_t first_instr = 0;      // _PyCode_CODE(code)
   uint64_t py_true = 0, py_false = 0, py_none = 0;
 };
-
-// The helper functions lowered code calls, by name: what the runtime must resolve (and,
-// under Unicorn, register with their signatures).
-struct HelperInfo {
-  const char* name;
-  int int_args;
-};
-const std::vector<HelperInfo>& LoweringHelpers();
 
 lir::Function Lower(const Function& f, const RuntimeAddresses& rt, const std::string& name);
 

@@ -135,6 +135,7 @@ bool Steals(Op op) {
     case Op::kBuildMap:
     case Op::kBuildConstKeyMap:
     case Op::kBuildString:
+    case Op::kMakeFunction:
     case Op::kReturn:
     case Op::kMov:
       return true;

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <mutex>
+#include <type_traits>
 
 #include "emulation/helper_registry.h"
 #include "jit/hir/lower.h"
@@ -182,6 +183,24 @@ int a64_unpack_sequence(PyObject* seq, int64_t n, PyObject** out) {
   return -1;
 }
 
+// MAKE_FUNCTION: items (consumed) = [defaults] [kwdefaults] [annotations] [closure] code.
+PyObject* a64_make_function(_PyInterpreterFrame* frame, PyObject** items, int64_t n,
+                            int64_t flags) {
+  PyObject* code = items[n - 1];
+  auto* func = reinterpret_cast<PyFunctionObject*>(PyFunction_New(code, frame->f_globals));
+  Py_DECREF(code);
+  if (func == nullptr) {
+    for (int64_t i = 0; i < n - 1; i++) Py_DECREF(items[i]);
+    return nullptr;
+  }
+  int64_t i = n - 2;  // popped in this order, as the interpreter does
+  if (flags & 0x08) func->func_closure = items[i--];
+  if (flags & 0x04) func->func_annotations = items[i--];
+  if (flags & 0x02) func->func_kwdefaults = items[i--];
+  if (flags & 0x01) func->func_defaults = items[i--];
+  return reinterpret_cast<PyObject*>(func);
+}
+
 // LIST_EXTEND: -1 on error, with 3.11's message for a non-iterable.
 int a64_list_extend(PyObject* list, PyObject* iterable) {
   PyObject* none = _PyList_Extend(reinterpret_cast<PyListObject*>(list), iterable);
@@ -214,10 +233,27 @@ PyObject* a64_inplace_power(PyObject* a, PyObject* b) {
   return PyNumber_InPlacePower(a, b, Py_None);
 }
 
-const std::map<std::string, uint64_t>& Table() {
-  static const std::map<std::string, uint64_t> table = [] {
-    std::map<std::string, uint64_t> t;
-    auto add = [&](const char* name, auto* fn) { t[name] = reinterpret_cast<uint64_t>(fn); };
+struct Helper {
+  uint64_t address;
+  emu::HelperSignature signature;
+};
+
+// The signature comes from the function's own type, so it cannot disagree with it.
+template <typename Ret, typename... Args>
+Helper Describe(const char* name, Ret (*fn)(Args...)) {
+  static_assert(sizeof...(Args) <= 8, "at most 8 register arguments");
+  static_assert(((std::is_pointer_v<Args> || std::is_integral_v<Args>)&&...),
+                "integer and pointer arguments only");
+  static_assert(!std::is_floating_point_v<Ret>, "integer, pointer or void results only");
+  const emu::RetKind ret = std::is_void_v<Ret> ? emu::RetKind::kVoid : emu::RetKind::kInt;
+  return Helper{reinterpret_cast<uint64_t>(fn),
+                emu::HelperSignature{name, static_cast<int>(sizeof...(Args)), 0, ret}};
+}
+
+const std::map<std::string, Helper>& Table() {
+  static const std::map<std::string, Helper> table = [] {
+    std::map<std::string, Helper> t;
+    auto add = [&](const char* name, auto* fn) { t[name] = Describe(name, fn); };
     add("a64_load_global", &a64_load_global);
     add("a64_load_method", &a64_load_method);
     add("a64_call", &a64_call);
@@ -235,6 +271,7 @@ const std::map<std::string, uint64_t>& Table() {
     add("PySlice_New", &PySlice_New);
     add("PyList_Append", &PyList_Append);
     add("a64_list_extend", &a64_list_extend);
+    add("a64_make_function", &a64_make_function);
     add("PyObject_GetAttr", &PyObject_GetAttr);
     add("PyObject_SetAttr", &PyObject_SetAttr);
     add("PyObject_RichCompare", &PyObject_RichCompare);
@@ -280,19 +317,14 @@ const std::map<std::string, uint64_t>& Table() {
 std::optional<uint64_t> ResolveHelper(const std::string& name) {
   auto it = Table().find(name);
   if (it == Table().end()) return std::nullopt;
-  return it->second;
+  return it->second.address;
 }
 
 void RegisterHelpers() {
   static std::once_flag once;
   std::call_once(once, [] {
-    for (const hir::HelperInfo& h : hir::LoweringHelpers()) {
-      auto address = ResolveHelper(h.name);
-      if (!address) throw std::logic_error(std::string("helper not in the table: ") + h.name);
-      emu::RegisterHelper(
-          reinterpret_cast<const void*>(*address),
-          {h.name, h.int_args, 0,
-           std::string(h.name) == "_Py_Dealloc" ? emu::RetKind::kVoid : emu::RetKind::kInt});
+    for (const auto& [name, h] : Table()) {
+      emu::RegisterHelper(reinterpret_cast<const void*>(h.address), h.signature);
     }
   });
 }
