@@ -36,6 +36,25 @@ struct Options {
   std::vector<std::string> args;  // after the script / module / command
 };
 
+Options g_report;  // what to print at exit
+
+void Report() {
+  const Options& o = g_report;
+  if (!o.dump.empty()) {
+    // Dumps are kept as text at compile time, so they outlive the interpreter.
+    std::fputs(a64jit::python::DumpAll(o.dump).c_str(), stderr);
+  }
+  if (o.stats) std::fputs(a64jit::python::StatsSummary().c_str(), stderr);
+  if (!o.stats_file.empty()) {
+    if (FILE* f = std::fopen(o.stats_file.c_str(), "w")) {
+      std::fputs(a64jit::python::StatsJson().c_str(), f);
+      std::fclose(f);
+    } else {
+      std::fprintf(stderr, "a64jit-run: cannot write %s\n", o.stats_file.c_str());
+    }
+  }
+}
+
 int Usage(const std::string& error) {
   std::fprintf(stderr, "a64jit-run: %s\n%s", error.c_str(), kUsage);
   return 2;
@@ -145,20 +164,10 @@ int main(int argc, char** argv) {
     Py_FinalizeEx();
     return 2;
   }
+  // sys.exit() ends the process inside Py_RunMain (Py_Exit calls exit()), so the report is
+  // an exit handler.
+  g_report = o;
+  std::atexit(Report);
   const int rc = Py_RunMain();
-
-  if (!o.dump.empty()) {
-    // Dumps are kept as text at compile time, so they outlive the interpreter.
-    std::fputs(a64jit::python::DumpAll(o.dump).c_str(), stderr);
-  }
-  if (o.stats) std::fputs(a64jit::python::StatsSummary().c_str(), stderr);
-  if (!o.stats_file.empty()) {
-    if (FILE* f = std::fopen(o.stats_file.c_str(), "w")) {
-      std::fputs(a64jit::python::StatsJson().c_str(), f);
-      std::fclose(f);
-    } else {
-      std::fprintf(stderr, "a64jit-run: cannot write %s\n", o.stats_file.c_str());
-    }
-  }
   return rc;
 }

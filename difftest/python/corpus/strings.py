@@ -29,7 +29,7 @@ def unpack_errors(x):
     return a, b
 
 
-print(fmt("pi", 3.14159), fmt(42, -1))
+print(fmt("pi", 3.14159), fmt("e", -1))
 print(split_pair(" key : some value "))
 print(slices("abcdefgh"), build(["x", "y", "z"]))
 for bad in [(1, 2, 3), (1,), 5]:
