@@ -1,3 +1,4 @@
+#!/usr/bin/python3.11
 """Oracle 2: a Python program run by CPython's interpreter and with the JIT, compared.
 
 Both runs use the same a64jit-run binary (same libpython, same architecture): the reference
