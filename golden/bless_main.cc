@@ -1,5 +1,6 @@
 // bazel run //golden:bless [-- FILE...]: regenerates the expected output of golden files in
-// the source tree (all of golden/lir/*.lir by default) and says which ones changed. Commit
+// the source tree (all of golden/lir/*.lir and golden/hir/*.hir by default) and says which
+// ones changed. Commit
 // the result together with the change that caused it: the diff is the review.
 #include <dirent.h>
 
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "golden/filetest.h"
+#include "golden/hir_render.h"
 
 int main(int argc, char** argv) {
   const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
@@ -22,19 +24,22 @@ int main(int argc, char** argv) {
     files.push_back(f[0] == '/' ? f : root + "/" + f);
   }
   if (files.empty()) {
-    const std::string dir = root + "/golden/lir";
-    DIR* d = opendir(dir.c_str());
-    if (d == nullptr) {
-      std::fprintf(stderr, "bless: cannot open %s\n", dir.c_str());
-      return 2;
-    }
-    while (dirent* e = readdir(d)) {
-      const std::string name = e->d_name;
-      if (name.size() > 4 && name.compare(name.size() - 4, 4, ".lir") == 0) {
-        files.push_back(dir + "/" + name);
+    for (const char* sub : {"lir", "hir"}) {
+      const std::string dir = root + "/golden/" + sub;
+      const std::string ext = std::string(".") + sub;
+      DIR* d = opendir(dir.c_str());
+      if (d == nullptr) {
+        std::fprintf(stderr, "bless: cannot open %s\n", dir.c_str());
+        return 2;
       }
+      while (dirent* e = readdir(d)) {
+        const std::string name = e->d_name;
+        if (name.size() > 4 && name.compare(name.size() - 4, 4, ext) == 0) {
+          files.push_back(dir + "/" + name);
+        }
+      }
+      closedir(d);
     }
-    closedir(d);
     std::sort(files.begin(), files.end());
   }
   int changed = 0;
@@ -47,7 +52,8 @@ int main(int argc, char** argv) {
     std::stringstream buf;
     buf << in.rdbuf();
     const a64jit::golden::FileTest t = a64jit::golden::SplitFileTest(buf.str());
-    const std::string blessed = a64jit::golden::Blessed(t, a64jit::golden::RenderLir(t.input));
+    const std::string blessed =
+        a64jit::golden::Blessed(t, a64jit::golden::RenderFor(path, t.input));
     if (blessed != buf.str()) {
       std::ofstream(path) << blessed;
       changed++;

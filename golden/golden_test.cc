@@ -1,5 +1,5 @@
-// Every golden/lir/*.lir file's expected output must equal what the code generator
-// produces now; a mismatch prints a unified diff and how to bless.
+// Every golden/lir/*.lir and golden/hir/*.hir file's expected output must equal what the
+// code generator / HIR builder produces now; a mismatch prints a unified diff and how to bless.
 #include <dirent.h>
 #include <gtest/gtest.h>
 
@@ -8,17 +8,19 @@
 #include <sstream>
 
 #include "golden/filetest.h"
+#include "golden/hir_render.h"
 
 namespace a64jit::golden {
 namespace {
 
-std::vector<std::string> GoldenFiles() {
+std::vector<std::string> GoldenFiles(const std::string& kind) {
   std::vector<std::string> files;
-  if (DIR* d = opendir("golden/lir")) {
+  const std::string dir = "golden/" + kind;
+  if (DIR* d = opendir(dir.c_str())) {
     while (dirent* e = readdir(d)) {
       std::string name = e->d_name;
-      if (name.size() > 4 && name.compare(name.size() - 4, 4, ".lir") == 0) {
-        files.push_back("golden/lir/" + name);
+      if (name.size() > 4 && name.compare(name.size() - 4, 4, "." + kind) == 0) {
+        files.push_back(dir + "/" + name);
       }
     }
     closedir(d);
@@ -27,19 +29,29 @@ std::vector<std::string> GoldenFiles() {
   return files;
 }
 
-TEST(Golden, LirCodegenMatchesExpectations) {
-  const std::vector<std::string> files = GoldenFiles();
-  ASSERT_GE(files.size(), 10u) << "golden files missing from the runfiles";
+void CheckAll(const std::vector<std::string>& files) {
   for (const std::string& path : files) {
     std::ifstream in(path);
     std::stringstream buf;
     buf << in.rdbuf();
     const FileTest t = SplitFileTest(buf.str());
     ASSERT_FALSE(t.expected.empty()) << path << " has no expectation: bazel run //golden:bless";
-    const std::string actual = RenderLir(t.input);
+    const std::string actual = RenderFor(path, t.input);
     const std::string diff = UnifiedDiff(t.expected, actual, path);
     EXPECT_TRUE(diff.empty()) << diff << "If the new output is right: bazel run //golden:bless";
   }
+}
+
+TEST(Golden, LirCodegenMatchesExpectations) {
+  const std::vector<std::string> files = GoldenFiles("lir");
+  ASSERT_GE(files.size(), 10u) << "golden files missing from the runfiles";
+  CheckAll(files);
+}
+
+TEST(Golden, HirBuilderAndPassesMatchExpectations) {
+  const std::vector<std::string> files = GoldenFiles("hir");
+  ASSERT_GE(files.size(), 5u) << "golden files missing from the runfiles";
+  CheckAll(files);
 }
 
 TEST(Golden, UnifiedDiffShowsTheChange) {
