@@ -1,0 +1,102 @@
+"""The a64jit module's API, checked from Python: compile control, introspection, dumps,
+statistics and error handling. Runs under a64jit-run --no-jit (the module built in) and in
+Debian's /usr/bin/python3.11 with the a64jit.so extension; the JIT starts disabled and the
+test enables it. Prints `N passed, N failed`; exit status 1 on any failure."""
+
+import sys
+
+import a64jit
+
+results = []
+
+
+def check(name, condition, detail=""):
+    results.append(bool(condition))
+    print(("PASS " if condition else "FAIL ") + name + ("" if condition else ": " + detail))
+
+
+def raises(exc, fn, *args):
+    try:
+        fn(*args)
+    except exc as e:
+        return str(e)
+    return None
+
+
+def square_plus(a, b):
+    return a * a + b
+
+
+def listed_one(x):
+    return x + 1
+
+
+def unlisted_one(x):
+    return x - 1
+
+
+def gen():
+    yield 1
+
+
+def counted(x):
+    return x * 3
+
+
+# force_compile / is_jit_compiled / get_compiled_size
+check("not compiled before", not a64jit.is_jit_compiled(square_plus))
+check("force_compile", a64jit.force_compile(square_plus) is True)
+check("is_jit_compiled", a64jit.is_jit_compiled(square_plus))
+size = a64jit.get_compiled_size(square_plus)
+check("compiled size", 0 < size < 10000, str(size))
+check("force_compile refuses a generator", a64jit.force_compile(gen) is False)
+check("generator's reason in stats", "generator" in
+      a64jit.stats()["failures"].get("__main__:gen", ""), str(a64jit.stats()["failures"]))
+
+# dumps
+hir = a64jit.dump(square_plus, "hir")
+check("dump hir", "BinaryOp" in hir and "Return" in hir, hir)
+lir = a64jit.dump(square_plus, "lir")
+check("dump lir", "call @PyNumber_Multiply" in lir, lir)
+asm = a64jit.dump(square_plus, "asm")
+check("dump asm", "ret" in asm and "stp x29, x30" in asm, asm)
+check("dump of an uncompiled function", "not compiled" in (raises(ValueError, a64jit.dump,
+                                                                  counted, "hir") or ""))
+check("dump what", "what must be" in (raises(ValueError, a64jit.dump, square_plus, "x") or ""))
+check("dump of a non-function", raises(TypeError, a64jit.dump, len, "hir") is not None)
+check("get_compiled_size of a non-function",
+      raises(TypeError, a64jit.get_compiled_size, 3) is not None)
+
+# jitlist
+a64jit.enable(jitlist=["__main__:listed_*"])
+listed_one(1)
+unlisted_one(1)
+check("jitlist compiles listed", a64jit.is_jit_compiled(listed_one))
+check("jitlist skips unlisted", not a64jit.is_jit_compiled(unlisted_one))
+a64jit.disable()
+
+# threshold
+a64jit.enable(threshold=3)
+before = a64jit.stats()["entries"]
+for i in range(3):
+    counted(i)
+check("threshold: interpreted for 3 calls", not a64jit.is_jit_compiled(counted))
+check("threshold: right result before", counted(5) == 15)
+check("threshold: compiled on call 4", a64jit.is_jit_compiled(counted))
+check("threshold: right result after", counted(6) == 18)
+stats = a64jit.stats()
+check("entries counted", stats["entries"] > before, str(stats))
+check("compiled functions listed", "__main__:counted" in a64jit.get_compiled_functions())
+check("stats fields", all(k in stats for k in ("compiled", "failed", "entries", "deopts",
+                                               "emulated_instructions", "exec_mode")))
+if stats["exec_mode"] == "unicorn":
+    check("emulated instructions", stats["emulated_instructions"] > 0, str(stats))
+else:
+    check("native: nothing emulated", stats["emulated_instructions"] == 0, str(stats))
+a64jit.disable()
+check("bad threshold", raises(ValueError, a64jit.enable, -1) is not None)
+
+passed = sum(results)
+failed = len(results) - passed
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
