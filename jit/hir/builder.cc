@@ -563,29 +563,18 @@ class Builder {
         stack_.push_back(r);
         return true;
       }
-      case LIST_APPEND: {
+      case LIST_APPEND:
+      case LIST_EXTEND: {
+        // The list is oparg entries down, below the popped value.
         const int v = Pop1();
         if (oparg < 1 || oparg > static_cast<int>(stack_.size())) {
-          throw Unsupported(in.opcode, in.unit * 2, "LIST_APPEND past the stack");
+          throw Unsupported(in.opcode, in.unit * 2, "list operand past the stack");
         }
-        Instr ap;
-        ap.op = Op::kListAppend;
-        ap.args = {stack_[stack_.size() - static_cast<size_t>(oparg)], v};
-        ap.bc = in.unit;
-        Emit(ap);
-        ErrorState(pre);
-        return true;
-      }
-      case LIST_EXTEND: {
-        const int iterable = Pop1();
-        if (oparg < 1 || oparg > static_cast<int>(stack_.size())) {
-          throw Unsupported(in.opcode, in.unit * 2, "LIST_EXTEND past the stack");
-        }
-        Instr ext;
-        ext.op = Op::kListExtend;
-        ext.args = {stack_[stack_.size() - static_cast<size_t>(oparg)], iterable};
-        ext.bc = in.unit;
-        Emit(ext);
+        Instr op;
+        op.op = in.opcode == LIST_APPEND ? Op::kListAppend : Op::kListExtend;
+        op.args = {stack_[stack_.size() - static_cast<size_t>(oparg)], v};
+        op.bc = in.unit;
+        Emit(op);
         ErrorState(pre);
         return true;
       }

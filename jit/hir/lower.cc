@@ -256,13 +256,18 @@ class Lowerer {
     cur_ = cont;
   }
 
-  // Stores `args` into the scratch slot and returns its address.
-  int Spill(const std::vector<int>& args) {
+  // The scratch slot's address: operand arrays for calls, results of multi-result helpers.
+  int ScratchAddr() {
     lir::Instr addr;
     addr.op = lir::Op::kSlotAddr;
     addr.dst = out_.NewVReg(Type::kPtr);
     addr.slot = 0;
-    const int p = Emit(addr).dst;
+    return Emit(addr).dst;
+  }
+
+  // Stores `args` into the scratch slot and returns its address.
+  int Spill(const std::vector<int>& args) {
+    const int p = ScratchAddr();
     for (size_t i = 0; i < args.size(); i++) {
       Store(V(R(args[i])), V(p), 8 * static_cast<int64_t>(i), Type::kPtr);
     }
@@ -327,11 +332,7 @@ class Lowerer {
         CallInt(in, "PyObject_SetAttr", {V(R(in.args[0])), Imm(Name(in.imm)), V(R(in.args[1]))});
         return;
       case Op::kLoadMethod: {
-        lir::Instr addr;
-        addr.op = lir::Op::kSlotAddr;
-        addr.dst = out_.NewVReg(Type::kPtr);
-        addr.slot = 0;
-        const int p = Emit(addr).dst;
+        const int p = ScratchAddr();
         CallInt(in, "a64_load_method", {V(R(in.args[0])), Imm(Name(in.imm)), V(p)});
         Load(V(p), 0, Type::kPtr, R(in.dst));
         Load(V(p), 8, Type::kPtr, R(in.dst2));
@@ -407,11 +408,7 @@ class Lowerer {
         CallInt(in, "PyList_Append", {V(R(in.args[0])), V(R(in.args[1]))});
         return;
       case Op::kUnpackSequence: {
-        lir::Instr addr;
-        addr.op = lir::Op::kSlotAddr;
-        addr.dst = out_.NewVReg(Type::kPtr);
-        addr.slot = 0;
-        scratch_addr_ = Emit(addr).dst;
+        scratch_addr_ = ScratchAddr();
         CallInt(in, "a64_unpack_sequence",
                 {V(R(in.args[0])), Operand::Imm(in.imm), V(scratch_addr_)});
         return;

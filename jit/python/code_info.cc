@@ -7,8 +7,6 @@
 
 namespace a64jit::python {
 
-namespace {
-
 std::string Utf8(PyObject* s) {
   if (s == nullptr || !PyUnicode_Check(s)) return "?";
   const char* c = PyUnicode_AsUTF8(s);
@@ -18,6 +16,8 @@ std::string Utf8(PyObject* s) {
   }
   return c;
 }
+
+namespace {
 
 std::string Repr(PyObject* o) {
   PyObject* r = PyObject_Repr(o);

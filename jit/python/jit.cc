@@ -61,16 +61,6 @@ void FreeCodeState(void* p) {
   if (st != nullptr && st->status != CodeState::Status::kCompiled) delete st;
 }
 
-std::string Utf8(PyObject* s) {
-  if (s == nullptr || !PyUnicode_Check(s)) return "?";
-  const char* c = PyUnicode_AsUTF8(s);
-  if (c == nullptr) {
-    PyErr_Clear();
-    return "?";
-  }
-  return c;
-}
-
 std::string ModuleOf(PyFunctionObject* func) {
   return func != nullptr ? Utf8(func->func_module) : "?";
 }
