@@ -84,6 +84,9 @@ check("threshold: interpreted for 3 calls", not a64jit.is_jit_compiled(counted))
 check("threshold: right result before", counted(5) == 15)
 check("threshold: compiled on call 4", a64jit.is_jit_compiled(counted))
 check("threshold: right result after", counted(6) == 18)
+before_vc = a64jit.stats()["vectorcall_entries"]
+check("later calls enter by vectorcall", counted(7) == 21 and
+      a64jit.stats()["vectorcall_entries"] == before_vc + 1, str(a64jit.stats()))
 stats = a64jit.stats()
 check("entries counted", stats["entries"] > before, str(stats))
 check("compiled functions listed", "__main__:counted" in a64jit.get_compiled_functions())

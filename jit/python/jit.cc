@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -175,6 +176,102 @@ PyObject* RunCompiled(CodeState* st, PyThreadState* ts, _PyInterpreterFrame* fra
   return reinterpret_cast<PyObject*>(result);
 }
 
+// What 3.11's hidden _PyFrame_Clear does when a frame object outlives its frame: the frame
+// object takes a copy of the frame and links its f_back (PyFrame_GetBack makes the previous
+// frame's object the way the interpreter would).
+void TakeOwnership(PyFrameObject* f, _PyInterpreterFrame* frame) {
+  const size_t size =
+      static_cast<size_t>(reinterpret_cast<char*>(&frame->localsplus[frame->stacktop]) -
+                          reinterpret_cast<char*>(frame));
+  std::memcpy(f->_f_frame_data, frame, size);
+  auto* copy = reinterpret_cast<_PyInterpreterFrame*>(f->_f_frame_data);
+  f->f_frame = copy;
+  copy->owner = FRAME_OWNED_BY_FRAME_OBJECT;
+  if (f->f_back == nullptr) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);  // a pending exception is the caller's, keep it
+    f->f_back = PyFrame_GetBack(f);
+    if (f->f_back == nullptr) PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+  }
+  copy->previous = nullptr;
+  if (!PyObject_GC_IsTracked(reinterpret_cast<PyObject*>(f))) PyObject_GC_Track(f);
+}
+
+// 3.11's _PyFrame_Clear, for frames this file pushed.
+void ClearFrame(_PyInterpreterFrame* frame) {
+  if (frame->frame_obj != nullptr) {
+    PyFrameObject* f = frame->frame_obj;
+    frame->frame_obj = nullptr;
+    if (Py_REFCNT(f) > 1) {
+      TakeOwnership(f, frame);
+      Py_DECREF(f);
+      return;
+    }
+    Py_DECREF(f);
+  }
+  for (int i = 0; i < frame->stacktop; i++) Py_XDECREF(frame->localsplus[i]);
+  Py_XDECREF(frame->f_locals);
+  Py_DECREF(frame->f_func);
+  Py_DECREF(frame->f_code);
+}
+
+// Words a frame of `code` takes on the data stack (what 3.11's _PyEvalFramePushAndInit
+// reserves).
+Py_ssize_t FrameSlots(PyCodeObject* code) {
+  return code->co_nlocalsplus + code->co_stacksize + static_cast<Py_ssize_t>(FRAME_SPECIALS_SIZE);
+}
+
+CodeState* ExistingState(PyCodeObject* code) {
+  void* extra = nullptr;
+  if (_PyCode_GetExtra(reinterpret_cast<PyObject*>(code), R().extra_index, &extra) < 0) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  return static_cast<CodeState*>(extra);
+}
+
+// func->vectorcall of a compiled function: pushes the frame on the thread's data stack and
+// runs the compiled code directly, without the eval-frame hook. Anything unusual (keyword
+// arguments, defaults to fill in, *args, tracing, another thread, a full data-stack chunk,
+// a replaced __code__) takes CPython's own path, which reaches the hook.
+PyObject* JitVectorcall(PyObject* callable, PyObject* const* args, size_t nargsf,
+                        PyObject* kwnames) {
+  Runtime& r = R();
+  auto* func = reinterpret_cast<PyFunctionObject*>(callable);
+  auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
+  PyThreadState* ts = PyThreadState_Get();
+  const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  CodeState* st = r.enabled && ts == r.owner ? ExistingState(code) : nullptr;
+  PyObject** base = ts->datastack_top;
+  if (st == nullptr || st->status != CodeState::Status::kCompiled || ts->cframe->use_tracing ||
+      kwnames != nullptr || nargs != code->co_argcount || code->co_kwonlyargcount != 0 ||
+      (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) != 0 || base == nullptr ||
+      base + FrameSlots(code) >= ts->datastack_limit) {
+    return _PyFunction_Vectorcall(callable, args, nargsf, kwnames);
+  }
+  ts->datastack_top = base + FrameSlots(code);
+  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(base);
+  Py_INCREF(func);  // the frame's reference
+  _PyFrame_InitializeSpecials(frame, func, nullptr, code->co_nlocalsplus);
+  for (Py_ssize_t i = 0; i < nargs; i++) frame->localsplus[i] = Py_NewRef(args[i]);
+  for (int i = static_cast<int>(nargs); i < code->co_nlocalsplus; i++) {
+    frame->localsplus[i] = nullptr;
+  }
+  r.stats.vectorcall_entries++;
+  PyObject* result = RunCompiled(st, ts, frame);
+  ClearFrame(frame);
+  ts->datastack_top = base;
+  return result;
+}
+
+void InstallVectorcall(PyFunctionObject* func, CodeState* st) {
+  if (func != nullptr && st->status == CodeState::Status::kCompiled &&
+      func->vectorcall != JitVectorcall) {
+    func->vectorcall = JitVectorcall;
+  }
+}
+
 PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag) {
   Runtime& r = R();
   if (throwflag == 0 && ts == r.owner && !ts->cframe->use_tracing) {
@@ -189,7 +286,13 @@ PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throw
       if (st->status == CodeState::Status::kCounting && Qualifies(st)) {
         Compile(st, frame->f_code, frame->f_func);
       }
-      if (st->status == CodeState::Status::kCompiled) return RunCompiled(st, ts, frame);
+      if (st->status == CodeState::Status::kCompiled) {
+        // Later calls of this function object skip the hook.
+        if (frame->f_func->func_code == reinterpret_cast<PyObject*>(frame->f_code)) {
+          InstallVectorcall(frame->f_func, st);
+        }
+        return RunCompiled(st, ts, frame);
+      }
     }
   }
   return _PyEval_EvalFrameDefault(ts, frame, throwflag);
@@ -394,7 +497,8 @@ std::string StatsSummary() {
   o << "a64jit: compiled " << s.compiled << " functions, " << s.code_bytes << " bytes\n";
   o << "a64jit: not compiled " << s.failed << "\n";
   for (const auto& [name, why] : s.failures) o << "a64jit:   " << name << ": " << why << "\n";
-  o << "a64jit: entries " << s.entries << ", deopts " << s.deopts << "\n";
+  o << "a64jit: entries " << s.entries << " (" << s.vectorcall_entries << " by vectorcall), deopts "
+    << s.deopts << "\n";
   o << "a64jit: emulated instructions " << s.guest_instructions << "\n";
   return o.str();
 }
@@ -422,9 +526,10 @@ std::string StatsJson() {
   const Stats s = GetStats();
   std::ostringstream o;
   o << "{\"compiled\": " << s.compiled << ", \"failed\": " << s.failed
-    << ", \"entries\": " << s.entries << ", \"deopts\": " << s.deopts
-    << ", \"guest_instructions\": " << s.guest_instructions << ", \"code_bytes\": " << s.code_bytes
-    << ", \"exec_mode\": " << JsonString(s.exec_mode) << ",\n \"functions\": {";
+    << ", \"entries\": " << s.entries << ", \"vectorcall_entries\": " << s.vectorcall_entries
+    << ", \"deopts\": " << s.deopts << ", \"guest_instructions\": " << s.guest_instructions
+    << ", \"code_bytes\": " << s.code_bytes << ", \"exec_mode\": " << JsonString(s.exec_mode)
+    << ",\n \"functions\": {";
   bool first = true;
   for (const CodeState* st : R().compiled) {
     o << (first ? "" : ", ") << JsonString(st->name) << ": " << st->code_size;

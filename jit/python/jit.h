@@ -1,12 +1,17 @@
 // The JIT inside CPython 3.11: which functions get compiled and when, entering compiled
 // code, and leaving it for the interpreter.
 //
-// Entry: an eval-frame hook sees every Python frame CPython creates. It counts calls,
-// compiles a function once it qualifies (threshold or jitlist), and runs compiled code on
-// the very `_PyInterpreterFrame` CPython made: the frame is linked as the thread's current
-// frame while compiled code runs, with prev_instr kept current, so sys._getframe, frame
-// objects, tracebacks and line numbers see what they would see in the interpreter. CPython
-// pushes and pops the frame around the hook, as for interpreted code.
+// Entry, first call: an eval-frame hook sees every Python frame CPython creates. It counts
+// calls, compiles a function once it qualifies (threshold or jitlist), and runs compiled
+// code on the very `_PyInterpreterFrame` CPython made; CPython pushes and pops that frame.
+// It also sets the function's `vectorcall` to the JIT's entry.
+// Entry, later calls: `func->vectorcall` pushes a frame on the thread's data stack itself
+// (as _PyEvalFramePushAndInit would), runs the compiled code without going through the
+// hook, and clears the frame as _PyFrame_Clear would (a frame object that outlives the call
+// takes over a copy). Calls it does not handle (keywords, defaults, *args) go the first way.
+// Either way the frame is linked as the thread's current frame while compiled code runs,
+// with prev_instr kept current, so sys._getframe, frame objects, tracebacks and line
+// numbers see what they would see in the interpreter.
 // Exit: compiled code returns the result, or a deopt code after writing the value stack into
 // the frame; then `_PyEval_EvalFrameDefault` takes over at that instruction (throwflag 1 to
 // unwind a pending exception through the exception table, 0 to execute the instruction).
@@ -53,6 +58,7 @@ struct Stats {
   std::map<std::string, std::string> failures;         // "module:qualname" -> reason
   std::map<std::string, int64_t> unsupported_opcodes;  // opcode name -> functions
   int64_t entries = 0;                                 // runs of compiled code
+  int64_t vectorcall_entries = 0;                      // of which entered by vectorcall
   int64_t deopts = 0;                                  // of which left for the interpreter
   uint64_t guest_instructions = 0;                     // Unicorn; 0 natively
   uint64_t code_bytes = 0;

@@ -139,6 +139,7 @@ PyObject* PyStats(PyObject*, PyObject*) {
   PyObject* mode = PyUnicode_FromString(s.exec_mode.c_str());
   ok = ok && mode != nullptr && SetInt(d, "compiled", s.compiled) == 0 &&
        SetInt(d, "failed", s.failed) == 0 && SetInt(d, "entries", s.entries) == 0 &&
+       SetInt(d, "vectorcall_entries", s.vectorcall_entries) == 0 &&
        SetInt(d, "deopts", s.deopts) == 0 &&
        SetInt(d, "emulated_instructions", static_cast<long long>(s.guest_instructions)) == 0 &&
        SetInt(d, "code_bytes", static_cast<long long>(s.code_bytes)) == 0 &&

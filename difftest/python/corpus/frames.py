@@ -35,3 +35,35 @@ print(locals_view(2, 3))
 print(outer())
 warnings.simplefilter("always")
 print(warn())
+
+
+def escaping_frame(a):
+    b = a * 2
+    return sys._getframe()
+
+
+def caller_of_escaping(a):
+    return escaping_frame(a + 1)
+
+
+def failing(a):
+    c = a + 1
+    return c // 0
+
+
+def keep_traceback(a):
+    try:
+        failing(a)
+    except ZeroDivisionError as e:
+        return e.__traceback__
+
+
+f = caller_of_escaping(3)
+print(f.f_code.co_name, f.f_lineno, sorted(f.f_locals.items()), f.f_back.f_code.co_name,
+      f.f_back.f_lineno, f.f_back.f_back.f_code.co_name)
+tb = keep_traceback(5)
+while tb is not None:
+    fr = tb.tb_frame
+    print(fr.f_code.co_name, tb.tb_lineno, sorted([k for k in fr.f_locals if k != "e"]),
+          fr.f_back.f_code.co_name if fr.f_back else None)
+    tb = tb.tb_next
