@@ -90,14 +90,17 @@ class Generator:
 
     def statement(self, depth, names, funcs, budget):
         r = self.r.random()
+        # Stored values are clamped to 80 bits (still big ints) so loops cannot grow them
+        # without bound.
         if r < 0.35:
             name = self.r.choice(["a", "b", "t"])
-            self.emit(depth, "%s = %s" % (name, self.expr(names, funcs)))
+            self.emit(depth, "%s = clamp(%s)" % (name, self.expr(names, funcs)))
             if name not in names:
                 names.append(name)
         elif r < 0.45:
-            self.emit(depth, "%s %s= %s" % (self.r.choice(names), self.r.choice(BINOPS),
-                                            self.expr(names, funcs)))
+            name = self.r.choice(names)
+            self.emit(depth, "%s %s= %s" % (name, self.r.choice(BINOPS), self.expr(names, funcs)))
+            self.emit(depth, "%s = clamp(%s)" % (name, name))
         elif r < 0.62:
             self.emit(depth, "if %s:" % self.expr(names, funcs))
             self.block(depth + 1, list(names), funcs, budget)
@@ -107,16 +110,17 @@ class Generator:
         elif r < 0.72:
             var = "i%d" % depth
             self.emit(depth, "for %s in range(%d):" % (var, self.r.randint(0, 4)))
-            self.block(depth + 1, names + [var], funcs, budget)
+            # No calls inside loops: nested call trees would grow exponentially.
+            self.block(depth + 1, names + [var], [], budget)
         elif r < 0.78:
             var = "n%d" % depth
             self.emit(depth, "%s = %d" % (var, self.r.randint(0, 4)))
             self.emit(depth, "while %s > 0:" % var)
             self.emit(depth + 1, "%s -= 1" % var)
-            self.block(depth + 1, names + [var], funcs, budget)
+            self.block(depth + 1, names + [var], [], budget)
         elif r < 0.86:
             self.emit(depth, "o = Crate(%s)" % self.expr(names, funcs))
-            self.emit(depth, "o.y = %s" % self.expr(names, funcs))
+            self.emit(depth, "o.y = clamp(%s)" % self.expr(names, funcs))
             self.emit(depth, "t = o.x + o.y")
             if "t" not in names:
                 names.append("t")
@@ -132,6 +136,9 @@ class Generator:
     def program(self, nfuncs=6):
         self.lines = [
             "TABLE = [3, -1, 2 ** 64, 0, 7]",
+            "",
+            "def clamp(v):",
+            "    return v % 1208925819614629174706176 - 604462909807314587353088",
             "",
             "class Box:",
             "    def __init__(self, v):",
