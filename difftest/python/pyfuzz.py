@@ -98,7 +98,8 @@ class Generator:
             if name not in names:
                 names.append(name)
         elif r < 0.45:
-            name = self.r.choice(names)
+            # Never a loop counter: `while n > 0` must terminate.
+            name = self.r.choice([n for n in names if n in ("a", "b", "t")])
             self.emit(depth, "%s %s= %s" % (name, self.r.choice(BINOPS), self.expr(names, funcs)))
             self.emit(depth, "%s = clamp(%s)" % (name, name))
         elif r < 0.62:
