@@ -69,6 +69,8 @@ if [ -z "${A64JIT_TARGET_RUNNER:-}" ]; then
     "${run[@]}" --exec=native "$tmp/prog.py"
 else
   expect "unicorn on aarch64" 2 "no Unicorn" "${run[@]}" --exec=unicorn "$tmp/prog.py"
+  # Natively compiled code is called directly; A64JIT_CHECKED=1 goes through the executor.
+  expect "checked native calls" 0 "^42 \[\]$" env A64JIT_CHECKED=1 "${run[@]}" "$tmp/prog.py"
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

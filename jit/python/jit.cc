@@ -43,6 +43,9 @@ struct Runtime {
   Stats stats;
   std::vector<CodeState*> compiled;  // pinned: their code objects are never freed
   FILE* log = nullptr;
+  // Native mode calls compiled code directly unless config.checked_native asks for the
+  // executor (which turns guest faults into Python errors, at the price of signal setup).
+  bool direct_calls = false;
 };
 
 Runtime& R() {
@@ -158,7 +161,13 @@ PyObject* RunCompiled(CodeState* st, PyThreadState* ts, _PyInterpreterFrame* fra
   uint64_t result = 0;
   bool faulted = false;
   try {
-    result = r.executor->CallInt(st->entry, {emu::Arg::Ptr(ts), emu::Arg::Ptr(frame)});
+    if (r.direct_calls) {
+      // Native and unchecked: a plain call (a fault in generated code is then the process's).
+      using Entry = uint64_t (*)(PyThreadState*, _PyInterpreterFrame*);
+      result = reinterpret_cast<Entry>(reinterpret_cast<uintptr_t>(st->entry))(ts, frame);
+    } else {
+      result = r.executor->CallInt(st->entry, {emu::Arg::Ptr(ts), emu::Arg::Ptr(frame)});
+    }
   } catch (const std::exception& e) {
     // A bug in generated code: report it as a Python error, never take the host down.
     faulted = true;
@@ -346,6 +355,7 @@ bool EnsureRuntime(const Config& config) {
     return false;
   }
   r.stats.exec_mode = emu::ExecModeName(r.executor->mode());
+  r.direct_calls = r.executor->mode() == emu::ExecMode::kNative && !config.checked_native;
   if (r.log != nullptr && r.log != stderr) std::fclose(r.log);
   r.log = nullptr;
   if (config.log == "stderr" || config.log == "1") {
@@ -403,6 +413,10 @@ EnvConfig ConfigFromEnvironment() {
     }
   }
   if (const char* g = std::getenv("A64JIT_LOG"); g != nullptr) env.config.log = g;
+  if (const char* c = std::getenv("A64JIT_CHECKED");
+      c != nullptr && *c != '\0' && std::string(c) != "0") {
+    env.config.checked_native = true;
+  }
   return env;
 }
 

@@ -41,9 +41,13 @@ struct Config {
   std::vector<std::string> jitlist;
   std::optional<emu::ExecMode> exec_mode;  // nullopt: this host's
   std::string log;                         // "", "stderr", or a file to append to
+  // Native mode: run compiled code through the executor, so a fault in it becomes a Python
+  // SystemError with a disassembly instead of a signal (slower: signal setup per entry).
+  bool checked_native = false;
 };
 
-// Settings from A64JIT_THRESHOLD, A64JIT_JITLIST (comma-separated), A64JIT_EXEC, A64JIT_LOG.
+// Settings from A64JIT_THRESHOLD, A64JIT_JITLIST (comma-separated), A64JIT_EXEC, A64JIT_LOG,
+// A64JIT_CHECKED (1: checked_native).
 // `any` is false when none is set. Throws std::invalid_argument for a malformed value.
 struct EnvConfig {
   Config config;
