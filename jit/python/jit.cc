@@ -468,6 +468,14 @@ std::vector<std::string> CompiledFunctions() {
   return names;
 }
 
+std::vector<std::pair<std::string, int64_t>> CompiledFunctionSizes() {
+  std::vector<std::pair<std::string, int64_t>> out;
+  for (const CodeState* st : R().compiled) {
+    out.emplace_back(st->name, static_cast<int64_t>(st->code_size));
+  }
+  return out;
+}
+
 std::optional<std::string> Dump(PyObject* func, const std::string& what) {
   if (what != "hir" && what != "lir" && what != "asm") {
     PyErr_Format(PyExc_ValueError, "a64jit.dump: what must be 'hir', 'lir' or 'asm', not '%s'",

@@ -26,6 +26,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "emulation/executor.h"
@@ -78,6 +79,8 @@ bool ForceCompile(PyObject* func);
 bool IsCompiled(PyObject* func);
 int64_t CompiledSize(PyObject* func);  // bytes of machine code, 0 when not compiled
 std::vector<std::string> CompiledFunctions();
+// (module:qualname, bytes of machine code) of every compiled function, in compile order.
+std::vector<std::pair<std::string, int64_t>> CompiledFunctionSizes();
 // "hir", "lir" or "asm" of a compiled function; nullopt with a Python exception otherwise.
 std::optional<std::string> Dump(PyObject* func, const std::string& what);
 // The dumps of every compiled function, each under a "==== module:qualname ====" line.
