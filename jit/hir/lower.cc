@@ -274,6 +274,11 @@ class Lowerer {
     return p;
   }
 
+  SiteCache* NewSiteCache() { return rt_.new_site_cache ? rt_.new_site_cache() : nullptr; }
+  static Operand Ptr(const void* p) {
+    return Operand::Imm(static_cast<int64_t>(reinterpret_cast<uintptr_t>(p)));
+  }
+
   uint64_t Name(int64_t i) const { return rt_.names.at(static_cast<size_t>(i)); }
   uint64_t Const(int64_t i) const { return rt_.consts.at(static_cast<size_t>(i)); }
 
@@ -322,14 +327,28 @@ class Lowerer {
         return;
       case Op::kLoadGlobal:
         SetPrevInstr(in.bc);
-        Call("a64_load_global", {V(frame_), Imm(Name(in.imm))}, R(in.dst));
+        if (SiteCache* cache = NewSiteCache()) {
+          Call("a64_load_global_cached", {V(frame_), Imm(Name(in.imm)), Ptr(cache)}, R(in.dst));
+        } else {
+          Call("a64_load_global", {V(frame_), Imm(Name(in.imm))}, R(in.dst));
+        }
         DeoptIf(in, Cond::kEq, V(R(in.dst)), Operand::Imm(0));
         return;
       case Op::kLoadAttr:
-        CallChecked(in, "PyObject_GetAttr", {V(R(in.args[0])), Imm(Name(in.imm))});
+        if (SiteCache* cache = NewSiteCache()) {
+          CallChecked(in, "a64_load_attr_cached",
+                      {V(R(in.args[0])), Imm(Name(in.imm)), Ptr(cache)});
+        } else {
+          CallChecked(in, "PyObject_GetAttr", {V(R(in.args[0])), Imm(Name(in.imm))});
+        }
         return;
       case Op::kStoreAttr:
-        CallInt(in, "PyObject_SetAttr", {V(R(in.args[0])), Imm(Name(in.imm)), V(R(in.args[1]))});
+        if (SiteCache* cache = NewSiteCache()) {
+          CallInt(in, "a64_store_attr_cached",
+                  {V(R(in.args[0])), Imm(Name(in.imm)), V(R(in.args[1])), Ptr(cache)});
+        } else {
+          CallInt(in, "PyObject_SetAttr", {V(R(in.args[0])), Imm(Name(in.imm)), V(R(in.args[1]))});
+        }
         return;
       case Op::kLoadMethod: {
         const int p = ScratchAddr();

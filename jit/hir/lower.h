@@ -10,6 +10,7 @@
 #define A64JIT_JIT_HIR_LOWER_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,16 @@ namespace a64jit::hir {
 constexpr uint64_t kDeoptError = 1;
 constexpr uint64_t kDeoptResume = 2;
 
+// Memory of one call site's cache (for example, a type version and an attribute index),
+// zeroed, owned by the compiled function; helpers fill it in.
+struct SiteCache {
+  uint64_t words[3];
+};
+
 // Addresses the generated code embeds. The code object keeps all of them alive.
 struct RuntimeAddresses {
+  // A new zeroed SiteCache that lives as long as the compiled code; nullptr: no caches.
+  std::function<SiteCache*()> new_site_cache;
   std::vector<uint64_t> consts;  // co_consts items
   std::vector<uint64_t> names;   // co_names items
   uint64_t first_instr = 0;      // _PyCode_CODE(code)

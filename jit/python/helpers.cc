@@ -1,6 +1,7 @@
 #include "jit/python/helpers.h"
 
 #include <Python.h>
+#include <internal/pycore_dict.h>
 #include <internal/pycore_frame.h>
 
 #include <map>
@@ -29,6 +30,103 @@ PyObject* a64_load_global(_PyInterpreterFrame* frame, PyObject* name) {
   }
   Py_INCREF(v);
   return v;
+}
+
+// ---- Per-site caches (the site's memory comes from lowering: hir::SiteCache, zeroed) ----
+//
+// LOAD_GLOBAL: the value found, valid while neither dict changes. 3.11 gives every dict
+// mutation a fresh, process-unique ma_version_tag, so equal tags mean unchanged dicts.
+struct GlobalCache {
+  uint64_t globals_version;
+  uint64_t builtins_version;
+  PyObject* value;  // borrowed from one of the dicts; nullptr: empty
+};
+static_assert(sizeof(GlobalCache) <= sizeof(hir::SiteCache), "site cache too small");
+
+PyObject* a64_load_global_cached(_PyInterpreterFrame* frame, PyObject* name, GlobalCache* cache) {
+  auto* g = reinterpret_cast<PyDictObject*>(frame->f_globals);
+  auto* b = reinterpret_cast<PyDictObject*>(frame->f_builtins);
+  const bool dicts = PyDict_CheckExact(g) && PyDict_CheckExact(b);
+  if (dicts && cache->value != nullptr && g->ma_version_tag == cache->globals_version &&
+      b->ma_version_tag == cache->builtins_version) {
+    return Py_NewRef(cache->value);
+  }
+  PyObject* v = a64_load_global(frame, name);
+  if (v != nullptr && dicts) {
+    cache->globals_version = g->ma_version_tag;
+    cache->builtins_version = b->ma_version_tag;
+    cache->value = v;
+  }
+  return v;
+}
+
+// LOAD_ATTR / STORE_ATTR of an instance attribute kept in the object's inline values (3.11
+// heap types with a managed dict): the type's version tag and the attribute's index in the
+// type's shared keys, as 3.11's LOAD_ATTR_INSTANCE_VALUE specialisation keeps them. A type
+// change gives the type a new version tag; anything unusual takes the generic path.
+struct AttrCache {
+  uint32_t type_version;  // 0: empty
+  int32_t index;
+};
+static_assert(sizeof(AttrCache) <= sizeof(hir::SiteCache), "site cache too small");
+
+// The inline values of an object of a managed-dict type (3.11: four words before it), or
+// nullptr when it has a real dict instead.
+PyObject** InlineValues(PyObject* obj) { return *(reinterpret_cast<PyObject***>(obj) - 4); }
+
+void SpecializeAttr(PyObject* obj, PyObject* name, AttrCache* cache, bool store) {
+  PyTypeObject* tp = Py_TYPE(obj);
+  cache->type_version = 0;
+  if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) || !(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) ||
+      !PyUnicode_CheckExact(name)) {
+    return;
+  }
+  if (store ? tp->tp_setattro != PyObject_GenericSetAttr
+            : tp->tp_getattro != PyObject_GenericGetAttr) {
+    return;
+  }
+  if (_PyType_Lookup(tp, name) != nullptr) return;  // a class attribute or descriptor
+  if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || tp->tp_version_tag == 0) return;
+  if (InlineValues(obj) == nullptr) return;
+  PyDictKeysObject* keys = reinterpret_cast<PyHeapTypeObject*>(tp)->ht_cached_keys;
+  if (keys == nullptr || keys->dk_kind != DICT_KEYS_SPLIT) return;
+  PyDictUnicodeEntry* entries = DK_UNICODE_ENTRIES(keys);
+  for (Py_ssize_t i = 0; i < keys->dk_nentries; i++) {
+    if (entries[i].me_key == name) {
+      cache->index = static_cast<int32_t>(i);
+      cache->type_version = tp->tp_version_tag;
+      return;
+    }
+  }
+}
+
+PyObject* a64_load_attr_cached(PyObject* obj, PyObject* name, AttrCache* cache) {
+  if (cache->type_version != 0 && Py_TYPE(obj)->tp_version_tag == cache->type_version) {
+    PyObject** values = InlineValues(obj);
+    if (values != nullptr && values[cache->index] != nullptr) {
+      return Py_NewRef(values[cache->index]);
+    }
+  }
+  PyObject* res = PyObject_GetAttr(obj, name);
+  if (res != nullptr) SpecializeAttr(obj, name, cache, false);
+  return res;
+}
+
+// 0 or -1, as PyObject_SetAttr. Only replaces an attribute that exists (a new one changes
+// the values' insertion order, which the generic path maintains).
+int a64_store_attr_cached(PyObject* obj, PyObject* name, PyObject* value, AttrCache* cache) {
+  if (cache->type_version != 0 && Py_TYPE(obj)->tp_version_tag == cache->type_version) {
+    PyObject** values = InlineValues(obj);
+    if (values != nullptr && values[cache->index] != nullptr) {
+      PyObject* old = values[cache->index];
+      values[cache->index] = Py_NewRef(value);
+      Py_DECREF(old);
+      return 0;
+    }
+  }
+  const int rc = PyObject_SetAttr(obj, name, value);
+  if (rc == 0) SpecializeAttr(obj, name, cache, true);
+  return rc;
 }
 
 // LOAD_METHOD: out = [method, self] or [NULL, attribute]; the new references are the
@@ -255,6 +353,9 @@ const std::map<std::string, Helper>& Table() {
     std::map<std::string, Helper> t;
     auto add = [&](const char* name, auto* fn) { t[name] = Describe(name, fn); };
     add("a64_load_global", &a64_load_global);
+    add("a64_load_global_cached", &a64_load_global_cached);
+    add("a64_load_attr_cached", &a64_load_attr_cached);
+    add("a64_store_attr_cached", &a64_store_attr_cached);
     add("a64_load_method", &a64_load_method);
     add("a64_call", &a64_call);
     add("a64_build_list", &a64_build_list);

@@ -32,6 +32,7 @@ struct CodeState {
   size_t code_size = 0;
   std::string name;  // module:qualname
   std::string hir, lir, asm_text, failure;
+  std::vector<std::unique_ptr<hir::SiteCache>> site_caches;  // referenced by the code
 };
 
 struct Runtime {
@@ -105,7 +106,12 @@ void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
     hir::RunPasses(f);
     st->hir = hir::Print(f);
     lir::Module module;
-    module.functions.push_back(hir::Lower(f, AddressesOf(code), "jit_function"));
+    hir::RuntimeAddresses rt = AddressesOf(code);
+    rt.new_site_cache = [st] {
+      st->site_caches.push_back(std::make_unique<hir::SiteCache>());
+      return st->site_caches.back().get();
+    };
+    module.functions.push_back(hir::Lower(f, rt, "jit_function"));
     lir::Verify(module.functions[0]);
     st->lir = lir::Print(module.functions[0]);
     auto loaded = codegen::CompileAndLoad(module, *r.executor, ResolveHelper);
