@@ -360,7 +360,7 @@ class Lowerer {
       case Op::kCall: {
         const int p = Spill(in.args);
         const uint64_t kwnames = in.imm2 >= 0 ? Const(in.imm2) : 0;
-        CallChecked(in, "a64_call", {V(p), Operand::Imm(in.imm), Imm(kwnames)});
+        CallChecked(in, "a64_call", {V(tstate_), V(p), Operand::Imm(in.imm), Imm(kwnames)});
         return;
       }
       case Op::kBinaryOp:

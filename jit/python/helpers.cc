@@ -10,6 +10,7 @@
 
 #include "emulation/helper_registry.h"
 #include "jit/hir/lower.h"
+#include "jit/python/jit.h"
 
 namespace a64jit::python {
 
@@ -148,7 +149,7 @@ int a64_load_method(PyObject* obj, PyObject* name, PyObject** out) {
 
 // PRECALL + CALL. sp = [method or NULL, self or callable, args...] (oparg args), all owned
 // and consumed here, as the interpreter does.
-PyObject* a64_call(PyObject** sp, int64_t oparg, PyObject* kwnames) {
+PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kwnames) {
   int is_meth = sp[0] != nullptr;
   if (!is_meth && Py_TYPE(sp[1]) == &PyMethod_Type) {
     PyObject* bound = sp[1];
@@ -161,8 +162,12 @@ PyObject* a64_call(PyObject** sp, int64_t oparg, PyObject* kwnames) {
   PyObject* function = sp[1 - is_meth];
   PyObject** args = sp + 2 - is_meth;
   const Py_ssize_t nkw = kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
-  PyObject* res = PyObject_Vectorcall(
-      function, args, static_cast<size_t>(total - nkw) | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
+  const size_t nargsf = static_cast<size_t>(total - nkw) | PY_VECTORCALL_ARGUMENTS_OFFSET;
+  // A compiled Python function is called straight through the JIT's vectorcall.
+  PyObject* res = PyFunction_Check(function) &&
+                          IsJitVectorcall(reinterpret_cast<PyFunctionObject*>(function)->vectorcall)
+                      ? CallCompiled(ts, function, args, nargsf, kwnames)
+                      : PyObject_Vectorcall(function, args, nargsf, kwnames);
   Py_DECREF(function);
   for (Py_ssize_t i = 0; i < total; i++) Py_DECREF(args[i]);
   return res;

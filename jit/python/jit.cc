@@ -160,7 +160,13 @@ bool Qualifies(CodeState* st) {
 
 PyObject* RunCompiled(CodeState* st, PyThreadState* ts, _PyInterpreterFrame* frame) {
   Runtime& r = R();
-  if (Py_EnterRecursiveCall("")) return nullptr;
+  // Py_EnterRecursiveCall(""), its fast path inline (a library call costs two indirect
+  // branches, which dominate a call under QEMU).
+  if (ts->recursion_remaining > 0) {
+    ts->recursion_remaining--;
+  } else if (Py_EnterRecursiveCall("")) {
+    return nullptr;
+  }
   frame->previous = ts->cframe->current_frame;
   ts->cframe->current_frame = frame;
   r.stats.entries++;
@@ -180,9 +186,8 @@ PyObject* RunCompiled(CodeState* st, PyThreadState* ts, _PyInterpreterFrame* fra
     PyErr_Format(PyExc_SystemError, "a64jit: compiled code of %s failed: %s", st->name.c_str(),
                  e.what());
   }
-  r.stats.guest_instructions = r.executor->total_stats().guest_instructions;
   ts->cframe->current_frame = frame->previous;
-  Py_LeaveRecursiveCall();
+  ts->recursion_remaining++;  // Py_LeaveRecursiveCall()
   if (faulted) return nullptr;
   if (result == hir::kDeoptError || result == hir::kDeoptResume) {
     r.stats.deopts++;
@@ -237,14 +242,28 @@ Py_ssize_t FrameSlots(PyCodeObject* code) {
   return code->co_nlocalsplus + code->co_stacksize + static_cast<Py_ssize_t>(FRAME_SPECIALS_SIZE);
 }
 
+// A direct-mapped cache of code -> state for compiled functions, so a call does not need
+// _PyCode_GetExtra (a library call). Entries are pinned: compiled code objects never die.
+struct StateCacheEntry {
+  PyCodeObject* code;
+  CodeState* state;
+};
+StateCacheEntry g_state_cache[1024];
+
 CodeState* ExistingState(PyCodeObject* code) {
+  StateCacheEntry& e = g_state_cache[(reinterpret_cast<uintptr_t>(code) >> 4) & 1023];
+  if (e.code == code) return e.state;
   void* extra = nullptr;
   if (_PyCode_GetExtra(reinterpret_cast<PyObject*>(code), R().extra_index, &extra) < 0) {
     PyErr_Clear();
     return nullptr;
   }
-  return static_cast<CodeState*>(extra);
+  auto* st = static_cast<CodeState*>(extra);
+  if (st != nullptr && st->status == CodeState::Status::kCompiled) e = {code, st};
+  return st;
 }
+
+}  // namespace
 
 // func->vectorcall of a compiled function: pushes the frame on the thread's data stack and
 // runs the compiled code directly, without the eval-frame hook. Anything unusual (keyword
@@ -252,10 +271,14 @@ CodeState* ExistingState(PyCodeObject* code) {
 // a replaced __code__) takes CPython's own path, which reaches the hook.
 PyObject* JitVectorcall(PyObject* callable, PyObject* const* args, size_t nargsf,
                         PyObject* kwnames) {
+  return CallCompiled(PyThreadState_Get(), callable, args, nargsf, kwnames);
+}
+
+PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* args, size_t nargsf,
+                       PyObject* kwnames) {
   Runtime& r = R();
   auto* func = reinterpret_cast<PyFunctionObject*>(callable);
   auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
-  PyThreadState* ts = PyThreadState_Get();
   const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   CodeState* st = r.enabled && ts == r.owner ? ExistingState(code) : nullptr;
   PyObject** base = ts->datastack_top;
@@ -279,6 +302,10 @@ PyObject* JitVectorcall(PyObject* callable, PyObject* const* args, size_t nargsf
   ts->datastack_top = base;
   return result;
 }
+
+bool IsJitVectorcall(vectorcallfunc f) { return f == JitVectorcall; }
+
+namespace {
 
 void InstallVectorcall(PyFunctionObject* func, CodeState* st) {
   if (func != nullptr && st->status == CodeState::Status::kCompiled &&

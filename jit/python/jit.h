@@ -70,6 +70,16 @@ struct Stats {
   std::string exec_mode;
 };
 
+// Whether `f` is the vectorcall the JIT installs on compiled functions (compiled code's call
+// helper then calls it directly).
+bool IsJitVectorcall(vectorcallfunc f);
+// That vectorcall, and the same for a caller that knows the thread state (compiled code):
+// direct calls avoid indirect branches, which dominate a call under QEMU.
+PyObject* JitVectorcall(PyObject* callable, PyObject* const* args, size_t nargsf,
+                        PyObject* kwnames);
+PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* args, size_t nargsf,
+                       PyObject* kwnames);
+
 // All calls need the GIL. Errors are Python exceptions (return false / nullptr).
 bool Enable(const Config& config);
 void Disable();
