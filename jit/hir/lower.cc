@@ -352,7 +352,12 @@ class Lowerer {
         return;
       case Op::kLoadMethod: {
         const int p = ScratchAddr();
-        CallInt(in, "a64_load_method", {V(R(in.args[0])), Imm(Name(in.imm)), V(p)});
+        if (SiteCache* cache = NewSiteCache()) {
+          CallInt(in, "a64_load_method_cached",
+                  {V(R(in.args[0])), Imm(Name(in.imm)), V(p), Ptr(cache)});
+        } else {
+          CallInt(in, "a64_load_method", {V(R(in.args[0])), Imm(Name(in.imm)), V(p)});
+        }
         Load(V(p), 0, Type::kPtr, R(in.dst));
         Load(V(p), 8, Type::kPtr, R(in.dst2));
         return;

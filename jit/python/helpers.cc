@@ -130,6 +130,64 @@ int a64_store_attr_cached(PyObject* obj, PyObject* name, PyObject* value, AttrCa
   return rc;
 }
 
+// LOAD_METHOD of a method defined by the type (3.11's LOAD_METHOD_WITH_VALUES and
+// LOAD_METHOD_NO_DICT): the type's version tag, and for instances with inline values the
+// type's shared keys and their length, so no instance attribute can shadow the method (the
+// shared keys only grow; a new name makes them longer).
+struct MethodCache {
+  uint32_t type_version;   // 0: empty
+  uint32_t nentries;       // shared keys' length when specialised; unused without a dict
+  PyDictKeysObject* keys;  // nullptr: the type's instances have no __dict__
+  PyObject* method;        // borrowed: the type (guarded by its version) keeps it
+};
+static_assert(sizeof(MethodCache) <= sizeof(hir::SiteCache), "site cache too small");
+
+void SpecializeMethod(PyObject* obj, PyObject* name, MethodCache* cache) {
+  PyTypeObject* tp = Py_TYPE(obj);
+  cache->type_version = 0;
+  if (tp->tp_getattro != PyObject_GenericGetAttr || !PyUnicode_CheckExact(name) ||
+      !(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || tp->tp_version_tag == 0) {
+    return;
+  }
+  PyObject* descr = _PyType_Lookup(tp, name);
+  if (descr == nullptr || !(Py_TYPE(descr)->tp_flags & Py_TPFLAGS_METHOD_DESCRIPTOR)) return;
+  PyDictKeysObject* keys = nullptr;
+  if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) {
+    if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) || InlineValues(obj) == nullptr) return;
+    keys = reinterpret_cast<PyHeapTypeObject*>(tp)->ht_cached_keys;
+    if (keys == nullptr || keys->dk_kind != DICT_KEYS_SPLIT) return;
+    PyDictUnicodeEntry* entries = DK_UNICODE_ENTRIES(keys);
+    for (Py_ssize_t i = 0; i < keys->dk_nentries; i++) {
+      if (entries[i].me_key == name) return;  // instances may shadow it
+    }
+    cache->nentries = static_cast<uint32_t>(keys->dk_nentries);
+  } else if (tp->tp_dictoffset != 0) {
+    return;  // a __dict__ elsewhere: not handled
+  }
+  cache->keys = keys;
+  cache->method = descr;
+  cache->type_version = tp->tp_version_tag;
+}
+
+int a64_load_method(PyObject* obj, PyObject* name, PyObject** out);
+
+int a64_load_method_cached(PyObject* obj, PyObject* name, PyObject** out, MethodCache* cache) {
+  PyTypeObject* tp = Py_TYPE(obj);
+  if (cache->type_version != 0 && tp->tp_version_tag == cache->type_version) {
+    PyDictKeysObject* keys = cache->keys;
+    if (keys == nullptr || (InlineValues(obj) != nullptr &&
+                            reinterpret_cast<PyHeapTypeObject*>(tp)->ht_cached_keys == keys &&
+                            static_cast<uint32_t>(keys->dk_nentries) == cache->nentries)) {
+      out[0] = Py_NewRef(cache->method);
+      out[1] = Py_NewRef(obj);
+      return 0;
+    }
+  }
+  const int rc = a64_load_method(obj, name, out);
+  if (rc == 0 && out[0] != nullptr) SpecializeMethod(obj, name, cache);
+  return rc;
+}
+
 // LOAD_METHOD: out = [method, self] or [NULL, attribute]; the new references are the
 // caller's, `obj` stays borrowed. -1 on error.
 int a64_load_method(PyObject* obj, PyObject* name, PyObject** out) {
@@ -362,6 +420,7 @@ const std::map<std::string, Helper>& Table() {
     add("a64_load_attr_cached", &a64_load_attr_cached);
     add("a64_store_attr_cached", &a64_store_attr_cached);
     add("a64_load_method", &a64_load_method);
+    add("a64_load_method_cached", &a64_load_method_cached);
     add("a64_call", &a64_call);
     add("a64_build_list", &a64_build_list);
     add("a64_build_tuple", &a64_build_tuple);

@@ -34,6 +34,23 @@ def use_len(s):
     return len(s)
 
 
+class M:
+    def __init__(self, v):
+        self.v = v
+
+    def m(self):
+        return "method " + str(self.v)
+
+
+def call_m(o):
+    return o.m()
+
+
+def append_to(xs, v):
+    xs.append(v)
+    return len(xs)
+
+
 def show(o):
     return [get_x(o), sorted(o.__dict__.items())]
 
@@ -75,3 +92,10 @@ print(get_x(P(4)), set_x(P(4), 10))
 g = G(8)
 del g.x
 print(get_x(g))
+a, b = M(1), M(2)
+print(call_m(a), call_m(b))
+b.m = lambda: "instance attribute shadows"
+print(call_m(a), call_m(b))
+M.m = lambda self: "patched " + str(self.v)
+print(call_m(a), call_m(M(3)))
+print(append_to([], 1), append_to([1, 2], 3))
