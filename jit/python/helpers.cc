@@ -68,8 +68,13 @@ PyObject* a64_load_global_cached(_PyInterpreterFrame* frame, PyObject* name, Glo
 struct AttrCache {
   uint32_t type_version;  // 0: empty
   int32_t index;
+  uint32_t respecializations;  // a site that keeps changing type stops trying
 };
 static_assert(sizeof(AttrCache) <= sizeof(hir::SiteCache), "site cache too small");
+
+// Polymorphic sites (one site, several types) would re-specialise on every miss; after this
+// many they keep the generic path (3.11's adaptive counters do the same, with backoff).
+constexpr uint32_t kMaxRespecializations = 16;
 
 // The inline values of an object of a managed-dict type (3.11: four words before it), or
 // nullptr when it has a real dict instead.
@@ -109,7 +114,10 @@ PyObject* a64_load_attr_cached(PyObject* obj, PyObject* name, AttrCache* cache) 
     }
   }
   PyObject* res = PyObject_GetAttr(obj, name);
-  if (res != nullptr) SpecializeAttr(obj, name, cache, false);
+  if (res != nullptr && cache->respecializations < kMaxRespecializations) {
+    cache->respecializations++;
+    SpecializeAttr(obj, name, cache, false);
+  }
   return res;
 }
 
@@ -126,7 +134,10 @@ int a64_store_attr_cached(PyObject* obj, PyObject* name, PyObject* value, AttrCa
     }
   }
   const int rc = PyObject_SetAttr(obj, name, value);
-  if (rc == 0) SpecializeAttr(obj, name, cache, true);
+  if (rc == 0 && cache->respecializations < kMaxRespecializations) {
+    cache->respecializations++;
+    SpecializeAttr(obj, name, cache, true);
+  }
   return rc;
 }
 
@@ -139,6 +150,7 @@ struct MethodCache {
   uint32_t nentries;       // shared keys' length when specialised; unused without a dict
   PyDictKeysObject* keys;  // nullptr: the type's instances have no __dict__
   PyObject* method;        // borrowed: the type (guarded by its version) keeps it
+  uint32_t respecializations;
 };
 static_assert(sizeof(MethodCache) <= sizeof(hir::SiteCache), "site cache too small");
 
@@ -184,7 +196,10 @@ int a64_load_method_cached(PyObject* obj, PyObject* name, PyObject** out, Method
     }
   }
   const int rc = a64_load_method(obj, name, out);
-  if (rc == 0 && out[0] != nullptr) SpecializeMethod(obj, name, cache);
+  if (rc == 0 && out[0] != nullptr && cache->respecializations < kMaxRespecializations) {
+    cache->respecializations++;
+    SpecializeMethod(obj, name, cache);
+  }
   return rc;
 }
 
