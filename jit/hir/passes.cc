@@ -172,8 +172,14 @@ void RefcountBlock(Function& f, Block& b) {
   };
   for (int k = 0; k < b.in_depth; k++) define(f.StackReg(k), Kind::kOwned, true, -1);
 
-  // Stolen borrowed-stable values need a reference first: (instruction index, reg).
-  std::vector<std::pair<int, int>> incref_before;
+  // Where each value is stolen, and where it appears in frame states.
+  std::vector<int> steal_at;
+  std::vector<std::vector<std::pair<int, size_t>>> in_states;  // (instr, stack slot)
+  auto grow = [&] {
+    steal_at.resize(values.size(), -1);
+    in_states.resize(values.size());
+  };
+  grow();
   for (size_t i = 0; i < b.instrs.size(); i++) {
     Instr& in = b.instrs[i];
     const int at = static_cast<int>(i);
@@ -184,28 +190,63 @@ void RefcountBlock(Function& f, Block& b) {
       v.last_use = at;
       if (Steals(in.op) && v.kind != Kind::kCInt) {
         v.stolen = true;
-        if (v.kind == Kind::kBorrowedStable) incref_before.emplace_back(at, a);
+        steal_at[static_cast<size_t>(it->second)] = at;
       }
     }
     if (in.has_state) {
       in.state.borrowed.assign(in.state.stack.size(), false);
-      for (size_t s = 0; s < in.state.stack.size(); s++) {
-        auto it = current.find(in.state.stack[s]);
+      for (size_t slot = 0; slot < in.state.stack.size(); slot++) {
+        auto it = current.find(in.state.stack[slot]);
         if (it == current.end()) continue;
         Value& v = values[static_cast<size_t>(it->second)];
-        in.state.borrowed[s] = v.kind == Kind::kBorrowedStable;
+        in_states[static_cast<size_t>(it->second)].emplace_back(at, slot);
         // Still on the stack here, so alive here (POP_TOP drops values without a use).
         v.last_use = std::max(v.last_use, at);
-        if (in.op == Op::kDeopt) v.stolen = true;  // handed to the frame
+        if (in.op == Op::kDeopt) {
+          v.stolen = true;  // handed to the frame
+          steal_at[static_cast<size_t>(it->second)] = at;
+        }
       }
     }
     for (int d : {in.dst, in.dst2}) {
       if (d >= 0) define(d, ResultKind(f, in, d), MaybeNull(in, d), at);
     }
+    grow();
   }
   for (int k = 0; k < b.out_depth; k++) {
     auto it = current.find(f.StackReg(k));
     if (it != current.end()) values[static_cast<size_t>(it->second)].live_out = true;
+  }
+
+  // A local's value needs no reference of its own while the local is not stored to: the
+  // frame's reference keeps it alive (nothing else writes a compiled frame's locals).
+  for (size_t vi = 0; vi < values.size(); vi++) {
+    Value& v = values[vi];
+    if (v.kind != Kind::kBorrowedMutable || v.def < 0) continue;
+    const Instr& def = b.instrs[static_cast<size_t>(v.def)];
+    if (def.op != Op::kLoadLocal) continue;
+    const int end = std::max(v.last_use, steal_at[vi]);
+    bool stored = false;
+    for (int i = v.def + 1; i <= end && !stored; i++) {
+      const Instr& x = b.instrs[static_cast<size_t>(i)];
+      if (x.op != Op::kStoreLocal || x.imm != def.imm) continue;
+      // Storing this very value back (x = x) is fine: it gets its reference first.
+      stored = !(i == steal_at[vi] && x.args[0] == v.reg);
+    }
+    if (!stored) v.kind = Kind::kBorrowedStable;
+  }
+
+  // Stolen borrowed-stable values need a reference first: (instruction index, reg). Frame
+  // states mark them, so a deopt gives the frame its own reference.
+  std::vector<std::pair<int, int>> incref_before;
+  for (size_t vi = 0; vi < values.size(); vi++) {
+    const Value& v = values[vi];
+    if (v.kind != Kind::kBorrowedStable) continue;
+    if (steal_at[vi] >= 0 && b.instrs[static_cast<size_t>(steal_at[vi])].op != Op::kDeopt) {
+      incref_before.emplace_back(steal_at[vi], v.reg);
+    }
+    for (auto [at, slot] : in_states[vi])
+      b.instrs[static_cast<size_t>(at)].state.borrowed[slot] = true;
   }
 
   // Insertions, as (position, order, instr): position p means "before instrs[p]".
