@@ -87,15 +87,22 @@ class Lowerer {
       prev_instr_known_ = -1;
       for (const Instr& in : f_.blocks[b].instrs) LowerInstr(in);
     }
+    Reorder();
     return std::move(out_);
   }
 
  private:
   int NewBlock() {
+    cold_.push_back(0);
+    emitted_.push_back(0);
     out_.blocks.emplace_back();
     return static_cast<int>(out_.blocks.size()) - 1;
   }
   lir::Instr& Emit(lir::Instr in) {
+    if (!emitted_[static_cast<size_t>(cur_)]) {
+      emitted_[static_cast<size_t>(cur_)] = 1;
+      order_.push_back(cur_);
+    }
     auto& instrs = out_.blocks[static_cast<size_t>(cur_)].instrs;
     instrs.push_back(std::move(in));
     return instrs.back();
@@ -209,6 +216,7 @@ class Lowerer {
     Binary(lir::Op::kSub, V(rc), Operand::Imm(1), Type::kI64, rc);
     Store(V(rc), V(obj), 0, Type::kI64);
     const int dealloc = NewBlock();
+    cold_[static_cast<size_t>(dealloc)] = 1;
     Br(Cond::kEq, V(rc), Operand::Imm(0), dealloc, done);
     // Deallocation can run arbitrary code (__del__, weakref callbacks): keep the line right.
     cur_ = dealloc;
@@ -225,6 +233,7 @@ class Lowerer {
     const int saved = cur_;
     const int known = prev_instr_known_;
     const int b = NewBlock();
+    cold_[static_cast<size_t>(b)] = 1;
     cur_ = b;
     EmitDeopt(in.state);
     cur_ = saved;
@@ -526,6 +535,7 @@ class Lowerer {
     Br(Cond::kEq, v, Imm(rt_.py_false), done, next);
     cur_ = next;
     next = NewBlock();
+    cold_[static_cast<size_t>(next)] = 1;  // neither a bool nor None: rare in conditions
     Br(Cond::kEq, v, Imm(rt_.py_none), done, next);
     cur_ = next;
     const int known = prev_instr_known_;
@@ -535,8 +545,35 @@ class Lowerer {
     prev_instr_known_ = known == in.bc ? known : -1;
   }
 
+  // Blocks in the order code was emitted into them, cold ones (exits to the interpreter,
+  // deallocation, slow paths) last: straight-line code then falls through instead of
+  // branching around the exits.
+  void Reorder() {
+    std::vector<int> order;
+    for (int b : order_) {
+      if (!cold_[static_cast<size_t>(b)]) order.push_back(b);
+    }
+    for (int b : order_) {
+      if (cold_[static_cast<size_t>(b)]) order.push_back(b);
+    }
+    std::vector<int> index(out_.blocks.size(), -1);
+    for (size_t i = 0; i < order.size(); i++)
+      index[static_cast<size_t>(order[i])] = static_cast<int>(i);
+    std::vector<lir::Block> blocks;
+    for (int b : order) blocks.push_back(std::move(out_.blocks[static_cast<size_t>(b)]));
+    for (lir::Block& b : blocks) {
+      lir::Instr& t = b.instrs.back();
+      for (int& target : t.targets) {
+        if (target >= 0) target = index[static_cast<size_t>(target)];
+      }
+    }
+    out_.blocks = std::move(blocks);
+  }
+
   const Function& f_;
   const RuntimeAddresses& rt_;
+  std::vector<char> cold_, emitted_;
+  std::vector<int> order_;
   lir::Function out_;
   std::vector<int> regs_;
   std::vector<int> block_of_;
