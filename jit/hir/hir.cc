@@ -66,6 +66,8 @@ const char* OpName(Op op) {
       return "ForIter";
     case Op::kIsTrue:
       return "IsTrue";
+    case Op::kCompareBool:
+      return "CompareBool";
     case Op::kIsSame:
       return "IsSame";
     case Op::kIsNone:
@@ -155,6 +157,7 @@ std::string Immediate(const Function& f, const Instr& in) {
     case Op::kBinaryOp:
       return "nb=" + std::to_string(in.imm);
     case Op::kCompareOp:
+    case Op::kCompareBool:
       return in.imm >= 0 && in.imm < 6 ? kCompareNames[in.imm] : "?";
     case Op::kUnaryOp:
       return in.imm >= 0 && in.imm < 3 ? kUnaryNames[in.imm] : "?";

@@ -52,6 +52,7 @@ enum class Op : uint8_t {
   kGetIter,           // %d = iter(%a)
   kForIter,           // %d = next(%a), NULL when exhausted
   kIsTrue,            // %d:cint = bool(%a)
+  kCompareBool,       // %d:cint = bool(%a op %b) (imm: Py_LT ... Py_GE), made by Simplify
   kIsSame,            // %d:cint = %a is %b
   kIsNone,            // %d:cint = %a is None
   kIsNull,            // %d:cint = %a == NULL

@@ -2,6 +2,7 @@
 
 #define Py_BUILD_CORE 1
 #include <Python.h>
+#include <cpython/longintrepr.h>
 #include <internal/pycore_frame.h>
 
 #include <algorithm>
@@ -460,6 +461,9 @@ class Lowerer {
       case Op::kIsTrue:
         LowerIsTrue(in);
         return;
+      case Op::kCompareBool:
+        LowerCompareBool(in);
+        return;
       case Op::kIsSame:
         Compare(R(in.dst), V(R(in.args[0])), V(R(in.args[1])));
         return;
@@ -519,6 +523,59 @@ class Lowerer {
     in.cmp_type = Type::kI64;
     in.args = {a, b};
     Emit(in);
+  }
+
+  // The value of an int object of at most one digit (|ob_size| <= 1), or a jump to `slow`.
+  int SmallIntValue(Operand obj, int slow) {
+    const int type = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
+    int next = NewBlock();
+    Br(Cond::kNe, V(type), Imm(reinterpret_cast<uint64_t>(&PyLong_Type)), slow, next);
+    cur_ = next;
+    const int size = Load(obj, offsetof(PyVarObject, ob_size), Type::kI64);
+    const int biased = Binary(lir::Op::kAdd, V(size), Operand::Imm(1), Type::kI64);
+    next = NewBlock();
+    lir::Instr br;
+    br.op = lir::Op::kBr;
+    br.cond = Cond::kUgt;
+    br.cmp_type = Type::kI64;
+    br.args = {V(biased), Operand::Imm(2)};
+    br.targets[0] = slow;
+    br.targets[1] = next;
+    Emit(br);
+    cur_ = next;
+    const int digit = Load(obj, offsetof(PyLongObject, ob_digit), Type::kI32);
+    lir::Instr ext;
+    ext.op = lir::Op::kZExt;
+    ext.dst = out_.NewVReg(Type::kI64);
+    ext.args = {V(digit)};
+    const int wide = Emit(ext).dst;
+    return Binary(lir::Op::kMul, V(size), V(wide), Type::kI64);  // size is -1, 0 or 1
+  }
+
+  // bool(a op b): small ints compared inline, anything else through a64_compare_bool.
+  void LowerCompareBool(const Instr& in) {
+    static const Cond kConds[] = {Cond::kSlt, Cond::kSle, Cond::kEq,
+                                  Cond::kNe,  Cond::kSgt, Cond::kSge};
+    const int c = R(in.dst);
+    const int slow = NewBlock();
+    cold_[static_cast<size_t>(slow)] = 1;
+    const int done = NewBlock();
+    const int a = SmallIntValue(V(R(in.args[0])), slow);
+    const int b = SmallIntValue(V(R(in.args[1])), slow);
+    lir::Instr cmp;
+    cmp.op = lir::Op::kCmp;
+    cmp.dst = c;
+    cmp.cond = kConds[in.imm];
+    cmp.cmp_type = Type::kI64;
+    cmp.args = {V(a), V(b)};
+    Emit(cmp);
+    Jmp(done);
+    cur_ = slow;
+    const int known = prev_instr_known_;
+    CallInt(in, "a64_compare_bool", {V(R(in.args[0])), V(R(in.args[1])), Operand::Imm(in.imm)}, c);
+    Jmp(done);
+    cur_ = done;
+    prev_instr_known_ = known == in.bc ? known : -1;
   }
 
   // True/False/None inline, anything else through PyObject_IsTrue.

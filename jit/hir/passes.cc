@@ -299,9 +299,47 @@ void RefcountBlock(Function& f, Block& b) {
 
 }  // namespace
 
+// IsTrue(CompareOp(a, b)) of a comparison used for nothing else -> CompareBool(a, b): no
+// bool object, and lowering can compare small ints inline.
+void FuseCompareTruth(Function& f) {
+  std::map<int, int> uses;  // reg -> uses in args and frame states, function-wide
+  for (const Block& b : f.blocks) {
+    for (const Instr& in : b.instrs) {
+      for (int a : in.args) uses[a]++;
+      if (in.has_state) {
+        for (int r : in.state.stack) uses[r]++;
+      }
+    }
+  }
+  for (Block& b : f.blocks) {
+    for (size_t j = 0; j < b.instrs.size(); j++) {
+      Instr& is_true = b.instrs[j];
+      if (is_true.op != Op::kIsTrue) continue;
+      const int x = is_true.args[0];
+      // The IsTrue's own use and the x in its own error state are all there may be.
+      if (uses[x] != 2) continue;
+      for (size_t i = 0; i < j; i++) {
+        Instr& cmp = b.instrs[i];
+        if (cmp.op != Op::kCompareOp || cmp.dst != x) continue;
+        bool clear = true;  // nothing in between may have x in its state
+        for (size_t k = i + 1; k < j; k++) {
+          if (b.instrs[k].has_state) clear = false;
+        }
+        if (!clear) break;
+        cmp.op = Op::kCompareBool;
+        cmp.dst = is_true.dst;
+        b.instrs.erase(b.instrs.begin() + static_cast<std::ptrdiff_t>(j));
+        j--;
+        break;
+      }
+    }
+  }
+}
+
 void Simplify(Function& f) {
   RemoveUnboundChecks(f);
   FoldBoolBranches(f);
+  FuseCompareTruth(f);
 }
 
 void EliminateDeadCode(Function& f) {

@@ -393,6 +393,15 @@ int a64_list_extend(PyObject* list, PyObject* iterable) {
   return 0;
 }
 
+// COMPARE_OP feeding a branch: the truth of the comparison, -1 on error.
+int a64_compare_bool(PyObject* a, PyObject* b, int64_t op) {
+  PyObject* r = PyObject_RichCompare(a, b, static_cast<int>(op));
+  if (r == nullptr) return -1;
+  const int t = r == Py_True ? 1 : r == Py_False ? 0 : PyObject_IsTrue(r);
+  Py_DECREF(r);
+  return t;
+}
+
 // FOR_ITER: the next value, NULL when exhausted (StopIteration cleared), 1 on error.
 PyObject* a64_for_iter(PyObject* iter) {
   PyObject* next = (*Py_TYPE(iter)->tp_iternext)(iter);
@@ -435,6 +444,7 @@ const std::map<std::string, Helper>& Table() {
     add("a64_load_attr_cached", &a64_load_attr_cached);
     add("a64_store_attr_cached", &a64_store_attr_cached);
     add("a64_load_method", &a64_load_method);
+    add("a64_compare_bool", &a64_compare_bool);
     add("a64_load_method_cached", &a64_load_method_cached);
     add("a64_call", &a64_call);
     add("a64_build_list", &a64_build_list);
