@@ -85,6 +85,8 @@ class Lowerer {
     Jmp(block_of_[0]);
     for (size_t b = 0; b < f_.blocks.size(); b++) {
       cur_ = block_of_[b];
+      group_now_ = static_cast<int>(b) + 1;
+      group_[static_cast<size_t>(cur_)] = group_now_;
       prev_instr_known_ = -1;
       for (const Instr& in : f_.blocks[b].instrs) LowerInstr(in);
     }
@@ -94,6 +96,7 @@ class Lowerer {
 
  private:
   int NewBlock() {
+    group_.push_back(group_now_);
     cold_.push_back(0);
     emitted_.push_back(0);
     out_.blocks.emplace_back();
@@ -602,20 +605,30 @@ class Lowerer {
     prev_instr_known_ = known == in.bc ? known : -1;
   }
 
-  // Blocks in the order code was emitted into them, cold ones (exits to the interpreter,
-  // deallocation, slow paths) last: straight-line code then falls through instead of
-  // branching around the exits.
+  // Blocks in the order code was emitted into them, and each HIR block's cold blocks (exits
+  // to the interpreter, deallocation, slow paths) right after its hot ones: straight-line
+  // code falls through instead of branching around exits, and values an exit uses stay
+  // live only to the end of their HIR block's code (the register allocator gives each value
+  // one interval, from its first to its last live position).
   void Reorder() {
     std::vector<int> order;
-    for (int b : order_) {
-      if (!cold_[static_cast<size_t>(b)]) order.push_back(b);
-    }
-    for (int b : order_) {
-      if (cold_[static_cast<size_t>(b)]) order.push_back(b);
+    size_t i = 0;
+    while (i < order_.size()) {
+      const int group = group_[static_cast<size_t>(order_[i])];
+      size_t j = i;
+      while (j < order_.size() && group_[static_cast<size_t>(order_[j])] == group) j++;
+      for (size_t k = i; k < j; k++) {
+        if (!cold_[static_cast<size_t>(order_[k])]) order.push_back(order_[k]);
+      }
+      for (size_t k = i; k < j; k++) {
+        if (cold_[static_cast<size_t>(order_[k])]) order.push_back(order_[k]);
+      }
+      i = j;
     }
     std::vector<int> index(out_.blocks.size(), -1);
-    for (size_t i = 0; i < order.size(); i++)
-      index[static_cast<size_t>(order[i])] = static_cast<int>(i);
+    for (size_t n = 0; n < order.size(); n++) {
+      index[static_cast<size_t>(order[n])] = static_cast<int>(n);
+    }
     std::vector<lir::Block> blocks;
     for (int b : order) blocks.push_back(std::move(out_.blocks[static_cast<size_t>(b)]));
     for (lir::Block& b : blocks) {
@@ -630,6 +643,8 @@ class Lowerer {
   const Function& f_;
   const RuntimeAddresses& rt_;
   std::vector<char> cold_, emitted_;
+  std::vector<int> group_;  // per LIR block: 1 + the HIR block it belongs to (0: entry)
+  int group_now_ = 0;
   std::vector<int> order_;
   lir::Function out_;
   std::vector<int> regs_;

@@ -129,8 +129,16 @@ Allocation AllocateRegisters(const Function& f, const RegisterFile& regs) {
                    [](const LiveInterval& x, const LiveInterval& y) { return x.start < y.start; });
 
   struct Active {
-    int end, vreg, reg;
+    int end, vreg, reg, start;
   };
+  // Instructions mentioning each vreg: the spill heuristic's weight.
+  std::vector<int> uses(nv, 0);
+  for (const Block& b : f.blocks) {
+    for (const Instr& in : b.instrs) {
+      ForEachUse(in, [&](int v) { uses[static_cast<size_t>(v)]++; });
+      if (in.dst >= 0) uses[static_cast<size_t>(in.dst)]++;
+    }
+  }
   std::vector<Active> active;
   std::vector<bool> reg_busy(64, false);  // indexed by class * 32 + register number
   std::vector<bool> callee_used(64, false);
@@ -169,21 +177,29 @@ Allocation AllocateRegisters(const Function& f, const RegisterFile& regs) {
 
     if (chosen < 0) {
       // No free register: spill whichever of this interval and the active ones it could
-      // take a register from lives longest.
+      // take a register from is used least per position it covers (a long-lived value used
+      // everywhere, like a frame pointer, keeps its register; a long-lived rarely used one
+      // goes to memory).
       auto allowed = [&](int reg) {
         const int r = reg - cls;
         if (reg / 32 != cls / 32) return false;
         if (std::find(callee.begin(), callee.end(), r) != callee.end()) return true;
         return !crosses && std::find(caller.begin(), caller.end(), r) != caller.end();
       };
+      auto weight = [&](int vreg, int start, int end) {
+        return static_cast<double>(uses[static_cast<size_t>(vreg)]) / (end - start + 2);
+      };
       int victim = -1;
+      double victim_weight = 0;
       for (size_t i = 0; i < active.size(); i++) {
         if (!allowed(active[i].reg)) continue;
-        if (victim < 0 || active[i].end > active[static_cast<size_t>(victim)].end) {
+        const double w = weight(active[i].vreg, active[i].start, active[i].end);
+        if (victim < 0 || w < victim_weight) {
           victim = static_cast<int>(i);
+          victim_weight = w;
         }
       }
-      if (victim >= 0 && active[static_cast<size_t>(victim)].end > iv.end) {
+      if (victim >= 0 && victim_weight < weight(iv.vreg, iv.start, iv.end)) {
         Active stolen = active[static_cast<size_t>(victim)];
         a.where[static_cast<size_t>(stolen.vreg)] =
             Location{Location::Kind::kSpill, a.spill_slots++};
@@ -196,7 +212,7 @@ Allocation AllocateRegisters(const Function& f, const RegisterFile& regs) {
     }
     reg_busy[static_cast<size_t>(chosen)] = true;
     a.where[v] = Location{Location::Kind::kReg, chosen - cls};
-    active.push_back(Active{iv.end, iv.vreg, chosen});
+    active.push_back(Active{iv.end, iv.vreg, chosen, iv.start});
     const int r = chosen - cls;
     if (std::find(callee.begin(), callee.end(), r) != callee.end()) {
       callee_used[static_cast<size_t>(chosen)] = true;
