@@ -339,29 +339,13 @@ class Lowerer {
         Mov(Operand::Imm(0), Type::kPtr, R(in.dst));
         return;
       case Op::kLoadGlobal:
-        SetPrevInstr(in.bc);
-        if (SiteCache* cache = NewSiteCache()) {
-          Call("a64_load_global_cached", {V(frame_), Imm(Name(in.imm)), Ptr(cache)}, R(in.dst));
-        } else {
-          Call("a64_load_global", {V(frame_), Imm(Name(in.imm))}, R(in.dst));
-        }
-        DeoptIf(in, Cond::kEq, V(R(in.dst)), Operand::Imm(0));
+        LowerLoadGlobal(in);
         return;
       case Op::kLoadAttr:
-        if (SiteCache* cache = NewSiteCache()) {
-          CallChecked(in, "a64_load_attr_cached",
-                      {V(R(in.args[0])), Imm(Name(in.imm)), Ptr(cache)});
-        } else {
-          CallChecked(in, "PyObject_GetAttr", {V(R(in.args[0])), Imm(Name(in.imm))});
-        }
+        LowerLoadAttr(in);
         return;
       case Op::kStoreAttr:
-        if (SiteCache* cache = NewSiteCache()) {
-          CallInt(in, "a64_store_attr_cached",
-                  {V(R(in.args[0])), Imm(Name(in.imm)), V(R(in.args[1])), Ptr(cache)});
-        } else {
-          CallInt(in, "PyObject_SetAttr", {V(R(in.args[0])), Imm(Name(in.imm)), V(R(in.args[1]))});
-        }
+        LowerStoreAttr(in);
         return;
       case Op::kLoadMethod: {
         const int p = ScratchAddr();
@@ -579,6 +563,141 @@ class Lowerer {
     Jmp(done);
     cur_ = done;
     prev_instr_known_ = known == in.bc ? known : -1;
+  }
+
+  // ---- Inline cache checks: a hit runs no call at all; the helper on the slow path fills
+  // the cache (jit/hir/site_cache.h) ----
+
+  lir::Instr BrInstr(Cond c, Type t, Operand a, Operand b, int if_true, int if_false) {
+    lir::Instr br;
+    br.op = lir::Op::kBr;
+    br.cond = c;
+    br.cmp_type = t;
+    br.args = {a, b};
+    br.targets[0] = if_true;
+    br.targets[1] = if_false;
+    return br;
+  }
+  // Continues in a new block when `a c b` does not hold, jumps to `slow` when it does.
+  void SlowIf(Cond c, Type t, Operand a, Operand b, int slow) {
+    const int next = NewBlock();
+    Emit(BrInstr(c, t, a, b, slow, next));
+    cur_ = next;
+  }
+  int ColdBlock() {
+    const int b = NewBlock();
+    cold_[static_cast<size_t>(b)] = 1;
+    return b;
+  }
+  // After the fast path (ending in `done`) and the slow path: prev_instr is known at `done`
+  // only if both agree.
+  void Join(int done, int known_before, int bc) {
+    cur_ = done;
+    prev_instr_known_ = known_before == bc ? known_before : -1;
+  }
+
+  // The inline values of `obj` if its type's version tag matches the AttrCache at `cache`.
+  int GuardedValues(Operand obj, int cache, int slow) {
+    const int tp = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
+    const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
+    const int cached = Load(V(cache), offsetof(AttrCache, type_version), Type::kI32);
+    SlowIf(Cond::kNe, Type::kI32, V(version), V(cached), slow);
+    SlowIf(Cond::kEq, Type::kI32, V(cached), Operand::Imm(0), slow);
+    const int values = Load(obj, -4 * static_cast<int64_t>(sizeof(void*)), Type::kPtr);
+    SlowIf(Cond::kEq, Type::kI64, V(values), Operand::Imm(0), slow);
+    return values;
+  }
+  // The address of the cached attribute's slot in `values`.
+  int SlotAddress(int values, int cache) {
+    const int index32 = Load(V(cache), offsetof(AttrCache, index), Type::kI32);
+    lir::Instr ext;
+    ext.op = lir::Op::kSExt;
+    ext.dst = out_.NewVReg(Type::kI64);
+    ext.args = {V(index32)};
+    const int index = Emit(ext).dst;
+    const int scaled = Binary(lir::Op::kShl, V(index), Operand::Imm(3), Type::kI64);
+    return Binary(lir::Op::kAdd, V(values), V(scaled), Type::kPtr);
+  }
+
+  void LowerLoadAttr(const Instr& in) {
+    SiteCache* site = NewSiteCache();
+    const Operand obj = V(R(in.args[0]));
+    if (site == nullptr) {
+      CallChecked(in, "PyObject_GetAttr", {obj, Imm(Name(in.imm))});
+      return;
+    }
+    const int known = prev_instr_known_;
+    const int slow = ColdBlock(), done = NewBlock();
+    const int cache = Mov(Ptr(site), Type::kPtr);
+    const int values = GuardedValues(obj, cache, slow);
+    const int slot = SlotAddress(values, cache);
+    Load(V(slot), 0, Type::kPtr, R(in.dst));
+    SlowIf(Cond::kEq, Type::kI64, V(R(in.dst)), Operand::Imm(0), slow);
+    Incref(V(R(in.dst)));
+    Jmp(done);
+    cur_ = slow;
+    CallChecked(in, "a64_load_attr_cached", {obj, Imm(Name(in.imm)), V(cache)});
+    Jmp(done);
+    Join(done, known, in.bc);
+  }
+
+  void LowerStoreAttr(const Instr& in) {
+    SiteCache* site = NewSiteCache();
+    const Operand obj = V(R(in.args[0])), value = V(R(in.args[1]));
+    if (site == nullptr) {
+      CallInt(in, "PyObject_SetAttr", {obj, Imm(Name(in.imm)), value});
+      return;
+    }
+    const int known = prev_instr_known_;
+    const int slow = ColdBlock(), done = NewBlock();
+    const int cache = Mov(Ptr(site), Type::kPtr);
+    const int values = GuardedValues(obj, cache, slow);
+    const int slot = SlotAddress(values, cache);
+    const int old = Load(V(slot), 0, Type::kPtr);
+    SlowIf(Cond::kEq, Type::kI64, V(old), Operand::Imm(0), slow);  // a new attribute
+    Incref(value);
+    Store(value, V(slot), 0, Type::kPtr);
+    Decref(old, false, in.bc);
+    Jmp(done);
+    cur_ = slow;
+    CallInt(in, "a64_store_attr_cached", {obj, Imm(Name(in.imm)), value, V(cache)});
+    Jmp(done);
+    Join(done, known, in.bc);
+  }
+
+  void LowerLoadGlobal(const Instr& in) {
+    SiteCache* site = NewSiteCache();
+    const int dst = R(in.dst);
+    if (site == nullptr) {
+      SetPrevInstr(in.bc);
+      Call("a64_load_global", {V(frame_), Imm(Name(in.imm))}, dst);
+      DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));
+      return;
+    }
+    const int known = prev_instr_known_;
+    const int slow = ColdBlock(), done = NewBlock();
+    const int cache = Mov(Ptr(site), Type::kPtr);
+    const int globals = Load(V(frame_), offsetof(_PyInterpreterFrame, f_globals), Type::kPtr);
+    const int builtins = Load(V(frame_), offsetof(_PyInterpreterFrame, f_builtins), Type::kPtr);
+    SlowIf(Cond::kNe, Type::kI64, V(globals),
+           V(Load(V(cache), offsetof(GlobalCache, globals), Type::kPtr)), slow);
+    SlowIf(Cond::kNe, Type::kI64, V(builtins),
+           V(Load(V(cache), offsetof(GlobalCache, builtins), Type::kPtr)), slow);
+    SlowIf(Cond::kNe, Type::kI64,
+           V(Load(V(globals), offsetof(PyDictObject, ma_version_tag), Type::kI64)),
+           V(Load(V(cache), offsetof(GlobalCache, globals_version), Type::kI64)), slow);
+    SlowIf(Cond::kNe, Type::kI64,
+           V(Load(V(builtins), offsetof(PyDictObject, ma_version_tag), Type::kI64)),
+           V(Load(V(cache), offsetof(GlobalCache, builtins_version), Type::kI64)), slow);
+    Load(V(cache), offsetof(GlobalCache, value), Type::kPtr, dst);
+    Incref(V(dst));
+    Jmp(done);
+    cur_ = slow;
+    SetPrevInstr(in.bc);
+    Call("a64_load_global_cached", {V(frame_), Imm(Name(in.imm)), V(cache)}, dst);
+    DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));
+    Jmp(done);
+    Join(done, known, in.bc);
   }
 
   // True/False/None inline, anything else through PyObject_IsTrue.

@@ -15,18 +15,13 @@
 #include <vector>
 
 #include "jit/hir/hir.h"
+#include "jit/hir/site_cache.h"
 #include "jit/lir/lir.h"
 
 namespace a64jit::hir {
 
 constexpr uint64_t kDeoptError = 1;
 constexpr uint64_t kDeoptResume = 2;
-
-// Memory of one call site's cache (for example, a type version and an attribute index),
-// zeroed, owned by the compiled function; helpers fill it in.
-struct SiteCache {
-  uint64_t words[4];
-};
 
 // Addresses the generated code embeds. The code object keeps all of them alive.
 struct RuntimeAddresses {

@@ -16,6 +16,10 @@ namespace a64jit::python {
 
 namespace {
 
+using hir::AttrCache;
+using hir::GlobalCache;
+using hir::MethodCache;
+
 // LOAD_GLOBAL: globals, then builtins. NULL without an exception when the name is missing
 // or the lookup failed: compiled code then lets the interpreter redo the instruction, which
 // raises exactly what stock raises (NameError with its `name` attribute, ...).
@@ -37,23 +41,20 @@ PyObject* a64_load_global(_PyInterpreterFrame* frame, PyObject* name) {
 //
 // LOAD_GLOBAL: the value found, valid while neither dict changes. 3.11 gives every dict
 // mutation a fresh, process-unique ma_version_tag, so equal tags mean unchanged dicts.
-struct GlobalCache {
-  uint64_t globals_version;
-  uint64_t builtins_version;
-  PyObject* value;  // borrowed from one of the dicts; nullptr: empty
-};
-static_assert(sizeof(GlobalCache) <= sizeof(hir::SiteCache), "site cache too small");
 
-PyObject* a64_load_global_cached(_PyInterpreterFrame* frame, PyObject* name, GlobalCache* cache) {
+
+PyObject* a64_load_global_cached(_PyInterpreterFrame* frame, PyObject* name,
+                                 GlobalCache* cache) {
   auto* g = reinterpret_cast<PyDictObject*>(frame->f_globals);
   auto* b = reinterpret_cast<PyDictObject*>(frame->f_builtins);
-  const bool dicts = PyDict_CheckExact(g) && PyDict_CheckExact(b);
-  if (dicts && cache->value != nullptr && g->ma_version_tag == cache->globals_version &&
+  if (cache->globals == g && cache->builtins == b && g->ma_version_tag == cache->globals_version &&
       b->ma_version_tag == cache->builtins_version) {
-    return Py_NewRef(cache->value);
+    return Py_NewRef(static_cast<PyObject*>(cache->value));
   }
   PyObject* v = a64_load_global(frame, name);
-  if (v != nullptr && dicts) {
+  if (v != nullptr && PyDict_CheckExact(g) && PyDict_CheckExact(b)) {
+    cache->globals = g;
+    cache->builtins = b;
     cache->globals_version = g->ma_version_tag;
     cache->builtins_version = b->ma_version_tag;
     cache->value = v;
@@ -65,12 +66,7 @@ PyObject* a64_load_global_cached(_PyInterpreterFrame* frame, PyObject* name, Glo
 // heap types with a managed dict): the type's version tag and the attribute's index in the
 // type's shared keys, as 3.11's LOAD_ATTR_INSTANCE_VALUE specialisation keeps them. A type
 // change gives the type a new version tag; anything unusual takes the generic path.
-struct AttrCache {
-  uint32_t type_version;  // 0: empty
-  int32_t index;
-  uint32_t respecializations;  // a site that keeps changing type stops trying
-};
-static_assert(sizeof(AttrCache) <= sizeof(hir::SiteCache), "site cache too small");
+
 
 // Polymorphic sites (one site, several types) would re-specialise on every miss; after this
 // many they keep the generic path (3.11's adaptive counters do the same, with backoff).
@@ -145,14 +141,7 @@ int a64_store_attr_cached(PyObject* obj, PyObject* name, PyObject* value, AttrCa
 // LOAD_METHOD_NO_DICT): the type's version tag, and for instances with inline values the
 // type's shared keys and their length, so no instance attribute can shadow the method (the
 // shared keys only grow; a new name makes them longer).
-struct MethodCache {
-  uint32_t type_version;   // 0: empty
-  uint32_t nentries;       // shared keys' length when specialised; unused without a dict
-  PyDictKeysObject* keys;  // nullptr: the type's instances have no __dict__
-  PyObject* method;        // borrowed: the type (guarded by its version) keeps it
-  uint32_t respecializations;
-};
-static_assert(sizeof(MethodCache) <= sizeof(hir::SiteCache), "site cache too small");
+
 
 void SpecializeMethod(PyObject* obj, PyObject* name, MethodCache* cache) {
   PyTypeObject* tp = Py_TYPE(obj);
@@ -186,11 +175,11 @@ int a64_load_method(PyObject* obj, PyObject* name, PyObject** out);
 int a64_load_method_cached(PyObject* obj, PyObject* name, PyObject** out, MethodCache* cache) {
   PyTypeObject* tp = Py_TYPE(obj);
   if (cache->type_version != 0 && tp->tp_version_tag == cache->type_version) {
-    PyDictKeysObject* keys = cache->keys;
+    auto* keys = static_cast<PyDictKeysObject*>(cache->keys);
     if (keys == nullptr || (InlineValues(obj) != nullptr &&
                             reinterpret_cast<PyHeapTypeObject*>(tp)->ht_cached_keys == keys &&
                             static_cast<uint32_t>(keys->dk_nentries) == cache->nentries)) {
-      out[0] = Py_NewRef(cache->method);
+      out[0] = Py_NewRef(static_cast<PyObject*>(cache->method));
       out[1] = Py_NewRef(obj);
       return 0;
     }

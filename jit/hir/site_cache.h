@@ -1,0 +1,49 @@
+// The per-site caches that compiled code checks inline and the runtime's helpers fill
+// (jit/python/helpers.cc). One layout for both sides; lowering reads fields by offsetof.
+#ifndef A64JIT_JIT_HIR_SITE_CACHE_H_
+#define A64JIT_JIT_HIR_SITE_CACHE_H_
+
+#include <cstdint>
+
+namespace a64jit::hir {
+
+// Memory of one site's cache, zeroed, owned by the compiled function.
+struct SiteCache {
+  uint64_t words[6];
+};
+
+// LOAD_GLOBAL: the value found in these dicts, valid while neither changes (3.11 gives
+// every dict mutation a fresh, process-unique ma_version_tag).
+struct GlobalCache {
+  void* globals;  // the dicts the value was found with; nullptr: empty
+  void* builtins;
+  uint64_t globals_version;
+  uint64_t builtins_version;
+  void* value;  // borrowed from one of the dicts
+};
+
+// LOAD_ATTR / STORE_ATTR of an instance attribute in the object's inline values: the
+// type's version tag and the attribute's index in the type's shared keys.
+struct AttrCache {
+  uint32_t type_version;  // 0: empty
+  int32_t index;
+  uint32_t respecializations;
+};
+
+// LOAD_METHOD of a method the type defines: its version tag, and for instances with inline
+// values the type's shared keys and their length (no instance attribute shadows it).
+struct MethodCache {
+  uint32_t type_version;  // 0: empty
+  uint32_t nentries;
+  void* keys;    // nullptr: the type's instances have no __dict__
+  void* method;  // borrowed: the type (guarded by its version) keeps it
+  uint32_t respecializations;
+};
+
+static_assert(sizeof(GlobalCache) <= sizeof(SiteCache), "site cache too small");
+static_assert(sizeof(AttrCache) <= sizeof(SiteCache), "site cache too small");
+static_assert(sizeof(MethodCache) <= sizeof(SiteCache), "site cache too small");
+
+}  // namespace a64jit::hir
+
+#endif  // A64JIT_JIT_HIR_SITE_CACHE_H_
