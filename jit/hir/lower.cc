@@ -3,6 +3,7 @@
 #define Py_BUILD_CORE 1
 #include <Python.h>
 #include <cpython/longintrepr.h>
+#include <internal/pycore_dict.h>
 #include <internal/pycore_frame.h>
 
 #include <algorithm>
@@ -347,18 +348,9 @@ class Lowerer {
       case Op::kStoreAttr:
         LowerStoreAttr(in);
         return;
-      case Op::kLoadMethod: {
-        const int p = ScratchAddr();
-        if (SiteCache* cache = NewSiteCache()) {
-          CallInt(in, "a64_load_method_cached",
-                  {V(R(in.args[0])), Imm(Name(in.imm)), V(p), Ptr(cache)});
-        } else {
-          CallInt(in, "a64_load_method", {V(R(in.args[0])), Imm(Name(in.imm)), V(p)});
-        }
-        Load(V(p), 0, Type::kPtr, R(in.dst));
-        Load(V(p), 8, Type::kPtr, R(in.dst2));
+      case Op::kLoadMethod:
+        LowerLoadMethod(in);
         return;
-      }
       case Op::kCall: {
         const int p = Spill(in.args);
         const uint64_t kwnames = in.imm2 >= 0 ? Const(in.imm2) : 0;
@@ -696,6 +688,56 @@ class Lowerer {
     SetPrevInstr(in.bc);
     Call("a64_load_global_cached", {V(frame_), Imm(Name(in.imm)), V(cache)}, dst);
     DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));
+    Jmp(done);
+    Join(done, known, in.bc);
+  }
+
+  void LowerLoadMethod(const Instr& in) {
+    const Operand obj = V(R(in.args[0]));
+    SiteCache* site = NewSiteCache();
+    if (site == nullptr) {
+      const int p = ScratchAddr();
+      CallInt(in, "a64_load_method", {obj, Imm(Name(in.imm)), V(p)});
+      Load(V(p), 0, Type::kPtr, R(in.dst));
+      Load(V(p), 8, Type::kPtr, R(in.dst2));
+      return;
+    }
+    const int known = prev_instr_known_;
+    const int slow = ColdBlock(), done = NewBlock(), hit = NewBlock();
+    const int cache = Mov(Ptr(site), Type::kPtr);
+    const int tp = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
+    const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
+    const int cached = Load(V(cache), offsetof(MethodCache, type_version), Type::kI32);
+    SlowIf(Cond::kNe, Type::kI32, V(version), V(cached), slow);
+    SlowIf(Cond::kEq, Type::kI32, V(cached), Operand::Imm(0), slow);
+    const int keys = Load(V(cache), offsetof(MethodCache, keys), Type::kPtr);
+    const int check = NewBlock();
+    Emit(BrInstr(Cond::kEq, Type::kI64, V(keys), Operand::Imm(0), hit, check));  // no __dict__
+    cur_ = check;
+    const int values = Load(obj, -4 * static_cast<int64_t>(sizeof(void*)), Type::kPtr);
+    SlowIf(Cond::kEq, Type::kI64, V(values), Operand::Imm(0), slow);
+    const int type_keys = Load(V(tp), offsetof(PyHeapTypeObject, ht_cached_keys), Type::kPtr);
+    SlowIf(Cond::kNe, Type::kI64, V(type_keys), V(keys), slow);
+    const int n = Load(V(keys), offsetof(PyDictKeysObject, dk_nentries), Type::kI64);
+    const int n32 = Load(V(cache), offsetof(MethodCache, nentries), Type::kI32);
+    lir::Instr ext;
+    ext.op = lir::Op::kZExt;
+    ext.dst = out_.NewVReg(Type::kI64);
+    ext.args = {V(n32)};
+    const int cached_n = Emit(ext).dst;
+    SlowIf(Cond::kNe, Type::kI64, V(n), V(cached_n), slow);
+    Jmp(hit);
+    cur_ = hit;
+    Load(V(cache), offsetof(MethodCache, method), Type::kPtr, R(in.dst));
+    Incref(V(R(in.dst)));
+    Mov(obj, Type::kPtr, R(in.dst2));
+    Incref(V(R(in.dst2)));
+    Jmp(done);
+    cur_ = slow;
+    const int p = ScratchAddr();
+    CallInt(in, "a64_load_method_cached", {obj, Imm(Name(in.imm)), V(p), V(cache)});
+    Load(V(p), 0, Type::kPtr, R(in.dst));
+    Load(V(p), 8, Type::kPtr, R(in.dst2));
     Jmp(done);
     Join(done, known, in.bc);
   }
