@@ -11,18 +11,6 @@ namespace a64jit::golden {
 
 namespace {
 
-std::string PythonError() {
-  PyObject *type, *value, *tb;
-  PyErr_Fetch(&type, &value, &tb);
-  PyObject* s = value != nullptr ? PyObject_Str(value) : nullptr;
-  std::string text = s != nullptr && PyUnicode_Check(s) ? PyUnicode_AsUTF8(s) : "unknown error";
-  Py_XDECREF(s);
-  Py_XDECREF(type);
-  Py_XDECREF(value);
-  Py_XDECREF(tb);
-  return text;
-}
-
 void Walk(PyCodeObject* code, std::string& out) {
   const int function = CO_OPTIMIZED | CO_NEWLOCALS;
   if ((code->co_flags & function) == function) {
@@ -49,7 +37,7 @@ std::string RenderHir(const std::string& python_source) {
   if (!Py_IsInitialized()) Py_InitializeEx(0);
   python::LoadOpcodeNames();
   PyObject* code = Py_CompileString(python_source.c_str(), "golden.py", Py_file_input);
-  if (code == nullptr) return "error: " + PythonError() + "\n";
+  if (code == nullptr) return "error: " + python::TakePythonError() + "\n";
   std::string out;
   Walk(reinterpret_cast<PyCodeObject*>(code), out);
   Py_DECREF(code);

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "jit/python/code_info.h"
 #include "jit/python/jit.h"
 
 namespace {
@@ -35,18 +36,6 @@ struct ModeResult {
 std::vector<std::string> g_order;             // modes in the order they ran
 std::map<std::string, ModeResult> g_results;  // by mode
 std::string g_source = "benchmarks/richards/richards.py";
-
-std::string PythonError() {
-  PyObject *type, *value, *tb;
-  PyErr_Fetch(&type, &value, &tb);
-  PyObject* s = value != nullptr ? PyObject_Str(value) : nullptr;
-  std::string text = s != nullptr && PyUnicode_Check(s) ? PyUnicode_AsUTF8(s) : "unknown error";
-  Py_XDECREF(s);
-  Py_XDECREF(type);
-  Py_XDECREF(value);
-  Py_XDECREF(tb);
-  return text;
-}
 
 // richards.py as module `name` (a fresh copy each time); nullptr with `error` set on failure.
 PyObject* LoadRichards(const std::string& name, std::string* error) {
@@ -67,7 +56,7 @@ PyObject* LoadRichards(const std::string& name, std::string* error) {
   PyObject* r = PyRun_String(code.c_str(), Py_file_input, globals, globals);
   PyObject* module = nullptr;
   if (r == nullptr) {
-    *error = "loading " + g_source + ": " + PythonError();
+    *error = "loading " + g_source + ": " + a64jit::python::TakePythonError();
   } else {
     module = PyDict_GetItemString(globals, "module");
     Py_XINCREF(module);
@@ -81,7 +70,7 @@ PyObject* LoadRichards(const std::string& name, std::string* error) {
 bool RunOnce(PyObject* run, std::string* error) {
   PyObject* ok = PyObject_CallFunction(run, "i", 1);
   if (ok == nullptr) {
-    *error = "richards raised: " + PythonError();
+    *error = "richards raised: " + a64jit::python::TakePythonError();
     return false;
   }
   const bool right = ok == Py_True;
@@ -107,13 +96,13 @@ void BM_Richards(benchmark::State& state, const std::string& mode) {
     config.threshold = std::atoll(mode.substr(mode.find('=') + 1).c_str());
   }
   if (jit && !a64jit::python::Enable(config)) {
-    state.SkipWithError(("cannot enable the JIT: " + PythonError()).c_str());
+    state.SkipWithError(("cannot enable the JIT: " + a64jit::python::TakePythonError()).c_str());
     return;
   }
   PyObject* module = LoadRichards(module_name, &error);
   PyObject* run = module != nullptr ? PyObject_GetAttrString(module, "run") : nullptr;
   if (run == nullptr) {
-    if (error.empty()) error = PythonError();
+    if (error.empty()) error = a64jit::python::TakePythonError();
     state.SkipWithError(error.c_str());
     Py_XDECREF(module);
     a64jit::python::Disable();

@@ -272,6 +272,15 @@ class Builder {
     in.bc = insn_.unit;
     return Emit(std::move(in)).dst;
   }
+  // An instruction without a result.
+  void Effect(Op op, std::vector<int> args, int64_t imm = 0) {
+    Instr in;
+    in.op = op;
+    in.args = std::move(args);
+    in.imm = imm;
+    in.bc = insn_.unit;
+    Emit(std::move(in));
+  }
   // The last emitted instruction may leave for the interpreter.
   void ErrorState(const std::vector<int>& stack) { State(FrameState::Kind::kError, stack); }
   void ResumeState(const std::vector<int>& stack) { State(FrameState::Kind::kResume, stack); }
@@ -387,12 +396,7 @@ class Builder {
         return true;
       }
       case STORE_FAST: {
-        Instr st;
-        st.op = Op::kStoreLocal;
-        st.args = {Pop1()};
-        st.imm = oparg;
-        st.bc = in.unit;
-        Emit(st);
+        Effect(Op::kStoreLocal, {Pop1()}, oparg);
         return true;
       }
       case LOAD_CONST:
@@ -414,12 +418,7 @@ class Builder {
       case STORE_ATTR: {
         const int owner = Pop1();
         const int value = Pop1();
-        Instr st;
-        st.op = Op::kStoreAttr;
-        st.args = {owner, value};
-        st.imm = oparg;
-        st.bc = in.unit;
-        Emit(st);
+        Effect(Op::kStoreAttr, {owner, value}, oparg);
         ErrorState(pre);
         return true;
       }
@@ -499,11 +498,7 @@ class Builder {
         const int sub = Pop1();
         const int container = Pop1();
         const int value = Pop1();
-        Instr st;
-        st.op = Op::kSetItem;
-        st.args = {container, sub, value};
-        st.bc = in.unit;
-        Emit(st);
+        Effect(Op::kSetItem, {container, sub, value});
         ErrorState(pre);
         return true;
       }
@@ -588,12 +583,7 @@ class Builder {
         return true;
       }
       case UNPACK_SEQUENCE: {
-        Instr un;
-        un.op = Op::kUnpackSequence;
-        un.args = {Pop1()};
-        un.imm = oparg;
-        un.bc = in.unit;
-        Emit(un);
+        Effect(Op::kUnpackSequence, {Pop1()}, oparg);
         ErrorState(pre);
         for (int i = 0; i < oparg; i++) stack_.push_back(Def(Op::kScratchLoad, {}, i));
         return true;

@@ -7,6 +7,19 @@
 
 namespace a64jit::python {
 
+std::string TakePythonError() {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyObject* s = value != nullptr ? PyObject_Str(value) : nullptr;
+  std::string text = s != nullptr && PyUnicode_Check(s) ? PyUnicode_AsUTF8(s) : "unknown error";
+  PyErr_Clear();
+  Py_XDECREF(s);
+  Py_XDECREF(type);
+  Py_XDECREF(value);
+  Py_XDECREF(tb);
+  return text;
+}
+
 std::string Utf8(PyObject* s) {
   if (s == nullptr || !PyUnicode_Check(s)) return "?";
   const char* c = PyUnicode_AsUTF8(s);
