@@ -179,6 +179,39 @@ TEST_F(ExecutorTest, GuestBumpsRefcountOfHostObject) {
   ExpectRanOnThisHost();
 }
 
+// One call touching more separate host regions than Unicorn can hold mappings for (it
+// aborts in phys_section_add): the executor must recycle its on-demand mappings.
+TEST_F(ExecutorTest, ThousandsOfHostRegionsInOneCall) {
+  constexpr size_t kRegions = 6000, kPage = 4096;
+  // One reservation, then every other page made readable: 6000 separate host regions.
+  uint8_t* mem = static_cast<uint8_t*>(
+      mmap(nullptr, 2 * kRegions * kPage, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  ASSERT_NE(mem, MAP_FAILED);
+  std::vector<uint64_t> pages;
+  for (size_t i = 0; i < kRegions; i++) {
+    uint8_t* page = mem + 2 * i * kPage;
+    ASSERT_EQ(mprotect(page, kPage, PROT_READ | PROT_WRITE), 0);
+    page[0] = 1;
+    pages.push_back(reinterpret_cast<uint64_t>(page));
+  }
+  // sum = 0; do { sum += **list++; } while (--n); return sum;
+  const uint8_t* fn = Load([](Assembler& a) {
+    a.mov(x2, 0);
+    asmjit::Label loop = a.newLabel();
+    a.bind(loop);
+    a.ldr(x4, ptr_post(x0, 8));
+    a.ldrb(w3, ptr(x4));
+    a.add(x2, x2, x3);
+    a.subs(x1, x1, 1);
+    a.b_ne(loop);
+    a.mov(x0, x2);
+    a.ret(x30);
+  });
+  EXPECT_EQ(ex_->CallInt(fn, {Arg::Ptr(pages.data()), Arg::Int(kRegions)}), kRegions);
+  ExpectRanOnThisHost();
+  munmap(mem, 2 * kRegions * kPage);
+}
+
 extern "C" int64_t HostMulAdd(int64_t a, int64_t b, double c) {
   return a * b + static_cast<int64_t>(c);
 }

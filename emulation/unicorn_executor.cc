@@ -30,6 +30,7 @@ namespace {
 // stops on reaching it (uc_emu_start's `until`).
 constexpr uint64_t kReturnSentinel = 0x1000;
 constexpr uint64_t kWindow = 64 * 1024;  // on-demand mapping granularity
+constexpr size_t kMaxOnDemandMappings = 512;
 
 // QEMU's AArch64 exception numbers, as delivered to UC_HOOK_INTR.
 constexpr uint32_t kExcpUdef = 1;
@@ -158,6 +159,10 @@ bool UnicornExecutor::ReadGuest(uint64_t address, void* out, size_t size) {
 
 bool UnicornExecutor::MapOnDemand(uint64_t address, bool write) {
   if (address < 0x10000) return false;  // never map the null page region
+  // Unicorn's address space holds a bounded number of sections (it aborts past that), and
+  // one outermost call may run for a whole program. Recycle: drop every on-demand mapping
+  // and let later accesses map again what they need.
+  if (on_demand_.size() >= kMaxOnDemandMappings) DropOnDemandMappings();
   std::optional<HostRegion> region;
   if (host_maps_fresh_) region = host_maps_.Find(address);
   if (!region) {
