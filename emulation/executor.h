@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -153,8 +154,11 @@ class Executor {
   friend void InitExecutor(Executor* executor);
   // Runs the call stub on `frame` at nesting `depth` (1 = outermost).
   virtual void RunStub(CallFrame* frame, int depth) = 0;
-  // Code bytes in [begin, begin+size) changed.
+  // Code bytes in [begin, begin+size) changed (code there may have run before).
   virtual void CodeChanged(const uint8_t* begin, size_t size) = 0;
+  // Code bytes in [begin, begin+size) were written where no code ever ran (a fresh Load, or
+  // the first Patch of a Reserve): no translation can be stale. Default: as CodeChanged.
+  virtual void CodeFilled(const uint8_t* begin, size_t size) { CodeChanged(begin, size); }
   // Arena [begin, begin+size) was added to code memory.
   virtual void ArenaAdded(const uint8_t* begin, size_t size) = 0;
 
@@ -179,6 +183,7 @@ class Executor {
   size_t stack_mapping_size_ = 0;
   uint64_t guard_low_ = 0, stack_low_ = 0, stack_high_ = 0;
   CallStats last_, total_;
+  std::map<uint64_t, size_t> unfilled_;  // Reserve()d ranges not patched yet
 };
 
 // Factories of the two implementations (each compiled only where it can run).

@@ -52,6 +52,9 @@ class UnicornExecutor : public Executor {
  protected:
   void RunStub(CallFrame* frame, int depth) override;
   void CodeChanged(const uint8_t* begin, size_t size) override;
+  // Nothing was translated there: skip uc_ctl_remove_cache (in Unicorn 2.0.1 a long run
+  // with thousands of them ended in a crash inside page_collection_lock).
+  void CodeFilled(const uint8_t*, size_t) override {}
   void ArenaAdded(const uint8_t* begin, size_t size) override;
   bool ReadGuest(uint64_t address, void* out, size_t size) override;
 
