@@ -65,6 +65,10 @@ else
 fi
 # The execution mode this host cannot provide is a clear error, not a crash.
 if [ -z "${A64JIT_TARGET_RUNNER:-}" ]; then
+  # sys.executable is the runner, so a program can start itself again (numpy's tests do).
+  # (Not under qemu-user: a child aarch64 process would need binfmt_misc.)
+  expect "sys.executable restarts the runner" 0 "^a64jit-run 42$" "${run[@]}" -c \
+    "import os, subprocess, sys; r = subprocess.run([sys.executable, '-c', 'print(6*7)'], capture_output=True, text=True); print(os.path.basename(sys.executable), r.stdout.strip())"
   expect "native on x86-64" 2 "native execution needs an aarch64 host" \
     "${run[@]}" --exec=native "$tmp/prog.py"
 else

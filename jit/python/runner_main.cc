@@ -2,6 +2,7 @@
 // (-m) or a command (-c). The program's own output is untouched; the JIT's goes to stderr
 // only when asked (--stats, --dump, --log).
 #include <Python.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -145,6 +146,16 @@ int main(int argc, char** argv) {
   config.parse_argv = 0;
   PyStatus status =
       PyConfig_SetBytesArgv(&config, static_cast<Py_ssize_t>(cargv.size()) - 1, cargv.data() + 1);
+  // sys.executable is this runner, so `subprocess.run([sys.executable, "-c", ...])` starts
+  // a64jit-run again (left alone, Python would derive it from sys.argv[0], e.g. pytest).
+  if (!PyStatus_Exception(status)) {
+    char self[4096];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+      self[n] = '\0';
+      status = PyConfig_SetBytesString(&config, &config.executable, self);
+    }
+  }
   if (!PyStatus_Exception(status) && !o.script.empty()) {
     status = PyConfig_SetBytesString(&config, &config.run_filename, o.script.c_str());
   }
