@@ -37,14 +37,12 @@ PyObject* a64_load_global(_PyInterpreterFrame* frame, PyObject* name) {
   return v;
 }
 
-// ---- Per-site caches (the site's memory comes from lowering: hir::SiteCache, zeroed) ----
-//
-// LOAD_GLOBAL: the value found, valid while neither dict changes. 3.11 gives every dict
-// mutation a fresh, process-unique ma_version_tag, so equal tags mean unchanged dicts.
+// ---- Per-site caches (layouts in jit/hir/site_cache.h; compiled code checks them inline
+// and calls these on a miss, which also fill them) ----
 
-
-PyObject* a64_load_global_cached(_PyInterpreterFrame* frame, PyObject* name,
-                                 GlobalCache* cache) {
+// LOAD_GLOBAL: 3.11 gives every dict mutation a fresh, process-unique ma_version_tag, so
+// the same dicts with the same tags still hold the cached value.
+PyObject* a64_load_global_cached(_PyInterpreterFrame* frame, PyObject* name, GlobalCache* cache) {
   auto* g = reinterpret_cast<PyDictObject*>(frame->f_globals);
   auto* b = reinterpret_cast<PyDictObject*>(frame->f_builtins);
   if (cache->globals == g && cache->builtins == b && g->ma_version_tag == cache->globals_version &&
@@ -66,7 +64,6 @@ PyObject* a64_load_global_cached(_PyInterpreterFrame* frame, PyObject* name,
 // heap types with a managed dict): the type's version tag and the attribute's index in the
 // type's shared keys, as 3.11's LOAD_ATTR_INSTANCE_VALUE specialisation keeps them. A type
 // change gives the type a new version tag; anything unusual takes the generic path.
-
 
 // Polymorphic sites (one site, several types) would re-specialise on every miss; after this
 // many they keep the generic path (3.11's adaptive counters do the same, with backoff).
@@ -141,8 +138,6 @@ int a64_store_attr_cached(PyObject* obj, PyObject* name, PyObject* value, AttrCa
 // LOAD_METHOD_NO_DICT): the type's version tag, and for instances with inline values the
 // type's shared keys and their length, so no instance attribute can shadow the method (the
 // shared keys only grow; a new name makes them longer).
-
-
 void SpecializeMethod(PyObject* obj, PyObject* name, MethodCache* cache) {
   PyTypeObject* tp = Py_TYPE(obj);
   cache->type_version = 0;
