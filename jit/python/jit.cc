@@ -250,10 +250,16 @@ struct StateCacheEntry {
 };
 StateCacheEntry g_state_cache[1024];
 
+// A compiled function's dump: "hir", "lir" or anything else for "asm".
+const std::string& TextOf(const CodeState& st, const std::string& what) {
+  return what == "hir" ? st.hir : what == "lir" ? st.lir : st.asm_text;
+}
+
 CodeState* ExistingState(PyCodeObject* code) {
   StateCacheEntry& e = g_state_cache[(reinterpret_cast<uintptr_t>(code) >> 4) & 1023];
   if (e.code == code) return e.state;
   void* extra = nullptr;
+  if (R().extra_index < 0) return nullptr;  // the JIT never ran: nothing to find
   if (_PyCode_GetExtra(reinterpret_cast<PyObject*>(code), R().extra_index, &extra) < 0) {
     PyErr_Clear();
     return nullptr;
@@ -347,16 +353,7 @@ CodeState* StateOfFunction(PyObject* func, bool create) {
   }
   auto* f = reinterpret_cast<PyFunctionObject*>(func);
   auto* code = reinterpret_cast<PyCodeObject*>(f->func_code);
-  Runtime& r = R();
-  if (!create) {
-    void* extra = nullptr;
-    if (r.extra_index < 0 ||
-        _PyCode_GetExtra(reinterpret_cast<PyObject*>(code), r.extra_index, &extra) < 0) {
-      PyErr_Clear();
-      return nullptr;
-    }
-    return static_cast<CodeState*>(extra);
-  }
+  if (!create) return ExistingState(code);
   CodeState* st = StateOf(code, f);
   if (st == nullptr) PyErr_SetString(PyExc_RuntimeError, "a64jit: no room for code state");
   return st;
@@ -525,14 +522,14 @@ std::optional<std::string> Dump(PyObject* func, const std::string& what) {
     PyErr_Format(PyExc_ValueError, "a64jit.dump: function is not compiled%s", why.c_str());
     return std::nullopt;
   }
-  return what == "hir" ? st->hir : what == "lir" ? st->lir : st->asm_text;
+  return TextOf(*st, what);
 }
 
 std::string DumpAll(const std::string& what) {
   std::string out;
   for (const CodeState* st : R().compiled) {
     out += "==== " + st->name + " (" + what + ") ====\n";
-    out += what == "hir" ? st->hir : what == "lir" ? st->lir : st->asm_text;
+    out += TextOf(*st, what);
   }
   return out;
 }
@@ -576,6 +573,13 @@ std::string JsonString(const std::string& s) {
   return out + "\"";
 }
 }  // namespace
+
+bool WriteStatsFile(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "w");
+  if (f == nullptr) return false;
+  std::fputs(StatsJson().c_str(), f);
+  return std::fclose(f) == 0;
+}
 
 std::string StatsJson() {
   const Stats s = GetStats();

@@ -100,6 +100,8 @@ Stats GetStats();
 std::string StatsSummary();
 // {"compiled": N, ...}: the convention of difftest/junit/runner.py's A64JIT_STATS_FILE.
 std::string StatsJson();
+// Writes StatsJson() to `path`; false if it cannot.
+bool WriteStatsFile(const std::string& path);
 
 }  // namespace a64jit::python
 

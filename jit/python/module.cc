@@ -189,11 +189,7 @@ PyModuleDef kModule = {
 
 void WriteStatsFileAtExit() {
   const char* path = std::getenv("A64JIT_STATS_FILE");
-  if (path == nullptr || *path == '\0') return;
-  if (FILE* f = std::fopen(path, "w")) {
-    std::fputs(StatsJson().c_str(), f);
-    std::fclose(f);
-  }
+  if (path != nullptr && *path != '\0') WriteStatsFile(path);
 }
 
 }  // namespace

@@ -46,13 +46,8 @@ void Report() {
     std::fputs(a64jit::python::DumpAll(o.dump).c_str(), stderr);
   }
   if (o.stats) std::fputs(a64jit::python::StatsSummary().c_str(), stderr);
-  if (!o.stats_file.empty()) {
-    if (FILE* f = std::fopen(o.stats_file.c_str(), "w")) {
-      std::fputs(a64jit::python::StatsJson().c_str(), f);
-      std::fclose(f);
-    } else {
-      std::fprintf(stderr, "a64jit-run: cannot write %s\n", o.stats_file.c_str());
-    }
+  if (!o.stats_file.empty() && !a64jit::python::WriteStatsFile(o.stats_file)) {
+    std::fprintf(stderr, "a64jit-run: cannot write %s\n", o.stats_file.c_str());
   }
 }
 
