@@ -588,11 +588,12 @@ class Lowerer {
     prev_instr_known_ = known_before == bc ? known_before : -1;
   }
 
-  // The inline values of `obj` if its type's version tag matches the AttrCache at `cache`.
+  // The inline values of `obj` if its type's version tag matches the first entry of the AttrCache
+  // at `cache`.
   int GuardedValues(Operand obj, int cache, int slow) {
     const int tp = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
     const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
-    const int cached = Load(V(cache), offsetof(AttrCache, type_version), Type::kI32);
+    const int cached = Load(V(cache), offsetof(AttrCache, entries[0].type_version), Type::kI32);
     SlowIf(Cond::kNe, Type::kI32, V(version), V(cached), slow);
     SlowIf(Cond::kEq, Type::kI32, V(cached), Operand::Imm(0), slow);
     const int values = Load(obj, -4 * static_cast<int64_t>(sizeof(void*)), Type::kPtr);
@@ -601,7 +602,7 @@ class Lowerer {
   }
   // The address of the cached attribute's slot in `values`.
   int SlotAddress(int values, int cache) {
-    const int index32 = Load(V(cache), offsetof(AttrCache, index), Type::kI32);
+    const int index32 = Load(V(cache), offsetof(AttrCache, entries[0].index), Type::kI32);
     lir::Instr ext;
     ext.op = lir::Op::kSExt;
     ext.dst = out_.NewVReg(Type::kI64);
@@ -707,10 +708,10 @@ class Lowerer {
     const int cache = Mov(Ptr(site), Type::kPtr);
     const int tp = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
     const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
-    const int cached = Load(V(cache), offsetof(MethodCache, type_version), Type::kI32);
+    const int cached = Load(V(cache), offsetof(MethodCache, entries[0].type_version), Type::kI32);
     SlowIf(Cond::kNe, Type::kI32, V(version), V(cached), slow);
     SlowIf(Cond::kEq, Type::kI32, V(cached), Operand::Imm(0), slow);
-    const int keys = Load(V(cache), offsetof(MethodCache, keys), Type::kPtr);
+    const int keys = Load(V(cache), offsetof(MethodCache, entries[0].keys), Type::kPtr);
     const int check = NewBlock();
     Emit(BrInstr(Cond::kEq, Type::kI64, V(keys), Operand::Imm(0), hit, check));  // no __dict__
     cur_ = check;
@@ -719,7 +720,7 @@ class Lowerer {
     const int type_keys = Load(V(tp), offsetof(PyHeapTypeObject, ht_cached_keys), Type::kPtr);
     SlowIf(Cond::kNe, Type::kI64, V(type_keys), V(keys), slow);
     const int n = Load(V(keys), offsetof(PyDictKeysObject, dk_nentries), Type::kI64);
-    const int n32 = Load(V(cache), offsetof(MethodCache, nentries), Type::kI32);
+    const int n32 = Load(V(cache), offsetof(MethodCache, entries[0].nentries), Type::kI32);
     lir::Instr ext;
     ext.op = lir::Op::kZExt;
     ext.dst = out_.NewVReg(Type::kI64);
@@ -728,7 +729,7 @@ class Lowerer {
     SlowIf(Cond::kNe, Type::kI64, V(n), V(cached_n), slow);
     Jmp(hit);
     cur_ = hit;
-    Load(V(cache), offsetof(MethodCache, method), Type::kPtr, R(in.dst));
+    Load(V(cache), offsetof(MethodCache, entries[0].method), Type::kPtr, R(in.dst));
     Incref(V(R(in.dst)));
     Mov(obj, Type::kPtr, R(in.dst2));
     Incref(V(R(in.dst2)));

@@ -9,8 +9,13 @@ namespace a64jit::hir {
 
 // Memory of one site's cache, zeroed, owned by the compiled function.
 struct SiteCache {
-  uint64_t words[6];
+  uint64_t words[14];
 };
+
+// Attribute and method sites keep one entry per receiver type, up to this many: a site that
+// sees a base class's method run on several subclasses (Richards' `self.holding` in Task)
+// stays on the fast path. Compiled code checks entry 0 inline; the helpers check them all.
+constexpr int kPolymorphicEntries = 4;
 
 // LOAD_GLOBAL: the value found in these dicts, valid while neither changes (3.11 gives
 // every dict mutation a fresh, process-unique ma_version_tag).
@@ -24,19 +29,25 @@ struct GlobalCache {
 
 // LOAD_ATTR / STORE_ATTR of an instance attribute in the object's inline values: the
 // type's version tag and the attribute's index in the type's shared keys.
-struct AttrCache {
+struct AttrEntry {
   uint32_t type_version;  // 0: empty
   int32_t index;
+};
+struct AttrCache {
+  AttrEntry entries[kPolymorphicEntries];
   uint32_t respecializations;
 };
 
 // LOAD_METHOD of a method the type defines: its version tag, and for instances with inline
 // values the type's shared keys and their length (no instance attribute shadows it).
-struct MethodCache {
+struct MethodEntry {
   uint32_t type_version;  // 0: empty
   uint32_t nentries;
   void* keys;    // nullptr: the type's instances have no __dict__
   void* method;  // borrowed: the type (guarded by its version) keeps it
+};
+struct MethodCache {
+  MethodEntry entries[kPolymorphicEntries];
   uint32_t respecializations;
 };
 

@@ -73,64 +73,78 @@ constexpr uint32_t kMaxRespecializations = 16;
 // nullptr when it has a real dict instead.
 PyObject** InlineValues(PyObject* obj) { return *(reinterpret_cast<PyObject***>(obj) - 4); }
 
-void SpecializeAttr(PyObject* obj, PyObject* name, AttrCache* cache, bool store) {
+// Where a new entry for a type goes: the type's own stale entry (an attribute deleted and
+// set again), an empty one, or, with all taken, one in turn. Entry 0, the one compiled code
+// checks inline, is the first type the site sees unless the site keeps changing.
+template <typename Entry>
+Entry& SlotFor(Entry (&entries)[hir::kPolymorphicEntries], uint32_t version, uint32_t turn) {
+  for (Entry& e : entries) {
+    if (e.type_version == version || e.type_version == 0) return e;
+  }
+  return entries[turn % hir::kPolymorphicEntries];
+}
+
+// The entry for `obj`'s type, or type_version 0 when the attribute is not in inline values.
+hir::AttrEntry AttrEntryFor(PyObject* obj, PyObject* name, bool store) {
   PyTypeObject* tp = Py_TYPE(obj);
-  cache->type_version = 0;
   if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) || !(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) ||
       !PyUnicode_CheckExact(name)) {
-    return;
+    return {};
   }
   if (store ? tp->tp_setattro != PyObject_GenericSetAttr
             : tp->tp_getattro != PyObject_GenericGetAttr) {
-    return;
+    return {};
   }
-  if (_PyType_Lookup(tp, name) != nullptr) return;  // a class attribute or descriptor
-  if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || tp->tp_version_tag == 0) return;
-  if (InlineValues(obj) == nullptr) return;
+  if (_PyType_Lookup(tp, name) != nullptr) return {};  // a class attribute or descriptor
+  if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || tp->tp_version_tag == 0) return {};
+  if (InlineValues(obj) == nullptr) return {};
   PyDictKeysObject* keys = reinterpret_cast<PyHeapTypeObject*>(tp)->ht_cached_keys;
-  if (keys == nullptr || keys->dk_kind != DICT_KEYS_SPLIT) return;
+  if (keys == nullptr || keys->dk_kind != DICT_KEYS_SPLIT) return {};
   PyDictUnicodeEntry* entries = DK_UNICODE_ENTRIES(keys);
   for (Py_ssize_t i = 0; i < keys->dk_nentries; i++) {
-    if (entries[i].me_key == name) {
-      cache->index = static_cast<int32_t>(i);
-      cache->type_version = tp->tp_version_tag;
-      return;
+    if (entries[i].me_key == name) return {tp->tp_version_tag, static_cast<int32_t>(i)};
+  }
+  return {};
+}
+
+// After a miss the generic path served: adds an entry for `obj`'s type, within the budget.
+void SpecializeAttr(PyObject* obj, PyObject* name, AttrCache* cache, bool store) {
+  if (cache->respecializations >= kMaxRespecializations) return;
+  const hir::AttrEntry e = AttrEntryFor(obj, name, store);
+  if (e.type_version == 0) return;
+  SlotFor(cache->entries, e.type_version, cache->respecializations++) = e;
+}
+
+// The slot of the cached attribute in `obj`'s inline values, or nullptr on a miss.
+PyObject** CachedSlot(PyObject* obj, const AttrCache* cache) {
+  const uint32_t version = Py_TYPE(obj)->tp_version_tag;
+  for (const hir::AttrEntry& e : cache->entries) {
+    if (e.type_version == version && version != 0) {
+      PyObject** values = InlineValues(obj);
+      return values != nullptr && values[e.index] != nullptr ? &values[e.index] : nullptr;
     }
   }
+  return nullptr;
 }
 
 PyObject* a64_load_attr_cached(PyObject* obj, PyObject* name, AttrCache* cache) {
-  if (cache->type_version != 0 && Py_TYPE(obj)->tp_version_tag == cache->type_version) {
-    PyObject** values = InlineValues(obj);
-    if (values != nullptr && values[cache->index] != nullptr) {
-      return Py_NewRef(values[cache->index]);
-    }
-  }
+  if (PyObject** slot = CachedSlot(obj, cache)) return Py_NewRef(*slot);
   PyObject* res = PyObject_GetAttr(obj, name);
-  if (res != nullptr && cache->respecializations < kMaxRespecializations) {
-    cache->respecializations++;
-    SpecializeAttr(obj, name, cache, false);
-  }
+  if (res != nullptr) SpecializeAttr(obj, name, cache, false);
   return res;
 }
 
 // 0 or -1, as PyObject_SetAttr. Only replaces an attribute that exists (a new one changes
 // the values' insertion order, which the generic path maintains).
 int a64_store_attr_cached(PyObject* obj, PyObject* name, PyObject* value, AttrCache* cache) {
-  if (cache->type_version != 0 && Py_TYPE(obj)->tp_version_tag == cache->type_version) {
-    PyObject** values = InlineValues(obj);
-    if (values != nullptr && values[cache->index] != nullptr) {
-      PyObject* old = values[cache->index];
-      values[cache->index] = Py_NewRef(value);
-      Py_DECREF(old);
-      return 0;
-    }
+  if (PyObject** slot = CachedSlot(obj, cache)) {
+    PyObject* old = *slot;
+    *slot = Py_NewRef(value);
+    Py_DECREF(old);
+    return 0;
   }
   const int rc = PyObject_SetAttr(obj, name, value);
-  if (rc == 0 && cache->respecializations < kMaxRespecializations) {
-    cache->respecializations++;
-    SpecializeAttr(obj, name, cache, true);
-  }
+  if (rc == 0) SpecializeAttr(obj, name, cache, true);
   return rc;
 }
 
@@ -138,52 +152,56 @@ int a64_store_attr_cached(PyObject* obj, PyObject* name, PyObject* value, AttrCa
 // LOAD_METHOD_NO_DICT): the type's version tag, and for instances with inline values the
 // type's shared keys and their length, so no instance attribute can shadow the method (the
 // shared keys only grow; a new name makes them longer).
-void SpecializeMethod(PyObject* obj, PyObject* name, MethodCache* cache) {
+hir::MethodEntry MethodEntryFor(PyObject* obj, PyObject* name) {
   PyTypeObject* tp = Py_TYPE(obj);
-  cache->type_version = 0;
   if (tp->tp_getattro != PyObject_GenericGetAttr || !PyUnicode_CheckExact(name) ||
       !(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || tp->tp_version_tag == 0) {
-    return;
+    return {};
   }
   PyObject* descr = _PyType_Lookup(tp, name);
-  if (descr == nullptr || !(Py_TYPE(descr)->tp_flags & Py_TPFLAGS_METHOD_DESCRIPTOR)) return;
-  PyDictKeysObject* keys = nullptr;
+  if (descr == nullptr || !(Py_TYPE(descr)->tp_flags & Py_TPFLAGS_METHOD_DESCRIPTOR)) return {};
+  hir::MethodEntry e{tp->tp_version_tag, 0, nullptr, descr};
   if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) {
-    if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) || InlineValues(obj) == nullptr) return;
-    keys = reinterpret_cast<PyHeapTypeObject*>(tp)->ht_cached_keys;
-    if (keys == nullptr || keys->dk_kind != DICT_KEYS_SPLIT) return;
+    if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) || InlineValues(obj) == nullptr) return {};
+    PyDictKeysObject* keys = reinterpret_cast<PyHeapTypeObject*>(tp)->ht_cached_keys;
+    if (keys == nullptr || keys->dk_kind != DICT_KEYS_SPLIT) return {};
     PyDictUnicodeEntry* entries = DK_UNICODE_ENTRIES(keys);
     for (Py_ssize_t i = 0; i < keys->dk_nentries; i++) {
-      if (entries[i].me_key == name) return;  // instances may shadow it
+      if (entries[i].me_key == name) return {};  // instances may shadow it
     }
-    cache->nentries = static_cast<uint32_t>(keys->dk_nentries);
+    e.keys = keys;
+    e.nentries = static_cast<uint32_t>(keys->dk_nentries);
   } else if (tp->tp_dictoffset != 0) {
-    return;  // a __dict__ elsewhere: not handled
+    return {};  // a __dict__ elsewhere: not handled
   }
-  cache->keys = keys;
-  cache->method = descr;
-  cache->type_version = tp->tp_version_tag;
+  return e;
+}
+
+void SpecializeMethod(PyObject* obj, PyObject* name, MethodCache* cache) {
+  if (cache->respecializations >= kMaxRespecializations) return;
+  const hir::MethodEntry e = MethodEntryFor(obj, name);
+  if (e.type_version == 0) return;
+  SlotFor(cache->entries, e.type_version, cache->respecializations++) = e;
 }
 
 int a64_load_method(PyObject* obj, PyObject* name, PyObject** out);
 
 int a64_load_method_cached(PyObject* obj, PyObject* name, PyObject** out, MethodCache* cache) {
   PyTypeObject* tp = Py_TYPE(obj);
-  if (cache->type_version != 0 && tp->tp_version_tag == cache->type_version) {
-    auto* keys = static_cast<PyDictKeysObject*>(cache->keys);
+  for (const hir::MethodEntry& e : cache->entries) {
+    if (e.type_version != tp->tp_version_tag || e.type_version == 0) continue;
+    auto* keys = static_cast<PyDictKeysObject*>(e.keys);
     if (keys == nullptr || (InlineValues(obj) != nullptr &&
                             reinterpret_cast<PyHeapTypeObject*>(tp)->ht_cached_keys == keys &&
-                            static_cast<uint32_t>(keys->dk_nentries) == cache->nentries)) {
-      out[0] = Py_NewRef(static_cast<PyObject*>(cache->method));
+                            static_cast<uint32_t>(keys->dk_nentries) == e.nentries)) {
+      out[0] = Py_NewRef(static_cast<PyObject*>(e.method));
       out[1] = Py_NewRef(obj);
       return 0;
     }
+    break;  // this type's entry is stale
   }
   const int rc = a64_load_method(obj, name, out);
-  if (rc == 0 && out[0] != nullptr && cache->respecializations < kMaxRespecializations) {
-    cache->respecializations++;
-    SpecializeMethod(obj, name, cache);
-  }
+  if (rc == 0 && out[0] != nullptr) SpecializeMethod(obj, name, cache);
   return rc;
 }
 
@@ -220,11 +238,12 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
   PyObject** args = sp + 2 - is_meth;
   const Py_ssize_t nkw = kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
   const size_t nargsf = static_cast<size_t>(total - nkw) | PY_VECTORCALL_ARGUMENTS_OFFSET;
-  // A compiled Python function is called straight through the JIT's vectorcall.
-  PyObject* res = PyFunction_Check(function) &&
-                          IsJitVectorcall(reinterpret_cast<PyFunctionObject*>(function)->vectorcall)
-                      ? CallCompiled(ts, function, args, nargsf, kwnames)
-                      : PyObject_Vectorcall(function, args, nargsf, kwnames);
+  // A compiled Python function is called straight through the JIT, taking our references.
+  if (kwnames == nullptr && PyFunction_Check(function) &&
+      IsJitVectorcall(reinterpret_cast<PyFunctionObject*>(function)->vectorcall)) {
+    return CallCompiledConsuming(ts, function, args, total);
+  }
+  PyObject* res = PyObject_Vectorcall(function, args, nargsf, kwnames);
   Py_DECREF(function);
   for (Py_ssize_t i = 0; i < total; i++) Py_DECREF(args[i]);
   return res;

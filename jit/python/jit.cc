@@ -49,9 +49,12 @@ struct Runtime {
   bool direct_calls = false;
 };
 
-Runtime& R() {
-  static Runtime* runtime = new Runtime();  // never destroyed: code may outlive main()
-  return *runtime;
+// Never destroyed: code may outlive main(). A plain pointer rather than a function-local
+// static: R() is on every call's path, and the static's guard kept it out of line.
+Runtime* g_runtime = nullptr;
+inline Runtime& R() {
+  if (__builtin_expect(g_runtime == nullptr, 0)) g_runtime = new Runtime();
+  return *g_runtime;
 }
 
 void Log(const std::string& line) {
@@ -280,33 +283,69 @@ PyObject* JitVectorcall(PyObject* callable, PyObject* const* args, size_t nargsf
   return CallCompiled(PyThreadState_Get(), callable, args, nargsf, kwnames);
 }
 
-PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* args, size_t nargsf,
-                       PyObject* kwnames) {
-  Runtime& r = R();
-  auto* func = reinterpret_cast<PyFunctionObject*>(callable);
+namespace {
+
+// Pushes a frame for a direct call of `func` with `nargs` positional arguments on the
+// thread's data stack, the frame's reference to `func` still to be given. nullptr when
+// CPython's own path must take the call.
+_PyInterpreterFrame* PushFrame(Runtime& r, PyThreadState* ts, PyFunctionObject* func,
+                               Py_ssize_t nargs, PyObject* kwnames, CodeState** st) {
   auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
-  const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-  CodeState* st = r.enabled && ts == r.owner ? ExistingState(code) : nullptr;
+  *st = r.enabled && ts == r.owner ? ExistingState(code) : nullptr;
   PyObject** base = ts->datastack_top;
-  if (st == nullptr || st->status != CodeState::Status::kCompiled || ts->cframe->use_tracing ||
+  if (*st == nullptr || (*st)->status != CodeState::Status::kCompiled || ts->cframe->use_tracing ||
       kwnames != nullptr || nargs != code->co_argcount || code->co_kwonlyargcount != 0 ||
       (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) != 0 || base == nullptr ||
       base + FrameSlots(code) >= ts->datastack_limit) {
-    return _PyFunction_Vectorcall(callable, args, nargsf, kwnames);
+    return nullptr;
   }
   ts->datastack_top = base + FrameSlots(code);
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(base);
-  Py_INCREF(func);  // the frame's reference
   _PyFrame_InitializeSpecials(frame, func, nullptr, code->co_nlocalsplus);
-  for (Py_ssize_t i = 0; i < nargs; i++) frame->localsplus[i] = Py_NewRef(args[i]);
   for (int i = static_cast<int>(nargs); i < code->co_nlocalsplus; i++) {
     frame->localsplus[i] = nullptr;
   }
-  r.stats.vectorcall_entries++;
+  return frame;
+}
+
+// Runs a frame PushFrame made, with its arguments in place, then pops it.
+PyObject* RunPushedFrame(CodeState* st, PyThreadState* ts, _PyInterpreterFrame* frame) {
+  R().stats.vectorcall_entries++;
   PyObject* result = RunCompiled(st, ts, frame);
   ClearFrame(frame);
-  ts->datastack_top = base;
+  ts->datastack_top = reinterpret_cast<PyObject**>(frame);
   return result;
+}
+
+}  // namespace
+
+PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* args, size_t nargsf,
+                       PyObject* kwnames) {
+  auto* func = reinterpret_cast<PyFunctionObject*>(callable);
+  const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  CodeState* st = nullptr;
+  _PyInterpreterFrame* frame = PushFrame(R(), ts, func, nargs, kwnames, &st);
+  if (frame == nullptr) return _PyFunction_Vectorcall(callable, args, nargsf, kwnames);
+  Py_INCREF(func);  // the frame's reference
+  for (Py_ssize_t i = 0; i < nargs; i++) frame->localsplus[i] = Py_NewRef(args[i]);
+  return RunPushedFrame(st, ts, frame);
+}
+
+PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject* const* args,
+                                Py_ssize_t nargs) {
+  auto* func = reinterpret_cast<PyFunctionObject*>(callable);
+  CodeState* st = nullptr;
+  _PyInterpreterFrame* frame = PushFrame(R(), ts, func, nargs, nullptr, &st);
+  if (frame == nullptr) {
+    PyObject* res = _PyFunction_Vectorcall(
+        callable, args, static_cast<size_t>(nargs) | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr);
+    Py_DECREF(callable);
+    for (Py_ssize_t i = 0; i < nargs; i++) Py_DECREF(args[i]);
+    return res;
+  }
+  // The references move into the frame, as CPython's CALL moves them off the value stack.
+  for (Py_ssize_t i = 0; i < nargs; i++) frame->localsplus[i] = args[i];
+  return RunPushedFrame(st, ts, frame);
 }
 
 bool IsJitVectorcall(vectorcallfunc f) { return f == JitVectorcall; }

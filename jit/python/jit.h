@@ -79,6 +79,11 @@ PyObject* JitVectorcall(PyObject* callable, PyObject* const* args, size_t nargsf
                         PyObject* kwnames);
 PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* args, size_t nargsf,
                        PyObject* kwnames);
+// The same for compiled code's CALL, which owns `callable` and its `nargs` positional
+// arguments: their references move into the new frame (or are released after CPython's
+// path) instead of being taken and dropped again. args[-1] may be overwritten meanwhile.
+PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject* const* args,
+                                Py_ssize_t nargs);
 
 // All calls need the GIL. Errors are Python exceptions (return false / nullptr).
 bool Enable(const Config& config);
