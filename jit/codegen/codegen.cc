@@ -885,6 +885,10 @@ class FunctionCompiler {
       if (lir::IsFloat(t)) {
         const int s = ReadFp(in.args[0], kF0);
         if (s != 0) a_->fmov(D(0), D(s));
+      } else if (in.args[0].is_imm()) {
+        // Straight into x0 (deopt exits return small codes).
+        MovImm(0, static_cast<uint64_t>(lir::Truncate(static_cast<uint64_t>(in.args[0].imm), t)),
+               64);
       } else {
         // Results are returned zero-extended to 64 bits.
         const int s = ReadGp(in.args[0], kS0);
@@ -1018,16 +1022,7 @@ class FunctionCompiler {
     a_->stp(asmjit::a64::x29, asmjit::a64::x30, asmjit::a64::ptr_pre(asmjit::a64::sp, -16));
     a_->mov(asmjit::a64::x29, asmjit::a64::sp);
     AddImm(asmjit::a64::sp, asmjit::a64::sp, 0 - static_cast<uint64_t>(frame_size_), 64, kS0);
-    // Callee-saved registers just below the frame record (always within ldur/stur range).
-    int32_t off = 0;
-    for (int r : alloc_.used_gp_callee_saved) {
-      off -= 8;
-      a_->str(X(r), asmjit::a64::ptr(asmjit::a64::x29, off));
-    }
-    for (int r : alloc_.used_fp_callee_saved) {
-      off -= 8;
-      a_->str(D(r), asmjit::a64::ptr(asmjit::a64::x29, off));
-    }
+    SaveCalleeSaved(true);
     // Parameters: from the ABI's places to their allocated ones, as one parallel move.
     std::vector<Move> gp_moves, fp_moves;
     std::vector<std::pair<int, int>> stack_loads;  // param vreg, incoming stack slot
@@ -1066,16 +1061,40 @@ class FunctionCompiler {
     }
   }
 
+  // Stores (save) or loads the callee-saved registers the allocation uses, just below the
+  // frame record: the i-th at x29 - 8 * (i + 1), general registers first. Neighbours go in
+  // pairs (stp/ldp reach 512 bytes below x29, more than 18 registers take).
+  void SaveCalleeSaved(bool save) {
+    std::vector<std::pair<int, bool>> regs;  // register, fp
+    for (int r : alloc_.used_gp_callee_saved) regs.emplace_back(r, false);
+    for (int r : alloc_.used_fp_callee_saved) regs.emplace_back(r, true);
+    for (size_t i = 0; i < regs.size();) {
+      const int32_t off = -8 * static_cast<int32_t>(i + 1);
+      const auto [r, fp] = regs[i];
+      if (i + 1 < regs.size() && regs[i + 1].second == fp) {
+        // The pair's lower address holds the next register.
+        const Mem m = asmjit::a64::ptr(asmjit::a64::x29, off - 8);
+        const int next = regs[i + 1].first;
+        if (fp) {
+          save ? a_->stp(D(next), D(r), m) : a_->ldp(D(next), D(r), m);
+        } else {
+          save ? a_->stp(X(next), X(r), m) : a_->ldp(X(next), X(r), m);
+        }
+        i += 2;
+        continue;
+      }
+      const Mem m = asmjit::a64::ptr(asmjit::a64::x29, off);
+      if (fp) {
+        save ? a_->str(D(r), m) : a_->ldr(D(r), m);
+      } else {
+        save ? a_->str(X(r), m) : a_->ldr(X(r), m);
+      }
+      i++;
+    }
+  }
+
   void EmitEpilogue() {
-    int32_t off = 0;
-    for (int r : alloc_.used_gp_callee_saved) {
-      off -= 8;
-      a_->ldr(X(r), asmjit::a64::ptr(asmjit::a64::x29, off));
-    }
-    for (int r : alloc_.used_fp_callee_saved) {
-      off -= 8;
-      a_->ldr(D(r), asmjit::a64::ptr(asmjit::a64::x29, off));
-    }
+    SaveCalleeSaved(false);
     a_->mov(asmjit::a64::sp, asmjit::a64::x29);
     a_->ldp(asmjit::a64::x29, asmjit::a64::x30, asmjit::a64::ptr_post(asmjit::a64::sp, 16));
     a_->ret(asmjit::a64::x30);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <map>
 
 namespace a64jit::hir {
 
@@ -56,8 +57,25 @@ const char* const kUnaryFunctions[] = {"PyNumber_Negative", "PyNumber_Positive",
 
 class Lowerer {
  public:
-  Lowerer(const Function& f, const RuntimeAddresses& rt, const std::string& name) : f_(f), rt_(rt) {
+  Lowerer(const Function& f, const RuntimeAddresses& rt, const std::string& name,
+          std::vector<DeoptSite>* deopt_sites)
+      : f_(f), rt_(rt), deopt_sites_(deopt_sites) {
     out_.name = name;
+    // Only registers with one definition (stack registers s_k have several).
+    std::map<int, int> defs;
+    for (const Block& b : f.blocks) {
+      for (const Instr& in : b.instrs) {
+        for (int d : {in.dst, in.dst2}) {
+          if (d >= 0) defs[d]++;
+        }
+        if ((in.op == Op::kLoadLocal || in.op == Op::kLoadConst) && in.dst >= 0) {
+          borrow_source_[in.dst] = &in;
+        }
+      }
+    }
+    for (auto it = borrow_source_.begin(); it != borrow_source_.end();) {
+      it = defs[it->first] == 1 ? std::next(it) : borrow_source_.erase(it);
+    }
     out_.ret = Type::kPtr;
   }
 
@@ -247,19 +265,33 @@ class Lowerer {
   }
   void EmitDeopt(const FrameState& st) {
     const int64_t base = kLocalsPlus + 8 * int64_t{f_.code.nlocalsplus};
+    const bool error = st.kind == FrameState::Kind::kError;
+    DeoptSite site;
+    site.prev_unit = error ? st.bc : st.resume_unit - 1;
+    site.depth = static_cast<int>(st.stack.size());
     for (size_t i = 0; i < st.stack.size(); i++) {
       const int v = R(st.stack[i]);
-      if (i < st.borrowed.size() && st.borrowed[i]) Incref(V(v));
+      const bool borrowed = i < st.borrowed.size() && st.borrowed[i];
+      // A borrowed value came from a local that still holds it (the refcount pass borrows
+      // only then) or from a constant: the runtime can find it again.
+      auto source = borrow_source_.find(st.stack[i]);
+      if (borrowed && source != borrow_source_.end()) {
+        const Instr& def = *source->second;
+        site.refs.push_back(DeoptSite::Ref{static_cast<int>(i), def.op == Op::kLoadConst,
+                                           static_cast<int>(def.imm)});
+        continue;
+      }
+      if (borrowed) Incref(V(v));
       Store(V(v), V(frame_), base + 8 * static_cast<int64_t>(i), Type::kPtr);
     }
-    Store(Operand::Imm(f_.code.nlocalsplus + static_cast<int64_t>(st.stack.size())), V(frame_),
-          kStackTop, Type::kI32);
-    const bool error = st.kind == FrameState::Kind::kError;
+    const uint64_t kind = error ? kDeoptError : kDeoptResume;
+    const uint64_t code = (deopt_sites_->size() << 2) | kind;
+    if (code >= kDeoptCodeLimit) throw Unsupported(-1, 2 * st.bc, "too many deopt exits");
+    deopt_sites_->push_back(std::move(site));
     prev_instr_known_ = -1;
-    SetPrevInstr(error ? st.bc : st.resume_unit - 1);
     lir::Instr ret;
     ret.op = lir::Op::kRet;
-    ret.args = {Imm(error ? kDeoptError : kDeoptResume)};
+    ret.args = {Imm(static_cast<int64_t>(code))};
     Emit(ret);
   }
   // if (value cond rhs) leave for the interpreter.
@@ -804,6 +836,8 @@ class Lowerer {
 
   const Function& f_;
   const RuntimeAddresses& rt_;
+  std::vector<DeoptSite>* deopt_sites_;
+  std::map<int, const Instr*> borrow_source_;  // HIR reg -> its LoadLocal or LoadConst
   std::vector<char> cold_, emitted_;
   std::vector<int> group_;  // per LIR block: 1 + the HIR block it belongs to (0: entry)
   int group_now_ = 0;
@@ -819,8 +853,10 @@ class Lowerer {
 
 }  // namespace
 
-lir::Function Lower(const Function& f, const RuntimeAddresses& rt, const std::string& name) {
-  return Lowerer(f, rt, name).Run();
+lir::Function Lower(const Function& f, const RuntimeAddresses& rt, const std::string& name,
+                    std::vector<DeoptSite>* deopt_sites) {
+  Lowerer l(f, rt, name, deopt_sites);
+  return l.Run();
 }
 
 }  // namespace a64jit::hir

@@ -1,8 +1,11 @@
 // HIR -> LIR. The LIR function is `ptr @name(ptr tstate, ptr frame)` and returns the
-// function's result (a new reference), or a deopt code after writing the value stack and
-// prev_instr into the frame:
+// function's result (a new reference), or a deopt code (below kDeoptCodeLimit) after writing
+// the value stack's owned values into the frame. The code's low bits say how to resume:
 //   kDeoptError  (1): an exception is set; resume the interpreter with throwflag = 1
 //   kDeoptResume (2): resume the interpreter at prev_instr + 1 with throwflag = 0
+// and the rest indexes the DeoptSite from which the runtime completes the frame: prev_instr,
+// stacktop, and the stack's borrowed values (locals and constants), each with a new
+// reference. Leaving that to the runtime keeps each exit two instructions long.
 // Operations are calls into libpython or small helpers, by name: the runtime resolves them
 // (jit/python/helpers.cc; a name it does not know is a compile error, never a bad call);
 // reference counting, truth tests of bools and None, and identity tests are inline.
@@ -22,6 +25,23 @@ namespace a64jit::hir {
 
 constexpr uint64_t kDeoptError = 1;
 constexpr uint64_t kDeoptResume = 2;
+constexpr uint64_t kDeoptKindMask = 3;
+// Results below this are deopt codes: no object lives in the first 64 KiB (Linux maps
+// nothing there), and a movz can still load every code.
+constexpr uint64_t kDeoptCodeLimit = 65536;
+
+struct DeoptSite {
+  int prev_unit = 0;  // prev_instr, in code units from _PyCode_CODE(code)
+  int depth = 0;      // value-stack entries; stacktop = co_nlocalsplus + depth
+  // Stack entries the runtime fills: localsplus[slot] of the stack <- a new reference to
+  // localsplus[index] (a local the value was borrowed from) or co_consts[index].
+  struct Ref {
+    int slot;
+    bool is_const;
+    int index;
+  };
+  std::vector<Ref> refs;
+};
 
 // Addresses the generated code embeds. The code object keeps all of them alive.
 struct RuntimeAddresses {
@@ -33,7 +53,9 @@ struct RuntimeAddresses {
   uint64_t py_true = 0, py_false = 0, py_none = 0;
 };
 
-lir::Function Lower(const Function& f, const RuntimeAddresses& rt, const std::string& name);
+// `deopt_sites` receives the exits' sites, indexed by their codes.
+lir::Function Lower(const Function& f, const RuntimeAddresses& rt, const std::string& name,
+                    std::vector<DeoptSite>* deopt_sites);
 
 }  // namespace a64jit::hir
 

@@ -33,6 +33,7 @@ struct CodeState {
   std::string name;  // module:qualname
   std::string hir, lir, asm_text, failure;
   std::vector<std::unique_ptr<hir::SiteCache>> site_caches;  // referenced by the code
+  std::vector<hir::DeoptSite> deopt_sites;                   // indexed by deopt codes
 };
 
 struct Runtime {
@@ -114,7 +115,8 @@ void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
       st->site_caches.push_back(std::make_unique<hir::SiteCache>());
       return st->site_caches.back().get();
     };
-    module.functions.push_back(hir::Lower(f, rt, "jit_function"));
+    st->deopt_sites.clear();
+    module.functions.push_back(hir::Lower(f, rt, "jit_function", &st->deopt_sites));
     lir::Verify(module.functions[0]);
     st->lir = lir::Print(module.functions[0]);
     auto loaded = codegen::CompileAndLoad(module, *r.executor, ResolveHelper);
@@ -161,6 +163,20 @@ bool Qualifies(CodeState* st) {
   return st->calls++ >= c.threshold.value_or(0);
 }
 
+// What a deopt exit leaves to the runtime (hir/lower.h): prev_instr, stacktop, and new
+// references to the borrowed locals and constants on the exit's value stack.
+void CompleteFrame(const CodeState& st, _PyInterpreterFrame* frame, uint64_t code) {
+  const hir::DeoptSite& site = st.deopt_sites.at(code >> 2);
+  PyCodeObject* co = frame->f_code;
+  PyObject** stack = frame->localsplus + co->co_nlocalsplus;
+  for (const hir::DeoptSite::Ref& ref : site.refs) {
+    stack[ref.slot] = Py_NewRef(ref.is_const ? PyTuple_GET_ITEM(co->co_consts, ref.index)
+                                             : frame->localsplus[ref.index]);
+  }
+  frame->stacktop = co->co_nlocalsplus + site.depth;
+  frame->prev_instr = _PyCode_CODE(co) + site.prev_unit;
+}
+
 PyObject* RunCompiled(CodeState* st, PyThreadState* ts, _PyInterpreterFrame* frame) {
   Runtime& r = R();
   // Py_EnterRecursiveCall(""), its fast path inline (a library call costs two indirect
@@ -192,9 +208,11 @@ PyObject* RunCompiled(CodeState* st, PyThreadState* ts, _PyInterpreterFrame* fra
   ts->cframe->current_frame = frame->previous;
   ts->recursion_remaining++;  // Py_LeaveRecursiveCall()
   if (faulted) return nullptr;
-  if (result == hir::kDeoptError || result == hir::kDeoptResume) {
+  const uint64_t kind = result & hir::kDeoptKindMask;
+  if (result < hir::kDeoptCodeLimit && (kind == hir::kDeoptError || kind == hir::kDeoptResume)) {
     r.stats.deopts++;
-    return _PyEval_EvalFrameDefault(ts, frame, result == hir::kDeoptError ? 1 : 0);
+    CompleteFrame(*st, frame, result);
+    return _PyEval_EvalFrameDefault(ts, frame, kind == hir::kDeoptError ? 1 : 0);
   }
   return reinterpret_cast<PyObject*>(result);
 }
