@@ -13,6 +13,7 @@
 #include "jit/hir/builder.h"
 #include "jit/hir/lower.h"
 #include "jit/hir/passes.h"
+#include "jit/lir/peephole.h"
 #include "jit/lir/text.h"
 #include "jit/python/code_info.h"
 #include "jit/python/helpers.h"
@@ -117,6 +118,7 @@ void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
     };
     st->deopt_sites.clear();
     module.functions.push_back(hir::Lower(f, rt, "jit_function", &st->deopt_sites));
+    lir::FuseCompareBranches(module.functions[0]);
     lir::Verify(module.functions[0]);
     st->lir = lir::Print(module.functions[0]);
     auto loaded = codegen::CompileAndLoad(module, *r.executor, ResolveHelper);

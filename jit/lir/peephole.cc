@@ -1,0 +1,82 @@
+#include "jit/lir/peephole.h"
+
+#include <vector>
+
+namespace a64jit::lir {
+
+Cond Negate(Cond c) {
+  switch (c) {
+    case Cond::kEq:
+      return Cond::kNe;
+    case Cond::kNe:
+      return Cond::kEq;
+    case Cond::kSlt:
+      return Cond::kSge;
+    case Cond::kSge:
+      return Cond::kSlt;
+    case Cond::kSle:
+      return Cond::kSgt;
+    case Cond::kSgt:
+      return Cond::kSle;
+    case Cond::kUlt:
+      return Cond::kUge;
+    case Cond::kUge:
+      return Cond::kUlt;
+    case Cond::kUle:
+      return Cond::kUgt;
+    case Cond::kUgt:
+      return Cond::kUle;
+  }
+  return c;
+}
+
+namespace {
+
+void CountReads(const Operand& o, std::vector<int>& reads) {
+  if (o.is_vreg() && o.vreg >= 0 && static_cast<size_t>(o.vreg) < reads.size()) {
+    reads[static_cast<size_t>(o.vreg)]++;
+  }
+}
+
+}  // namespace
+
+int FuseCompareBranches(Function& f) {
+  std::vector<int> reads(f.vreg_types.size(), 0);
+  for (const Block& b : f.blocks) {
+    for (const Instr& in : b.instrs) {
+      for (const Operand& o : in.args) CountReads(o, reads);
+      CountReads(in.base, reads);
+      CountReads(in.index, reads);
+    }
+  }
+  int fused = 0;
+  for (Block& b : f.blocks) {
+    if (b.instrs.size() < 2) continue;
+    Instr& br = b.instrs.back();
+    Instr& cmp = b.instrs[b.instrs.size() - 2];
+    if (br.op != Op::kBr || cmp.op != Op::kCmp || br.args.empty()) continue;
+    const Operand& value = br.args[0];
+    if (!value.is_vreg() || value.vreg != cmp.dst) continue;
+    bool taken_when_true;  // the branch goes to targets[0] exactly when the compare holds
+    if (br.br_on_value) {
+      taken_when_true = true;  // br %c: c != 0
+    } else if (br.args.size() == 2 && br.args[1].is_imm() && br.args[1].imm == 0 &&
+               (br.cond == Cond::kEq || br.cond == Cond::kNe)) {
+      taken_when_true = br.cond == Cond::kNe;
+    } else {
+      continue;
+    }
+    if (reads[static_cast<size_t>(cmp.dst)] != 1) continue;
+    Instr fusedbr = br;
+    fusedbr.br_on_value = false;
+    fusedbr.cond = taken_when_true ? cmp.cond : Negate(cmp.cond);
+    fusedbr.cmp_type = cmp.cmp_type;
+    fusedbr.args = cmp.args;
+    b.instrs.pop_back();
+    b.instrs.back() = fusedbr;
+    fused++;
+  }
+  return fused;
+}
+
+}  // namespace a64jit::lir

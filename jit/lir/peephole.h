@@ -1,0 +1,19 @@
+// Small LIR rewrites that keep the semantics in lir.h (the interpreter runs the result the
+// same way) and shorten the machine code.
+#ifndef A64JIT_JIT_LIR_PEEPHOLE_H_
+#define A64JIT_JIT_LIR_PEEPHOLE_H_
+
+#include "jit/lir/lir.h"
+
+namespace a64jit::lir {
+
+// `%c = cmp.T cond %a, %b` followed by the block's `br %c`, `br.i64 ne %c, 0` or `eq %c, 0`, with
+// %c read nowhere else, becomes one `br.T cond %a, %b` (or the negated cond): on aarch64, a
+// cmp and a b.cond instead of cmp, cset, cmp, b.cond. Returns how many it fused.
+int FuseCompareBranches(Function& f);
+
+Cond Negate(Cond c);
+
+}  // namespace a64jit::lir
+
+#endif  // A64JIT_JIT_LIR_PEEPHOLE_H_
