@@ -12,9 +12,11 @@
 // Either way the frame is linked as the thread's current frame while compiled code runs,
 // with prev_instr kept current, so sys._getframe, frame objects, tracebacks and line
 // numbers see what they would see in the interpreter.
-// Exit: compiled code returns the result, or a deopt code after writing the value stack into
-// the frame; then `_PyEval_EvalFrameDefault` takes over at that instruction (throwflag 1 to
-// unwind a pending exception through the exception table, 0 to execute the instruction).
+// Exit: compiled code returns the result, or a deopt code after writing the value stack's
+// owned values into the frame; the runtime completes the frame from the code's DeoptSite
+// (hir/lower.h: prev_instr, stacktop, borrowed locals and constants), then
+// `_PyEval_EvalFrameDefault` takes over at that instruction (throwflag 1 to unwind a
+// pending exception through the exception table, 0 to execute the instruction).
 // Interpreted, always: tracing or profiling on, generators and coroutines, threads other
 // than the one that enabled the JIT, and functions with unsupported bytecode.
 #ifndef A64JIT_JIT_PYTHON_JIT_H_
