@@ -154,6 +154,32 @@ std::optional<Cond> CondFromName(const std::string& name) {
   return std::nullopt;
 }
 
+Cond Negate(Cond c) {
+  switch (c) {
+    case Cond::kEq:
+      return Cond::kNe;
+    case Cond::kNe:
+      return Cond::kEq;
+    case Cond::kSlt:
+      return Cond::kSge;
+    case Cond::kSge:
+      return Cond::kSlt;
+    case Cond::kSle:
+      return Cond::kSgt;
+    case Cond::kSgt:
+      return Cond::kSle;
+    case Cond::kUlt:
+      return Cond::kUge;
+    case Cond::kUge:
+      return Cond::kUlt;
+    case Cond::kUle:
+      return Cond::kUgt;
+    case Cond::kUgt:
+      return Cond::kUle;
+  }
+  return c;
+}
+
 bool EvalCond(Cond c, uint64_t a, uint64_t b, Type t) {
   const uint64_t ua = Truncate(a, t), ub = Truncate(b, t);
   const int64_t sa = SignExtend(a, t), sb = SignExtend(b, t);

@@ -88,6 +88,7 @@ enum class Cond : uint8_t { kEq, kNe, kSlt, kSle, kSgt, kSge, kUlt, kUle, kUgt, 
 const char* CondName(Cond c);
 std::optional<Cond> CondFromName(const std::string& name);
 bool EvalCond(Cond c, uint64_t a, uint64_t b, Type t);
+Cond Negate(Cond c);  // holds exactly when c does not
 
 // An operand: a virtual register, an integer immediate, or an f64 immediate.
 struct Operand {

@@ -4,32 +4,6 @@
 
 namespace a64jit::lir {
 
-Cond Negate(Cond c) {
-  switch (c) {
-    case Cond::kEq:
-      return Cond::kNe;
-    case Cond::kNe:
-      return Cond::kEq;
-    case Cond::kSlt:
-      return Cond::kSge;
-    case Cond::kSge:
-      return Cond::kSlt;
-    case Cond::kSle:
-      return Cond::kSgt;
-    case Cond::kSgt:
-      return Cond::kSle;
-    case Cond::kUlt:
-      return Cond::kUge;
-    case Cond::kUge:
-      return Cond::kUlt;
-    case Cond::kUle:
-      return Cond::kUgt;
-    case Cond::kUgt:
-      return Cond::kUle;
-  }
-  return c;
-}
-
 namespace {
 
 void CountReads(const Operand& o, std::vector<int>& reads) {

@@ -12,8 +12,6 @@ namespace a64jit::lir {
 // cmp and a b.cond instead of cmp, cset, cmp, b.cond. Returns how many it fused.
 int FuseCompareBranches(Function& f);
 
-Cond Negate(Cond c);
-
 }  // namespace a64jit::lir
 
 #endif  // A64JIT_JIT_LIR_PEEPHOLE_H_
