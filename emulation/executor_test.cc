@@ -410,6 +410,31 @@ TEST_F(ExecutorTest, UnmappedAccessIsAFault) {
   ExpectNextCallWorks();
 }
 
+// Memory a call used, unmapped by the host before the next call: the next access is a fault
+// there too (the Unicorn executor keeps its on-demand mappings between calls only while the
+// host still has the memory), and memory mapped again at the same place works again.
+TEST_F(ExecutorTest, HostMemoryUnmappedBetweenCallsIsAFault) {
+  const uint8_t* store = Load([](Assembler& a) {
+    a.mov(x1, 7);
+    a.str(x1, ptr(x0));
+    a.ldr(x0, ptr(x0));
+    a.ret(x30);
+  });
+  void* page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(page, MAP_FAILED);
+  EXPECT_EQ(ex_->CallInt(store, {Arg::Ptr(page)}), 7u);
+  ExpectRanOnThisHost();
+  munmap(page, 4096);
+  GuestFault f = ExpectFault([&] { ex_->CallInt(store, {Arg::Ptr(page)}); }, Kind::kUnmappedAccess);
+  EXPECT_EQ(f.address(), reinterpret_cast<uint64_t>(page));
+  void* again =
+      mmap(page, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+  ASSERT_EQ(again, page);
+  EXPECT_EQ(ex_->CallInt(store, {Arg::Ptr(page)}), 7u);
+  munmap(page, 4096);
+  ExpectNextCallWorks();
+}
+
 TEST_F(ExecutorTest, WriteToCodeIsAProtectionFault) {
   const uint8_t* fn = Load([](Assembler& a) {
     asmjit::Label self = a.newLabel();

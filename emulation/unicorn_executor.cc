@@ -73,6 +73,7 @@ class UnicornExecutor : public Executor {
   bool MapOnDemand(uint64_t address, bool write);
   void MapFixed(uint64_t begin, uint64_t size, uint32_t perms);
   void DropOnDemandMappings();
+  void DropStaleOnDemandMappings();
   uint64_t HostCall(uint64_t target);  // returns where to resume
   [[noreturn]] void ThrowStop(const Stop& stop);
 
@@ -85,7 +86,11 @@ class UnicornExecutor : public Executor {
 
   uc_engine* uc_ = nullptr;
   std::map<uint64_t, uint64_t> mapped_;  // begin -> end, every guest mapping
-  std::vector<std::pair<uint64_t, uint64_t>> on_demand_;
+  struct OnDemand {
+    uint64_t begin, end;
+    bool write;
+  };
+  std::vector<OnDemand> on_demand_;
   HostMaps host_maps_;
   bool host_maps_fresh_ = false;
   bool trace_ = false;
@@ -191,16 +196,37 @@ bool UnicornExecutor::MapOnDemand(uint64_t address, bool write) {
     return false;
   }
   mapped_[lo] = hi;
-  on_demand_.emplace_back(lo, hi);
+  on_demand_.push_back(OnDemand{lo, hi, region->write});
   return true;
 }
 
 void UnicornExecutor::DropOnDemandMappings() {
-  for (const auto& [lo, hi] : on_demand_) {
-    uc_mem_unmap(uc_, lo, hi - lo);
-    mapped_.erase(lo);
+  for (const OnDemand& m : on_demand_) {
+    uc_mem_unmap(uc_, m.begin, m.end - m.begin);
+    mapped_.erase(m.begin);
   }
   on_demand_.clear();
+}
+
+// Before an outermost call: keeps the on-demand mappings the host still backs exactly as
+// they were mapped (one region, same protection), drops the rest. Dropping them all after
+// every call instead meant a uc_mem_unmap and a uc_mem_map_ptr per window per call; with an
+// interpreter calling compiled code tens of thousands of times a second, that churn made
+// Unicorn 2.0.1 crash in page_collection_lock (Richards autojit, about one run in two).
+void UnicornExecutor::DropStaleOnDemandMappings() {
+  host_maps_.Refresh();
+  host_maps_fresh_ = true;
+  std::vector<OnDemand> kept;
+  for (const OnDemand& m : on_demand_) {
+    const std::optional<HostRegion> r = host_maps_.Find(m.begin);
+    if (r && r->end >= m.end && r->read && r->write == m.write) {
+      kept.push_back(m);
+    } else {
+      uc_mem_unmap(uc_, m.begin, m.end - m.begin);
+      mapped_.erase(m.begin);
+    }
+  }
+  on_demand_ = std::move(kept);
 }
 
 void UnicornExecutor::OnBlock(uc_engine* uc, uint64_t address, uint32_t size, void* self_ptr) {
@@ -352,6 +378,7 @@ void UnicornExecutor::RunStub(CallFrame* frame, int depth) {
     Check(uc_context_save(uc_, saved), "context save");
   } else {
     host_maps_fresh_ = false;
+    if (!on_demand_.empty()) DropStaleOnDemandMappings();
     // The guest starts on its own stack, so the stub has no stack to switch to.
     SetReg(UC_ARM64_REG_SP, frame->new_sp);
     frame->new_sp = 0;
@@ -363,8 +390,6 @@ void UnicornExecutor::RunStub(CallFrame* frame, int depth) {
       if (saved != nullptr) {
         uc_context_restore(self->uc_, saved);
         uc_context_free(saved);
-      } else {
-        self->DropOnDemandMappings();
       }
     }
   } restore{this, saved};
