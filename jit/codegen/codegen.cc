@@ -33,6 +33,10 @@ const lir::RegisterFile& Aarch64Registers() {
     for (int i = 0; i <= 7; i++) r.fp_caller_saved.push_back(i);
     for (int i = 16; i <= 28; i++) r.fp_caller_saved.push_back(i);
     for (int i = 8; i <= 15; i++) r.fp_callee_saved.push_back(i);
+    for (int i = 0; i <= 7; i++) r.gp_args.push_back(i);  // AAPCS64: x0-x7, d0-d7, x0/d0
+    for (int i = 0; i <= 7; i++) r.fp_args.push_back(i);
+    r.gp_result = 0;
+    r.fp_result = 0;
     return r;
   }();
   return regs;

@@ -139,6 +139,34 @@ Allocation AllocateRegisters(const Function& f, const RegisterFile& regs) {
       if (in.dst >= 0) uses[static_cast<size_t>(in.dst)]++;
     }
   }
+  // Preferred registers (RegisterFile): arguments first, then call results and returns.
+  std::vector<int> hint(nv, -1);
+  for (const Block& b : f.blocks) {
+    for (const Instr& in : b.instrs) {
+      if (in.op != Op::kCall) continue;
+      size_t next_gp = 0, next_fp = 0;
+      for (const Operand& o : in.args) {
+        if (!o.is_vreg()) continue;
+        const bool fp = IsFloat(f.TypeOf(o.vreg));
+        const std::vector<int>& arg_regs = fp ? regs.fp_args : regs.gp_args;
+        size_t& next = fp ? next_fp : next_gp;
+        if (next < arg_regs.size() && hint[static_cast<size_t>(o.vreg)] < 0) {
+          hint[static_cast<size_t>(o.vreg)] = arg_regs[next];
+        }
+        next++;
+      }
+    }
+  }
+  for (const Block& b : f.blocks) {
+    for (const Instr& in : b.instrs) {
+      int v = -1;
+      if (in.op == Op::kCall && in.dst >= 0) v = in.dst;
+      if (in.op == Op::kRet && !in.args.empty() && in.args[0].is_vreg()) v = in.args[0].vreg;
+      if (v < 0 || hint[static_cast<size_t>(v)] >= 0) continue;
+      hint[static_cast<size_t>(v)] = IsFloat(f.TypeOf(v)) ? regs.fp_result : regs.gp_result;
+    }
+  }
+
   std::vector<Active> active;
   std::vector<bool> reg_busy(64, false);  // indexed by class * 32 + register number
   std::vector<bool> callee_used(64, false);
@@ -172,7 +200,12 @@ Allocation AllocateRegisters(const Function& f, const RegisterFile& regs) {
         }
       }
     };
-    if (!crosses) try_pick(caller);
+    const int h = hint[v];
+    if (!crosses && h >= 0 && !reg_busy[static_cast<size_t>(cls + h)] &&
+        std::find(caller.begin(), caller.end(), h) != caller.end()) {
+      chosen = cls + h;
+    }
+    if (chosen < 0 && !crosses) try_pick(caller);
     if (chosen < 0) try_pick(callee);
 
     if (chosen < 0) {

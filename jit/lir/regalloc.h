@@ -20,6 +20,11 @@ namespace a64jit::lir {
 struct RegisterFile {
   std::vector<int> gp_caller_saved, gp_callee_saved;
   std::vector<int> fp_caller_saved, fp_callee_saved;
+  // The calling convention's argument registers, in order, and the result registers: a value
+  // whose life ends as a call argument, or starts as a call result, prefers that register
+  // when it is free and caller-saved (no move before or after the call).
+  std::vector<int> gp_args, fp_args;
+  int gp_result = -1, fp_result = -1;
 };
 
 struct Location {
