@@ -217,8 +217,9 @@ class Lowerer {
   // prev_instr = the instruction at code unit `unit` (what frame objects and tracebacks read).
   void SetPrevInstr(int unit) {
     if (unit == prev_instr_known_) return;
-    const int p =
-        Binary(lir::Op::kAdd, V(first_instr_), Operand::Imm(2 * int64_t{unit}), Type::kPtr);
+    const int p = unit == 0 ? first_instr_
+                            : Binary(lir::Op::kAdd, V(first_instr_),
+                                     Operand::Imm(2 * int64_t{unit}), Type::kPtr);
     Store(V(p), V(frame_), kPrevInstr, Type::kPtr);
     prev_instr_known_ = unit;
   }
@@ -536,6 +537,14 @@ class Lowerer {
     Emit(in);
   }
 
+  // The value of HIR register `reg` when it holds a constant small int (see RuntimeAddresses).
+  std::optional<int64_t> SmallIntConst(int reg) const {
+    auto source = borrow_source_.find(reg);
+    if (source == borrow_source_.end() || source->second->op != Op::kLoadConst) return {};
+    const size_t i = static_cast<size_t>(source->second->imm);
+    return i < rt_.small_int_consts.size() ? rt_.small_int_consts[i] : std::nullopt;
+  }
+
   // The value of an int object of at most one digit (|ob_size| <= 1), or a jump to `slow`.
   int SmallIntValue(Operand obj, int slow) {
     const int type = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
@@ -571,14 +580,18 @@ class Lowerer {
     const int slow = NewBlock();
     cold_[static_cast<size_t>(slow)] = 1;
     const int done = NewBlock();
-    const int a = SmallIntValue(V(R(in.args[0])), slow);
-    const int b = SmallIntValue(V(R(in.args[1])), slow);
+    auto value = [&](int reg) {
+      const std::optional<int64_t> k = SmallIntConst(reg);
+      return k ? Operand::Imm(*k) : V(SmallIntValue(V(R(reg)), slow));
+    };
+    const Operand a = value(in.args[0]);
+    const Operand b = value(in.args[1]);
     lir::Instr cmp;
     cmp.op = lir::Op::kCmp;
     cmp.dst = c;
     cmp.cond = kConds[in.imm];
     cmp.cmp_type = Type::kI64;
-    cmp.args = {V(a), V(b)};
+    cmp.args = {a, b};
     Emit(cmp);
     Jmp(done);
     cur_ = slow;
@@ -634,14 +647,8 @@ class Lowerer {
   }
   // The address of the cached attribute's slot in `values`.
   int SlotAddress(int values, int cache) {
-    const int index32 = Load(V(cache), offsetof(AttrCache, entries[0].index), Type::kI32);
-    lir::Instr ext;
-    ext.op = lir::Op::kSExt;
-    ext.dst = out_.NewVReg(Type::kI64);
-    ext.args = {V(index32)};
-    const int index = Emit(ext).dst;
-    const int scaled = Binary(lir::Op::kShl, V(index), Operand::Imm(3), Type::kI64);
-    return Binary(lir::Op::kAdd, V(values), V(scaled), Type::kPtr);
+    const int offset = Load(V(cache), offsetof(AttrCache, entries[0].offset), Type::kI64);
+    return Binary(lir::Op::kAdd, V(values), V(offset), Type::kPtr);
   }
 
   void LowerLoadAttr(const Instr& in) {

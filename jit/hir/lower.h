@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,8 +49,11 @@ struct RuntimeAddresses {
   // A new zeroed SiteCache that lives as long as the compiled code; nullptr: no caches.
   std::function<SiteCache*()> new_site_cache;
   std::vector<uint64_t> consts;  // co_consts items
-  std::vector<uint64_t> names;   // co_names items
-  uint64_t first_instr = 0;      // _PyCode_CODE(code)
+  // Per co_consts item: its value when it is an exact int of at most one digit (compared
+  // as an immediate, without the type and size checks a variable needs).
+  std::vector<std::optional<int64_t>> small_int_consts;
+  std::vector<uint64_t> names;  // co_names items
+  uint64_t first_instr = 0;     // _PyCode_CODE(code)
   uint64_t py_true = 0, py_false = 0, py_none = 0;
 };
 

@@ -28,10 +28,11 @@ struct GlobalCache {
 };
 
 // LOAD_ATTR / STORE_ATTR of an instance attribute in the object's inline values: the
-// type's version tag and the attribute's index in the type's shared keys.
+// type's version tag and where the attribute's index in the type's shared keys puts it.
 struct AttrEntry {
   uint32_t type_version;  // 0: empty
-  int32_t index;
+  uint32_t unused;
+  int64_t offset;  // bytes from the start of the inline values: index * sizeof(PyObject*)
 };
 struct AttrCache {
   AttrEntry entries[kPolymorphicEntries];

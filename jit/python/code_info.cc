@@ -84,7 +84,11 @@ hir::CodeInfo CodeInfoOf(PyCodeObject* code, const std::string& module) {
 hir::RuntimeAddresses AddressesOf(PyCodeObject* code) {
   hir::RuntimeAddresses rt;
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(code->co_consts); i++) {
-    rt.consts.push_back(reinterpret_cast<uint64_t>(PyTuple_GET_ITEM(code->co_consts, i)));
+    PyObject* c = PyTuple_GET_ITEM(code->co_consts, i);
+    rt.consts.push_back(reinterpret_cast<uint64_t>(c));
+    std::optional<int64_t> small;
+    if (PyLong_CheckExact(c) && Py_SIZE(c) >= -1 && Py_SIZE(c) <= 1) small = PyLong_AsLong(c);
+    rt.small_int_consts.push_back(small);
   }
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(code->co_names); i++) {
     rt.names.push_back(reinterpret_cast<uint64_t>(PyTuple_GET_ITEM(code->co_names, i)));

@@ -102,7 +102,9 @@ hir::AttrEntry AttrEntryFor(PyObject* obj, PyObject* name, bool store) {
   if (keys == nullptr || keys->dk_kind != DICT_KEYS_SPLIT) return {};
   PyDictUnicodeEntry* entries = DK_UNICODE_ENTRIES(keys);
   for (Py_ssize_t i = 0; i < keys->dk_nentries; i++) {
-    if (entries[i].me_key == name) return {tp->tp_version_tag, static_cast<int32_t>(i)};
+    if (entries[i].me_key == name) {
+      return {tp->tp_version_tag, 0, static_cast<int64_t>(i * sizeof(PyObject*))};
+    }
   }
   return {};
 }
@@ -121,7 +123,9 @@ PyObject** CachedSlot(PyObject* obj, const AttrCache* cache) {
   for (const hir::AttrEntry& e : cache->entries) {
     if (e.type_version == version && version != 0) {
       PyObject** values = InlineValues(obj);
-      return values != nullptr && values[e.index] != nullptr ? &values[e.index] : nullptr;
+      if (values == nullptr) return nullptr;
+      auto** slot = reinterpret_cast<PyObject**>(reinterpret_cast<char*>(values) + e.offset);
+      return *slot != nullptr ? slot : nullptr;
     }
   }
   return nullptr;
