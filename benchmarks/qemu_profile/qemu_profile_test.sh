@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# tb_profile.so and report.py on a program with known work (spin.c, built here for aarch64
+# and run under qemu-aarch64): the difference of a 1000 and a 3000 run must show bump()
+# called exactly 2000 times (2000 blocks, each ending in ret) and spin()'s loop 2000 times.
+# Usage (from Bazel): qemu_profile_test.sh PLUGIN REPORT SPIN_C
+set -euo pipefail
+if [ -n "${A64JIT_TARGET_RUNNER:-}" ]; then
+  # The plugin is loaded by the x86-64 qemu-aarch64; an aarch64 build of it cannot be.
+  if [ -n "${XML_OUTPUT_FILE:-}" ]; then
+    cat > "$XML_OUTPUT_FILE" <<XML
+<?xml version="1.0"?><testsuites><testsuite name="qemu_profile"><testcase classname="qemu_profile" name="known_work"><skipped message="host config only: the plugin is a host (x86-64) library that qemu-aarch64 loads"/></testcase></testsuite></testsuites>
+XML
+  fi
+  echo "SKIPPED: host config only (the plugin is an x86-64 library that qemu-aarch64 loads)"
+  exit 0
+fi
+plugin=$(pwd)/$1
+report=$(pwd)/$2
+src=$(pwd)/$3
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+aarch64-linux-gnu-gcc -O1 -static -o "$tmp/spin" "$src"
+for n in 1000 3000; do
+  qemu-aarch64 -plugin "$plugin,out=$tmp/p$n" "$tmp/spin" "$n" > "$tmp/out$n"
+done
+/usr/bin/python3.11 "$report" "$tmp/p3000" --base "$tmp/p1000" --top 10 | tee "$tmp/report"
+/usr/bin/python3.11 - "$tmp/report" <<'PY'
+import sys
+rows = {}
+lines = open(sys.argv[1]).read().splitlines()
+total = float(lines[0].split()[2].rstrip(","))
+for line in lines[2:]:
+    parts = line.split()
+    rows[parts[4]] = (float(parts[0]), float(parts[2]), float(parts[3]))
+bump = rows.get("spin:bump")
+spin = rows.get("spin:spin")
+errors = []
+if bump is None or spin is None:
+    errors.append("bump or spin missing from the report: %s" % sorted(rows))
+else:
+    if bump[1] != 2000 or bump[2] != 2000:
+        errors.append("bump: %d blocks, %d indirect branches; expected 2000 and 2000" % bump[1:])
+    if not 2000 * 3 <= spin[0] <= 2000 * 12:
+        errors.append("spin: %d instructions for 2000 iterations" % spin[0])
+if total <= 0:
+    errors.append("no guest instructions counted")
+for e in errors:
+    print("FAIL:", e)
+print("qemu_profile: %d instructions counted, bump %s, spin %s" % (total, bump, spin))
+sys.exit(1 if errors else 0)
+PY

@@ -1,0 +1,146 @@
+#!/usr/bin/python3.11
+"""Guest instructions and indirect branches per function, from a tb_profile run.
+
+  report.py PROFILE [--base PROFILE] [--per N] [--top K]
+
+PROFILE is what `qemu-aarch64 -plugin tb_profile.so,out=PROFILE ...` wrote (PROFILE and
+PROFILE.maps). With --base, the base run's counts are subtracted first: profile the same
+program for 12 and for 2 iterations and report --per 10 to get exact figures per iteration
+without start-up. Addresses are symbolised with aarch64-linux-gnu-nm against the ELF files
+the maps name (guest address == host address under qemu-user here); anonymous memory (JIT
+code) is reported per mapping.
+"""
+import argparse
+import bisect
+import collections
+import subprocess
+import sys
+
+
+def load_profile(path):
+    counts = collections.Counter()
+    with open(path) as f:
+        for lineno, line in enumerate(f, 1):
+            parts = line.split()
+            if len(parts) != 4:
+                sys.exit("%s:%d: expected 'vaddr insns count last_insn', got %r" %
+                         (path, lineno, line.rstrip()))
+            try:
+                key = (int(parts[0], 16), int(parts[1]), int(parts[3], 16))
+                counts[key] += int(parts[2])
+            except ValueError:
+                sys.exit("%s:%d: not a number in %r" % (path, lineno, line.rstrip()))
+    return counts
+
+
+def is_indirect_branch(word):
+    # ret / br / blr Xn (and their pointer-authentication-free forms)
+    return (word & 0xfffffc1f) in (0xd65f0000, 0xd61f0000, 0xd63f0000)
+
+
+class Symbolizer:
+    def __init__(self, maps_path, nm):
+        self.nm = nm
+        self.regions = []  # (start, end, path or None)
+        self.bases = {}    # path -> address of its offset-0 mapping
+        with open(maps_path) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) < 5:
+                    continue
+                start, end = (int(x, 16) for x in parts[0].split("-"))
+                path = parts[5] if len(parts) >= 6 else None
+                if path is not None and path.startswith("["):
+                    path = None
+                if path is not None and int(parts[2], 16) == 0:
+                    self.bases[path] = min(self.bases.get(path, start), start)
+                self.regions.append((start, end, path))
+        self.regions.sort()
+        self.starts = [r[0] for r in self.regions]
+        self.symbols = {}
+
+    def table(self, path):
+        if path not in self.symbols:
+            entries = set()
+            for flags in (["-D"], []):
+                try:
+                    out = subprocess.run([self.nm, *flags, "-C", "--defined-only", path],
+                                         capture_output=True, text=True, check=False).stdout
+                except OSError:
+                    out = ""
+                for line in out.splitlines():
+                    parts = line.split(None, 2)  # demangled names may hold spaces
+                    if len(parts) == 3 and parts[1] in "tTwW":
+                        try:
+                            entries.add((int(parts[0], 16), parts[2]))
+                        except ValueError:
+                            pass
+            table = sorted(entries)
+            self.symbols[path] = ([a for a, _ in table], [n for _, n in table])
+        return self.symbols[path]
+
+    def load_bias(self, path, start):
+        # A position-dependent executable (ET_EXEC) has its symbols at their run addresses;
+        # a shared object or PIE is offset by where its first mapping landed.
+        try:
+            with open(path, "rb") as f:
+                header = f.read(18)
+            if len(header) == 18 and header[:4] == b"\x7fELF" and header[16] == 2:
+                return 0
+        except OSError:
+            pass
+        return self.bases.get(path, start)
+
+    def name(self, address):
+        i = bisect.bisect_right(self.starts, address) - 1
+        if i < 0 or address >= self.regions[i][1]:
+            return "[unmapped 0x%x]" % address
+        start, end, path = self.regions[i]
+        if path is None:
+            return "[anonymous 0x%x-0x%x]" % (start, end)
+        short = path.rsplit("/", 1)[-1]
+        addrs, names = self.table(path)
+        j = bisect.bisect_right(addrs, address - self.load_bias(path, start)) - 1
+        return "%s:%s" % (short, names[j] if j >= 0 else "?")
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("profile")
+    ap.add_argument("--base", help="a profile of the same program doing less, subtracted")
+    ap.add_argument("--per", type=float, default=1.0, help="divide the counts by this")
+    ap.add_argument("--top", type=int, default=30)
+    ap.add_argument("--nm", default="aarch64-linux-gnu-nm")
+    args = ap.parse_args(argv)
+    try:
+        counts = load_profile(args.profile)
+        if args.base:
+            counts.subtract(load_profile(args.base))
+        sym = Symbolizer(args.profile + ".maps", args.nm)
+    except OSError as e:
+        sys.exit("report.py: %s (a tb_profile run writes PROFILE and PROFILE.maps)" % e)
+    insns = collections.Counter()
+    blocks = collections.Counter()
+    indirect = collections.Counter()
+    for (vaddr, n, last), c in counts.items():
+        if c == 0:
+            continue
+        name = sym.name(vaddr)
+        insns[name] += c * n
+        blocks[name] += c
+        if is_indirect_branch(last):
+            indirect[name] += c
+    total = sum(insns.values())
+    print("guest instructions %.0f, blocks %.0f, indirect branches %.0f (per %g)" %
+          (total / args.per, sum(blocks.values()) / args.per, sum(indirect.values()) / args.per,
+           args.per))
+    print("%14s %6s %12s %12s  %s" % ("instructions", "%", "blocks", "indirect", "function"))
+    for name, n in insns.most_common(args.top):
+        print("%14.0f %5.1f%% %12.0f %12.0f  %s" % (n / args.per, 100.0 * n / total if total else 0,
+                                                    blocks[name] / args.per,
+                                                    indirect[name] / args.per, name))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
