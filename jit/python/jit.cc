@@ -22,6 +22,10 @@ namespace a64jit::python {
 
 namespace {
 
+// The call path (PushFrame, RunCompiled, ClearFrame, ...) is one function once compiled:
+// under QEMU each call it saves is a return, an indirect branch through QEMU's lookup.
+#define kAlwaysInline inline __attribute__((always_inline))
+
 // Per code object, in its co_extra slot.
 struct CodeState {
   enum class Status { kCounting, kCompiled, kFailed };
@@ -179,7 +183,7 @@ void CompleteFrame(const CodeState& st, _PyInterpreterFrame* frame, uint64_t cod
   frame->prev_instr = _PyCode_CODE(co) + site.prev_unit;
 }
 
-PyObject* RunCompiled(CodeState* st, PyThreadState* ts, _PyInterpreterFrame* frame) {
+kAlwaysInline PyObject* RunCompiled(CodeState* st, PyThreadState* ts, _PyInterpreterFrame* frame) {
   Runtime& r = R();
   // Py_EnterRecursiveCall(""), its fast path inline (a library call costs two indirect
   // branches, which dominate a call under QEMU).
@@ -241,18 +245,23 @@ void TakeOwnership(PyFrameObject* f, _PyInterpreterFrame* frame) {
   if (!PyObject_GC_IsTracked(reinterpret_cast<PyObject*>(f))) PyObject_GC_Track(f);
 }
 
-// 3.11's _PyFrame_Clear, for frames this file pushed.
-void ClearFrame(_PyInterpreterFrame* frame) {
-  if (frame->frame_obj != nullptr) {
-    PyFrameObject* f = frame->frame_obj;
-    frame->frame_obj = nullptr;
-    if (Py_REFCNT(f) > 1) {
-      TakeOwnership(f, frame);
-      Py_DECREF(f);
-      return;
-    }
+// The frame object part of ClearFrame (rare: only frames someone asked for have one). True
+// when the frame object took the frame over.
+__attribute__((noinline)) bool ReleaseFrameObject(_PyInterpreterFrame* frame) {
+  PyFrameObject* f = frame->frame_obj;
+  frame->frame_obj = nullptr;
+  if (Py_REFCNT(f) > 1) {
+    TakeOwnership(f, frame);
     Py_DECREF(f);
+    return true;
   }
+  Py_DECREF(f);
+  return false;
+}
+
+// 3.11's _PyFrame_Clear, for frames this file pushed.
+kAlwaysInline void ClearFrame(_PyInterpreterFrame* frame) {
+  if (frame->frame_obj != nullptr && ReleaseFrameObject(frame)) return;
   for (int i = 0; i < frame->stacktop; i++) Py_XDECREF(frame->localsplus[i]);
   Py_XDECREF(frame->f_locals);
   Py_DECREF(frame->f_func);
@@ -261,7 +270,7 @@ void ClearFrame(_PyInterpreterFrame* frame) {
 
 // Words a frame of `code` takes on the data stack (what 3.11's _PyEvalFramePushAndInit
 // reserves).
-Py_ssize_t FrameSlots(PyCodeObject* code) {
+kAlwaysInline Py_ssize_t FrameSlots(PyCodeObject* code) {
   return code->co_nlocalsplus + code->co_stacksize + static_cast<Py_ssize_t>(FRAME_SPECIALS_SIZE);
 }
 
@@ -278,9 +287,8 @@ const std::string& TextOf(const CodeState& st, const std::string& what) {
   return what == "hir" ? st.hir : what == "lir" ? st.lir : st.asm_text;
 }
 
-CodeState* ExistingState(PyCodeObject* code) {
-  StateCacheEntry& e = g_state_cache[(reinterpret_cast<uintptr_t>(code) >> 4) & 1023];
-  if (e.code == code) return e.state;
+// The state of `code` when the cache does not have it (fills the cache for compiled code).
+__attribute__((noinline)) CodeState* ExistingStateSlow(PyCodeObject* code, StateCacheEntry& e) {
   void* extra = nullptr;
   if (R().extra_index < 0) return nullptr;  // the JIT never ran: nothing to find
   if (_PyCode_GetExtra(reinterpret_cast<PyObject*>(code), R().extra_index, &extra) < 0) {
@@ -290,6 +298,11 @@ CodeState* ExistingState(PyCodeObject* code) {
   auto* st = static_cast<CodeState*>(extra);
   if (st != nullptr && st->status == CodeState::Status::kCompiled) e = {code, st};
   return st;
+}
+
+kAlwaysInline CodeState* ExistingState(PyCodeObject* code) {
+  StateCacheEntry& e = g_state_cache[(reinterpret_cast<uintptr_t>(code) >> 4) & 1023];
+  return e.code == code ? e.state : ExistingStateSlow(code, e);
 }
 
 }  // namespace
@@ -308,8 +321,8 @@ namespace {
 // Pushes a frame for a direct call of `func` with `nargs` positional arguments on the
 // thread's data stack, the frame's reference to `func` still to be given. nullptr when
 // CPython's own path must take the call.
-_PyInterpreterFrame* PushFrame(Runtime& r, PyThreadState* ts, PyFunctionObject* func,
-                               Py_ssize_t nargs, PyObject* kwnames, CodeState** st) {
+kAlwaysInline _PyInterpreterFrame* PushFrame(Runtime& r, PyThreadState* ts, PyFunctionObject* func,
+                                             Py_ssize_t nargs, PyObject* kwnames, CodeState** st) {
   auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
   *st = r.enabled && ts == r.owner ? ExistingState(code) : nullptr;
   PyObject** base = ts->datastack_top;
@@ -329,7 +342,8 @@ _PyInterpreterFrame* PushFrame(Runtime& r, PyThreadState* ts, PyFunctionObject* 
 }
 
 // Runs a frame PushFrame made, with its arguments in place, then pops it.
-PyObject* RunPushedFrame(CodeState* st, PyThreadState* ts, _PyInterpreterFrame* frame) {
+kAlwaysInline PyObject* RunPushedFrame(CodeState* st, PyThreadState* ts,
+                                       _PyInterpreterFrame* frame) {
   R().stats.vectorcall_entries++;
   PyObject* result = RunCompiled(st, ts, frame);
   ClearFrame(frame);
@@ -367,8 +381,6 @@ PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject*
   for (Py_ssize_t i = 0; i < nargs; i++) frame->localsplus[i] = args[i];
   return RunPushedFrame(st, ts, frame);
 }
-
-bool IsJitVectorcall(vectorcallfunc f) { return f == JitVectorcall; }
 
 namespace {
 

@@ -72,13 +72,12 @@ struct Stats {
   std::string exec_mode;
 };
 
-// Whether `f` is the vectorcall the JIT installs on compiled functions (compiled code's call
-// helper then calls it directly).
-bool IsJitVectorcall(vectorcallfunc f);
-// That vectorcall, and the same for a caller that knows the thread state (compiled code):
-// direct calls avoid indirect branches, which dominate a call under QEMU.
+// The vectorcall the JIT installs on compiled functions; whether `f` is it (compiled code's
+// call helper then calls it directly); and the same for a caller that knows the thread state
+// (compiled code): direct calls avoid indirect branches, which dominate a call under QEMU.
 PyObject* JitVectorcall(PyObject* callable, PyObject* const* args, size_t nargsf,
                         PyObject* kwnames);
+inline bool IsJitVectorcall(vectorcallfunc f) { return f == JitVectorcall; }
 PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* args, size_t nargsf,
                        PyObject* kwnames);
 // The same for compiled code's CALL, which owns `callable` and its `nargs` positional
