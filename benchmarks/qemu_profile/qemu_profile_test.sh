@@ -6,13 +6,9 @@
 set -euo pipefail
 if [ -n "${A64JIT_TARGET_RUNNER:-}" ]; then
   # The plugin is loaded by the x86-64 qemu-aarch64; an aarch64 build of it cannot be.
-  if [ -n "${XML_OUTPUT_FILE:-}" ]; then
-    cat > "$XML_OUTPUT_FILE" <<XML
-<?xml version="1.0"?><testsuites><testsuite name="qemu_profile"><testcase classname="qemu_profile" name="known_work"><skipped message="host config only: the plugin is a host (x86-64) library that qemu-aarch64 loads"/></testcase></testsuite></testsuites>
-XML
-  fi
-  echo "SKIPPED: host config only (the plugin is an x86-64 library that qemu-aarch64 loads)"
-  exit 0
+  source ci/skip_test.sh
+  skip_test qemu_profile known_work \
+    "host config only: the plugin is an x86-64 library that qemu-aarch64 loads"
 fi
 plugin=$(pwd)/$1
 report=$(pwd)/$2
