@@ -39,7 +39,7 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
                                                                char** argv);
 }
 
-__attribute__((visibility("default"))) const int qemu_plugin_version = 1;
+const int qemu_plugin_version = 1;  // visibility comes from the declaration above
 
 namespace {
 

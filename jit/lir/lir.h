@@ -152,6 +152,16 @@ struct Function {
   size_t InstrCount() const;
 };
 
+// Calls fn(vreg) for every virtual register `in` reads (operands, address base and index).
+template <typename Fn>
+void ForEachUse(const Instr& in, Fn fn) {
+  for (const Operand& o : in.args) {
+    if (o.is_vreg()) fn(o.vreg);
+  }
+  if (in.base.is_vreg()) fn(in.base.vreg);
+  if (in.index.is_vreg()) fn(in.index.vreg);
+}
+
 // A parsed file: functions, and `extern @name = 0xADDR` declarations of call targets.
 struct Module {
   std::vector<Function> functions;

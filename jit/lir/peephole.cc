@@ -4,23 +4,13 @@
 
 namespace a64jit::lir {
 
-namespace {
-
-void CountReads(const Operand& o, std::vector<int>& reads) {
-  if (o.is_vreg() && o.vreg >= 0 && static_cast<size_t>(o.vreg) < reads.size()) {
-    reads[static_cast<size_t>(o.vreg)]++;
-  }
-}
-
-}  // namespace
-
 int FuseCompareBranches(Function& f) {
   std::vector<int> reads(f.vreg_types.size(), 0);
   for (const Block& b : f.blocks) {
     for (const Instr& in : b.instrs) {
-      for (const Operand& o : in.args) CountReads(o, reads);
-      CountReads(in.base, reads);
-      CountReads(in.index, reads);
+      ForEachUse(in, [&](int v) {
+        if (v >= 0 && static_cast<size_t>(v) < reads.size()) reads[static_cast<size_t>(v)]++;
+      });
     }
   }
   int fused = 0;

@@ -6,16 +6,6 @@
 namespace a64jit::lir {
 namespace {
 
-// Calls f(vreg) for every virtual register `in` reads.
-template <typename Fn>
-void ForEachUse(const Instr& in, Fn fn) {
-  for (const Operand& o : in.args) {
-    if (o.is_vreg()) fn(o.vreg);
-  }
-  if (in.base.is_vreg()) fn(in.base.vreg);
-  if (in.index.is_vreg()) fn(in.index.vreg);
-}
-
 class BitSet {
  public:
   explicit BitSet(size_t n = 0) : words_((n + 63) / 64, 0) {}

@@ -84,6 +84,17 @@ Entry& SlotFor(Entry (&entries)[hir::kPolymorphicEntries], uint32_t version, uin
   return entries[turn % hir::kPolymorphicEntries];
 }
 
+// After a miss the generic path served: within the budget of misses, adds the entry
+// `entry_for()` makes for the receiver's type (none when its type_version is 0). The budget
+// counts misses, not entries, so a site that can never be cached stops trying.
+template <typename Cache, typename EntryFor>
+void Specialize(Cache* cache, EntryFor entry_for) {
+  if (cache->respecializations >= kMaxRespecializations) return;
+  const uint32_t turn = cache->respecializations++;
+  const auto e = entry_for();
+  if (e.type_version != 0) SlotFor(cache->entries, e.type_version, turn) = e;
+}
+
 // The entry for `obj`'s type, or type_version 0 when the attribute is not in inline values.
 hir::AttrEntry AttrEntryFor(PyObject* obj, PyObject* name, bool store) {
   PyTypeObject* tp = Py_TYPE(obj);
@@ -109,14 +120,6 @@ hir::AttrEntry AttrEntryFor(PyObject* obj, PyObject* name, bool store) {
   return {};
 }
 
-// After a miss the generic path served: adds an entry for `obj`'s type, within the budget.
-void SpecializeAttr(PyObject* obj, PyObject* name, AttrCache* cache, bool store) {
-  if (cache->respecializations >= kMaxRespecializations) return;
-  const hir::AttrEntry e = AttrEntryFor(obj, name, store);
-  if (e.type_version == 0) return;
-  SlotFor(cache->entries, e.type_version, cache->respecializations++) = e;
-}
-
 // The slot of the cached attribute in `obj`'s inline values, or nullptr on a miss.
 PyObject** CachedSlot(PyObject* obj, const AttrCache* cache) {
   const uint32_t version = Py_TYPE(obj)->tp_version_tag;
@@ -134,7 +137,7 @@ PyObject** CachedSlot(PyObject* obj, const AttrCache* cache) {
 PyObject* a64_load_attr_cached(PyObject* obj, PyObject* name, AttrCache* cache) {
   if (PyObject** slot = CachedSlot(obj, cache)) return Py_NewRef(*slot);
   PyObject* res = PyObject_GetAttr(obj, name);
-  if (res != nullptr) SpecializeAttr(obj, name, cache, false);
+  if (res != nullptr) Specialize(cache, [&] { return AttrEntryFor(obj, name, false); });
   return res;
 }
 
@@ -148,7 +151,7 @@ int a64_store_attr_cached(PyObject* obj, PyObject* name, PyObject* value, AttrCa
     return 0;
   }
   const int rc = PyObject_SetAttr(obj, name, value);
-  if (rc == 0) SpecializeAttr(obj, name, cache, true);
+  if (rc == 0) Specialize(cache, [&] { return AttrEntryFor(obj, name, true); });
   return rc;
 }
 
@@ -181,13 +184,6 @@ hir::MethodEntry MethodEntryFor(PyObject* obj, PyObject* name) {
   return e;
 }
 
-void SpecializeMethod(PyObject* obj, PyObject* name, MethodCache* cache) {
-  if (cache->respecializations >= kMaxRespecializations) return;
-  const hir::MethodEntry e = MethodEntryFor(obj, name);
-  if (e.type_version == 0) return;
-  SlotFor(cache->entries, e.type_version, cache->respecializations++) = e;
-}
-
 int a64_load_method(PyObject* obj, PyObject* name, PyObject** out);
 
 int a64_load_method_cached(PyObject* obj, PyObject* name, PyObject** out, MethodCache* cache) {
@@ -205,7 +201,7 @@ int a64_load_method_cached(PyObject* obj, PyObject* name, PyObject** out, Method
     break;  // this type's entry is stale
   }
   const int rc = a64_load_method(obj, name, out);
-  if (rc == 0 && out[0] != nullptr) SpecializeMethod(obj, name, cache);
+  if (rc == 0 && out[0] != nullptr) Specialize(cache, [&] { return MethodEntryFor(obj, name); });
   return rc;
 }
 

@@ -24,7 +24,7 @@ namespace {
 
 // The call path (PushFrame, RunCompiled, ClearFrame, ...) is one function once compiled:
 // under QEMU each call it saves is a return, an indirect branch through QEMU's lookup.
-#define kAlwaysInline inline __attribute__((always_inline))
+#define A64JIT_ALWAYS_INLINE inline __attribute__((always_inline))
 
 // Per code object, in its co_extra slot.
 struct CodeState {
@@ -183,7 +183,8 @@ void CompleteFrame(const CodeState& st, _PyInterpreterFrame* frame, uint64_t cod
   frame->prev_instr = _PyCode_CODE(co) + site.prev_unit;
 }
 
-kAlwaysInline PyObject* RunCompiled(CodeState* st, PyThreadState* ts, _PyInterpreterFrame* frame) {
+A64JIT_ALWAYS_INLINE PyObject* RunCompiled(CodeState* st, PyThreadState* ts,
+                                           _PyInterpreterFrame* frame) {
   Runtime& r = R();
   // Py_EnterRecursiveCall(""), its fast path inline (a library call costs two indirect
   // branches, which dominate a call under QEMU).
@@ -260,7 +261,7 @@ __attribute__((noinline)) bool ReleaseFrameObject(_PyInterpreterFrame* frame) {
 }
 
 // 3.11's _PyFrame_Clear, for frames this file pushed.
-kAlwaysInline void ClearFrame(_PyInterpreterFrame* frame) {
+A64JIT_ALWAYS_INLINE void ClearFrame(_PyInterpreterFrame* frame) {
   if (frame->frame_obj != nullptr && ReleaseFrameObject(frame)) return;
   for (int i = 0; i < frame->stacktop; i++) Py_XDECREF(frame->localsplus[i]);
   Py_XDECREF(frame->f_locals);
@@ -270,7 +271,7 @@ kAlwaysInline void ClearFrame(_PyInterpreterFrame* frame) {
 
 // Words a frame of `code` takes on the data stack (what 3.11's _PyEvalFramePushAndInit
 // reserves).
-kAlwaysInline Py_ssize_t FrameSlots(PyCodeObject* code) {
+A64JIT_ALWAYS_INLINE Py_ssize_t FrameSlots(PyCodeObject* code) {
   return code->co_nlocalsplus + code->co_stacksize + static_cast<Py_ssize_t>(FRAME_SPECIALS_SIZE);
 }
 
@@ -300,7 +301,7 @@ __attribute__((noinline)) CodeState* ExistingStateSlow(PyCodeObject* code, State
   return st;
 }
 
-kAlwaysInline CodeState* ExistingState(PyCodeObject* code) {
+A64JIT_ALWAYS_INLINE CodeState* ExistingState(PyCodeObject* code) {
   StateCacheEntry& e = g_state_cache[(reinterpret_cast<uintptr_t>(code) >> 4) & 1023];
   return e.code == code ? e.state : ExistingStateSlow(code, e);
 }
@@ -321,8 +322,9 @@ namespace {
 // Pushes a frame for a direct call of `func` with `nargs` positional arguments on the
 // thread's data stack, the frame's reference to `func` still to be given. nullptr when
 // CPython's own path must take the call.
-kAlwaysInline _PyInterpreterFrame* PushFrame(Runtime& r, PyThreadState* ts, PyFunctionObject* func,
-                                             Py_ssize_t nargs, PyObject* kwnames, CodeState** st) {
+A64JIT_ALWAYS_INLINE _PyInterpreterFrame* PushFrame(Runtime& r, PyThreadState* ts,
+                                                    PyFunctionObject* func, Py_ssize_t nargs,
+                                                    PyObject* kwnames, CodeState** st) {
   auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
   *st = r.enabled && ts == r.owner ? ExistingState(code) : nullptr;
   PyObject** base = ts->datastack_top;
@@ -342,8 +344,8 @@ kAlwaysInline _PyInterpreterFrame* PushFrame(Runtime& r, PyThreadState* ts, PyFu
 }
 
 // Runs a frame PushFrame made, with its arguments in place, then pops it.
-kAlwaysInline PyObject* RunPushedFrame(CodeState* st, PyThreadState* ts,
-                                       _PyInterpreterFrame* frame) {
+A64JIT_ALWAYS_INLINE PyObject* RunPushedFrame(CodeState* st, PyThreadState* ts,
+                                              _PyInterpreterFrame* frame) {
   R().stats.vectorcall_entries++;
   PyObject* result = RunCompiled(st, ts, frame);
   ClearFrame(frame);
