@@ -5,11 +5,14 @@
 #include <asmjit/core.h>
 #include <benchmark/benchmark.h>
 
-#include "emulation/executor.h"
+#include "emulation/executors.h"
+#include "jit/runtime/executor.h"
 #include "emulation/helper_registry.h"
 
 namespace a64jit::emu {
 namespace {
+
+using runtime::Arg;
 
 using namespace asmjit::a64;  // NOLINT: register names
 

@@ -1,7 +1,8 @@
 // Executor tests: one source for every configuration. Snippets are assembled with asmjit
 // and run by this host's executor: Unicorn on x86-64, natively under qemu-aarch64 or on an
 // aarch64 machine. Every test checks which path ran (instructions counted under Unicorn).
-#include "emulation/executor.h"
+#include "emulation/executors.h"
+#include "jit/runtime/executor.h"
 
 #include <asmjit/arm/a64assembler.h>
 #include <asmjit/core.h>
@@ -16,6 +17,12 @@
 
 namespace a64jit::emu {
 namespace {
+
+using runtime::Arg;
+using runtime::CallStats;
+using runtime::ExecutorError;
+using runtime::GuestFault;
+using runtime::Timeout;
 
 using namespace asmjit::a64;  // NOLINT: register names keep the snippets readable
 using Kind = GuestFault::Kind;

@@ -8,9 +8,11 @@
 #include <optional>
 #include <string>
 
+#include "jit/runtime/host_call.h"
+
 namespace a64jit::emu {
 
-enum class RetKind { kVoid, kInt, kDouble };
+using runtime::RetKind;
 
 struct HelperSignature {
   std::string name;
@@ -26,16 +28,6 @@ std::optional<HelperSignature> LookupHelper(uint64_t address);
 
 // "symbol+0x12 (library)" for a host code address, or "" when unknown.
 std::string DescribeHostAddress(uint64_t address);
-
-// Calls a registered host function with register arguments. Both ABIs (AAPCS64 and
-// SysV x86-64) assign integer and double arguments to registers independently and in
-// order, so calling through a prototype with 8 of each passes exactly what a callee with
-// fewer expects; the 7th and 8th integers land in the stack slots SysV uses for them.
-struct HostCallResult {
-  uint64_t x0;
-  double d0;
-};
-HostCallResult CallHost(uint64_t address, RetKind ret, const uint64_t x[8], const double d[8]);
 
 }  // namespace a64jit::emu
 

@@ -1,7 +1,6 @@
 // NativeExecutor: runs aarch64 code directly on an aarch64 host (or under qemu-aarch64).
 //
-// Code memory is W^X (written, then made read+execute) and the i-cache is flushed after
-// every write. Guest faults are still errors, not crashes: while a call is active, handlers
+// Code memory (jit/runtime/code_memory.h) is W^X and flushes the i-cache after every write. Guest faults are still errors, not crashes: while a call is active, handlers
 // for SIGSEGV/SIGBUS/SIGILL/SIGTRAP (on an alternate stack, so a guest stack overflow can be
 // handled) check that the faulting PC is guest code and siglongjmp back to the outermost
 // call, which throws GuestFault. A fault in host code is not ours and keeps its default
@@ -16,10 +15,14 @@
 #include <cstdio>
 #include <cstring>
 
-#include "emulation/executor.h"
+#include "emulation/executors.h"
 
 namespace a64jit::emu {
 namespace {
+
+using runtime::CallFrame;
+using runtime::GuestFault;
+using runtime::Timeout;
 
 constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGALRM};
 
@@ -62,10 +65,8 @@ class NativeExecutor : public Executor {
 
  protected:
   void RunStub(CallFrame* frame, int depth) override;
-  void CodeChanged(const uint8_t* begin, size_t size) override {
-    __builtin___clear_cache(reinterpret_cast<char*>(const_cast<uint8_t*>(begin)),
-                            reinterpret_cast<char*>(const_cast<uint8_t*>(begin)) + size);
-  }
+  // Code memory flushes the i-cache after every write: nothing else is cached here.
+  void CodeChanged(const uint8_t*, size_t) override {}
   void ArenaAdded(const uint8_t*, size_t) override {}
   bool ReadGuest(uint64_t address, void* out, size_t size) override {
     if (!IsGuestCode(address) || !IsGuestCode(address + size - 1)) return false;

@@ -3,8 +3,9 @@
 // Address space: the guest sees host memory at the same addresses. Code arenas and the
 // guest stack are mapped for good; any other host page is mapped on first touch, with the
 // host's read/write protection (never execute), and only if /proc/self/maps shows it. Those
-// on-demand mappings are dropped when the outermost call returns, so a later call cannot
-// reach memory the host has since unmapped.
+// on-demand mappings stay between outermost calls while the host still backs them as they
+// were mapped (checked against /proc/self/maps when an outermost call starts), so a later
+// call cannot reach memory the host has since unmapped.
 //
 // Host calls: a guest branch to a host address faults on instruction fetch; emulation
 // stops, the run loop calls the registered helper with X0-X7/D0-D7, writes X0/D0, and
@@ -18,13 +19,21 @@
 #include <map>
 #include <vector>
 
-#include "emulation/disassembly.h"
-#include "emulation/executor.h"
+#include "jit/codegen/disassembly.h"
+#include "emulation/executors.h"
 #include "emulation/helper_registry.h"
 #include "emulation/host_maps.h"
 
 namespace a64jit::emu {
 namespace {
+
+using codegen::DisassembleAt;
+using runtime::CallFrame;
+using runtime::CallHost;
+using runtime::ExecutorError;
+using runtime::GuestFault;
+using runtime::HostCallResult;
+using runtime::Timeout;
 
 // Return address of every call: below mmap_min_addr, so the host never maps it; emulation
 // stops on reaching it (uc_emu_start's `until`).

@@ -1,4 +1,4 @@
-// One regression test per bug class of ../shared/DESIGN.md ("Bugs this harness exists to
+// One regression test per bug class of docs/bug_classes.md ("Bugs this harness exists to
 // catch"), each seen in the aarch64 bring-up of a production Python JIT. Every test runs
 // emitted code on this host's executor and fails if the corresponding fix is removed.
 #include <gtest/gtest.h>
@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "difftest/lir/expect_match.h"
+#include "emulation/executors.h"
 #include "difftest/lir/helpers.h"
 #include "difftest/lir/lir_diff.h"
 #include "emulation/helper_registry.h"
@@ -62,11 +63,11 @@ bb0:
   ret %4
 }
 )");
-  emu::ExecutorOptions options;
+  runtime::ExecutorOptions options;
   options.stack_size = 64u << 20;
   auto ex = emu::CreateHostExecutor(options);
   auto loaded = codegen::CompileAndLoad(m, *ex, nullptr);
-  EXPECT_EQ(ex->CallInt(loaded.at("f").entry, {emu::Arg::Int(21)}), 42u);
+  EXPECT_EQ(ex->CallInt(loaded.at("f").entry, {runtime::Arg::Int(21)}), 42u);
   EXPECT_GE(loaded.at("f").code.stats.frame_size, 20000000);
 }
 
@@ -186,7 +187,7 @@ extern "C" int64_t WalkFrames(uint64_t fp) {
 
 TEST(BugClass5, FrameRecordsChainToTheCaller) {
   emu::RegisterHelper(reinterpret_cast<const void*>(&WalkFrames),
-                      {"WalkFrames", 1, 0, emu::RetKind::kInt});
+                      {"WalkFrames", 1, 0, runtime::RetKind::kInt});
   lir::Module m = lir::Parse(R"(
 func @inner(%0:i64) -> i64 {
   slot ss0 = 5376
@@ -212,7 +213,7 @@ bb0:
       });
   const uint8_t* outer = loaded.at("outer").entry;
   const size_t outer_size = loaded.at("outer").code.stats.code_bytes;
-  EXPECT_EQ(ex->CallInt(outer, {emu::Arg::Int(10)}), 12u);
+  EXPECT_EQ(ex->CallInt(outer, {runtime::Arg::Int(10)}), 12u);
   ASSERT_GE(g_walk.depth, 2);
   // inner's record returns into outer, right after its call to inner...
   const uint64_t ra0 = g_walk.return_addresses[0];

@@ -44,13 +44,13 @@ const std::map<std::string, Helper>& Helpers() {
   static const std::map<std::string, Helper>* helpers = [] {
     auto* m = new std::map<std::string, Helper>{
         {"h_mix3",
-         {reinterpret_cast<const void*>(&a64jit_h_mix3), {"h_mix3", 3, 0, emu::RetKind::kInt}}},
+         {reinterpret_cast<const void*>(&a64jit_h_mix3), {"h_mix3", 3, 0, runtime::RetKind::kInt}}},
         {"h_fmix",
-         {reinterpret_cast<const void*>(&a64jit_h_fmix), {"h_fmix", 1, 2, emu::RetKind::kDouble}}},
+         {reinterpret_cast<const void*>(&a64jit_h_fmix), {"h_fmix", 1, 2, runtime::RetKind::kDouble}}},
         {"h_wide",
-         {reinterpret_cast<const void*>(&a64jit_h_wide), {"h_wide", 8, 8, emu::RetKind::kInt}}},
+         {reinterpret_cast<const void*>(&a64jit_h_wide), {"h_wide", 8, 8, runtime::RetKind::kInt}}},
         {"h_void",
-         {reinterpret_cast<const void*>(&a64jit_h_void), {"h_void", 1, 0, emu::RetKind::kVoid}}},
+         {reinterpret_cast<const void*>(&a64jit_h_void), {"h_void", 1, 0, runtime::RetKind::kVoid}}},
     };
     for (const auto& [name, h] : *m) emu::RegisterHelper(h.fn, h.sig);
     return m;

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "difftest/lir/helpers.h"
+#include "emulation/executors.h"
 #include "jit/codegen/codegen.h"
 
 namespace a64jit::difftest {
@@ -35,9 +36,9 @@ std::string Hex(uint64_t v) {
 LirDiff::LirDiff() = default;
 LirDiff::~LirDiff() = default;
 
-emu::Executor& LirDiff::executor() {
+runtime::Executor& LirDiff::executor() {
   if (!executor_ || loads_ >= kLoadsPerExecutor) {
-    emu::ExecutorOptions options;
+    runtime::ExecutorOptions options;
     options.instruction_budget = 200'000'000;
     options.time_limit_seconds = 20;
     executor_ = emu::CreateHostExecutor(options);
@@ -76,7 +77,7 @@ DiffOutcome LirDiff::Check(const lir::Module& module, const DiffInput& input) {
   out.interpreter_steps = interpreter.steps();
 
   // Emitted code.
-  emu::Executor& ex = executor();
+  runtime::Executor& ex = executor();
   ex.set_instruction_budget(64 * input.step_budget + 100000);
   loads_++;
   std::map<std::string, codegen::LoadedFunction> loaded;
@@ -87,14 +88,14 @@ DiffOutcome LirDiff::Check(const lir::Module& module, const DiffInput& input) {
             0, 0, 0};
   }
   for (const auto& [name, fn] : loaded) out.code_bytes += fn.code.bytes.size();
-  std::vector<emu::Arg> jargs;
-  if (takes_memory) jargs.push_back(emu::Arg::Ptr(mem_jit.data()));
+  std::vector<runtime::Arg> jargs;
+  if (takes_memory) jargs.push_back(runtime::Arg::Ptr(mem_jit.data()));
   for (size_t i = 0; i < input.args.size(); i++) {
     const int p = f->params[i + (takes_memory ? 1 : 0)];
-    jargs.push_back(lir::IsFloat(f->TypeOf(p)) ? emu::Arg::Double(input.args[i].AsDouble())
-                                               : emu::Arg::Int(input.args[i].bits));
+    jargs.push_back(lir::IsFloat(f->TypeOf(p)) ? runtime::Arg::Double(input.args[i].AsDouble())
+                                               : runtime::Arg::Int(input.args[i].bits));
   }
-  emu::CallResult got;
+  runtime::CallResult got;
   try {
     got = ex.Call(loaded.at(input.entry).entry, jargs);
   } catch (const std::exception& e) {

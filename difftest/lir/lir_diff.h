@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "emulation/executor.h"
+#include "jit/runtime/executor.h"
 #include "jit/lir/interpreter.h"
 #include "jit/lir/lir.h"
 
@@ -41,12 +41,12 @@ class LirDiff {
   LirDiff();
   ~LirDiff();
   DiffOutcome Check(const lir::Module& module, const DiffInput& input);
-  emu::Executor& executor();
+  runtime::Executor& executor();
   uint64_t total_guest_instructions() const { return total_guest_instructions_; }
-  const char* mode() { return emu::ExecModeName(executor().mode()); }
+  const char* mode() { return runtime::ExecModeName(executor().mode()); }
 
  private:
-  std::unique_ptr<emu::Executor> executor_;
+  std::unique_ptr<runtime::Executor> executor_;
   int loads_ = 0;
   uint64_t total_guest_instructions_ = 0;
 };

@@ -7,8 +7,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 
-#include "emulation/disassembly.h"
+#include "jit/codegen/disassembly.h"
 #include "jit/codegen/immediates.h"
 #include "jit/lir/text.h"
 
@@ -1141,7 +1142,7 @@ std::string Disassemble(const CompiledFunction& code, uint64_t base_address) {
   std::string out;
   const size_t n = code.stats.code_bytes;
   for (size_t off = 0; off + 4 <= n; off += 4) {
-    std::string line = emu::DisassembleAt(code.bytes.data() + off, 4, base_address + off, ~0ull);
+    std::string line = codegen::DisassembleAt(code.bytes.data() + off, 4, base_address + off, ~0ull);
     // "   0x<addr>: text\n" -> "<offset>: text"
     const size_t colon = line.find(": ");
     char prefix[16];
@@ -1159,8 +1160,26 @@ std::string Disassemble(const CompiledFunction& code, uint64_t base_address) {
   return out;
 }
 
+LoadedFunction CompileInto(runtime::CodeSink& sink, const CompileAt& compile) {
+  const uint64_t expected = sink.NextAddress();
+  CompiledFunction code = compile(expected != 0 ? std::optional<uint64_t>(expected) : std::nullopt);
+  const uint8_t* at = sink.Load(code.bytes.data(), code.bytes.size());
+  if (reinterpret_cast<uintptr_t>(at) == expected) return LoadedFunction{at, std::move(code)};
+  // Placed elsewhere: direct `bl`s and branch reach were decided for `expected`. Compile
+  // for the real address; if that does not fit where the first code went, load position-
+  // independent code (literal-pool calls reach anywhere) instead.
+  CompiledFunction final_code = compile(reinterpret_cast<uintptr_t>(at));
+  if (final_code.bytes.size() > code.bytes.size()) {
+    final_code = compile(std::nullopt);
+    at = sink.Load(final_code.bytes.data(), final_code.bytes.size());
+    return LoadedFunction{at, std::move(final_code)};
+  }
+  sink.Patch(at, final_code.bytes.data(), final_code.bytes.size());
+  return LoadedFunction{at, std::move(final_code)};
+}
+
 std::map<std::string, LoadedFunction> CompileAndLoad(const lir::Module& module,
-                                                     emu::Executor& executor,
+                                                     runtime::CodeSink& sink,
                                                      const CallResolver& resolve) {
   std::map<std::string, LoadedFunction> loaded;
   CompileOptions options;
@@ -1172,18 +1191,10 @@ std::map<std::string, LoadedFunction> CompileAndLoad(const lir::Module& module,
     return resolve ? resolve(name) : std::nullopt;
   };
   for (const lir::Function& f : module.functions) {
-    options.base_address.reset();
-    CompiledFunction sizing = Compile(f, options);
-    const uint8_t* at = executor.Reserve(sizing.bytes.size());
-    options.base_address = reinterpret_cast<uintptr_t>(at);
-    CompiledFunction final_code = Compile(f, options);
-    if (final_code.bytes.size() > sizing.bytes.size()) {
-      throw CompileError("codegen: @" + f.name + " grew from " +
-                         std::to_string(sizing.bytes.size()) + " to " +
-                         std::to_string(final_code.bytes.size()) + " bytes at its final address");
-    }
-    executor.Patch(at, final_code.bytes.data(), final_code.bytes.size());
-    loaded[f.name] = LoadedFunction{at, std::move(final_code)};
+    loaded[f.name] = CompileInto(sink, [&](std::optional<uint64_t> base) {
+      options.base_address = base;
+      return Compile(f, options);
+    });
   }
   return loaded;
 }

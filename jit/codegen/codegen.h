@@ -23,9 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "emulation/executor.h"
 #include "jit/lir/lir.h"
 #include "jit/lir/regalloc.h"
+#include "jit/runtime/code_sink.h"
 
 namespace a64jit::codegen {
 
@@ -72,17 +72,22 @@ CompiledFunction Compile(const lir::Function& f, const CompileOptions& options);
 // "<offset>: <instruction>".
 std::string Disassemble(const CompiledFunction& code, uint64_t base_address);
 
-// A module's functions compiled into an executor's code memory, in order; a function may
-// call earlier functions of the module, itself, `extern` declarations, and whatever
-// `resolve` knows. Each function is compiled twice: once position independent to learn
-// its size, then at its final address (which can only shrink it).
+// A module's functions compiled into a code sink, in order; a function may call earlier
+// functions of the module, itself, `extern` declarations, and whatever `resolve` knows.
+// Each function is compiled once, for the address the sink says it will get; only when the
+// sink places it elsewhere (a new code arena) is it compiled again for that address.
 struct LoadedFunction {
   const uint8_t* entry = nullptr;
   CompiledFunction code;
 };
 std::map<std::string, LoadedFunction> CompileAndLoad(const lir::Module& module,
-                                                     emu::Executor& executor,
+                                                     runtime::CodeSink& sink,
                                                      const CallResolver& resolve);
+
+// Places one function compiled by `compile(base_address)` in `sink`: compiled once for
+// sink.NextAddress(), and again only if the sink puts it somewhere else.
+using CompileAt = std::function<CompiledFunction(std::optional<uint64_t> base_address)>;
+LoadedFunction CompileInto(runtime::CodeSink& sink, const CompileAt& compile);
 
 }  // namespace a64jit::codegen
 

@@ -5,7 +5,7 @@
 #include <limits>
 #include <memory>
 
-#include "emulation/helper_registry.h"
+#include "jit/runtime/host_call.h"
 
 namespace a64jit::lir {
 
@@ -171,8 +171,8 @@ std::optional<Value> Interpreter::Call(const Function& f, const std::vector<Valu
               }
             }
             const bool fret = in.dst >= 0 && IsFloat(f.TypeOf(in.dst));
-            emu::HostCallResult hr =
-                emu::CallHost(*address, fret ? emu::RetKind::kDouble : emu::RetKind::kInt, x, d);
+            runtime::HostCallResult hr =
+                runtime::CallHost(*address, fret ? runtime::RetKind::kDouble : runtime::RetKind::kInt, x, d);
             r = fret ? Value::Double(hr.d0) : Value{hr.x0};
           }
           if (in.dst >= 0) {

@@ -1,4 +1,4 @@
-// The CPython 3.11 facts the frontend rests on (../shared/DESIGN.md), checked against
+// The CPython 3.11 facts the frontend rests on (docs/cpython311.md), checked against
 // Debian's python3.11 headers and libpython in both configurations: the
 // _PyInterpreterFrame layout, the exported entry points, and the eval-frame hook.
 #define Py_BUILD_CORE 1

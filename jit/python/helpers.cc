@@ -433,7 +433,7 @@ Helper Describe(const char* name, Ret (*fn)(Args...)) {
   static_assert(((std::is_pointer_v<Args> || std::is_integral_v<Args>)&&...),
                 "integer and pointer arguments only");
   static_assert(!std::is_floating_point_v<Ret>, "integer, pointer or void results only");
-  const emu::RetKind ret = std::is_void_v<Ret> ? emu::RetKind::kVoid : emu::RetKind::kInt;
+  const runtime::RetKind ret = std::is_void_v<Ret> ? runtime::RetKind::kVoid : runtime::RetKind::kInt;
   return Helper{reinterpret_cast<uint64_t>(fn),
                 emu::HelperSignature{name, static_cast<int>(sizeof...(Args)), 0, ret}};
 }

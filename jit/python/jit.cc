@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "emulation/executors.h"
 #include "jit/codegen/codegen.h"
 #include "jit/hir/builder.h"
 #include "jit/hir/lower.h"
@@ -45,7 +46,7 @@ struct Runtime {
   Config config;
   bool enabled = false;
   Py_ssize_t extra_index = -1;
-  std::unique_ptr<emu::Executor> executor;
+  std::unique_ptr<runtime::Executor> executor;
   PyThreadState* owner = nullptr;  // compiled code runs on this thread only
   Stats stats;
   std::vector<CodeState*> compiled;  // pinned: their code objects are never freed
@@ -204,7 +205,7 @@ A64JIT_ALWAYS_INLINE PyObject* RunCompiled(CodeState* st, PyThreadState* ts,
       using Entry = uint64_t (*)(PyThreadState*, _PyInterpreterFrame*);
       result = reinterpret_cast<Entry>(reinterpret_cast<uintptr_t>(st->entry))(ts, frame);
     } else {
-      result = r.executor->CallInt(st->entry, {emu::Arg::Ptr(ts), emu::Arg::Ptr(frame)});
+      result = r.executor->CallInt(st->entry, {runtime::Arg::Ptr(ts), runtime::Arg::Ptr(frame)});
     }
   } catch (const std::exception& e) {
     // A bug in generated code: report it as a Python error, never take the host down.
@@ -442,7 +443,7 @@ bool EnsureRuntime(const Config& config) {
         return false;
       }
     }
-    const emu::ExecMode mode = config.exec_mode.value_or(emu::HostExecMode());
+    const runtime::ExecMode mode = config.exec_mode.value_or(emu::HostExecMode());
     if (r.executor == nullptr || r.executor->mode() != mode) {
       if (r.executor != nullptr && !r.compiled.empty()) {
         PyErr_SetString(PyExc_RuntimeError,
@@ -457,8 +458,8 @@ bool EnsureRuntime(const Config& config) {
     PyErr_Format(PyExc_RuntimeError, "a64jit: %s", e.what());
     return false;
   }
-  r.stats.exec_mode = emu::ExecModeName(r.executor->mode());
-  r.direct_calls = r.executor->mode() == emu::ExecMode::kNative && !config.checked_native;
+  r.stats.exec_mode = runtime::ExecModeName(r.executor->mode());
+  r.direct_calls = r.executor->mode() == runtime::ExecMode::kNative && !config.checked_native;
   if (r.log != nullptr && r.log != stderr) std::fclose(r.log);
   r.log = nullptr;
   if (config.log == "stderr" || config.log == "1") {
@@ -508,9 +509,9 @@ EnvConfig ConfigFromEnvironment() {
   if (const char* e = std::getenv("A64JIT_EXEC"); e != nullptr && *e != '\0') {
     const std::string mode = e;
     if (mode == "native") {
-      env.config.exec_mode = emu::ExecMode::kNative;
+      env.config.exec_mode = runtime::ExecMode::kNative;
     } else if (mode == "unicorn") {
-      env.config.exec_mode = emu::ExecMode::kUnicorn;
+      env.config.exec_mode = runtime::ExecMode::kUnicorn;
     } else {
       throw std::invalid_argument("A64JIT_EXEC: expected native or unicorn, got " + mode);
     }

@@ -31,7 +31,7 @@
 #include <utility>
 #include <vector>
 
-#include "emulation/executor.h"
+#include "jit/runtime/executor.h"
 
 namespace a64jit::python {
 
@@ -42,7 +42,7 @@ struct Config {
   // Only functions matching one of these "module:qualname" patterns (`*` matches any run
   // of characters); empty: all functions.
   std::vector<std::string> jitlist;
-  std::optional<emu::ExecMode> exec_mode;  // nullopt: this host's
+  std::optional<runtime::ExecMode> exec_mode;  // nullopt: this host's
   std::string log;                         // "", "stderr", or a file to append to
   // Native mode: run compiled code through the executor, so a fault in it becomes a Python
   // SystemError with a disassembly instead of a signal (slower: signal setup per entry).

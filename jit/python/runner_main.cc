@@ -90,9 +90,9 @@ int main(int argc, char** argv) {
       o.jit.jitlist = a64jit::python::SplitList(v);
     } else if (StartsWith(a, "--exec=", &v)) {
       if (v == "native") {
-        o.jit.exec_mode = a64jit::emu::ExecMode::kNative;
+        o.jit.exec_mode = a64jit::runtime::ExecMode::kNative;
       } else if (v == "unicorn") {
-        o.jit.exec_mode = a64jit::emu::ExecMode::kUnicorn;
+        o.jit.exec_mode = a64jit::runtime::ExecMode::kUnicorn;
       } else {
         return Usage("--exec: expected native or unicorn, got " + v);
       }

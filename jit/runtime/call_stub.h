@@ -1,18 +1,18 @@
 // The call stub: aarch64 code that performs one AAPCS64 call described by a CallFrame.
 // Both executors run it (natively, or under Unicorn), so argument marshalling exists once.
-#ifndef A64JIT_EMULATION_CALL_STUB_H_
-#define A64JIT_EMULATION_CALL_STUB_H_
+#ifndef A64JIT_JIT_RUNTIME_CALL_STUB_H_
+#define A64JIT_JIT_RUNTIME_CALL_STUB_H_
 
 #include <cstdint>
 #include <vector>
 
-namespace a64jit::emu {
+namespace a64jit::runtime {
 
 // void stub(CallFrame* frame): switches to frame->new_sp if non-zero, copies the stack
 // arguments, loads x0-x7 and d0-d7, calls frame->target, stores x0/d0 into the frame, and
 // returns on the caller's stack with x19-x28/d8-d15 as they were.
 std::vector<uint8_t> AssembleCallStub();
 
-}  // namespace a64jit::emu
+}  // namespace a64jit::runtime
 
-#endif  // A64JIT_EMULATION_CALL_STUB_H_
+#endif  // A64JIT_JIT_RUNTIME_CALL_STUB_H_

@@ -1,4 +1,4 @@
-#include "emulation/call_stub.h"
+#include "jit/runtime/call_stub.h"
 
 #include <asmjit/arm/a64assembler.h>
 #include <asmjit/core.h>
@@ -6,9 +6,9 @@
 #include <cstddef>
 #include <stdexcept>
 
-#include "emulation/executor.h"
+#include "jit/runtime/executor.h"
 
-namespace a64jit::emu {
+namespace a64jit::runtime {
 
 std::vector<uint8_t> AssembleCallStub() {
   using namespace asmjit::a64;  // NOLINT: register names
@@ -72,4 +72,4 @@ std::vector<uint8_t> AssembleCallStub() {
   return std::vector<uint8_t>(text->data(), text->data() + text->bufferSize());
 }
 
-}  // namespace a64jit::emu
+}  // namespace a64jit::runtime

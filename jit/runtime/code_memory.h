@@ -1,15 +1,17 @@
 // Executable memory for generated code, kept W^X: a page is writable or executable, never
-// both. Writes flip the affected pages to read+write, copy, and flip them back to
-// read+execute; the caller is told which bytes changed so it can flush caches.
-#ifndef A64JIT_EMULATION_CODE_MEMORY_H_
-#define A64JIT_EMULATION_CODE_MEMORY_H_
+// both. Writes flip the affected pages to read+write, copy, flip them back to read+execute
+// and, on an aarch64 host, flush the instruction cache over the bytes written (the data and
+// instruction caches are not coherent there). Emulators keep their own translation caches:
+// the Executor tells its backend which bytes changed.
+#ifndef A64JIT_JIT_RUNTIME_CODE_MEMORY_H_
+#define A64JIT_JIT_RUNTIME_CODE_MEMORY_H_
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
 
-namespace a64jit::emu {
+namespace a64jit::runtime {
 
 class CodeMemory {
  public:
@@ -29,6 +31,8 @@ class CodeMemory {
   void Write(uint8_t* at, const uint8_t* code, size_t size);
   // True if `address` lies in any arena (safe to call from a signal handler).
   bool Contains(uint64_t address) const;
+  // Where the next Add will place its code if it fits in the current arena; 0 if none.
+  uint64_t NextAddress() const;
 
  private:
   struct Arena {
@@ -43,6 +47,10 @@ class CodeMemory {
   ArenaListener on_arena_;
 };
 
-}  // namespace a64jit::emu
+// Makes instructions written to [begin, begin+size) visible to instruction fetch on this
+// host: a cache flush on aarch64, nothing on x86-64 (coherent, and Unicorn has its own).
+void FlushInstructionCache(const uint8_t* begin, size_t size);
 
-#endif  // A64JIT_EMULATION_CODE_MEMORY_H_
+}  // namespace a64jit::runtime
+
+#endif  // A64JIT_JIT_RUNTIME_CODE_MEMORY_H_

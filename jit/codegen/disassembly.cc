@@ -1,10 +1,10 @@
-#include "emulation/disassembly.h"
+#include "jit/codegen/disassembly.h"
 
 #include <capstone/capstone.h>
 
 #include <cstdio>
 
-namespace a64jit::emu {
+namespace a64jit::codegen {
 
 std::string DisassembleAt(const uint8_t* bytes, size_t size, uint64_t address, uint64_t mark) {
   csh handle;
@@ -34,4 +34,4 @@ std::string DisassembleAt(const uint8_t* bytes, size_t size, uint64_t address, u
   return out;
 }
 
-}  // namespace a64jit::emu
+}  // namespace a64jit::codegen

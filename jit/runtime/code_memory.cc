@@ -1,14 +1,15 @@
-#include "emulation/code_memory.h"
+#include "jit/runtime/code_memory.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 
-namespace a64jit::emu {
+namespace a64jit::runtime {
 namespace {
 
 uintptr_t PageSize() {
@@ -54,6 +55,22 @@ void CodeMemory::Write(uint8_t* at, const uint8_t* code, size_t size) {
   Protect(at, size, true);
   std::memcpy(at, code, size);
   Protect(at, size, false);
+  FlushInstructionCache(at, size);
+}
+
+uint64_t CodeMemory::NextAddress() const {
+  if (arenas_.empty()) return 0;
+  return reinterpret_cast<uintptr_t>(arenas_.back().base + arenas_.back().used);
+}
+
+void FlushInstructionCache(const uint8_t* begin, size_t size) {
+#if defined(__aarch64__)
+  auto* b = reinterpret_cast<char*>(const_cast<uint8_t*>(begin));
+  __builtin___clear_cache(b, b + size);
+#else
+  (void)begin;
+  (void)size;
+#endif
 }
 
 void CodeMemory::Protect(uint8_t* begin, size_t size, bool writable) {
@@ -74,4 +91,4 @@ bool CodeMemory::Contains(uint64_t address) const {
   return false;
 }
 
-}  // namespace a64jit::emu
+}  // namespace a64jit::runtime

@@ -1,8 +1,9 @@
-// Executors run aarch64 machine code: natively on an aarch64 host (NativeExecutor) or, on an
+// The executor interface: what the JIT's runtime needs to place aarch64 code and call it.
+// The backends live in emulation/: natively on an aarch64 host (NativeExecutor) or, on an
 // x86-64 host, under Unicorn inside the process that produced it (UnicornExecutor). Both
 // take the same bytes and the same calls, so one test source runs in every configuration.
-#ifndef A64JIT_EMULATION_EXECUTOR_H_
-#define A64JIT_EMULATION_EXECUTOR_H_
+#ifndef A64JIT_JIT_RUNTIME_EXECUTOR_H_
+#define A64JIT_JIT_RUNTIME_EXECUTOR_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -12,9 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "emulation/code_memory.h"
+#include "jit/runtime/code_memory.h"
+#include "jit/runtime/code_sink.h"
 
-namespace a64jit::emu {
+namespace a64jit::runtime {
 
 enum class ExecMode { kNative, kUnicorn };
 const char* ExecModeName(ExecMode mode);
@@ -111,7 +113,7 @@ struct CallFrame {
   double ret_d0;
 };
 
-class Executor {
+class Executor : public CodeSink {
  public:
   virtual ~Executor();
   Executor(const Executor&) = delete;
@@ -121,13 +123,14 @@ class Executor {
 
   // Copies code into executable memory (written, then made read+execute, caches flushed)
   // and returns its address.
-  const uint8_t* Load(const uint8_t* code, size_t size);
+  const uint8_t* Load(const uint8_t* code, size_t size) override;
   const uint8_t* Load(const std::vector<uint8_t>& code) { return Load(code.data(), code.size()); }
+  uint64_t NextAddress() const override { return code_.NextAddress(); }
   // Reserves `size` bytes of code memory (a multiple of 4, filled with udf #0) for code
   // that is written later with Patch, once its address is known.
   const uint8_t* Reserve(size_t size);
   // Rewrites loaded code in place; the i-cache / translation cache sees the new bytes.
-  void Patch(const uint8_t* at, const uint8_t* code, size_t size);
+  void Patch(const uint8_t* at, const uint8_t* code, size_t size) override;
 
   // Calls `entry` per AAPCS64. May be called re-entrantly from a host helper that guest
   // code called. Throws GuestFault, Timeout.
@@ -186,19 +189,10 @@ class Executor {
   std::map<uint64_t, size_t> unfilled_;  // Reserve()d ranges not patched yet
 };
 
-// Factories of the two implementations (each compiled only where it can run).
-std::unique_ptr<Executor> CreateNativeExecutor(const ExecutorOptions& options);
-std::unique_ptr<Executor> CreateUnicornExecutor(const ExecutorOptions& options);
-// Finishes construction (emits the call stub); for the factories above.
+// Finishes construction (emits the call stub); for the backends' factories
+// (emulation/executors.h).
 void InitExecutor(Executor* executor);
 
-// The mode of this host: native on aarch64, Unicorn on x86-64.
-ExecMode HostExecMode();
-// The executor of this host.
-std::unique_ptr<Executor> CreateHostExecutor(const ExecutorOptions& options = {});
-// A specific mode; throws ExecutorError when this host cannot run it.
-std::unique_ptr<Executor> CreateExecutor(ExecMode mode, const ExecutorOptions& options = {});
+}  // namespace a64jit::runtime
 
-}  // namespace a64jit::emu
-
-#endif  // A64JIT_EMULATION_EXECUTOR_H_
+#endif  // A64JIT_JIT_RUNTIME_EXECUTOR_H_

@@ -1,4 +1,4 @@
-#include "emulation/executor.h"
+#include "jit/runtime/executor.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -8,10 +8,10 @@
 #include <cstdio>
 #include <cstring>
 
-#include "emulation/call_stub.h"
-#include "emulation/disassembly.h"
+#include "jit/runtime/call_stub.h"
+#include "jit/codegen/disassembly.h"
 
-namespace a64jit::emu {
+namespace a64jit::runtime {
 
 const char* ExecModeName(ExecMode mode) { return mode == ExecMode::kNative ? "native" : "unicorn"; }
 
@@ -192,21 +192,11 @@ std::string Executor::DisassembleAround(uint64_t pc) {
   for (uint64_t at = pc >= kBefore * 4 ? pc - kBefore * 4 : 0; at <= pc + kAfter * 4; at += 4) {
     uint8_t word[4];
     if (!ReadGuest(at, word, 4)) continue;
-    out += DisassembleAt(word, 4, at, pc);
+    out += codegen::DisassembleAt(word, 4, at, pc);
   }
   return out.empty() ? "(no readable code at pc)\n" : out;
 }
 
-ExecMode HostExecMode() {
-#if defined(__aarch64__)
-  return ExecMode::kNative;
-#else
-  return ExecMode::kUnicorn;
-#endif
-}
+void InitExecutor(Executor* executor) { executor->Init(); }
 
-std::unique_ptr<Executor> CreateHostExecutor(const ExecutorOptions& options) {
-  return CreateExecutor(HostExecMode(), options);
-}
-
-}  // namespace a64jit::emu
+}  // namespace a64jit::runtime
