@@ -81,8 +81,8 @@ hir::CodeInfo CodeInfoOf(PyCodeObject* code, const std::string& module) {
   return info;
 }
 
-hir::RuntimeAddresses AddressesOf(PyCodeObject* code) {
-  hir::RuntimeAddresses rt;
+lower::RuntimeAddresses AddressesOf(PyCodeObject* code) {
+  lower::RuntimeAddresses rt;
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(code->co_consts); i++) {
     PyObject* c = PyTuple_GET_ITEM(code->co_consts, i);
     rt.consts.push_back(reinterpret_cast<uint64_t>(c));

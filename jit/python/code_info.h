@@ -7,13 +7,13 @@
 #include <string>
 
 #include "jit/hir/hir.h"
-#include "jit/hir/lower.h"
+#include "jit/lower/lower.h"
 
 namespace a64jit::python {
 
 // `module` names the function's module (code objects do not know it). Needs the GIL.
 hir::CodeInfo CodeInfoOf(PyCodeObject* code, const std::string& module);
-hir::RuntimeAddresses AddressesOf(PyCodeObject* code);
+lower::RuntimeAddresses AddressesOf(PyCodeObject* code);
 // The pending Python exception's str(), cleared; "unknown error" when there is none.
 std::string TakePythonError();
 // The UTF-8 text of a str object, "?" for anything else (never raises).

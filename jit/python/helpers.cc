@@ -9,16 +9,10 @@
 #include <type_traits>
 
 #include "emulation/helper_registry.h"
-#include "jit/hir/lower.h"
+#include "jit/runtime/helpers.h"
 #include "jit/python/jit.h"
 
-namespace a64jit::python {
-
-namespace {
-
-using hir::AttrCache;
-using hir::GlobalCache;
-using hir::MethodCache;
+namespace a64jit::runtime {
 
 // LOAD_GLOBAL: globals, then builtins. NULL without an exception when the name is missing
 // or the lookup failed: compiled code then lets the interpreter redo the instruction, which
@@ -71,17 +65,19 @@ constexpr uint32_t kMaxRespecializations = 16;
 
 // The inline values of an object of a managed-dict type (3.11: four words before it), or
 // nullptr when it has a real dict instead.
-PyObject** InlineValues(PyObject* obj) { return *(reinterpret_cast<PyObject***>(obj) - 4); }
+static PyObject** InlineValues(PyObject* obj) {
+  return *reinterpret_cast<PyObject***>(reinterpret_cast<char*>(obj) + kInlineValuesOffset);
+}
 
 // Where a new entry for a type goes: the type's own stale entry (an attribute deleted and
 // set again), an empty one, or, with all taken, one in turn. Entry 0, the one compiled code
 // checks inline, is the first type the site sees unless the site keeps changing.
 template <typename Entry>
-Entry& SlotFor(Entry (&entries)[hir::kPolymorphicEntries], uint32_t version, uint32_t turn) {
+Entry& SlotFor(Entry (&entries)[kPolymorphicEntries], uint32_t version, uint32_t turn) {
   for (Entry& e : entries) {
     if (e.type_version == version || e.type_version == 0) return e;
   }
-  return entries[turn % hir::kPolymorphicEntries];
+  return entries[turn % kPolymorphicEntries];
 }
 
 // After a miss the generic path served: within the budget of misses, adds the entry
@@ -96,7 +92,7 @@ void Specialize(Cache* cache, EntryFor entry_for) {
 }
 
 // The entry for `obj`'s type, or type_version 0 when the attribute is not in inline values.
-hir::AttrEntry AttrEntryFor(PyObject* obj, PyObject* name, bool store) {
+static AttrEntry AttrEntryFor(PyObject* obj, PyObject* name, bool store) {
   PyTypeObject* tp = Py_TYPE(obj);
   if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) || !(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) ||
       !PyUnicode_CheckExact(name)) {
@@ -121,9 +117,9 @@ hir::AttrEntry AttrEntryFor(PyObject* obj, PyObject* name, bool store) {
 }
 
 // The slot of the cached attribute in `obj`'s inline values, or nullptr on a miss.
-PyObject** CachedSlot(PyObject* obj, const AttrCache* cache) {
+static PyObject** CachedSlot(PyObject* obj, const AttrCache* cache) {
   const uint32_t version = Py_TYPE(obj)->tp_version_tag;
-  for (const hir::AttrEntry& e : cache->entries) {
+  for (const AttrEntry& e : cache->entries) {
     if (e.type_version == version && version != 0) {
       PyObject** values = InlineValues(obj);
       if (values == nullptr) return nullptr;
@@ -159,7 +155,7 @@ int a64_store_attr_cached(PyObject* obj, PyObject* name, PyObject* value, AttrCa
 // LOAD_METHOD_NO_DICT): the type's version tag, and for instances with inline values the
 // type's shared keys and their length, so no instance attribute can shadow the method (the
 // shared keys only grow; a new name makes them longer).
-hir::MethodEntry MethodEntryFor(PyObject* obj, PyObject* name) {
+static MethodEntry MethodEntryFor(PyObject* obj, PyObject* name) {
   PyTypeObject* tp = Py_TYPE(obj);
   if (tp->tp_getattro != PyObject_GenericGetAttr || !PyUnicode_CheckExact(name) ||
       !(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || tp->tp_version_tag == 0) {
@@ -167,7 +163,7 @@ hir::MethodEntry MethodEntryFor(PyObject* obj, PyObject* name) {
   }
   PyObject* descr = _PyType_Lookup(tp, name);
   if (descr == nullptr || !(Py_TYPE(descr)->tp_flags & Py_TPFLAGS_METHOD_DESCRIPTOR)) return {};
-  hir::MethodEntry e{tp->tp_version_tag, 0, nullptr, descr};
+  MethodEntry e{tp->tp_version_tag, 0, nullptr, descr};
   if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) {
     if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) || InlineValues(obj) == nullptr) return {};
     PyDictKeysObject* keys = reinterpret_cast<PyHeapTypeObject*>(tp)->ht_cached_keys;
@@ -184,11 +180,10 @@ hir::MethodEntry MethodEntryFor(PyObject* obj, PyObject* name) {
   return e;
 }
 
-int a64_load_method(PyObject* obj, PyObject* name, PyObject** out);
 
 int a64_load_method_cached(PyObject* obj, PyObject* name, PyObject** out, MethodCache* cache) {
   PyTypeObject* tp = Py_TYPE(obj);
-  for (const hir::MethodEntry& e : cache->entries) {
+  for (const MethodEntry& e : cache->entries) {
     if (e.type_version != tp->tp_version_tag || e.type_version == 0) continue;
     auto* keys = static_cast<PyDictKeysObject*>(e.keys);
     if (keys == nullptr || (InlineValues(obj) != nullptr &&
@@ -240,8 +235,8 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
   const size_t nargsf = static_cast<size_t>(total - nkw) | PY_VECTORCALL_ARGUMENTS_OFFSET;
   // A compiled Python function is called straight through the JIT, taking our references.
   if (kwnames == nullptr && PyFunction_Check(function) &&
-      IsJitVectorcall(reinterpret_cast<PyFunctionObject*>(function)->vectorcall)) {
-    return CallCompiledConsuming(ts, function, args, total);
+      python::IsJitVectorcall(reinterpret_cast<PyFunctionObject*>(function)->vectorcall)) {
+    return python::CallCompiledConsuming(ts, function, args, total);
   }
   PyObject* res = PyObject_Vectorcall(function, args, nargsf, kwnames);
   Py_DECREF(function);
@@ -421,91 +416,44 @@ PyObject* a64_inplace_power(PyObject* a, PyObject* b) {
   return PyNumber_InPlacePower(a, b, Py_None);
 }
 
-struct Helper {
+namespace {
+
+struct HelperEntry {
   uint64_t address;
   emu::HelperSignature signature;
 };
 
 // The signature comes from the function's own type, so it cannot disagree with it.
 template <typename Ret, typename... Args>
-Helper Describe(const char* name, Ret (*fn)(Args...)) {
+HelperEntry Describe(const char* name, Ret (*fn)(Args...)) {
   static_assert(sizeof...(Args) <= 8, "at most 8 register arguments");
   static_assert(((std::is_pointer_v<Args> || std::is_integral_v<Args>)&&...),
                 "integer and pointer arguments only");
   static_assert(!std::is_floating_point_v<Ret>, "integer, pointer or void results only");
   const runtime::RetKind ret = std::is_void_v<Ret> ? runtime::RetKind::kVoid : runtime::RetKind::kInt;
-  return Helper{reinterpret_cast<uint64_t>(fn),
+  return HelperEntry{reinterpret_cast<uint64_t>(fn),
                 emu::HelperSignature{name, static_cast<int>(sizeof...(Args)), 0, ret}};
 }
 
-const std::map<std::string, Helper>& Table() {
-  static const std::map<std::string, Helper> table = [] {
-    std::map<std::string, Helper> t;
-    auto add = [&](const char* name, auto* fn) { t[name] = Describe(name, fn); };
-    add("a64_load_global", &a64_load_global);
-    add("a64_load_global_cached", &a64_load_global_cached);
-    add("a64_load_attr_cached", &a64_load_attr_cached);
-    add("a64_store_attr_cached", &a64_store_attr_cached);
-    add("a64_load_method", &a64_load_method);
-    add("a64_compare_bool", &a64_compare_bool);
-    add("a64_load_method_cached", &a64_load_method_cached);
-    add("a64_call", &a64_call);
-    add("a64_build_list", &a64_build_list);
-    add("a64_build_tuple", &a64_build_tuple);
-    add("a64_for_iter", &a64_for_iter);
-    add("a64_power", &a64_power);
-    add("a64_inplace_power", &a64_inplace_power);
-    add("_Py_Dealloc", &_Py_Dealloc);
-    add("a64_build_map", &a64_build_map);
-    add("a64_build_const_key_map", &a64_build_const_key_map);
-    add("a64_build_string", &a64_build_string);
-    add("a64_format_value", &a64_format_value);
-    add("a64_unpack_sequence", &a64_unpack_sequence);
-    add("PySlice_New", &PySlice_New);
-    add("PyList_Append", &PyList_Append);
-    add("a64_list_extend", &a64_list_extend);
-    add("a64_make_function", &a64_make_function);
-    add("PyObject_GetAttr", &PyObject_GetAttr);
-    add("PyObject_SetAttr", &PyObject_SetAttr);
-    add("PyObject_RichCompare", &PyObject_RichCompare);
-    add("PyObject_GetItem", &PyObject_GetItem);
-    add("PyObject_SetItem", &PyObject_SetItem);
-    add("PySequence_Contains", &PySequence_Contains);
-    add("PyObject_GetIter", &PyObject_GetIter);
-    add("PyObject_IsTrue", &PyObject_IsTrue);
-    add("PyNumber_Negative", &PyNumber_Negative);
-    add("PyNumber_Positive", &PyNumber_Positive);
-    add("PyNumber_Invert", &PyNumber_Invert);
-    add("PyNumber_Add", &PyNumber_Add);
-    add("PyNumber_And", &PyNumber_And);
-    add("PyNumber_FloorDivide", &PyNumber_FloorDivide);
-    add("PyNumber_Lshift", &PyNumber_Lshift);
-    add("PyNumber_MatrixMultiply", &PyNumber_MatrixMultiply);
-    add("PyNumber_Multiply", &PyNumber_Multiply);
-    add("PyNumber_Remainder", &PyNumber_Remainder);
-    add("PyNumber_Or", &PyNumber_Or);
-    add("PyNumber_Rshift", &PyNumber_Rshift);
-    add("PyNumber_Subtract", &PyNumber_Subtract);
-    add("PyNumber_TrueDivide", &PyNumber_TrueDivide);
-    add("PyNumber_Xor", &PyNumber_Xor);
-    add("PyNumber_InPlaceAdd", &PyNumber_InPlaceAdd);
-    add("PyNumber_InPlaceAnd", &PyNumber_InPlaceAnd);
-    add("PyNumber_InPlaceFloorDivide", &PyNumber_InPlaceFloorDivide);
-    add("PyNumber_InPlaceLshift", &PyNumber_InPlaceLshift);
-    add("PyNumber_InPlaceMatrixMultiply", &PyNumber_InPlaceMatrixMultiply);
-    add("PyNumber_InPlaceMultiply", &PyNumber_InPlaceMultiply);
-    add("PyNumber_InPlaceRemainder", &PyNumber_InPlaceRemainder);
-    add("PyNumber_InPlaceOr", &PyNumber_InPlaceOr);
-    add("PyNumber_InPlaceRshift", &PyNumber_InPlaceRshift);
-    add("PyNumber_InPlaceSubtract", &PyNumber_InPlaceSubtract);
-    add("PyNumber_InPlaceTrueDivide", &PyNumber_InPlaceTrueDivide);
-    add("PyNumber_InPlaceXor", &PyNumber_InPlaceXor);
+// Every row of the helper table (jit/runtime/helpers.h), by the name LIR calls it.
+const std::map<std::string, HelperEntry>& Table() {
+  static const std::map<std::string, HelperEntry> table = [] {
+    std::map<std::string, HelperEntry> t;
+#define A64JIT_HELPER_ENTRY(fn) t[#fn] = Describe(#fn, &fn);
+    A64JIT_HELPERS(A64JIT_HELPER_ENTRY)
+#undef A64JIT_HELPER_ENTRY
     return t;
   }();
   return table;
 }
 
 }  // namespace
+
+}  // namespace a64jit::runtime
+
+namespace a64jit::python {
+
+using runtime::Table;
 
 std::optional<uint64_t> ResolveHelper(const std::string& name) {
   auto it = Table().find(name);

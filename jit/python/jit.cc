@@ -12,7 +12,7 @@
 #include "emulation/executors.h"
 #include "jit/codegen/codegen.h"
 #include "jit/hir/builder.h"
-#include "jit/hir/lower.h"
+#include "jit/lower/lower.h"
 #include "jit/hir/passes.h"
 #include "jit/lir/peephole.h"
 #include "jit/lir/text.h"
@@ -38,8 +38,8 @@ struct CodeState {
   size_t code_size = 0;
   std::string name;  // module:qualname
   std::string hir, lir, asm_text, failure;
-  std::vector<std::unique_ptr<hir::SiteCache>> site_caches;  // referenced by the code
-  std::vector<hir::DeoptSite> deopt_sites;                   // indexed by deopt codes
+  std::vector<std::unique_ptr<runtime::SiteCache>> site_caches;  // referenced by the code
+  std::vector<lower::DeoptSite> deopt_sites;                   // indexed by deopt codes
 };
 
 struct Runtime {
@@ -116,13 +116,13 @@ void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
     hir::RunPasses(f);
     st->hir = hir::Print(f);
     lir::Module module;
-    hir::RuntimeAddresses rt = AddressesOf(code);
+    lower::RuntimeAddresses rt = AddressesOf(code);
     rt.new_site_cache = [st] {
-      st->site_caches.push_back(std::make_unique<hir::SiteCache>());
+      st->site_caches.push_back(std::make_unique<runtime::SiteCache>());
       return st->site_caches.back().get();
     };
     st->deopt_sites.clear();
-    module.functions.push_back(hir::Lower(f, rt, "jit_function", &st->deopt_sites));
+    module.functions.push_back(lower::Lower(f, rt, "jit_function", &st->deopt_sites));
     lir::FuseCompareBranches(module.functions[0]);
     lir::Verify(module.functions[0]);
     st->lir = lir::Print(module.functions[0]);
@@ -173,10 +173,10 @@ bool Qualifies(CodeState* st) {
 // What a deopt exit leaves to the runtime (hir/lower.h): prev_instr, stacktop, and new
 // references to the borrowed locals and constants on the exit's value stack.
 void CompleteFrame(const CodeState& st, _PyInterpreterFrame* frame, uint64_t code) {
-  const hir::DeoptSite& site = st.deopt_sites.at(code >> 2);
+  const lower::DeoptSite& site = st.deopt_sites.at(code >> 2);
   PyCodeObject* co = frame->f_code;
   PyObject** stack = frame->localsplus + co->co_nlocalsplus;
-  for (const hir::DeoptSite::Ref& ref : site.refs) {
+  for (const lower::DeoptSite::Ref& ref : site.refs) {
     stack[ref.slot] = Py_NewRef(ref.is_const ? PyTuple_GET_ITEM(co->co_consts, ref.index)
                                              : frame->localsplus[ref.index]);
   }
@@ -216,11 +216,11 @@ A64JIT_ALWAYS_INLINE PyObject* RunCompiled(CodeState* st, PyThreadState* ts,
   ts->cframe->current_frame = frame->previous;
   ts->recursion_remaining++;  // Py_LeaveRecursiveCall()
   if (faulted) return nullptr;
-  const uint64_t kind = result & hir::kDeoptKindMask;
-  if (result < hir::kDeoptCodeLimit && (kind == hir::kDeoptError || kind == hir::kDeoptResume)) {
+  const uint64_t kind = result & lower::kDeoptKindMask;
+  if (result < lower::kDeoptCodeLimit && (kind == lower::kDeoptError || kind == lower::kDeoptResume)) {
     r.stats.deopts++;
     CompleteFrame(*st, frame, result);
-    return _PyEval_EvalFrameDefault(ts, frame, kind == hir::kDeoptError ? 1 : 0);
+    return _PyEval_EvalFrameDefault(ts, frame, kind == lower::kDeoptError ? 1 : 0);
   }
   return reinterpret_cast<PyObject*>(result);
 }

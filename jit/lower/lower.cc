@@ -1,20 +1,36 @@
-#include "jit/hir/lower.h"
+#include "jit/lower/lower.h"
 
 #define Py_BUILD_CORE 1
 #include <Python.h>
 #include <cpython/longintrepr.h>
 #include <internal/pycore_dict.h>
 #include <internal/pycore_frame.h>
+#include <opcode.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <map>
+#include <stdexcept>
 
-namespace a64jit::hir {
+#include "jit/runtime/helpers.h"
+
+namespace a64jit::lower {
 
 namespace {
 
+using hir::Block;
+using hir::FrameState;
+using hir::Function;
+using hir::Instr;
+using hir::Op;
+using hir::Unsupported;
+using hir::ValueType;
 using lir::Cond;
+using runtime::AttrCache;
+using runtime::GlobalCache;
+using runtime::Helper;
+using runtime::MethodCache;
+using runtime::SiteCache;
 using lir::Operand;
 using lir::Type;
 
@@ -23,37 +39,39 @@ constexpr int64_t kPrevInstr = offsetof(_PyInterpreterFrame, prev_instr);
 constexpr int64_t kStackTop = offsetof(_PyInterpreterFrame, stacktop);
 static_assert(offsetof(PyObject, ob_refcnt) == 0, "refcount at offset 0");
 
-// BINARY_OP's NB_* codes, in order, and the libpython function for each.
-const char* const kBinaryFunctions[] = {
-    "PyNumber_Add",
-    "PyNumber_And",
-    "PyNumber_FloorDivide",
-    "PyNumber_Lshift",
-    "PyNumber_MatrixMultiply",
-    "PyNumber_Multiply",
-    "PyNumber_Remainder",
-    "PyNumber_Or",
-    "a64_power",
-    "PyNumber_Rshift",
-    "PyNumber_Subtract",
-    "PyNumber_TrueDivide",
-    "PyNumber_Xor",
-    "PyNumber_InPlaceAdd",
-    "PyNumber_InPlaceAnd",
-    "PyNumber_InPlaceFloorDivide",
-    "PyNumber_InPlaceLshift",
-    "PyNumber_InPlaceMatrixMultiply",
-    "PyNumber_InPlaceMultiply",
-    "PyNumber_InPlaceRemainder",
-    "PyNumber_InPlaceOr",
-    "a64_inplace_power",
-    "PyNumber_InPlaceRshift",
-    "PyNumber_InPlaceSubtract",
-    "PyNumber_InPlaceTrueDivide",
-    "PyNumber_InPlaceXor",
+// BINARY_OP's NB_* codes, in order, and the helper for each.
+constexpr Helper kBinaryHelpers[] = {
+    Helper::PyNumber_Add,
+    Helper::PyNumber_And,
+    Helper::PyNumber_FloorDivide,
+    Helper::PyNumber_Lshift,
+    Helper::PyNumber_MatrixMultiply,
+    Helper::PyNumber_Multiply,
+    Helper::PyNumber_Remainder,
+    Helper::PyNumber_Or,
+    Helper::a64_power,
+    Helper::PyNumber_Rshift,
+    Helper::PyNumber_Subtract,
+    Helper::PyNumber_TrueDivide,
+    Helper::PyNumber_Xor,
+    Helper::PyNumber_InPlaceAdd,
+    Helper::PyNumber_InPlaceAnd,
+    Helper::PyNumber_InPlaceFloorDivide,
+    Helper::PyNumber_InPlaceLshift,
+    Helper::PyNumber_InPlaceMatrixMultiply,
+    Helper::PyNumber_InPlaceMultiply,
+    Helper::PyNumber_InPlaceRemainder,
+    Helper::PyNumber_InPlaceOr,
+    Helper::a64_inplace_power,
+    Helper::PyNumber_InPlaceRshift,
+    Helper::PyNumber_InPlaceSubtract,
+    Helper::PyNumber_InPlaceTrueDivide,
+    Helper::PyNumber_InPlaceXor,
 };
-constexpr int kBinaryCount = sizeof(kBinaryFunctions) / sizeof(kBinaryFunctions[0]);
-const char* const kUnaryFunctions[] = {"PyNumber_Negative", "PyNumber_Positive", "PyNumber_Invert"};
+constexpr int kBinaryCount = sizeof(kBinaryHelpers) / sizeof(kBinaryHelpers[0]);
+static_assert(kBinaryCount == NB_INPLACE_XOR + 1, "one helper per NB_* code");
+constexpr Helper kUnaryHelpers[] = {Helper::PyNumber_Negative, Helper::PyNumber_Positive,
+                                    Helper::PyNumber_Invert};
 
 class Lowerer {
  public:
@@ -172,24 +190,25 @@ class Lowerer {
     }
     return args;
   }
-  int Call(const std::string& callee, std::vector<Operand> args, int dst = -1,
-           Type t = Type::kPtr) {
-    args = InRegisters(std::move(args));
+  // A call of a helper (jit/runtime/helpers.h) with as many arguments as its C type takes.
+  lir::Instr HelperCall(Helper h, std::vector<Operand> args) {
+    if (static_cast<int>(args.size()) != runtime::HelperArity(h)) {
+      throw std::logic_error(std::string("lowering: ") + runtime::HelperName(h) + " takes " +
+                             std::to_string(runtime::HelperArity(h)) + " arguments, not " +
+                             std::to_string(args.size()));
+    }
     lir::Instr in;
     in.op = lir::Op::kCall;
-    in.callee = callee;
-    in.args = std::move(args);
+    in.callee = runtime::HelperName(h);
+    in.args = InRegisters(std::move(args));
+    return in;
+  }
+  int Call(Helper h, std::vector<Operand> args, int dst = -1, Type t = Type::kPtr) {
+    lir::Instr in = HelperCall(h, std::move(args));
     in.dst = dst >= 0 ? dst : out_.NewVReg(t);
     return Emit(in).dst;
   }
-  void CallVoid(const std::string& callee, std::vector<Operand> args) {
-    args = InRegisters(std::move(args));
-    lir::Instr in;
-    in.op = lir::Op::kCall;
-    in.callee = callee;
-    in.args = std::move(args);
-    Emit(in);
-  }
+  void CallVoid(Helper h, std::vector<Operand> args) { Emit(HelperCall(h, std::move(args))); }
   void Jmp(int target) {
     lir::Instr in;
     in.op = lir::Op::kJmp;
@@ -246,7 +265,7 @@ class Lowerer {
     cur_ = dealloc;
     const int known = prev_instr_known_;
     if (bc >= 0) SetPrevInstr(bc);
-    CallVoid("_Py_Dealloc", {V(obj)});
+    CallVoid(Helper::_Py_Dealloc, {V(obj)});
     Jmp(done);
     cur_ = done;
     prev_instr_known_ = bc >= 0 && known != bc ? -1 : known;
@@ -330,15 +349,15 @@ class Lowerer {
   uint64_t Const(int64_t i) const { return rt_.consts.at(static_cast<size_t>(i)); }
 
   // A call returning a new reference, NULL on error.
-  void CallChecked(const Instr& in, const std::string& callee, std::vector<Operand> args) {
+  void CallChecked(const Instr& in, Helper h, std::vector<Operand> args) {
     SetPrevInstr(in.bc);
-    Call(callee, std::move(args), R(in.dst));
+    Call(h, std::move(args), R(in.dst));
     DeoptIf(in, Cond::kEq, V(R(in.dst)), Operand::Imm(0));
   }
   // A call returning an int, negative on error.
-  int CallInt(const Instr& in, const std::string& callee, std::vector<Operand> args, int dst = -1) {
+  int CallInt(const Instr& in, Helper h, std::vector<Operand> args, int dst = -1) {
     SetPrevInstr(in.bc);
-    const int r = Call(callee, std::move(args), dst, Type::kI64);
+    const int r = Call(h, std::move(args), dst, Type::kI64);
     // The C functions return int: only the low 32 bits are defined.
     lir::Instr trunc;
     trunc.op = lir::Op::kTrunc;
@@ -387,75 +406,75 @@ class Lowerer {
       case Op::kCall: {
         const int p = Spill(in.args);
         const uint64_t kwnames = in.imm2 >= 0 ? Const(in.imm2) : 0;
-        CallChecked(in, "a64_call", {V(tstate_), V(p), Operand::Imm(in.imm), Imm(kwnames)});
+        CallChecked(in, Helper::a64_call, {V(tstate_), V(p), Operand::Imm(in.imm), Imm(kwnames)});
         return;
       }
       case Op::kBinaryOp:
         if (in.imm < 0 || in.imm >= kBinaryCount) throw Unsupported(-1, in.bc * 2, "BINARY_OP");
-        CallChecked(in, kBinaryFunctions[in.imm], {V(R(in.args[0])), V(R(in.args[1]))});
+        CallChecked(in, kBinaryHelpers[in.imm], {V(R(in.args[0])), V(R(in.args[1]))});
         return;
       case Op::kCompareOp:
-        CallChecked(in, "PyObject_RichCompare",
+        CallChecked(in, Helper::PyObject_RichCompare,
                     {V(R(in.args[0])), V(R(in.args[1])), Operand::Imm(in.imm)});
         return;
       case Op::kUnaryOp:
-        CallChecked(in, kUnaryFunctions[in.imm], {V(R(in.args[0]))});
+        CallChecked(in, kUnaryHelpers[in.imm], {V(R(in.args[0]))});
         return;
       case Op::kGetItem:
-        CallChecked(in, "PyObject_GetItem", {V(R(in.args[0])), V(R(in.args[1]))});
+        CallChecked(in, Helper::PyObject_GetItem, {V(R(in.args[0])), V(R(in.args[1]))});
         return;
       case Op::kSetItem:
-        CallInt(in, "PyObject_SetItem", {V(R(in.args[0])), V(R(in.args[1])), V(R(in.args[2]))});
+        CallInt(in, Helper::PyObject_SetItem, {V(R(in.args[0])), V(R(in.args[1])), V(R(in.args[2]))});
         return;
       case Op::kContains:
-        CallInt(in, "PySequence_Contains", {V(R(in.args[1])), V(R(in.args[0]))}, R(in.dst));
+        CallInt(in, Helper::PySequence_Contains, {V(R(in.args[1])), V(R(in.args[0]))}, R(in.dst));
         return;
       case Op::kBuildList:
       case Op::kBuildTuple: {
         const int p = Spill(in.args);
-        CallChecked(in, in.op == Op::kBuildList ? "a64_build_list" : "a64_build_tuple",
+        CallChecked(in, in.op == Op::kBuildList ? Helper::a64_build_list : Helper::a64_build_tuple,
                     {V(p), Operand::Imm(static_cast<int64_t>(in.args.size()))});
         return;
       }
       case Op::kBuildMap:
       case Op::kBuildString: {
         const int p = Spill(in.args);
-        CallChecked(in, in.op == Op::kBuildMap ? "a64_build_map" : "a64_build_string",
+        CallChecked(in, in.op == Op::kBuildMap ? Helper::a64_build_map : Helper::a64_build_string,
                     {V(p), Operand::Imm(in.imm)});
         return;
       }
       case Op::kBuildConstKeyMap: {
         const int p = Spill(in.args);
-        CallChecked(in, "a64_build_const_key_map",
+        CallChecked(in, Helper::a64_build_const_key_map,
                     {V(p), Operand::Imm(in.imm), Imm(Const(in.imm2))});
         return;
       }
       case Op::kBuildSlice:
-        CallChecked(in, "PySlice_New",
+        CallChecked(in, Helper::PySlice_New,
                     {V(R(in.args[0])), V(R(in.args[1])),
                      in.args.size() > 2 ? V(R(in.args[2])) : Operand::Imm(0)});
         return;
       case Op::kFormatValue:
-        CallChecked(in, "a64_format_value",
+        CallChecked(in, Helper::a64_format_value,
                     {V(R(in.args[0])), in.args.size() > 1 ? V(R(in.args[1])) : Operand::Imm(0),
                      Operand::Imm(in.imm)});
         return;
       case Op::kMakeFunction: {
         const int p = Spill(in.args);
-        CallChecked(in, "a64_make_function",
+        CallChecked(in, Helper::a64_make_function,
                     {V(frame_), V(p), Operand::Imm(static_cast<int64_t>(in.args.size())),
                      Operand::Imm(in.imm)});
         return;
       }
       case Op::kListExtend:
-        CallInt(in, "a64_list_extend", {V(R(in.args[0])), V(R(in.args[1]))});
+        CallInt(in, Helper::a64_list_extend, {V(R(in.args[0])), V(R(in.args[1]))});
         return;
       case Op::kListAppend:
-        CallInt(in, "PyList_Append", {V(R(in.args[0])), V(R(in.args[1]))});
+        CallInt(in, Helper::PyList_Append, {V(R(in.args[0])), V(R(in.args[1]))});
         return;
       case Op::kUnpackSequence: {
         scratch_addr_ = ScratchAddr();
-        CallInt(in, "a64_unpack_sequence",
+        CallInt(in, Helper::a64_unpack_sequence,
                 {V(R(in.args[0])), Operand::Imm(in.imm), V(scratch_addr_)});
         return;
       }
@@ -463,11 +482,11 @@ class Lowerer {
         Load(V(scratch_addr_), 8 * in.imm, Type::kPtr, R(in.dst));
         return;
       case Op::kGetIter:
-        CallChecked(in, "PyObject_GetIter", {V(R(in.args[0]))});
+        CallChecked(in, Helper::PyObject_GetIter, {V(R(in.args[0]))});
         return;
       case Op::kForIter:
         SetPrevInstr(in.bc);
-        Call("a64_for_iter", {V(R(in.args[0]))}, R(in.dst));
+        Call(Helper::a64_for_iter, {V(R(in.args[0]))}, R(in.dst));
         DeoptIf(in, Cond::kEq, V(R(in.dst)), Operand::Imm(1));
         return;
       case Op::kIsTrue:
@@ -596,7 +615,7 @@ class Lowerer {
     Jmp(done);
     cur_ = slow;
     const int known = prev_instr_known_;
-    CallInt(in, "a64_compare_bool", {V(R(in.args[0])), V(R(in.args[1])), Operand::Imm(in.imm)}, c);
+    CallInt(in, Helper::a64_compare_bool, {V(R(in.args[0])), V(R(in.args[1])), Operand::Imm(in.imm)}, c);
     Jmp(done);
     cur_ = done;
     prev_instr_known_ = known == in.bc ? known : -1;
@@ -641,7 +660,7 @@ class Lowerer {
     const int cached = Load(V(cache), offsetof(AttrCache, entries[0].type_version), Type::kI32);
     SlowIf(Cond::kNe, Type::kI32, V(version), V(cached), slow);
     SlowIf(Cond::kEq, Type::kI32, V(cached), Operand::Imm(0), slow);
-    const int values = Load(obj, -4 * static_cast<int64_t>(sizeof(void*)), Type::kPtr);
+    const int values = Load(obj, runtime::kInlineValuesOffset, Type::kPtr);
     SlowIf(Cond::kEq, Type::kI64, V(values), Operand::Imm(0), slow);
     return values;
   }
@@ -655,7 +674,7 @@ class Lowerer {
     SiteCache* site = NewSiteCache();
     const Operand obj = V(R(in.args[0]));
     if (site == nullptr) {
-      CallChecked(in, "PyObject_GetAttr", {obj, Imm(Name(in.imm))});
+      CallChecked(in, Helper::PyObject_GetAttr, {obj, Imm(Name(in.imm))});
       return;
     }
     const int known = prev_instr_known_;
@@ -668,7 +687,7 @@ class Lowerer {
     Incref(V(R(in.dst)));
     Jmp(done);
     cur_ = slow;
-    CallChecked(in, "a64_load_attr_cached", {obj, Imm(Name(in.imm)), V(cache)});
+    CallChecked(in, Helper::a64_load_attr_cached, {obj, Imm(Name(in.imm)), V(cache)});
     Jmp(done);
     Join(done, known, in.bc);
   }
@@ -677,7 +696,7 @@ class Lowerer {
     SiteCache* site = NewSiteCache();
     const Operand obj = V(R(in.args[0])), value = V(R(in.args[1]));
     if (site == nullptr) {
-      CallInt(in, "PyObject_SetAttr", {obj, Imm(Name(in.imm)), value});
+      CallInt(in, Helper::PyObject_SetAttr, {obj, Imm(Name(in.imm)), value});
       return;
     }
     const int known = prev_instr_known_;
@@ -692,7 +711,7 @@ class Lowerer {
     Decref(old, false, in.bc);
     Jmp(done);
     cur_ = slow;
-    CallInt(in, "a64_store_attr_cached", {obj, Imm(Name(in.imm)), value, V(cache)});
+    CallInt(in, Helper::a64_store_attr_cached, {obj, Imm(Name(in.imm)), value, V(cache)});
     Jmp(done);
     Join(done, known, in.bc);
   }
@@ -702,7 +721,7 @@ class Lowerer {
     const int dst = R(in.dst);
     if (site == nullptr) {
       SetPrevInstr(in.bc);
-      Call("a64_load_global", {V(frame_), Imm(Name(in.imm))}, dst);
+      Call(Helper::a64_load_global, {V(frame_), Imm(Name(in.imm))}, dst);
       DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));
       return;
     }
@@ -726,7 +745,7 @@ class Lowerer {
     Jmp(done);
     cur_ = slow;
     SetPrevInstr(in.bc);
-    Call("a64_load_global_cached", {V(frame_), Imm(Name(in.imm)), V(cache)}, dst);
+    Call(Helper::a64_load_global_cached, {V(frame_), Imm(Name(in.imm)), V(cache)}, dst);
     DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));
     Jmp(done);
     Join(done, known, in.bc);
@@ -737,7 +756,7 @@ class Lowerer {
     SiteCache* site = NewSiteCache();
     if (site == nullptr) {
       const int p = ScratchAddr();
-      CallInt(in, "a64_load_method", {obj, Imm(Name(in.imm)), V(p)});
+      CallInt(in, Helper::a64_load_method, {obj, Imm(Name(in.imm)), V(p)});
       Load(V(p), 0, Type::kPtr, R(in.dst));
       Load(V(p), 8, Type::kPtr, R(in.dst2));
       return;
@@ -754,7 +773,7 @@ class Lowerer {
     const int check = NewBlock();
     Emit(BrInstr(Cond::kEq, Type::kI64, V(keys), Operand::Imm(0), hit, check));  // no __dict__
     cur_ = check;
-    const int values = Load(obj, -4 * static_cast<int64_t>(sizeof(void*)), Type::kPtr);
+    const int values = Load(obj, runtime::kInlineValuesOffset, Type::kPtr);
     SlowIf(Cond::kEq, Type::kI64, V(values), Operand::Imm(0), slow);
     const int type_keys = Load(V(tp), offsetof(PyHeapTypeObject, ht_cached_keys), Type::kPtr);
     SlowIf(Cond::kNe, Type::kI64, V(type_keys), V(keys), slow);
@@ -775,7 +794,7 @@ class Lowerer {
     Jmp(done);
     cur_ = slow;
     const int p = ScratchAddr();
-    CallInt(in, "a64_load_method_cached", {obj, Imm(Name(in.imm)), V(p), V(cache)});
+    CallInt(in, Helper::a64_load_method_cached, {obj, Imm(Name(in.imm)), V(p), V(cache)});
     Load(V(p), 0, Type::kPtr, R(in.dst));
     Load(V(p), 8, Type::kPtr, R(in.dst2));
     Jmp(done);
@@ -800,7 +819,7 @@ class Lowerer {
     Br(Cond::kEq, v, Imm(rt_.py_none), done, next);
     cur_ = next;
     const int known = prev_instr_known_;
-    CallInt(in, "PyObject_IsTrue", {v}, c);
+    CallInt(in, Helper::PyObject_IsTrue, {v}, c);
     Jmp(done);
     cur_ = done;
     prev_instr_known_ = known == in.bc ? known : -1;
@@ -866,4 +885,4 @@ lir::Function Lower(const Function& f, const RuntimeAddresses& rt, const std::st
   return l.Run();
 }
 
-}  // namespace a64jit::hir
+}  // namespace a64jit::lower

@@ -1,4 +1,4 @@
-// HIR -> LIR. The LIR function is `ptr @name(ptr tstate, ptr frame)` and returns the
+// The lowering stage: HIR -> LIR. The LIR function is `ptr @name(ptr tstate, ptr frame)` and returns the
 // function's result (a new reference), or a deopt code (below kDeoptCodeLimit) after writing
 // the value stack's owned values into the frame. The code's low bits say how to resume:
 //   kDeoptError  (1): an exception is set; resume the interpreter with throwflag = 1
@@ -6,11 +6,11 @@
 // and the rest indexes the DeoptSite from which the runtime completes the frame: prev_instr,
 // stacktop, and the stack's borrowed values (locals and constants), each with a new
 // reference. Leaving that to the runtime keeps each exit two instructions long.
-// Operations are calls into libpython or small helpers, by name: the runtime resolves them
-// (jit/python/helpers.cc; a name it does not know is a compile error, never a bad call);
-// reference counting, truth tests of bools and None, and identity tests are inline.
-#ifndef A64JIT_JIT_HIR_LOWER_H_
-#define A64JIT_JIT_HIR_LOWER_H_
+// Operations are calls of the helpers in jit/runtime/helpers.h (by typed id; the LIR names
+// them, and the runtime resolves the name from the same table); reference counting, truth
+// tests of bools and None, and identity tests are inline.
+#ifndef A64JIT_JIT_LOWER_LOWER_H_
+#define A64JIT_JIT_LOWER_LOWER_H_
 
 #include <cstdint>
 #include <functional>
@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "jit/hir/hir.h"
-#include "jit/hir/site_cache.h"
+#include "jit/runtime/site_cache.h"
 #include "jit/lir/lir.h"
 
-namespace a64jit::hir {
+namespace a64jit::lower {
 
 constexpr uint64_t kDeoptError = 1;
 constexpr uint64_t kDeoptResume = 2;
@@ -47,7 +47,7 @@ struct DeoptSite {
 // Addresses the generated code embeds. The code object keeps all of them alive.
 struct RuntimeAddresses {
   // A new zeroed SiteCache that lives as long as the compiled code; nullptr: no caches.
-  std::function<SiteCache*()> new_site_cache;
+  std::function<runtime::SiteCache*()> new_site_cache;
   std::vector<uint64_t> consts;  // co_consts items
   // Per co_consts item: its value when it is an exact int of at most one digit (compared
   // as an immediate, without the type and size checks a variable needs).
@@ -58,9 +58,9 @@ struct RuntimeAddresses {
 };
 
 // `deopt_sites` receives the exits' sites, indexed by their codes.
-lir::Function Lower(const Function& f, const RuntimeAddresses& rt, const std::string& name,
+lir::Function Lower(const hir::Function& f, const RuntimeAddresses& rt, const std::string& name,
                     std::vector<DeoptSite>* deopt_sites);
 
-}  // namespace a64jit::hir
+}  // namespace a64jit::lower
 
-#endif  // A64JIT_JIT_HIR_LOWER_H_
+#endif  // A64JIT_JIT_LOWER_LOWER_H_

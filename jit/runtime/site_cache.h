@@ -1,11 +1,15 @@
 // The per-site caches that compiled code checks inline and the runtime's helpers fill
 // (jit/python/helpers.cc). One layout for both sides; lowering reads fields by offsetof.
-#ifndef A64JIT_JIT_HIR_SITE_CACHE_H_
-#define A64JIT_JIT_HIR_SITE_CACHE_H_
+#ifndef A64JIT_JIT_RUNTIME_SITE_CACHE_H_
+#define A64JIT_JIT_RUNTIME_SITE_CACHE_H_
 
 #include <cstdint>
 
-namespace a64jit::hir {
+namespace a64jit::runtime {
+
+// 3.11 objects whose type has a managed dict (Py_TPFLAGS_MANAGED_DICT) keep a pointer to
+// their inline values four words before the object (_PyObject_ValuesPointer).
+constexpr int64_t kInlineValuesOffset = -4 * static_cast<int64_t>(sizeof(void*));
 
 // Memory of one site's cache, zeroed, owned by the compiled function.
 struct SiteCache {
@@ -56,6 +60,6 @@ static_assert(sizeof(GlobalCache) <= sizeof(SiteCache), "site cache too small");
 static_assert(sizeof(AttrCache) <= sizeof(SiteCache), "site cache too small");
 static_assert(sizeof(MethodCache) <= sizeof(SiteCache), "site cache too small");
 
-}  // namespace a64jit::hir
+}  // namespace a64jit::runtime
 
-#endif  // A64JIT_JIT_HIR_SITE_CACHE_H_
+#endif  // A64JIT_JIT_RUNTIME_SITE_CACHE_H_
