@@ -5,7 +5,9 @@
 #include <internal/pycore_code.h>
 #include <opcode.h>
 
+#include <array>
 #include <deque>
+#include <stdexcept>
 #include <map>
 #include <set>
 
@@ -50,69 +52,6 @@ struct Insn {
   int oparg = 0;
   int next = 0;  // code unit after the inline caches
 };
-
-bool IsHandled(int op) {
-  switch (op) {
-    case NOP:
-    case RESUME:
-    case PRECALL:
-    case POP_TOP:
-    case PUSH_NULL:
-    case COPY:
-    case SWAP:
-    case LOAD_FAST:
-    case STORE_FAST:
-    case LOAD_CONST:
-    case LOAD_GLOBAL:
-    case LOAD_ATTR:
-    case STORE_ATTR:
-    case LOAD_METHOD:
-    case KW_NAMES:
-    case CALL:
-    case BINARY_OP:
-    case COMPARE_OP:
-    case IS_OP:
-    case CONTAINS_OP:
-    case UNARY_NEGATIVE:
-    case UNARY_POSITIVE:
-    case UNARY_INVERT:
-    case UNARY_NOT:
-    case BINARY_SUBSCR:
-    case STORE_SUBSCR:
-    case BUILD_LIST:
-    case BUILD_TUPLE:
-    case GET_ITER:
-    case FOR_ITER:
-    case JUMP_FORWARD:
-    case JUMP_BACKWARD:
-    case JUMP_BACKWARD_NO_INTERRUPT:
-    case POP_JUMP_FORWARD_IF_TRUE:
-    case POP_JUMP_FORWARD_IF_FALSE:
-    case POP_JUMP_BACKWARD_IF_TRUE:
-    case POP_JUMP_BACKWARD_IF_FALSE:
-    case POP_JUMP_FORWARD_IF_NONE:
-    case POP_JUMP_FORWARD_IF_NOT_NONE:
-    case POP_JUMP_BACKWARD_IF_NONE:
-    case POP_JUMP_BACKWARD_IF_NOT_NONE:
-    case JUMP_IF_TRUE_OR_POP:
-    case JUMP_IF_FALSE_OR_POP:
-    case RETURN_VALUE:
-    case RAISE_VARARGS:
-    case LOAD_ASSERTION_ERROR:
-    case BUILD_MAP:
-    case BUILD_CONST_KEY_MAP:
-    case BUILD_STRING:
-    case BUILD_SLICE:
-    case FORMAT_VALUE:
-    case LIST_APPEND:
-    case LIST_EXTEND:
-    case UNPACK_SEQUENCE:
-    case MAKE_FUNCTION:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // Where control goes after an instruction.
 struct Flow {
@@ -172,6 +111,17 @@ class Builder {
   }
 
  private:
+  // The Builder function that translates one bytecode (see kBytecodeRules), or nullptr.
+  using Rule = bool (Builder::*)();
+  static Rule RuleFor(int opcode);
+
+  void Push(int reg) { stack_.push_back(reg); }
+  int Depth() const { return static_cast<int>(stack_.size()); }
+  Instr& Last() { return f_.blocks[static_cast<size_t>(cur_)].instrs.back(); }
+  [[noreturn]] void Fail(const std::string& what) const {
+    throw Unsupported(insn_.opcode, insn_.unit * 2, what);
+  }
+
   Insn Decode(int unit) const {
     Insn in;
     in.start = unit;
@@ -204,7 +154,7 @@ class Builder {
       todo.pop_front();
       while (seen.insert(unit).second) {
         const Insn in = Decode(unit);
-        if (!IsHandled(in.opcode)) throw Unsupported(in.opcode, in.unit * 2, "opcode");
+        if (RuleFor(in.opcode) == nullptr) throw Unsupported(in.opcode, in.unit * 2, "opcode");
         const Flow flow = FlowOf(in);
         if (flow.jump >= 0) {
           starts_.insert(flow.jump);
@@ -259,6 +209,11 @@ class Builder {
   }
 
   Instr& Emit(Instr in) {
+    const int arity = InfoOf(in.op).arity;
+    if (arity != kVariadic && arity != static_cast<int>(in.args.size())) {
+      throw std::logic_error(std::string("builder: ") + OpName(in.op) + " takes " +
+                             std::to_string(arity) + " operands");
+    }
     auto& instrs = f_.blocks[static_cast<size_t>(cur_)].instrs;
     instrs.push_back(std::move(in));
     return instrs.back();
@@ -285,7 +240,10 @@ class Builder {
   void ErrorState(const std::vector<int>& stack) { State(FrameState::Kind::kError, stack); }
   void ResumeState(const std::vector<int>& stack) { State(FrameState::Kind::kResume, stack); }
   void State(FrameState::Kind kind, const std::vector<int>& stack) {
-    Instr& in = f_.blocks[static_cast<size_t>(cur_)].instrs.back();
+    Instr& in = Last();
+    if (!InfoOf(in.op).leaves) {
+      throw std::logic_error(std::string("builder: ") + OpName(in.op) + " cannot leave");
+    }
     in.has_state = true;
     in.state.kind = kind;
     in.state.bc = insn_.unit;
@@ -358,326 +316,352 @@ class Builder {
     }
   }
 
-  // Translates insn_; false when it ended the block.
+  // Translates insn_ by its rule; false when it ended the block.
   bool TranslateOne() {
-    const Insn& in = insn_;
+    const Rule rule = RuleFor(insn_.opcode);
+    if (rule == nullptr) throw Unsupported(insn_.opcode, insn_.unit * 2, "opcode");
+    return (this->*rule)();
+  }
+
+  // ---- One function per bytecode family; each returns false when it ended the block ----
+
+  bool Nothing() { return true; }  // NOP, RESUME; PRECALL: CALL unpacks bound methods
+
+  bool PopTop() {
+    Pop1();
+    return true;
+  }
+
+  bool PushNull() {
+    Push(Def(Op::kLoadNull, {}));
+    return true;
+  }
+
+  bool Copy() {
+    const int n = insn_.oparg;
+    if (n < 1 || n > Depth()) Fail("COPY past the stack");
+    Push(Def(Op::kDup, {stack_[stack_.size() - static_cast<size_t>(n)]}));
+    return true;
+  }
+
+  bool Swap() {
+    const int n = insn_.oparg;
+    if (n < 2 || n > Depth()) Fail("SWAP past the stack");
+    std::swap(stack_.back(), stack_[stack_.size() - static_cast<size_t>(n)]);
+    return true;
+  }
+
+  bool LoadFast() {
     const std::vector<int> pre = stack_;
-    const int oparg = in.oparg;
-    switch (in.opcode) {
-      case NOP:
-      case RESUME:
-      case PRECALL:  // CALL does PRECALL's work (unpacking bound methods)
-        return true;
-      case POP_TOP:
-        Pop1();
-        return true;
-      case PUSH_NULL:
-        stack_.push_back(Def(Op::kLoadNull, {}));
-        return true;
-      case COPY: {
-        if (oparg < 1 || oparg > static_cast<int>(stack_.size())) {
-          throw Unsupported(in.opcode, in.unit * 2, "COPY past the stack");
-        }
-        stack_.push_back(Def(Op::kDup, {stack_[stack_.size() - static_cast<size_t>(oparg)]}));
-        return true;
+    const int r = Def(Op::kLoadLocal, {}, insn_.oparg);
+    Last().checked = true;  // the passes drop the check where the local is always bound
+    ResumeState(pre);
+    Push(r);
+    return true;
+  }
+
+  bool StoreFast() {
+    Effect(Op::kStoreLocal, {Pop1()}, insn_.oparg);
+    return true;
+  }
+
+  bool LoadConst() {
+    Push(Def(Op::kLoadConst, {}, insn_.oparg));
+    return true;
+  }
+
+  bool LoadGlobal() {
+    const std::vector<int> pre = stack_;
+    if (insn_.oparg & 1) Push(Def(Op::kLoadNull, {}));
+    const int r = Def(Op::kLoadGlobal, {}, insn_.oparg >> 1);
+    ResumeState(pre);
+    Push(r);
+    return true;
+  }
+
+  bool LoadAttr() {
+    const std::vector<int> pre = stack_;
+    const int r = Def(Op::kLoadAttr, {Pop1()}, insn_.oparg);
+    ErrorState(pre);
+    Push(r);
+    return true;
+  }
+
+  bool StoreAttr() {
+    const std::vector<int> pre = stack_;
+    const int owner = Pop1();
+    const int value = Pop1();
+    Effect(Op::kStoreAttr, {owner, value}, insn_.oparg);
+    ErrorState(pre);
+    return true;
+  }
+
+  bool LoadMethod() {
+    const std::vector<int> pre = stack_;
+    const int r = Def(Op::kLoadMethod, {Pop1()}, insn_.oparg);
+    const int self = Last().dst2 = f_.NewReg(ValueType::kObject);
+    ErrorState(pre);
+    Push(r);
+    Push(self);
+    return true;
+  }
+
+  bool KwNames() {
+    kwnames_ = insn_.oparg;
+    return true;
+  }
+
+  bool Call() {
+    const std::vector<int> pre = stack_;
+    const int n = insn_.oparg + 2;
+    const int r = Def(Op::kCall, Pop(n), insn_.oparg);
+    Last().kwnames = kwnames_;
+    kwnames_ = -1;
+    ErrorState(Without(pre, n));  // the call consumed its operands
+    Push(r);
+    return true;
+  }
+
+  bool BinaryOrCompare() {
+    const std::vector<int> pre = stack_;
+    const int rhs = Pop1();
+    const int lhs = Pop1();
+    const Op op = insn_.opcode == BINARY_OP ? Op::kBinaryOp : Op::kCompareOp;
+    const int r = Def(op, {lhs, rhs}, insn_.oparg);
+    ErrorState(pre);
+    Push(r);
+    return true;
+  }
+
+  bool IsOp() {
+    const int rhs = Pop1();
+    const int lhs = Pop1();
+    const int c = Def(Op::kIsSame, {lhs, rhs}, 0, ValueType::kCInt);
+    Push(Def(Op::kBoolFromCInt, {c}, insn_.oparg ? 1 : 0));
+    return true;
+  }
+
+  bool ContainsOp() {
+    const std::vector<int> pre = stack_;
+    const int container = Pop1();
+    const int item = Pop1();
+    const int c = Def(Op::kContains, {item, container}, 0, ValueType::kCInt);
+    ErrorState(pre);
+    Push(Def(Op::kBoolFromCInt, {c}, insn_.oparg ? 1 : 0));
+    return true;
+  }
+
+  bool UnaryArithmetic() {
+    const std::vector<int> pre = stack_;
+    const UnaryKind kind = insn_.opcode == UNARY_NEGATIVE   ? UnaryKind::kNegative
+                           : insn_.opcode == UNARY_POSITIVE ? UnaryKind::kPositive
+                                                            : UnaryKind::kInvert;
+    const int r = Def(Op::kUnaryOp, {Pop1()}, static_cast<int64_t>(kind));
+    ErrorState(pre);
+    Push(r);
+    return true;
+  }
+
+  bool UnaryNot() {
+    const std::vector<int> pre = stack_;
+    const int c = Def(Op::kIsTrue, {Pop1()}, 0, ValueType::kCInt);
+    ErrorState(pre);
+    Push(Def(Op::kBoolFromCInt, {c}, 1));
+    return true;
+  }
+
+  bool BinarySubscr() {
+    const std::vector<int> pre = stack_;
+    const int sub = Pop1();
+    const int container = Pop1();
+    const int r = Def(Op::kGetItem, {container, sub});
+    ErrorState(pre);
+    Push(r);
+    return true;
+  }
+
+  bool StoreSubscr() {
+    const std::vector<int> pre = stack_;
+    const int sub = Pop1();
+    const int container = Pop1();
+    const int value = Pop1();
+    Effect(Op::kSetItem, {container, sub, value});
+    ErrorState(pre);
+    return true;
+  }
+
+  // BUILD_LIST, BUILD_TUPLE, BUILD_MAP, BUILD_STRING: consume their operands.
+  bool BuildConsuming() {
+    const std::vector<int> pre = stack_;
+    const int oparg = insn_.oparg;
+    Op op = Op::kBuildString;
+    int n = oparg;
+    if (insn_.opcode == BUILD_LIST) op = Op::kBuildList;
+    if (insn_.opcode == BUILD_TUPLE) op = Op::kBuildTuple;
+    if (insn_.opcode == BUILD_MAP) op = Op::kBuildMap, n = 2 * oparg;
+    const int r = Def(op, Pop(n), oparg);
+    ErrorState(Without(pre, n));  // consumed
+    Push(r);
+    return true;
+  }
+
+  bool BuildConstKeyMap() {
+    const std::vector<int> pre = stack_;
+    // The keys tuple is on top; it must be the constant the compiler always puts there.
+    const int keys = Pop1();
+    int keys_const = -1;
+    for (const Block& blk : f_.blocks) {
+      for (const Instr& x : blk.instrs) {
+        if (x.dst == keys && x.op == Op::kLoadConst) keys_const = static_cast<int>(x.imm);
       }
-      case SWAP: {
-        if (oparg < 2 || oparg > static_cast<int>(stack_.size())) {
-          throw Unsupported(in.opcode, in.unit * 2, "SWAP past the stack");
-        }
-        std::swap(stack_.back(), stack_[stack_.size() - static_cast<size_t>(oparg)]);
-        return true;
-      }
-      case LOAD_FAST: {
-        const int r = Def(Op::kLoadLocal, {}, oparg);
-        f_.blocks[static_cast<size_t>(cur_)].instrs.back().imm2 = 1;  // simplify may clear
-        ResumeState(pre);
-        stack_.push_back(r);
-        return true;
-      }
-      case STORE_FAST: {
-        Effect(Op::kStoreLocal, {Pop1()}, oparg);
-        return true;
-      }
-      case LOAD_CONST:
-        stack_.push_back(Def(Op::kLoadConst, {}, oparg));
-        return true;
-      case LOAD_GLOBAL: {
-        if (oparg & 1) stack_.push_back(Def(Op::kLoadNull, {}));
-        const int r = Def(Op::kLoadGlobal, {}, oparg >> 1);
-        ResumeState(pre);
-        stack_.push_back(r);
-        return true;
-      }
-      case LOAD_ATTR: {
-        const int r = Def(Op::kLoadAttr, {Pop1()}, oparg);
-        ErrorState(pre);
-        stack_.push_back(r);
-        return true;
-      }
-      case STORE_ATTR: {
-        const int owner = Pop1();
-        const int value = Pop1();
-        Effect(Op::kStoreAttr, {owner, value}, oparg);
-        ErrorState(pre);
-        return true;
-      }
-      case LOAD_METHOD: {
-        const int r = Def(Op::kLoadMethod, {Pop1()}, oparg);
-        Instr& lm = f_.blocks[static_cast<size_t>(cur_)].instrs.back();
-        lm.dst2 = f_.NewReg(ValueType::kObject);
-        const int self = lm.dst2;
-        ErrorState(pre);
-        stack_.push_back(r);
-        stack_.push_back(self);
-        return true;
-      }
-      case KW_NAMES:
-        kwnames_ = oparg;
-        return true;
-      case CALL: {
-        const int r = Def(Op::kCall, Pop(oparg + 2), oparg);
-        Instr& call = f_.blocks[static_cast<size_t>(cur_)].instrs.back();
-        call.imm2 = kwnames_;
-        kwnames_ = -1;
-        ErrorState(Without(pre, oparg + 2));  // the call consumed its operands
-        stack_.push_back(r);
-        return true;
-      }
-      case BINARY_OP:
-      case COMPARE_OP: {
-        const int rhs = Pop1();
-        const int lhs = Pop1();
-        const int r =
-            Def(in.opcode == BINARY_OP ? Op::kBinaryOp : Op::kCompareOp, {lhs, rhs}, oparg);
-        ErrorState(pre);
-        stack_.push_back(r);
-        return true;
-      }
-      case IS_OP: {
-        const int rhs = Pop1();
-        const int lhs = Pop1();
-        const int c = Def(Op::kIsSame, {lhs, rhs}, 0, ValueType::kCInt);
-        stack_.push_back(Def(Op::kBoolFromCInt, {c}, oparg ? 1 : 0));
-        return true;
-      }
-      case CONTAINS_OP: {
-        const int container = Pop1();
-        const int item = Pop1();
-        const int c = Def(Op::kContains, {item, container}, 0, ValueType::kCInt);
-        ErrorState(pre);
-        stack_.push_back(Def(Op::kBoolFromCInt, {c}, oparg ? 1 : 0));
-        return true;
-      }
-      case UNARY_NEGATIVE:
-      case UNARY_POSITIVE:
-      case UNARY_INVERT: {
-        const UnaryKind kind = in.opcode == UNARY_NEGATIVE   ? UnaryKind::kNegative
-                               : in.opcode == UNARY_POSITIVE ? UnaryKind::kPositive
-                                                             : UnaryKind::kInvert;
-        const int r = Def(Op::kUnaryOp, {Pop1()}, static_cast<int64_t>(kind));
-        ErrorState(pre);
-        stack_.push_back(r);
-        return true;
-      }
-      case UNARY_NOT: {
-        const int c = Def(Op::kIsTrue, {Pop1()}, 0, ValueType::kCInt);
-        ErrorState(pre);
-        stack_.push_back(Def(Op::kBoolFromCInt, {c}, 1));
-        return true;
-      }
-      case BINARY_SUBSCR: {
-        const int sub = Pop1();
-        const int container = Pop1();
-        const int r = Def(Op::kGetItem, {container, sub});
-        ErrorState(pre);
-        stack_.push_back(r);
-        return true;
-      }
-      case STORE_SUBSCR: {
-        const int sub = Pop1();
-        const int container = Pop1();
-        const int value = Pop1();
-        Effect(Op::kSetItem, {container, sub, value});
-        ErrorState(pre);
-        return true;
-      }
-      case BUILD_LIST:
-      case BUILD_TUPLE: {
-        const int r =
-            Def(in.opcode == BUILD_LIST ? Op::kBuildList : Op::kBuildTuple, Pop(oparg), oparg);
-        ErrorState(Without(pre, oparg));  // consumed
-        stack_.push_back(r);
-        return true;
-      }
-      case BUILD_MAP: {
-        const int r = Def(Op::kBuildMap, Pop(2 * oparg), oparg);
-        ErrorState(Without(pre, 2 * oparg));  // consumed
-        stack_.push_back(r);
-        return true;
-      }
-      case BUILD_CONST_KEY_MAP: {
-        // The keys tuple is on top; it must be the constant the compiler always puts there.
-        const int keys = Pop1();
-        int keys_const = -1;
-        for (const Block& blk : f_.blocks) {
-          for (const Instr& x : blk.instrs) {
-            if (x.dst == keys && x.op == Op::kLoadConst) keys_const = static_cast<int>(x.imm);
-          }
-        }
-        if (keys_const < 0) throw Unsupported(in.opcode, in.unit * 2, "keys not a constant");
-        const int r = Def(Op::kBuildConstKeyMap, Pop(oparg), oparg);
-        f_.blocks[static_cast<size_t>(cur_)].instrs.back().imm2 = keys_const;
-        ErrorState(Without(pre, oparg + 1));  // consumed (the keys constant is borrowed)
-        stack_.push_back(r);
-        return true;
-      }
-      case BUILD_STRING: {
-        const int r = Def(Op::kBuildString, Pop(oparg), oparg);
-        ErrorState(Without(pre, oparg));  // consumed
-        stack_.push_back(r);
-        return true;
-      }
-      case BUILD_SLICE: {
-        if (oparg != 2 && oparg != 3) throw Unsupported(in.opcode, in.unit * 2, "oparg");
-        const int r = Def(Op::kBuildSlice, Pop(oparg));
-        ErrorState(pre);
-        stack_.push_back(r);
-        return true;
-      }
-      case FORMAT_VALUE: {
-        std::vector<int> args;
-        if ((oparg & 4) != 0) {
-          const int spec = Pop1();
-          args = {Pop1(), spec};
-        } else {
-          args = {Pop1()};
-        }
-        const int r = Def(Op::kFormatValue, args, oparg & 3);
-        ErrorState(pre);
-        stack_.push_back(r);
-        return true;
-      }
-      case LIST_APPEND:
-      case LIST_EXTEND: {
-        // The list is oparg entries down, below the popped value.
-        const int v = Pop1();
-        if (oparg < 1 || oparg > static_cast<int>(stack_.size())) {
-          throw Unsupported(in.opcode, in.unit * 2, "list operand past the stack");
-        }
-        Instr op;
-        op.op = in.opcode == LIST_APPEND ? Op::kListAppend : Op::kListExtend;
-        op.args = {stack_[stack_.size() - static_cast<size_t>(oparg)], v};
-        op.bc = in.unit;
-        Emit(op);
-        ErrorState(pre);
-        return true;
-      }
-      case MAKE_FUNCTION: {
-        // Stack, bottom to top: [defaults] [kwdefaults] [annotations] [closure] code.
-        int n = 1;
-        for (int bit = 0; bit < 4; bit++) n += (oparg >> bit) & 1;
-        const int r = Def(Op::kMakeFunction, Pop(n), oparg);
-        ErrorState(Without(pre, n));  // consumed
-        stack_.push_back(r);
-        return true;
-      }
-      case UNPACK_SEQUENCE: {
-        Effect(Op::kUnpackSequence, {Pop1()}, oparg);
-        ErrorState(pre);
-        for (int i = 0; i < oparg; i++) stack_.push_back(Def(Op::kScratchLoad, {}, i));
-        return true;
-      }
-      case GET_ITER: {
-        const int r = Def(Op::kGetIter, {Pop1()});
-        ErrorState(pre);
-        stack_.push_back(r);
-        return true;
-      }
-      case FOR_ITER: {
-        // The iterator stays; the next value (NULL when exhausted) is pushed for both
-        // successors, and the exhausted one pops both.
-        const int next = Def(Op::kForIter, {stack_.back()});
-        ErrorState(pre);
-        stack_.push_back(next);
-        const int done = Def(Op::kIsNull, {next}, 0, ValueType::kCInt);
-        const int depth = static_cast<int>(stack_.size());
-        const int body = BlockAt(in.next, depth);
-        const int self = cur_;
-        const Flow flow = FlowOf(in);
-        const int exhausted = PopThenGoto(depth, 2, flow.jump);
-        cur_ = self;
-        Instr br;
-        br.op = Op::kBranch;
-        br.args = {done};
-        br.targets[0] = exhausted;
-        br.targets[1] = body;
-        Terminate(br);
-        return false;
-      }
-      case JUMP_FORWARD:
-      case JUMP_BACKWARD:
-      case JUMP_BACKWARD_NO_INTERRUPT: {
-        const int target = BlockAt(FlowOf(in).jump, static_cast<int>(stack_.size()));
-        Terminate(Jump(target));
-        return false;
-      }
-      case POP_JUMP_FORWARD_IF_TRUE:
-      case POP_JUMP_FORWARD_IF_FALSE:
-      case POP_JUMP_BACKWARD_IF_TRUE:
-      case POP_JUMP_BACKWARD_IF_FALSE:
-      case POP_JUMP_FORWARD_IF_NONE:
-      case POP_JUMP_FORWARD_IF_NOT_NONE:
-      case POP_JUMP_BACKWARD_IF_NONE:
-      case POP_JUMP_BACKWARD_IF_NOT_NONE: {
-        const bool on_none =
-            in.opcode == POP_JUMP_FORWARD_IF_NONE || in.opcode == POP_JUMP_FORWARD_IF_NOT_NONE ||
-            in.opcode == POP_JUMP_BACKWARD_IF_NONE || in.opcode == POP_JUMP_BACKWARD_IF_NOT_NONE;
-        const bool jump_if_set =
-            in.opcode == POP_JUMP_FORWARD_IF_TRUE || in.opcode == POP_JUMP_BACKWARD_IF_TRUE ||
-            in.opcode == POP_JUMP_FORWARD_IF_NONE || in.opcode == POP_JUMP_BACKWARD_IF_NONE;
-        const int v = Pop1();
-        const int c = Def(on_none ? Op::kIsNone : Op::kIsTrue, {v}, 0, ValueType::kCInt);
-        if (!on_none) ErrorState(pre);
-        Branch(c, jump_if_set, FlowOf(in).jump, in.next, 0);
-        return false;
-      }
-      case JUMP_IF_TRUE_OR_POP:
-      case JUMP_IF_FALSE_OR_POP: {
-        const int c = Def(Op::kIsTrue, {stack_.back()}, 0, ValueType::kCInt);
-        ErrorState(pre);
-        Branch(c, in.opcode == JUMP_IF_TRUE_OR_POP, FlowOf(in).jump, in.next, 1);
-        return false;
-      }
-      case RETURN_VALUE: {
-        const int v = Pop1();
-        if (!stack_.empty()) throw Unsupported(in.opcode, in.unit * 2, "return with a stack");
-        Instr ret;
-        ret.op = Op::kReturn;
-        ret.args = {v};
-        Terminate(ret);
-        return false;
-      }
-      case RAISE_VARARGS:
-      case LOAD_ASSERTION_ERROR: {
-        // Both only ever lead to raising: the interpreter does it, with its exact messages.
-        Instr deopt;
-        deopt.op = Op::kDeopt;
-        deopt.bc = in.unit;
-        deopt.has_state = true;
-        deopt.state.kind = FrameState::Kind::kResume;
-        deopt.state.bc = in.unit;
-        deopt.state.resume_unit = in.start;
-        deopt.state.stack = pre;
-        // No edge moves: the state names the values where they are.
-        f_.blocks[static_cast<size_t>(cur_)].out_depth = 0;
-        Emit(deopt);
-        cur_ = -1;
-        return false;
-      }
-      default:
-        throw Unsupported(in.opcode, in.unit * 2, "opcode");
     }
+    if (keys_const < 0) Fail("keys not a constant");
+    const int r = Def(Op::kBuildConstKeyMap, Pop(insn_.oparg), insn_.oparg);
+    Last().keys_const = keys_const;
+    ErrorState(Without(pre, insn_.oparg + 1));  // consumed (the keys constant is borrowed)
+    Push(r);
+    return true;
+  }
+
+  bool BuildSlice() {
+    const std::vector<int> pre = stack_;
+    if (insn_.oparg != 2 && insn_.oparg != 3) Fail("oparg");
+    const int r = Def(Op::kBuildSlice, Pop(insn_.oparg));
+    ErrorState(pre);
+    Push(r);
+    return true;
+  }
+
+  bool FormatValue() {
+    const std::vector<int> pre = stack_;
+    std::vector<int> args;
+    if ((insn_.oparg & 4) != 0) {
+      const int spec = Pop1();
+      args = {Pop1(), spec};
+    } else {
+      args = {Pop1()};
+    }
+    const int r = Def(Op::kFormatValue, args, insn_.oparg & 3);
+    ErrorState(pre);
+    Push(r);
+    return true;
+  }
+
+  // LIST_APPEND, LIST_EXTEND: the list is oparg entries down, below the popped value.
+  bool ListAppendOrExtend() {
+    const std::vector<int> pre = stack_;
+    const int v = Pop1();
+    if (insn_.oparg < 1 || insn_.oparg > Depth()) Fail("list operand past the stack");
+    const int list = stack_[stack_.size() - static_cast<size_t>(insn_.oparg)];
+    Effect(insn_.opcode == LIST_APPEND ? Op::kListAppend : Op::kListExtend, {list, v});
+    ErrorState(pre);
+    return true;
+  }
+
+  bool MakeFunction() {
+    const std::vector<int> pre = stack_;
+    // Stack, bottom to top: [defaults] [kwdefaults] [annotations] [closure] code.
+    int n = 1;
+    for (int bit = 0; bit < 4; bit++) n += (insn_.oparg >> bit) & 1;
+    const int r = Def(Op::kMakeFunction, Pop(n), insn_.oparg);
+    ErrorState(Without(pre, n));  // consumed
+    Push(r);
+    return true;
+  }
+
+  bool UnpackSequence() {
+    const std::vector<int> pre = stack_;
+    Effect(Op::kUnpackSequence, {Pop1()}, insn_.oparg);
+    ErrorState(pre);
+    for (int i = 0; i < insn_.oparg; i++) Push(Def(Op::kScratchLoad, {}, i));
+    return true;
+  }
+
+  bool GetIter() {
+    const std::vector<int> pre = stack_;
+    const int r = Def(Op::kGetIter, {Pop1()});
+    ErrorState(pre);
+    Push(r);
+    return true;
+  }
+
+  // The iterator stays; the next value (NULL when exhausted) is pushed for both successors,
+  // and the exhausted one pops both.
+  bool ForIter() {
+    const std::vector<int> pre = stack_;
+    const int next = Def(Op::kForIter, {stack_.back()});
+    ErrorState(pre);
+    Push(next);
+    const int done = Def(Op::kIsNull, {next}, 0, ValueType::kCInt);
+    const int depth = Depth();
+    const int body = BlockAt(insn_.next, depth);
+    const int self = cur_;
+    const int exhausted = PopThenGoto(depth, 2, FlowOf(insn_).jump);
+    cur_ = self;
+    Instr br;
+    br.op = Op::kBranch;
+    br.args = {done};
+    br.targets[0] = exhausted;
+    br.targets[1] = body;
+    Terminate(br);
+    return false;
+  }
+
+  bool JumpUnconditional() {
+    const int target = BlockAt(FlowOf(insn_).jump, Depth());
+    Terminate(Jump(target));
+    return false;
+  }
+
+  // POP_JUMP_{FORWARD,BACKWARD}_IF_{TRUE,FALSE,NONE,NOT_NONE}
+  bool PopJump() {
+    const std::vector<int> pre = stack_;
+    const int op = insn_.opcode;
+    const bool on_none = op == POP_JUMP_FORWARD_IF_NONE || op == POP_JUMP_FORWARD_IF_NOT_NONE ||
+                         op == POP_JUMP_BACKWARD_IF_NONE || op == POP_JUMP_BACKWARD_IF_NOT_NONE;
+    const bool jump_if_set = op == POP_JUMP_FORWARD_IF_TRUE || op == POP_JUMP_BACKWARD_IF_TRUE ||
+                             op == POP_JUMP_FORWARD_IF_NONE || op == POP_JUMP_BACKWARD_IF_NONE;
+    const int v = Pop1();
+    const int c = Def(on_none ? Op::kIsNone : Op::kIsTrue, {v}, 0, ValueType::kCInt);
+    if (!on_none) ErrorState(pre);
+    Branch(c, jump_if_set, FlowOf(insn_).jump, insn_.next, 0);
+    return false;
+  }
+
+  // JUMP_IF_TRUE_OR_POP, JUMP_IF_FALSE_OR_POP
+  bool JumpOrPop() {
+    const int c = Def(Op::kIsTrue, {stack_.back()}, 0, ValueType::kCInt);
+    ErrorState(stack_);
+    Branch(c, insn_.opcode == JUMP_IF_TRUE_OR_POP, FlowOf(insn_).jump, insn_.next, 1);
+    return false;
+  }
+
+  bool ReturnValue() {
+    const int v = Pop1();
+    if (!stack_.empty()) Fail("return with a stack");
+    Instr ret;
+    ret.op = Op::kReturn;
+    ret.args = {v};
+    Terminate(ret);
+    return false;
+  }
+
+  // RAISE_VARARGS, LOAD_ASSERTION_ERROR: both only ever lead to raising, and the
+  // interpreter does it, with its exact messages.
+  bool LeaveToRaise() {
+    Instr deopt;
+    deopt.op = Op::kDeopt;
+    deopt.bc = insn_.unit;
+    deopt.has_state = true;
+    deopt.state.kind = FrameState::Kind::kResume;
+    deopt.state.bc = insn_.unit;
+    deopt.state.resume_unit = insn_.start;
+    deopt.state.stack = stack_;
+    // No edge moves: the state names the values where they are.
+    f_.blocks[static_cast<size_t>(cur_)].out_depth = 0;
+    Emit(deopt);
+    cur_ = -1;
+    return false;
   }
 
   // Ends the block on `c`: to `jump_unit` when c == jump_if, else to `next_unit`. The side
@@ -707,6 +691,46 @@ class Builder {
   Insn insn_;
   int kwnames_ = -1;
 };
+
+// Every bytecode the builder translates, with the Builder function that does it; anything
+// else keeps its function interpreted, and stats() names the opcode.
+#define A64JIT_BYTECODE_RULES(X)                                                             \
+  X(NOP, Nothing) X(RESUME, Nothing) X(PRECALL, Nothing)                                     \
+  X(POP_TOP, PopTop) X(PUSH_NULL, PushNull) X(COPY, Copy) X(SWAP, Swap)                       \
+  X(LOAD_FAST, LoadFast) X(STORE_FAST, StoreFast) X(LOAD_CONST, LoadConst)                   \
+  X(LOAD_GLOBAL, LoadGlobal) X(LOAD_ATTR, LoadAttr) X(STORE_ATTR, StoreAttr)                 \
+  X(LOAD_METHOD, LoadMethod) X(KW_NAMES, KwNames) X(CALL, Call)                              \
+  X(BINARY_OP, BinaryOrCompare) X(COMPARE_OP, BinaryOrCompare)                               \
+  X(IS_OP, IsOp) X(CONTAINS_OP, ContainsOp)                                                  \
+  X(UNARY_NEGATIVE, UnaryArithmetic) X(UNARY_POSITIVE, UnaryArithmetic)                      \
+  X(UNARY_INVERT, UnaryArithmetic) X(UNARY_NOT, UnaryNot)                                    \
+  X(BINARY_SUBSCR, BinarySubscr) X(STORE_SUBSCR, StoreSubscr)                                \
+  X(BUILD_LIST, BuildConsuming) X(BUILD_TUPLE, BuildConsuming) X(BUILD_MAP, BuildConsuming)  \
+  X(BUILD_STRING, BuildConsuming) X(BUILD_CONST_KEY_MAP, BuildConstKeyMap)                   \
+  X(BUILD_SLICE, BuildSlice) X(FORMAT_VALUE, FormatValue)                                    \
+  X(LIST_APPEND, ListAppendOrExtend) X(LIST_EXTEND, ListAppendOrExtend)                      \
+  X(MAKE_FUNCTION, MakeFunction) X(UNPACK_SEQUENCE, UnpackSequence)                          \
+  X(GET_ITER, GetIter) X(FOR_ITER, ForIter)                                                  \
+  X(JUMP_FORWARD, JumpUnconditional) X(JUMP_BACKWARD, JumpUnconditional)                     \
+  X(JUMP_BACKWARD_NO_INTERRUPT, JumpUnconditional)                                           \
+  X(POP_JUMP_FORWARD_IF_TRUE, PopJump) X(POP_JUMP_FORWARD_IF_FALSE, PopJump)                 \
+  X(POP_JUMP_BACKWARD_IF_TRUE, PopJump) X(POP_JUMP_BACKWARD_IF_FALSE, PopJump)               \
+  X(POP_JUMP_FORWARD_IF_NONE, PopJump) X(POP_JUMP_FORWARD_IF_NOT_NONE, PopJump)              \
+  X(POP_JUMP_BACKWARD_IF_NONE, PopJump) X(POP_JUMP_BACKWARD_IF_NOT_NONE, PopJump)            \
+  X(JUMP_IF_TRUE_OR_POP, JumpOrPop) X(JUMP_IF_FALSE_OR_POP, JumpOrPop)                       \
+  X(RETURN_VALUE, ReturnValue) X(RAISE_VARARGS, LeaveToRaise)                                \
+  X(LOAD_ASSERTION_ERROR, LeaveToRaise)
+
+Builder::Rule Builder::RuleFor(int opcode) {
+  static const std::array<Rule, 256> kRules = [] {
+    std::array<Rule, 256> rules{};
+#define A64JIT_BYTECODE_RULE(opcode, fn) rules[opcode] = &Builder::fn;
+    A64JIT_BYTECODE_RULES(A64JIT_BYTECODE_RULE)
+#undef A64JIT_BYTECODE_RULE
+    return rules;
+  }();
+  return opcode >= 0 && opcode < 256 ? kRules[static_cast<size_t>(opcode)] : nullptr;
+}
 
 }  // namespace
 

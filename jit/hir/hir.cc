@@ -4,104 +4,6 @@
 
 namespace a64jit::hir {
 
-const char* OpName(Op op) {
-  switch (op) {
-    case Op::kLoadLocal:
-      return "LoadLocal";
-    case Op::kStoreLocal:
-      return "StoreLocal";
-    case Op::kLoadConst:
-      return "LoadConst";
-    case Op::kLoadNull:
-      return "LoadNull";
-    case Op::kLoadGlobal:
-      return "LoadGlobal";
-    case Op::kLoadAttr:
-      return "LoadAttr";
-    case Op::kStoreAttr:
-      return "StoreAttr";
-    case Op::kLoadMethod:
-      return "LoadMethod";
-    case Op::kCall:
-      return "Call";
-    case Op::kBinaryOp:
-      return "BinaryOp";
-    case Op::kCompareOp:
-      return "CompareOp";
-    case Op::kUnaryOp:
-      return "UnaryOp";
-    case Op::kGetItem:
-      return "GetItem";
-    case Op::kSetItem:
-      return "SetItem";
-    case Op::kContains:
-      return "Contains";
-    case Op::kBuildList:
-      return "BuildList";
-    case Op::kBuildTuple:
-      return "BuildTuple";
-    case Op::kBuildMap:
-      return "BuildMap";
-    case Op::kBuildConstKeyMap:
-      return "BuildConstKeyMap";
-    case Op::kBuildString:
-      return "BuildString";
-    case Op::kBuildSlice:
-      return "BuildSlice";
-    case Op::kFormatValue:
-      return "FormatValue";
-    case Op::kListAppend:
-      return "ListAppend";
-    case Op::kMakeFunction:
-      return "MakeFunction";
-    case Op::kListExtend:
-      return "ListExtend";
-    case Op::kUnpackSequence:
-      return "UnpackSequence";
-    case Op::kScratchLoad:
-      return "ScratchLoad";
-    case Op::kGetIter:
-      return "GetIter";
-    case Op::kForIter:
-      return "ForIter";
-    case Op::kIsTrue:
-      return "IsTrue";
-    case Op::kCompareBool:
-      return "CompareBool";
-    case Op::kIsSame:
-      return "IsSame";
-    case Op::kIsNone:
-      return "IsNone";
-    case Op::kIsNull:
-      return "IsNull";
-    case Op::kBoolFromCInt:
-      return "BoolFromCInt";
-    case Op::kMov:
-      return "Mov";
-    case Op::kDup:
-      return "Dup";
-    case Op::kIncref:
-      return "Incref";
-    case Op::kDecref:
-      return "Decref";
-    case Op::kXDecref:
-      return "XDecref";
-    case Op::kJump:
-      return "Jump";
-    case Op::kBranch:
-      return "Branch";
-    case Op::kReturn:
-      return "Return";
-    case Op::kDeopt:
-      return "Deopt";
-  }
-  return "?";
-}
-
-bool IsTerminator(Op op) {
-  return op == Op::kJump || op == Op::kBranch || op == Op::kReturn || op == Op::kDeopt;
-}
-
 int Function::StackReg(int depth) {
   while (static_cast<int>(stack_regs.size()) <= depth) {
     stack_regs.push_back(NewReg(ValueType::kObject));
@@ -141,7 +43,7 @@ std::string Immediate(const Function& f, const Instr& in) {
   switch (in.op) {
     case Op::kLoadLocal:
       return std::to_string(in.imm) + " (" + Quote(c.localsplus_names, in.imm) + ")" +
-             (in.imm2 != 0 ? " checked" : "");
+             (in.checked ? " checked" : "");
     case Op::kStoreLocal:
       return std::to_string(in.imm) + " (" + Quote(c.localsplus_names, in.imm) + ")";
     case Op::kLoadConst:
@@ -153,7 +55,7 @@ std::string Immediate(const Function& f, const Instr& in) {
       return "'" + Quote(c.names, in.imm) + "'";
     case Op::kCall:
       return "argc=" + std::to_string(in.imm) +
-             (in.imm2 >= 0 ? " kwnames=" + Quote(c.const_reprs, in.imm2) : "");
+             (in.kwnames >= 0 ? " kwnames=" + Quote(c.const_reprs, in.kwnames) : "");
     case Op::kBinaryOp:
       return "nb=" + std::to_string(in.imm);
     case Op::kCompareOp:
@@ -164,14 +66,41 @@ std::string Immediate(const Function& f, const Instr& in) {
     case Op::kBoolFromCInt:
       return in.imm != 0 ? "inverted" : "";
     case Op::kBuildConstKeyMap:
-      return "keys=" + Quote(c.const_reprs, in.imm2);
+      return "keys=" + Quote(c.const_reprs, in.keys_const);
     case Op::kFormatValue:
     case Op::kUnpackSequence:
     case Op::kScratchLoad:
       return std::to_string(in.imm);
-    default:
+    case Op::kLoadNull:
+    case Op::kGetItem:
+    case Op::kSetItem:
+    case Op::kContains:
+    case Op::kBuildList:
+    case Op::kBuildTuple:
+    case Op::kBuildMap:
+    case Op::kBuildString:
+    case Op::kBuildSlice:
+    case Op::kMakeFunction:
+    case Op::kListAppend:
+    case Op::kListExtend:
+    case Op::kGetIter:
+    case Op::kForIter:
+    case Op::kIsTrue:
+    case Op::kIsSame:
+    case Op::kIsNone:
+    case Op::kIsNull:
+    case Op::kMov:
+    case Op::kDup:
+    case Op::kIncref:
+    case Op::kDecref:
+    case Op::kXDecref:
+    case Op::kJump:
+    case Op::kBranch:
+    case Op::kReturn:
+    case Op::kDeopt:
       return "";
   }
+  return "";
 }
 
 }  // namespace

@@ -17,60 +17,9 @@
 #include <string>
 #include <vector>
 
-namespace a64jit::hir {
+#include "jit/hir/ops.h"
 
-enum class Op : uint8_t {
-  // Values
-  kLoadLocal,   // %d = locals[imm]; if imm2 (checked) an unbound local resumes the interpreter
-  kStoreLocal,  // locals[imm] = %a (steals %a; the old value is released)
-  kLoadConst,   // %d = co_consts[imm] (borrowed: the code object keeps it alive)
-  kLoadNull,    // %d = NULL (the 3.11 call protocol's "no self")
-  kLoadGlobal,  // %d = globals, then builtins [co_names[imm]]; missing: resume the interpreter
-  kLoadAttr,    // %d = %a.co_names[imm]
-  kStoreAttr,   // %a.co_names[imm] = %b
-  kLoadMethod,  // %d, %d2 = [method, self] or [NULL, attribute] for %a.co_names[imm]
-  kCall,        // %d = CALL imm over args [callable|NULL, self|callable, args...] (steals
-                // all); imm2: co_consts index of the keyword names tuple, or -1
-  kBinaryOp,    // %d = %a op %b (imm: the NB_* code of BINARY_OP)
-  kCompareOp,   // %d = %a op %b (imm: Py_LT ... Py_GE)
-  kUnaryOp,     // %d = op %a (imm: UnaryKind)
-  kGetItem,     // %d = %a[%b]
-  kSetItem,     // %a[%b] = %c
-  kContains,    // %d:cint = (%a in %b)
-  kBuildList,   // %d = [args...] (steals)
-  kBuildTuple,  // %d = (args...) (steals)
-  kBuildMap,    // %d = {args[0]: args[1], ...} (steals)
-  kBuildConstKeyMap,  // %d = dict(zip(co_consts[imm2], args)) (steals)
-  kBuildString,       // %d = "".join(args) (steals)
-  kBuildSlice,        // %d = slice(args...) (2 or 3 args)
-  kFormatValue,       // %d = format(conversion imm of %a, spec %b if given)
-  kMakeFunction,      // %d = function of code args.back() (imm: MAKE_FUNCTION flags; steals)
-  kListAppend,        // %a.append(%b)
-  kListExtend,        // %a.extend(%b)
-  kUnpackSequence,    // unpacks %a into imm values, read back with kScratchLoad
-  kScratchLoad,       // %d = the imm-th value kUnpackSequence produced (bottom to top)
-  kGetIter,           // %d = iter(%a)
-  kForIter,           // %d = next(%a), NULL when exhausted
-  kIsTrue,            // %d:cint = bool(%a)
-  kCompareBool,       // %d:cint = bool(%a op %b) (imm: Py_LT ... Py_GE), made by Simplify
-  kIsSame,            // %d:cint = %a is %b
-  kIsNone,            // %d:cint = %a is None
-  kIsNull,            // %d:cint = %a == NULL
-  kBoolFromCInt,      // %d = True if %a != 0 else False (imm: 1 inverts)
-  kMov,               // %d = %a, moving the reference
-  kDup,               // %d = %a, a second reference (COPY)
-  // Reference counting, inserted by the refcount pass only.
-  kIncref,
-  kDecref,
-  kXDecref,  // %a may be NULL
-  // Terminators
-  kJump,    // goto targets[0]
-  kBranch,  // if %a:cint != 0 goto targets[0] else targets[1]
-  kReturn,  // return %a (steals)
-  kDeopt,   // leave for the interpreter as `state` says
-};
-const char* OpName(Op op);
-bool IsTerminator(Op op);
+namespace a64jit::hir {
 
 enum class UnaryKind : uint8_t { kNegative = 0, kPositive = 1, kInvert = 2 };
 
@@ -96,8 +45,10 @@ struct Instr {
   int dst = -1;
   int dst2 = -1;  // kLoadMethod's second result
   std::vector<int> args;
-  int64_t imm = 0;
-  int64_t imm2 = 0;
+  int64_t imm = 0;            // the op's immediate (see ops.h)
+  bool checked = false;       // LoadLocal: an unbound local resumes the interpreter
+  int kwnames = -1;           // Call: co_consts index of the keyword names tuple, or -1
+  int keys_const = -1;        // BuildConstKeyMap: co_consts index of the keys tuple
   int bc = -1;                // code unit of the bytecode instruction this came from
   bool has_state = false;     // can leave for the interpreter (error or resume)
   FrameState state;           // valid when has_state

@@ -55,7 +55,7 @@ void RemoveUnboundChecks(Function& f) {
     for (Instr& ins : f.blocks[b].instrs) {
       if (ins.op == Op::kStoreLocal) assigned[static_cast<size_t>(ins.imm)] = true;
       if (ins.op == Op::kLoadLocal && assigned[static_cast<size_t>(ins.imm)]) {
-        ins.imm2 = 0;
+        ins.checked = false;
         ins.has_state = false;
       }
     }
@@ -84,65 +84,37 @@ void FoldBoolBranches(Function& f) {
   }
 }
 
-bool IsPure(const Instr& in) {
-  switch (in.op) {
-    case Op::kLoadConst:
-    case Op::kLoadNull:
-    case Op::kBoolFromCInt:
-    case Op::kIsSame:
-    case Op::kIsNone:
-    case Op::kIsNull:
-    case Op::kDup:
-      return true;
-    case Op::kLoadLocal:
-      return in.imm2 == 0;  // an unchecked load cannot leave for the interpreter
-    case Op::kMov:
-      return true;
-    default:
-      return false;
-  }
-}
+// Removable when unused: the op has no side effect and this instance cannot leave for the
+// interpreter (an unchecked LoadLocal can't; a checked one can).
+bool IsPure(const Instr& in) { return InfoOf(in.op).pure && !in.has_state; }
 
 enum class Kind { kOwned, kBorrowedStable, kBorrowedMutable, kNull, kCInt };
 
 Kind ResultKind(const Function& f, const Instr& in, int reg) {
   if (f.reg_types[static_cast<size_t>(reg)] == ValueType::kCInt) return Kind::kCInt;
-  switch (in.op) {
-    case Op::kLoadConst:
-    case Op::kBoolFromCInt:
+  if (reg != in.dst) return Kind::kOwned;  // LoadMethod's second result
+  switch (InfoOf(in.op).result) {
+    case Result::kBorrowedStable:
       return Kind::kBorrowedStable;
-    case Op::kLoadLocal:
-    case Op::kDup:
+    case Result::kBorrowedMutable:
       return Kind::kBorrowedMutable;
-    case Op::kLoadNull:
+    case Result::kNull:
       return Kind::kNull;
-    default:
+    case Result::kCInt:
+      return Kind::kCInt;
+    case Result::kNone:
+    case Result::kOwned:
+    case Result::kOwnedOrNull:
       return Kind::kOwned;
   }
+  return Kind::kOwned;
 }
 
 bool MaybeNull(const Instr& in, int reg) {
-  if (in.op == Op::kForIter || in.op == Op::kMov) return true;
-  return in.op == Op::kLoadMethod && reg == in.dst;
+  return reg == in.dst && InfoOf(in.op).result == Result::kOwnedOrNull;
 }
 
-bool Steals(Op op) {
-  switch (op) {
-    case Op::kStoreLocal:
-    case Op::kCall:
-    case Op::kBuildList:
-    case Op::kBuildTuple:
-    case Op::kBuildMap:
-    case Op::kBuildConstKeyMap:
-    case Op::kBuildString:
-    case Op::kMakeFunction:
-    case Op::kReturn:
-    case Op::kMov:
-      return true;
-    default:
-      return false;
-  }
-}
+bool Steals(Op op) { return InfoOf(op).steals; }
 
 // One definition of a register within a block.
 struct Value {

@@ -377,7 +377,7 @@ class Lowerer {
     switch (in.op) {
       case Op::kLoadLocal:
         Load(V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr, R(in.dst));
-        if (in.imm2 != 0) DeoptIf(in, Cond::kEq, V(R(in.dst)), Operand::Imm(0));
+        if (in.checked) DeoptIf(in, Cond::kEq, V(R(in.dst)), Operand::Imm(0));
         return;
       case Op::kStoreLocal: {
         const int old = Load(V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr);
@@ -405,7 +405,7 @@ class Lowerer {
         return;
       case Op::kCall: {
         const int p = Spill(in.args);
-        const uint64_t kwnames = in.imm2 >= 0 ? Const(in.imm2) : 0;
+        const uint64_t kwnames = in.kwnames >= 0 ? Const(in.kwnames) : 0;
         CallChecked(in, Helper::a64_call, {V(tstate_), V(p), Operand::Imm(in.imm), Imm(kwnames)});
         return;
       }
@@ -446,7 +446,7 @@ class Lowerer {
       case Op::kBuildConstKeyMap: {
         const int p = Spill(in.args);
         CallChecked(in, Helper::a64_build_const_key_map,
-                    {V(p), Operand::Imm(in.imm), Imm(Const(in.imm2))});
+                    {V(p), Operand::Imm(in.imm), Imm(Const(in.keys_const))});
         return;
       }
       case Op::kBuildSlice:

@@ -1,0 +1,167 @@
+// Every HIR op, listed once, with the facts the passes and lowering need. Adding an op is
+// adding a row here, a translate function in builder.cc and a lower function in
+// jit/lower/lower.cc; every switch over Op has no `default:`, so with -Werror=switch the
+// compiler names each other place that must handle it.
+//
+// Columns:
+//   name      Op::k<name>, and the name the HIR printer shows
+//   result    what the op's (first) result is, for reference counting:
+//               kNone            no result
+//               kOwned           a new reference
+//               kOwnedOrNull     a new reference or NULL
+//               kBorrowedStable  borrowed and stays valid (constants, True/False)
+//               kBorrowedMutable borrowed from something that may change (a local, COPY)
+//               kNull            always NULL
+//               kCInt            a C integer (truth values, comparison results)
+//   steals    the op takes over the references of all its operands
+//   leaves    it may leave for the interpreter (it carries a frame state: an error, or a
+//             resume where the interpreter redoes the instruction)
+//   pure      no side effect: removable when its result is unused and it has no state
+//   arity     operand count, or kVariadic
+//   kind      kPlain, or kTerminator (ends a block)
+//
+// Operands and immediates of each op are documented on its row.
+#ifndef A64JIT_JIT_HIR_OPS_H_
+#define A64JIT_JIT_HIR_OPS_H_
+
+#include <cstdint>
+
+namespace a64jit::hir {
+
+enum class Result : uint8_t {
+  kNone,
+  kOwned,
+  kOwnedOrNull,
+  kBorrowedStable,
+  kBorrowedMutable,
+  kNull,
+  kCInt
+};
+
+constexpr int kVariadic = -1;
+
+// clang-format off
+#define A64JIT_HIR_OPS(X)                                                                      \
+  /* name             result            steals leaves pure   arity      kind */                \
+  /* %d = locals[local]; `checked`: an unbound local resumes the interpreter */                \
+  X(LoadLocal,        kBorrowedMutable, false, true,  true,  0,         kPlain)                \
+  /* locals[local] = %a; the old value is released */                                          \
+  X(StoreLocal,       kNone,            true,  false, false, 1,         kPlain)                \
+  /* %d = co_consts[imm] (the code object keeps it alive) */                                   \
+  X(LoadConst,        kBorrowedStable,  false, false, true,  0,         kPlain)                \
+  /* %d = NULL (the 3.11 call protocol's "no self") */                                         \
+  X(LoadNull,         kNull,            false, false, true,  0,         kPlain)                \
+  /* %d = globals, then builtins [co_names[imm]]; missing: resume the interpreter */           \
+  X(LoadGlobal,       kOwned,           false, true,  false, 0,         kPlain)                \
+  /* %d = %a.co_names[imm] */                                                                  \
+  X(LoadAttr,         kOwned,           false, true,  false, 1,         kPlain)                \
+  /* %a.co_names[imm] = %b */                                                                  \
+  X(StoreAttr,        kNone,            false, true,  false, 2,         kPlain)                \
+  /* %d, %d2 = [method, self] or [NULL, attribute] for %a.co_names[imm] */                     \
+  X(LoadMethod,       kOwnedOrNull,     false, true,  false, 1,         kPlain)                \
+  /* %d = CALL imm over [callable|NULL, self|callable, args...]; `kwnames`: co_consts index */ \
+  X(Call,             kOwned,           true,  true,  false, kVariadic, kPlain)                \
+  /* %d = %a op %b (imm: BINARY_OP's NB_* code) */                                             \
+  X(BinaryOp,         kOwned,           false, true,  false, 2,         kPlain)                \
+  /* %d = %a op %b (imm: Py_LT ... Py_GE) */                                                   \
+  X(CompareOp,        kOwned,           false, true,  false, 2,         kPlain)                \
+  /* %d = op %a (imm: UnaryKind) */                                                            \
+  X(UnaryOp,          kOwned,           false, true,  false, 1,         kPlain)                \
+  /* %d = %a[%b] */                                                                            \
+  X(GetItem,          kOwned,           false, true,  false, 2,         kPlain)                \
+  /* %a[%b] = %c */                                                                            \
+  X(SetItem,          kNone,            false, true,  false, 3,         kPlain)                \
+  /* %d:cint = (%a in %b) */                                                                   \
+  X(Contains,         kCInt,            false, true,  false, 2,         kPlain)                \
+  /* %d = [args...] */                                                                         \
+  X(BuildList,        kOwned,           true,  true,  false, kVariadic, kPlain)                \
+  /* %d = (args...) */                                                                         \
+  X(BuildTuple,       kOwned,           true,  true,  false, kVariadic, kPlain)                \
+  /* %d = {args[0]: args[1], ...} */                                                           \
+  X(BuildMap,         kOwned,           true,  true,  false, kVariadic, kPlain)                \
+  /* %d = dict(zip(co_consts[keys_const], args)) */                                            \
+  X(BuildConstKeyMap, kOwned,           true,  true,  false, kVariadic, kPlain)                \
+  /* %d = "".join(args) */                                                                     \
+  X(BuildString,      kOwned,           true,  true,  false, kVariadic, kPlain)                \
+  /* %d = slice(args...) (2 or 3 args) */                                                      \
+  X(BuildSlice,       kOwned,           false, true,  false, kVariadic, kPlain)                \
+  /* %d = format(conversion imm of %a, spec %b if given) */                                    \
+  X(FormatValue,      kOwned,           false, true,  false, kVariadic, kPlain)                \
+  /* %d = function of code args.back() (imm: MAKE_FUNCTION flags) */                           \
+  X(MakeFunction,     kOwned,           true,  true,  false, kVariadic, kPlain)                \
+  /* %a.append(%b) */                                                                          \
+  X(ListAppend,       kNone,            false, true,  false, 2,         kPlain)                \
+  /* %a.extend(%b) */                                                                          \
+  X(ListExtend,       kNone,            false, true,  false, 2,         kPlain)                \
+  /* unpacks %a into imm values, read back with ScratchLoad */                                 \
+  X(UnpackSequence,   kNone,            false, true,  false, 1,         kPlain)                \
+  /* %d = the imm-th value UnpackSequence produced (bottom to top) */                          \
+  X(ScratchLoad,      kOwned,           false, false, false, 0,         kPlain)                \
+  /* %d = iter(%a) */                                                                          \
+  X(GetIter,          kOwned,           false, true,  false, 1,         kPlain)                \
+  /* %d = next(%a), NULL when exhausted */                                                     \
+  X(ForIter,          kOwnedOrNull,     false, true,  false, 1,         kPlain)                \
+  /* %d:cint = bool(%a) */                                                                     \
+  X(IsTrue,           kCInt,            false, true,  false, 1,         kPlain)                \
+  /* %d:cint = bool(%a op %b) (imm: Py_LT ... Py_GE); made by the passes */                    \
+  X(CompareBool,      kCInt,            false, true,  false, 2,         kPlain)                \
+  /* %d:cint = %a is %b */                                                                     \
+  X(IsSame,           kCInt,            false, false, true,  2,         kPlain)                \
+  /* %d:cint = %a is None */                                                                   \
+  X(IsNone,           kCInt,            false, false, true,  1,         kPlain)                \
+  /* %d:cint = %a == NULL */                                                                   \
+  X(IsNull,           kCInt,            false, false, true,  1,         kPlain)                \
+  /* %d = True if %a != 0 else False (imm: 1 inverts) */                                       \
+  X(BoolFromCInt,     kBorrowedStable,  false, false, true,  1,         kPlain)                \
+  /* %d = %a, moving the reference (may be NULL) */                                            \
+  X(Mov,              kOwnedOrNull,     true,  false, true,  1,         kPlain)                \
+  /* %d = %a, a second reference (COPY) */                                                     \
+  X(Dup,              kBorrowedMutable, false, false, true,  1,         kPlain)                \
+  /* Reference counting, inserted by the refcount pass only. XDecref: %a may be NULL */        \
+  X(Incref,           kNone,            false, false, false, 1,         kPlain)                \
+  X(Decref,           kNone,            false, false, false, 1,         kPlain)                \
+  X(XDecref,          kNone,            false, false, false, 1,         kPlain)                \
+  /* goto targets[0] */                                                                        \
+  X(Jump,             kNone,            false, false, false, 0,         kTerminator)           \
+  /* if %a:cint != 0 goto targets[0] else targets[1] */                                        \
+  X(Branch,           kNone,            false, false, false, 1,         kTerminator)           \
+  /* return %a */                                                                              \
+  X(Return,           kNone,            true,  false, false, 1,         kTerminator)           \
+  /* leave for the interpreter as the frame state says */                                      \
+  X(Deopt,            kNone,            false, true,  false, 0,         kTerminator)
+// clang-format on
+
+enum class Op : uint8_t {
+#define A64JIT_HIR_OP_ENUM(name, result, steals, leaves, pure, arity, kind) k##name,
+  A64JIT_HIR_OPS(A64JIT_HIR_OP_ENUM)
+#undef A64JIT_HIR_OP_ENUM
+};
+
+enum class OpKind : uint8_t { kPlain, kTerminator };
+
+struct OpInfo {
+  const char* name;
+  Result result;
+  bool steals;
+  bool leaves;
+  bool pure;
+  int arity;
+  OpKind kind;
+};
+
+inline const OpInfo& InfoOf(Op op) {
+  static constexpr OpInfo kInfo[] = {
+#define A64JIT_HIR_OP_INFO(name, result, steals, leaves, pure, arity, kind) \
+  {#name, Result::result, steals, leaves, pure, arity, OpKind::kind},
+      A64JIT_HIR_OPS(A64JIT_HIR_OP_INFO)
+#undef A64JIT_HIR_OP_INFO
+  };
+  return kInfo[static_cast<size_t>(op)];
+}
+
+inline const char* OpName(Op op) { return InfoOf(op).name; }
+inline bool IsTerminator(Op op) { return InfoOf(op).kind == OpKind::kTerminator; }
+
+}  // namespace a64jit::hir
+
+#endif  // A64JIT_JIT_HIR_OPS_H_
