@@ -1,7 +1,7 @@
 // bazel run //golden:bless [-- FILE...]: regenerates the expected output of golden files in
-// the source tree (all of golden/lir/*.lir and golden/hir/*.hir by default) and says which
-// ones changed. Commit
-// the result together with the change that caused it: the diff is the review.
+// the source tree (all of golden/lir/*.lir, golden/hir/*.hir and golden/lower/*.lower by
+// default) and says which ones changed. Commit the result together with the change that
+// caused it: the diff is the review.
 #include <dirent.h>
 
 #include <algorithm>
@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
     files.push_back(f[0] == '/' ? f : root + "/" + f);
   }
   if (files.empty()) {
-    for (const char* sub : {"lir", "hir"}) {
+    for (const char* sub : {"lir", "hir", "lower"}) {
       const std::string dir = root + "/golden/" + sub;
       const std::string ext = std::string(".") + sub;
       DIR* d = opendir(dir.c_str());
@@ -34,7 +34,8 @@ int main(int argc, char** argv) {
       }
       while (dirent* e = readdir(d)) {
         const std::string name = e->d_name;
-        if (name.size() > 4 && name.compare(name.size() - 4, 4, ext) == 0) {
+        if (name.size() > ext.size() &&
+            name.compare(name.size() - ext.size(), ext.size(), ext) == 0) {
           files.push_back(dir + "/" + name);
         }
       }

@@ -1,5 +1,6 @@
-// Every golden/lir/*.lir and golden/hir/*.hir file's expected output must equal what the
-// code generator / HIR builder produces now; a mismatch prints a unified diff and how to bless.
+// Every golden/lir/*.lir, golden/hir/*.hir and golden/lower/*.lower file's expected output must
+// equal what the code generator / HIR builder produces now; a mismatch prints a unified diff and
+// how to bless.
 #include <dirent.h>
 #include <gtest/gtest.h>
 
@@ -16,10 +17,12 @@ namespace {
 std::vector<std::string> GoldenFiles(const std::string& kind) {
   std::vector<std::string> files;
   const std::string dir = "golden/" + kind;
+  const std::string suffix = "." + kind;
   if (DIR* d = opendir(dir.c_str())) {
     while (dirent* e = readdir(d)) {
       std::string name = e->d_name;
-      if (name.size() > 4 && name.compare(name.size() - 4, 4, "." + kind) == 0) {
+      if (name.size() > suffix.size() &&
+          name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
         files.push_back(dir + "/" + name);
       }
     }
@@ -51,6 +54,12 @@ TEST(Golden, LirCodegenMatchesExpectations) {
 TEST(Golden, HirBuilderAndPassesMatchExpectations) {
   const std::vector<std::string> files = GoldenFiles("hir");
   ASSERT_GE(files.size(), 5u) << "golden files missing from the runfiles";
+  CheckAll(files);
+}
+
+TEST(Golden, LoweringMatchesExpectations) {
+  const std::vector<std::string> files = GoldenFiles("lower");
+  ASSERT_GE(files.size(), 3u) << "golden files missing from the runfiles";
   CheckAll(files);
 }
 

@@ -2,51 +2,85 @@
 
 #include <Python.h>
 
+#include <memory>
+
 #include "golden/filetest.h"
-#include "jit/hir/builder.h"
-#include "jit/hir/passes.h"
+#include "jit/compiler.h"
+#include "jit/lir/text.h"
 #include "jit/python/code_info.h"
 
 namespace a64jit::golden {
 
 namespace {
 
-void Walk(PyCodeObject* code, std::string& out) {
-  const int function = CO_OPTIMIZED | CO_NEWLOCALS;
-  if ((code->co_flags & function) == function) {
-    const hir::CodeInfo info = python::CodeInfoOf(code, "golden");
-    try {
-      hir::Function f = hir::Build(info);
-      hir::RunPasses(f);
-      out += hir::Print(f);
-    } catch (const hir::Unsupported& e) {
-      out += "function golden:" + info.qualname + " not compiled: " + e.what();
-      if (e.opcode() >= 0) out += " " + python::OpcodeName(e.opcode());
-      out += " at offset " + std::to_string(e.offset()) + "\n";
-    }
+// Fixed, readable stand-ins for the addresses lowering embeds (see golden/README.md):
+// nothing is executed, so they only have to be the same on every machine.
+constexpr uint64_t kFakeConsts = 0x1000000, kFakeNames = 0x2000000, kFakeCaches = 0x3000000;
+constexpr uint64_t kFakeCode = 0x4000000, kFakeObjects = 0x5000000;
+
+lower::RuntimeAddresses FakeAddresses(PyCodeObject* code) {
+  lower::RuntimeAddresses rt = python::AddressesOf(code);  // for small_int_consts
+  for (size_t i = 0; i < rt.consts.size(); i++) rt.consts[i] = kFakeConsts + 16 * i;
+  for (size_t i = 0; i < rt.names.size(); i++) rt.names[i] = kFakeNames + 16 * i;
+  rt.first_instr = kFakeCode;
+  rt.py_true = kFakeObjects;
+  rt.py_false = kFakeObjects + 0x10;
+  rt.py_none = kFakeObjects + 0x20;
+  rt.py_long_type = kFakeObjects + 0x30;
+  auto next_cache = std::make_shared<uint64_t>(kFakeCaches);
+  rt.new_site_cache = [next_cache] {
+    auto* cache = reinterpret_cast<runtime::SiteCache*>(*next_cache);
+    *next_cache += 0x100;
+    return cache;
+  };
+  return rt;
+}
+
+std::string Render(PyCodeObject* code, Stage stage) {
+  const hir::CodeInfo info = python::CodeInfoOf(code, "golden");
+  try {
+    const hir::Function f = compiler::BuildHir(info);
+    if (stage == Stage::kHir) return hir::Print(f);
+    std::vector<lower::DeoptSite> sites;
+    const lir::Function lir = compiler::LowerToLir(f, FakeAddresses(code), info.qualname, &sites);
+    return lir::Print(lir);
+  } catch (const hir::Unsupported& e) {
+    std::string out = "function golden:" + info.qualname + " not compiled: " + e.what();
+    if (e.opcode() >= 0) out += " " + python::OpcodeName(e.opcode());
+    return out + " at offset " + std::to_string(e.offset()) + "\n";
   }
+}
+
+void Walk(PyCodeObject* code, Stage stage, std::string& out) {
+  const int function = CO_OPTIMIZED | CO_NEWLOCALS;
+  if ((code->co_flags & function) == function) out += Render(code, stage);
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(code->co_consts); i++) {
     PyObject* c = PyTuple_GET_ITEM(code->co_consts, i);
-    if (PyCode_Check(c)) Walk(reinterpret_cast<PyCodeObject*>(c), out);
+    if (PyCode_Check(c)) Walk(reinterpret_cast<PyCodeObject*>(c), stage, out);
   }
 }
 
 }  // namespace
 
-std::string RenderHir(const std::string& python_source) {
+std::string RenderPython(const std::string& python_source, Stage stage) {
   if (!Py_IsInitialized()) Py_InitializeEx(0);
   python::LoadOpcodeNames();
   PyObject* code = Py_CompileString(python_source.c_str(), "golden.py", Py_file_input);
   if (code == nullptr) return "error: " + python::TakePythonError() + "\n";
   std::string out;
-  Walk(reinterpret_cast<PyCodeObject*>(code), out);
+  Walk(reinterpret_cast<PyCodeObject*>(code), stage, out);
   Py_DECREF(code);
   return out;
 }
 
 std::string RenderFor(const std::string& path, const std::string& input) {
-  const bool hir = path.size() > 4 && path.compare(path.size() - 4, 4, ".hir") == 0;
-  return hir ? RenderHir(input) : RenderLir(input);
+  auto ends_with = [&](const std::string& suffix) {
+    return path.size() > suffix.size() &&
+           path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (ends_with(".hir")) return RenderPython(input, Stage::kHir);
+  if (ends_with(".lower")) return RenderPython(input, Stage::kLowered);
+  return RenderLir(input);
 }
 
 }  // namespace a64jit::golden

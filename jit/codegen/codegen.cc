@@ -124,12 +124,12 @@ std::vector<AbiSlot> AssignAbi(const std::vector<Type>& types, int* stack_slots)
 
 class FunctionCompiler {
  public:
-  FunctionCompiler(const lir::Function& f, const CompileOptions& options)
-      : f_(f), options_(options) {}
+  // `f` is verified and `allocation` is its register allocation for Aarch64Registers().
+  FunctionCompiler(const lir::Function& f, const lir::Allocation& allocation,
+                   const CompileOptions& options)
+      : f_(f), options_(options), alloc_(allocation) {}
 
   CompiledFunction Run() {
-    lir::Verify(f_);
-    alloc_ = lir::AllocateRegisters(f_, Aarch64Registers());
     long_ranges_ = options_.force_long_ranges || EstimateMaxSize() >= kBranchRange - 65536;
     pools_ = !long_ranges_;
     LayOutFrame();
@@ -518,49 +518,35 @@ class FunctionCompiler {
     const Operand& b = in.args[1];
     if (b.is_imm()) {
       const uint64_t v = static_cast<uint64_t>(b.imm) & (width == 32 ? 0xffffffffull : ~0ull);
-      switch (in.op) {
-        case Op::kAdd:
-          AddImm(R(d), R(a), v, width, kS1);
-          return CommitGp(in.dst, d);
-        case Op::kSub:
-          AddImm(R(d), R(a), 0 - v, width, kS1);
-          return CommitGp(in.dst, d);
-        case Op::kAnd:
-        case Op::kOr:
-        case Op::kXor:
-          if (IsLogicalImm(v, width)) {
-            if (in.op == Op::kAnd) a_->and_(R(d), R(a), v);
-            if (in.op == Op::kOr) a_->orr(R(d), R(a), v);
-            if (in.op == Op::kXor) a_->eor(R(d), R(a), v);
-            return CommitGp(in.dst, d);
-          }
-          break;
-        default:
-          break;
+      // An immediate form: add/sub of any constant (AddImm legalises it), and/orr/eor of
+      // an encodable bitmask. mul and other constants go through a register.
+      if (in.op == Op::kAdd || in.op == Op::kSub) {
+        AddImm(R(d), R(a), in.op == Op::kAdd ? v : 0 - v, width, kS1);
+        return CommitGp(in.dst, d);
+      }
+      const bool logical = in.op == Op::kAnd || in.op == Op::kOr || in.op == Op::kXor;
+      if (logical && IsLogicalImm(v, width)) {
+        if (in.op == Op::kAnd) a_->and_(R(d), R(a), v);
+        if (in.op == Op::kOr) a_->orr(R(d), R(a), v);
+        if (in.op == Op::kXor) a_->eor(R(d), R(a), v);
+        return CommitGp(in.dst, d);
       }
     }
     const int r = ReadGp(b, kS1, width);
-    switch (in.op) {
-      case Op::kAdd:
-        a_->add(R(d), R(a), R(r));
-        break;
-      case Op::kSub:
-        a_->sub(R(d), R(a), R(r));
-        break;
-      case Op::kMul:
-        a_->mul(R(d), R(a), R(r));
-        break;
-      case Op::kAnd:
-        a_->and_(R(d), R(a), R(r));
-        break;
-      case Op::kOr:
-        a_->orr(R(d), R(a), R(r));
-        break;
-      case Op::kXor:
-        a_->eor(R(d), R(a), R(r));
-        break;
-      default:
-        Fail("internal: not a simple binary op");
+    if (in.op == Op::kAdd) {
+      a_->add(R(d), R(a), R(r));
+    } else if (in.op == Op::kSub) {
+      a_->sub(R(d), R(a), R(r));
+    } else if (in.op == Op::kMul) {
+      a_->mul(R(d), R(a), R(r));
+    } else if (in.op == Op::kAnd) {
+      a_->and_(R(d), R(a), R(r));
+    } else if (in.op == Op::kOr) {
+      a_->orr(R(d), R(a), R(r));
+    } else if (in.op == Op::kXor) {
+      a_->eor(R(d), R(a), R(r));
+    } else {
+      Fail("internal: not a simple binary op");
     }
     CommitGp(in.dst, d);
   }
@@ -661,19 +647,16 @@ class FunctionCompiler {
     const int a = ReadFp(in.args[0], kF0);
     const int b = ReadFp(in.args[1], kF1);
     const int d = DstReg(in.dst, kF0);
-    switch (in.op) {
-      case Op::kFAdd:
-        a_->fadd(D(d), D(a), D(b));
-        break;
-      case Op::kFSub:
-        a_->fsub(D(d), D(a), D(b));
-        break;
-      case Op::kFMul:
-        a_->fmul(D(d), D(a), D(b));
-        break;
-      default:
-        a_->fdiv(D(d), D(a), D(b));
-        break;
+    if (in.op == Op::kFAdd) {
+      a_->fadd(D(d), D(a), D(b));
+    } else if (in.op == Op::kFSub) {
+      a_->fsub(D(d), D(a), D(b));
+    } else if (in.op == Op::kFMul) {
+      a_->fmul(D(d), D(a), D(b));
+    } else if (in.op == Op::kFDiv) {
+      a_->fdiv(D(d), D(a), D(b));
+    } else {
+      Fail("internal: not an f64 binary op");
     }
     CommitFp(in.dst, d);
   }
@@ -1134,15 +1117,22 @@ class FunctionCompiler {
 
 }  // namespace
 
+CompiledFunction EmitAllocated(const lir::Function& f, const lir::Allocation& allocation,
+                               const CompileOptions& options) {
+  return FunctionCompiler(f, allocation, options).Run();
+}
+
 CompiledFunction Compile(const lir::Function& f, const CompileOptions& options) {
-  return FunctionCompiler(f, options).Run();
+  lir::Verify(f);
+  return EmitAllocated(f, lir::AllocateRegisters(f, Aarch64Registers()), options);
 }
 
 std::string Disassemble(const CompiledFunction& code, uint64_t base_address) {
   std::string out;
   const size_t n = code.stats.code_bytes;
   for (size_t off = 0; off + 4 <= n; off += 4) {
-    std::string line = codegen::DisassembleAt(code.bytes.data() + off, 4, base_address + off, ~0ull);
+    std::string line =
+        codegen::DisassembleAt(code.bytes.data() + off, 4, base_address + off, ~0ull);
     // "   0x<addr>: text\n" -> "<offset>: text"
     const size_t colon = line.find(": ");
     char prefix[16];

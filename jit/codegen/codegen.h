@@ -66,7 +66,12 @@ struct CompiledFunction {
 // The registers the allocator may hand out on aarch64 (x15-x18 and d29-d31 are reserved).
 const lir::RegisterFile& Aarch64Registers();
 
+// Verifies `f`, allocates its registers and emits it (for LIR from text or tests; the JIT's
+// pipeline in jit/compiler.h runs those stages itself, once each).
 CompiledFunction Compile(const lir::Function& f, const CompileOptions& options);
+// Emits a verified function with its register allocation for Aarch64Registers().
+CompiledFunction EmitAllocated(const lir::Function& f, const lir::Allocation& allocation,
+                               const CompileOptions& options);
 
 // Disassembly of compiled code (capstone), literal pool entries as `.quad`, one line each:
 // "<offset>: <instruction>".

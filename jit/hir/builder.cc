@@ -7,9 +7,9 @@
 
 #include <array>
 #include <deque>
-#include <stdexcept>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 namespace a64jit::hir {
 
@@ -694,32 +694,64 @@ class Builder {
 
 // Every bytecode the builder translates, with the Builder function that does it; anything
 // else keeps its function interpreted, and stats() names the opcode.
-#define A64JIT_BYTECODE_RULES(X)                                                             \
-  X(NOP, Nothing) X(RESUME, Nothing) X(PRECALL, Nothing)                                     \
-  X(POP_TOP, PopTop) X(PUSH_NULL, PushNull) X(COPY, Copy) X(SWAP, Swap)                       \
-  X(LOAD_FAST, LoadFast) X(STORE_FAST, StoreFast) X(LOAD_CONST, LoadConst)                   \
-  X(LOAD_GLOBAL, LoadGlobal) X(LOAD_ATTR, LoadAttr) X(STORE_ATTR, StoreAttr)                 \
-  X(LOAD_METHOD, LoadMethod) X(KW_NAMES, KwNames) X(CALL, Call)                              \
-  X(BINARY_OP, BinaryOrCompare) X(COMPARE_OP, BinaryOrCompare)                               \
-  X(IS_OP, IsOp) X(CONTAINS_OP, ContainsOp)                                                  \
-  X(UNARY_NEGATIVE, UnaryArithmetic) X(UNARY_POSITIVE, UnaryArithmetic)                      \
-  X(UNARY_INVERT, UnaryArithmetic) X(UNARY_NOT, UnaryNot)                                    \
-  X(BINARY_SUBSCR, BinarySubscr) X(STORE_SUBSCR, StoreSubscr)                                \
-  X(BUILD_LIST, BuildConsuming) X(BUILD_TUPLE, BuildConsuming) X(BUILD_MAP, BuildConsuming)  \
-  X(BUILD_STRING, BuildConsuming) X(BUILD_CONST_KEY_MAP, BuildConstKeyMap)                   \
-  X(BUILD_SLICE, BuildSlice) X(FORMAT_VALUE, FormatValue)                                    \
-  X(LIST_APPEND, ListAppendOrExtend) X(LIST_EXTEND, ListAppendOrExtend)                      \
-  X(MAKE_FUNCTION, MakeFunction) X(UNPACK_SEQUENCE, UnpackSequence)                          \
-  X(GET_ITER, GetIter) X(FOR_ITER, ForIter)                                                  \
-  X(JUMP_FORWARD, JumpUnconditional) X(JUMP_BACKWARD, JumpUnconditional)                     \
-  X(JUMP_BACKWARD_NO_INTERRUPT, JumpUnconditional)                                           \
-  X(POP_JUMP_FORWARD_IF_TRUE, PopJump) X(POP_JUMP_FORWARD_IF_FALSE, PopJump)                 \
-  X(POP_JUMP_BACKWARD_IF_TRUE, PopJump) X(POP_JUMP_BACKWARD_IF_FALSE, PopJump)               \
-  X(POP_JUMP_FORWARD_IF_NONE, PopJump) X(POP_JUMP_FORWARD_IF_NOT_NONE, PopJump)              \
-  X(POP_JUMP_BACKWARD_IF_NONE, PopJump) X(POP_JUMP_BACKWARD_IF_NOT_NONE, PopJump)            \
-  X(JUMP_IF_TRUE_OR_POP, JumpOrPop) X(JUMP_IF_FALSE_OR_POP, JumpOrPop)                       \
-  X(RETURN_VALUE, ReturnValue) X(RAISE_VARARGS, LeaveToRaise)                                \
+// clang-format off
+#define A64JIT_BYTECODE_RULES(X)                     \
+  X(NOP, Nothing)                                    \
+  X(RESUME, Nothing)                                 \
+  X(PRECALL, Nothing)                                \
+  X(POP_TOP, PopTop)                                 \
+  X(PUSH_NULL, PushNull)                             \
+  X(COPY, Copy)                                    \
+  X(SWAP, Swap)                                      \
+  X(LOAD_FAST, LoadFast)                             \
+  X(STORE_FAST, StoreFast)                           \
+  X(LOAD_CONST, LoadConst)                           \
+  X(LOAD_GLOBAL, LoadGlobal)                         \
+  X(LOAD_ATTR, LoadAttr)                             \
+  X(STORE_ATTR, StoreAttr)                         \
+  X(LOAD_METHOD, LoadMethod)                         \
+  X(KW_NAMES, KwNames)                               \
+  X(CALL, Call)                                      \
+  X(BINARY_OP, BinaryOrCompare)                      \
+  X(COMPARE_OP, BinaryOrCompare)                     \
+  X(IS_OP, IsOp)                                     \
+  X(CONTAINS_OP, ContainsOp)                       \
+  X(UNARY_NEGATIVE, UnaryArithmetic)                 \
+  X(UNARY_POSITIVE, UnaryArithmetic)                 \
+  X(UNARY_INVERT, UnaryArithmetic)                   \
+  X(UNARY_NOT, UnaryNot)                           \
+  X(BINARY_SUBSCR, BinarySubscr)                     \
+  X(STORE_SUBSCR, StoreSubscr)                       \
+  X(BUILD_LIST, BuildConsuming)                      \
+  X(BUILD_TUPLE, BuildConsuming)                     \
+  X(BUILD_MAP, BuildConsuming)                       \
+  X(BUILD_STRING, BuildConsuming)                    \
+  X(BUILD_CONST_KEY_MAP, BuildConstKeyMap)           \
+  X(BUILD_SLICE, BuildSlice)                         \
+  X(FORMAT_VALUE, FormatValue)                       \
+  X(LIST_APPEND, ListAppendOrExtend)                 \
+  X(LIST_EXTEND, ListAppendOrExtend)               \
+  X(MAKE_FUNCTION, MakeFunction)                     \
+  X(UNPACK_SEQUENCE, UnpackSequence)                 \
+  X(GET_ITER, GetIter)                               \
+  X(FOR_ITER, ForIter)                             \
+  X(JUMP_FORWARD, JumpUnconditional)                 \
+  X(JUMP_BACKWARD, JumpUnconditional)                \
+  X(JUMP_BACKWARD_NO_INTERRUPT, JumpUnconditional) \
+  X(POP_JUMP_FORWARD_IF_TRUE, PopJump)               \
+  X(POP_JUMP_FORWARD_IF_FALSE, PopJump)            \
+  X(POP_JUMP_BACKWARD_IF_TRUE, PopJump)              \
+  X(POP_JUMP_BACKWARD_IF_FALSE, PopJump)           \
+  X(POP_JUMP_FORWARD_IF_NONE, PopJump)               \
+  X(POP_JUMP_FORWARD_IF_NOT_NONE, PopJump)         \
+  X(POP_JUMP_BACKWARD_IF_NONE, PopJump)              \
+  X(POP_JUMP_BACKWARD_IF_NOT_NONE, PopJump)        \
+  X(JUMP_IF_TRUE_OR_POP, JumpOrPop)                  \
+  X(JUMP_IF_FALSE_OR_POP, JumpOrPop)                 \
+  X(RETURN_VALUE, ReturnValue)                       \
+  X(RAISE_VARARGS, LeaveToRaise)                   \
   X(LOAD_ASSERTION_ERROR, LeaveToRaise)
+// clang-format on
 
 Builder::Rule Builder::RuleFor(int opcode) {
   static const std::array<Rule, 256> kRules = [] {

@@ -145,43 +145,42 @@ std::optional<Value> Interpreter::Call(const Function& f, const std::vector<Valu
           return o.is_fimm() ? Value::Double(o.fimm)
                              : Value{Truncate(static_cast<uint64_t>(o.imm), *f.ret)};
         }
-        case Op::kCall: {
-          std::vector<Value> call_args;
-          for (const Operand& a : in.args) {
-            call_args.push_back(Value{frame.regs[static_cast<size_t>(a.vreg)]});
-          }
-          std::optional<Value> r;
-          if (const Function* callee = module_.Find(in.callee)) {
-            r = Call(*callee, call_args, depth + 1);
-          } else {
-            std::optional<uint64_t> address =
-                resolver_ ? resolver_(in.callee) : std::optional<uint64_t>();
-            if (!address) throw InterpError("call to unknown function @" + in.callee);
-            uint64_t x[8] = {};
-            double d[8] = {};
-            int ni = 0, nd = 0;
-            for (const Operand& a : in.args) {
-              const uint64_t bits = frame.regs[static_cast<size_t>(a.vreg)];
-              if (IsFloat(f.TypeOf(a.vreg))) {
-                if (nd == 8) throw InterpError("host helper @" + in.callee + ": >8 f64 args");
-                d[nd++] = FromBits(bits);
-              } else {
-                if (ni == 8) throw InterpError("host helper @" + in.callee + ": >8 int args");
-                x[ni++] = bits;
-              }
-            }
-            const bool fret = in.dst >= 0 && IsFloat(f.TypeOf(in.dst));
-            runtime::HostCallResult hr =
-                runtime::CallHost(*address, fret ? runtime::RetKind::kDouble : runtime::RetKind::kInt, x, d);
-            r = fret ? Value::Double(hr.d0) : Value{hr.x0};
-          }
-          if (in.dst >= 0) {
-            if (!r) throw InterpError("@" + in.callee + " returned no value");
-            frame.regs[static_cast<size_t>(in.dst)] = r->bits;
-          }
+        case Op::kCall:
+          ExecCall(f, frame, in, depth);
           continue;
-        }
-        default: {
+        case Op::kMov:
+        case Op::kAdd:
+        case Op::kSub:
+        case Op::kMul:
+        case Op::kSDiv:
+        case Op::kUDiv:
+        case Op::kSRem:
+        case Op::kURem:
+        case Op::kAnd:
+        case Op::kOr:
+        case Op::kXor:
+        case Op::kShl:
+        case Op::kLShr:
+        case Op::kAShr:
+        case Op::kNot:
+        case Op::kNeg:
+        case Op::kSExt:
+        case Op::kZExt:
+        case Op::kTrunc:
+        case Op::kFAdd:
+        case Op::kFSub:
+        case Op::kFMul:
+        case Op::kFDiv:
+        case Op::kFNeg:
+        case Op::kSIToF:
+        case Op::kFToSI:
+        case Op::kCmp:
+        case Op::kSelect:
+        case Op::kLoad:
+        case Op::kStore:
+        case Op::kSlotAddr:
+        case Op::kFramePtr:
+        case Op::kPad: {
           Value v = Eval(f, frame, in, depth);
           if (in.dst >= 0) frame.regs[static_cast<size_t>(in.dst)] = v.bits;
           continue;
@@ -190,6 +189,48 @@ std::optional<Value> Interpreter::Call(const Function& f, const std::vector<Valu
       break;  // a terminator chose the next block
     }
   }
+}
+
+// A call to a function of the module (interpreted) or to a host helper (called natively);
+// its result, if any, goes to in.dst.
+void Interpreter::ExecCall(const Function& f, Frame& frame, const Instr& in, int depth) {
+  std::vector<Value> call_args;
+  for (const Operand& a : in.args) {
+    call_args.push_back(Value{frame.regs[static_cast<size_t>(a.vreg)]});
+  }
+  std::optional<Value> r;
+  if (const Function* callee = module_.Find(in.callee)) {
+    r = Call(*callee, call_args, depth + 1);
+  } else {
+    r = CallHelper(f, frame, in);
+  }
+  if (in.dst >= 0) {
+    if (!r) throw InterpError("@" + in.callee + " returned no value");
+    frame.regs[static_cast<size_t>(in.dst)] = r->bits;
+  }
+}
+
+// A host helper, called with the AAPCS64 register assignment of its arguments.
+Value Interpreter::CallHelper(const Function& f, const Frame& frame, const Instr& in) {
+  std::optional<uint64_t> address = resolver_ ? resolver_(in.callee) : std::optional<uint64_t>();
+  if (!address) throw InterpError("call to unknown function @" + in.callee);
+  uint64_t x[8] = {};
+  double d[8] = {};
+  int ni = 0, nd = 0;
+  for (const Operand& a : in.args) {
+    const uint64_t bits = frame.regs[static_cast<size_t>(a.vreg)];
+    if (IsFloat(f.TypeOf(a.vreg))) {
+      if (nd == 8) throw InterpError("host helper @" + in.callee + ": >8 f64 args");
+      d[nd++] = FromBits(bits);
+    } else {
+      if (ni == 8) throw InterpError("host helper @" + in.callee + ": >8 int args");
+      x[ni++] = bits;
+    }
+  }
+  const bool fret = in.dst >= 0 && IsFloat(f.TypeOf(in.dst));
+  runtime::HostCallResult hr =
+      runtime::CallHost(*address, fret ? runtime::RetKind::kDouble : runtime::RetKind::kInt, x, d);
+  return fret ? Value::Double(hr.d0) : Value{hr.x0};
 }
 
 uint64_t Interpreter::Address(const Frame& frame, const Instr& in, size_t width) const {
@@ -320,9 +361,13 @@ Value Interpreter::Eval(const Function& f, Frame& frame, const Instr& in, int) {
                         std::to_string(in.line) + ")");
     case Op::kPad:
       return Value{};
-    default:
-      throw InterpError(std::string("interpreter: unexpected '") + OpName(in.op) + "'");
+    case Op::kCall:  // Call and ExecCall run these
+    case Op::kJmp:
+    case Op::kBr:
+    case Op::kRet:
+      break;
   }
+  throw InterpError(std::string("interpreter: unexpected '") + OpName(in.op) + "'");
 }
 
 }  // namespace a64jit::lir

@@ -1,5 +1,6 @@
 #include "jit/lir/lir.h"
 
+#include <iterator>
 #include <sstream>
 
 namespace a64jit::lir {
@@ -55,91 +56,41 @@ int64_t SignExtend(uint64_t bits, Type t) {
   return static_cast<int64_t>((v ^ sign) - sign);
 }
 
+namespace {
+
+// One row of ops.h's table, indexed by Op.
+struct OpInfo {
+  const char* name;
+  OpSyntax syntax;
+  OpFamily family;
+  bool terminator;
+};
+
+constexpr OpInfo kOpInfo[] = {
+#define A64JIT_LIR_OP_INFO(name, text, syntax, family, terminator) \
+  {text, OpSyntax::syntax, OpFamily::family, terminator},
+    A64JIT_LIR_OPS(A64JIT_LIR_OP_INFO)
+#undef A64JIT_LIR_OP_INFO
+};
+static_assert(std::size(kOpInfo) == std::size(kAllOps));
+
+const OpInfo& Info(Op op) { return kOpInfo[static_cast<size_t>(op)]; }
+
+}  // namespace
+
 const char* OpName(Op op) {
-  switch (op) {
-    case Op::kMov:
-      return "mov";
-    case Op::kAdd:
-      return "add";
-    case Op::kSub:
-      return "sub";
-    case Op::kMul:
-      return "mul";
-    case Op::kSDiv:
-      return "sdiv";
-    case Op::kUDiv:
-      return "udiv";
-    case Op::kSRem:
-      return "srem";
-    case Op::kURem:
-      return "urem";
-    case Op::kAnd:
-      return "and";
-    case Op::kOr:
-      return "or";
-    case Op::kXor:
-      return "xor";
-    case Op::kShl:
-      return "shl";
-    case Op::kLShr:
-      return "lshr";
-    case Op::kAShr:
-      return "ashr";
-    case Op::kNot:
-      return "not";
-    case Op::kNeg:
-      return "neg";
-    case Op::kSExt:
-      return "sext";
-    case Op::kZExt:
-      return "zext";
-    case Op::kTrunc:
-      return "trunc";
-    case Op::kFAdd:
-      return "fadd";
-    case Op::kFSub:
-      return "fsub";
-    case Op::kFMul:
-      return "fmul";
-    case Op::kFDiv:
-      return "fdiv";
-    case Op::kFNeg:
-      return "fneg";
-    case Op::kSIToF:
-      return "sitof";
-    case Op::kFToSI:
-      return "ftosi";
-    case Op::kCmp:
-      return "cmp";
-    case Op::kSelect:
-      return "select";
-    case Op::kLoad:
-      return "load";
-    case Op::kStore:
-      return "store";
-    case Op::kSlotAddr:
-      return "slotaddr";
-    case Op::kFramePtr:
-      return "frameptr";
-    case Op::kCall:
-      return "call";
-    case Op::kPad:
-      return "pad";
-    case Op::kJmp:
-      return "jmp";
-    case Op::kBr:
-      return "br";
-    case Op::kRet:
-      return "ret";
-  }
-  return "?";
+  return static_cast<size_t>(op) < std::size(kOpInfo) ? Info(op).name : "?";
 }
 
-bool IsTerminator(Op op) { return op == Op::kJmp || op == Op::kBr || op == Op::kRet; }
+OpSyntax OpSyntaxOf(Op op) { return Info(op).syntax; }
 
-bool IsIntBinary(Op op) { return op >= Op::kAdd && op <= Op::kAShr; }
+OpFamily OpFamilyOf(Op op) { return Info(op).family; }
 
-bool IsFloatBinary(Op op) { return op >= Op::kFAdd && op <= Op::kFDiv; }
+bool IsTerminator(Op op) { return Info(op).terminator; }
+
+bool IsIntBinary(Op op) { return Info(op).family == OpFamily::kIntBinary; }
+
+bool IsFloatBinary(Op op) { return Info(op).family == OpFamily::kFloatBinary; }
 
 const char* CondName(Cond c) {
   static const char* const kNames[] = {"eq",  "ne",  "slt", "sle", "sgt",
@@ -319,147 +270,211 @@ class Verifier {
 
   static bool IsCallType(Type t) { return t == Type::kI64 || t == Type::kPtr || t == Type::kF64; }
 
+  // Every op listed: a new op fails to compile (-Werror=switch) until it is checked here.
   void Check(int b, const Instr& in) const {
     switch (in.op) {
-      case Op::kMov: {
-        CheckArgs(b, in, 1);
-        CheckValue(b, in, in.args[0], Dst(b, in));
-        break;
-      }
+      case Op::kMov:
+        return CheckMove(b, in);
+      case Op::kAdd:
+      case Op::kSub:
+      case Op::kMul:
+      case Op::kSDiv:
+      case Op::kUDiv:
+      case Op::kSRem:
+      case Op::kURem:
+      case Op::kAnd:
+      case Op::kOr:
+      case Op::kXor:
+      case Op::kShl:
+      case Op::kLShr:
+      case Op::kAShr:
+      case Op::kFAdd:
+      case Op::kFSub:
+      case Op::kFMul:
+      case Op::kFDiv:
+        return CheckBinary(b, in);
       case Op::kNot:
-      case Op::kNeg: {
-        CheckArgs(b, in, 1);
-        Type t = Dst(b, in);
-        if (!IsInt(t)) Fail(b, &in, "integer operation on f64");
-        CheckValue(b, in, in.args[0], t);
-        break;
-      }
+      case Op::kNeg:
+        return CheckIntUnary(b, in);
       case Op::kSExt:
       case Op::kZExt:
-      case Op::kTrunc: {
-        CheckArgs(b, in, 1);
-        Type t = Dst(b, in);
-        if (!in.args[0].is_vreg()) Fail(b, &in, "operand must be a register");
-        Type s = CheckVReg(b, &in, in.args[0].vreg);
-        if (!IsInt(t) || !IsInt(s)) Fail(b, &in, "integer conversion on f64");
-        if (in.op == Op::kTrunc ? TypeBits(t) > TypeBits(s) : TypeBits(t) < TypeBits(s)) {
-          Fail(b, &in,
-               std::string("cannot ") + OpName(in.op) + " " + TypeName(s) + " to " + TypeName(t));
-        }
-        break;
-      }
-      case Op::kFNeg: {
-        CheckArgs(b, in, 1);
-        if (Dst(b, in) != Type::kF64) Fail(b, &in, "result must be f64");
-        CheckValue(b, in, in.args[0], Type::kF64);
-        break;
-      }
-      case Op::kSIToF: {
-        CheckArgs(b, in, 1);
-        if (Dst(b, in) != Type::kF64) Fail(b, &in, "result must be f64");
-        if (!in.args[0].is_vreg() || !IsInt(CheckVReg(b, &in, in.args[0].vreg))) {
-          Fail(b, &in, "operand must be an integer register");
-        }
-        break;
-      }
-      case Op::kFToSI: {
-        CheckArgs(b, in, 1);
-        if (!IsInt(Dst(b, in))) Fail(b, &in, "result must be an integer");
-        if (!in.args[0].is_vreg()) Fail(b, &in, "operand must be a register");
-        CheckValue(b, in, in.args[0], Type::kF64);
-        break;
-      }
-      case Op::kCmp: {
-        CheckArgs(b, in, 2);
-        if (!IsInt(Dst(b, in))) Fail(b, &in, "result must be an integer");
-        if (!IsInt(in.cmp_type)) Fail(b, &in, "compare operands must be integers");
-        CheckValue(b, in, in.args[0], in.cmp_type);
-        CheckValue(b, in, in.args[1], in.cmp_type);
-        break;
-      }
-      case Op::kSelect: {
-        CheckArgs(b, in, 3);
-        Type t = Dst(b, in);
-        if (!in.args[0].is_vreg() || !IsInt(CheckVReg(b, &in, in.args[0].vreg))) {
-          Fail(b, &in, "condition must be an integer register");
-        }
-        CheckValue(b, in, in.args[1], t);
-        CheckValue(b, in, in.args[2], t);
-        break;
-      }
+      case Op::kTrunc:
+        return CheckIntConvert(b, in);
+      case Op::kFNeg:
+        return CheckFloatUnary(b, in);
+      case Op::kSIToF:
+        return CheckIntToFloat(b, in);
+      case Op::kFToSI:
+        return CheckFloatToInt(b, in);
+      case Op::kCmp:
+        return CheckCompare(b, in);
+      case Op::kSelect:
+        return CheckSelect(b, in);
       case Op::kLoad:
-        CheckArgs(b, in, 0);
-        Dst(b, in);
-        CheckAddress(b, in);
-        break;
+        return CheckLoad(b, in);
       case Op::kStore:
-        CheckArgs(b, in, 1);
-        if (in.dst >= 0) Fail(b, &in, "store has no result");
-        CheckValue(b, in, in.args[0], in.store_type);
-        CheckAddress(b, in);
-        break;
+        return CheckStore(b, in);
       case Op::kSlotAddr:
-        CheckArgs(b, in, 0);
-        if (Dst(b, in) != Type::kPtr) Fail(b, &in, "result must be ptr");
-        if (in.slot < 0 || static_cast<size_t>(in.slot) >= f_.slots.size()) {
-          Fail(b, &in, "unknown stack slot ss" + std::to_string(in.slot));
-        }
-        break;
+        return CheckSlotAddr(b, in);
       case Op::kFramePtr:
-        CheckArgs(b, in, 0);
-        if (Dst(b, in) != Type::kPtr) Fail(b, &in, "result must be ptr");
-        break;
+        return CheckFramePtr(b, in);
       case Op::kCall:
-        if (in.callee.empty()) Fail(b, &in, "call without a callee");
-        for (const Operand& a : in.args) {
-          if (!a.is_vreg()) Fail(b, &in, "call arguments must be registers");
-          if (!IsCallType(CheckVReg(b, &in, a.vreg))) {
-            Fail(b, &in, "call arguments must be i64, ptr or f64");
-          }
-        }
-        if (in.dst >= 0 && !IsCallType(CheckVReg(b, &in, in.dst))) {
-          Fail(b, &in, "call results must be i64, ptr or f64");
-        }
-        break;
+        return CheckCall(b, in);
       case Op::kPad:
-        CheckArgs(b, in, 0);
-        if (in.count < 0 || in.count > (1 << 24)) Fail(b, &in, "pad count out of range");
-        break;
+        return CheckPad(b, in);
       case Op::kJmp:
-        CheckTarget(b, in, in.targets[0]);
-        break;
+        return CheckTarget(b, in, in.targets[0]);
       case Op::kBr:
-        CheckTarget(b, in, in.targets[0]);
-        CheckTarget(b, in, in.targets[1]);
-        if (in.br_on_value) {
-          CheckArgs(b, in, 1);
-          if (!in.args[0].is_vreg() || !IsInt(CheckVReg(b, &in, in.args[0].vreg))) {
-            Fail(b, &in, "branch condition must be an integer register");
-          }
-        } else {
-          CheckArgs(b, in, 2);
-          if (!IsInt(in.cmp_type)) Fail(b, &in, "compare operands must be integers");
-          CheckValue(b, in, in.args[0], in.cmp_type);
-          CheckValue(b, in, in.args[1], in.cmp_type);
-        }
-        break;
+        return CheckBranch(b, in);
       case Op::kRet:
-        if (f_.ret) {
-          CheckArgs(b, in, 1);
-          CheckValue(b, in, in.args[0], *f_.ret);
-        } else {
-          CheckArgs(b, in, 0);
-        }
-        break;
-      default: {  // binary
-        CheckArgs(b, in, 2);
-        Type t = Dst(b, in);
-        if (IsIntBinary(in.op) && !IsInt(t)) Fail(b, &in, "integer operation on f64");
-        if (IsFloatBinary(in.op) && !IsFloat(t)) Fail(b, &in, "f64 operation on an integer");
-        CheckValue(b, in, in.args[0], t);
-        CheckValue(b, in, in.args[1], t);
-        break;
+        return CheckReturn(b, in);
+    }
+    Fail(b, &in, "internal: unknown op " + std::to_string(static_cast<int>(in.op)));
+  }
+
+  void CheckMove(int b, const Instr& in) const {
+    CheckArgs(b, in, 1);
+    CheckValue(b, in, in.args[0], Dst(b, in));
+  }
+
+  // Integer and f64 binary ops: two operands of the result's type.
+  void CheckBinary(int b, const Instr& in) const {
+    CheckArgs(b, in, 2);
+    Type t = Dst(b, in);
+    if (IsIntBinary(in.op) && !IsInt(t)) Fail(b, &in, "integer operation on f64");
+    if (IsFloatBinary(in.op) && !IsFloat(t)) Fail(b, &in, "f64 operation on an integer");
+    CheckValue(b, in, in.args[0], t);
+    CheckValue(b, in, in.args[1], t);
+  }
+
+  void CheckIntUnary(int b, const Instr& in) const {
+    CheckArgs(b, in, 1);
+    Type t = Dst(b, in);
+    if (!IsInt(t)) Fail(b, &in, "integer operation on f64");
+    CheckValue(b, in, in.args[0], t);
+  }
+
+  // sext/zext widen (or keep) the width, trunc narrows (or keeps) it.
+  void CheckIntConvert(int b, const Instr& in) const {
+    CheckArgs(b, in, 1);
+    Type t = Dst(b, in);
+    if (!in.args[0].is_vreg()) Fail(b, &in, "operand must be a register");
+    Type s = CheckVReg(b, &in, in.args[0].vreg);
+    if (!IsInt(t) || !IsInt(s)) Fail(b, &in, "integer conversion on f64");
+    if (in.op == Op::kTrunc ? TypeBits(t) > TypeBits(s) : TypeBits(t) < TypeBits(s)) {
+      Fail(b, &in,
+           std::string("cannot ") + OpName(in.op) + " " + TypeName(s) + " to " + TypeName(t));
+    }
+  }
+
+  void CheckFloatUnary(int b, const Instr& in) const {
+    CheckArgs(b, in, 1);
+    if (Dst(b, in) != Type::kF64) Fail(b, &in, "result must be f64");
+    CheckValue(b, in, in.args[0], Type::kF64);
+  }
+
+  void CheckIntToFloat(int b, const Instr& in) const {
+    CheckArgs(b, in, 1);
+    if (Dst(b, in) != Type::kF64) Fail(b, &in, "result must be f64");
+    if (!in.args[0].is_vreg() || !IsInt(CheckVReg(b, &in, in.args[0].vreg))) {
+      Fail(b, &in, "operand must be an integer register");
+    }
+  }
+
+  void CheckFloatToInt(int b, const Instr& in) const {
+    CheckArgs(b, in, 1);
+    if (!IsInt(Dst(b, in))) Fail(b, &in, "result must be an integer");
+    if (!in.args[0].is_vreg()) Fail(b, &in, "operand must be a register");
+    CheckValue(b, in, in.args[0], Type::kF64);
+  }
+
+  // The two operands of cmp and of br's compare form.
+  void CheckCompareOperands(int b, const Instr& in) const {
+    if (!IsInt(in.cmp_type)) Fail(b, &in, "compare operands must be integers");
+    CheckValue(b, in, in.args[0], in.cmp_type);
+    CheckValue(b, in, in.args[1], in.cmp_type);
+  }
+
+  void CheckCompare(int b, const Instr& in) const {
+    CheckArgs(b, in, 2);
+    if (!IsInt(Dst(b, in))) Fail(b, &in, "result must be an integer");
+    CheckCompareOperands(b, in);
+  }
+
+  void CheckSelect(int b, const Instr& in) const {
+    CheckArgs(b, in, 3);
+    Type t = Dst(b, in);
+    if (!in.args[0].is_vreg() || !IsInt(CheckVReg(b, &in, in.args[0].vreg))) {
+      Fail(b, &in, "condition must be an integer register");
+    }
+    CheckValue(b, in, in.args[1], t);
+    CheckValue(b, in, in.args[2], t);
+  }
+
+  void CheckLoad(int b, const Instr& in) const {
+    CheckArgs(b, in, 0);
+    Dst(b, in);
+    CheckAddress(b, in);
+  }
+
+  void CheckStore(int b, const Instr& in) const {
+    CheckArgs(b, in, 1);
+    if (in.dst >= 0) Fail(b, &in, "store has no result");
+    CheckValue(b, in, in.args[0], in.store_type);
+    CheckAddress(b, in);
+  }
+
+  void CheckSlotAddr(int b, const Instr& in) const {
+    CheckArgs(b, in, 0);
+    if (Dst(b, in) != Type::kPtr) Fail(b, &in, "result must be ptr");
+    if (in.slot < 0 || static_cast<size_t>(in.slot) >= f_.slots.size()) {
+      Fail(b, &in, "unknown stack slot ss" + std::to_string(in.slot));
+    }
+  }
+
+  void CheckFramePtr(int b, const Instr& in) const {
+    CheckArgs(b, in, 0);
+    if (Dst(b, in) != Type::kPtr) Fail(b, &in, "result must be ptr");
+  }
+
+  void CheckCall(int b, const Instr& in) const {
+    if (in.callee.empty()) Fail(b, &in, "call without a callee");
+    for (const Operand& a : in.args) {
+      if (!a.is_vreg()) Fail(b, &in, "call arguments must be registers");
+      if (!IsCallType(CheckVReg(b, &in, a.vreg))) {
+        Fail(b, &in, "call arguments must be i64, ptr or f64");
       }
+    }
+    if (in.dst >= 0 && !IsCallType(CheckVReg(b, &in, in.dst))) {
+      Fail(b, &in, "call results must be i64, ptr or f64");
+    }
+  }
+
+  void CheckPad(int b, const Instr& in) const {
+    CheckArgs(b, in, 0);
+    if (in.count < 0 || in.count > (1 << 24)) Fail(b, &in, "pad count out of range");
+  }
+
+  void CheckBranch(int b, const Instr& in) const {
+    CheckTarget(b, in, in.targets[0]);
+    CheckTarget(b, in, in.targets[1]);
+    if (in.br_on_value) {
+      CheckArgs(b, in, 1);
+      if (!in.args[0].is_vreg() || !IsInt(CheckVReg(b, &in, in.args[0].vreg))) {
+        Fail(b, &in, "branch condition must be an integer register");
+      }
+    } else {
+      CheckArgs(b, in, 2);
+      CheckCompareOperands(b, in);
+    }
+  }
+
+  void CheckReturn(int b, const Instr& in) const {
+    if (f_.ret) {
+      CheckArgs(b, in, 1);
+      CheckValue(b, in, in.args[0], *f_.ret);
+    } else {
+      CheckArgs(b, in, 0);
     }
   }
 

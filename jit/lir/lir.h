@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "jit/lir/ops.h"
+
 namespace a64jit::lir {
 
 enum class Type : uint8_t { kI8, kI16, kI32, kI64, kPtr, kF64 };
@@ -36,53 +38,25 @@ inline bool IsInt(Type t) { return t != Type::kF64; }
 uint64_t Truncate(uint64_t bits, Type t);
 int64_t SignExtend(uint64_t bits, Type t);
 
+// The opcodes, in the order of the table in ops.h (which documents each one).
 enum class Op : uint8_t {
-  kMov,  // d = a
-  // Integer binary: d = a OP b
-  kAdd,
-  kSub,
-  kMul,
-  kSDiv,
-  kUDiv,
-  kSRem,
-  kURem,
-  kAnd,
-  kOr,
-  kXor,
-  kShl,
-  kLShr,
-  kAShr,
-  // Integer unary
-  kNot,
-  kNeg,
-  kSExt,
-  kZExt,
-  kTrunc,  // d = convert(a) between integer types
-  // f64
-  kFAdd,
-  kFSub,
-  kFMul,
-  kFDiv,
-  kFNeg,
-  kSIToF,     // d:f64 = signed integer a
-  kFToSI,     // d:int = f64 a (saturating, NaN -> 0)
-  kCmp,       // d = (a cond b) ? 1 : 0, operands of `cmp_type`
-  kSelect,    // d = a != 0 ? b : c
-  kLoad,      // d = *(type*)(base + index * scale + disp)
-  kStore,     // *(store_type*)(base + index * scale + disp) = a
-  kSlotAddr,  // d:ptr = address of stack slot `slot`
-  kFramePtr,  // d:ptr = this function's frame record (x29); no interpreter semantics
-  kCall,      // [d =] call @callee(args...)
-  kPad,       // `count` nops: spreads code out to test long branches
-  // Terminators
-  kJmp,  // goto targets[0]
-  kBr,   // if (cond form) goto targets[0] else targets[1]
-  kRet,  // return [a]
+#define A64JIT_LIR_OP_ENUMERATOR(name, text, syntax, family, terminator) k##name,
+  A64JIT_LIR_OPS(A64JIT_LIR_OP_ENUMERATOR)
+#undef A64JIT_LIR_OP_ENUMERATOR
 };
+// Every op, in enum order (for tables built from ops.h's, like the text parser's).
+inline constexpr Op kAllOps[] = {
+#define A64JIT_LIR_OP_LIST_ENTRY(name, text, syntax, family, terminator) Op::k##name,
+    A64JIT_LIR_OPS(A64JIT_LIR_OP_LIST_ENTRY)
+#undef A64JIT_LIR_OP_LIST_ENTRY
+};
+// The facts of ops.h's table, per op.
 const char* OpName(Op op);
+OpSyntax OpSyntaxOf(Op op);
+OpFamily OpFamilyOf(Op op);
 bool IsTerminator(Op op);
-bool IsIntBinary(Op op);
-bool IsFloatBinary(Op op);
+bool IsIntBinary(Op op);    // family kIntBinary
+bool IsFloatBinary(Op op);  // family kFloatBinary
 
 enum class Cond : uint8_t { kEq, kNe, kSlt, kSle, kSgt, kSge, kUlt, kUle, kUgt, kUge };
 const char* CondName(Cond c);

@@ -99,38 +99,41 @@ std::vector<LiveInterval> ComputeLiveIntervals(const Function& f) {
   return intervals;
 }
 
-Allocation AllocateRegisters(const Function& f, const RegisterFile& regs) {
-  Allocation a;
-  const size_t nv = f.vreg_types.size();
-  a.where.assign(nv, Location{});
-  a.crosses_call.assign(nv, false);
+namespace {
 
-  std::vector<int> call_positions;
+// General and f64 registers share one index space so that one table marks both busy:
+// register r of class c is slot c * kRegsPerClass + r (aarch64 has 32 of each).
+constexpr int kRegsPerClass = 32;
+constexpr int kRegClasses = 2;  // 0: general, 1: f64
+
+// Positions (2k for instruction k) of the calls, ascending.
+std::vector<int> CallPositions(const Function& f) {
+  std::vector<int> calls;
   int k = 0;
   for (const Block& b : f.blocks) {
     for (const Instr& in : b.instrs) {
-      if (in.op == Op::kCall) call_positions.push_back(2 * k);
+      if (in.op == Op::kCall) calls.push_back(2 * k);
       k++;
     }
   }
+  return calls;
+}
 
-  std::vector<LiveInterval> intervals = ComputeLiveIntervals(f);
-  std::stable_sort(intervals.begin(), intervals.end(),
-                   [](const LiveInterval& x, const LiveInterval& y) { return x.start < y.start; });
-
-  struct Active {
-    int end, vreg, reg, start;
-  };
-  // Instructions mentioning each vreg: the spill heuristic's weight.
-  std::vector<int> uses(nv, 0);
+// Instructions mentioning each vreg: the spill heuristic's weight.
+std::vector<int> UseCounts(const Function& f) {
+  std::vector<int> uses(f.vreg_types.size(), 0);
   for (const Block& b : f.blocks) {
     for (const Instr& in : b.instrs) {
       ForEachUse(in, [&](int v) { uses[static_cast<size_t>(v)]++; });
       if (in.dst >= 0) uses[static_cast<size_t>(in.dst)]++;
     }
   }
-  // Preferred registers (RegisterFile): arguments first, then call results and returns.
-  std::vector<int> hint(nv, -1);
+  return uses;
+}
+
+// Preferred registers (RegisterFile): arguments first, then call results and returns.
+std::vector<int> RegisterHints(const Function& f, const RegisterFile& regs) {
+  std::vector<int> hint(f.vreg_types.size(), -1);
   for (const Block& b : f.blocks) {
     for (const Instr& in : b.instrs) {
       if (in.op != Op::kCall) continue;
@@ -156,99 +159,171 @@ Allocation AllocateRegisters(const Function& f, const RegisterFile& regs) {
       hint[static_cast<size_t>(v)] = IsFloat(f.TypeOf(v)) ? regs.fp_result : regs.gp_result;
     }
   }
+  return hint;
+}
 
-  std::vector<Active> active;
-  std::vector<bool> reg_busy(64, false);  // indexed by class * 32 + register number
-  std::vector<bool> callee_used(64, false);
+bool Contains(const std::vector<int>& set, int r) {
+  return std::find(set.begin(), set.end(), r) != set.end();
+}
 
-  for (const LiveInterval& iv : intervals) {
+// The linear scan proper: intervals in order of their start, each given a free register or,
+// when none is free, the register of the least valuable active interval (which is spilled)
+// or a spill slot.
+class LinearScan {
+ public:
+  LinearScan(const Function& f, const RegisterFile& regs, Allocation& a)
+      : f_(f),
+        regs_(regs),
+        a_(a),
+        call_positions_(CallPositions(f)),
+        uses_(UseCounts(f)),
+        hint_(RegisterHints(f, regs)),
+        reg_busy_(kRegClasses * kRegsPerClass, false),
+        callee_used_(kRegClasses * kRegsPerClass, false) {}
+
+  void Allocate(const LiveInterval& iv) {
     const size_t v = static_cast<size_t>(iv.vreg);
-    const bool fp = IsFloat(f.TypeOf(iv.vreg));
-    const int cls = fp ? 32 : 0;
-    // Expire intervals that ended before this one starts.
-    active.erase(std::remove_if(active.begin(), active.end(),
-                                [&](const Active& x) {
-                                  if (x.end < iv.start) {
-                                    reg_busy[static_cast<size_t>(x.reg)] = false;
-                                    return true;
-                                  }
-                                  return false;
-                                }),
-                 active.end());
-    auto next_call = std::upper_bound(call_positions.begin(), call_positions.end(), iv.start);
-    const bool crosses = next_call != call_positions.end() && *next_call + 1 < iv.end;
-    a.crosses_call[v] = crosses;
-
-    const std::vector<int>& callee = fp ? regs.fp_callee_saved : regs.gp_callee_saved;
-    const std::vector<int>& caller = fp ? regs.fp_caller_saved : regs.gp_caller_saved;
-    int chosen = -1;
-    auto try_pick = [&](const std::vector<int>& set) {
-      for (int r : set) {
-        if (!reg_busy[static_cast<size_t>(cls + r)]) {
-          chosen = cls + r;
-          return;
-        }
-      }
-    };
-    const int h = hint[v];
-    if (!crosses && h >= 0 && !reg_busy[static_cast<size_t>(cls + h)] &&
-        std::find(caller.begin(), caller.end(), h) != caller.end()) {
-      chosen = cls + h;
-    }
-    if (chosen < 0 && !crosses) try_pick(caller);
-    if (chosen < 0) try_pick(callee);
-
+    const bool fp = IsFloat(f_.TypeOf(iv.vreg));
+    const Class cls{fp ? kRegsPerClass : 0, fp ? regs_.fp_callee_saved : regs_.gp_callee_saved,
+                    fp ? regs_.fp_caller_saved : regs_.gp_caller_saved};
+    ExpireBefore(iv.start);
+    const bool crosses = CrossesCall(iv);
+    a_.crosses_call[v] = crosses;
+    int chosen = PickFree(cls, hint_[v], crosses);
+    if (chosen < 0) chosen = Steal(iv, cls, crosses);
     if (chosen < 0) {
-      // No free register: spill whichever of this interval and the active ones it could
-      // take a register from is used least per position it covers (a long-lived value used
-      // everywhere, like a frame pointer, keeps its register; a long-lived rarely used one
-      // goes to memory).
-      auto allowed = [&](int reg) {
-        const int r = reg - cls;
-        if (reg / 32 != cls / 32) return false;
-        if (std::find(callee.begin(), callee.end(), r) != callee.end()) return true;
-        return !crosses && std::find(caller.begin(), caller.end(), r) != caller.end();
-      };
-      auto weight = [&](int vreg, int start, int end) {
-        return static_cast<double>(uses[static_cast<size_t>(vreg)]) / (end - start + 2);
-      };
-      int victim = -1;
-      double victim_weight = 0;
-      for (size_t i = 0; i < active.size(); i++) {
-        if (!allowed(active[i].reg)) continue;
-        const double w = weight(active[i].vreg, active[i].start, active[i].end);
-        if (victim < 0 || w < victim_weight) {
-          victim = static_cast<int>(i);
-          victim_weight = w;
-        }
-      }
-      if (victim >= 0 && victim_weight < weight(iv.vreg, iv.start, iv.end)) {
-        Active stolen = active[static_cast<size_t>(victim)];
-        a.where[static_cast<size_t>(stolen.vreg)] =
-            Location{Location::Kind::kSpill, a.spill_slots++};
-        active.erase(active.begin() + victim);
-        chosen = stolen.reg;
-      } else {
-        a.where[v] = Location{Location::Kind::kSpill, a.spill_slots++};
-        continue;
+      a_.where[v] = Location{Location::Kind::kSpill, a_.spill_slots++};
+      return;
+    }
+    reg_busy_[static_cast<size_t>(chosen)] = true;
+    a_.where[v] = Location{Location::Kind::kReg, chosen - cls.base};
+    active_.push_back(Active{iv.end, iv.vreg, chosen, iv.start});
+    if (Contains(cls.callee, chosen - cls.base)) callee_used_[static_cast<size_t>(chosen)] = true;
+  }
+
+  // The callee-saved registers handed out, ascending: the prologue saves them.
+  void ReportCalleeSaved() {
+    for (int r : regs_.gp_callee_saved) {
+      if (callee_used_[static_cast<size_t>(r)]) a_.used_gp_callee_saved.push_back(r);
+    }
+    for (int r : regs_.fp_callee_saved) {
+      if (callee_used_[static_cast<size_t>(kRegsPerClass + r)]) {
+        a_.used_fp_callee_saved.push_back(r);
       }
     }
-    reg_busy[static_cast<size_t>(chosen)] = true;
-    a.where[v] = Location{Location::Kind::kReg, chosen - cls};
-    active.push_back(Active{iv.end, iv.vreg, chosen, iv.start});
-    const int r = chosen - cls;
-    if (std::find(callee.begin(), callee.end(), r) != callee.end()) {
-      callee_used[static_cast<size_t>(chosen)] = true;
+    std::sort(a_.used_gp_callee_saved.begin(), a_.used_gp_callee_saved.end());
+    std::sort(a_.used_fp_callee_saved.begin(), a_.used_fp_callee_saved.end());
+  }
+
+ private:
+  // An interval holding a register; `reg` is a slot of reg_busy_.
+  struct Active {
+    int end, vreg, reg, start;
+  };
+  // The register class of the interval being allocated: its first slot in reg_busy_, and
+  // its callee- and caller-saved registers (register numbers) in order of preference.
+  struct Class {
+    int base;
+    const std::vector<int>& callee;
+    const std::vector<int>& caller;
+  };
+
+  // Frees the registers of intervals that ended before `start`.
+  void ExpireBefore(int start) {
+    active_.erase(std::remove_if(active_.begin(), active_.end(),
+                                 [&](const Active& x) {
+                                   if (x.end < start) {
+                                     reg_busy_[static_cast<size_t>(x.reg)] = false;
+                                     return true;
+                                   }
+                                   return false;
+                                 }),
+                  active_.end());
+  }
+
+  // A call inside the interval (not at its last use) would clobber a caller-saved register.
+  bool CrossesCall(const LiveInterval& iv) const {
+    auto next_call = std::upper_bound(call_positions_.begin(), call_positions_.end(), iv.start);
+    return next_call != call_positions_.end() && *next_call + 1 < iv.end;
+  }
+
+  // A free register slot: the hint if it is free and caller-saved (and no call is crossed),
+  // else the first free caller-saved one (no call crossed), else the first free callee-saved
+  // one; -1 if none.
+  int PickFree(const Class& cls, int hint, bool crosses) const {
+    if (!crosses && hint >= 0 && !reg_busy_[static_cast<size_t>(cls.base + hint)] &&
+        Contains(cls.caller, hint)) {
+      return cls.base + hint;
     }
+    int chosen = -1;
+    if (!crosses) chosen = FirstFree(cls, cls.caller);
+    if (chosen < 0) chosen = FirstFree(cls, cls.callee);
+    return chosen;
   }
-  for (int r : regs.gp_callee_saved) {
-    if (callee_used[static_cast<size_t>(r)]) a.used_gp_callee_saved.push_back(r);
+
+  int FirstFree(const Class& cls, const std::vector<int>& set) const {
+    for (int r : set) {
+      if (!reg_busy_[static_cast<size_t>(cls.base + r)]) return cls.base + r;
+    }
+    return -1;
   }
-  for (int r : regs.fp_callee_saved) {
-    if (callee_used[static_cast<size_t>(32 + r)]) a.used_fp_callee_saved.push_back(r);
+
+  // No free register: spill whichever of this interval and the active ones it could take a
+  // register from is used least per position it covers (a long-lived value used everywhere,
+  // like a frame pointer, keeps its register; a long-lived rarely used one goes to memory).
+  // Returns the register slot taken from the spilled active interval, or -1 if `iv` itself
+  // is the one to spill.
+  int Steal(const LiveInterval& iv, const Class& cls, bool crosses) {
+    auto allowed = [&](int reg) {
+      const int r = reg - cls.base;
+      if (reg / kRegsPerClass != cls.base / kRegsPerClass) return false;
+      if (Contains(cls.callee, r)) return true;
+      return !crosses && Contains(cls.caller, r);
+    };
+    auto weight = [&](int vreg, int start, int end) {
+      return static_cast<double>(uses_[static_cast<size_t>(vreg)]) / (end - start + 2);
+    };
+    int victim = -1;
+    double victim_weight = 0;
+    for (size_t i = 0; i < active_.size(); i++) {
+      if (!allowed(active_[i].reg)) continue;
+      const double w = weight(active_[i].vreg, active_[i].start, active_[i].end);
+      if (victim < 0 || w < victim_weight) {
+        victim = static_cast<int>(i);
+        victim_weight = w;
+      }
+    }
+    if (victim < 0 || !(victim_weight < weight(iv.vreg, iv.start, iv.end))) return -1;
+    Active stolen = active_[static_cast<size_t>(victim)];
+    a_.where[static_cast<size_t>(stolen.vreg)] = Location{Location::Kind::kSpill, a_.spill_slots++};
+    active_.erase(active_.begin() + victim);
+    return stolen.reg;
   }
-  std::sort(a.used_gp_callee_saved.begin(), a.used_gp_callee_saved.end());
-  std::sort(a.used_fp_callee_saved.begin(), a.used_fp_callee_saved.end());
+
+  const Function& f_;
+  const RegisterFile& regs_;
+  Allocation& a_;
+  const std::vector<int> call_positions_;
+  const std::vector<int> uses_;
+  const std::vector<int> hint_;
+  std::vector<Active> active_;
+  std::vector<bool> reg_busy_;     // per register slot
+  std::vector<bool> callee_used_;  // per register slot
+};
+
+}  // namespace
+
+Allocation AllocateRegisters(const Function& f, const RegisterFile& regs) {
+  Allocation a;
+  const size_t nv = f.vreg_types.size();
+  a.where.assign(nv, Location{});
+  a.crosses_call.assign(nv, false);
+  std::vector<LiveInterval> intervals = ComputeLiveIntervals(f);
+  std::stable_sort(intervals.begin(), intervals.end(),
+                   [](const LiveInterval& x, const LiveInterval& y) { return x.start < y.start; });
+  LinearScan scan(f, regs, a);
+  for (const LiveInterval& iv : intervals) scan.Allocate(iv);
+  scan.ReportCalleeSaved();
   return a;
 }
 

@@ -61,27 +61,72 @@ std::string FormatAddress(const Instr& in) {
   return s + "]";
 }
 
-}  // namespace
-
-std::string PrintInstr(const Function& f, const Instr& in) {
-  std::string s;
-  if (in.dst >= 0) {
-    s += "%" + std::to_string(in.dst) + ":" + TypeName(f.TypeOf(in.dst)) + " = ";
+// `name operand, operand, ...`: the syntax of every kPlain op (ops.h).
+std::string FormatPlain(const Instr& in) {
+  std::string s = OpName(in.op);
+  for (size_t i = 0; i < in.args.size(); i++) {
+    s += i == 0 ? " " : ", ";
+    s += FormatOperand(in.args[i]);
   }
+  return s;
+}
+
+std::string FormatBranch(const Instr& in) {
+  std::string s;
+  if (in.br_on_value) {
+    s += "br " + FormatOperand(in.args[0]);
+  } else {
+    s += std::string("br.") + TypeName(in.cmp_type) + " " + CondName(in.cond) + " " +
+         FormatOperand(in.args[0]) + ", " + FormatOperand(in.args[1]);
+  }
+  return s + ", bb" + std::to_string(in.targets[0]) + ", bb" + std::to_string(in.targets[1]);
+}
+
+// The instruction after `%d:type = `.
+std::string FormatOperation(const Instr& in) {
   switch (in.op) {
+    case Op::kMov:
+    case Op::kAdd:
+    case Op::kSub:
+    case Op::kMul:
+    case Op::kSDiv:
+    case Op::kUDiv:
+    case Op::kSRem:
+    case Op::kURem:
+    case Op::kAnd:
+    case Op::kOr:
+    case Op::kXor:
+    case Op::kShl:
+    case Op::kLShr:
+    case Op::kAShr:
+    case Op::kNot:
+    case Op::kNeg:
+    case Op::kSExt:
+    case Op::kZExt:
+    case Op::kTrunc:
+    case Op::kFAdd:
+    case Op::kFSub:
+    case Op::kFMul:
+    case Op::kFDiv:
+    case Op::kFNeg:
+    case Op::kSIToF:
+    case Op::kFToSI:
+    case Op::kSelect:
+    case Op::kFramePtr:
+    case Op::kRet:
+      return FormatPlain(in);
     case Op::kCmp:
-      s += std::string("cmp.") + TypeName(in.cmp_type) + " " + CondName(in.cond) + " " +
-           FormatOperand(in.args[0]) + ", " + FormatOperand(in.args[1]);
-      return s;
+      return std::string("cmp.") + TypeName(in.cmp_type) + " " + CondName(in.cond) + " " +
+             FormatOperand(in.args[0]) + ", " + FormatOperand(in.args[1]);
     case Op::kLoad:
-      return s + "load " + FormatAddress(in);
+      return "load " + FormatAddress(in);
     case Op::kStore:
-      return s + "store." + TypeName(in.store_type) + " " + FormatOperand(in.args[0]) + ", " +
-             FormatAddress(in);
+      return "store." + std::string(TypeName(in.store_type)) + " " + FormatOperand(in.args[0]) +
+             ", " + FormatAddress(in);
     case Op::kSlotAddr:
-      return s + "slotaddr ss" + std::to_string(in.slot);
+      return "slotaddr ss" + std::to_string(in.slot);
     case Op::kCall: {
-      s += "call @" + in.callee + "(";
+      std::string s = "call @" + in.callee + "(";
       for (size_t i = 0; i < in.args.size(); i++) {
         if (i > 0) s += ", ";
         s += FormatOperand(in.args[i]);
@@ -89,26 +134,23 @@ std::string PrintInstr(const Function& f, const Instr& in) {
       return s + ")";
     }
     case Op::kPad:
-      return s + "pad " + std::to_string(in.count);
+      return "pad " + std::to_string(in.count);
     case Op::kJmp:
-      return s + "jmp bb" + std::to_string(in.targets[0]);
+      return "jmp bb" + std::to_string(in.targets[0]);
     case Op::kBr:
-      if (in.br_on_value) {
-        s += "br " + FormatOperand(in.args[0]);
-      } else {
-        s += std::string("br.") + TypeName(in.cmp_type) + " " + CondName(in.cond) + " " +
-             FormatOperand(in.args[0]) + ", " + FormatOperand(in.args[1]);
-      }
-      return s + ", bb" + std::to_string(in.targets[0]) + ", bb" + std::to_string(in.targets[1]);
-    default:
-      break;
+      return FormatBranch(in);
   }
-  s += OpName(in.op);
-  for (size_t i = 0; i < in.args.size(); i++) {
-    s += i == 0 ? " " : ", ";
-    s += FormatOperand(in.args[i]);
+  return FormatPlain(in);  // not an Op: print its number's name ("?")
+}
+
+}  // namespace
+
+std::string PrintInstr(const Function& f, const Instr& in) {
+  std::string s;
+  if (in.dst >= 0) {
+    s += "%" + std::to_string(in.dst) + ":" + TypeName(f.TypeOf(in.dst)) + " = ";
   }
-  return s;
+  return s + FormatOperation(in);
 }
 
 std::string Print(const Function& f) {
@@ -430,6 +472,18 @@ class Parser {
     return {word.substr(0, dot), TypeFromName(word.substr(dot + 1))};
   }
 
+  // An opcode by its name in ops.h's table, if it has that syntax.
+  static std::optional<Op> FindOp(const std::string& name, OpSyntax syntax) {
+    static const std::unordered_map<std::string, Op> kByName = [] {
+      std::unordered_map<std::string, Op> m;
+      for (Op op : kAllOps) m[OpName(op)] = op;
+      return m;
+    }();
+    auto it = kByName.find(name);
+    if (it == kByName.end() || OpSyntaxOf(it->second) != syntax) return std::nullopt;
+    return it->second;
+  }
+
   Instr ParseInstr() {
     Instr in;
     in.line = tok_.line;
@@ -443,109 +497,139 @@ class Parser {
       Expect("=");
     }
     if (tok_.kind != Token::kIdent) Error("expected an instruction");
-    const std::string word = tok_.text;
-    const int word_line = tok_.line, word_column = tok_.column;
-    auto [name, suffix] = SplitSuffix(word);
+    const Token word = tok_;
+    auto [name, suffix] = SplitSuffix(word.text);
     Advance();
-    auto need_suffix = [&](const char* op) {
-      if (!suffix) {
-        throw ParseError(word_line, word_column,
-                         std::string("expected '") + op + ".TYPE', found '" + word + "'");
-      }
-    };
-    auto parse_cond = [&]() {
-      if (tok_.kind != Token::kIdent || !CondFromName(tok_.text)) {
-        Error("expected a condition (eq ne slt sle sgt sge ult ule ugt uge)");
-      }
-      Cond c = *CondFromName(tok_.text);
-      Advance();
-      return c;
-    };
-    if (name == "cmp") {
-      need_suffix("cmp");
-      in.op = Op::kCmp;
-      in.cmp_type = *suffix;
-      in.cond = parse_cond();
-      in.args.push_back(ParseOperand());
-      Expect(",");
-      in.args.push_back(ParseOperand());
-    } else if (name == "load") {
-      in.op = Op::kLoad;
-      ParseAddress(in);
-    } else if (name == "store") {
-      need_suffix("store");
-      in.op = Op::kStore;
-      in.store_type = *suffix;
-      in.args.push_back(ParseOperand());
-      Expect(",");
-      ParseAddress(in);
-    } else if (name == "slotaddr") {
-      in.op = Op::kSlotAddr;
-      if (tok_.kind != Token::kIdent || tok_.text.compare(0, 2, "ss") != 0) {
-        Error("expected a stack slot 'ssN'");
-      }
-      in.slot = ParseIndex(tok_.text.substr(2), "a slot number");
-      Advance();
-    } else if (name == "call") {
-      in.op = Op::kCall;
-      in.callee = ExpectSymbol();
-      Expect("(");
-      if (!IsPunct(")")) {
-        for (;;) {
-          in.args.push_back(ParseOperand());
-          if (!IsPunct(",")) break;
-          Advance();
-        }
-      }
-      Expect(")");
-    } else if (name == "pad") {
-      in.op = Op::kPad;
-      in.count = ParseInt("a count");
-    } else if (name == "jmp") {
-      in.op = Op::kJmp;
-      in.targets[0] = ParseBlockRef();
-    } else if (name == "br") {
-      in.op = Op::kBr;
-      if (suffix) {
-        in.cmp_type = *suffix;
-        in.cond = parse_cond();
+    // A special op is named by the word before its `.TYPE` suffix (if any); a plain op has
+    // no suffix, so the whole word names it.
+    std::optional<Op> op = FindOp(name, OpSyntax::kSpecial);
+    if (!op) op = FindOp(word.text, OpSyntax::kPlain);
+    if (!op) throw ParseError(word.line, word.column, "unknown instruction '" + word.text + "'");
+    in.op = *op;
+    ParseOperands(in, word, suffix);
+    return in;
+  }
+
+  // The type suffix a special op requires (`cmp.i64`, `store.i8`).
+  Type RequireSuffix(const Instr& in, const Token& word, const std::optional<Type>& suffix) {
+    if (!suffix) {
+      throw ParseError(
+          word.line, word.column,
+          std::string("expected '") + OpName(in.op) + ".TYPE', found '" + word.text + "'");
+    }
+    return *suffix;
+  }
+
+  Cond ParseCond() {
+    if (tok_.kind != Token::kIdent || !CondFromName(tok_.text)) {
+      Error("expected a condition (eq ne slt sle sgt sge ult ule ugt uge)");
+    }
+    Cond c = *CondFromName(tok_.text);
+    Advance();
+    return c;
+  }
+
+  // `a, b`: the operands of cmp and of br's compare form.
+  void ParseTwoOperands(Instr& in) {
+    in.args.push_back(ParseOperand());
+    Expect(",");
+    in.args.push_back(ParseOperand());
+  }
+
+  // What follows the opcode word `word` (whose type suffix is `suffix`).
+  void ParseOperands(Instr& in, const Token& word, const std::optional<Type>& suffix) {
+    switch (in.op) {
+      case Op::kMov:
+      case Op::kAdd:
+      case Op::kSub:
+      case Op::kMul:
+      case Op::kSDiv:
+      case Op::kUDiv:
+      case Op::kSRem:
+      case Op::kURem:
+      case Op::kAnd:
+      case Op::kOr:
+      case Op::kXor:
+      case Op::kShl:
+      case Op::kLShr:
+      case Op::kAShr:
+      case Op::kNot:
+      case Op::kNeg:
+      case Op::kSExt:
+      case Op::kZExt:
+      case Op::kTrunc:
+      case Op::kFAdd:
+      case Op::kFSub:
+      case Op::kFMul:
+      case Op::kFDiv:
+      case Op::kFNeg:
+      case Op::kSIToF:
+      case Op::kFToSI:
+      case Op::kSelect:
+      case Op::kFramePtr:
+      case Op::kRet:
+        return ParsePlainOperands(in);
+      case Op::kCmp:
+        in.cmp_type = RequireSuffix(in, word, suffix);
+        in.cond = ParseCond();
+        return ParseTwoOperands(in);
+      case Op::kLoad:
+        return ParseAddress(in);
+      case Op::kStore:
+        in.store_type = RequireSuffix(in, word, suffix);
         in.args.push_back(ParseOperand());
         Expect(",");
-        in.args.push_back(ParseOperand());
-      } else {
-        in.br_on_value = true;
-        in.args.push_back(ParseOperand());
-      }
-      Expect(",");
-      in.targets[0] = ParseBlockRef();
-      Expect(",");
-      in.targets[1] = ParseBlockRef();
-    } else {
-      static const std::unordered_map<std::string, Op> kPlain = [] {
-        std::unordered_map<std::string, Op> m;
-        for (Op op : {Op::kMov,   Op::kAdd,   Op::kSub,    Op::kMul,      Op::kSDiv, Op::kUDiv,
-                      Op::kSRem,  Op::kURem,  Op::kAnd,    Op::kOr,       Op::kXor,  Op::kShl,
-                      Op::kLShr,  Op::kAShr,  Op::kNot,    Op::kNeg,      Op::kSExt, Op::kZExt,
-                      Op::kTrunc, Op::kFAdd,  Op::kFSub,   Op::kFMul,     Op::kFDiv, Op::kFNeg,
-                      Op::kSIToF, Op::kFToSI, Op::kSelect, Op::kFramePtr, Op::kRet}) {
-          m[OpName(op)] = op;
+        return ParseAddress(in);
+      case Op::kSlotAddr:
+        if (tok_.kind != Token::kIdent || tok_.text.compare(0, 2, "ss") != 0) {
+          Error("expected a stack slot 'ssN'");
         }
-        return m;
-      }();
-      auto it = kPlain.find(word);
-      if (it == kPlain.end()) {
-        throw ParseError(word_line, word_column, "unknown instruction '" + word + "'");
-      }
-      in.op = it->second;
-      if (!IsPunct("\n") && tok_.kind != Token::kEnd && !IsPunct("}")) {
-        for (;;) {
-          in.args.push_back(ParseOperand());
-          if (!IsPunct(",")) break;
-          Advance();
-        }
-      }
+        in.slot = ParseIndex(tok_.text.substr(2), "a slot number");
+        return Advance();
+      case Op::kCall:
+        in.callee = ExpectSymbol();
+        Expect("(");
+        if (!IsPunct(")")) ParseOperandList(in);
+        return Expect(")");
+      case Op::kPad:
+        in.count = ParseInt("a count");
+        return;
+      case Op::kJmp:
+        in.targets[0] = ParseBlockRef();
+        return;
+      case Op::kBr:
+        return ParseBranch(in, suffix);
     }
-    return in;
+  }
+
+  // `br.TYPE cond a, b, bbT, bbF` or `br %c, bbT, bbF`.
+  void ParseBranch(Instr& in, const std::optional<Type>& suffix) {
+    if (suffix) {
+      in.cmp_type = *suffix;
+      in.cond = ParseCond();
+      ParseTwoOperands(in);
+    } else {
+      in.br_on_value = true;
+      in.args.push_back(ParseOperand());
+    }
+    Expect(",");
+    in.targets[0] = ParseBlockRef();
+    Expect(",");
+    in.targets[1] = ParseBlockRef();
+  }
+
+  // `operand, operand, ...`, at least one.
+  void ParseOperandList(Instr& in) {
+    for (;;) {
+      in.args.push_back(ParseOperand());
+      if (!IsPunct(",")) break;
+      Advance();
+    }
+  }
+
+  // The operands of a kPlain op: a comma-separated list up to the end of the line, or none.
+  void ParsePlainOperands(Instr& in) {
+    if (!IsPunct("\n") && tok_.kind != Token::kEnd && !IsPunct("}")) ParseOperandList(in);
   }
 
   Function ParseFunction() {

@@ -5,6 +5,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <iterator>
+#include <set>
+#include <string>
 
 namespace a64jit::lir {
 namespace {
@@ -143,6 +146,22 @@ TEST(LirText, TruncatedAndGarbageInputAreErrorsNotCrashes) {
   }
   EXPECT_THROW(Parse("\x01\x02\xff garbage"), ParseError);
   EXPECT_THROW(Parse("func @f() {\nbb0:\n  %99999999:i64 = mov 1\n"), ParseError);
+}
+
+// ops.h's table: one name per op, and the printer's switch agrees with the syntax column the
+// parser goes by (every kPlain op is printed as `name operand, ...`).
+TEST(LirText, OpTableNamesAndPlainSyntax) {
+  std::set<std::string> names;
+  for (Op op : kAllOps) {
+    EXPECT_TRUE(names.insert(OpName(op)).second) << OpName(op);
+    if (OpSyntaxOf(op) != OpSyntax::kPlain) continue;
+    Function f;
+    Instr in;
+    in.op = op;
+    in.args = {Operand::Imm(1), Operand::Imm(2)};
+    EXPECT_EQ(PrintInstr(f, in), std::string(OpName(op)) + " 1, 2");
+  }
+  EXPECT_EQ(names.size(), std::size(kAllOps));
 }
 
 }  // namespace

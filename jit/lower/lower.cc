@@ -26,13 +26,13 @@ using hir::Op;
 using hir::Unsupported;
 using hir::ValueType;
 using lir::Cond;
+using lir::Operand;
+using lir::Type;
 using runtime::AttrCache;
 using runtime::GlobalCache;
 using runtime::Helper;
 using runtime::MethodCache;
 using runtime::SiteCache;
-using lir::Operand;
-using lir::Type;
 
 constexpr int64_t kLocalsPlus = offsetof(_PyInterpreterFrame, localsplus);
 constexpr int64_t kPrevInstr = offsetof(_PyInterpreterFrame, prev_instr);
@@ -373,177 +373,196 @@ class Lowerer {
     return r;
   }
 
+  // One function per op family; the switch lists every HIR op (no default).
   void LowerInstr(const Instr& in) {
     switch (in.op) {
       case Op::kLoadLocal:
-        Load(V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr, R(in.dst));
-        if (in.checked) DeoptIf(in, Cond::kEq, V(R(in.dst)), Operand::Imm(0));
-        return;
-      case Op::kStoreLocal: {
-        const int old = Load(V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr);
-        Store(V(R(in.args[0])), V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr);
-        Decref(old, true, in.bc);
-        return;
-      }
+      case Op::kStoreLocal:
       case Op::kLoadConst:
-        Mov(Imm(Const(in.imm)), Type::kPtr, R(in.dst));
-        return;
       case Op::kLoadNull:
-        Mov(Operand::Imm(0), Type::kPtr, R(in.dst));
-        return;
+        return LowerFrameValue(in);
       case Op::kLoadGlobal:
-        LowerLoadGlobal(in);
-        return;
+        return LowerLoadGlobal(in);
       case Op::kLoadAttr:
-        LowerLoadAttr(in);
-        return;
+        return LowerLoadAttr(in);
       case Op::kStoreAttr:
-        LowerStoreAttr(in);
-        return;
+        return LowerStoreAttr(in);
       case Op::kLoadMethod:
-        LowerLoadMethod(in);
-        return;
-      case Op::kCall: {
-        const int p = Spill(in.args);
-        const uint64_t kwnames = in.kwnames >= 0 ? Const(in.kwnames) : 0;
-        CallChecked(in, Helper::a64_call, {V(tstate_), V(p), Operand::Imm(in.imm), Imm(kwnames)});
-        return;
-      }
+        return LowerLoadMethod(in);
+      case Op::kCall:
+        return LowerCall(in);
       case Op::kBinaryOp:
-        if (in.imm < 0 || in.imm >= kBinaryCount) throw Unsupported(-1, in.bc * 2, "BINARY_OP");
-        CallChecked(in, kBinaryHelpers[in.imm], {V(R(in.args[0])), V(R(in.args[1]))});
-        return;
       case Op::kCompareOp:
-        CallChecked(in, Helper::PyObject_RichCompare,
-                    {V(R(in.args[0])), V(R(in.args[1])), Operand::Imm(in.imm)});
-        return;
       case Op::kUnaryOp:
-        CallChecked(in, kUnaryHelpers[in.imm], {V(R(in.args[0]))});
-        return;
       case Op::kGetItem:
-        CallChecked(in, Helper::PyObject_GetItem, {V(R(in.args[0])), V(R(in.args[1]))});
-        return;
       case Op::kSetItem:
-        CallInt(in, Helper::PyObject_SetItem, {V(R(in.args[0])), V(R(in.args[1])), V(R(in.args[2]))});
-        return;
       case Op::kContains:
-        CallInt(in, Helper::PySequence_Contains, {V(R(in.args[1])), V(R(in.args[0]))}, R(in.dst));
-        return;
-      case Op::kBuildList:
-      case Op::kBuildTuple: {
-        const int p = Spill(in.args);
-        CallChecked(in, in.op == Op::kBuildList ? Helper::a64_build_list : Helper::a64_build_tuple,
-                    {V(p), Operand::Imm(static_cast<int64_t>(in.args.size()))});
-        return;
-      }
-      case Op::kBuildMap:
-      case Op::kBuildString: {
-        const int p = Spill(in.args);
-        CallChecked(in, in.op == Op::kBuildMap ? Helper::a64_build_map : Helper::a64_build_string,
-                    {V(p), Operand::Imm(in.imm)});
-        return;
-      }
-      case Op::kBuildConstKeyMap: {
-        const int p = Spill(in.args);
-        CallChecked(in, Helper::a64_build_const_key_map,
-                    {V(p), Operand::Imm(in.imm), Imm(Const(in.keys_const))});
-        return;
-      }
-      case Op::kBuildSlice:
-        CallChecked(in, Helper::PySlice_New,
-                    {V(R(in.args[0])), V(R(in.args[1])),
-                     in.args.size() > 2 ? V(R(in.args[2])) : Operand::Imm(0)});
-        return;
-      case Op::kFormatValue:
-        CallChecked(in, Helper::a64_format_value,
-                    {V(R(in.args[0])), in.args.size() > 1 ? V(R(in.args[1])) : Operand::Imm(0),
-                     Operand::Imm(in.imm)});
-        return;
-      case Op::kMakeFunction: {
-        const int p = Spill(in.args);
-        CallChecked(in, Helper::a64_make_function,
-                    {V(frame_), V(p), Operand::Imm(static_cast<int64_t>(in.args.size())),
-                     Operand::Imm(in.imm)});
-        return;
-      }
-      case Op::kListExtend:
-        CallInt(in, Helper::a64_list_extend, {V(R(in.args[0])), V(R(in.args[1]))});
-        return;
-      case Op::kListAppend:
-        CallInt(in, Helper::PyList_Append, {V(R(in.args[0])), V(R(in.args[1]))});
-        return;
-      case Op::kUnpackSequence: {
-        scratch_addr_ = ScratchAddr();
-        CallInt(in, Helper::a64_unpack_sequence,
-                {V(R(in.args[0])), Operand::Imm(in.imm), V(scratch_addr_)});
-        return;
-      }
-      case Op::kScratchLoad:
-        Load(V(scratch_addr_), 8 * in.imm, Type::kPtr, R(in.dst));
-        return;
       case Op::kGetIter:
-        CallChecked(in, Helper::PyObject_GetIter, {V(R(in.args[0]))});
-        return;
+        return LowerObjectProtocol(in);
+      case Op::kBuildList:
+      case Op::kBuildTuple:
+      case Op::kBuildMap:
+      case Op::kBuildString:
+      case Op::kBuildConstKeyMap:
+      case Op::kBuildSlice:
+      case Op::kFormatValue:
+      case Op::kMakeFunction:
+        return LowerBuild(in);
+      case Op::kListAppend:
+      case Op::kListExtend:
+      case Op::kUnpackSequence:
+      case Op::kScratchLoad:
+        return LowerSequence(in);
       case Op::kForIter:
-        SetPrevInstr(in.bc);
-        Call(Helper::a64_for_iter, {V(R(in.args[0]))}, R(in.dst));
-        DeoptIf(in, Cond::kEq, V(R(in.dst)), Operand::Imm(1));
-        return;
+        return LowerForIter(in);
       case Op::kIsTrue:
-        LowerIsTrue(in);
-        return;
+        return LowerIsTrue(in);
       case Op::kCompareBool:
-        LowerCompareBool(in);
-        return;
+        return LowerCompareBool(in);
       case Op::kIsSame:
-        Compare(R(in.dst), V(R(in.args[0])), V(R(in.args[1])));
-        return;
       case Op::kIsNone:
-        Compare(R(in.dst), V(R(in.args[0])), Imm(rt_.py_none));
-        return;
       case Op::kIsNull:
-        Compare(R(in.dst), V(R(in.args[0])), Operand::Imm(0));
-        return;
-      case Op::kBoolFromCInt: {
-        const int t = Mov(Imm(rt_.py_true), Type::kPtr);
-        const int f = Mov(Imm(rt_.py_false), Type::kPtr);
-        lir::Instr sel;
-        sel.op = lir::Op::kSelect;
-        sel.dst = R(in.dst);
-        sel.args = {V(R(in.args[0])), V(in.imm != 0 ? f : t), V(in.imm != 0 ? t : f)};
-        Emit(sel);
-        return;
-      }
+      case Op::kBoolFromCInt:
+        return LowerIdentity(in);
       case Op::kMov:
       case Op::kDup:
-        Mov(V(R(in.args[0])), Type::kPtr, R(in.dst));
-        return;
       case Op::kIncref:
-        Incref(V(R(in.args[0])));
-        return;
       case Op::kDecref:
       case Op::kXDecref:
-        Decref(R(in.args[0]), in.op == Op::kXDecref, in.bc);
-        return;
+        return LowerReference(in);
       case Op::kJump:
-        Jmp(block_of_[static_cast<size_t>(in.targets[0])]);
-        return;
       case Op::kBranch:
-        Br(Cond::kNe, V(R(in.args[0])), Operand::Imm(0),
-           block_of_[static_cast<size_t>(in.targets[0])],
-           block_of_[static_cast<size_t>(in.targets[1])]);
-        return;
-      case Op::kReturn: {
-        lir::Instr ret;
-        ret.op = lir::Op::kRet;
-        ret.args = {V(R(in.args[0]))};
-        Emit(ret);
-        return;
-      }
+      case Op::kReturn:
       case Op::kDeopt:
-        EmitDeopt(in.state);
-        return;
+        return LowerTerminator(in);
     }
+  }
+
+  void LowerFrameValue(const Instr& in) {
+    if (in.op == Op::kLoadLocal) {
+      Load(V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr, R(in.dst));
+      if (in.checked) DeoptIf(in, Cond::kEq, V(R(in.dst)), Operand::Imm(0));
+    } else if (in.op == Op::kStoreLocal) {
+      const int old = Load(V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr);
+      Store(V(R(in.args[0])), V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr);
+      Decref(old, true, in.bc);
+    } else if (in.op == Op::kLoadConst) {
+      Mov(Imm(Const(in.imm)), Type::kPtr, R(in.dst));
+    } else {
+      Mov(Operand::Imm(0), Type::kPtr, R(in.dst));
+    }
+  }
+
+  void LowerCall(const Instr& in) {
+    const int p = Spill(in.args);
+    const uint64_t kwnames = in.kwnames >= 0 ? Const(in.kwnames) : 0;
+    CallChecked(in, Helper::a64_call, {V(tstate_), V(p), Operand::Imm(in.imm), Imm(kwnames)});
+  }
+
+  // Operations that are one libpython call on their operands.
+  void LowerObjectProtocol(const Instr& in) {
+    const Operand a = V(R(in.args[0]));
+    if (in.op == Op::kBinaryOp) {
+      if (in.imm < 0 || in.imm >= kBinaryCount) throw Unsupported(-1, in.bc * 2, "BINARY_OP");
+      CallChecked(in, kBinaryHelpers[in.imm], {a, V(R(in.args[1]))});
+    } else if (in.op == Op::kCompareOp) {
+      CallChecked(in, Helper::PyObject_RichCompare, {a, V(R(in.args[1])), Operand::Imm(in.imm)});
+    } else if (in.op == Op::kUnaryOp) {
+      CallChecked(in, kUnaryHelpers[in.imm], {a});
+    } else if (in.op == Op::kGetItem) {
+      CallChecked(in, Helper::PyObject_GetItem, {a, V(R(in.args[1]))});
+    } else if (in.op == Op::kSetItem) {
+      CallInt(in, Helper::PyObject_SetItem, {a, V(R(in.args[1])), V(R(in.args[2]))});
+    } else if (in.op == Op::kContains) {
+      CallInt(in, Helper::PySequence_Contains, {V(R(in.args[1])), a}, R(in.dst));
+    } else {
+      CallChecked(in, Helper::PyObject_GetIter, {a});
+    }
+  }
+
+  void LowerBuild(const Instr& in) {
+    const auto count = [&] { return Operand::Imm(static_cast<int64_t>(in.args.size())); };
+    if (in.op == Op::kBuildSlice) {
+      return CallChecked(in, Helper::PySlice_New,
+                         {V(R(in.args[0])), V(R(in.args[1])),
+                          in.args.size() > 2 ? V(R(in.args[2])) : Operand::Imm(0)});
+    }
+    if (in.op == Op::kFormatValue) {
+      return CallChecked(in, Helper::a64_format_value,
+                         {V(R(in.args[0])), in.args.size() > 1 ? V(R(in.args[1])) : Operand::Imm(0),
+                          Operand::Imm(in.imm)});
+    }
+    const int p = Spill(in.args);
+    if (in.op == Op::kBuildList) return CallChecked(in, Helper::a64_build_list, {V(p), count()});
+    if (in.op == Op::kBuildTuple) return CallChecked(in, Helper::a64_build_tuple, {V(p), count()});
+    if (in.op == Op::kBuildMap) {
+      return CallChecked(in, Helper::a64_build_map, {V(p), Operand::Imm(in.imm)});
+    }
+    if (in.op == Op::kBuildString) {
+      return CallChecked(in, Helper::a64_build_string, {V(p), Operand::Imm(in.imm)});
+    }
+    if (in.op == Op::kBuildConstKeyMap) {
+      return CallChecked(in, Helper::a64_build_const_key_map,
+                         {V(p), Operand::Imm(in.imm), Imm(Const(in.keys_const))});
+    }
+    CallChecked(in, Helper::a64_make_function, {V(frame_), V(p), count(), Operand::Imm(in.imm)});
+  }
+
+  void LowerSequence(const Instr& in) {
+    if (in.op == Op::kListExtend) {
+      CallInt(in, Helper::a64_list_extend, {V(R(in.args[0])), V(R(in.args[1]))});
+    } else if (in.op == Op::kListAppend) {
+      CallInt(in, Helper::PyList_Append, {V(R(in.args[0])), V(R(in.args[1]))});
+    } else if (in.op == Op::kUnpackSequence) {
+      scratch_addr_ = ScratchAddr();
+      CallInt(in, Helper::a64_unpack_sequence,
+              {V(R(in.args[0])), Operand::Imm(in.imm), V(scratch_addr_)});
+    } else {
+      Load(V(scratch_addr_), 8 * in.imm, Type::kPtr, R(in.dst));
+    }
+  }
+
+  void LowerForIter(const Instr& in) {
+    SetPrevInstr(in.bc);
+    Call(Helper::a64_for_iter, {V(R(in.args[0]))}, R(in.dst));
+    DeoptIf(in, Cond::kEq, V(R(in.dst)), Operand::Imm(1));
+  }
+
+  void LowerIdentity(const Instr& in) {
+    if (in.op == Op::kIsSame) return Compare(R(in.dst), V(R(in.args[0])), V(R(in.args[1])));
+    if (in.op == Op::kIsNone) return Compare(R(in.dst), V(R(in.args[0])), Imm(rt_.py_none));
+    if (in.op == Op::kIsNull) return Compare(R(in.dst), V(R(in.args[0])), Operand::Imm(0));
+    const int t = Mov(Imm(rt_.py_true), Type::kPtr);  // kBoolFromCInt
+    const int f = Mov(Imm(rt_.py_false), Type::kPtr);
+    lir::Instr sel;
+    sel.op = lir::Op::kSelect;
+    sel.dst = R(in.dst);
+    sel.args = {V(R(in.args[0])), V(in.imm != 0 ? f : t), V(in.imm != 0 ? t : f)};
+    Emit(sel);
+  }
+
+  void LowerReference(const Instr& in) {
+    if (in.op == Op::kMov || in.op == Op::kDup) {
+      Mov(V(R(in.args[0])), Type::kPtr, R(in.dst));
+    } else if (in.op == Op::kIncref) {
+      Incref(V(R(in.args[0])));
+    } else {
+      Decref(R(in.args[0]), in.op == Op::kXDecref, in.bc);
+    }
+  }
+
+  void LowerTerminator(const Instr& in) {
+    if (in.op == Op::kJump) return Jmp(block_of_[static_cast<size_t>(in.targets[0])]);
+    if (in.op == Op::kBranch) {
+      return Br(Cond::kNe, V(R(in.args[0])), Operand::Imm(0),
+                block_of_[static_cast<size_t>(in.targets[0])],
+                block_of_[static_cast<size_t>(in.targets[1])]);
+    }
+    if (in.op == Op::kDeopt) return EmitDeopt(in.state);
+    lir::Instr ret;
+    ret.op = lir::Op::kRet;
+    ret.args = {V(R(in.args[0]))};
+    Emit(ret);
   }
 
   void Compare(int dst, Operand a, Operand b) {
@@ -568,7 +587,7 @@ class Lowerer {
   int SmallIntValue(Operand obj, int slow) {
     const int type = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
     int next = NewBlock();
-    Br(Cond::kNe, V(type), Imm(reinterpret_cast<uint64_t>(&PyLong_Type)), slow, next);
+    Br(Cond::kNe, V(type), Imm(rt_.py_long_type), slow, next);
     cur_ = next;
     const int size = Load(obj, offsetof(PyVarObject, ob_size), Type::kI64);
     const int biased = Binary(lir::Op::kAdd, V(size), Operand::Imm(1), Type::kI64);
@@ -615,7 +634,8 @@ class Lowerer {
     Jmp(done);
     cur_ = slow;
     const int known = prev_instr_known_;
-    CallInt(in, Helper::a64_compare_bool, {V(R(in.args[0])), V(R(in.args[1])), Operand::Imm(in.imm)}, c);
+    CallInt(in, Helper::a64_compare_bool,
+            {V(R(in.args[0])), V(R(in.args[1])), Operand::Imm(in.imm)}, c);
     Jmp(done);
     cur_ = done;
     prev_instr_known_ = known == in.bc ? known : -1;

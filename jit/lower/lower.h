@@ -1,6 +1,6 @@
-// The lowering stage: HIR -> LIR. The LIR function is `ptr @name(ptr tstate, ptr frame)` and returns the
-// function's result (a new reference), or a deopt code (below kDeoptCodeLimit) after writing
-// the value stack's owned values into the frame. The code's low bits say how to resume:
+// The lowering stage: HIR -> LIR. The LIR function is `ptr @name(ptr tstate, ptr frame)` and
+// returns the function's result (a new reference), or a deopt code (below kDeoptCodeLimit) after
+// writing the value stack's owned values into the frame. The code's low bits say how to resume:
 //   kDeoptError  (1): an exception is set; resume the interpreter with throwflag = 1
 //   kDeoptResume (2): resume the interpreter at prev_instr + 1 with throwflag = 0
 // and the rest indexes the DeoptSite from which the runtime completes the frame: prev_instr,
@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "jit/hir/hir.h"
-#include "jit/runtime/site_cache.h"
 #include "jit/lir/lir.h"
+#include "jit/runtime/site_cache.h"
 
 namespace a64jit::lower {
 
@@ -44,7 +44,8 @@ struct DeoptSite {
   std::vector<Ref> refs;
 };
 
-// Addresses the generated code embeds. The code object keeps all of them alive.
+// Every address the generated code embeds; the code object keeps them alive. Lowering
+// takes them from here only, so golden tests can lower with fixed, readable addresses.
 struct RuntimeAddresses {
   // A new zeroed SiteCache that lives as long as the compiled code; nullptr: no caches.
   std::function<runtime::SiteCache*()> new_site_cache;
@@ -55,6 +56,7 @@ struct RuntimeAddresses {
   std::vector<uint64_t> names;  // co_names items
   uint64_t first_instr = 0;     // _PyCode_CODE(code)
   uint64_t py_true = 0, py_false = 0, py_none = 0;
+  uint64_t py_long_type = 0;  // &PyLong_Type
 };
 
 // `deopt_sites` receives the exits' sites, indexed by their codes.

@@ -97,6 +97,7 @@ lower::RuntimeAddresses AddressesOf(PyCodeObject* code) {
   rt.py_true = reinterpret_cast<uint64_t>(Py_True);
   rt.py_false = reinterpret_cast<uint64_t>(Py_False);
   rt.py_none = reinterpret_cast<uint64_t>(Py_None);
+  rt.py_long_type = reinterpret_cast<uint64_t>(&PyLong_Type);
   return rt;
 }
 

@@ -9,8 +9,8 @@
 #include <type_traits>
 
 #include "emulation/helper_registry.h"
-#include "jit/runtime/helpers.h"
 #include "jit/python/jit.h"
+#include "jit/runtime/helpers.h"
 
 namespace a64jit::runtime {
 
@@ -179,7 +179,6 @@ static MethodEntry MethodEntryFor(PyObject* obj, PyObject* name) {
   }
   return e;
 }
-
 
 int a64_load_method_cached(PyObject* obj, PyObject* name, PyObject** out, MethodCache* cache) {
   PyTypeObject* tp = Py_TYPE(obj);
@@ -430,9 +429,10 @@ HelperEntry Describe(const char* name, Ret (*fn)(Args...)) {
   static_assert(((std::is_pointer_v<Args> || std::is_integral_v<Args>)&&...),
                 "integer and pointer arguments only");
   static_assert(!std::is_floating_point_v<Ret>, "integer, pointer or void results only");
-  const runtime::RetKind ret = std::is_void_v<Ret> ? runtime::RetKind::kVoid : runtime::RetKind::kInt;
+  const runtime::RetKind ret =
+      std::is_void_v<Ret> ? runtime::RetKind::kVoid : runtime::RetKind::kInt;
   return HelperEntry{reinterpret_cast<uint64_t>(fn),
-                emu::HelperSignature{name, static_cast<int>(sizeof...(Args)), 0, ret}};
+                     emu::HelperSignature{name, static_cast<int>(sizeof...(Args)), 0, ret}};
 }
 
 // Every row of the helper table (jit/runtime/helpers.h), by the name LIR calls it.

@@ -11,11 +11,9 @@
 
 #include "emulation/executors.h"
 #include "jit/codegen/codegen.h"
-#include "jit/hir/builder.h"
-#include "jit/lower/lower.h"
-#include "jit/hir/passes.h"
-#include "jit/lir/peephole.h"
+#include "jit/compiler.h"
 #include "jit/lir/text.h"
+#include "jit/lower/lower.h"
 #include "jit/python/code_info.h"
 #include "jit/python/helpers.h"
 
@@ -39,7 +37,7 @@ struct CodeState {
   std::string name;  // module:qualname
   std::string hir, lir, asm_text, failure;
   std::vector<std::unique_ptr<runtime::SiteCache>> site_caches;  // referenced by the code
-  std::vector<lower::DeoptSite> deopt_sites;                   // indexed by deopt codes
+  std::vector<lower::DeoptSite> deopt_sites;                     // indexed by deopt codes
 };
 
 struct Runtime {
@@ -112,25 +110,19 @@ CodeState* StateOf(PyCodeObject* code, PyFunctionObject* func) {
 void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
   Runtime& r = R();
   try {
-    hir::Function f = hir::Build(CodeInfoOf(code, ModuleOf(func)));
-    hir::RunPasses(f);
-    st->hir = hir::Print(f);
-    lir::Module module;
     lower::RuntimeAddresses rt = AddressesOf(code);
     rt.new_site_cache = [st] {
       st->site_caches.push_back(std::make_unique<runtime::SiteCache>());
       return st->site_caches.back().get();
     };
-    st->deopt_sites.clear();
-    module.functions.push_back(lower::Lower(f, rt, "jit_function", &st->deopt_sites));
-    lir::FuseCompareBranches(module.functions[0]);
-    lir::Verify(module.functions[0]);
-    st->lir = lir::Print(module.functions[0]);
-    auto loaded = codegen::CompileAndLoad(module, *r.executor, ResolveHelper);
-    const codegen::LoadedFunction& fn = loaded.at("jit_function");
-    st->entry = fn.entry;
-    st->code_size = fn.code.bytes.size();
-    st->asm_text = codegen::Disassemble(fn.code, reinterpret_cast<uint64_t>(fn.entry));
+    compiler::CompiledCode c =
+        compiler::Compile(CodeInfoOf(code, ModuleOf(func)), rt, *r.executor, ResolveHelper);
+    st->hir = std::move(c.hir);
+    st->lir = std::move(c.lir);
+    st->asm_text = std::move(c.disassembly);
+    st->deopt_sites = std::move(c.deopt_sites);
+    st->entry = c.code.entry;
+    st->code_size = c.code.code.bytes.size();
     st->status = CodeState::Status::kCompiled;
     Py_INCREF(code);  // the machine code embeds its constants and names
     r.compiled.push_back(st);
@@ -217,7 +209,8 @@ A64JIT_ALWAYS_INLINE PyObject* RunCompiled(CodeState* st, PyThreadState* ts,
   ts->recursion_remaining++;  // Py_LeaveRecursiveCall()
   if (faulted) return nullptr;
   const uint64_t kind = result & lower::kDeoptKindMask;
-  if (result < lower::kDeoptCodeLimit && (kind == lower::kDeoptError || kind == lower::kDeoptResume)) {
+  if (result < lower::kDeoptCodeLimit &&
+      (kind == lower::kDeoptError || kind == lower::kDeoptResume)) {
     r.stats.deopts++;
     CompleteFrame(*st, frame, result);
     return _PyEval_EvalFrameDefault(ts, frame, kind == lower::kDeoptError ? 1 : 0);

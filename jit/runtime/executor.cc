@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "jit/runtime/call_stub.h"
 #include "jit/codegen/disassembly.h"
+#include "jit/runtime/call_stub.h"
 
 namespace a64jit::runtime {
 

@@ -19,26 +19,69 @@
 struct _PyInterpreterFrame;
 
 // X(function): the whole table.
-#define A64JIT_HELPERS(X)                                                                    \
-  /* Written here */                                                                         \
-  X(a64_load_global) X(a64_load_global_cached) X(a64_load_attr_cached)                       \
-  X(a64_store_attr_cached) X(a64_load_method) X(a64_load_method_cached) X(a64_compare_bool)  \
-  X(a64_call) X(a64_build_list) X(a64_build_tuple) X(a64_build_map)                          \
-  X(a64_build_const_key_map) X(a64_build_string) X(a64_format_value)                         \
-  X(a64_unpack_sequence) X(a64_list_extend) X(a64_make_function) X(a64_for_iter)             \
-  X(a64_power) X(a64_inplace_power)                                                          \
-  /* libpython */                                                                            \
-  X(_Py_Dealloc) X(PySlice_New) X(PyList_Append) X(PyObject_GetAttr) X(PyObject_SetAttr)      \
-  X(PyObject_RichCompare) X(PyObject_GetItem) X(PyObject_SetItem) X(PySequence_Contains)     \
-  X(PyObject_GetIter) X(PyObject_IsTrue) X(PyNumber_Negative) X(PyNumber_Positive)           \
-  X(PyNumber_Invert) X(PyNumber_Add) X(PyNumber_And) X(PyNumber_FloorDivide)                 \
-  X(PyNumber_Lshift) X(PyNumber_MatrixMultiply) X(PyNumber_Multiply) X(PyNumber_Remainder)   \
-  X(PyNumber_Or) X(PyNumber_Rshift) X(PyNumber_Subtract) X(PyNumber_TrueDivide)              \
-  X(PyNumber_Xor) X(PyNumber_InPlaceAdd) X(PyNumber_InPlaceAnd)                              \
-  X(PyNumber_InPlaceFloorDivide) X(PyNumber_InPlaceLshift) X(PyNumber_InPlaceMatrixMultiply) \
-  X(PyNumber_InPlaceMultiply) X(PyNumber_InPlaceRemainder) X(PyNumber_InPlaceOr)             \
-  X(PyNumber_InPlaceRshift) X(PyNumber_InPlaceSubtract) X(PyNumber_InPlaceTrueDivide)        \
+// clang-format off
+#define A64JIT_HELPERS(X)           \
+  /* Written here */                \
+  X(a64_load_global)                \
+  X(a64_load_global_cached)         \
+  X(a64_load_attr_cached)           \
+  X(a64_store_attr_cached)          \
+  X(a64_load_method)                \
+  X(a64_load_method_cached)         \
+  X(a64_compare_bool)               \
+  X(a64_call)                       \
+  X(a64_build_list)                 \
+  X(a64_build_tuple)                \
+  X(a64_build_map)                  \
+  X(a64_build_const_key_map)        \
+  X(a64_build_string)               \
+  X(a64_format_value)               \
+  X(a64_unpack_sequence)            \
+  X(a64_list_extend)                \
+  X(a64_make_function)              \
+  X(a64_for_iter)                   \
+  X(a64_power)                      \
+  X(a64_inplace_power)              \
+  /* libpython */                   \
+  X(_Py_Dealloc)                    \
+  X(PySlice_New)                    \
+  X(PyList_Append)                  \
+  X(PyObject_GetAttr)               \
+  X(PyObject_SetAttr)               \
+  X(PyObject_RichCompare)           \
+  X(PyObject_GetItem)               \
+  X(PyObject_SetItem)               \
+  X(PySequence_Contains)            \
+  X(PyObject_GetIter)               \
+  X(PyObject_IsTrue)                \
+  X(PyNumber_Negative)              \
+  X(PyNumber_Positive)              \
+  X(PyNumber_Invert)                \
+  X(PyNumber_Add)                   \
+  X(PyNumber_And)                   \
+  X(PyNumber_FloorDivide)           \
+  X(PyNumber_Lshift)              \
+  X(PyNumber_MatrixMultiply)        \
+  X(PyNumber_Multiply)              \
+  X(PyNumber_Remainder)             \
+  X(PyNumber_Or)                    \
+  X(PyNumber_Rshift)                \
+  X(PyNumber_Subtract)              \
+  X(PyNumber_TrueDivide)            \
+  X(PyNumber_Xor)                   \
+  X(PyNumber_InPlaceAdd)            \
+  X(PyNumber_InPlaceAnd)            \
+  X(PyNumber_InPlaceFloorDivide)    \
+  X(PyNumber_InPlaceLshift)         \
+  X(PyNumber_InPlaceMatrixMultiply) \
+  X(PyNumber_InPlaceMultiply)       \
+  X(PyNumber_InPlaceRemainder)      \
+  X(PyNumber_InPlaceOr)             \
+  X(PyNumber_InPlaceRshift)         \
+  X(PyNumber_InPlaceSubtract)       \
+  X(PyNumber_InPlaceTrueDivide)     \
   X(PyNumber_InPlaceXor)
+// clang-format on
 
 namespace a64jit::runtime {
 
@@ -67,8 +110,7 @@ PyObject* a64_format_value(PyObject* value, PyObject* spec, int64_t conversion);
 // UNPACK_SEQUENCE: out[0 .. n-1] from bottom to top of the stack it leaves.
 int a64_unpack_sequence(PyObject* seq, int64_t n, PyObject** out);
 int a64_list_extend(PyObject* list, PyObject* iterable);
-PyObject* a64_make_function(_PyInterpreterFrame* frame, PyObject** items, int64_t n,
-                            int64_t flags);
+PyObject* a64_make_function(_PyInterpreterFrame* frame, PyObject** items, int64_t n, int64_t flags);
 // FOR_ITER: the next value, NULL when exhausted, (PyObject*)1 on error.
 PyObject* a64_for_iter(PyObject* iter);
 PyObject* a64_power(PyObject* a, PyObject* b);

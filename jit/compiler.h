@@ -1,0 +1,55 @@
+// The compiler pipeline, in one place. Each stage is a library of its own (its folder in
+// parentheses); this file only runs them in order:
+//
+//   CPython 3.11 code object (as hir::CodeInfo)
+//   1. hir::Build                  bytecode -> HIR                      (jit/hir/builder.h)
+//   2. hir::RunPasses              simplify, dead code, refcounts        (jit/hir/passes.h)
+//   3. lower::Lower                HIR -> LIR                           (jit/lower/lower.h)
+//   4. lir::FuseCompareBranches    peephole                             (jit/lir/peephole.h)
+//   5. lir::Verify                 once per function                    (jit/lir/lir.h)
+//   6. lir::AllocateRegisters      linear scan                          (jit/lir/regalloc.h)
+//   7. codegen::EmitAllocated      aarch64 machine code through asmjit  (jit/codegen/codegen.h)
+//   8. runtime::CodeSink           executable memory                    (jit/runtime/code_sink.h)
+//
+// The runtime (jit/python/jit.cc) runs all of it for each function it compiles; the golden
+// tests run the front half (HIR, LIR) and the benchmarks the back half (LIR -> code).
+#ifndef A64JIT_JIT_COMPILER_H_
+#define A64JIT_JIT_COMPILER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "jit/codegen/codegen.h"
+#include "jit/hir/hir.h"
+#include "jit/lir/lir.h"
+#include "jit/lower/lower.h"
+#include "jit/runtime/code_sink.h"
+
+namespace a64jit::compiler {
+
+// Stages 1-2: the optimised HIR of a function. Throws hir::Unsupported.
+hir::Function BuildHir(const hir::CodeInfo& code);
+
+// Stages 3-5: the verified LIR function `name`; `deopt_sites` receives its exits' sites.
+lir::Function LowerToLir(const hir::Function& f, const lower::RuntimeAddresses& rt,
+                         const std::string& name, std::vector<lower::DeoptSite>* deopt_sites);
+
+// Stages 6-7 for a verified LIR function.
+codegen::CompiledFunction EmitCode(const lir::Function& f, const codegen::CompileOptions& options);
+
+// One compiled function, with the text of each stage (for dumps and error reports).
+struct CompiledCode {
+  std::string hir, lir, disassembly;
+  std::vector<lower::DeoptSite> deopt_sites;  // indexed by the deopt codes it returns
+  codegen::LoadedFunction code;               // entry and bytes, in the sink
+};
+
+// Stages 1-8: compiles `code` into `sink`. Throws hir::Unsupported (bytecode the JIT does
+// not handle), lir::VerifyError and codegen::CompileError (internal errors).
+CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& rt,
+                     runtime::CodeSink& sink, const codegen::CallResolver& resolve);
+
+}  // namespace a64jit::compiler
+
+#endif  // A64JIT_JIT_COMPILER_H_

@@ -1,0 +1,117 @@
+// Every LIR opcode, once, with its facts. `enum class Op` (lir.h), OpName, OpSyntaxOf,
+// OpFamilyOf, IsTerminator, IsIntBinary, IsFloatBinary and the text parser's table of
+// opcode names are all generated from A64JIT_LIR_OPS below.
+//
+// Columns of X(Name, text, syntax, family, terminator):
+//   Name        the enumerator's suffix: X(Add, ...) declares Op::kAdd.
+//   text        the opcode's name in the text format (text.h) and in diagnostics.
+//   syntax      kPlain: `[%d:type =] text operand, operand, ...`, printed and parsed by the
+//               generic path of text.cc. kSpecial: the op has a syntax of its own (a type
+//               suffix, a condition, an address, a slot, a callee, block targets), written
+//               by its own case in text.cc's FormatOperation and Parser::ParseOperands.
+//               A special op is recognised by the word before its `.TYPE` suffix, a plain
+//               one by its whole word.
+//   family      the kind of operation, by the shape of its operands and result (OpFamily);
+//               IsIntBinary and IsFloatBinary are family tests.
+//   terminator  true if it ends a block (and only a block).
+//
+// Adding an op means adding a row here. Every switch over Op in jit/lir and jit/codegen
+// lists all ops without a `default:` and is compiled with -Werror=switch, so the compiler
+// then names each place (verifier, interpreter, printer, parser, code generator) that must
+// learn the new op.
+#ifndef A64JIT_JIT_LIR_OPS_H_
+#define A64JIT_JIT_LIR_OPS_H_
+
+#include <cstdint>
+
+namespace a64jit::lir {
+
+enum class OpSyntax : uint8_t { kPlain, kSpecial };
+
+enum class OpFamily : uint8_t {
+  kMove,         // d = a
+  kIntBinary,    // d = a OP b over integers (arithmetic, bitwise, shifts, division)
+  kIntUnary,     // d = OP a over integers
+  kIntConvert,   // d = a between integer types
+  kFloatBinary,  // d = a OP b over f64
+  kFloatUnary,   // d = OP a over f64
+  kIntToFloat,   // d:f64 = a:int
+  kFloatToInt,   // d:int = a:f64
+  kCompare,      // d = a cond b
+  kSelect,       // d = c ? a : b
+  kLoad,         // d = memory
+  kStore,        // memory = a
+  kSlotAddr,     // d = address of a stack slot
+  kFramePtr,     // d = the frame record
+  kCall,         // [d =] call
+  kPad,          // nops
+  kJump,         // unconditional branch
+  kBranch,       // two-way branch
+  kReturn,       // return from the function
+};
+
+// clang-format off
+#define A64JIT_LIR_OPS(X)                                                                   \
+  /*name      text        syntax    family        terminator */                             \
+  /* d = a */                                                                               \
+  X(Mov,      "mov",      kPlain,   kMove,        false)                                    \
+  /* Integer binary: d = a OP b */                                                          \
+  X(Add,      "add",      kPlain,   kIntBinary,   false)                                    \
+  X(Sub,      "sub",      kPlain,   kIntBinary,   false)                                    \
+  X(Mul,      "mul",      kPlain,   kIntBinary,   false)                                    \
+  X(SDiv,     "sdiv",     kPlain,   kIntBinary,   false)                                    \
+  X(UDiv,     "udiv",     kPlain,   kIntBinary,   false)                                    \
+  X(SRem,     "srem",     kPlain,   kIntBinary,   false)                                    \
+  X(URem,     "urem",     kPlain,   kIntBinary,   false)                                    \
+  X(And,      "and",      kPlain,   kIntBinary,   false)                                    \
+  X(Or,       "or",       kPlain,   kIntBinary,   false)                                    \
+  X(Xor,      "xor",      kPlain,   kIntBinary,   false)                                    \
+  X(Shl,      "shl",      kPlain,   kIntBinary,   false)                                    \
+  X(LShr,     "lshr",     kPlain,   kIntBinary,   false)                                    \
+  X(AShr,     "ashr",     kPlain,   kIntBinary,   false)                                    \
+  /* Integer unary: d = OP a */                                                             \
+  X(Not,      "not",      kPlain,   kIntUnary,    false)                                    \
+  X(Neg,      "neg",      kPlain,   kIntUnary,    false)                                    \
+  /* d = convert(a) between integer types */                                                \
+  X(SExt,     "sext",     kPlain,   kIntConvert,  false)                                    \
+  X(ZExt,     "zext",     kPlain,   kIntConvert,  false)                                    \
+  X(Trunc,    "trunc",    kPlain,   kIntConvert,  false)                                    \
+  /* f64: d = a OP b */                                                                     \
+  X(FAdd,     "fadd",     kPlain,   kFloatBinary, false)                                    \
+  X(FSub,     "fsub",     kPlain,   kFloatBinary, false)                                    \
+  X(FMul,     "fmul",     kPlain,   kFloatBinary, false)                                    \
+  X(FDiv,     "fdiv",     kPlain,   kFloatBinary, false)                                    \
+  /* f64: d = -a */                                                                         \
+  X(FNeg,     "fneg",     kPlain,   kFloatUnary,  false)                                    \
+  /* d:f64 = signed integer a */                                                            \
+  X(SIToF,    "sitof",    kPlain,   kIntToFloat,  false)                                    \
+  /* d:int = f64 a (saturating, NaN -> 0) */                                                \
+  X(FToSI,    "ftosi",    kPlain,   kFloatToInt,  false)                                    \
+  /* d = (a cond b) ? 1 : 0, operands of `cmp_type` */                                      \
+  X(Cmp,      "cmp",      kSpecial, kCompare,     false)                                    \
+  /* d = a != 0 ? b : c */                                                                  \
+  X(Select,   "select",   kPlain,   kSelect,      false)                                    \
+  /* d = *(type*)(base + index * scale + disp) */                                           \
+  X(Load,     "load",     kSpecial, kLoad,        false)                                    \
+  /* *(store_type*)(base + index * scale + disp) = a */                                     \
+  X(Store,    "store",    kSpecial, kStore,       false)                                    \
+  /* d:ptr = address of stack slot `slot` */                                                \
+  X(SlotAddr, "slotaddr", kSpecial, kSlotAddr,    false)                                    \
+  /* d:ptr = this function's frame record (x29); no interpreter semantics */                \
+  X(FramePtr, "frameptr", kPlain,   kFramePtr,    false)                                    \
+  /* [d =] call @callee(args...) */                                                         \
+  X(Call,     "call",     kSpecial, kCall,        false)                                    \
+  /* `count` nops: spreads code out to test long branches */                                \
+  X(Pad,      "pad",      kSpecial, kPad,         false)                                    \
+  /* Terminators: the last instruction of every block, and only there */                    \
+  /* goto targets[0] */                                                                     \
+  X(Jmp,      "jmp",      kSpecial, kJump,        true)                                     \
+  /* if (cond form) goto targets[0] else targets[1] */                                      \
+  X(Br,       "br",       kSpecial, kBranch,      true)                                     \
+  /* return [a] */                                                                          \
+  X(Ret,      "ret",      kPlain,   kReturn,      true)
+// clang-format on
+
+}  // namespace a64jit::lir
+
+#endif  // A64JIT_JIT_LIR_OPS_H_
