@@ -10,6 +10,7 @@
 #include "difftest/lir/helpers.h"
 #include "difftest/lir/lir_diff.h"
 #include "jit/codegen/codegen.h"
+#include "jit/compiler.h"
 
 namespace {
 
@@ -39,7 +40,9 @@ void BM_CompileLir(benchmark::State& state) {
   for (auto _ : state) {
     for (const GeneratedProgram& p : Corpus()) {
       for (const a64jit::lir::Function& f : p.module.functions) {
-        a64jit::codegen::CompiledFunction c = a64jit::codegen::Compile(f, options);
+        // The pipeline's back half (jit/compiler.h): verify, allocate, emit.
+        a64jit::lir::Verify(f);
+        a64jit::codegen::CompiledFunction c = a64jit::compiler::EmitCode(f, options);
         instructions += f.InstrCount();
         bytes += c.bytes.size();
         benchmark::DoNotOptimize(c.bytes.data());
