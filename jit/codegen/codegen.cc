@@ -46,10 +46,13 @@ const lir::RegisterFile& Aarch64Registers() {
 namespace {
 
 // Scratch registers: never allocated (see Aarch64Registers).
-constexpr int kS0 = 16, kS1 = 17, kS2 = 15;       // x16, x17, x15
-constexpr int kF0 = 31, kF1 = 30, kF2 = 29;       // d31, d30, d29
-constexpr int64_t kMaxFrame = int64_t{1} << 31;   // sanity bound; past 16 MiB SP moves via x16/x17
-constexpr uint64_t kBranchRange = 1u << 20;       // b.cond, cbz, ldr literal: +-1 MiB
+constexpr int kS0 = 16, kS1 = 17, kS2 = 15;      // x16, x17, x15
+constexpr int kF0 = 31, kF1 = 30, kF2 = 29;      // d31, d30, d29
+constexpr int64_t kMaxFrame = int64_t{1} << 31;  // sanity bound; past 16 MiB SP moves via x16/x17
+constexpr uint64_t kBranchRange = 1u << 20;      // b.cond, cbz, ldr literal: +-1 MiB
+// How far below kBranchRange a function's size estimate must stay for short forms: room for
+// the literal pool, which follows the code.
+constexpr uint64_t kPoolReserve = 64u << 10;
 constexpr int64_t kCallRange = int64_t{1} << 27;  // bl: +-128 MiB
 
 Gp X(int n) { return asmjit::a64::x(static_cast<uint32_t>(n)); }
@@ -130,7 +133,7 @@ class FunctionCompiler {
       : f_(f), options_(options), alloc_(allocation) {}
 
   CompiledFunction Run() {
-    long_ranges_ = options_.force_long_ranges || EstimateMaxSize() >= kBranchRange - 65536;
+    long_ranges_ = options_.force_long_ranges || EstimateMaxSize() >= kBranchRange - kPoolReserve;
     pools_ = !long_ranges_;
     LayOutFrame();
 

@@ -135,6 +135,46 @@ Instr RefOp(Op op, int reg, int bc) {
   return in;
 }
 
+// An instruction the refcount pass inserts: before instrs[pos], ordered by `order` among
+// those at the same position.
+struct Insertion {
+  int pos;
+  int order;
+  Instr in;
+};
+
+std::vector<Instr> Merge(std::vector<Instr> instrs, std::vector<Insertion> inserts) {
+  std::stable_sort(inserts.begin(), inserts.end(), [](const Insertion& x, const Insertion& y) {
+    return x.pos != y.pos ? x.pos < y.pos : x.order < y.order;
+  });
+  std::vector<Instr> out;
+  size_t next = 0;
+  for (size_t i = 0; i <= instrs.size(); i++) {
+    while (next < inserts.size() && inserts[next].pos == static_cast<int>(i)) {
+      out.push_back(inserts[next++].in);
+    }
+    if (i < instrs.size()) out.push_back(std::move(instrs[i]));
+  }
+  return out;
+}
+
+// A decref placed after the terminator (a value last used by it) goes before it.
+std::vector<Instr> TerminatorLast(std::vector<Instr> out) {
+  if (out.size() < 2) return out;
+  size_t term = out.size();
+  for (size_t i = 0; i < out.size(); i++) {
+    if (IsTerminator(out[i].op)) term = i;
+  }
+  if (term + 1 < out.size()) {
+    std::vector<Instr> tail(out.begin() + static_cast<std::ptrdiff_t>(term) + 1, out.end());
+    Instr t = std::move(out[term]);
+    out.resize(term);
+    for (Instr& x : tail) out.push_back(std::move(x));
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
 void RefcountBlock(Function& f, Block& b) {
   std::vector<Value> values;
   std::map<int, int> current;  // reg -> index in values
@@ -221,12 +261,6 @@ void RefcountBlock(Function& f, Block& b) {
       b.instrs[static_cast<size_t>(at)].state.borrowed[slot] = true;
   }
 
-  // Insertions, as (position, order, instr): position p means "before instrs[p]".
-  struct Insertion {
-    int pos;
-    int order;
-    Instr in;
-  };
   std::vector<Insertion> inserts;
   auto bc_at = [&](int i) { return i >= 0 ? b.instrs[static_cast<size_t>(i)].bc : b.bc_start; };
   for (auto& [at, reg] : incref_before)
@@ -241,32 +275,7 @@ void RefcountBlock(Function& f, Block& b) {
     inserts.push_back(
         {after + 1, 2, RefOp(v.maybe_null ? Op::kXDecref : Op::kDecref, v.reg, bc_at(after))});
   }
-  std::stable_sort(inserts.begin(), inserts.end(), [](const Insertion& x, const Insertion& y) {
-    return x.pos != y.pos ? x.pos < y.pos : x.order < y.order;
-  });
-  std::vector<Instr> out;
-  size_t next = 0;
-  for (size_t i = 0; i <= b.instrs.size(); i++) {
-    while (next < inserts.size() && inserts[next].pos == static_cast<int>(i)) {
-      out.push_back(inserts[next++].in);
-    }
-    if (i < b.instrs.size()) out.push_back(std::move(b.instrs[i]));
-  }
-  // A decref placed after the terminator (a value last used by it) goes before it.
-  if (out.size() >= 2) {
-    size_t term = out.size();
-    for (size_t i = 0; i < out.size(); i++) {
-      if (IsTerminator(out[i].op)) term = i;
-    }
-    if (term + 1 < out.size()) {
-      std::vector<Instr> tail(out.begin() + static_cast<std::ptrdiff_t>(term) + 1, out.end());
-      Instr t = std::move(out[term]);
-      out.resize(term);
-      for (Instr& x : tail) out.push_back(std::move(x));
-      out.push_back(std::move(t));
-    }
-  }
-  b.instrs = std::move(out);
+  b.instrs = TerminatorLast(Merge(std::move(b.instrs), std::move(inserts)));
 }
 
 }  // namespace
