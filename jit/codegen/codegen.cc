@@ -515,7 +515,7 @@ class FunctionCompiler {
   void EmitSimpleBinary(const Instr& in) {
     const Type t = f_.TypeOf(in.dst);
     const int width = lir::TypeBits(t) == 64 ? 64 : 32;
-    auto R = [&](int n) { return width == 64 ? X(n) : W(n); };
+    auto GpOfWidth = [&](int n) { return width == 64 ? X(n) : W(n); };
     const int a = ReadGp(in.args[0], kS0, width);
     const int d = DstReg(in.dst, kS0);
     const Operand& b = in.args[1];
@@ -524,30 +524,30 @@ class FunctionCompiler {
       // An immediate form: add/sub of any constant (AddImm legalises it), and/orr/eor of
       // an encodable bitmask. mul and other constants go through a register.
       if (in.op == Op::kAdd || in.op == Op::kSub) {
-        AddImm(R(d), R(a), in.op == Op::kAdd ? v : 0 - v, width, kS1);
+        AddImm(GpOfWidth(d), GpOfWidth(a), in.op == Op::kAdd ? v : 0 - v, width, kS1);
         return CommitGp(in.dst, d);
       }
       const bool logical = in.op == Op::kAnd || in.op == Op::kOr || in.op == Op::kXor;
       if (logical && IsLogicalImm(v, width)) {
-        if (in.op == Op::kAnd) a_->and_(R(d), R(a), v);
-        if (in.op == Op::kOr) a_->orr(R(d), R(a), v);
-        if (in.op == Op::kXor) a_->eor(R(d), R(a), v);
+        if (in.op == Op::kAnd) a_->and_(GpOfWidth(d), GpOfWidth(a), v);
+        if (in.op == Op::kOr) a_->orr(GpOfWidth(d), GpOfWidth(a), v);
+        if (in.op == Op::kXor) a_->eor(GpOfWidth(d), GpOfWidth(a), v);
         return CommitGp(in.dst, d);
       }
     }
     const int r = ReadGp(b, kS1, width);
     if (in.op == Op::kAdd) {
-      a_->add(R(d), R(a), R(r));
+      a_->add(GpOfWidth(d), GpOfWidth(a), GpOfWidth(r));
     } else if (in.op == Op::kSub) {
-      a_->sub(R(d), R(a), R(r));
+      a_->sub(GpOfWidth(d), GpOfWidth(a), GpOfWidth(r));
     } else if (in.op == Op::kMul) {
-      a_->mul(R(d), R(a), R(r));
+      a_->mul(GpOfWidth(d), GpOfWidth(a), GpOfWidth(r));
     } else if (in.op == Op::kAnd) {
-      a_->and_(R(d), R(a), R(r));
+      a_->and_(GpOfWidth(d), GpOfWidth(a), GpOfWidth(r));
     } else if (in.op == Op::kOr) {
-      a_->orr(R(d), R(a), R(r));
+      a_->orr(GpOfWidth(d), GpOfWidth(a), GpOfWidth(r));
     } else if (in.op == Op::kXor) {
-      a_->eor(R(d), R(a), R(r));
+      a_->eor(GpOfWidth(d), GpOfWidth(a), GpOfWidth(r));
     } else {
       Fail("internal: not a simple binary op");
     }
@@ -558,7 +558,7 @@ class FunctionCompiler {
     const Type t = f_.TypeOf(in.dst);
     const int bits = lir::TypeBits(t);
     const int width = bits == 64 ? 64 : 32;
-    auto R = [&](int n) { return width == 64 ? X(n) : W(n); };
+    auto GpOfWidth = [&](int n) { return width == 64 ? X(n) : W(n); };
     int a = ReadGp(in.args[0], kS0, width);
     if (bits < 32 && in.op != Op::kShl) {
       // Right shifts of i8/i16 see the bits above the type: make them the extension.
@@ -570,20 +570,20 @@ class FunctionCompiler {
       const uint32_t k = static_cast<uint32_t>(static_cast<uint64_t>(in.args[1].imm) %
                                                static_cast<uint64_t>(width));
       if (k == 0) {
-        if (d != a) a_->mov(R(d), R(a));
+        if (d != a) a_->mov(GpOfWidth(d), GpOfWidth(a));
       } else if (in.op == Op::kShl) {
-        a_->lsl(R(d), R(a), k);
+        a_->lsl(GpOfWidth(d), GpOfWidth(a), k);
       } else if (in.op == Op::kLShr) {
-        a_->lsr(R(d), R(a), k);
+        a_->lsr(GpOfWidth(d), GpOfWidth(a), k);
       } else {
-        a_->asr(R(d), R(a), k);
+        a_->asr(GpOfWidth(d), GpOfWidth(a), k);
       }
       return CommitGp(in.dst, d);
     }
     const int s = ReadGp(in.args[1], kS1, width);
-    if (in.op == Op::kShl) a_->lslv(R(d), R(a), R(s));
-    if (in.op == Op::kLShr) a_->lsrv(R(d), R(a), R(s));
-    if (in.op == Op::kAShr) a_->asrv(R(d), R(a), R(s));
+    if (in.op == Op::kShl) a_->lslv(GpOfWidth(d), GpOfWidth(a), GpOfWidth(s));
+    if (in.op == Op::kLShr) a_->lsrv(GpOfWidth(d), GpOfWidth(a), GpOfWidth(s));
+    if (in.op == Op::kAShr) a_->asrv(GpOfWidth(d), GpOfWidth(a), GpOfWidth(s));
     CommitGp(in.dst, d);
   }
 
@@ -591,7 +591,7 @@ class FunctionCompiler {
     const Type t = f_.TypeOf(in.dst);
     const int bits = lir::TypeBits(t);
     const int width = bits == 64 ? 64 : 32;
-    auto R = [&](int n) { return width == 64 ? X(n) : W(n); };
+    auto GpOfWidth = [&](int n) { return width == 64 ? X(n) : W(n); };
     const bool is_signed = in.op == Op::kSDiv || in.op == Op::kSRem;
     int a = ReadGp(in.args[0], kS0, width);
     int b = ReadGp(in.args[1], kS1, width);
@@ -603,21 +603,23 @@ class FunctionCompiler {
     }
     const int d = DstReg(in.dst, kS0);
     if (in.op == Op::kSDiv || in.op == Op::kUDiv) {
-      is_signed ? a_->sdiv(R(d), R(a), R(b)) : a_->udiv(R(d), R(a), R(b));
+      is_signed ? a_->sdiv(GpOfWidth(d), GpOfWidth(a), GpOfWidth(b))
+                : a_->udiv(GpOfWidth(d), GpOfWidth(a), GpOfWidth(b));
     } else {
       // rem = a - (a / b) * b; with b == 0 the quotient is 0 and rem == a.
-      is_signed ? a_->sdiv(R(kS2), R(a), R(b)) : a_->udiv(R(kS2), R(a), R(b));
-      a_->msub(R(d), R(kS2), R(b), R(a));
+      is_signed ? a_->sdiv(GpOfWidth(kS2), GpOfWidth(a), GpOfWidth(b))
+                : a_->udiv(GpOfWidth(kS2), GpOfWidth(a), GpOfWidth(b));
+      a_->msub(GpOfWidth(d), GpOfWidth(kS2), GpOfWidth(b), GpOfWidth(a));
     }
     CommitGp(in.dst, d);
   }
 
   void EmitUnary(const Instr& in) {
     const int width = lir::TypeBits(f_.TypeOf(in.dst)) == 64 ? 64 : 32;
-    auto R = [&](int n) { return width == 64 ? X(n) : W(n); };
+    auto GpOfWidth = [&](int n) { return width == 64 ? X(n) : W(n); };
     const int a = ReadGp(in.args[0], kS0, width);
     const int d = DstReg(in.dst, kS0);
-    in.op == Op::kNot ? a_->mvn(R(d), R(a)) : a_->neg(R(d), R(a));
+    in.op == Op::kNot ? a_->mvn(GpOfWidth(d), GpOfWidth(a)) : a_->neg(GpOfWidth(d), GpOfWidth(a));
     CommitGp(in.dst, d);
   }
 
@@ -685,7 +687,7 @@ class FunctionCompiler {
     const int bits = lir::TypeBits(t);
     const int width = bits == 64 ? 64 : 32;
     const bool is_signed = IsSigned(cond);
-    auto R = [&](int n) { return width == 64 ? X(n) : W(n); };
+    auto GpOfWidth = [&](int n) { return width == 64 ? X(n) : W(n); };
     int a = ReadGp(a_op, kS0, width);
     if (bits < 32) {
       Extend32(kS0, a, bits, is_signed);
@@ -701,15 +703,15 @@ class FunctionCompiler {
       v &= mask;
       const uint64_t neg = (0 - v) & mask;
       if (IsAddSubImm(v)) {
-        a_->cmp(R(a), v);
+        a_->cmp(GpOfWidth(a), v);
         return;
       }
       if (v != 0 && IsAddSubImm(neg)) {
-        a_->cmn(R(a), neg);
+        a_->cmn(GpOfWidth(a), neg);
         return;
       }
       MovImm(kS1, v, width);
-      a_->cmp(R(a), R(kS1));
+      a_->cmp(GpOfWidth(a), GpOfWidth(kS1));
       return;
     }
     int b = ReadGp(b_op, kS1, width);
@@ -717,7 +719,7 @@ class FunctionCompiler {
       Extend32(kS1, b, bits, is_signed);
       b = kS1;
     }
-    a_->cmp(R(a), R(b));
+    a_->cmp(GpOfWidth(a), GpOfWidth(b));
   }
 
   // Sets Z from "value != 0" for an integer register of type t (bits above t ignored).

@@ -148,7 +148,8 @@ class Lowerer {
     instrs.push_back(std::move(in));
     return instrs.back();
   }
-  int R(int hir_reg) const { return regs_[static_cast<size_t>(hir_reg)]; }
+  // The LIR virtual register that holds HIR register `hir_reg`.
+  int LirReg(int hir_reg) const { return regs_[static_cast<size_t>(hir_reg)]; }
   static Operand V(int vreg) { return Operand::VReg(vreg); }
   static Operand Imm(uint64_t v) { return Operand::Imm(static_cast<int64_t>(v)); }
 
@@ -290,7 +291,7 @@ class Lowerer {
     site.prev_unit = error ? st.bc : st.resume_unit - 1;
     site.depth = static_cast<int>(st.stack.size());
     for (size_t i = 0; i < st.stack.size(); i++) {
-      const int v = R(st.stack[i]);
+      const int v = LirReg(st.stack[i]);
       const bool borrowed = i < st.borrowed.size() && st.borrowed[i];
       // A borrowed value came from a local that still holds it (the refcount pass borrows
       // only then) or from a constant: the runtime can find it again.
@@ -335,7 +336,7 @@ class Lowerer {
   int Spill(const std::vector<int>& args) {
     const int p = ScratchAddr();
     for (size_t i = 0; i < args.size(); i++) {
-      Store(V(R(args[i])), V(p), 8 * static_cast<int64_t>(i), Type::kPtr);
+      Store(V(LirReg(args[i])), V(p), 8 * static_cast<int64_t>(i), Type::kPtr);
     }
     return p;
   }
@@ -351,8 +352,8 @@ class Lowerer {
   // A call returning a new reference, NULL on error.
   void CallChecked(const Instr& in, Helper h, std::vector<Operand> args) {
     SetPrevInstr(in.bc);
-    Call(h, std::move(args), R(in.dst));
-    DeoptIf(in, Cond::kEq, V(R(in.dst)), Operand::Imm(0));
+    Call(h, std::move(args), LirReg(in.dst));
+    DeoptIf(in, Cond::kEq, V(LirReg(in.dst)), Operand::Imm(0));
   }
   // A call returning an int, negative on error.
   int CallInt(const Instr& in, Helper h, std::vector<Operand> args, int dst = -1) {
@@ -440,16 +441,16 @@ class Lowerer {
 
   void LowerFrameValue(const Instr& in) {
     if (in.op == Op::kLoadLocal) {
-      Load(V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr, R(in.dst));
-      if (in.checked) DeoptIf(in, Cond::kEq, V(R(in.dst)), Operand::Imm(0));
+      Load(V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr, LirReg(in.dst));
+      if (in.checked) DeoptIf(in, Cond::kEq, V(LirReg(in.dst)), Operand::Imm(0));
     } else if (in.op == Op::kStoreLocal) {
       const int old = Load(V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr);
-      Store(V(R(in.args[0])), V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr);
+      Store(V(LirReg(in.args[0])), V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr);
       Decref(old, true, in.bc);
     } else if (in.op == Op::kLoadConst) {
-      Mov(Imm(Const(in.imm)), Type::kPtr, R(in.dst));
+      Mov(Imm(Const(in.imm)), Type::kPtr, LirReg(in.dst));
     } else {
-      Mov(Operand::Imm(0), Type::kPtr, R(in.dst));
+      Mov(Operand::Imm(0), Type::kPtr, LirReg(in.dst));
     }
   }
 
@@ -461,20 +462,21 @@ class Lowerer {
 
   // Operations that are one libpython call on their operands.
   void LowerObjectProtocol(const Instr& in) {
-    const Operand a = V(R(in.args[0]));
+    const Operand a = V(LirReg(in.args[0]));
     if (in.op == Op::kBinaryOp) {
       if (in.imm < 0 || in.imm >= kBinaryCount) throw Unsupported(-1, in.bc * 2, "BINARY_OP");
-      CallChecked(in, kBinaryHelpers[in.imm], {a, V(R(in.args[1]))});
+      CallChecked(in, kBinaryHelpers[in.imm], {a, V(LirReg(in.args[1]))});
     } else if (in.op == Op::kCompareOp) {
-      CallChecked(in, Helper::PyObject_RichCompare, {a, V(R(in.args[1])), Operand::Imm(in.imm)});
+      CallChecked(in, Helper::PyObject_RichCompare,
+                  {a, V(LirReg(in.args[1])), Operand::Imm(in.imm)});
     } else if (in.op == Op::kUnaryOp) {
       CallChecked(in, kUnaryHelpers[in.imm], {a});
     } else if (in.op == Op::kGetItem) {
-      CallChecked(in, Helper::PyObject_GetItem, {a, V(R(in.args[1]))});
+      CallChecked(in, Helper::PyObject_GetItem, {a, V(LirReg(in.args[1]))});
     } else if (in.op == Op::kSetItem) {
-      CallInt(in, Helper::PyObject_SetItem, {a, V(R(in.args[1])), V(R(in.args[2]))});
+      CallInt(in, Helper::PyObject_SetItem, {a, V(LirReg(in.args[1])), V(LirReg(in.args[2]))});
     } else if (in.op == Op::kContains) {
-      CallInt(in, Helper::PySequence_Contains, {V(R(in.args[1])), a}, R(in.dst));
+      CallInt(in, Helper::PySequence_Contains, {V(LirReg(in.args[1])), a}, LirReg(in.dst));
     } else {
       CallChecked(in, Helper::PyObject_GetIter, {a});
     }
@@ -484,13 +486,14 @@ class Lowerer {
     const auto count = [&] { return Operand::Imm(static_cast<int64_t>(in.args.size())); };
     if (in.op == Op::kBuildSlice) {
       return CallChecked(in, Helper::PySlice_New,
-                         {V(R(in.args[0])), V(R(in.args[1])),
-                          in.args.size() > 2 ? V(R(in.args[2])) : Operand::Imm(0)});
+                         {V(LirReg(in.args[0])), V(LirReg(in.args[1])),
+                          in.args.size() > 2 ? V(LirReg(in.args[2])) : Operand::Imm(0)});
     }
     if (in.op == Op::kFormatValue) {
-      return CallChecked(in, Helper::a64_format_value,
-                         {V(R(in.args[0])), in.args.size() > 1 ? V(R(in.args[1])) : Operand::Imm(0),
-                          Operand::Imm(in.imm)});
+      return CallChecked(
+          in, Helper::a64_format_value,
+          {V(LirReg(in.args[0])), in.args.size() > 1 ? V(LirReg(in.args[1])) : Operand::Imm(0),
+           Operand::Imm(in.imm)});
     }
     const int p = Spill(in.args);
     if (in.op == Op::kBuildList) return CallChecked(in, Helper::a64_build_list, {V(p), count()});
@@ -510,58 +513,61 @@ class Lowerer {
 
   void LowerSequence(const Instr& in) {
     if (in.op == Op::kListExtend) {
-      CallInt(in, Helper::a64_list_extend, {V(R(in.args[0])), V(R(in.args[1]))});
+      CallInt(in, Helper::a64_list_extend, {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
     } else if (in.op == Op::kListAppend) {
-      CallInt(in, Helper::PyList_Append, {V(R(in.args[0])), V(R(in.args[1]))});
+      CallInt(in, Helper::PyList_Append, {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
     } else if (in.op == Op::kUnpackSequence) {
       scratch_addr_ = ScratchAddr();
       CallInt(in, Helper::a64_unpack_sequence,
-              {V(R(in.args[0])), Operand::Imm(in.imm), V(scratch_addr_)});
+              {V(LirReg(in.args[0])), Operand::Imm(in.imm), V(scratch_addr_)});
     } else {
-      Load(V(scratch_addr_), 8 * in.imm, Type::kPtr, R(in.dst));
+      Load(V(scratch_addr_), 8 * in.imm, Type::kPtr, LirReg(in.dst));
     }
   }
 
   void LowerForIter(const Instr& in) {
     SetPrevInstr(in.bc);
-    Call(Helper::a64_for_iter, {V(R(in.args[0]))}, R(in.dst));
-    DeoptIf(in, Cond::kEq, V(R(in.dst)), Operand::Imm(1));
+    Call(Helper::a64_for_iter, {V(LirReg(in.args[0]))}, LirReg(in.dst));
+    DeoptIf(in, Cond::kEq, V(LirReg(in.dst)), Operand::Imm(1));
   }
 
   void LowerIdentity(const Instr& in) {
-    if (in.op == Op::kIsSame) return Compare(R(in.dst), V(R(in.args[0])), V(R(in.args[1])));
-    if (in.op == Op::kIsNone) return Compare(R(in.dst), V(R(in.args[0])), Imm(rt_.py_none));
-    if (in.op == Op::kIsNull) return Compare(R(in.dst), V(R(in.args[0])), Operand::Imm(0));
+    if (in.op == Op::kIsSame)
+      return Compare(LirReg(in.dst), V(LirReg(in.args[0])), V(LirReg(in.args[1])));
+    if (in.op == Op::kIsNone)
+      return Compare(LirReg(in.dst), V(LirReg(in.args[0])), Imm(rt_.py_none));
+    if (in.op == Op::kIsNull)
+      return Compare(LirReg(in.dst), V(LirReg(in.args[0])), Operand::Imm(0));
     const int t = Mov(Imm(rt_.py_true), Type::kPtr);  // kBoolFromCInt
     const int f = Mov(Imm(rt_.py_false), Type::kPtr);
     lir::Instr sel;
     sel.op = lir::Op::kSelect;
-    sel.dst = R(in.dst);
-    sel.args = {V(R(in.args[0])), V(in.imm != 0 ? f : t), V(in.imm != 0 ? t : f)};
+    sel.dst = LirReg(in.dst);
+    sel.args = {V(LirReg(in.args[0])), V(in.imm != 0 ? f : t), V(in.imm != 0 ? t : f)};
     Emit(sel);
   }
 
   void LowerReference(const Instr& in) {
     if (in.op == Op::kMov || in.op == Op::kDup) {
-      Mov(V(R(in.args[0])), Type::kPtr, R(in.dst));
+      Mov(V(LirReg(in.args[0])), Type::kPtr, LirReg(in.dst));
     } else if (in.op == Op::kIncref) {
-      Incref(V(R(in.args[0])));
+      Incref(V(LirReg(in.args[0])));
     } else {
-      Decref(R(in.args[0]), in.op == Op::kXDecref, in.bc);
+      Decref(LirReg(in.args[0]), in.op == Op::kXDecref, in.bc);
     }
   }
 
   void LowerTerminator(const Instr& in) {
     if (in.op == Op::kJump) return Jmp(block_of_[static_cast<size_t>(in.targets[0])]);
     if (in.op == Op::kBranch) {
-      return Br(Cond::kNe, V(R(in.args[0])), Operand::Imm(0),
+      return Br(Cond::kNe, V(LirReg(in.args[0])), Operand::Imm(0),
                 block_of_[static_cast<size_t>(in.targets[0])],
                 block_of_[static_cast<size_t>(in.targets[1])]);
     }
     if (in.op == Op::kDeopt) return EmitDeopt(in.state);
     lir::Instr ret;
     ret.op = lir::Op::kRet;
-    ret.args = {V(R(in.args[0]))};
+    ret.args = {V(LirReg(in.args[0]))};
     Emit(ret);
   }
 
@@ -614,13 +620,13 @@ class Lowerer {
   void LowerCompareBool(const Instr& in) {
     static const Cond kConds[] = {Cond::kSlt, Cond::kSle, Cond::kEq,
                                   Cond::kNe,  Cond::kSgt, Cond::kSge};
-    const int c = R(in.dst);
+    const int c = LirReg(in.dst);
     const int slow = NewBlock();
     cold_[static_cast<size_t>(slow)] = 1;
     const int done = NewBlock();
     auto value = [&](int reg) {
       const std::optional<int64_t> k = SmallIntConst(reg);
-      return k ? Operand::Imm(*k) : V(SmallIntValue(V(R(reg)), slow));
+      return k ? Operand::Imm(*k) : V(SmallIntValue(V(LirReg(reg)), slow));
     };
     const Operand a = value(in.args[0]);
     const Operand b = value(in.args[1]);
@@ -635,7 +641,7 @@ class Lowerer {
     cur_ = slow;
     const int known = prev_instr_known_;
     CallInt(in, Helper::a64_compare_bool,
-            {V(R(in.args[0])), V(R(in.args[1])), Operand::Imm(in.imm)}, c);
+            {V(LirReg(in.args[0])), V(LirReg(in.args[1])), Operand::Imm(in.imm)}, c);
     Jmp(done);
     cur_ = done;
     prev_instr_known_ = known == in.bc ? known : -1;
@@ -692,7 +698,7 @@ class Lowerer {
 
   void LowerLoadAttr(const Instr& in) {
     SiteCache* site = NewSiteCache();
-    const Operand obj = V(R(in.args[0]));
+    const Operand obj = V(LirReg(in.args[0]));
     if (site == nullptr) {
       CallChecked(in, Helper::PyObject_GetAttr, {obj, Imm(Name(in.imm))});
       return;
@@ -702,9 +708,9 @@ class Lowerer {
     const int cache = Mov(Ptr(site), Type::kPtr);
     const int values = GuardedValues(obj, cache, slow);
     const int slot = SlotAddress(values, cache);
-    Load(V(slot), 0, Type::kPtr, R(in.dst));
-    SlowIf(Cond::kEq, Type::kI64, V(R(in.dst)), Operand::Imm(0), slow);
-    Incref(V(R(in.dst)));
+    Load(V(slot), 0, Type::kPtr, LirReg(in.dst));
+    SlowIf(Cond::kEq, Type::kI64, V(LirReg(in.dst)), Operand::Imm(0), slow);
+    Incref(V(LirReg(in.dst)));
     Jmp(done);
     cur_ = slow;
     CallChecked(in, Helper::a64_load_attr_cached, {obj, Imm(Name(in.imm)), V(cache)});
@@ -714,7 +720,7 @@ class Lowerer {
 
   void LowerStoreAttr(const Instr& in) {
     SiteCache* site = NewSiteCache();
-    const Operand obj = V(R(in.args[0])), value = V(R(in.args[1]));
+    const Operand obj = V(LirReg(in.args[0])), value = V(LirReg(in.args[1]));
     if (site == nullptr) {
       CallInt(in, Helper::PyObject_SetAttr, {obj, Imm(Name(in.imm)), value});
       return;
@@ -736,9 +742,16 @@ class Lowerer {
     Join(done, known, in.bc);
   }
 
+  // Goes to `slow` unless dict `dict`'s version tag equals the one cached at `cache + at`.
+  void CheckVersion(int dict, int cache, int64_t at, int slow) {
+    const int version = Load(V(dict), offsetof(PyDictObject, ma_version_tag), Type::kI64);
+    const int cached = Load(V(cache), at, Type::kI64);
+    SlowIf(Cond::kNe, Type::kI64, V(version), V(cached), slow);
+  }
+
   void LowerLoadGlobal(const Instr& in) {
     SiteCache* site = NewSiteCache();
-    const int dst = R(in.dst);
+    const int dst = LirReg(in.dst);
     if (site == nullptr) {
       SetPrevInstr(in.bc);
       Call(Helper::a64_load_global, {V(frame_), Imm(Name(in.imm))}, dst);
@@ -754,12 +767,10 @@ class Lowerer {
            V(Load(V(cache), offsetof(GlobalCache, globals), Type::kPtr)), slow);
     SlowIf(Cond::kNe, Type::kI64, V(builtins),
            V(Load(V(cache), offsetof(GlobalCache, builtins), Type::kPtr)), slow);
-    SlowIf(Cond::kNe, Type::kI64,
-           V(Load(V(globals), offsetof(PyDictObject, ma_version_tag), Type::kI64)),
-           V(Load(V(cache), offsetof(GlobalCache, globals_version), Type::kI64)), slow);
-    SlowIf(Cond::kNe, Type::kI64,
-           V(Load(V(builtins), offsetof(PyDictObject, ma_version_tag), Type::kI64)),
-           V(Load(V(cache), offsetof(GlobalCache, builtins_version), Type::kI64)), slow);
+    // Each load is a statement of its own: two emitting calls in one argument list would
+    // be emitted in whatever order the C++ compiler picks (x86 and aarch64 GCC differ).
+    CheckVersion(globals, cache, offsetof(GlobalCache, globals_version), slow);
+    CheckVersion(builtins, cache, offsetof(GlobalCache, builtins_version), slow);
     Load(V(cache), offsetof(GlobalCache, value), Type::kPtr, dst);
     Incref(V(dst));
     Jmp(done);
@@ -772,13 +783,13 @@ class Lowerer {
   }
 
   void LowerLoadMethod(const Instr& in) {
-    const Operand obj = V(R(in.args[0]));
+    const Operand obj = V(LirReg(in.args[0]));
     SiteCache* site = NewSiteCache();
     if (site == nullptr) {
       const int p = ScratchAddr();
       CallInt(in, Helper::a64_load_method, {obj, Imm(Name(in.imm)), V(p)});
-      Load(V(p), 0, Type::kPtr, R(in.dst));
-      Load(V(p), 8, Type::kPtr, R(in.dst2));
+      Load(V(p), 0, Type::kPtr, LirReg(in.dst));
+      Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
       return;
     }
     const int known = prev_instr_known_;
@@ -807,24 +818,24 @@ class Lowerer {
     SlowIf(Cond::kNe, Type::kI64, V(n), V(cached_n), slow);
     Jmp(hit);
     cur_ = hit;
-    Load(V(cache), offsetof(MethodCache, entries[0].method), Type::kPtr, R(in.dst));
-    Incref(V(R(in.dst)));
-    Mov(obj, Type::kPtr, R(in.dst2));
-    Incref(V(R(in.dst2)));
+    Load(V(cache), offsetof(MethodCache, entries[0].method), Type::kPtr, LirReg(in.dst));
+    Incref(V(LirReg(in.dst)));
+    Mov(obj, Type::kPtr, LirReg(in.dst2));
+    Incref(V(LirReg(in.dst2)));
     Jmp(done);
     cur_ = slow;
     const int p = ScratchAddr();
     CallInt(in, Helper::a64_load_method_cached, {obj, Imm(Name(in.imm)), V(p), V(cache)});
-    Load(V(p), 0, Type::kPtr, R(in.dst));
-    Load(V(p), 8, Type::kPtr, R(in.dst2));
+    Load(V(p), 0, Type::kPtr, LirReg(in.dst));
+    Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
     Jmp(done);
     Join(done, known, in.bc);
   }
 
   // True/False/None inline, anything else through PyObject_IsTrue.
   void LowerIsTrue(const Instr& in) {
-    const int c = R(in.dst);
-    const Operand v = V(R(in.args[0]));
+    const int c = LirReg(in.dst);
+    const Operand v = V(LirReg(in.args[0]));
     const int done = NewBlock();
     Mov(Operand::Imm(1), Type::kI64, c);
     int next = NewBlock();

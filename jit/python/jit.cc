@@ -55,15 +55,15 @@ struct Runtime {
 };
 
 // Never destroyed: code may outlive main(). A plain pointer rather than a function-local
-// static: R() is on every call's path, and the static's guard kept it out of line.
+// static: TheRuntime() is on every call's path, and the static's guard kept it out of line.
 Runtime* g_runtime = nullptr;
-inline Runtime& R() {
+inline Runtime& TheRuntime() {
   if (__builtin_expect(g_runtime == nullptr, 0)) g_runtime = new Runtime();
   return *g_runtime;
 }
 
 void Log(const std::string& line) {
-  Runtime& r = R();
+  Runtime& r = TheRuntime();
   if (r.log == nullptr) return;
   std::fprintf(r.log, "a64jit: %s\n", line.c_str());
   std::fflush(r.log);
@@ -90,7 +90,7 @@ bool GlobMatch(const char* pattern, const char* text) {
 }
 
 CodeState* StateOf(PyCodeObject* code, PyFunctionObject* func) {
-  Runtime& r = R();
+  Runtime& r = TheRuntime();
   void* extra = nullptr;
   if (_PyCode_GetExtra(reinterpret_cast<PyObject*>(code), r.extra_index, &extra) < 0) {
     PyErr_Clear();
@@ -108,7 +108,7 @@ CodeState* StateOf(PyCodeObject* code, PyFunctionObject* func) {
 }
 
 void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
-  Runtime& r = R();
+  Runtime& r = TheRuntime();
   try {
     lower::RuntimeAddresses rt = AddressesOf(code);
     rt.new_site_cache = [st] {
@@ -150,7 +150,7 @@ void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
 }
 
 bool Qualifies(CodeState* st) {
-  const Config& c = R().config;
+  const Config& c = TheRuntime().config;
   if (!st->list_checked) {
     st->list_checked = true;
     st->listed = c.jitlist.empty();
@@ -178,7 +178,7 @@ void CompleteFrame(const CodeState& st, _PyInterpreterFrame* frame, uint64_t cod
 
 A64JIT_ALWAYS_INLINE PyObject* RunCompiled(CodeState* st, PyThreadState* ts,
                                            _PyInterpreterFrame* frame) {
-  Runtime& r = R();
+  Runtime& r = TheRuntime();
   // Py_EnterRecursiveCall(""), its fast path inline (a library call costs two indirect
   // branches, which dominate a call under QEMU).
   if (ts->recursion_remaining > 0) {
@@ -285,8 +285,8 @@ const std::string& TextOf(const CodeState& st, const std::string& what) {
 // The state of `code` when the cache does not have it (fills the cache for compiled code).
 __attribute__((noinline)) CodeState* ExistingStateSlow(PyCodeObject* code, StateCacheEntry& e) {
   void* extra = nullptr;
-  if (R().extra_index < 0) return nullptr;  // the JIT never ran: nothing to find
-  if (_PyCode_GetExtra(reinterpret_cast<PyObject*>(code), R().extra_index, &extra) < 0) {
+  if (TheRuntime().extra_index < 0) return nullptr;  // the JIT never ran: nothing to find
+  if (_PyCode_GetExtra(reinterpret_cast<PyObject*>(code), TheRuntime().extra_index, &extra) < 0) {
     PyErr_Clear();
     return nullptr;
   }
@@ -340,7 +340,7 @@ A64JIT_ALWAYS_INLINE _PyInterpreterFrame* PushFrame(Runtime& r, PyThreadState* t
 // Runs a frame PushFrame made, with its arguments in place, then pops it.
 A64JIT_ALWAYS_INLINE PyObject* RunPushedFrame(CodeState* st, PyThreadState* ts,
                                               _PyInterpreterFrame* frame) {
-  R().stats.vectorcall_entries++;
+  TheRuntime().stats.vectorcall_entries++;
   PyObject* result = RunCompiled(st, ts, frame);
   ClearFrame(frame);
   ts->datastack_top = reinterpret_cast<PyObject**>(frame);
@@ -354,7 +354,7 @@ PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* a
   auto* func = reinterpret_cast<PyFunctionObject*>(callable);
   const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   CodeState* st = nullptr;
-  _PyInterpreterFrame* frame = PushFrame(R(), ts, func, nargs, kwnames, &st);
+  _PyInterpreterFrame* frame = PushFrame(TheRuntime(), ts, func, nargs, kwnames, &st);
   if (frame == nullptr) return _PyFunction_Vectorcall(callable, args, nargsf, kwnames);
   Py_INCREF(func);  // the frame's reference
   for (Py_ssize_t i = 0; i < nargs; i++) frame->localsplus[i] = Py_NewRef(args[i]);
@@ -365,7 +365,7 @@ PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject*
                                 Py_ssize_t nargs) {
   auto* func = reinterpret_cast<PyFunctionObject*>(callable);
   CodeState* st = nullptr;
-  _PyInterpreterFrame* frame = PushFrame(R(), ts, func, nargs, nullptr, &st);
+  _PyInterpreterFrame* frame = PushFrame(TheRuntime(), ts, func, nargs, nullptr, &st);
   if (frame == nullptr) {
     PyObject* res = _PyFunction_Vectorcall(
         callable, args, static_cast<size_t>(nargs) | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr);
@@ -388,7 +388,7 @@ void InstallVectorcall(PyFunctionObject* func, CodeState* st) {
 }
 
 PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag) {
-  Runtime& r = R();
+  Runtime& r = TheRuntime();
   if (throwflag == 0 && ts == r.owner && !ts->cframe->use_tracing) {
     CodeState* st = StateOf(frame->f_code, frame->f_func);
     if (st != nullptr && st->status == CodeState::Status::kCounting &&
@@ -427,7 +427,7 @@ CodeState* StateOfFunction(PyObject* func, bool create) {
 }
 
 bool EnsureRuntime(const Config& config) {
-  Runtime& r = R();
+  Runtime& r = TheRuntime();
   try {
     if (r.extra_index < 0) {
       r.extra_index = _PyEval_RequestCodeExtraIndex(FreeCodeState);
@@ -519,7 +519,7 @@ EnvConfig ConfigFromEnvironment() {
 
 bool Enable(const Config& config) {
   if (!EnsureRuntime(config)) return false;
-  Runtime& r = R();
+  Runtime& r = TheRuntime();
   r.config = config;
   r.enabled = true;
   r.owner = PyThreadState_Get();
@@ -528,15 +528,15 @@ bool Enable(const Config& config) {
 }
 
 void Disable() {
-  Runtime& r = R();
+  Runtime& r = TheRuntime();
   r.enabled = false;
   _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), _PyEval_EvalFrameDefault);
 }
 
-bool IsEnabled() { return R().enabled; }
+bool IsEnabled() { return TheRuntime().enabled; }
 
 bool ForceCompile(PyObject* func) {
-  Runtime& r = R();
+  Runtime& r = TheRuntime();
   if (r.executor == nullptr && !EnsureRuntime(r.config)) return false;
   CodeState* st = StateOfFunction(func, true);
   if (st == nullptr) return false;
@@ -561,13 +561,13 @@ int64_t CompiledSize(PyObject* func) {
 
 std::vector<std::string> CompiledFunctions() {
   std::vector<std::string> names;
-  for (const CodeState* st : R().compiled) names.push_back(st->name);
+  for (const CodeState* st : TheRuntime().compiled) names.push_back(st->name);
   return names;
 }
 
 std::vector<std::pair<std::string, int64_t>> CompiledFunctionSizes() {
   std::vector<std::pair<std::string, int64_t>> out;
-  for (const CodeState* st : R().compiled) {
+  for (const CodeState* st : TheRuntime().compiled) {
     out.emplace_back(st->name, static_cast<int64_t>(st->code_size));
   }
   return out;
@@ -594,7 +594,7 @@ std::optional<std::string> Dump(PyObject* func, const std::string& what) {
 
 std::string DumpAll(const std::string& what) {
   std::string out;
-  for (const CodeState* st : R().compiled) {
+  for (const CodeState* st : TheRuntime().compiled) {
     out += "==== " + st->name + " (" + what + ") ====\n";
     out += TextOf(*st, what);
   }
@@ -602,7 +602,7 @@ std::string DumpAll(const std::string& what) {
 }
 
 Stats GetStats() {
-  Runtime& r = R();
+  Runtime& r = TheRuntime();
   if (r.executor != nullptr) {
     r.stats.guest_instructions = r.executor->total_stats().guest_instructions;
   }
@@ -657,7 +657,7 @@ std::string StatsJson() {
     << ", \"code_bytes\": " << s.code_bytes << ", \"exec_mode\": " << JsonString(s.exec_mode)
     << ",\n \"functions\": {";
   bool first = true;
-  for (const CodeState* st : R().compiled) {
+  for (const CodeState* st : TheRuntime().compiled) {
     o << (first ? "" : ", ") << JsonString(st->name) << ": " << st->code_size;
     first = false;
   }
