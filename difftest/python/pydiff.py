@@ -165,8 +165,10 @@ def check(runner, script, stock_python=None):
         if m:
             report.append("a64jit-run --no-jit differs from %s:\n%s" % (stock_python, m))
     s = jit_run.stats
-    summary = "%s: compiled %s, entries %s, deopts %s, emulated %s, %s" % (
-        name, s.get("compiled"), s.get("entries"), s.get("deopts"),
+    # compiled/reached: of the functions that reached the threshold, how many compiled.
+    reached = s.get("compiled", 0) + s.get("failed", 0)
+    summary = "%s: compiled %s/%s, entries %s, deopts %s, emulated %s, %s" % (
+        name, s.get("compiled"), reached, s.get("entries"), s.get("deopts"),
         s.get("guest_instructions"), describe_status(jit_run.status))
     if report:
         return False, summary + "\n" + "\n".join(report)
