@@ -6,9 +6,9 @@
 //   Name        the enumerator's suffix: X(Add, ...) declares Op::kAdd.
 //   text        the opcode's name in the text format (text.h) and in diagnostics.
 //   syntax      kPlain: `[%d:type =] text operand, operand, ...`, printed and parsed by the
-//               generic path of text.cc. kSpecial: the op has a syntax of its own (a type
-//               suffix, a condition, an address, a slot, a callee, block targets), written
-//               by its own case in text.cc's FormatOperation and Parser::ParseOperands.
+//               generic path of text.cc. Any other value: the op's syntax of its own (a
+//               type suffix, a condition, an address, a slot, a callee, block targets),
+//               written by its case in text.cc's FormatOperation and Parser::ParseOperands.
 //               A special op is recognised by the word before its `.TYPE` suffix, a plain
 //               one by its whole word.
 //   family      the kind of operation, by the shape of its operands and result (OpFamily);
@@ -26,7 +26,9 @@
 
 namespace a64jit::lir {
 
-enum class OpSyntax : uint8_t { kPlain, kSpecial };
+// kPlain, or the one op's own syntax (printer and parser switch over this, not over Op:
+// a plain op needs nothing there, a new syntax is named by -Werror=switch).
+enum class OpSyntax : uint8_t { kPlain, kCmp, kLoad, kStore, kSlotAddr, kCall, kPad, kJmp, kBr };
 
 enum class OpFamily : uint8_t {
   kMove,         // d = a
@@ -88,26 +90,26 @@ enum class OpFamily : uint8_t {
   /* d:int = f64 a (saturating, NaN -> 0) */                                                \
   X(FToSI,    "ftosi",    kPlain,   kFloatToInt,  false)                                    \
   /* d = (a cond b) ? 1 : 0, operands of `cmp_type` */                                      \
-  X(Cmp,      "cmp",      kSpecial, kCompare,     false)                                    \
+  X(Cmp,      "cmp",      kCmp,     kCompare,     false)                                    \
   /* d = a != 0 ? b : c */                                                                  \
   X(Select,   "select",   kPlain,   kSelect,      false)                                    \
   /* d = *(type*)(base + index * scale + disp) */                                           \
-  X(Load,     "load",     kSpecial, kLoad,        false)                                    \
+  X(Load,     "load",     kLoad,    kLoad,        false)                                    \
   /* *(store_type*)(base + index * scale + disp) = a */                                     \
-  X(Store,    "store",    kSpecial, kStore,       false)                                    \
+  X(Store,    "store",    kStore,   kStore,       false)                                    \
   /* d:ptr = address of stack slot `slot` */                                                \
-  X(SlotAddr, "slotaddr", kSpecial, kSlotAddr,    false)                                    \
+  X(SlotAddr, "slotaddr", kSlotAddr, kSlotAddr,    false)                                    \
   /* d:ptr = this function's frame record (x29); no interpreter semantics */                \
   X(FramePtr, "frameptr", kPlain,   kFramePtr,    false)                                    \
   /* [d =] call @callee(args...) */                                                         \
-  X(Call,     "call",     kSpecial, kCall,        false)                                    \
+  X(Call,     "call",     kCall,    kCall,        false)                                    \
   /* `count` nops: spreads code out to test long branches */                                \
-  X(Pad,      "pad",      kSpecial, kPad,         false)                                    \
+  X(Pad,      "pad",      kPad,     kPad,         false)                                    \
   /* Terminators: the last instruction of every block, and only there */                    \
   /* goto targets[0] */                                                                     \
-  X(Jmp,      "jmp",      kSpecial, kJump,        true)                                     \
+  X(Jmp,      "jmp",      kJmp,     kJump,        true)                                     \
   /* if (cond form) goto targets[0] else targets[1] */                                      \
-  X(Br,       "br",       kSpecial, kBranch,      true)                                     \
+  X(Br,       "br",       kBr,      kBranch,      true)                                     \
   /* return [a] */                                                                          \
   X(Ret,      "ret",      kPlain,   kReturn,      true)
 // clang-format on

@@ -84,48 +84,20 @@ std::string FormatBranch(const Instr& in) {
 
 // The instruction after `%d:type = `.
 std::string FormatOperation(const Instr& in) {
-  switch (in.op) {
-    case Op::kMov:
-    case Op::kAdd:
-    case Op::kSub:
-    case Op::kMul:
-    case Op::kSDiv:
-    case Op::kUDiv:
-    case Op::kSRem:
-    case Op::kURem:
-    case Op::kAnd:
-    case Op::kOr:
-    case Op::kXor:
-    case Op::kShl:
-    case Op::kLShr:
-    case Op::kAShr:
-    case Op::kNot:
-    case Op::kNeg:
-    case Op::kSExt:
-    case Op::kZExt:
-    case Op::kTrunc:
-    case Op::kFAdd:
-    case Op::kFSub:
-    case Op::kFMul:
-    case Op::kFDiv:
-    case Op::kFNeg:
-    case Op::kSIToF:
-    case Op::kFToSI:
-    case Op::kSelect:
-    case Op::kFramePtr:
-    case Op::kRet:
+  switch (OpSyntaxOf(in.op)) {
+    case OpSyntax::kPlain:
       return FormatPlain(in);
-    case Op::kCmp:
+    case OpSyntax::kCmp:
       return std::string("cmp.") + TypeName(in.cmp_type) + " " + CondName(in.cond) + " " +
              FormatOperand(in.args[0]) + ", " + FormatOperand(in.args[1]);
-    case Op::kLoad:
+    case OpSyntax::kLoad:
       return "load " + FormatAddress(in);
-    case Op::kStore:
+    case OpSyntax::kStore:
       return "store." + std::string(TypeName(in.store_type)) + " " + FormatOperand(in.args[0]) +
              ", " + FormatAddress(in);
-    case Op::kSlotAddr:
+    case OpSyntax::kSlotAddr:
       return "slotaddr ss" + std::to_string(in.slot);
-    case Op::kCall: {
+    case OpSyntax::kCall: {
       std::string s = "call @" + in.callee + "(";
       for (size_t i = 0; i < in.args.size(); i++) {
         if (i > 0) s += ", ";
@@ -133,11 +105,11 @@ std::string FormatOperation(const Instr& in) {
       }
       return s + ")";
     }
-    case Op::kPad:
+    case OpSyntax::kPad:
       return "pad " + std::to_string(in.count);
-    case Op::kJmp:
+    case OpSyntax::kJmp:
       return "jmp bb" + std::to_string(in.targets[0]);
-    case Op::kBr:
+    case OpSyntax::kBr:
       return FormatBranch(in);
   }
   return FormatPlain(in);  // not an Op: print its number's name ("?")
@@ -472,15 +444,17 @@ class Parser {
     return {word.substr(0, dot), TypeFromName(word.substr(dot + 1))};
   }
 
-  // An opcode by its name in ops.h's table, if it has that syntax.
-  static std::optional<Op> FindOp(const std::string& name, OpSyntax syntax) {
+  // An opcode by its name in ops.h's table, if it is plain (or, for !plain, special).
+  static std::optional<Op> FindOp(const std::string& name, bool plain) {
     static const std::unordered_map<std::string, Op> kByName = [] {
       std::unordered_map<std::string, Op> m;
       for (Op op : kAllOps) m[OpName(op)] = op;
       return m;
     }();
     auto it = kByName.find(name);
-    if (it == kByName.end() || OpSyntaxOf(it->second) != syntax) return std::nullopt;
+    if (it == kByName.end() || (OpSyntaxOf(it->second) == OpSyntax::kPlain) != plain) {
+      return std::nullopt;
+    }
     return it->second;
   }
 
@@ -502,8 +476,8 @@ class Parser {
     Advance();
     // A special op is named by the word before its `.TYPE` suffix (if any); a plain op has
     // no suffix, so the whole word names it.
-    std::optional<Op> op = FindOp(name, OpSyntax::kSpecial);
-    if (!op) op = FindOp(word.text, OpSyntax::kPlain);
+    std::optional<Op> op = FindOp(name, /*plain=*/false);
+    if (!op) op = FindOp(word.text, /*plain=*/true);
     if (!op) throw ParseError(word.line, word.column, "unknown instruction '" + word.text + "'");
     in.op = *op;
     ParseOperands(in, word, suffix);
@@ -538,66 +512,38 @@ class Parser {
 
   // What follows the opcode word `word` (whose type suffix is `suffix`).
   void ParseOperands(Instr& in, const Token& word, const std::optional<Type>& suffix) {
-    switch (in.op) {
-      case Op::kMov:
-      case Op::kAdd:
-      case Op::kSub:
-      case Op::kMul:
-      case Op::kSDiv:
-      case Op::kUDiv:
-      case Op::kSRem:
-      case Op::kURem:
-      case Op::kAnd:
-      case Op::kOr:
-      case Op::kXor:
-      case Op::kShl:
-      case Op::kLShr:
-      case Op::kAShr:
-      case Op::kNot:
-      case Op::kNeg:
-      case Op::kSExt:
-      case Op::kZExt:
-      case Op::kTrunc:
-      case Op::kFAdd:
-      case Op::kFSub:
-      case Op::kFMul:
-      case Op::kFDiv:
-      case Op::kFNeg:
-      case Op::kSIToF:
-      case Op::kFToSI:
-      case Op::kSelect:
-      case Op::kFramePtr:
-      case Op::kRet:
+    switch (OpSyntaxOf(in.op)) {
+      case OpSyntax::kPlain:
         return ParsePlainOperands(in);
-      case Op::kCmp:
+      case OpSyntax::kCmp:
         in.cmp_type = RequireSuffix(in, word, suffix);
         in.cond = ParseCond();
         return ParseTwoOperands(in);
-      case Op::kLoad:
+      case OpSyntax::kLoad:
         return ParseAddress(in);
-      case Op::kStore:
+      case OpSyntax::kStore:
         in.store_type = RequireSuffix(in, word, suffix);
         in.args.push_back(ParseOperand());
         Expect(",");
         return ParseAddress(in);
-      case Op::kSlotAddr:
+      case OpSyntax::kSlotAddr:
         if (tok_.kind != Token::kIdent || tok_.text.compare(0, 2, "ss") != 0) {
           Error("expected a stack slot 'ssN'");
         }
         in.slot = ParseIndex(tok_.text.substr(2), "a slot number");
         return Advance();
-      case Op::kCall:
+      case OpSyntax::kCall:
         in.callee = ExpectSymbol();
         Expect("(");
         if (!IsPunct(")")) ParseOperandList(in);
         return Expect(")");
-      case Op::kPad:
+      case OpSyntax::kPad:
         in.count = ParseInt("a count");
         return;
-      case Op::kJmp:
+      case OpSyntax::kJmp:
         in.targets[0] = ParseBlockRef();
         return;
-      case Op::kBr:
+      case OpSyntax::kBr:
         return ParseBranch(in, suffix);
     }
   }

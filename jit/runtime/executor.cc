@@ -103,23 +103,9 @@ const uint8_t* Executor::Load(const uint8_t* code, size_t size) {
   return at;
 }
 
-const uint8_t* Executor::Reserve(size_t size) {
-  const std::vector<uint8_t> zeros(size, 0);
-  const uint8_t* at = Load(zeros.data(), size);
-  unfilled_[reinterpret_cast<uint64_t>(at)] = size;
-  return at;
-}
-
 void Executor::Patch(const uint8_t* at, const uint8_t* code, size_t size) {
   code_.Write(const_cast<uint8_t*>(at), code, size);
-  // The first write into a reservation replaces code that never ran.
-  auto it = unfilled_.find(reinterpret_cast<uint64_t>(at));
-  if (it != unfilled_.end() && size <= it->second) {
-    unfilled_.erase(it);
-    CodeFilled(at, size);
-  } else {
-    CodeChanged(at, size);
-  }
+  CodeChanged(at, size);
 }
 
 CallResult Executor::Call(const void* entry, const std::vector<Arg>& args) {

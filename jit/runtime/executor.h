@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -126,9 +125,6 @@ class Executor : public CodeSink {
   const uint8_t* Load(const uint8_t* code, size_t size) override;
   const uint8_t* Load(const std::vector<uint8_t>& code) { return Load(code.data(), code.size()); }
   uint64_t NextAddress() const override { return code_.NextAddress(); }
-  // Reserves `size` bytes of code memory (a multiple of 4, filled with udf #0) for code
-  // that is written later with Patch, once its address is known.
-  const uint8_t* Reserve(size_t size);
   // Rewrites loaded code in place; the i-cache / translation cache sees the new bytes.
   void Patch(const uint8_t* at, const uint8_t* code, size_t size) override;
 
@@ -159,8 +155,8 @@ class Executor : public CodeSink {
   virtual void RunStub(CallFrame* frame, int depth) = 0;
   // Code bytes in [begin, begin+size) changed (code there may have run before).
   virtual void CodeChanged(const uint8_t* begin, size_t size) = 0;
-  // Code bytes in [begin, begin+size) were written where no code ever ran (a fresh Load, or
-  // the first Patch of a Reserve): no translation can be stale. Default: as CodeChanged.
+  // Code bytes in [begin, begin+size) were written where no code ever ran (a fresh Load):
+  // no translation can be stale. Default: as CodeChanged.
   virtual void CodeFilled(const uint8_t* begin, size_t size) { CodeChanged(begin, size); }
   // Arena [begin, begin+size) was added to code memory.
   virtual void ArenaAdded(const uint8_t* begin, size_t size) = 0;
@@ -186,7 +182,6 @@ class Executor : public CodeSink {
   size_t stack_mapping_size_ = 0;
   uint64_t guard_low_ = 0, stack_low_ = 0, stack_high_ = 0;
   CallStats last_, total_;
-  std::map<uint64_t, size_t> unfilled_;  // Reserve()d ranges not patched yet
 };
 
 // Finishes construction (emits the call stub); for the backends' factories
