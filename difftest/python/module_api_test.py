@@ -39,6 +39,25 @@ def gen():
     yield 1
 
 
+# PRINT_EXPR only appears in interactive ('single') code, never in a function body: a
+# function made to contain one is refused, with the opcode named.
+def interactive_only():
+    x = 1
+    return x
+
+
+def with_print_expr(f):
+    import opcode
+    code = bytearray(f.__code__.co_code)
+    store = code.index(opcode.opmap["STORE_FAST"])
+    code[store] = opcode.opmap["PRINT_EXPR"]
+    f.__code__ = f.__code__.replace(co_code=bytes(code))
+    return f
+
+
+with_print_expr(interactive_only)
+
+
 def counted(x):
     return x * 3
 
@@ -49,9 +68,14 @@ check("force_compile", a64jit.force_compile(square_plus) is True)
 check("is_jit_compiled", a64jit.is_jit_compiled(square_plus))
 size = a64jit.get_compiled_size(square_plus)
 check("compiled size", 0 < size < 10000, str(size))
-check("force_compile refuses a generator", a64jit.force_compile(gen) is False)
-check("generator's reason in stats", "generator" in
-      a64jit.stats()["failures"].get("__main__:gen", ""), str(a64jit.stats()["failures"]))
+check("force_compile compiles a generator", a64jit.force_compile(gen) is True)
+check("generator runs compiled", list(gen()) == [1])
+check("force_compile refuses PRINT_EXPR", a64jit.force_compile(interactive_only) is False)
+check("PRINT_EXPR named in stats", "unsupported opcode PRINT_EXPR" in
+      a64jit.stats()["failures"].get("__main__:interactive_only", ""),
+      str(a64jit.stats()["failures"]))
+check("PRINT_EXPR counted", a64jit.stats()["unsupported_opcodes"].get("PRINT_EXPR") == 1,
+      str(a64jit.stats()["unsupported_opcodes"]))
 
 # dumps
 hir = a64jit.dump(square_plus, "hir")
@@ -91,6 +115,7 @@ stats = a64jit.stats()
 check("entries counted", stats["entries"] > before, str(stats))
 check("compiled functions listed", "__main__:counted" in a64jit.get_compiled_functions())
 check("stats fields", all(k in stats for k in ("compiled", "failed", "entries", "deopts",
+                                               "interpreted_entries", "bodies",
                                                "emulated_instructions", "exec_mode")))
 if stats["exec_mode"] == "unicorn":
     check("emulated instructions", stats["emulated_instructions"] > 0, str(stats))

@@ -13,6 +13,10 @@
 
 namespace a64jit::hir {
 
+static_assert(kGeneratorFlags ==
+                  (CO_GENERATOR | CO_COROUTINE | CO_ITERABLE_COROUTINE | CO_ASYNC_GENERATOR),
+              "hir.h's generator flags are CPython's");
+
 int InlineCacheUnits(int opcode) {
   switch (opcode) {
     case LOAD_GLOBAL:
@@ -73,6 +77,7 @@ Flow FlowOf(const Insn& in) {
     case JUMP_IF_TRUE_OR_POP:
     case JUMP_IF_FALSE_OR_POP:
     case FOR_ITER:
+    case SEND:
       return {in.next + in.oparg, true};
     case POP_JUMP_BACKWARD_IF_TRUE:
     case POP_JUMP_BACKWARD_IF_FALSE:
@@ -97,15 +102,12 @@ class Builder {
     if ((code_.flags & kNotFunction) != kNotFunction) {
       throw Unsupported(-1, 0, "module or class body (not a function)");
     }
-    if (code_.flags & (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE)) {
-      throw Unsupported(-1, 0, "generator or coroutine");
-    }
     FindBlocks();
-    BlockAt(0, 0);
-    while (!work_.empty()) {
-      int b = work_.front();
-      work_.pop_front();
-      Translate(b);
+    if (IsGenerator(code_.flags)) {
+      BuildResumable();
+    } else {
+      BlockAt(0, 0);
+      Drain();
     }
     return std::move(f_);
   }
@@ -114,6 +116,82 @@ class Builder {
   // The Builder function that translates one bytecode (see kBytecodeRules), or nullptr.
   using Rule = bool (Builder::*)();
   static Rule RuleFor(int opcode);
+
+  void Drain() {
+    while (!work_.empty()) {
+      int b = work_.front();
+      work_.pop_front();
+      Translate(b);
+    }
+  }
+
+  // A generator's code object runs from its resume points only: the interpreter runs the
+  // call that makes the generator (RETURN_GENERATOR needs 3.11's hidden _Py_MakeCoro), and
+  // every send/next brings the generator's frame back, suspended right after
+  // RETURN_GENERATOR or a YIELD_VALUE with the sent value pushed. Block 0 dispatches on
+  // prev_instr; a frame suspended anywhere else (a yield in an exception handler, which
+  // only the interpreter runs) goes back to the interpreter as it is.
+  void BuildResumable() {
+    Block dispatch;
+    f_.blocks.push_back(dispatch);  // block 0, filled once every resume point is known
+    const Insn made = FindReturnGenerator();
+    AddResumePoint(made.unit, made.next, 1);
+    Drain();
+    cur_ = 0;
+    stack_.clear();
+    for (const ResumePoint& p : resume_points_) {
+      const int at = Def(Op::kResumedAt, {}, p.prev_unit, ValueType::kCInt);
+      const int next = NewMadeBlock(0);
+      Instr br;
+      br.op = Op::kBranch;
+      br.args = {at};
+      br.targets[0] = p.block;
+      br.targets[1] = next;
+      Terminate(br);
+      cur_ = next;
+    }
+    Instr leave;
+    leave.op = Op::kEnterInterpreter;
+    Terminate(leave);
+  }
+
+  // RETURN_GENERATOR: among the first instructions (after COPY_FREE_VARS and MAKE_CELLs).
+  Insn FindReturnGenerator() const {
+    for (int unit = 0; unit < static_cast<int>(code_.code.size());) {
+      const Insn in = Decode(unit);
+      if (in.opcode == RETURN_GENERATOR) return in;
+      unit = in.next;
+    }
+    throw Unsupported(-1, 0, "generator without RETURN_GENERATOR");
+  }
+
+  // A block the builder makes up, with `depth` stack values live in.
+  int NewMadeBlock(int depth) {
+    Block b;
+    b.in_depth = depth;
+    f_.blocks.push_back(b);
+    return static_cast<int>(f_.blocks.size()) - 1;
+  }
+
+  // The frame was suspended at `prev_unit` with `depth` values on its stack and resumes at
+  // `unit`: a block that takes the values over from the frame, then goes there.
+  void AddResumePoint(int prev_unit, int unit, int depth) {
+    const int saved_cur = cur_;
+    const std::vector<int> saved_stack = stack_;
+    const Insn saved_insn = insn_;
+    const int block = NewMadeBlock(0);
+    cur_ = block;
+    stack_.clear();
+    for (int k = 0; k < depth; k++) Push(Def(Op::kLoadFrameStack, {}, k));
+    Effect(Op::kResetStackTop, {});
+    const int target = BlockAt(unit, depth);
+    cur_ = block;
+    Terminate(Jump(target));
+    resume_points_.push_back(ResumePoint{prev_unit, block});
+    cur_ = saved_cur;
+    stack_ = saved_stack;
+    insn_ = saved_insn;
+  }
 
   void Push(int reg) { stack_.push_back(reg); }
   int Depth() const { return static_cast<int>(stack_.size()); }
@@ -156,6 +234,7 @@ class Builder {
         const Insn in = Decode(unit);
         if (RuleFor(in.opcode) == nullptr) throw Unsupported(in.opcode, in.unit * 2, "opcode");
         const Flow flow = FlowOf(in);
+        if (in.opcode == YIELD_VALUE || in.opcode == RETURN_GENERATOR) starts_.insert(in.next);
         if (flow.jump >= 0) {
           starts_.insert(flow.jump);
           todo.push_back(flow.jump);
@@ -499,6 +578,7 @@ class Builder {
     if (insn_.opcode == BUILD_LIST) op = Op::kBuildList;
     if (insn_.opcode == BUILD_TUPLE) op = Op::kBuildTuple;
     if (insn_.opcode == BUILD_MAP) op = Op::kBuildMap, n = 2 * oparg;
+    if (insn_.opcode == BUILD_SET) op = Op::kBuildSet;
     const int r = Def(op, Pop(n), oparg);
     ErrorState(Without(pre, n));  // consumed
     Push(r);
@@ -664,6 +744,265 @@ class Builder {
     return false;
   }
 
+  // ---- Cells, closures and deletions: imm is the localsplus index ----
+
+  bool MakeCell() {
+    Effect(Op::kMakeCell, {}, insn_.oparg);
+    ErrorState(stack_);
+    return true;
+  }
+
+  bool CopyFreeVars() {
+    Effect(Op::kCopyFreeVars, {}, insn_.oparg);
+    return true;
+  }
+
+  bool LoadDeref() {
+    const std::vector<int> pre = stack_;
+    const int r = Def(Op::kLoadDeref, {}, insn_.oparg);
+    ResumeState(pre);
+    Push(r);
+    return true;
+  }
+
+  bool StoreDeref() {
+    Effect(Op::kStoreDeref, {Pop1()}, insn_.oparg);
+    return true;
+  }
+
+  // DELETE_DEREF, DELETE_FAST: an empty cell or unbound local resumes the interpreter,
+  // which raises.
+  bool DeleteCellOrLocal() {
+    Effect(insn_.opcode == DELETE_DEREF ? Op::kDeleteDeref : Op::kDeleteLocal, {}, insn_.oparg);
+    ResumeState(stack_);
+    return true;
+  }
+
+  // ---- Containers, calls, names ----
+
+  // SET_ADD, SET_UPDATE, MAP_ADD, DICT_UPDATE, DICT_MERGE: pop the operand(s); the
+  // collection is oparg entries down. DICT_MERGE also names the callable, two below it.
+  bool CollectionUpdate() {
+    const std::vector<int> pre = stack_;
+    const int n = insn_.opcode == MAP_ADD ? 2 : 1;
+    std::vector<int> operands = Pop(n);
+    if (insn_.oparg < 1 || insn_.oparg + (insn_.opcode == DICT_MERGE ? 2 : 0) > Depth()) {
+      Fail("collection operand past the stack");
+    }
+    const int collection = stack_[stack_.size() - static_cast<size_t>(insn_.oparg)];
+    operands.insert(operands.begin(), collection);
+    Op op = Op::kSetAdd;
+    if (insn_.opcode == SET_UPDATE) op = Op::kSetUpdate;
+    if (insn_.opcode == MAP_ADD) op = Op::kMapAdd;
+    if (insn_.opcode == DICT_UPDATE) op = Op::kDictUpdate;
+    if (insn_.opcode == DICT_MERGE) {
+      op = Op::kDictMerge;
+      operands.insert(operands.begin(), stack_[stack_.size() - 2 - static_cast<size_t>(insn_.oparg)]);
+    }
+    Effect(op, operands);
+    ErrorState(pre);
+    return true;
+  }
+
+  // Replaces the top of the stack by op(top): LIST_TO_TUPLE, GET_LEN (which pushes instead),
+  // GET_AITER, GET_YIELD_FROM_ITER, GET_AWAITABLE, ASYNC_GEN_WRAP, GET_ANEXT (pushes).
+  bool UnaryObjectOp() {
+    const std::vector<int> pre = stack_;
+    const int opcode = insn_.opcode;
+    const bool pushes = opcode == GET_LEN || opcode == GET_ANEXT;
+    Op op = Op::kListToTuple;
+    if (opcode == GET_LEN) op = Op::kGetLen;
+    if (opcode == GET_AITER) op = Op::kGetAiter;
+    if (opcode == GET_ANEXT) op = Op::kGetAnext;
+    if (opcode == GET_YIELD_FROM_ITER) op = Op::kGetYieldFromIter;
+    if (opcode == GET_AWAITABLE) op = Op::kGetAwaitable;
+    if (opcode == ASYNC_GEN_WRAP) op = Op::kAsyncGenWrap;
+    if (Depth() < 1) Fail("stack underflow");
+    const int operand = pushes ? stack_.back() : Pop1();
+    const int r = Def(op, {operand}, insn_.oparg);
+    ErrorState(pre);
+    Push(r);
+    return true;
+  }
+
+  // CALL_FUNCTION_EX: [NULL, func, callargs, kwargs if oparg & 1] -> result.
+  bool CallFunctionEx() {
+    const std::vector<int> pre = stack_;
+    const bool has_kwargs = (insn_.oparg & 1) != 0;
+    std::vector<int> operands = Pop(has_kwargs ? 4 : 3);
+    operands.erase(operands.begin());  // the NULL under the callable
+    const int r = Def(Op::kCallEx, operands);
+    ErrorState(pre);
+    Push(r);
+    return true;
+  }
+
+  bool UnpackEx() {
+    const std::vector<int> pre = stack_;
+    Effect(Op::kUnpackEx, {Pop1()}, insn_.oparg);
+    ErrorState(pre);
+    const int n = (insn_.oparg & 0xff) + 1 + (insn_.oparg >> 8);
+    for (int i = 0; i < n; i++) Push(Def(Op::kScratchLoad, {}, i));
+    return true;
+  }
+
+  // DELETE_ATTR, DELETE_SUBSCR, STORE_GLOBAL: pop their operands.
+  bool DeleteOrStoreGlobal() {
+    const std::vector<int> pre = stack_;
+    if (insn_.opcode == DELETE_SUBSCR) {
+      const int sub = Pop1();
+      Effect(Op::kDeleteSubscr, {Pop1(), sub});
+    } else {
+      Effect(insn_.opcode == DELETE_ATTR ? Op::kDeleteAttr : Op::kStoreGlobal, {Pop1()},
+             insn_.oparg);
+    }
+    ErrorState(pre);
+    return true;
+  }
+
+  bool DeleteGlobal() {
+    Effect(Op::kDeleteGlobal, {}, insn_.oparg);
+    ErrorState(stack_);  // lowering also resumes the interpreter when the name is missing
+    return true;
+  }
+
+  bool ImportName() {
+    const std::vector<int> pre = stack_;
+    const int fromlist = Pop1();
+    const int level = Pop1();
+    const int r = Def(Op::kImportName, {fromlist, level}, insn_.oparg);
+    ErrorState(pre);
+    Push(r);
+    return true;
+  }
+
+  bool ImportFrom() {
+    const std::vector<int> pre = stack_;
+    if (Depth() < 1) Fail("stack underflow");
+    const int r = Def(Op::kImportFrom, {stack_.back()}, insn_.oparg);
+    ErrorState(pre);
+    Push(r);
+    return true;
+  }
+
+  // MATCH_MAPPING, MATCH_SEQUENCE: push whether the subject's type has the flag.
+  bool MatchTypeFlag() {
+    if (Depth() < 1) Fail("stack underflow");
+    const int64_t flag =
+        insn_.opcode == MATCH_MAPPING ? Py_TPFLAGS_MAPPING : Py_TPFLAGS_SEQUENCE;
+    const int c = Def(Op::kTypeFlags, {stack_.back()}, flag, ValueType::kCInt);
+    Push(Def(Op::kBoolFromCInt, {c}, 0));
+    return true;
+  }
+
+  bool MatchKeys() {
+    const std::vector<int> pre = stack_;
+    if (Depth() < 2) Fail("stack underflow");
+    const int r = Def(Op::kMatchKeys, {stack_[stack_.size() - 2], stack_.back()});
+    ErrorState(pre);
+    Push(r);
+    return true;
+  }
+
+  // [subject, type, names] -> attributes or None.
+  bool MatchClass() {
+    const std::vector<int> pre = stack_;
+    const std::vector<int> operands = Pop(3);
+    const int r = Def(Op::kMatchClass, operands, insn_.oparg);
+    ErrorState(pre);
+    Push(r);
+    return true;
+  }
+
+  bool LoadBuildClass() {
+    const std::vector<int> pre = stack_;
+    const int r = Def(Op::kLoadBuildClass, {});
+    ErrorState(pre);
+    Push(r);
+    return true;
+  }
+
+  // BEFORE_WITH, BEFORE_ASYNC_WITH: [mgr] -> [__exit__, __enter__()]. The call of the bound
+  // __enter__ is an ordinary CALL with no arguments; if it fails, __exit__ is on the stack,
+  // as in the interpreter.
+  bool BeforeWith() {
+    const std::vector<int> pre = stack_;
+    const int mgr = Pop1();
+    const int exit = Def(Op::kBeforeWith, {mgr}, insn_.opcode == BEFORE_ASYNC_WITH ? 1 : 0);
+    const int enter = Last().dst2 = f_.NewReg(ValueType::kObject);
+    ErrorState(pre);
+    Push(exit);
+    const int no_self = Def(Op::kLoadNull, {});
+    const int r = Def(Op::kCall, {no_self, enter}, 0);
+    ErrorState(stack_);
+    Push(r);
+    return true;
+  }
+
+  // ---- Generators and coroutines ----
+
+  bool YieldValue() {
+    Instr y;
+    y.op = Op::kYield;
+    y.bc = insn_.unit;
+    y.args = {Pop1()};
+    y.has_state = true;
+    y.state.kind = FrameState::Kind::kResume;
+    y.state.bc = insn_.unit;
+    y.state.resume_unit = insn_.next;
+    y.state.stack = stack_;
+    f_.blocks[static_cast<size_t>(cur_)].out_depth = 0;  // the state names the values
+    Emit(y);
+    cur_ = -1;
+    AddResumePoint(insn_.unit, insn_.next, Depth() + 1);  // + the value sent in
+    return false;
+  }
+
+  // [receiver, value] -> [receiver, yielded] falling through to YIELD_VALUE, or
+  // [returned] at the jump target.
+  bool Send() {
+    const std::vector<int> pre = stack_;
+    const int value = Pop1();
+    if (Depth() < 1) Fail("stack underflow");
+    const int r = Def(Op::kSend, {stack_.back(), value});
+    const int yielded = Last().dst2 = f_.NewReg(ValueType::kCInt);
+    ErrorState(pre);
+    Push(r);
+    const int depth = Depth();
+    const int self = cur_;
+    const int next = BlockAt(insn_.next, depth);
+    const int returned = DropThenGoto(depth, depth - 2, FlowOf(insn_).jump);
+    cur_ = self;
+    Instr br;
+    br.op = Op::kBranch;
+    br.args = {yielded};
+    br.targets[0] = next;
+    br.targets[1] = returned;
+    Terminate(br);
+    return false;
+  }
+
+  // RETURN_GENERATOR: the interpreter makes the generator (see BuildResumable); compiled
+  // code never runs it, the resume point after it is where generator code starts.
+  bool ReturnGenerator() { return LeaveToRaise(); }
+
+  // A block the builder makes up: drops the value at `index` of `depth`, then goes to `unit`.
+  int DropThenGoto(int depth, int index, int unit) {
+    const int saved_cur = cur_;
+    const std::vector<int> saved_stack = stack_;
+    const int block = NewMadeBlock(depth);
+    cur_ = block;
+    stack_.clear();
+    for (int k = 0; k < depth; k++) stack_.push_back(f_.StackReg(k));
+    stack_.erase(stack_.begin() + index);
+    const int target = BlockAt(unit, depth - 1);
+    cur_ = block;
+    Terminate(Jump(target));
+    cur_ = saved_cur;
+    stack_ = saved_stack;
+    return block;
+  }
+
   // Ends the block on `c`: to `jump_unit` when c == jump_if, else to `next_unit`. The side
   // that falls through pops `pop_on_fallthrough` values first.
   void Branch(int c, bool jump_if, int jump_unit, int next_unit, int pop_on_fallthrough) {
@@ -690,6 +1029,11 @@ class Builder {
   std::vector<int> stack_;
   Insn insn_;
   int kwnames_ = -1;
+  struct ResumePoint {
+    int prev_unit;  // where prev_instr points while suspended
+    int block;
+  };
+  std::vector<ResumePoint> resume_points_;
 };
 
 // Every bytecode the builder translates, with the Builder function that does it; anything
@@ -750,7 +1094,45 @@ class Builder {
   X(JUMP_IF_FALSE_OR_POP, JumpOrPop)                 \
   X(RETURN_VALUE, ReturnValue)                       \
   X(RAISE_VARARGS, LeaveToRaise)                   \
-  X(LOAD_ASSERTION_ERROR, LeaveToRaise)
+  X(LOAD_ASSERTION_ERROR, LeaveToRaise)              \
+  X(MAKE_CELL, MakeCell)                             \
+  X(COPY_FREE_VARS, CopyFreeVars)                    \
+  X(LOAD_CLOSURE, LoadFast)                          \
+  X(LOAD_DEREF, LoadDeref)                           \
+  X(STORE_DEREF, StoreDeref)                         \
+  X(DELETE_DEREF, DeleteCellOrLocal)                 \
+  X(DELETE_FAST, DeleteCellOrLocal)                  \
+  X(BUILD_SET, BuildConsuming)                       \
+  X(SET_ADD, CollectionUpdate)                       \
+  X(SET_UPDATE, CollectionUpdate)                    \
+  X(MAP_ADD, CollectionUpdate)                       \
+  X(DICT_UPDATE, CollectionUpdate)                   \
+  X(DICT_MERGE, CollectionUpdate)                    \
+  X(LIST_TO_TUPLE, UnaryObjectOp)                    \
+  X(GET_LEN, UnaryObjectOp)                          \
+  X(CALL_FUNCTION_EX, CallFunctionEx)                \
+  X(UNPACK_EX, UnpackEx)                             \
+  X(DELETE_ATTR, DeleteOrStoreGlobal)                \
+  X(DELETE_SUBSCR, DeleteOrStoreGlobal)              \
+  X(STORE_GLOBAL, DeleteOrStoreGlobal)               \
+  X(DELETE_GLOBAL, DeleteGlobal)                     \
+  X(IMPORT_NAME, ImportName)                         \
+  X(IMPORT_FROM, ImportFrom)                         \
+  X(MATCH_MAPPING, MatchTypeFlag)                    \
+  X(MATCH_SEQUENCE, MatchTypeFlag)                   \
+  X(MATCH_KEYS, MatchKeys)                           \
+  X(MATCH_CLASS, MatchClass)                         \
+  X(LOAD_BUILD_CLASS, LoadBuildClass)                \
+  X(BEFORE_WITH, BeforeWith)                         \
+  X(BEFORE_ASYNC_WITH, BeforeWith)                   \
+  X(RETURN_GENERATOR, ReturnGenerator)               \
+  X(YIELD_VALUE, YieldValue)                         \
+  X(SEND, Send)                                      \
+  X(GET_AWAITABLE, UnaryObjectOp)                    \
+  X(GET_AITER, UnaryObjectOp)                        \
+  X(GET_ANEXT, UnaryObjectOp)                        \
+  X(GET_YIELD_FROM_ITER, UnaryObjectOp)              \
+  X(ASYNC_GEN_WRAP, UnaryObjectOp)
 // clang-format on
 
 Builder::Rule Builder::RuleFor(int opcode) {

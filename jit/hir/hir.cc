@@ -45,7 +45,50 @@ std::string Immediate(const Function& f, const Instr& in) {
       return std::to_string(in.imm) + " (" + Quote(c.localsplus_names, in.imm) + ")" +
              (in.checked ? " checked" : "");
     case Op::kStoreLocal:
+    case Op::kMakeCell:
+    case Op::kLoadDeref:
+    case Op::kStoreDeref:
+    case Op::kDeleteDeref:
+    case Op::kDeleteLocal:
       return std::to_string(in.imm) + " (" + Quote(c.localsplus_names, in.imm) + ")";
+    case Op::kDeleteAttr:
+    case Op::kStoreGlobal:
+    case Op::kDeleteGlobal:
+    case Op::kImportName:
+    case Op::kImportFrom:
+      return "'" + Quote(c.names, in.imm) + "'";
+    case Op::kCopyFreeVars:
+    case Op::kUnpackEx:
+    case Op::kTypeFlags:
+    case Op::kMatchClass:
+    case Op::kLoadFrameStack:
+    case Op::kGetAwaitable:
+      return std::to_string(in.imm);
+    case Op::kResumedAt:
+      return "@" + std::to_string(in.imm * 2);
+    case Op::kBeforeWith:
+      return in.imm != 0 ? "async" : "";
+    case Op::kBuildSet:
+    case Op::kSetAdd:
+    case Op::kSetUpdate:
+    case Op::kMapAdd:
+    case Op::kDictUpdate:
+    case Op::kDictMerge:
+    case Op::kListToTuple:
+    case Op::kCallEx:
+    case Op::kDeleteSubscr:
+    case Op::kGetLen:
+    case Op::kMatchKeys:
+    case Op::kLoadBuildClass:
+    case Op::kResetStackTop:
+    case Op::kGetAiter:
+    case Op::kGetAnext:
+    case Op::kGetYieldFromIter:
+    case Op::kSend:
+    case Op::kAsyncGenWrap:
+    case Op::kYield:
+    case Op::kEnterInterpreter:
+      return "";
     case Op::kLoadConst:
       return std::to_string(in.imm) + " (" + Quote(c.const_reprs, in.imm) + ")";
     case Op::kLoadGlobal:

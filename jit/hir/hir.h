@@ -76,6 +76,11 @@ struct CodeInfo {
   int first_traceable = 0;
 };
 
+// CO_GENERATOR | CO_COROUTINE | CO_ITERABLE_COROUTINE | CO_ASYNC_GENERATOR (checked against
+// CPython's macros in builder.cc): code that runs in a generator's frame, from resume points.
+constexpr int kGeneratorFlags = 0x20 | 0x80 | 0x100 | 0x200;
+inline bool IsGenerator(int co_flags) { return (co_flags & kGeneratorFlags) != 0; }
+
 struct Function {
   CodeInfo code;
   std::vector<ValueType> reg_types;

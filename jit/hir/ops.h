@@ -117,6 +117,81 @@ constexpr int kVariadic = -1;
   X(Mov,              kOwnedOrNull,     true,  false, true,  1,         kPlain)                \
   /* %d = %a, a second reference (COPY) */                                                     \
   X(Dup,              kBorrowedMutable, false, false, true,  1,         kPlain)                \
+  /* ---- Cells and closures (imm: the localsplus index of the cell) ---- */                    \
+  /* locals[imm] = cell(locals[imm]) */                                                        \
+  X(MakeCell,         kNone,            false, true,  false, 0,         kPlain)                \
+  /* the function's imm closure cells into the free-variable slots */                          \
+  X(CopyFreeVars,     kNone,            false, false, false, 0,         kPlain)                \
+  /* %d = locals[imm].cell_contents; empty: resume the interpreter (it raises) */              \
+  X(LoadDeref,        kOwned,           false, true,  false, 0,         kPlain)                \
+  /* locals[imm].cell_contents = %a */                                                         \
+  X(StoreDeref,       kNone,            true,  false, false, 1,         kPlain)                \
+  /* del locals[imm].cell_contents; empty: resume the interpreter */                           \
+  X(DeleteDeref,      kNone,            false, true,  false, 0,         kPlain)                \
+  /* del locals[imm]; unbound: resume the interpreter */                                       \
+  X(DeleteLocal,      kNone,            false, true,  false, 0,         kPlain)                \
+  /* ---- Containers, calls, names ---- */                                                     \
+  /* %d = {args...} */                                                                         \
+  X(BuildSet,         kOwned,           true,  true,  false, kVariadic, kPlain)                \
+  /* %a.add(%b) */                                                                             \
+  X(SetAdd,           kNone,            false, true,  false, 2,         kPlain)                \
+  /* %a |= set(%b) */                                                                          \
+  X(SetUpdate,        kNone,            false, true,  false, 2,         kPlain)                \
+  /* %a[%b] = %c (a dict) */                                                                   \
+  X(MapAdd,           kNone,            false, true,  false, 3,         kPlain)                \
+  /* %a.update(%b) */                                                                          \
+  X(DictUpdate,       kNone,            false, true,  false, 2,         kPlain)                \
+  /* %b.update(%c) rejecting duplicates, for a call of %a */                                   \
+  X(DictMerge,        kNone,            false, true,  false, 3,         kPlain)                \
+  /* %d = tuple(%a) of a list */                                                               \
+  X(ListToTuple,      kOwned,           false, true,  false, 1,         kPlain)                \
+  /* %d = %a(*%b, **%c) (%c optional) */                                                       \
+  X(CallEx,           kOwned,           false, true,  false, kVariadic, kPlain)                \
+  /* unpacks %a into imm & 0xff values, a list, and imm >> 8 values, read by ScratchLoad */    \
+  X(UnpackEx,         kNone,            false, true,  false, 1,         kPlain)                \
+  /* del %a.co_names[imm] */                                                                   \
+  X(DeleteAttr,       kNone,            false, true,  false, 1,         kPlain)                \
+  /* del %a[%b] */                                                                             \
+  X(DeleteSubscr,     kNone,            false, true,  false, 2,         kPlain)                \
+  /* globals[co_names[imm]] = %a */                                                            \
+  X(StoreGlobal,      kNone,            false, true,  false, 1,         kPlain)                \
+  /* del globals[co_names[imm]]; missing: resume the interpreter (it raises) */                \
+  X(DeleteGlobal,     kNone,            false, true,  false, 0,         kPlain)                \
+  /* %d = __import__(co_names[imm], fromlist %a, level %b) */                                  \
+  X(ImportName,       kOwned,           false, true,  false, 2,         kPlain)                \
+  /* %d = from module %a import co_names[imm] */                                               \
+  X(ImportFrom,       kOwned,           false, true,  false, 1,         kPlain)                \
+  /* %d = len(%a) */                                                                           \
+  X(GetLen,           kOwned,           false, true,  false, 1,         kPlain)                \
+  /* %d:cint = type(%a).tp_flags & imm (MATCH_MAPPING, MATCH_SEQUENCE) */                      \
+  X(TypeFlags,        kCInt,            false, false, true,  1,         kPlain)                \
+  /* %d = values of keys %b in mapping %a, or None */                                          \
+  X(MatchKeys,        kOwned,           false, true,  false, 2,         kPlain)                \
+  /* %d = attributes of %a matching class %b with imm positional and %c keyword names, or None */ \
+  X(MatchClass,       kOwned,           false, true,  false, 3,         kPlain)                \
+  /* %d = builtins.__build_class__ */                                                          \
+  X(LoadBuildClass,   kOwned,           false, true,  false, 0,         kPlain)                \
+  /* %d, %d2 = bound __exit__, bound __enter__ of %a (imm 1: the async ones) */                \
+  X(BeforeWith,       kOwned,           false, true,  false, 1,         kPlain)                \
+  /* ---- Generators and coroutines ---- */                                                    \
+  /* %d:cint = the frame was suspended at code unit imm (prev_instr) */                       \
+  X(ResumedAt,        kCInt,            false, false, true,  0,         kPlain)                \
+  /* %d = the frame's value-stack entry imm (its reference moves to %d) */                     \
+  X(LoadFrameStack,   kOwned,           false, false, false, 0,         kPlain)                \
+  /* the frame's value stack is empty (stacktop = co_nlocalsplus): its entries are loaded */   \
+  X(ResetStackTop,    kNone,            false, false, false, 0,         kPlain)                \
+  /* %d = the awaitable of %a (imm: GET_AWAITABLE's oparg) */                                  \
+  X(GetAwaitable,     kOwned,           false, true,  false, 1,         kPlain)                \
+  /* %d = %a.__aiter__() */                                                                    \
+  X(GetAiter,         kOwned,           false, true,  false, 1,         kPlain)                \
+  /* %d = awaitable of %a.__anext__() */                                                       \
+  X(GetAnext,         kOwned,           false, true,  false, 1,         kPlain)                \
+  /* %d = iter(%a) for yield from (coroutines pass through) */                                 \
+  X(GetYieldFromIter, kOwned,           false, true,  false, 1,         kPlain)                \
+  /* %d, %d2:cint = %a.send(%b): the value and 1 (yielded) or 0 (returned) */                 \
+  X(Send,             kOwned,           false, true,  false, 2,         kPlain)                \
+  /* %d = %a wrapped for an async generator's yield */                                         \
+  X(AsyncGenWrap,     kOwned,           false, true,  false, 1,         kPlain)                \
   /* Reference counting, inserted by the refcount pass only. XDecref: %a may be NULL */        \
   X(Incref,           kNone,            false, false, false, 1,         kPlain)                \
   X(Decref,           kNone,            false, false, false, 1,         kPlain)                \
@@ -128,7 +203,11 @@ constexpr int kVariadic = -1;
   /* return %a */                                                                              \
   X(Return,           kNone,            true,  false, false, 1,         kTerminator)           \
   /* leave for the interpreter as the frame state says */                                      \
-  X(Deopt,            kNone,            false, true,  false, 0,         kTerminator)
+  X(Deopt,            kNone,            false, true,  false, 0,         kTerminator)           \
+  /* suspend the generator: the state's stack into the frame, then return %a to the caller */  \
+  X(Yield,            kNone,            true,  true,  false, 1,         kTerminator)           \
+  /* hand the frame to the interpreter as it is (a resume point compiled code lacks) */        \
+  X(EnterInterpreter, kNone,            false, false, false, 0,         kTerminator)
 // clang-format on
 
 enum class Op : uint8_t {

@@ -16,13 +16,44 @@ std::vector<int> Successors(const Block& b) {
   return {};
 }
 
-// Locals assigned on every path to each block's entry (a forward "must" dataflow).
+// How `in` changes which locals are bound: stores, cells and free variables bind, deletions
+// unbind.
+void UpdateBound(const Function& f, const Instr& in, std::vector<bool>& bound) {
+  switch (in.op) {
+    case Op::kStoreLocal:
+    case Op::kMakeCell:
+      bound[static_cast<size_t>(in.imm)] = true;
+      break;
+    case Op::kDeleteLocal:
+      bound[static_cast<size_t>(in.imm)] = false;
+      break;
+    case Op::kCopyFreeVars:
+      for (int i = f.code.nlocalsplus - static_cast<int>(in.imm); i < f.code.nlocalsplus; i++) {
+        bound[static_cast<size_t>(i)] = true;
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+// Whether `in` writes local `local` (and so ends what a borrowed reference to its value may
+// rely on).
+bool WritesLocal(const Instr& in, int64_t local) {
+  const bool writer =
+      in.op == Op::kStoreLocal || in.op == Op::kMakeCell || in.op == Op::kDeleteLocal;
+  return (writer && in.imm == local) || in.op == Op::kCopyFreeVars;
+}
+
+// Locals assigned on every path to each block's entry (a forward "must" dataflow). A
+// generator resumes with whatever its earlier runs left, so there nothing is known.
 void RemoveUnboundChecks(Function& f) {
   const int n = f.code.nlocalsplus;
   const size_t nb = f.blocks.size();
   std::vector<std::vector<bool>> in(nb, std::vector<bool>(static_cast<size_t>(n), true));
   std::vector<bool> reached(nb, false);
-  for (int i = 0; i < n; i++) in[0][static_cast<size_t>(i)] = i < f.code.nargs;
+  const int bound_on_entry = IsGenerator(f.code.flags) ? 0 : f.code.nargs;
+  for (int i = 0; i < n; i++) in[0][static_cast<size_t>(i)] = i < bound_on_entry;
   reached[0] = true;
   bool changed = true;
   while (changed) {
@@ -30,9 +61,7 @@ void RemoveUnboundChecks(Function& f) {
     for (size_t b = 0; b < nb; b++) {
       if (!reached[b]) continue;
       std::vector<bool> out = in[b];
-      for (const Instr& ins : f.blocks[b].instrs) {
-        if (ins.op == Op::kStoreLocal) out[static_cast<size_t>(ins.imm)] = true;
-      }
+      for (const Instr& ins : f.blocks[b].instrs) UpdateBound(f, ins, out);
       for (int s : Successors(f.blocks[b])) {
         auto& target = in[static_cast<size_t>(s)];
         if (!reached[static_cast<size_t>(s)]) {
@@ -53,7 +82,7 @@ void RemoveUnboundChecks(Function& f) {
   for (size_t b = 0; b < nb; b++) {
     std::vector<bool> assigned = in[b];
     for (Instr& ins : f.blocks[b].instrs) {
-      if (ins.op == Op::kStoreLocal) assigned[static_cast<size_t>(ins.imm)] = true;
+      UpdateBound(f, ins, assigned);
       if (ins.op == Op::kLoadLocal && assigned[static_cast<size_t>(ins.imm)]) {
         ins.checked = false;
         ins.has_state = false;
@@ -115,6 +144,9 @@ bool MaybeNull(const Instr& in, int reg) {
 }
 
 bool Steals(Op op) { return InfoOf(op).steals; }
+
+// Terminators whose frame state's values go to the frame (it owns them afterwards).
+bool HandsStackToFrame(Op op) { return op == Op::kDeopt || op == Op::kYield; }
 
 // One definition of a register within a block.
 struct Value {
@@ -214,7 +246,7 @@ void RefcountBlock(Function& f, Block& b) {
         in_states[static_cast<size_t>(it->second)].emplace_back(at, slot);
         // Still on the stack here, so alive here (POP_TOP drops values without a use).
         v.last_use = std::max(v.last_use, at);
-        if (in.op == Op::kDeopt) {
+        if (HandsStackToFrame(in.op)) {
           v.stolen = true;  // handed to the frame
           steal_at[static_cast<size_t>(it->second)] = at;
         }
@@ -241,9 +273,9 @@ void RefcountBlock(Function& f, Block& b) {
     bool stored = false;
     for (int i = v.def + 1; i <= end && !stored; i++) {
       const Instr& x = b.instrs[static_cast<size_t>(i)];
-      if (x.op != Op::kStoreLocal || x.imm != def.imm) continue;
+      if (!WritesLocal(x, def.imm)) continue;
       // Storing this very value back (x = x) is fine: it gets its reference first.
-      stored = !(i == steal_at[vi] && x.args[0] == v.reg);
+      stored = !(x.op == Op::kStoreLocal && i == steal_at[vi] && x.args[0] == v.reg);
     }
     if (!stored) v.kind = Kind::kBorrowedStable;
   }
@@ -254,8 +286,13 @@ void RefcountBlock(Function& f, Block& b) {
   for (size_t vi = 0; vi < values.size(); vi++) {
     const Value& v = values[vi];
     if (v.kind != Kind::kBorrowedStable) continue;
-    if (steal_at[vi] >= 0 && b.instrs[static_cast<size_t>(steal_at[vi])].op != Op::kDeopt) {
-      incref_before.emplace_back(steal_at[vi], v.reg);
+    if (steal_at[vi] >= 0) {
+      // A frame state takes the value with a reference lowering adds (`borrowed`); an
+      // operand the op steals needs one first.
+      const Instr& thief = b.instrs[static_cast<size_t>(steal_at[vi])];
+      const bool operand =
+          std::find(thief.args.begin(), thief.args.end(), v.reg) != thief.args.end();
+      if (!HandsStackToFrame(thief.op) || operand) incref_before.emplace_back(steal_at[vi], v.reg);
     }
     for (auto [at, slot] : in_states[vi])
       b.instrs[static_cast<size_t>(at)].state.borrowed[slot] = true;

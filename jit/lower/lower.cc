@@ -6,12 +6,14 @@
 #include <internal/pycore_dict.h>
 #include <internal/pycore_frame.h>
 #include <opcode.h>
+#include <cpython/genobject.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <map>
 #include <stdexcept>
 
+#include "jit/lower/call_rules.h"
 #include "jit/runtime/helpers.h"
 
 namespace a64jit::lower {
@@ -109,6 +111,9 @@ class Lowerer {
       for (const Instr& in : b.instrs) {
         scratch = std::max(scratch, static_cast<int>(in.args.size()));
         if (in.op == Op::kUnpackSequence) scratch = std::max(scratch, static_cast<int>(in.imm));
+        if (in.op == Op::kUnpackEx) {
+          scratch = std::max(scratch, static_cast<int>((in.imm & 0xff) + 1 + (in.imm >> 8)));
+        }
       }
     }
     out_.slots.push_back(lir::StackSlot{8 * scratch});
@@ -118,7 +123,8 @@ class Lowerer {
     for (size_t b = 0; b < f_.blocks.size(); b++) block_of_.push_back(NewBlock());
     cur_ = entry_;
     first_instr_ = Mov(Operand::Imm(static_cast<int64_t>(rt_.first_instr)), Type::kPtr);
-    SetPrevInstr(f_.code.first_traceable);
+    // A resumed generator's prev_instr says where it was suspended (block 0 reads it).
+    if (!hir::IsGenerator(f_.code.flags)) SetPrevInstr(f_.code.first_traceable);
     Jmp(block_of_[0]);
     for (size_t b = 0; b < f_.blocks.size(); b++) {
       cur_ = block_of_[b];
@@ -436,7 +442,211 @@ class Lowerer {
       case Op::kReturn:
       case Op::kDeopt:
         return LowerTerminator(in);
+      case Op::kLoadDeref:
+      case Op::kStoreDeref:
+      case Op::kDeleteDeref:
+      case Op::kDeleteLocal:
+        return LowerCellOrDelete(in);
+      case Op::kMakeCell:
+      case Op::kCopyFreeVars:
+      case Op::kSetAdd:
+      case Op::kSetUpdate:
+      case Op::kMapAdd:
+      case Op::kDictUpdate:
+      case Op::kDictMerge:
+      case Op::kListToTuple:
+      case Op::kCallEx:
+      case Op::kDeleteAttr:
+      case Op::kDeleteSubscr:
+      case Op::kStoreGlobal:
+      case Op::kImportName:
+      case Op::kImportFrom:
+      case Op::kGetLen:
+      case Op::kMatchKeys:
+      case Op::kLoadBuildClass:
+      case Op::kGetAwaitable:
+      case Op::kGetAiter:
+      case Op::kGetAnext:
+      case Op::kGetYieldFromIter:
+      case Op::kAsyncGenWrap:
+        return LowerByCallRule(in);
+      case Op::kBuildSet:
+        return LowerBuild(in);
+      case Op::kUnpackEx:
+        return LowerSequence(in);
+      case Op::kDeleteGlobal:
+        return LowerDeleteGlobal(in);
+      case Op::kTypeFlags:
+        return LowerTypeFlags(in);
+      case Op::kMatchClass:
+        return LowerMatchClass(in);
+      case Op::kBeforeWith:
+      case Op::kSend:
+        return LowerTwoResults(in);
+      case Op::kResumedAt:
+      case Op::kLoadFrameStack:
+      case Op::kResetStackTop:
+        return LowerResume(in);
+      case Op::kYield:
+        return LowerYield(in);
+      case Op::kEnterInterpreter:
+        return LowerEnterInterpreter();
     }
+  }
+
+  // ---- Cells, closures, deletions, generators (3.11's full function bodies) ----
+
+  int64_t LocalOffset(int64_t local) const { return kLocalsPlus + 8 * local; }
+  int64_t StackOffset(int64_t k) const {
+    return kLocalsPlus + 8 * (int64_t{f_.code.nlocalsplus} + k);
+  }
+
+  // LOAD_DEREF, STORE_DEREF, DELETE_DEREF, DELETE_FAST: cells' contents and locals inline;
+  // an empty cell or unbound local resumes the interpreter, which raises stock's error.
+  void LowerCellOrDelete(const Instr& in) {
+    const int zero = Mov(Operand::Imm(0), Type::kPtr);
+    if (in.op == Op::kDeleteLocal) {
+      const int old = Load(V(frame_), LocalOffset(in.imm), Type::kPtr);
+      DeoptIf(in, Cond::kEq, V(old), Operand::Imm(0));
+      Store(V(zero), V(frame_), LocalOffset(in.imm), Type::kPtr);
+      return Decref(old, false, in.bc);
+    }
+    const int cell = Load(V(frame_), LocalOffset(in.imm), Type::kPtr);
+    constexpr int64_t kContents = offsetof(PyCellObject, ob_ref);
+    if (in.op == Op::kLoadDeref) {
+      Load(V(cell), kContents, Type::kPtr, LirReg(in.dst));
+      DeoptIf(in, Cond::kEq, V(LirReg(in.dst)), Operand::Imm(0));
+      return Incref(V(LirReg(in.dst)));
+    }
+    const int old = Load(V(cell), kContents, Type::kPtr);
+    if (in.op == Op::kStoreDeref) {
+      Store(V(LirReg(in.args[0])), V(cell), kContents, Type::kPtr);
+      return Decref(old, true, in.bc);
+    }
+    DeoptIf(in, Cond::kEq, V(old), Operand::Imm(0));  // kDeleteDeref
+    Store(V(zero), V(cell), kContents, Type::kPtr);
+    Decref(old, false, in.bc);
+  }
+
+  // One helper call as the op's row in call_rules.h says.
+  void LowerByCallRule(const Instr& in) {
+    const CallRule* rule = CallRuleFor(in.op);
+    if (rule == nullptr) throw std::logic_error(std::string("lowering: no call rule for ") +
+                                                hir::OpName(in.op));
+    std::vector<Operand> args;
+    if (rule->lead != Lead::kNone) args.push_back(V(frame_));
+    if (rule->lead == Lead::kFrameName) args.push_back(Imm(Name(in.imm)));
+    for (int a : in.args) args.push_back(V(LirReg(a)));
+    if (rule->tail == Tail::kName || rule->tail == Tail::kNameNull) {
+      args.push_back(Imm(Name(in.imm)));
+    }
+    if (rule->tail == Tail::kImm) args.push_back(Operand::Imm(in.imm));
+    if (rule->tail == Tail::kNameNull) args.push_back(Operand::Imm(0));
+    if (rule->tail == Tail::kNullPad) {
+      while (static_cast<int>(args.size()) < runtime::HelperArity(rule->helper)) {
+        args.push_back(Operand::Imm(0));
+      }
+    }
+    if (rule->outcome == Outcome::kObject) return CallChecked(in, rule->helper, std::move(args));
+    if (rule->outcome == Outcome::kStatus) {
+      CallInt(in, rule->helper, std::move(args));
+      return;
+    }
+    SetPrevInstr(in.bc);
+    CallVoid(rule->helper, std::move(args));
+  }
+
+  // DELETE_GLOBAL: a missing name resumes the interpreter, which raises NameError.
+  void LowerDeleteGlobal(const Instr& in) {
+    const int r = CallInt(in, Helper::a64_delete_global, {V(frame_), Imm(Name(in.imm))});
+    Instr resume = in;
+    resume.state.kind = FrameState::Kind::kResume;
+    DeoptIf(resume, Cond::kEq, V(r), Operand::Imm(1));
+  }
+
+  // MATCH_MAPPING, MATCH_SEQUENCE: a flag of the subject's type.
+  void LowerTypeFlags(const Instr& in) {
+    const int type = Load(V(LirReg(in.args[0])), offsetof(PyObject, ob_type), Type::kPtr);
+    const int flags = Load(V(type), offsetof(PyTypeObject, tp_flags), Type::kI64);
+    const int bit = Binary(lir::Op::kAnd, V(flags), Operand::Imm(in.imm), Type::kI64);
+    lir::Instr cmp;
+    cmp.op = lir::Op::kCmp;
+    cmp.dst = LirReg(in.dst);
+    cmp.cond = Cond::kNe;
+    cmp.cmp_type = Type::kI64;
+    cmp.args = {V(bit), Operand::Imm(0)};
+    Emit(cmp);
+  }
+
+  void LowerMatchClass(const Instr& in) {
+    CallChecked(in, Helper::a64_match_class,
+                {V(LirReg(in.args[0])), V(LirReg(in.args[1])), Operand::Imm(in.imm),
+                 V(LirReg(in.args[2]))});
+  }
+
+  // BEFORE_WITH (exit, enter) and SEND (value, 1 yielded / 0 returned): results through
+  // the scratch slot.
+  void LowerTwoResults(const Instr& in) {
+    const int p = ScratchAddr();
+    if (in.op == Op::kBeforeWith) {
+      CallInt(in, Helper::a64_before_with, {V(LirReg(in.args[0])), V(p), Operand::Imm(in.imm)});
+      Load(V(p), 0, Type::kPtr, LirReg(in.dst));
+      Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
+      return;
+    }
+    CallInt(in, Helper::a64_send, {V(LirReg(in.args[0])), V(LirReg(in.args[1])), V(p)},
+            LirReg(in.dst2));
+    Load(V(p), 0, Type::kPtr, LirReg(in.dst));
+  }
+
+  // A generator's entry: where it was suspended, and its stack taken over from the frame.
+  void LowerResume(const Instr& in) {
+    if (in.op == Op::kResumedAt) {
+      const int prev = Load(V(frame_), kPrevInstr, Type::kPtr);
+      const int at = Binary(lir::Op::kAdd, V(first_instr_), Operand::Imm(2 * in.imm), Type::kPtr);
+      return Compare(LirReg(in.dst), V(prev), V(at));
+    }
+    if (in.op == Op::kLoadFrameStack) {
+      Load(V(frame_), StackOffset(in.imm), Type::kPtr, LirReg(in.dst));
+      return;
+    }
+    const int top = Mov(Operand::Imm(f_.code.nlocalsplus), Type::kI32);  // kResetStackTop
+    Store(V(top), V(frame_), kStackTop, Type::kI32);
+  }
+
+  // YIELD_VALUE as ceval.c does it: the stack into the frame, prev_instr at the yield, the
+  // generator marked suspended; the caller (gen_send_ex2) gets the value.
+  void LowerYield(const Instr& in) {
+    const FrameState& st = in.state;
+    for (size_t i = 0; i < st.stack.size(); i++) {
+      const int v = LirReg(st.stack[i]);
+      if (i < st.borrowed.size() && st.borrowed[i]) Incref(V(v));
+      Store(V(v), V(frame_), StackOffset(static_cast<int64_t>(i)), Type::kPtr);
+    }
+    const int top = Mov(Operand::Imm(f_.code.nlocalsplus + static_cast<int64_t>(st.stack.size())),
+                        Type::kI32);
+    Store(V(top), V(frame_), kStackTop, Type::kI32);
+    SetPrevInstr(st.bc);
+    constexpr int64_t kFrameState = static_cast<int64_t>(offsetof(PyGenObject, gi_frame_state)) -
+                                    static_cast<int64_t>(offsetof(PyGenObject, gi_iframe));
+    const int suspended = Mov(Operand::Imm(FRAME_SUSPENDED), Type::kI8);
+    Store(V(suspended), V(frame_), kFrameState, Type::kI8);
+    lir::Instr ret;
+    ret.op = lir::Op::kRet;
+    ret.args = {V(LirReg(in.args[0]))};
+    Emit(ret);
+  }
+
+  // The interpreter takes the frame exactly as it is.
+  void LowerEnterInterpreter() {
+    DeoptSite site;
+    site.keep_frame = true;
+    const uint64_t code = (deopt_sites_->size() << 2) | kDeoptResume;
+    deopt_sites_->push_back(std::move(site));
+    lir::Instr ret;
+    ret.op = lir::Op::kRet;
+    ret.args = {Imm(code)};
+    Emit(ret);
   }
 
   void LowerFrameValue(const Instr& in) {
@@ -497,6 +707,7 @@ class Lowerer {
     }
     const int p = Spill(in.args);
     if (in.op == Op::kBuildList) return CallChecked(in, Helper::a64_build_list, {V(p), count()});
+    if (in.op == Op::kBuildSet) return CallChecked(in, Helper::a64_build_set, {V(p), count()});
     if (in.op == Op::kBuildTuple) return CallChecked(in, Helper::a64_build_tuple, {V(p), count()});
     if (in.op == Op::kBuildMap) {
       return CallChecked(in, Helper::a64_build_map, {V(p), Operand::Imm(in.imm)});
@@ -520,6 +731,11 @@ class Lowerer {
       scratch_addr_ = ScratchAddr();
       CallInt(in, Helper::a64_unpack_sequence,
               {V(LirReg(in.args[0])), Operand::Imm(in.imm), V(scratch_addr_)});
+    } else if (in.op == Op::kUnpackEx) {
+      scratch_addr_ = ScratchAddr();
+      CallInt(in, Helper::a64_unpack_ex,
+              {V(LirReg(in.args[0])), Operand::Imm(in.imm & 0xff), Operand::Imm(in.imm >> 8),
+               V(scratch_addr_)});
     } else {
       Load(V(scratch_addr_), 8 * in.imm, Type::kPtr, LirReg(in.dst));
     }

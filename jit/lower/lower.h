@@ -42,6 +42,9 @@ struct DeoptSite {
     int index;
   };
   std::vector<Ref> refs;
+  // The frame is complete as it is (a generator suspended where compiled code cannot resume
+  // it): the runtime changes nothing before the interpreter takes it.
+  bool keep_frame = false;
 };
 
 // Every address the generated code embeds; the code object keeps them alive. Lowering

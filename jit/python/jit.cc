@@ -14,6 +14,7 @@
 #include "jit/compiler.h"
 #include "jit/lir/text.h"
 #include "jit/lower/lower.h"
+#include "jit/python/arguments.h"
 #include "jit/python/code_info.h"
 #include "jit/python/helpers.h"
 
@@ -166,6 +167,7 @@ bool Qualifies(CodeState* st) {
 // references to the borrowed locals and constants on the exit's value stack.
 void CompleteFrame(const CodeState& st, _PyInterpreterFrame* frame, uint64_t code) {
   const lower::DeoptSite& site = st.deopt_sites.at(code >> 2);
+  if (site.keep_frame) return;
   PyCodeObject* co = frame->f_code;
   PyObject** stack = frame->localsplus + co->co_nlocalsplus;
   for (const lower::DeoptSite::Ref& ref : site.refs) {
@@ -313,8 +315,22 @@ PyObject* JitVectorcall(PyObject* callable, PyObject* const* args, size_t nargsf
 
 namespace {
 
-// Pushes a frame for a direct call of `func` with `nargs` positional arguments on the
-// thread's data stack, the frame's reference to `func` still to be given. nullptr when
+// Whether a call passes exactly the positional parameters (the arguments are then the
+// first locals as they are); anything else goes through BindArguments.
+A64JIT_ALWAYS_INLINE bool PlainShape(const PyCodeObject* code, Py_ssize_t nargs,
+                                     PyObject* kwnames) {
+  return kwnames == nullptr && nargs == code->co_argcount && code->co_kwonlyargcount == 0 &&
+         (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) == 0;
+}
+
+// Undoes PushFrame when the arguments do not bind (the frame holds its code only).
+__attribute__((noinline)) void PopUnboundFrame(PyThreadState* ts, _PyInterpreterFrame* frame) {
+  Py_DECREF(frame->f_code);
+  ts->datastack_top = reinterpret_cast<PyObject**>(frame);
+}
+
+// Pushes a frame for a direct call of `func` on the thread's data stack, the frame's
+// reference to `func` still to be given and its parameters still NULL. nullptr when
 // CPython's own path must take the call.
 A64JIT_ALWAYS_INLINE _PyInterpreterFrame* PushFrame(Runtime& r, PyThreadState* ts,
                                                     PyFunctionObject* func, Py_ssize_t nargs,
@@ -323,17 +339,14 @@ A64JIT_ALWAYS_INLINE _PyInterpreterFrame* PushFrame(Runtime& r, PyThreadState* t
   *st = r.enabled && ts == r.owner ? ExistingState(code) : nullptr;
   PyObject** base = ts->datastack_top;
   if (*st == nullptr || (*st)->status != CodeState::Status::kCompiled || ts->cframe->use_tracing ||
-      kwnames != nullptr || nargs != code->co_argcount || code->co_kwonlyargcount != 0 ||
-      (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) != 0 || base == nullptr ||
-      base + FrameSlots(code) >= ts->datastack_limit) {
+      base == nullptr || base + FrameSlots(code) >= ts->datastack_limit) {
     return nullptr;
   }
   ts->datastack_top = base + FrameSlots(code);
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(base);
   _PyFrame_InitializeSpecials(frame, func, nullptr, code->co_nlocalsplus);
-  for (int i = static_cast<int>(nargs); i < code->co_nlocalsplus; i++) {
-    frame->localsplus[i] = nullptr;
-  }
+  const Py_ssize_t first_unset = PlainShape(code, nargs, kwnames) ? nargs : 0;
+  for (Py_ssize_t i = first_unset; i < code->co_nlocalsplus; i++) frame->localsplus[i] = nullptr;
   return frame;
 }
 
@@ -356,8 +369,13 @@ PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* a
   CodeState* st = nullptr;
   _PyInterpreterFrame* frame = PushFrame(TheRuntime(), ts, func, nargs, kwnames, &st);
   if (frame == nullptr) return _PyFunction_Vectorcall(callable, args, nargsf, kwnames);
+  if (PlainShape(frame->f_code, nargs, kwnames)) {
+    for (Py_ssize_t i = 0; i < nargs; i++) frame->localsplus[i] = Py_NewRef(args[i]);
+  } else if (!BindArguments(func, args, nargs, kwnames, frame->localsplus)) {
+    PopUnboundFrame(ts, frame);
+    return _PyFunction_Vectorcall(callable, args, nargsf, kwnames);
+  }
   Py_INCREF(func);  // the frame's reference
-  for (Py_ssize_t i = 0; i < nargs; i++) frame->localsplus[i] = Py_NewRef(args[i]);
   return RunPushedFrame(st, ts, frame);
 }
 
@@ -366,6 +384,14 @@ PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject*
   auto* func = reinterpret_cast<PyFunctionObject*>(callable);
   CodeState* st = nullptr;
   _PyInterpreterFrame* frame = PushFrame(TheRuntime(), ts, func, nargs, nullptr, &st);
+  if (frame != nullptr && !PlainShape(frame->f_code, nargs, nullptr)) {
+    if (BindArguments(func, args, nargs, nullptr, frame->localsplus)) {
+      for (Py_ssize_t i = 0; i < nargs; i++) Py_DECREF(args[i]);  // the frame took its own
+      return RunPushedFrame(st, ts, frame);  // the callable's reference is the frame's
+    }
+    PopUnboundFrame(ts, frame);
+    frame = nullptr;
+  }
   if (frame == nullptr) {
     PyObject* res = _PyFunction_Vectorcall(
         callable, args, static_cast<size_t>(nargs) | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr);
@@ -380,8 +406,13 @@ PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject*
 
 namespace {
 
+// Code that runs in a generator's frame (compiled code resumes it; the call that makes
+// the generator is the interpreter's, see jit/hir/builder.cc).
+bool IsGeneratorCode(const PyCodeObject* code) { return hir::IsGenerator(code->co_flags); }
+
 void InstallVectorcall(PyFunctionObject* func, CodeState* st) {
   if (func != nullptr && st->status == CodeState::Status::kCompiled &&
+      !IsGeneratorCode(reinterpret_cast<PyCodeObject*>(func->func_code)) &&
       func->vectorcall != JitVectorcall) {
     func->vectorcall = JitVectorcall;
   }
@@ -396,10 +427,16 @@ PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throw
             (CO_OPTIMIZED | CO_NEWLOCALS)) {
       st->status = CodeState::Status::kFailed;  // module and class bodies: never candidates
       st->failure = "module or class body";
+      r.stats.bodies++;
     }
     if (st != nullptr) {
       if (st->status == CodeState::Status::kCounting && Qualifies(st)) {
         Compile(st, frame->f_code, frame->f_func);
+      }
+      if (st->status == CodeState::Status::kCompiled && IsGeneratorCode(frame->f_code) &&
+          frame->owner != FRAME_OWNED_BY_GENERATOR) {
+        r.stats.interpreted_entries++;
+        return _PyEval_EvalFrameDefault(ts, frame, throwflag);  // makes the generator
       }
       if (st->status == CodeState::Status::kCompiled) {
         // Later calls of this function object skip the hook.
@@ -410,6 +447,7 @@ PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throw
       }
     }
   }
+  if ((frame->f_code->co_flags & CO_OPTIMIZED) != 0) r.stats.interpreted_entries++;
   return _PyEval_EvalFrameDefault(ts, frame, throwflag);
 }
 
@@ -609,12 +647,24 @@ Stats GetStats() {
   return r.stats;
 }
 
+// "n/d (p%)", the figure a reader asks for with its parts.
+std::string Share(int64_t n, int64_t d) {
+  char pct[32];
+  std::snprintf(pct, sizeof pct, "%.2f%%", d > 0 ? 100.0 * static_cast<double>(n) / d : 0.0);
+  return std::to_string(n) + "/" + std::to_string(d) + " (" + pct + ")";
+}
+
 std::string StatsSummary() {
   const Stats s = GetStats();
   std::ostringstream o;
   o << "a64jit: exec mode " << (s.exec_mode.empty() ? "none" : s.exec_mode) << "\n";
   o << "a64jit: compiled " << s.compiled << " functions, " << s.code_bytes << " bytes\n";
   o << "a64jit: not compiled " << s.failed << "\n";
+  o << "a64jit: compiled share " << Share(s.compiled, s.compiled + s.failed)
+    << " of the functions that reached the threshold (" << s.bodies
+    << " module and class bodies stay interpreted)\n";
+  o << "a64jit: compiled entries " << Share(s.entries, s.entries + s.interpreted_entries)
+    << " of the function entries\n";
   for (const auto& [name, why] : s.failures) o << "a64jit:   " << name << ": " << why << "\n";
   o << "a64jit: entries " << s.entries << " (" << s.vectorcall_entries << " by vectorcall), deopts "
     << s.deopts << "\n";
@@ -653,7 +703,8 @@ std::string StatsJson() {
   std::ostringstream o;
   o << "{\"compiled\": " << s.compiled << ", \"failed\": " << s.failed
     << ", \"entries\": " << s.entries << ", \"vectorcall_entries\": " << s.vectorcall_entries
-    << ", \"deopts\": " << s.deopts << ", \"guest_instructions\": " << s.guest_instructions
+    << ", \"deopts\": " << s.deopts << ", \"interpreted_entries\": " << s.interpreted_entries
+    << ", \"bodies\": " << s.bodies << ", \"guest_instructions\": " << s.guest_instructions
     << ", \"code_bytes\": " << s.code_bytes << ", \"exec_mode\": " << JsonString(s.exec_mode)
     << ",\n \"functions\": {";
   bool first = true;
@@ -665,6 +716,12 @@ std::string StatsJson() {
   first = true;
   for (const auto& [name, why] : s.failures) {
     o << (first ? "" : ", ") << JsonString(name) << ": " << JsonString(why);
+    first = false;
+  }
+  o << "},\n \"unsupported_opcodes\": {";
+  first = true;
+  for (const auto& [op, n] : s.unsupported_opcodes) {
+    o << (first ? "" : ", ") << JsonString(op) << ": " << n;
     first = false;
   }
   o << "}}\n";

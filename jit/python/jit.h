@@ -67,6 +67,10 @@ struct Stats {
   int64_t entries = 0;                                 // runs of compiled code
   int64_t vectorcall_entries = 0;                      // of which entered by vectorcall
   int64_t deopts = 0;                                  // of which left for the interpreter
+  // Function frames (not module or class bodies) the interpreter ran: not compiled (yet),
+  // or an entry compiled code does not take (a generator being made, a throw(), tracing).
+  int64_t interpreted_entries = 0;
+  int64_t bodies = 0;  // module and class bodies seen (never compiled: they run once)
   uint64_t guest_instructions = 0;                     // Unicorn; 0 natively
   uint64_t code_bytes = 0;
   std::string exec_mode;

@@ -42,10 +42,37 @@ struct _PyInterpreterFrame;
   X(a64_for_iter)                   \
   X(a64_power)                      \
   X(a64_inplace_power)              \
+  X(a64_make_cell)                  \
+  X(a64_copy_free_vars)             \
+  X(a64_build_set)                  \
+  X(a64_dict_update)                \
+  X(a64_dict_merge)                 \
+  X(a64_call_ex)                    \
+  X(a64_unpack_ex)                  \
+  X(a64_store_global)               \
+  X(a64_delete_global)              \
+  X(a64_import_name)                \
+  X(a64_import_from)                \
+  X(a64_get_len)                    \
+  X(a64_match_keys)                 \
+  X(a64_match_class)                \
+  X(a64_load_build_class)           \
+  X(a64_before_with)                \
+  X(a64_get_awaitable)              \
+  X(a64_get_aiter)                  \
+  X(a64_get_anext)                  \
+  X(a64_get_yield_from_iter)        \
+  X(a64_send)                       \
+  X(a64_async_gen_wrap)             \
   /* libpython */                   \
   X(_Py_Dealloc)                    \
   X(PySlice_New)                    \
   X(PyList_Append)                  \
+  X(PyList_AsTuple)                 \
+  X(PySet_Add)                      \
+  X(_PySet_Update)                  \
+  X(PyDict_SetItem)                 \
+  X(PyObject_DelItem)               \
   X(PyObject_GetAttr)               \
   X(PyObject_SetAttr)               \
   X(PyObject_RichCompare)           \
@@ -115,6 +142,62 @@ PyObject* a64_make_function(_PyInterpreterFrame* frame, PyObject** items, int64_
 PyObject* a64_for_iter(PyObject* iter);
 PyObject* a64_power(PyObject* a, PyObject* b);
 PyObject* a64_inplace_power(PyObject* a, PyObject* b);
+
+// ---- Cells and closures (definitions in jit/python/helpers_closures.cc) ----
+// MAKE_CELL: localsplus[index] becomes a new cell holding its old value (which may be NULL).
+int a64_make_cell(_PyInterpreterFrame* frame, int64_t index);
+// COPY_FREE_VARS: the function's n closure cells into localsplus[co_nlocals + ncellvars ...].
+void a64_copy_free_vars(_PyInterpreterFrame* frame, int64_t n);
+
+// ---- Containers, calls, names (jit/python/helpers_objects.cc). Operands are borrowed
+// unless a comment says "consumes". ----
+// BUILD_SET: consumes items[0 .. n-1].
+PyObject* a64_build_set(PyObject** items, int64_t n);
+// DICT_UPDATE: stock's "'%.200s' object is not a mapping" on AttributeError.
+int a64_dict_update(PyObject* dict, PyObject* update);
+// DICT_MERGE: `func` is the callable (for stock's "... argument after ** must be a
+// mapping" and "... got multiple values for keyword argument" messages).
+int a64_dict_merge(PyObject* func, PyObject* dict, PyObject* update);
+// CALL_FUNCTION_EX: func(*callargs, **kwargs); kwargs may be NULL. Converts callargs to a
+// tuple and kwargs to a dict as stock does, with stock's messages.
+PyObject* a64_call_ex(PyObject* func, PyObject* callargs, PyObject* kwargs);
+// UNPACK_EX: out[0 .. before+after] (before + 1 + after values: the list in the middle),
+// bottom to top of the stack it leaves, as a64_unpack_sequence. Stock's messages.
+int a64_unpack_ex(PyObject* seq, int64_t before, int64_t after, PyObject** out);
+int a64_store_global(_PyInterpreterFrame* frame, PyObject* name, PyObject* value);
+// DELETE_GLOBAL: 0 deleted; 1 the name is not a global (no exception set: the interpreter
+// redoes the instruction and raises stock's NameError); -1 error.
+int a64_delete_global(_PyInterpreterFrame* frame, PyObject* name);
+PyObject* a64_import_name(_PyInterpreterFrame* frame, PyObject* name, PyObject* fromlist,
+                          PyObject* level);
+PyObject* a64_import_from(PyObject* module, PyObject* name);
+// GET_LEN: len(obj) as an int object.
+PyObject* a64_get_len(PyObject* obj);
+// MATCH_KEYS: a tuple of the values, or None when a key is missing.
+PyObject* a64_match_keys(PyObject* subject, PyObject* keys);
+// MATCH_CLASS: a tuple of the matched attributes, or None (a new reference) on no match.
+PyObject* a64_match_class(PyObject* subject, PyObject* type, int64_t nargs, PyObject* names);
+// LOAD_BUILD_CLASS: builtins.__build_class__.
+PyObject* a64_load_build_class(_PyInterpreterFrame* frame);
+// BEFORE_WITH / BEFORE_ASYNC_WITH (is_async): out[0] = the bound __exit__ (__aexit__),
+// out[1] = the bound __enter__ (__aenter__), which compiled code then calls with no
+// arguments. Stock's "does not support the context manager protocol" messages.
+int a64_before_with(PyObject* mgr, PyObject** out, int64_t is_async);
+
+// ---- Generators and coroutines (jit/python/helpers_generators.cc) ----
+// GET_AWAITABLE: `where` is its oparg (1: after __aenter__, 2: after __aexit__).
+PyObject* a64_get_awaitable(PyObject* iterable, int64_t where);
+PyObject* a64_get_aiter(PyObject* obj);
+// GET_ANEXT: the awaitable for the next item (aiter stays on the stack).
+PyObject* a64_get_anext(PyObject* aiter);
+// GET_YIELD_FROM_ITER: `frame` gives the code's flags (a coroutine may only be awaited
+// from a coroutine or an iterable coroutine).
+PyObject* a64_get_yield_from_iter(_PyInterpreterFrame* frame, PyObject* iterable);
+// SEND: PYGEN_NEXT (1, *out yielded), PYGEN_RETURN (0, *out the return value) or
+// PYGEN_ERROR (-1). `value` is not consumed.
+int a64_send(PyObject* receiver, PyObject* value, PyObject** out);
+// ASYNC_GEN_WRAP: value wrapped so the async generator yields it to its caller.
+PyObject* a64_async_gen_wrap(PyObject* value);
 
 // The typed id of every helper: Helper::PyNumber_Add, Helper::a64_call, ...
 enum class Helper : uint16_t {

@@ -1,0 +1,21 @@
+// Binding a call's arguments to a compiled function's parameters, for the vectorcall entry
+// (jit.cc) when the call is not the plain "exactly the positional parameters" shape:
+// defaults, keyword arguments, keyword-only parameters, *args and **kwargs.
+#ifndef A64JIT_JIT_PYTHON_ARGUMENTS_H_
+#define A64JIT_JIT_PYTHON_ARGUMENTS_H_
+
+#include <Python.h>
+
+namespace a64jit::python {
+
+// Fills localsplus[0 .. parameters) of a new frame of `func` (all NULL on entry) with new
+// references, as 3.11's hidden initialize_locals does for a call that binds cleanly. Returns
+// false, with localsplus all NULL again and no exception set, for anything it does not take
+// (a missing or duplicate argument, an unknown keyword, a keyword that is not a string):
+// CPython's own path then redoes the call and raises stock's exact error.
+bool BindArguments(PyFunctionObject* func, PyObject* const* args, Py_ssize_t nargs,
+                   PyObject* kwnames, PyObject** localsplus);
+
+}  // namespace a64jit::python
+
+#endif  // A64JIT_JIT_PYTHON_ARGUMENTS_H_
