@@ -27,6 +27,7 @@ lower::RuntimeAddresses FakeAddresses(PyCodeObject* code) {
   rt.py_false = kFakeObjects + 0x10;
   rt.py_none = kFakeObjects + 0x20;
   rt.py_long_type = kFakeObjects + 0x30;
+  rt.eval_breaker = kFakeObjects + 0x40;
   auto next_cache = std::make_shared<uint64_t>(kFakeCaches);
   rt.new_site_cache = [next_cache] {
     auto* cache = reinterpret_cast<runtime::SiteCache*>(*next_cache);

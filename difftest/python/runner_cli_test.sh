@@ -43,6 +43,9 @@ expect "script args" 0 "^42 \['a', '-b'\]$" "${run[@]}" "$tmp/prog.py" a -b
 expect "-c" 0 "^7$" "${run[@]}" -c "print(3 + 4)"
 expect "-m" 0 "^6$" "${run[@]}" -m json.tool <(echo 6)
 expect "help" 0 "usage: a64jit-run" "${run[@]}" --help
+# Interpreter options reach CPython (regrtest starts sys.executable with -E, -I, -X ...).
+expect "python options" 0 "^1 True$" "${run[@]}" -E -X dev -c \
+  "import sys; print(sys.flags.ignore_environment, sys.flags.dev_mode)"
 # --stats and --dump go to stderr; stdout stays the program's.
 out=$("${run[@]}" --stats --dump=hir "$tmp/prog.py" 2>"$tmp/err")
 if [ "$out" = "42 []" ] && grep -q "^a64jit: compiled [1-9]" "$tmp/err" &&

@@ -404,7 +404,20 @@ class Builder {
 
   // ---- One function per bytecode family; each returns false when it ended the block ----
 
-  bool Nothing() { return true; }  // NOP, RESUME; PRECALL: CALL unpacks bound methods
+  bool Nothing() { return true; }  // NOP; PRECALL: CALL unpacks bound methods
+
+  // Where the interpreter tests its eval breaker, compiled code does too: RESUME at a
+  // function's start or after a plain yield (not after `yield from`/`await`, oparg >= 2),
+  // and backward jumps. When set, the interpreter takes over at the instruction.
+  void CheckEvalBreaker() {
+    Effect(Op::kCheckEvalBreaker, {});
+    ResumeState(stack_);
+  }
+
+  bool Resume() {
+    if (insn_.oparg < 2) CheckEvalBreaker();
+    return true;
+  }
 
   bool PopTop() {
     Pop1();
@@ -688,6 +701,7 @@ class Builder {
   }
 
   bool JumpUnconditional() {
+    if (insn_.opcode == JUMP_BACKWARD) CheckEvalBreaker();
     const int target = BlockAt(FlowOf(insn_).jump, Depth());
     Terminate(Jump(target));
     return false;
@@ -701,6 +715,7 @@ class Builder {
                          op == POP_JUMP_BACKWARD_IF_NONE || op == POP_JUMP_BACKWARD_IF_NOT_NONE;
     const bool jump_if_set = op == POP_JUMP_FORWARD_IF_TRUE || op == POP_JUMP_BACKWARD_IF_TRUE ||
                              op == POP_JUMP_FORWARD_IF_NONE || op == POP_JUMP_BACKWARD_IF_NONE;
+    if (FlowOf(insn_).jump < insn_.next) CheckEvalBreaker();  // before the test's side effects
     const int v = Pop1();
     const int c = Def(on_none ? Op::kIsNone : Op::kIsTrue, {v}, 0, ValueType::kCInt);
     if (!on_none) ErrorState(pre);
@@ -1041,7 +1056,7 @@ class Builder {
 // clang-format off
 #define A64JIT_BYTECODE_RULES(X)                     \
   X(NOP, Nothing)                                    \
-  X(RESUME, Nothing)                                 \
+  X(RESUME, Resume)                                  \
   X(PRECALL, Nothing)                                \
   X(POP_TOP, PopTop)                                 \
   X(PUSH_NULL, PushNull)                             \

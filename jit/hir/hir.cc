@@ -88,6 +88,7 @@ std::string Immediate(const Function& f, const Instr& in) {
     case Op::kAsyncGenWrap:
     case Op::kYield:
     case Op::kEnterInterpreter:
+    case Op::kCheckEvalBreaker:
       return "";
     case Op::kLoadConst:
       return std::to_string(in.imm) + " (" + Quote(c.const_reprs, in.imm) + ")";

@@ -117,6 +117,9 @@ constexpr int kVariadic = -1;
   X(Mov,              kOwnedOrNull,     true,  false, true,  1,         kPlain)                \
   /* %d = %a, a second reference (COPY) */                                                     \
   X(Dup,              kBorrowedMutable, false, false, true,  1,         kPlain)                \
+  /* the eval breaker is set (a signal, a GIL drop request, an async exception): resume the */ \
+  /* interpreter at this instruction, which handles it (RESUME and backward jumps) */          \
+  X(CheckEvalBreaker, kNone,            false, true,  false, 0,         kPlain)                \
   /* ---- Cells and closures (imm: the localsplus index of the cell) ---- */                    \
   /* locals[imm] = cell(locals[imm]) */                                                        \
   X(MakeCell,         kNone,            false, true,  false, 0,         kPlain)                \

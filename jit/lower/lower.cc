@@ -491,6 +491,8 @@ class Lowerer {
         return LowerYield(in);
       case Op::kEnterInterpreter:
         return LowerEnterInterpreter();
+      case Op::kCheckEvalBreaker:
+        return LowerCheckEvalBreaker(in);
     }
   }
 
@@ -635,6 +637,16 @@ class Lowerer {
     ret.op = lir::Op::kRet;
     ret.args = {V(LirReg(in.args[0]))};
     Emit(ret);
+  }
+
+  void LowerCheckEvalBreaker(const Instr& in) {
+    if (rt_.eval_breaker == 0) return;
+    const int address = Mov(Imm(rt_.eval_breaker), Type::kPtr);
+    const int flag = Load(V(address), 0, Type::kI32);
+    const int deopt = DeoptBlock(in);
+    const int cont = NewBlock();
+    Emit(BrInstr(Cond::kNe, Type::kI32, V(flag), Operand::Imm(0), deopt, cont));
+    cur_ = cont;
   }
 
   // The interpreter takes the frame exactly as it is.

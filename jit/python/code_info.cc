@@ -1,5 +1,7 @@
 #include "jit/python/code_info.h"
 
+#include "jit/python/interp_state.h"
+
 #include <internal/pycore_code.h>
 
 #include <cstring>
@@ -33,6 +35,10 @@ std::string Utf8(PyObject* s) {
 namespace {
 
 std::string Repr(PyObject* o) {
+  // A code object's repr holds its address; dumps and goldens must not change run to run.
+  if (PyCode_Check(o)) {
+    return "<code " + Utf8(reinterpret_cast<PyCodeObject*>(o)->co_qualname) + ">";
+  }
   PyObject* r = PyObject_Repr(o);
   if (r == nullptr) {
     PyErr_Clear();
@@ -98,6 +104,7 @@ lower::RuntimeAddresses AddressesOf(PyCodeObject* code) {
   rt.py_false = reinterpret_cast<uint64_t>(Py_False);
   rt.py_none = reinterpret_cast<uint64_t>(Py_None);
   rt.py_long_type = reinterpret_cast<uint64_t>(&PyLong_Type);
+  rt.eval_breaker = reinterpret_cast<uint64_t>(EvalBreakerAddress(PyInterpreterState_Get()));
   return rt;
 }
 

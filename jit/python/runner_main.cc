@@ -16,7 +16,7 @@
 namespace {
 
 constexpr char kUsage[] =
-    "usage: a64jit-run [options] (script.py | -m module | -c command) [args...]\n"
+    "usage: a64jit-run [options] [python3.11 options] (script.py | -m module | -c cmd) [args]\n"
     "  --threshold=N      compile a function on its (N+1)-th call (default 0)\n"
     "  --jitlist=P,P...   only functions matching a module:qualname pattern (* wildcard)\n"
     "  --exec=MODE        native | unicorn (default: this host's: native on aarch64)\n"
@@ -33,8 +33,6 @@ struct Options {
   bool stats = false;
   std::string stats_file;
   std::string dump;
-  std::string run_module, run_command, script;
-  std::vector<std::string> args;  // after the script / module / command
 };
 
 Options g_report;  // what to print at exit
@@ -107,40 +105,27 @@ int main(int argc, char** argv) {
       o.dump = v;
     } else if (StartsWith(a, "--log=", &v)) {
       o.jit.log = v;
-    } else if (a == "-m" || a == "-c") {
-      if (i + 1 >= argc) return Usage(a + " needs an argument");
-      (a == "-m" ? o.run_module : o.run_command) = argv[++i];
-      i++;
-      break;
-    } else if (a.size() > 1 && a[0] == '-') {
+    } else if (a.compare(0, 2, "--") == 0 && a != "--version" &&
+               a.compare(0, 25, "--check-hash-based-pycs") != 0) {
       return Usage("unknown option " + a);
     } else {
-      o.script = a;
-      i++;
-      break;
+      break;  // the rest is python3.11's own command line
     }
   }
-  if (o.script.empty() && o.run_module.empty() && o.run_command.empty()) {
-    return Usage("nothing to run");
-  }
-  for (; i < argc; i++) o.args.push_back(argv[i]);
+  if (i >= argc) return Usage("nothing to run");
 
-  // sys.argv as python3.11 would set it.
-  std::vector<std::string> py_argv;
-  if (!o.script.empty()) py_argv.push_back(o.script);
-  if (!o.run_module.empty()) py_argv.push_back(o.run_module);  // replaced by the module path
-  if (!o.run_command.empty()) py_argv.push_back("-c");
-  py_argv.insert(py_argv.end(), o.args.begin(), o.args.end());
+  // CPython parses the rest exactly as python3.11 would (-E, -I, -X, -W, -c, -m, a script,
+  // ...): tests start `sys.executable` with interpreter options.
   std::vector<char*> cargv;
   cargv.push_back(argv[0]);
-  for (std::string& s : py_argv) cargv.push_back(s.data());
+  for (; i < argc; i++) cargv.push_back(argv[i]);
 
   if (PyImport_AppendInittab("a64jit", PyInit_a64jit) < 0) return Usage("inittab full");
   PyConfig config;
   PyConfig_InitPythonConfig(&config);
-  config.parse_argv = 0;
+  config.parse_argv = 1;
   PyStatus status =
-      PyConfig_SetBytesArgv(&config, static_cast<Py_ssize_t>(cargv.size()) - 1, cargv.data() + 1);
+      PyConfig_SetBytesArgv(&config, static_cast<Py_ssize_t>(cargv.size()), cargv.data());
   // sys.executable is this runner, so `subprocess.run([sys.executable, "-c", ...])` starts
   // a64jit-run again (left alone, Python would derive it from sys.argv[0], e.g. pytest).
   if (!PyStatus_Exception(status)) {
@@ -150,16 +135,6 @@ int main(int argc, char** argv) {
       self[n] = '\0';
       status = PyConfig_SetBytesString(&config, &config.executable, self);
     }
-  }
-  if (!PyStatus_Exception(status) && !o.script.empty()) {
-    status = PyConfig_SetBytesString(&config, &config.run_filename, o.script.c_str());
-  }
-  if (!PyStatus_Exception(status) && !o.run_module.empty()) {
-    status = PyConfig_SetBytesString(&config, &config.run_module, o.run_module.c_str());
-  }
-  if (!PyStatus_Exception(status) && !o.run_command.empty()) {
-    const std::string cmd = o.run_command + "\n";
-    status = PyConfig_SetBytesString(&config, &config.run_command, cmd.c_str());
   }
   if (!PyStatus_Exception(status)) status = Py_InitializeFromConfig(&config);
   PyConfig_Clear(&config);

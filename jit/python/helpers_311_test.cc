@@ -1,0 +1,695 @@
+// The a64_* helpers of helpers_closures.cc, helpers_objects.cc and helpers_generators.cc,
+// called directly on objects made by small Python snippets. Each result, and each
+// exception's type and message, is compared with what Debian's python3.11 gives for the
+// same operation written as Python (so a message that drifts from stock's fails here).
+#include <Python.h>
+#include <gtest/gtest.h>
+#include <internal/pycore_frame.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "jit/runtime/helpers.h"
+
+namespace a64jit::runtime {
+namespace {
+
+// A _PyInterpreterFrame holding only what the helpers read (globals, builtins, locals,
+// code, function, localsplus), all borrowed from the test's namespace. Zeroed.
+class FakeFrame {
+ public:
+  explicit FakeFrame(int nslots)
+      : words_((sizeof(_PyInterpreterFrame) + nslots * sizeof(PyObject*)) / 8 + 1, 0) {}
+  _PyInterpreterFrame* get() { return reinterpret_cast<_PyInterpreterFrame*>(words_.data()); }
+  _PyInterpreterFrame* operator->() { return get(); }
+
+ private:
+  std::vector<uint64_t> words_;
+};
+
+class Helpers311 : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { Py_InitializeEx(0); }
+
+  void SetUp() override {
+    globals_ = PyDict_New();
+    PyDict_SetItemString(globals_, "__builtins__", PyEval_GetBuiltins());
+  }
+
+  void TearDown() override {
+    EXPECT_FALSE(PyErr_Occurred()) << Raised();
+    Py_CLEAR(globals_);
+  }
+
+  // Runs statements in this test's namespace.
+  void Exec(const std::string& code) {
+    PyObject* r = PyRun_String(code.c_str(), Py_file_input, globals_, globals_);
+    if (r == nullptr) {
+      ADD_FAILURE() << "snippet failed: " << Raised() << "\n" << code;
+      return;
+    }
+    Py_DECREF(r);
+  }
+
+  // A new reference to the value of `expr`.
+  PyObject* Eval(const std::string& expr) {
+    PyObject* r = PyRun_String(expr.c_str(), Py_eval_input, globals_, globals_);
+    if (r == nullptr) ADD_FAILURE() << "expression failed: " << Raised() << "\n" << expr;
+    return r;
+  }
+
+  // A global of this test's namespace, borrowed.
+  PyObject* Get(const char* name) {
+    PyObject* v = PyDict_GetItemString(globals_, name);
+    if (v == nullptr) ADD_FAILURE() << "no global " << name;
+    return v;
+  }
+
+  // What stock CPython raises running `stmt`: "TypeName: str(e)", or "no exception".
+  std::string Stock(const std::string& stmt) {
+    if (PyErr_Occurred()) ADD_FAILURE() << "exception pending: " << Raised();
+    std::string code = "try:\n";
+    size_t start = 0;
+    while (start <= stmt.size()) {
+      const size_t end = std::min(stmt.find('\n', start), stmt.size());
+      code += "    " + stmt.substr(start, end - start) + "\n";
+      start = end + 1;
+    }
+    code +=
+        "    _err = 'no exception'\n"
+        "except BaseException as e:\n"
+        "    _err = type(e).__name__ + ': ' + str(e)\n";
+    Exec(code);
+    PyObject* err = Get("_err");
+    return err != nullptr ? PyUnicode_AsUTF8(err) : "";
+  }
+
+  // Compares the pending exception (cleared) with what stock raises running `stmt`, and
+  // returns it as "TypeName: str(e)".
+  std::string ExpectStockError(const std::string& stmt) {
+    const std::string got = Raised();
+    EXPECT_NE(got, "no exception") << "for: " << stmt;
+    EXPECT_EQ(got, Stock(stmt)) << "for: " << stmt;
+    return got;
+  }
+
+  // The pending exception as "TypeName: str(e)", cleared; "no exception" if none.
+  static std::string Raised() {
+    if (!PyErr_Occurred()) return "no exception";
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    std::string text = reinterpret_cast<PyTypeObject*>(type)->tp_name;
+    PyObject* str = PyObject_Str(value);
+    text += ": ";
+    text += str != nullptr ? PyUnicode_AsUTF8(str) : "<str failed>";
+    Py_XDECREF(str);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+    PyErr_Clear();
+    return text;
+  }
+
+  // repr(obj), then drops the reference (for checking a helper's new result).
+  static std::string ReprSteal(PyObject* obj) {
+    if (obj == nullptr) return "NULL (" + Raised() + ")";
+    PyObject* r = PyObject_Repr(obj);
+    std::string text = r != nullptr ? PyUnicode_AsUTF8(r) : "<repr failed>";
+    Py_XDECREF(r);
+    Py_DECREF(obj);
+    return text;
+  }
+
+  // A new str.
+  static PyObject* Str(const char* text) { return PyUnicode_FromString(text); }
+
+  // A frame whose globals and builtins are this test's.
+  FakeFrame NamespaceFrame() {
+    FakeFrame frame(0);
+    frame->f_globals = globals_;
+    frame->f_builtins = PyEval_GetBuiltins();
+    return frame;
+  }
+
+  PyObject* globals_ = nullptr;
+};
+
+// ---- Cells and closures ----
+
+TEST_F(Helpers311, MakeCellMovesTheOldValueIntoANewCell) {
+  PyObject* value = PyLong_FromLong(123456);
+  const Py_ssize_t before = Py_REFCNT(value);
+  FakeFrame frame(2);
+  frame->localsplus[0] = Py_NewRef(value);
+  frame->localsplus[1] = nullptr;
+  ASSERT_EQ(a64_make_cell(frame.get(), 0), 0);
+  ASSERT_EQ(a64_make_cell(frame.get(), 1), 0);
+  ASSERT_TRUE(PyCell_Check(frame->localsplus[0]));
+  EXPECT_EQ(PyCell_GET(frame->localsplus[0]), value);
+  EXPECT_EQ(Py_REFCNT(value), before + 1);  // the cell's, no longer the slot's as well
+  ASSERT_TRUE(PyCell_Check(frame->localsplus[1]));
+  EXPECT_EQ(PyCell_GET(frame->localsplus[1]), nullptr);
+  Py_DECREF(frame->localsplus[0]);
+  Py_DECREF(frame->localsplus[1]);
+  EXPECT_EQ(Py_REFCNT(value), before);
+  Py_DECREF(value);
+}
+
+TEST_F(Helpers311, CopyFreeVarsFillsTheSlotsAfterLocalsAndCells) {
+  Exec(
+      "def outer():\n"
+      "    a = 1\n"
+      "    b = 2\n"
+      "    def inner(p):\n"
+      "        q = p\n"
+      "        c = 3\n"
+      "        def innermost():\n"
+      "            return c\n"
+      "        return a + b + q\n"
+      "    return inner\n"
+      "f = outer()\n");
+  auto* func = reinterpret_cast<PyFunctionObject*>(Get("f"));
+  auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
+  ASSERT_EQ(code->co_nlocals, 3);         // p, q, innermost
+  ASSERT_EQ(code->co_nplaincellvars, 1);  // c
+  ASSERT_EQ(code->co_nfreevars, 2);       // a, b
+  FakeFrame frame(code->co_nlocalsplus);
+  frame->f_code = code;
+  frame->f_func = func;
+  a64_copy_free_vars(frame.get(), code->co_nfreevars);
+  for (int i = 0; i < 2; i++) {
+    PyObject* cell = PyTuple_GET_ITEM(func->func_closure, i);
+    EXPECT_EQ(frame->localsplus[4 + i], cell);
+    Py_DECREF(frame->localsplus[4 + i]);
+  }
+  EXPECT_EQ(frame->localsplus[3], nullptr);  // c's slot: MAKE_CELL's
+}
+
+// ---- Containers, calls, names ----
+
+TEST_F(Helpers311, BuildSetConsumesItems) {
+  PyObject* items[] = {PyLong_FromLong(1), PyLong_FromLong(2), PyLong_FromLong(1)};
+  EXPECT_EQ(ReprSteal(a64_build_set(items, 3)), "{1, 2}");
+
+  Exec("lst = []");
+  PyObject* lst = Get("lst");
+  const Py_ssize_t before = Py_REFCNT(lst);
+  PyObject* bad[] = {PyLong_FromLong(1), Py_NewRef(lst), PyLong_FromLong(3)};
+  EXPECT_EQ(a64_build_set(bad, 3), nullptr);
+  ExpectStockError("{1, [], 3}");
+  EXPECT_EQ(Py_REFCNT(lst), before);
+}
+
+TEST_F(Helpers311, DictUpdateNonMapping) {
+  PyObject* d = PyDict_New();
+  PyObject* one = PyLong_FromLong(1);
+  EXPECT_EQ(a64_dict_update(d, one), -1);
+  ExpectStockError("{'a': 1, **1}");
+  Exec("m = {'b': 2}");
+  EXPECT_EQ(a64_dict_update(d, Get("m")), 0);
+  EXPECT_EQ(ReprSteal(d), "{'b': 2}");
+  Py_DECREF(one);
+}
+
+TEST_F(Helpers311, DictMergeDuplicateKeywordAndNonMapping) {
+  Exec(
+      "def f(**kw):\n"
+      "    return kw\n"
+      "first = {'a': 1}\n"
+      "again = {'a': 2}\n");
+  PyObject* d = PyDict_Copy(Get("first"));
+  EXPECT_EQ(a64_dict_merge(Get("f"), d, Get("again")), -1);
+  const std::string got = ExpectStockError("f(**first, **again)");
+  EXPECT_EQ(got, "TypeError: f() got multiple values for keyword argument 'a'");
+
+  PyObject* one = PyLong_FromLong(1);
+  EXPECT_EQ(a64_dict_merge(Get("f"), d, one), -1);
+  ExpectStockError("f(x=0, **1)");
+  Py_DECREF(one);
+  Py_DECREF(d);
+}
+
+TEST_F(Helpers311, CallExConvertsArgsAndKwargs) {
+  Exec(
+      "import types\n"
+      "def f(*args, **kw):\n"
+      "    return args, kw\n"
+      "args = [1, 2]\n"
+      "proxy = types.MappingProxyType({'c': 3})\n");
+  EXPECT_EQ(ReprSteal(a64_call_ex(Get("f"), Get("args"), Get("proxy"))), "((1, 2), {'c': 3})");
+  PyObject* empty = PyTuple_New(0);
+  EXPECT_EQ(ReprSteal(a64_call_ex(Get("f"), empty, nullptr)), "((), {})");
+
+  PyObject* one = PyLong_FromLong(1);
+  EXPECT_EQ(a64_call_ex(Get("f"), one, nullptr), nullptr);
+  std::string got = ExpectStockError("f(*1)");
+  EXPECT_EQ(got, "TypeError: f() argument after * must be an iterable, not int");
+
+  // **kwargs is converted first: with both wrong, its error is the one raised.
+  EXPECT_EQ(a64_call_ex(Get("f"), one, one), nullptr);
+  ExpectStockError("f(*1, **1)");
+
+  // An iterable whose iteration fails keeps its own error.
+  Exec(
+      "def bad():\n"
+      "    raise ValueError('boom')\n"
+      "    yield\n"
+      "g = bad()\n");
+  EXPECT_EQ(a64_call_ex(Get("f"), Get("g"), nullptr), nullptr);
+  got = Raised();
+  Exec("g = bad()");
+  EXPECT_EQ(got, Stock("f(*g)"));
+  Py_DECREF(one);
+  Py_DECREF(empty);
+}
+
+TEST_F(Helpers311, UnpackExSuccessLeavesStockStackOrder) {
+  Exec("r = range(5)");
+  PyObject* out[3] = {};
+  ASSERT_EQ(a64_unpack_ex(Get("r"), 1, 1, out), 0);
+  // a, *b, c = range(5): bottom to top c, b, a (STORE_FAST a pops the top first).
+  EXPECT_EQ(ReprSteal(out[0]), "4");
+  EXPECT_EQ(ReprSteal(out[1]), "[1, 2, 3]");
+  EXPECT_EQ(ReprSteal(out[2]), "0");
+
+  PyObject* out2[3] = {};
+  Exec("t = (7, 8)");
+  ASSERT_EQ(a64_unpack_ex(Get("t"), 0, 2, out2), 0);  // *a, b, c = (7, 8)
+  EXPECT_EQ(ReprSteal(out2[0]), "8");
+  EXPECT_EQ(ReprSteal(out2[1]), "7");
+  EXPECT_EQ(ReprSteal(out2[2]), "[]");
+}
+
+TEST_F(Helpers311, UnpackExErrors) {
+  Exec("two = [1, 2]\none = [1]\nnum = 5");
+  PyObject* out[4] = {};
+  EXPECT_EQ(a64_unpack_ex(Get("two"), 1, 2, out), -1);  // too few after the star
+  std::string got = ExpectStockError("a, *b, c, d = two");
+  EXPECT_EQ(got, "ValueError: not enough values to unpack (expected at least 3, got 2)");
+  EXPECT_EQ(a64_unpack_ex(Get("one"), 2, 0, out), -1);  // too few before the star
+  ExpectStockError("a, b, *c = one");
+  EXPECT_EQ(a64_unpack_ex(Get("num"), 1, 0, out), -1);
+  ExpectStockError("a, *b = num");
+}
+
+TEST_F(Helpers311, StoreAndDeleteGlobal) {
+  FakeFrame frame = NamespaceFrame();
+  PyObject* name = Str("g_value");
+  PyObject* value = PyLong_FromLong(99);
+  ASSERT_EQ(a64_store_global(frame.get(), name, value), 0);
+  EXPECT_EQ(Get("g_value"), value);
+  EXPECT_EQ(a64_delete_global(frame.get(), name), 0);
+  EXPECT_EQ(PyDict_GetItemString(globals_, "g_value"), nullptr);
+  // Missing: 1 and nothing raised; the interpreter redoing it raises stock's NameError.
+  EXPECT_EQ(a64_delete_global(frame.get(), name), 1);
+  EXPECT_FALSE(PyErr_Occurred());
+  Py_DECREF(name);
+  Py_DECREF(value);
+}
+
+TEST_F(Helpers311, ImportName) {
+  FakeFrame frame = NamespaceFrame();
+  PyObject* name = Str("os.path");
+  PyObject* zero = PyLong_FromLong(0);
+  PyObject* os = a64_import_name(frame.get(), name, Py_None, zero);
+  ASSERT_NE(os, nullptr) << Raised();
+  EXPECT_EQ(std::string(PyModule_GetName(os)), "os");  // `import os.path` binds os
+  Py_DECREF(os);
+  PyObject* fromlist = Py_BuildValue("(s)", "join");
+  PyObject* path = a64_import_name(frame.get(), name, fromlist, zero);
+  ASSERT_NE(path, nullptr) << Raised();
+  EXPECT_EQ(std::string(PyModule_GetName(path)), "posixpath");
+  Py_DECREF(path);
+
+  PyObject* missing = Str("no_such_module_a64jit");
+  EXPECT_EQ(a64_import_name(frame.get(), missing, Py_None, zero), nullptr);
+  ExpectStockError("import no_such_module_a64jit");
+
+  // An overridden builtins.__import__ gets stock's five arguments.
+  Exec(
+      "import builtins\n"
+      "fake_builtins = dict(builtins.__dict__)\n"
+      "fake_builtins['__import__'] = lambda *a: a[:1] + a[2:]\n");
+  frame->f_builtins = Get("fake_builtins");
+  EXPECT_EQ(ReprSteal(a64_import_name(frame.get(), name, fromlist, zero)),
+            "('os.path', None, ('join',), 0)");
+  Py_DECREF(missing);
+  Py_DECREF(fromlist);
+  Py_DECREF(zero);
+  Py_DECREF(name);
+}
+
+TEST_F(Helpers311, ImportFrom) {
+  Exec(
+      "import os, sys, types\n"
+      "pkg = types.ModuleType('a64pkg')\n"
+      "sub = types.ModuleType('a64pkg.sub')\n"
+      "sys.modules['a64pkg'] = pkg\n"
+      "sys.modules['a64pkg.sub'] = sub\n"
+      "half = types.ModuleType('a64half')\n"
+      "half.__file__ = '/tmp/a64half.py'\n"
+      "half.__spec__ = types.SimpleNamespace(_initializing=True)\n"
+      "sys.modules['a64half'] = half\n");
+  PyObject* sep = Str("sep");
+  EXPECT_EQ(ReprSteal(a64_import_from(Get("os"), sep)), "'/'");
+
+  // Not an attribute yet (a circular import), but in sys.modules.
+  PyObject* sub_name = Str("sub");
+  PyObject* sub = a64_import_from(Get("pkg"), sub_name);
+  EXPECT_EQ(sub, Get("sub")) << Raised();
+  Py_XDECREF(sub);
+
+  PyObject* missing = Str("no_such_name");
+  EXPECT_EQ(a64_import_from(Get("os"), missing), nullptr);
+  std::string got = ExpectStockError("from os import no_such_name");
+  EXPECT_EQ(got.rfind("ImportError: cannot import name 'no_such_name' from 'os' (/", 0), 0);
+  EXPECT_EQ(a64_import_from(Get("sys"), missing), nullptr);
+  got = ExpectStockError("from sys import no_such_name");
+  EXPECT_EQ(got, "ImportError: cannot import name 'no_such_name' from 'sys' (unknown location)");
+  EXPECT_EQ(a64_import_from(Get("half"), missing), nullptr);
+  ExpectStockError("from a64half import no_such_name");
+
+  // The ImportError's name and path are stock's too.
+  EXPECT_EQ(a64_import_from(Get("half"), missing), nullptr);
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  Exec("half_name, half_path = 'a64half', '/tmp/a64half.py'");
+  auto* err = reinterpret_cast<PyImportErrorObject*>(value);
+  EXPECT_EQ(PyObject_RichCompareBool(err->name, Get("half_name"), Py_EQ), 1);
+  EXPECT_EQ(PyObject_RichCompareBool(err->path, Get("half_path"), Py_EQ), 1);
+  Py_XDECREF(type);
+  Py_XDECREF(value);
+  Py_XDECREF(tb);
+  Exec("del sys.modules['a64pkg'], sys.modules['a64pkg.sub'], sys.modules['a64half']");
+  Py_DECREF(sep);
+  Py_DECREF(sub_name);
+  Py_DECREF(missing);
+}
+
+TEST_F(Helpers311, GetLen) {
+  Exec("lst = [1, 2, 3]\nnum = 1");
+  EXPECT_EQ(ReprSteal(a64_get_len(Get("lst"))), "3");
+  EXPECT_EQ(a64_get_len(Get("num")), nullptr);
+  ExpectStockError("len(num)");
+}
+
+TEST_F(Helpers311, MatchKeys) {
+  Exec(
+      "import collections\n"
+      "subject = {'a': 1, 'b': 2}\n"
+      "dd = collections.defaultdict(list, a=1)\n"
+      "hit = ('b', 'a')\n"
+      "miss = ('a', 'z')\n"
+      "class C:\n"
+      "    k = 'a'\n"
+      "    j = 'a'\n"
+      "dup = (C.k, C.j)\n");
+  EXPECT_EQ(ReprSteal(a64_match_keys(Get("subject"), Get("hit"))), "(2, 1)");
+  EXPECT_EQ(ReprSteal(a64_match_keys(Get("subject"), Get("miss"))), "None");
+  PyObject* empty = PyTuple_New(0);
+  EXPECT_EQ(ReprSteal(a64_match_keys(Get("subject"), empty)), "()");
+  // A defaultdict's __missing__ neither runs nor adds the key.
+  EXPECT_EQ(ReprSteal(a64_match_keys(Get("dd"), Get("miss"))), "None");
+  EXPECT_EQ(PyDict_Size(Get("dd")), 1);
+  EXPECT_EQ(a64_match_keys(Get("subject"), Get("dup")), nullptr);
+  ExpectStockError(
+      "match subject:\n"
+      "    case {C.k: _, C.j: _}:\n"
+      "        pass");
+  Py_DECREF(empty);
+}
+
+TEST_F(Helpers311, MatchClass) {
+  Exec(
+      "class P:\n"
+      "    __match_args__ = ('x', 'y')\n"
+      "    def __init__(self, x, y):\n"
+      "        self.x, self.y = x, y\n"
+      "class BadArgs:\n"
+      "    __match_args__ = ['x']\n"
+      "p = P(1, 2)\n"
+      "bad_args = BadArgs()\n"
+      "no_kw = ()\n"
+      "kw_y = ('y',)\n"
+      "kw_x = ('x',)\n"
+      "kw_z = ('z',)\n"
+      "five = 5\n");
+  PyObject* p = Get("p");
+  PyObject* type = Get("P");
+  EXPECT_EQ(ReprSteal(a64_match_class(p, type, 2, Get("no_kw"))), "(1, 2)");  // P(a, b)
+  EXPECT_EQ(ReprSteal(a64_match_class(p, type, 0, Get("kw_y"))), "(2,)");     // P(y=b)
+  EXPECT_EQ(ReprSteal(a64_match_class(p, type, 1, Get("kw_y"))), "(1, 2)");   // P(a, y=b)
+  // No match: None, nothing raised.
+  EXPECT_EQ(ReprSteal(a64_match_class(Get("five"), type, 2, Get("no_kw"))), "None");
+  EXPECT_EQ(ReprSteal(a64_match_class(p, type, 0, Get("kw_z"))), "None");
+  // int matches itself positionally.
+  PyObject* int_type = reinterpret_cast<PyObject*>(&PyLong_Type);
+  EXPECT_EQ(ReprSteal(a64_match_class(Get("five"), int_type, 1, Get("no_kw"))), "(5,)");
+
+  EXPECT_EQ(a64_match_class(p, type, 3, Get("no_kw")), nullptr);
+  std::string got = ExpectStockError("match p:\n    case P(a, b, c):\n        pass");
+  EXPECT_EQ(got, "TypeError: P() accepts 2 positional sub-patterns (3 given)");
+  EXPECT_EQ(a64_match_class(p, type, 1, Get("kw_x")), nullptr);
+  ExpectStockError("match p:\n    case P(a, x=b):\n        pass");
+  EXPECT_EQ(a64_match_class(Get("five"), int_type, 2, Get("no_kw")), nullptr);
+  ExpectStockError("match five:\n    case int(a, b):\n        pass");
+  EXPECT_EQ(a64_match_class(Get("bad_args"), Get("BadArgs"), 1, Get("no_kw")), nullptr);
+  ExpectStockError("match bad_args:\n    case BadArgs(a):\n        pass");
+  EXPECT_EQ(a64_match_class(Get("five"), Get("five"), 0, Get("no_kw")), nullptr);
+  ExpectStockError("match five:\n    case five():\n        pass");
+}
+
+TEST_F(Helpers311, LoadBuildClass) {
+  FakeFrame frame = NamespaceFrame();
+  PyObject* bc = a64_load_build_class(frame.get());
+  EXPECT_EQ(bc, PyDict_GetItemString(PyEval_GetBuiltins(), "__build_class__"));
+  Py_XDECREF(bc);
+  Exec("no_builtins = {}");
+  frame->f_builtins = Get("no_builtins");
+  EXPECT_EQ(a64_load_build_class(frame.get()), nullptr);
+  EXPECT_EQ(Raised(), "NameError: __build_class__ not found");
+}
+
+TEST_F(Helpers311, BeforeWith) {
+  Exec(
+      "class CM:\n"
+      "    def __enter__(self):\n"
+      "        return 'entered'\n"
+      "    def __exit__(self, *a):\n"
+      "        return None\n"
+      "class EnterOnly:\n"
+      "    def __enter__(self):\n"
+      "        return self\n"
+      "    def __aenter__(self):\n"
+      "        return self\n"
+      "cm = CM()\n"
+      "num = 1\n"
+      "half = EnterOnly()\n"
+      "async def use_async(m):\n"
+      "    async with m:\n"
+      "        pass\n");
+  PyObject* out[2] = {};
+  ASSERT_EQ(a64_before_with(Get("cm"), out, 0), 0);
+  EXPECT_EQ(ReprSteal(PyObject_CallNoArgs(out[1])), "'entered'");
+  EXPECT_EQ(ReprSteal(PyObject_CallNoArgs(out[0])), "None");
+  Py_DECREF(out[0]);
+  Py_DECREF(out[1]);
+
+  EXPECT_EQ(a64_before_with(Get("num"), out, 0), -1);
+  std::string got = ExpectStockError("with num:\n    pass");
+  EXPECT_EQ(got, "TypeError: 'int' object does not support the context manager protocol");
+  EXPECT_EQ(a64_before_with(Get("half"), out, 0), -1);
+  ExpectStockError("with half:\n    pass");
+  EXPECT_EQ(a64_before_with(Get("num"), out, 1), -1);
+  ExpectStockError("use_async(num).send(None)");
+  EXPECT_EQ(a64_before_with(Get("half"), out, 1), -1);
+  ExpectStockError("use_async(half).send(None)");
+}
+
+// ---- Generators and coroutines ----
+
+TEST_F(Helpers311, GetAwaitable) {
+  Exec(
+      "import types\n"
+      "num = 1\n"
+      "async def await_it(x):\n"
+      "    await x\n"
+      "class AEnter:\n"
+      "    def __aenter__(self):\n"
+      "        return 1\n"
+      "    def __aexit__(self, *a):\n"
+      "        return 1\n"
+      "async def use_async(m):\n"
+      "    async with m:\n"
+      "        pass\n"
+      "@types.coroutine\n"
+      "def suspend():\n"
+      "    yield 'suspended'\n"
+      "async def inner():\n"
+      "    await suspend()\n"
+      "async def simple():\n"
+      "    return 1\n"
+      "busy = inner()\n"
+      "assert busy.send(None) == 'suspended'\n"
+      "fresh = simple()\n");
+  EXPECT_EQ(a64_get_awaitable(Get("num"), 0), nullptr);
+  std::string got = ExpectStockError("await_it(num).send(None)");
+  EXPECT_EQ(got, "TypeError: object int can't be used in 'await' expression");
+  EXPECT_EQ(a64_get_awaitable(Get("num"), 1), nullptr);
+  ExpectStockError("use_async(AEnter()).send(None)");
+
+  // A coroutine is its own awaitable, unless another await is driving it.
+  PyObject* fresh = Get("fresh");
+  PyObject* awaitable = a64_get_awaitable(fresh, 0);
+  EXPECT_EQ(awaitable, fresh);
+  Py_XDECREF(awaitable);
+  EXPECT_EQ(a64_get_awaitable(Get("busy"), 0), nullptr);
+  got = ExpectStockError("await_it(busy).send(None)");
+  EXPECT_EQ(got, "RuntimeError: coroutine is being awaited already");
+  Exec("busy.close()\nfresh.close()");
+}
+
+TEST_F(Helpers311, GetAiterAndAnext) {
+  Exec(
+      "num = 1\n"
+      "class NoAnext:\n"
+      "    def __aiter__(self):\n"
+      "        return 1\n"
+      "class BadAnext:\n"
+      "    def __aiter__(self):\n"
+      "        return self\n"
+      "    def __anext__(self):\n"
+      "        return 1\n"
+      "async def agen():\n"
+      "    yield 1\n"
+      "async def loop(it):\n"
+      "    async for x in it:\n"
+      "        pass\n"
+      "ag = agen()\n"
+      "bad = BadAnext()\n");
+  EXPECT_EQ(a64_get_aiter(Get("num")), nullptr);
+  ExpectStockError("loop(num).send(None)");
+  PyObject* aiter = a64_get_aiter(Get("ag"));
+  EXPECT_EQ(aiter, Get("ag")) << Raised();
+  Py_XDECREF(aiter);
+  Exec("no_anext = NoAnext()");
+  EXPECT_EQ(a64_get_aiter(Get("no_anext")), nullptr);
+  ExpectStockError("loop(no_anext).send(None)");
+
+  PyObject* asend = a64_get_anext(Get("ag"));
+  ASSERT_NE(asend, nullptr) << Raised();
+  EXPECT_EQ(std::string(Py_TYPE(asend)->tp_name), "async_generator_asend");
+  Py_DECREF(asend);
+  EXPECT_EQ(a64_get_anext(Get("bad")), nullptr);
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  PyObject* cause = PyException_GetCause(value);
+  ASSERT_NE(cause, nullptr);
+  EXPECT_EQ(ReprSteal(cause), "TypeError(\"object int can't be used in 'await' expression\")");
+  PyErr_Restore(type, value, tb);
+  ExpectStockError("loop(bad).send(None)");
+  EXPECT_EQ(a64_get_anext(Get("num")), nullptr);
+  EXPECT_EQ(Raised(), "TypeError: 'async for' requires an iterator with __anext__ method, got int");
+}
+
+TEST_F(Helpers311, GetYieldFromIter) {
+  Exec(
+      "async def co():\n"
+      "    pass\n"
+      "def plain_gen(x):\n"
+      "    yield from x\n"
+      "async def coro_fn():\n"
+      "    pass\n"
+      "c = co()\n"
+      "g = plain_gen([])\n"
+      "lst = [1]\n");
+  FakeFrame frame = NamespaceFrame();
+  frame->f_code = reinterpret_cast<PyCodeObject*>(PyFunction_GET_CODE(Get("plain_gen")));
+  EXPECT_EQ(a64_get_yield_from_iter(frame.get(), Get("c")), nullptr);
+  std::string got = ExpectStockError("next(plain_gen(c))");
+  EXPECT_EQ(got, "TypeError: cannot 'yield from' a coroutine object in a non-coroutine generator");
+  PyObject* g = a64_get_yield_from_iter(frame.get(), Get("g"));
+  EXPECT_EQ(g, Get("g"));
+  Py_XDECREF(g);
+  PyObject* it = a64_get_yield_from_iter(frame.get(), Get("lst"));
+  ASSERT_NE(it, nullptr);
+  EXPECT_EQ(std::string(Py_TYPE(it)->tp_name), "list_iterator");
+  Py_DECREF(it);
+  frame->f_code = reinterpret_cast<PyCodeObject*>(PyFunction_GET_CODE(Get("coro_fn")));
+  PyObject* c = a64_get_yield_from_iter(frame.get(), Get("c"));
+  EXPECT_EQ(c, Get("c"));
+  Py_XDECREF(c);
+  Exec("c.close()");
+}
+
+TEST_F(Helpers311, SendToGenerator) {
+  Exec(
+      "def gen():\n"
+      "    x = yield 1\n"
+      "    return x + 1\n"
+      "g = gen()\n"
+      "it = iter([5])\n");
+  PyObject* out = nullptr;
+  ASSERT_EQ(a64_send(Get("g"), Py_None, &out), PYGEN_NEXT);
+  EXPECT_EQ(ReprSteal(out), "1");
+  PyObject* value = PyLong_FromLong(41);
+  ASSERT_EQ(a64_send(Get("g"), value, &out), PYGEN_RETURN);
+  EXPECT_EQ(ReprSteal(out), "42");
+  // Not consumed.
+  EXPECT_EQ(ReprSteal(Py_NewRef(value)), "41");
+
+  ASSERT_EQ(a64_send(Get("it"), Py_None, &out), PYGEN_NEXT);
+  EXPECT_EQ(ReprSteal(out), "5");
+  ASSERT_EQ(a64_send(Get("it"), Py_None, &out), PYGEN_RETURN);
+  EXPECT_EQ(ReprSteal(out), "None");
+  EXPECT_EQ(a64_send(Get("it"), value, &out), PYGEN_ERROR);
+  ExpectStockError("it.send(41)");
+
+  Exec(
+      "def boom():\n"
+      "    raise KeyError('k')\n"
+      "    yield\n"
+      "b = boom()\n");
+  EXPECT_EQ(a64_send(Get("b"), Py_None, &out), PYGEN_ERROR);
+  EXPECT_EQ(Raised(), "KeyError: 'k'");
+  Py_DECREF(value);
+}
+
+TEST_F(Helpers311, AsyncGenWrapType) {
+  PyObject* value = PyUnicode_FromString("wrapped value");
+  const Py_ssize_t before = Py_REFCNT(value);
+  PyObject* w = a64_async_gen_wrap(value);
+  ASSERT_NE(w, nullptr) << Raised();
+  EXPECT_EQ(Py_TYPE(w), &_PyAsyncGenWrappedValue_Type);
+  EXPECT_EQ(std::string(Py_TYPE(w)->tp_name), "async_generator_wrapped_value");
+  EXPECT_EQ(Py_REFCNT(value), before + 1);
+  EXPECT_TRUE(PyObject_GC_IsTracked(w));
+  PyDict_SetItemString(globals_, "w", w);
+  PyDict_SetItemString(globals_, "v", value);
+  Exec("import gc\nassert gc.get_referents(w) == [v]\ndel w, v");
+  Py_DECREF(w);
+  EXPECT_EQ(Py_REFCNT(value), before);
+
+  // What compiled code's ASYNC_GEN_WRAP feeds into: the stock async generator machinery
+  // unwraps it, so `yield` inside an async generator hands the value to `async for`.
+  Exec(
+      "async def agen():\n"
+      "    yield 'x'\n"
+      "items = []\n"
+      "async def collect():\n"
+      "    async for v in agen():\n"
+      "        items.append(v)\n"
+      "try:\n"
+      "    collect().send(None)\n"
+      "except StopIteration:\n"
+      "    pass\n"
+      "assert items == ['x'], items\n");
+  Py_DECREF(value);
+}
+
+}  // namespace
+}  // namespace a64jit::runtime

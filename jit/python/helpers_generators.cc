@@ -1,0 +1,182 @@
+// Helpers for 3.11's await, async-iteration, yield-from and send instructions
+// (GET_AWAITABLE ... ASYNC_GEN_WRAP), declared in jit/runtime/helpers.h. 3.11 keeps the
+// functions these rest on (_PyCoro_GetAwaitableIter, _PyGen_yf, _PyAsyncGenValueWrapperNew)
+// hidden in libpython, so their logic is redone here from Objects/genobject.c, with the
+// same exception types and messages. Operands are borrowed.
+#include <Python.h>
+#include <internal/pycore_frame.h>
+#include <opcode.h>
+
+#include "jit/runtime/helpers.h"
+
+namespace a64jit::runtime {
+
+namespace {
+
+// A generator made from an @types.coroutine function: awaitable as it is.
+bool IsIterableCoroutine(PyObject* o) {
+  return PyGen_CheckExact(o) &&
+         (reinterpret_cast<PyGenObject*>(o)->gi_code->co_flags & CO_ITERABLE_COROUTINE);
+}
+
+// _PyCoro_GetAwaitableIter: a coroutine itself, or what type(o).__await__ returns, which
+// must be an iterator and not a coroutine (PEP 492).
+PyObject* GetAwaitableIter(PyObject* o) {
+  if (PyCoro_CheckExact(o) || IsIterableCoroutine(o)) return Py_NewRef(o);
+  PyTypeObject* type = Py_TYPE(o);
+  unaryfunc getter = type->tp_as_async != nullptr ? type->tp_as_async->am_await : nullptr;
+  if (getter == nullptr) {
+    PyErr_Format(PyExc_TypeError, "object %.100s can't be used in 'await' expression",
+                 type->tp_name);
+    return nullptr;
+  }
+  PyObject* res = getter(o);
+  if (res == nullptr) return nullptr;
+  if (PyCoro_CheckExact(res) || IsIterableCoroutine(res)) {
+    PyErr_SetString(PyExc_TypeError, "__await__() returned a coroutine");
+    Py_CLEAR(res);
+  } else if (!PyIter_Check(res)) {
+    PyErr_Format(PyExc_TypeError, "__await__() returned non-iterator of type '%.100s'",
+                 Py_TYPE(res)->tp_name);
+    Py_CLEAR(res);
+  }
+  return res;
+}
+
+// ceval.c's format_awaitable_error: for `async with`, a more telling message than
+// "can't be used in 'await' expression" when __aenter__ / __aexit__ gave a non-awaitable.
+void FormatAwaitableError(PyTypeObject* type, int64_t where) {
+  if (type->tp_as_async != nullptr && type->tp_as_async->am_await != nullptr) return;
+  if (where == 1) {
+    PyErr_Format(PyExc_TypeError,
+                 "'async with' received an object from __aenter__ that does not implement "
+                 "__await__: %.100s",
+                 type->tp_name);
+  } else if (where == 2) {
+    PyErr_Format(PyExc_TypeError,
+                 "'async with' received an object from __aexit__ that does not implement "
+                 "__await__: %.100s",
+                 type->tp_name);
+  }
+}
+
+// _PyGen_yf, without the new reference: whether the coroutine is inside an await (a SEND
+// loop), delegating to a sub-iterator. Started frames only: the instruction after
+// prev_instr is then a RESUME with oparg 2 or 3 exactly when the frame last yielded from
+// inside `yield from` / `await`, and the sub-iterator is the top of the frame's stack.
+// RESUME_QUICK counts as RESUME, as the unexported _PyOpcode_Deopt table maps it.
+bool IsAwaitingSubiterator(PyGenObject* gen) {
+  if (gen->gi_frame_state >= FRAME_CLEARED || gen->gi_frame_state == FRAME_CREATED) {
+    return false;
+  }
+  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
+  const _Py_CODEUNIT next = frame->prev_instr[1];
+  const int opcode = _Py_OPCODE(next);
+  if ((opcode != RESUME && opcode != RESUME_QUICK) || _Py_OPARG(next) < 2) return false;
+  return _PyFrame_StackPeek(frame) != nullptr;
+}
+
+// Objects/genobject.c's private layout of _PyAsyncGenWrappedValue_Type's instances.
+struct AsyncGenWrappedValue {
+  PyObject ob_base;  // PyObject_HEAD
+  PyObject* agw_val;
+};
+
+}  // namespace
+
+// GET_AWAITABLE: awaiting a coroutine that another await is already driving is a
+// RuntimeError.
+PyObject* a64_get_awaitable(PyObject* iterable, int64_t where) {
+  PyObject* iter = GetAwaitableIter(iterable);
+  if (iter == nullptr) {
+    FormatAwaitableError(Py_TYPE(iterable), where);
+    return nullptr;
+  }
+  if (PyCoro_CheckExact(iter) && IsAwaitingSubiterator(reinterpret_cast<PyGenObject*>(iter))) {
+    Py_DECREF(iter);
+    PyErr_SetString(PyExc_RuntimeError, "coroutine is being awaited already");
+    return nullptr;
+  }
+  return iter;
+}
+
+// GET_AITER: type(obj).__aiter__(obj), which must give something with __anext__.
+PyObject* a64_get_aiter(PyObject* obj) {
+  PyTypeObject* type = Py_TYPE(obj);
+  unaryfunc getter = type->tp_as_async != nullptr ? type->tp_as_async->am_aiter : nullptr;
+  if (getter == nullptr) {
+    PyErr_Format(PyExc_TypeError,
+                 "'async for' requires an object with __aiter__ method, got %.100s", type->tp_name);
+    return nullptr;
+  }
+  PyObject* iter = getter(obj);
+  if (iter == nullptr) return nullptr;
+  PyTypeObject* iter_type = Py_TYPE(iter);
+  if (iter_type->tp_as_async == nullptr || iter_type->tp_as_async->am_anext == nullptr) {
+    PyErr_Format(PyExc_TypeError,
+                 "'async for' received an object from __aiter__ that does not implement "
+                 "__anext__: %.100s",
+                 iter_type->tp_name);
+    Py_DECREF(iter);
+    return nullptr;
+  }
+  return iter;
+}
+
+// GET_ANEXT: an async generator's __anext__ is awaitable already; anything else's result
+// goes through the awaitable protocol, its failure chained under stock's TypeError.
+PyObject* a64_get_anext(PyObject* aiter) {
+  PyTypeObject* type = Py_TYPE(aiter);
+  if (PyAsyncGen_CheckExact(aiter)) return type->tp_as_async->am_anext(aiter);
+  unaryfunc getter = type->tp_as_async != nullptr ? type->tp_as_async->am_anext : nullptr;
+  if (getter == nullptr) {
+    PyErr_Format(PyExc_TypeError,
+                 "'async for' requires an iterator with __anext__ method, got %.100s",
+                 type->tp_name);
+    return nullptr;
+  }
+  PyObject* next_iter = getter(aiter);
+  if (next_iter == nullptr) return nullptr;
+  PyObject* awaitable = GetAwaitableIter(next_iter);
+  if (awaitable == nullptr) {
+    _PyErr_FormatFromCause(PyExc_TypeError,
+                           "'async for' received an invalid object from __anext__: %.100s",
+                           Py_TYPE(next_iter)->tp_name);
+  }
+  Py_DECREF(next_iter);
+  return awaitable;
+}
+
+// GET_YIELD_FROM_ITER: generators and coroutines are delegated to as they are (a new
+// reference); anything else through iter(). Only a coroutine, or a generator that is an
+// iterable coroutine, may `yield from` / await a coroutine.
+PyObject* a64_get_yield_from_iter(_PyInterpreterFrame* frame, PyObject* iterable) {
+  if (PyCoro_CheckExact(iterable)) {
+    if (!(frame->f_code->co_flags & (CO_COROUTINE | CO_ITERABLE_COROUTINE))) {
+      PyErr_SetString(PyExc_TypeError,
+                      "cannot 'yield from' a coroutine object in a non-coroutine generator");
+      return nullptr;
+    }
+    return Py_NewRef(iterable);
+  }
+  if (PyGen_CheckExact(iterable)) return Py_NewRef(iterable);
+  return PyObject_GetIter(iterable);
+}
+
+// SEND: compiled code never runs under a trace function (it falls back to the
+// interpreter), so this is always stock's PyIter_Send path.
+int a64_send(PyObject* receiver, PyObject* value, PyObject** out) {
+  return PyIter_Send(receiver, value, out);
+}
+
+// ASYNC_GEN_WRAP: allocated as genobject.c does when its free list is empty; its dealloc
+// may then put the object on that free list, which holds objects of exactly this layout.
+PyObject* a64_async_gen_wrap(PyObject* value) {
+  AsyncGenWrappedValue* o = PyObject_GC_New(AsyncGenWrappedValue, &_PyAsyncGenWrappedValue_Type);
+  if (o == nullptr) return nullptr;
+  o->agw_val = Py_NewRef(value);
+  PyObject_GC_Track(o);
+  return reinterpret_cast<PyObject*>(o);
+}
+
+}  // namespace a64jit::runtime

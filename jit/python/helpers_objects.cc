@@ -1,0 +1,524 @@
+// Helpers for 3.11's container, call, name, import, pattern-matching and `with` instructions
+// (BUILD_SET ... BEFORE_WITH), declared in jit/runtime/helpers.h. Each does what
+// Python/ceval.c does for the instruction of the same name, raising the same exception
+// types with the same messages, so compiled code fails exactly where and as stock does.
+// Operands are borrowed unless helpers.h says the helper consumes them.
+#include <Python.h>
+#include <internal/pycore_frame.h>
+
+#include "jit/runtime/helpers.h"
+
+// Exported by libpython and by Debian's python3.11 executable, but declared only in
+// internal/pycore_object.h, which C++ cannot include (it pulls in pycore_atomic.h).
+extern "C" PyObject* _PyObject_LookupSpecial(PyObject* self, PyObject* name);
+
+namespace a64jit::runtime {
+
+namespace {
+
+// An interned str, made on first use and kept for the life of the process. 3.11's own
+// identifiers (_Py_ID) live in headers C++ cannot include; an equal str finds the same
+// dict entries and attributes.
+PyObject* Interned(const char* text, PyObject*& slot) {
+  if (slot == nullptr) slot = PyUnicode_InternFromString(text);
+  return slot;
+}
+
+#define A64JIT_STR(name)             \
+  ([]() -> PyObject* {               \
+    static PyObject* slot = nullptr; \
+    return Interned(#name, slot);    \
+  }())
+
+// _PyDict_MergeEx reports a non-mapping as the AttributeError of its `keys` lookup and a
+// repeated keyword as a KeyError holding the key; stock turns both into the TypeErrors a
+// call with ** gives (ceval.c's format_kwargs_error). Anything else stays as it is.
+void FormatKwargsError(PyObject* func, PyObject* kwargs) {
+  if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+    PyErr_Clear();
+    PyObject* funcstr = _PyObject_FunctionStr(func);
+    if (funcstr != nullptr) {
+      PyErr_Format(PyExc_TypeError, "%U argument after ** must be a mapping, not %.200s", funcstr,
+                   Py_TYPE(kwargs)->tp_name);
+      Py_DECREF(funcstr);
+    }
+  } else if (PyErr_ExceptionMatches(PyExc_KeyError)) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    // Only _PyDict_MergeEx's own KeyError carries the key as a 1-tuple (unnormalized).
+    if (value != nullptr && PyTuple_Check(value) && PyTuple_GET_SIZE(value) == 1) {
+      PyObject* funcstr = _PyObject_FunctionStr(func);
+      if (funcstr != nullptr) {
+        PyErr_Format(PyExc_TypeError, "%U got multiple values for keyword argument '%S'", funcstr,
+                     PyTuple_GET_ITEM(value, 0));
+        Py_DECREF(funcstr);
+      }
+      Py_XDECREF(type);
+      Py_XDECREF(value);
+      Py_XDECREF(tb);
+    } else {
+      PyErr_Restore(type, value, tb);
+    }
+  }
+}
+
+// ceval.c's check_args_iterable: the TypeError for `f(*x)` with a non-iterable x, which
+// names the callee. 0 when `args` may be iterable (converting it reports anything else).
+int CheckArgsIterable(PyObject* func, PyObject* args) {
+  if (Py_TYPE(args)->tp_iter != nullptr || PySequence_Check(args)) return 0;
+  // _PyObject_FunctionStr must not run with an exception set.
+  PyErr_Clear();
+  PyObject* funcstr = _PyObject_FunctionStr(func);
+  if (funcstr != nullptr) {
+    PyErr_Format(PyExc_TypeError, "%U argument after * must be an iterable, not %.200s", funcstr,
+                 Py_TYPE(args)->tp_name);
+    Py_DECREF(funcstr);
+  }
+  return -1;
+}
+
+// The TypeError unpacking gives for an object that cannot be iterated at all; other errors
+// from iter() are left as they are.
+void FormatNotIterableForUnpack(PyObject* seq) {
+  if (PyErr_ExceptionMatches(PyExc_TypeError) && Py_TYPE(seq)->tp_iter == nullptr &&
+      !PySequence_Check(seq)) {
+    PyErr_Format(PyExc_TypeError, "cannot unpack non-iterable %.200s object",
+                 Py_TYPE(seq)->tp_name);
+  }
+}
+
+}  // namespace
+
+// BUILD_SET: every item is consumed, also when adding one fails (stock keeps dropping the
+// rest without adding them).
+PyObject* a64_build_set(PyObject** items, int64_t n) {
+  PyObject* set = PySet_New(nullptr);
+  int err = set == nullptr ? -1 : 0;
+  for (int64_t i = 0; i < n; i++) {
+    if (err == 0) err = PySet_Add(set, items[i]);
+    Py_DECREF(items[i]);
+  }
+  if (err != 0) {
+    Py_XDECREF(set);
+    return nullptr;
+  }
+  return set;
+}
+
+int a64_dict_update(PyObject* dict, PyObject* update) {
+  if (PyDict_Update(dict, update) == 0) return 0;
+  // PyDict_Update looks up `keys` on a non-dict; its AttributeError means "not a mapping".
+  if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+    PyErr_Format(PyExc_TypeError, "'%.200s' object is not a mapping", Py_TYPE(update)->tp_name);
+  }
+  return -1;
+}
+
+// DICT_MERGE: override mode 2 raises on a repeated key, which FormatKwargsError turns into
+// the call's "got multiple values" error.
+int a64_dict_merge(PyObject* func, PyObject* dict, PyObject* update) {
+  if (_PyDict_MergeEx(dict, update, 2) == 0) return 0;
+  FormatKwargsError(func, update);
+  return -1;
+}
+
+// CALL_FUNCTION_EX: stock converts **kwargs first, then *args, so with both wrong the
+// kwargs error wins. Without tracing, do_call_core is PyObject_Call for every callable.
+PyObject* a64_call_ex(PyObject* func, PyObject* callargs, PyObject* kwargs) {
+  PyObject* kwdict = nullptr;
+  if (kwargs != nullptr) {
+    if (PyDict_CheckExact(kwargs)) {
+      kwdict = Py_NewRef(kwargs);
+    } else {
+      kwdict = PyDict_New();
+      if (kwdict == nullptr) return nullptr;
+      if (_PyDict_MergeEx(kwdict, kwargs, 2) < 0) {
+        Py_DECREF(kwdict);
+        FormatKwargsError(func, kwargs);
+        return nullptr;
+      }
+    }
+  }
+  PyObject* args;
+  if (PyTuple_CheckExact(callargs)) {
+    args = Py_NewRef(callargs);
+  } else {
+    args = CheckArgsIterable(func, callargs) < 0 ? nullptr : PySequence_Tuple(callargs);
+    if (args == nullptr) {
+      Py_XDECREF(kwdict);
+      return nullptr;
+    }
+  }
+  PyObject* result = PyObject_Call(func, args, kwdict);
+  Py_DECREF(args);
+  Py_XDECREF(kwdict);
+  return result;
+}
+
+// UNPACK_EX (ceval.c's unpack_iterable with a starred target). Bottom to top, the stack it
+// leaves holds the values after the star (last first), the list of those it matched, and
+// the values before it (last first, so the first is on top, for the first store). As in
+// stock, the slots are filled from the top down, and the values after the star are moved
+// out of the list by shrinking it rather than copied.
+int a64_unpack_ex(PyObject* seq, int64_t before, int64_t after, PyObject** out) {
+  PyObject* it = PyObject_GetIter(seq);
+  if (it == nullptr) {
+    FormatNotIterableForUnpack(seq);
+    return -1;
+  }
+  PyObject** sp = out + before + 1 + after;
+  int64_t stored = 0;
+  auto fail = [&] {
+    for (; stored > 0; stored--, sp++) Py_DECREF(*sp);
+    Py_DECREF(it);
+    return -1;
+  };
+  const int expected = static_cast<int>(before + after);
+  for (; stored < before; stored++) {
+    PyObject* w = PyIter_Next(it);
+    if (w == nullptr) {
+      if (!PyErr_Occurred()) {
+        PyErr_Format(PyExc_ValueError, "not enough values to unpack (expected at least %d, got %d)",
+                     expected, static_cast<int>(stored));
+      }
+      return fail();
+    }
+    *--sp = w;
+  }
+  PyObject* rest = PySequence_List(it);
+  if (rest == nullptr) return fail();
+  *--sp = rest;
+  stored++;
+  const Py_ssize_t len = PyList_GET_SIZE(rest);
+  if (len < after) {
+    PyErr_Format(PyExc_ValueError, "not enough values to unpack (expected at least %d, got %zd)",
+                 expected, static_cast<Py_ssize_t>(before) + len);
+    return fail();
+  }
+  for (int64_t j = after; j > 0; j--, stored++) *--sp = PyList_GET_ITEM(rest, len - j);
+  Py_SET_SIZE(rest, len - after);  // the list's references to them are now the stack's
+  Py_DECREF(it);
+  return 0;
+}
+
+int a64_store_global(_PyInterpreterFrame* frame, PyObject* name, PyObject* value) {
+  return PyDict_SetItem(frame->f_globals, name, value);
+}
+
+// DELETE_GLOBAL: stock's NameError for a missing name carries `name` (for suggestions) and
+// is raised by the interpreter when it redoes the instruction, so here the KeyError only
+// says "missing".
+int a64_delete_global(_PyInterpreterFrame* frame, PyObject* name) {
+  if (PyDict_DelItem(frame->f_globals, name) == 0) return 0;
+  if (PyErr_ExceptionMatches(PyExc_KeyError)) {
+    PyErr_Clear();
+    return 1;
+  }
+  return -1;
+}
+
+// IMPORT_NAME (ceval.c's import_name): whatever __import__ the frame's builtins hold, called
+// as stock calls an overridden one. Stock's fast path for the original __import__ calls
+// PyImport_ImportModuleLevelObject directly with the same arguments, which is what the
+// original __import__ does after parsing them, so the result and errors are the same.
+PyObject* a64_import_name(_PyInterpreterFrame* frame, PyObject* name, PyObject* fromlist,
+                          PyObject* level) {
+  PyObject* import_func = _PyDict_GetItemWithError(frame->f_builtins, A64JIT_STR(__import__));
+  if (import_func == nullptr) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ImportError, "__import__ not found");
+    return nullptr;
+  }
+  PyObject* locals = frame->f_locals != nullptr ? frame->f_locals : Py_None;
+  PyObject* args[] = {name, frame->f_globals, locals, fromlist, level};
+  Py_INCREF(import_func);  // the call may replace builtins.__import__
+  PyObject* res = PyObject_Vectorcall(import_func, args, 5, nullptr);
+  Py_DECREF(import_func);
+  return res;
+}
+
+namespace {
+
+// ceval.c's import_from error path: the ImportError for `from module import name`, saying
+// whether the module is still being initialised (a likely circular import). Consumes
+// `pkgname`, the module's __name__ or NULL when it has no str one.
+PyObject* RaiseCannotImport(PyObject* module, PyObject* name, PyObject* pkgname) {
+  PyObject* pkgpath = PyModule_GetFilenameObject(module);
+  PyObject* pkgname_or_unknown = pkgname;
+  if (pkgname == nullptr) {
+    pkgname_or_unknown = PyUnicode_FromString("<unknown module name>");
+    if (pkgname_or_unknown == nullptr) {
+      Py_XDECREF(pkgpath);
+      return nullptr;
+    }
+  }
+  PyObject* errmsg;
+  if (pkgpath == nullptr || !PyUnicode_Check(pkgpath)) {
+    PyErr_Clear();
+    errmsg = PyUnicode_FromFormat("cannot import name %R from %R (unknown location)", name,
+                                  pkgname_or_unknown);
+    PyErr_SetImportError(errmsg, pkgname, nullptr);  // checks errmsg for NULL itself
+  } else {
+    PyObject* spec = PyObject_GetAttr(module, A64JIT_STR(__spec__));
+    const char* fmt = _PyModuleSpec_IsInitializing(spec)
+                          ? "cannot import name %R from partially initialized module %R "
+                            "(most likely due to a circular import) (%S)"
+                          : "cannot import name %R from %R (%S)";
+    Py_XDECREF(spec);
+    errmsg = PyUnicode_FromFormat(fmt, name, pkgname_or_unknown, pkgpath);
+    PyErr_SetImportError(errmsg, pkgname, pkgpath);
+  }
+  Py_XDECREF(errmsg);
+  Py_DECREF(pkgname_or_unknown);
+  Py_XDECREF(pkgpath);
+  return nullptr;
+}
+
+}  // namespace
+
+// IMPORT_FROM: the attribute, or (bpo-17636: a circular relative import has not set it
+// yet) the submodule `<module.__name__>.<name>` already in sys.modules.
+PyObject* a64_import_from(PyObject* module, PyObject* name) {
+  PyObject* x;
+  if (_PyObject_LookupAttr(module, name, &x) != 0) return x;  // found, or an error
+  PyObject* pkgname = PyObject_GetAttr(module, A64JIT_STR(__name__));
+  if (pkgname == nullptr) return RaiseCannotImport(module, name, nullptr);
+  if (!PyUnicode_Check(pkgname)) {
+    Py_DECREF(pkgname);
+    return RaiseCannotImport(module, name, nullptr);
+  }
+  PyObject* fullmodname = PyUnicode_FromFormat("%U.%U", pkgname, name);
+  if (fullmodname == nullptr) {
+    Py_DECREF(pkgname);
+    return nullptr;
+  }
+  x = PyImport_GetModule(fullmodname);
+  Py_DECREF(fullmodname);
+  if (x == nullptr && !PyErr_Occurred()) return RaiseCannotImport(module, name, pkgname);
+  Py_DECREF(pkgname);
+  return x;
+}
+
+PyObject* a64_get_len(PyObject* obj) {
+  const Py_ssize_t len = PyObject_Length(obj);
+  if (len < 0) return nullptr;
+  return PyLong_FromSsize_t(len);
+}
+
+namespace {
+
+// The values of `keys` in `subject` as a tuple, None when one is missing, NULL on error.
+// `get` is subject.get (unbound when `unbound`: then the subject is its first argument);
+// `missing` is the default it is passed, which comes back only for a missing key.
+PyObject* LookUpKeys(PyObject* subject, PyObject* keys, PyObject* get, bool unbound, PyObject* seen,
+                     PyObject* missing) {
+  const Py_ssize_t nkeys = PyTuple_GET_SIZE(keys);
+  PyObject* values = PyTuple_New(nkeys);
+  if (values == nullptr) return nullptr;
+  for (Py_ssize_t i = 0; i < nkeys; i++) {
+    PyObject* key = PyTuple_GET_ITEM(keys, i);
+    if (PySet_Contains(seen, key) || PySet_Add(seen, key)) {
+      if (!PyErr_Occurred()) {
+        PyErr_Format(PyExc_ValueError, "mapping pattern checks duplicate key (%R)", key);
+      }
+      Py_DECREF(values);
+      return nullptr;
+    }
+    PyObject* args[] = {subject, key, missing};
+    PyObject* value = unbound ? PyObject_Vectorcall(get, args, 3, nullptr)
+                              : PyObject_Vectorcall(get, args + 1, 2, nullptr);
+    if (value == nullptr || value == missing) {
+      Py_DECREF(values);
+      if (value == nullptr) return nullptr;
+      Py_DECREF(value);
+      return Py_NewRef(Py_None);
+    }
+    PyTuple_SET_ITEM(values, i, value);
+  }
+  return values;
+}
+
+}  // namespace
+
+// MATCH_KEYS (ceval.c's match_keys): map.get(key, <a fresh object>) for each key, so that
+// dict subclasses with __missing__ (defaultdict) neither create keys nor raise; the fresh
+// object coming back means "missing". A key given twice is a ValueError.
+PyObject* a64_match_keys(PyObject* subject, PyObject* keys) {
+  if (PyTuple_GET_SIZE(keys) == 0) return PyTuple_New(0);
+  PyObject* get = nullptr;
+  const int unbound = _PyObject_GetMethod(subject, A64JIT_STR(get), &get);
+  if (get == nullptr) return nullptr;
+  PyObject* seen = PySet_New(nullptr);
+  PyObject* missing = seen != nullptr
+                          ? PyObject_CallNoArgs(reinterpret_cast<PyObject*>(&PyBaseObject_Type))
+                          : nullptr;
+  PyObject* values =
+      missing != nullptr ? LookUpKeys(subject, keys, get, unbound, seen, missing) : nullptr;
+  Py_DECREF(get);
+  Py_XDECREF(seen);
+  Py_XDECREF(missing);
+  return values;
+}
+
+namespace {
+
+// ceval.c's match_class_attr: subject.<name> for one sub-pattern, NULL both on a missing
+// attribute (no match, no exception) and on an error. A name used twice is a TypeError.
+PyObject* MatchClassAttr(PyObject* subject, PyObject* type, PyObject* name, PyObject* seen) {
+  if (PySet_Contains(seen, name) || PySet_Add(seen, name)) {
+    if (!PyErr_Occurred()) {
+      PyErr_Format(PyExc_TypeError, "%s() got multiple sub-patterns for attribute %R",
+                   reinterpret_cast<PyTypeObject*>(type)->tp_name, name);
+    }
+    return nullptr;
+  }
+  PyObject* attr = PyObject_GetAttr(subject, name);
+  if (attr == nullptr && PyErr_ExceptionMatches(PyExc_AttributeError)) PyErr_Clear();
+  return attr;
+}
+
+// Appends subject.<name> to `attrs`; 0, or -1 on no match or error.
+int AppendMatchedAttr(PyObject* subject, PyObject* type, PyObject* name, PyObject* seen,
+                      PyObject* attrs) {
+  PyObject* attr = MatchClassAttr(subject, type, name, seen);
+  if (attr == nullptr) return -1;
+  const int rc = PyList_Append(attrs, attr);
+  Py_DECREF(attr);
+  return rc;
+}
+
+// The positional sub-patterns: the attributes type.__match_args__ names, or for the
+// builtins that match themselves (bool, int, str, ...: _Py_TPFLAGS_MATCH_SELF, unless a
+// subclass defines __match_args__) the subject itself. 0, or -1 on no match or error.
+int MatchPositional(PyObject* subject, PyObject* type, Py_ssize_t nargs, PyObject* seen,
+                    PyObject* attrs) {
+  const char* type_name = reinterpret_cast<PyTypeObject*>(type)->tp_name;
+  bool match_self = false;
+  PyObject* match_args = PyObject_GetAttrString(type, "__match_args__");
+  if (match_args != nullptr) {
+    if (!PyTuple_CheckExact(match_args)) {
+      PyErr_Format(PyExc_TypeError, "%s.__match_args__ must be a tuple (got %s)", type_name,
+                   Py_TYPE(match_args)->tp_name);
+      Py_DECREF(match_args);
+      return -1;
+    }
+  } else if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+    PyErr_Clear();
+    match_args = PyTuple_New(0);
+    if (match_args == nullptr) return -1;
+    match_self = PyType_HasFeature(reinterpret_cast<PyTypeObject*>(type), _Py_TPFLAGS_MATCH_SELF);
+  } else {
+    return -1;
+  }
+  const Py_ssize_t allowed = match_self ? 1 : PyTuple_GET_SIZE(match_args);
+  int rc = 0;
+  if (allowed < nargs) {
+    PyErr_Format(PyExc_TypeError, "%s() accepts %zd positional sub-pattern%s (%zd given)",
+                 type_name, allowed, allowed == 1 ? "" : "s", nargs);
+    rc = -1;
+  } else if (match_self) {
+    rc = PyList_Append(attrs, subject);
+  } else {
+    for (Py_ssize_t i = 0; rc == 0 && i < nargs; i++) {
+      PyObject* name = PyTuple_GET_ITEM(match_args, i);
+      if (!PyUnicode_CheckExact(name)) {
+        PyErr_Format(PyExc_TypeError, "__match_args__ elements must be strings (got %s)",
+                     Py_TYPE(name)->tp_name);
+        rc = -1;
+      } else {
+        rc = AppendMatchedAttr(subject, type, name, seen, attrs);
+      }
+    }
+  }
+  Py_DECREF(match_args);
+  return rc;
+}
+
+// ceval.c's match_class: the tuple of matched attributes, or NULL on no match (no
+// exception) or error.
+PyObject* MatchClass(PyObject* subject, PyObject* type, Py_ssize_t nargs, PyObject* names) {
+  if (!PyType_Check(type)) {
+    PyErr_SetString(PyExc_TypeError, "called match pattern must be a type");
+    return nullptr;
+  }
+  if (PyObject_IsInstance(subject, type) <= 0) return nullptr;
+  PyObject* seen = PySet_New(nullptr);
+  if (seen == nullptr) return nullptr;
+  PyObject* attrs = PyList_New(0);
+  if (attrs == nullptr) {
+    Py_DECREF(seen);
+    return nullptr;
+  }
+  int rc = nargs != 0 ? MatchPositional(subject, type, nargs, seen, attrs) : 0;
+  for (Py_ssize_t i = 0; rc == 0 && i < PyTuple_GET_SIZE(names); i++) {
+    rc = AppendMatchedAttr(subject, type, PyTuple_GET_ITEM(names, i), seen, attrs);
+  }
+  Py_DECREF(seen);
+  if (rc != 0) {
+    Py_DECREF(attrs);
+    return nullptr;
+  }
+  Py_SETREF(attrs, PyList_AsTuple(attrs));
+  return attrs;
+}
+
+}  // namespace
+
+PyObject* a64_match_class(PyObject* subject, PyObject* type, int64_t nargs, PyObject* names) {
+  PyObject* attrs = MatchClass(subject, type, nargs, names);
+  if (attrs != nullptr || PyErr_Occurred()) return attrs;
+  return Py_NewRef(Py_None);
+}
+
+// LOAD_BUILD_CLASS: a missing __build_class__ is a NameError, also when the builtins are a
+// mapping other than a dict (its KeyError becomes the NameError).
+PyObject* a64_load_build_class(_PyInterpreterFrame* frame) {
+  PyObject* builtins = frame->f_builtins;
+  PyObject* name = A64JIT_STR(__build_class__);
+  if (PyDict_CheckExact(builtins)) {
+    PyObject* bc = _PyDict_GetItemWithError(builtins, name);
+    if (bc == nullptr) {
+      if (!PyErr_Occurred()) PyErr_SetString(PyExc_NameError, "__build_class__ not found");
+      return nullptr;
+    }
+    return Py_NewRef(bc);
+  }
+  PyObject* bc = PyObject_GetItem(builtins, name);
+  if (bc == nullptr && PyErr_ExceptionMatches(PyExc_KeyError)) {
+    PyErr_SetString(PyExc_NameError, "__build_class__ not found");
+  }
+  return bc;
+}
+
+// BEFORE_WITH / BEFORE_ASYNC_WITH: both methods are looked up on the type (special method
+// lookup, bound to `mgr`), __enter__ first, as stock does; calling __enter__ is left to
+// compiled code so the call stays visible to it.
+int a64_before_with(PyObject* mgr, PyObject** out, int64_t is_async) {
+  PyObject* enter_name = is_async ? A64JIT_STR(__aenter__) : A64JIT_STR(__enter__);
+  PyObject* exit_name = is_async ? A64JIT_STR(__aexit__) : A64JIT_STR(__exit__);
+  const char* protocol = is_async ? "asynchronous context manager" : "context manager";
+  PyObject* enter = _PyObject_LookupSpecial(mgr, enter_name);
+  if (enter == nullptr) {
+    if (!PyErr_Occurred()) {
+      PyErr_Format(PyExc_TypeError, "'%.200s' object does not support the %s protocol",
+                   Py_TYPE(mgr)->tp_name, protocol);
+    }
+    return -1;
+  }
+  PyObject* exit = _PyObject_LookupSpecial(mgr, exit_name);
+  if (exit == nullptr) {
+    if (!PyErr_Occurred()) {
+      PyErr_Format(PyExc_TypeError,
+                   "'%.200s' object does not support the %s protocol (missed %U method)",
+                   Py_TYPE(mgr)->tp_name, protocol, exit_name);
+    }
+    Py_DECREF(enter);
+    return -1;
+  }
+  out[0] = exit;
+  out[1] = enter;
+  return 0;
+}
+
+#undef A64JIT_STR
+
+}  // namespace a64jit::runtime

@@ -1,0 +1,20 @@
+// Addresses inside 3.11's interpreter state, from C (interp_state.c): its header does not
+// compile as C++.
+#ifndef A64JIT_JIT_PYTHON_INTERP_STATE_H_
+#define A64JIT_JIT_PYTHON_INTERP_STATE_H_
+
+#include <Python.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// The eval breaker (a 32-bit int, non-zero when the interpreter must stop at its next check:
+// a signal, a GIL drop request, a pending call or async exception).
+const void* EvalBreakerAddress(PyInterpreterState* interp);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // A64JIT_JIT_PYTHON_INTERP_STATE_H_
