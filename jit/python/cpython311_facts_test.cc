@@ -27,6 +27,13 @@ static_assert(offsetof(_PyInterpreterFrame, is_entry) == 68);
 static_assert(offsetof(_PyInterpreterFrame, owner) == 69);
 static_assert(offsetof(_PyInterpreterFrame, localsplus) == 72);
 
+// Generators and coroutines share a header; compiled code finds gi_frame_state from the
+// frame pointer at this fixed distance (lower.cc), for either.
+static_assert(offsetof(PyGenObject, gi_iframe) - offsetof(PyGenObject, gi_frame_state) == 5);
+static_assert(offsetof(PyCoroObject, cr_iframe) == offsetof(PyGenObject, gi_iframe));
+static_assert(offsetof(PyCoroObject, cr_frame_state) == offsetof(PyGenObject, gi_frame_state));
+static_assert(FRAME_SUSPENDED == -1 && FRAME_EXECUTING == 0);
+
 std::map<std::string, int> g_frames;  // code name -> frames the hook saw
 
 PyObject* CountingHook(PyThreadState* tstate, _PyInterpreterFrame* frame, int throwflag) {

@@ -25,7 +25,8 @@ constexpr char kUsage[] =
     "  --stats-file=PATH  write them as JSON (also: A64JIT_STATS_FILE)\n"
     "  --dump=WHAT        print hir, lir or asm of every compiled function to stderr at exit\n"
     "  --log=DEST         log compilation to stderr or to a file (also: A64JIT_LOG)\n"
-    "Environment: A64JIT_THRESHOLD, A64JIT_JITLIST, A64JIT_EXEC, A64JIT_LOG as the options.\n";
+    "Environment: A64JIT_THRESHOLD, A64JIT_JITLIST, A64JIT_EXEC, A64JIT_LOG as the options;\n"
+    "  A64JIT_EXECUTABLE: sys.executable (a wrapper starting this binary under QEMU).\n";
 
 struct Options {
   a64jit::python::Config jit;
@@ -128,7 +129,12 @@ int main(int argc, char** argv) {
       PyConfig_SetBytesArgv(&config, static_cast<Py_ssize_t>(cargv.size()), cargv.data());
   // sys.executable is this runner, so `subprocess.run([sys.executable, "-c", ...])` starts
   // a64jit-run again (left alone, Python would derive it from sys.argv[0], e.g. pytest).
-  if (!PyStatus_Exception(status)) {
+  // Under qemu-aarch64 without binfmt_misc the binary cannot be exec'd directly:
+  // A64JIT_EXECUTABLE names a wrapper that starts it under QEMU.
+  const char* wrapper = std::getenv("A64JIT_EXECUTABLE");
+  if (!PyStatus_Exception(status) && wrapper != nullptr && *wrapper != '\0') {
+    status = PyConfig_SetBytesString(&config, &config.executable, wrapper);
+  } else if (!PyStatus_Exception(status)) {
     char self[4096];
     const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n > 0) {
