@@ -31,7 +31,20 @@ struct ModeResult {
   double ms_per_iteration = 0;
   int64_t compiled = 0;  // functions of this mode's module
   std::map<std::string, int64_t> sizes;
+  // Over the mode's whole run (Stats deltas): functions compiled / functions that reached
+  // the threshold, and compiled entries / function entries.
+  int64_t reached = 0, compiled_all = 0;
+  int64_t entries = 0, compiled_entries = 0;
 };
+
+// "n/d (p%)", or "-" when nothing was counted.
+std::string Share(int64_t n, int64_t d) {
+  if (d <= 0) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%lld/%lld (%.1f%%)", static_cast<long long>(n),
+                static_cast<long long>(d), 100.0 * static_cast<double>(n) / d);
+  return buf;
+}
 
 std::vector<std::string> g_order;             // modes in the order they ran
 std::map<std::string, ModeResult> g_results;  // by mode
@@ -95,6 +108,7 @@ void BM_Richards(benchmark::State& state, const std::string& mode) {
   } else {
     config.threshold = std::atoll(mode.substr(mode.find('=') + 1).c_str());
   }
+  const a64jit::python::Stats before = a64jit::python::GetStats();
   if (jit && !a64jit::python::Enable(config)) {
     state.SkipWithError(("cannot enable the JIT: " + a64jit::python::TakePythonError()).c_str());
     return;
@@ -135,6 +149,11 @@ void BM_Richards(benchmark::State& state, const std::string& mode) {
   result.compiled = static_cast<int64_t>(result.sizes.size());
   state.counters["compiled"] = static_cast<double>(result.compiled);
   const a64jit::python::Stats stats = a64jit::python::GetStats();
+  result.compiled_all = stats.compiled - before.compiled;
+  result.reached = result.compiled_all + stats.failed - before.failed;
+  result.compiled_entries = stats.entries - before.entries;
+  result.entries =
+      result.compiled_entries + stats.interpreted_entries - before.interpreted_entries;
   const bool emulated = stats.exec_mode == "unicorn";
   if (jit && !emulated && g_results.count("nojit") && result.ms_per_iteration > 0) {
     state.counters["speedup"] = g_results["nojit"].ms_per_iteration / result.ms_per_iteration;
@@ -152,7 +171,8 @@ void PrintTable() {
                           "speed; no speed-up is reported. For speed: bazel run "
                           "--config=aarch64 //benchmarks:richards"
                         : " (aarch64)");
-  std::fprintf(stderr, "%-16s %14s %10s %9s\n", "mode", "ms/iteration", "speed-up", "compiled");
+  std::fprintf(stderr, "%-16s %14s %10s %9s %22s %26s\n", "mode", "ms/iteration", "speed-up",
+               "compiled", "compiled/reached", "compiled entries");
   const double base = g_results.count("nojit") ? g_results["nojit"].ms_per_iteration : 0;
   for (const std::string& mode : g_order) {
     const ModeResult& r = g_results[mode];
@@ -162,8 +182,10 @@ void PrintTable() {
       std::snprintf(buf, sizeof buf, "%.2fx", base / r.ms_per_iteration);
       speedup = emulated ? "n/a" : buf;
     }
-    std::fprintf(stderr, "%-16s %14.2f %10s %9lld\n", mode.c_str(), r.ms_per_iteration,
-                 speedup.c_str(), static_cast<long long>(r.compiled));
+    std::fprintf(stderr, "%-16s %14.2f %10s %9lld %22s %26s\n", mode.c_str(), r.ms_per_iteration,
+                 speedup.c_str(), static_cast<long long>(r.compiled),
+                 Share(r.compiled_all, r.reached).c_str(),
+                 Share(r.compiled_entries, r.entries).c_str());
   }
   for (const std::string& mode : g_order) {
     const ModeResult& r = g_results[mode];
