@@ -18,6 +18,8 @@ HOST_PACKAGES=(
   libasmjit-dev libunicorn-dev libcapstone-dev
   libgtest-dev libgmock-dev libbenchmark-dev libpugixml-dev nlohmann-json3-dev
   python3.11 libpython3.11-dev             # Debian's CPython 3.11, embedded and as the oracle
+  libpython3.11-testsuite                  # CPython's own regression suite (python3.11 -m test)
+  python3-torch                            # PyTorch 1.13 (amd64 only): difftest/workloads/torch_train.py
   python3-pytest python3-pytest-rerunfailures python3-xmlrunner python3-numpy python3-hypothesis
   chromium                                 # headless check of the HTML report
   clang-format clang-tidy

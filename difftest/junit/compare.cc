@@ -89,6 +89,14 @@ void ReadManifest(const std::string& path, Side* side) {
       if (f.contains("compiled_functions") && f["compiled_functions"].is_number()) {
         r.compiled = f["compiled_functions"].get<int64_t>();
       }
+      if (f.contains("failed_functions") && f["failed_functions"].is_number()) {
+        r.failed = f["failed_functions"].get<int64_t>();
+      }
+      if (f.contains("failure_causes") && f["failure_causes"].is_object()) {
+        for (const auto& [cause, n] : f["failure_causes"].items()) {
+          if (n.is_number()) r.failure_causes[cause] = n.get<int64_t>();
+        }
+      }
       std::string module = fs::path(r.file).stem().string();
       side->runs[module] = r;
     }
@@ -251,8 +259,16 @@ json Compare(const Side& stock, const Side& jit, const std::map<std::string, std
   for (const std::string& m : all_modules) {
     json row{{"module", m}, {"stock", Counts()}, {"jit", Counts()}, {"regressions", 0}};
     auto jr = jit.runs.find(m);
-    row["compiled"] =
-        jr != jit.runs.end() && jr->second.compiled ? json(*jr->second.compiled) : json(nullptr);
+    const FileRun* run = jr != jit.runs.end() ? &jr->second : nullptr;
+    row["compiled"] = run && run->compiled ? json(*run->compiled) : json(nullptr);
+    row["failed"] = run && run->failed ? json(*run->failed) : json(nullptr);
+    // compiled / (compiled + failed): of the functions that reached the threshold, the
+    // share the JIT compiled; null when either count is unknown or nothing reached it.
+    row["compiled_share"] = run && run->compiled && run->failed && *run->compiled + *run->failed > 0
+                                ? json(static_cast<double>(*run->compiled) /
+                                       static_cast<double>(*run->compiled + *run->failed))
+                                : json(nullptr);
+    row["failure_causes"] = run ? json(run->failure_causes) : json::object();
     modules[m] = row;
   }
   auto count = [&](const Side& side, const char* which) {

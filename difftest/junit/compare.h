@@ -1,7 +1,7 @@
 // Stock run vs JIT run of the same test suite, per test. Each side is a directory of JUnit
 // XML (searched recursively) and optionally a run manifest (written by runner.py) with per
 // test file: exit status, signal or timeout, the test running when it died, and how many
-// functions the JIT compiled.
+// functions the JIT compiled and failed to compile (and why).
 #ifndef A64JIT_DIFFTEST_JUNIT_COMPARE_H_
 #define A64JIT_DIFFTEST_JUNIT_COMPARE_H_
 
@@ -33,7 +33,9 @@ struct Verdict {
   bool flaky() const { return failed_before && outcome == Outcome::kPass; }
 };
 
-// One test file's process, from a run manifest.
+// One test file's process, from a run manifest. `failed` and `failure_causes` are the JIT's
+// functions that reached the threshold but did not compile, and why (cause -> functions;
+// runner.py counts "unsupported opcode X" as X).
 struct FileRun {
   std::string file;
   std::string command;
@@ -42,6 +44,8 @@ struct FileRun {
   double duration_s = 0;
   std::string culprit;              // the test running when the process died
   std::optional<int64_t> compiled;  // JIT activity proof: functions compiled
+  std::optional<int64_t> failed;    // functions the JIT could not compile
+  std::map<std::string, int64_t> failure_causes;
   bool crashed() const { return !signal.empty(); }
 };
 

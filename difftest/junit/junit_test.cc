@@ -275,6 +275,46 @@ TEST(JUnitCompare, EveryCategory) {
   EXPECT_EQ(rep["modules"][0]["regressions"], 3);
 }
 
+TEST(JUnitCompare, CompileStatisticsPerModule) {
+  // runner.py's manifest with the JIT's failed functions and their causes: the module row
+  // gets failed, compiled_share and the causes, and the Markdown a table of them. Modules as
+  // regrtest's, keyed by the dotted test id under the module's directory.
+  Runs r;
+  const std::string xml = Suite(
+      "<testcase name='test.test_scope.ScopeTests.testSimpleNesting'/>"
+      "<testcase name='test.test_scope.ScopeTests.testClassAndGlobal'/>");
+  r.stock.Write("test_scope/test_scope.xml", xml);
+  r.jit.Write("test_scope/test_scope.xml", xml);
+  json m = json::parse(Manifest("test_scope", "", "", 30));
+  m["files"][0]["failed_functions"] = 10;
+  m["files"][0]["failure_causes"] = {{"MAKE_CELL", 7}, {"generator or coroutine", 3}};
+  r.jit.Write("manifest.json", m.dump());
+  json rep = r.Compare();
+  EXPECT_EQ(rep["exit_status"], 0) << rep.dump(2);
+  ASSERT_EQ(rep["modules"].size(), 1u);
+  const json& row = rep["modules"][0];
+  EXPECT_EQ(row["module"], "test_scope");
+  EXPECT_EQ(row["stock"]["pass"], 2);
+  EXPECT_EQ(row["compiled"], 30);
+  EXPECT_EQ(row["failed"], 10);
+  EXPECT_DOUBLE_EQ(row["compiled_share"].get<double>(), 0.75);
+  EXPECT_EQ(row["failure_causes"]["MAKE_CELL"], 7);
+  const std::string md = RenderMarkdown(rep);
+  EXPECT_NE(md.find("| test_scope | 30 | 10 | 75.0% | MAKE_CELL 7, generator or coroutine 3 |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(RenderHtml(rep, {}).find("<table id=\"compilation\">"), std::string::npos);
+
+  // Without the counts (older manifests) there is no such table, and the share is null.
+  Runs old;
+  old.stock.Write("m/m.xml", xml);
+  old.jit.Write("m/m.xml", xml);
+  old.jit.Write("manifest.json", Manifest("m.py", "", "", 5));
+  json rep2 = old.Compare();
+  EXPECT_TRUE(rep2["modules"][0]["compiled_share"].is_null());
+  EXPECT_EQ(RenderMarkdown(rep2).find("JIT compilation per module"), std::string::npos);
+}
+
 TEST(JUnitCompare, RowsMergeInOrderAndSubtestsCombine) {
   Runs r;
   r.stock.Write(

@@ -1,6 +1,8 @@
 // Markdown and HTML renderings of a comparison report (see compare.h).
 #include <algorithm>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "difftest/junit/compare.h"
 
@@ -73,6 +75,37 @@ const char* const kSections[][2] = {
     {"not_run", "Not run on one side"},
 };
 
+// Whether any module has the JIT's failed-function count (runner.py writes it from the
+// JIT's statistics); only then is the compilation table shown.
+bool HasCompileStats(const json& r) {
+  for (const json& m : r["modules"])
+    if (m.contains("failed") && !m["failed"].is_null()) return true;
+  return false;
+}
+
+std::string Share(const json& m) {
+  if (!m.contains("compiled_share") || m["compiled_share"].is_null()) return "?";
+  std::ostringstream os;
+  os.setf(std::ios::fixed);
+  os.precision(1);
+  os << 100 * m["compiled_share"].get<double>() << "%";
+  return os.str();
+}
+
+// "OP n, OP n, ..." most frequent first (ties by name), at most `limit`, then "+N more".
+std::string Causes(const json& m, size_t limit = 10) {
+  if (!m.contains("failure_causes") || !m["failure_causes"].is_object()) return "";
+  std::vector<std::pair<int64_t, std::string>> causes;
+  for (const auto& [cause, n] : m["failure_causes"].items())
+    causes.emplace_back(-n.get<int64_t>(), cause);
+  std::sort(causes.begin(), causes.end());
+  std::ostringstream os;
+  for (size_t i = 0; i < causes.size() && i < limit; i++)
+    os << (i ? ", " : "") << causes[i].second << " " << -causes[i].first;
+  if (causes.size() > limit) os << ", +" << causes.size() - limit << " more";
+  return os.str();
+}
+
 std::string Headline(const json& r) {
   switch (r["exit_status"].get<int>()) {
     case 0:
@@ -105,6 +138,17 @@ std::string RenderMarkdown(const json& r) {
     os << "| " << Cell(Str(m["module"])) << " | " << Counts(m["stock"]) << " | " << Counts(m["jit"])
        << " | " << (m["compiled"].is_null() ? "?" : m["compiled"].dump()) << " | "
        << m["regressions"] << " |\n";
+  }
+  if (HasCompileStats(r)) {
+    os << "\n## JIT compilation per module\n\n";
+    os << "| Module | Compiled | Failed | Compiled share | Failure causes (functions) |\n";
+    os << "|---|---|---|---|---|\n";
+    for (const json& m : r["modules"]) {
+      os << "| " << Cell(Str(m["module"])) << " | "
+         << (m["compiled"].is_null() ? "?" : m["compiled"].dump()) << " | "
+         << (m["failed"].is_null() ? "?" : m["failed"].dump()) << " | " << Share(m) << " | "
+         << Cell(Causes(m)) << " |\n";
+    }
   }
   for (const auto& section : kSections) {
     const json& list = r[section[0]];
@@ -186,6 +230,18 @@ std::string RenderHtml(const json& r, const std::vector<json>& history) {
        << "</td></tr>\n";
   }
   os << "</tbody></table>\n";
+  if (HasCompileStats(r)) {
+    os << "<h2>JIT compilation per module</h2>\n<table id=\"compilation\"><thead><tr>"
+       << "<th>Module</th><th>Compiled</th><th>Failed</th><th>Compiled share</th>"
+       << "<th>Failure causes (functions)</th></tr></thead><tbody>\n";
+    for (const json& m : r["modules"]) {
+      os << "<tr><td>" << Html(Str(m["module"])) << "</td><td>"
+         << (m["compiled"].is_null() ? "?" : m["compiled"].dump()) << "</td><td>"
+         << (m["failed"].is_null() ? "?" : m["failed"].dump()) << "</td><td>" << Share(m)
+         << "</td><td>" << Html(Causes(m, 30)) << "</td></tr>\n";
+    }
+    os << "</tbody></table>\n";
+  }
   for (const auto& section : kSections) {
     const json& list = r[section[0]];
     if (list.empty()) continue;

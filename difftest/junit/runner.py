@@ -11,9 +11,23 @@ in the log with --compiled-regex). With --rerun-regressions it then compares the
 pre-existing (fails alone stock), confirmed (passes stock, fails JIT) or flaky; a test lost
 because another test crashed its process is "collateral".
 
+With --regrtest the "files" are CPython regression-test modules (test_scope, test_with, ...)
+run as `COMMAND MODULE -v --junit-xml F` (COMMAND: `python3.11 -m test`, `a64jit-run
+--threshold=0 -m test`). regrtest's XML is made comparable: a test whose subTest failed is
+written by regrtest as a <testcase> with no name and no outcome, so it gets its name from the
+-v log and a <failure>; expected failures become xfail skips and unexpected successes
+errors. The culprit of a crash is the last test -v started without a result.
+
+The JIT side's statistics file (a64jit-run's JSON: "compiled", "failed", "failures") also
+gives each file's failed-function count and the failure causes, counted per opcode
+("unsupported opcode X at offset N" counts as X; other reasons without their offsets); both
+go into the manifest and are printed per file with the compiled share,
+compiled / (compiled + failed).
+
 Usage:
   runner.py --out DIR --stock-cmd "python3.11 -m pytest" --jit-cmd "a64jit-run -m pytest" \
             [--jit-env A64JIT_THRESHOLD=0 ...] [--timeout 900] [--compare BIN] FILE...
+  runner.py --regrtest --out DIR --jit-cmd "a64jit-run --threshold=0 -m test" MODULE...
 """
 
 import argparse
@@ -29,6 +43,13 @@ import sys
 import time
 
 NODEID = re.compile(r"^(\S+::\S+)(?: (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)\b)?")
+# unittest -v (regrtest): "test_x (test.test_mod.Class.test_x) ... ok"; the result may come
+# later on its own line when the test printed something. A failing subTest has a line of its
+# own, "  test_x (test.test_mod.Class.test_x) (i=1) ... FAIL" (or [message]).
+UNITTEST_STARTED = re.compile(r"^(\w+) \(([\w.]+)\)( \(.*\)| \[.*\])? \.\.\. ?(.*)$")
+UNITTEST_RESULT = re.compile(r"^(ok|FAIL|ERROR|skipped\b|expected failure|unexpected success)")
+OFFSET = re.compile(r"\s*\(?\bat offset \d+\)?|\s*\(offset \d+\)")
+UNSUPPORTED = re.compile(r"^unsupported opcode (\w+)")
 
 
 def culprit_from_log(log_text):
@@ -39,6 +60,110 @@ def culprit_from_log(log_text):
         if m:
             last_started = m.group(1) if m.group(2) is None else None
     return last_started
+
+
+CLASS_AND_MODULE_FIXTURES = ("setUpClass", "tearDownClass", "setUpModule", "tearDownModule")
+
+
+def unittest_started(log_text):
+    """The test ids unittest -v started, in order, each with whether a result followed."""
+    started = []
+    for line in log_text.splitlines():
+        m = UNITTEST_STARTED.match(line.strip())
+        if m and m.group(1) in CLASS_AND_MODULE_FIXTURES:
+            continue  # "setUpClass (mod.Class) ... skipped": no test started, no <testcase>
+        if m:
+            # 3.11 writes "name (id)"; a doctest "name (id without the name)".
+            name, test_id = m.group(1), m.group(2)
+            if not test_id.endswith("." + name):
+                test_id += "." + name
+        if m and m.group(3) and started and started[-1][0] == test_id:
+            started[-1][1] = True  # a subTest's result: the test has reported
+        elif m:
+            started.append([test_id, bool(UNITTEST_RESULT.match(m.group(4)))])
+        elif started and not started[-1][1] and UNITTEST_RESULT.match(line.strip()):
+            started[-1][1] = True
+    return started
+
+
+def regrtest_culprit(module, log_text):
+    """The last test regrtest -v started but did not report a result for, as a test key."""
+    started = unittest_started(log_text)
+    if started and not started[-1][1]:
+        return module + "::" + started[-1][0]
+    return None
+
+
+def normalise_regrtest_xml(xml_path, log_text):
+    """regrtest's --junit-xml, made to say what happened (see the module docstring)."""
+    if not os.path.exists(xml_path):
+        return
+    try:
+        tree = ET.parse(xml_path)
+    except ET.ParseError:
+        return  # a corrupt report stays as it is: the comparison will say so
+    started = [test_id for test_id, _ in unittest_started(log_text)]
+    changed = False
+    for index, case in enumerate(tree.iter("testcase")):
+        if not case.get("name"):
+            # regrtest adds the <testcase> at startTest and fills it in at addSuccess,
+            # addFailure...; a failing subTest calls none of them.
+            case.set("name", started[index] if index < len(started) else "unnamed-%d" % index)
+            ET.SubElement(case, "failure", {
+                "message": "regrtest recorded no result (a failing subTest, or the test "
+                           "was interrupted)"})
+            changed = True
+        for child in list(case):
+            if child.tag == "output":  # addExpectedFailure
+                case.remove(child)
+                ET.SubElement(case, "skipped", {"type": "xfail", "message": "expected failure"})
+                changed = True
+            elif child.tag == "outcome" and (child.text or "") == "UNEXPECTED_SUCCESS":
+                case.remove(child)
+                ET.SubElement(case, "error", {"message": "unexpected success"})
+                changed = True
+    if changed:
+        tree.write(xml_path, encoding="utf-8", xml_declaration=True)
+
+
+def failure_cause(reason):
+    """A JIT failure reason without its location: the opcode, or the reason's text."""
+    m = UNSUPPORTED.match(reason)
+    if m:
+        return m.group(1)
+    return OFFSET.sub("", reason).strip()[:80]
+
+
+def read_jit_stats(stats_path):
+    """(compiled, failed, {cause: functions}) from a64jit-run's statistics file, or Nones."""
+    try:
+        with open(stats_path) as f:
+            stats = json.load(f)
+        compiled = int(stats["compiled"])
+    except (ValueError, KeyError, TypeError, OSError):
+        return None, None, None
+    failed = stats.get("failed")
+    failed = failed if isinstance(failed, int) else None
+    causes = {}
+    for reason in (stats.get("failures") or {}).values():
+        cause = failure_cause(str(reason))
+        causes[cause] = causes.get(cause, 0) + 1
+    # "failures" is keyed by module:qualname, so functions sharing one (redefinitions, the
+    # same def run twice) keep one reason; "unsupported_opcodes" (newer runners) counts every
+    # failure, so it is exact for opcodes, and what is still missing is named as such.
+    opcodes = stats.get("unsupported_opcodes")
+    if isinstance(opcodes, dict):
+        causes.update({op: n for op, n in opcodes.items() if isinstance(n, int)})
+    if failed is not None and failed > sum(causes.values()):
+        causes["reason not kept (name shared with another failure)"] = (
+            failed - sum(causes.values()))
+    return compiled, failed, causes
+
+
+def compiled_share(compiled, failed):
+    if compiled is None or failed is None or compiled + failed == 0:
+        return None
+    return compiled / (compiled + failed)
 
 
 def add_reruns_from_log(xml_path, log_text):
@@ -78,8 +203,16 @@ def signal_name(returncode):
     return None
 
 
-def run_file(side, command, env_extra, test_file, out_dir, timeout, compiled_regex, extra_args):
-    stem = os.path.splitext(os.path.basename(test_file))[0]
+def stem_of(test_file, regrtest):
+    """The directory (and junit_compare module) name of a test file or regrtest module."""
+    if regrtest:
+        return test_file[len("test."):] if test_file.startswith("test.") else test_file
+    return os.path.splitext(os.path.basename(test_file))[0]
+
+
+def run_file(side, command, env_extra, test_file, out_dir, timeout, compiled_regex, extra_args,
+             regrtest=False):
+    stem = stem_of(test_file, regrtest)
     file_dir = os.path.join(out_dir, side, stem)
     os.makedirs(file_dir, exist_ok=True)
     xml = os.path.join(file_dir, stem + ".xml")
@@ -88,8 +221,11 @@ def run_file(side, command, env_extra, test_file, out_dir, timeout, compiled_reg
     for stale in (xml, stats_path):
         if os.path.exists(stale):
             os.remove(stale)
-    argv = shlex.split(command) + [test_file, "-v", "-p", "no:cacheprovider",
-                                   "--junitxml=" + xml] + extra_args
+    if regrtest:
+        argv = shlex.split(command) + [stem, "-v", "--junit-xml", xml] + extra_args
+    else:
+        argv = shlex.split(command) + [test_file, "-v", "-p", "no:cacheprovider",
+                                       "--junitxml=" + xml] + extra_args
     env = dict(os.environ)
     env.update(env_extra)
     env["A64JIT_STATS_FILE"] = stats_path
@@ -109,14 +245,11 @@ def run_file(side, command, env_extra, test_file, out_dir, timeout, compiled_reg
     with open(log_path, "rb") as f:
         log_text = f.read().decode("utf-8", "replace")
     sig = "timeout" if timed_out else signal_name(proc.returncode)
-    add_reruns_from_log(xml, log_text)
-    compiled = None
-    if os.path.exists(stats_path):
-        try:
-            with open(stats_path) as f:
-                compiled = int(json.load(f)["compiled"])
-        except (ValueError, KeyError, OSError):
-            compiled = None
+    if regrtest:
+        normalise_regrtest_xml(xml, log_text)
+    else:
+        add_reruns_from_log(xml, log_text)
+    compiled, failed, causes = read_jit_stats(stats_path)
     if compiled is None and compiled_regex:
         matches = re.findall(compiled_regex, log_text)
         if matches:
@@ -127,17 +260,25 @@ def run_file(side, command, env_extra, test_file, out_dir, timeout, compiled_reg
         "exit_status": proc.returncode,
         "signal": sig,
         "duration_s": round(duration, 3),
-        "culprit": culprit_from_log(log_text) if sig else None,
+        "culprit": (regrtest_culprit(stem, log_text) if regrtest else culprit_from_log(log_text))
+                   if sig else None,
         "compiled_functions": compiled if side == "jit" else None,
+        "failed_functions": failed if side == "jit" else None,
+        "failure_causes": causes if side == "jit" else None,
         "xml": os.path.relpath(xml, out_dir) if os.path.exists(xml) else None,
         "log": os.path.relpath(log_path, out_dir),
     }
 
 
-def run_alone(command, env_extra, nodeid, timeout):
+def run_alone(command, env_extra, nodeid, timeout, regrtest_module=None, extra_args=()):
+    """Whether one test passes alone: a pytest node id, or with regrtest_module a test id
+    (with the run's extra arguments, e.g. --testdir)."""
     env = dict(os.environ)
     env.update(env_extra)
-    argv = shlex.split(command) + [nodeid, "-p", "no:cacheprovider", "-q"]
+    if regrtest_module:
+        argv = shlex.split(command) + [regrtest_module, "-m", nodeid] + list(extra_args)
+    else:
+        argv = shlex.split(command) + [nodeid, "-p", "no:cacheprovider", "-q"]
     try:
         proc = subprocess.run(argv, env=env, capture_output=True, timeout=timeout)
         return proc.returncode == 0
@@ -145,23 +286,44 @@ def run_alone(command, env_extra, nodeid, timeout):
         return False
 
 
+def jit_summary(run):
+    """ failed N (share X%): OP n, ... for the per-file line, when the JIT reported failures."""
+    share = compiled_share(run["compiled_functions"], run["failed_functions"])
+    if share is None:
+        return ""
+    causes = sorted(run["failure_causes"].items(), key=lambda kv: (-kv[1], kv[0]))
+    return " failed %d (compiled share %.1f%%)%s" % (
+        run["failed_functions"], 100 * share,
+        ": " + ", ".join("%s %d" % kv for kv in causes[:8]) if causes else "")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--stock-cmd", default="/usr/bin/python3.11 -m pytest")
+    ap.add_argument("--stock-cmd", default=None,
+                    help="default: /usr/bin/python3.11 -m pytest (-m test with --regrtest)")
+    ap.add_argument("--regrtest", action="store_true",
+                    help="the files are CPython regression-test modules (python -m test)")
     ap.add_argument("--jit-cmd", required=True)
     ap.add_argument("--stock-env", action="append", default=[], metavar="K=V")
     ap.add_argument("--jit-env", action="append", default=[], metavar="K=V")
     ap.add_argument("--timeout", type=float, default=900)
     ap.add_argument("--compiled-regex", default=None,
                     help="regex with one group: the compiled-function count in the JIT log")
-    ap.add_argument("--pytest-arg", action="append", default=[])
+    ap.add_argument("--pytest-arg", "--test-arg", action="append", default=[],
+                    help="an extra argument for each test process (pytest or regrtest)")
     ap.add_argument("--jobs", type=int, default=1, help="test processes at a time")
     ap.add_argument("--rerun-regressions", action="store_true")
     ap.add_argument("--compare", default=None,
                     help="junit_compare command, e.g. a path, or a QEMU prefix and a path")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
+    if args.stock_cmd is None:
+        args.stock_cmd = "/usr/bin/python3.11 -m " + ("test" if args.regrtest else "pytest")
+    if args.regrtest:
+        for f in args.files:
+            if "." in stem_of(f, True) or "/" in f:
+                ap.error("--regrtest takes test module names like test_scope, got %r" % f)
 
     def env_of(pairs):
         out = {}
@@ -177,15 +339,17 @@ def main():
     # One process per (side, test file); --jobs of them at a time, results kept in order.
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = {side: [pool.submit(run_file, side, command, env_extra, f, args.out, args.timeout,
-                                      args.compiled_regex, args.pytest_arg) for f in args.files]
+                                      args.compiled_regex, args.pytest_arg, args.regrtest)
+                          for f in args.files]
                    for side, (command, env_extra) in sides.items()}
         for side, (command, env_extra) in sides.items():
             runs = []
             for f, future in zip(args.files, futures[side]):
                 r = future.result()
-                print("%-5s %-40s exit %-4s %s %.1fs%s" % (
+                compiled = r["compiled_functions"]
+                print("%-5s %-40s exit %-4s %s %.1fs%s%s" % (
                     side, f, r["exit_status"], r["signal"] or "", r["duration_s"],
-                    "" if r["compiled_functions"] is None else " compiled %d" % r["compiled_functions"]))
+                    "" if compiled is None else " compiled %d" % compiled, jit_summary(r)))
                 runs.append(r)
             manifest = {"schema": "a64jit-run-manifest/1", "side": side, "command": command,
                         "env": env_extra, "files": runs}
@@ -207,16 +371,25 @@ def main():
             test = r["test"]
             module = r["module"]
             path = next((f for f in args.files
-                         if os.path.splitext(os.path.basename(f))[0] == module.split(".")[-1]), None)
+                         if stem_of(f, args.regrtest) == module.split(".")[-1]), None)
             if path is None:
                 continue
-            nodeid = path + "::" + "::".join(test.split("::")[1:])
-            if r.get("kind") == "crash" and r.get("culprit") and r["culprit"] != nodeid:
+            if args.regrtest:
+                # The key is MODULE::test.MODULE.Class.test_x (also the culprit's form);
+                # regrtest -m takes the id.
+                nodeid = test.split("::", 1)[1]
+                culprit_form = test
+                alone = {"regrtest_module": stem_of(path, True), "extra_args": args.pytest_arg}
+            else:
+                nodeid = path + "::" + "::".join(test.split("::")[1:])
+                culprit_form = nodeid
+                alone = {}
+            if r.get("kind") == "crash" and r.get("culprit") and r["culprit"] != culprit_form:
                 labels[test] = "collateral"  # lost when another test killed the process
                 continue
-            if not run_alone(*sides["stock"], nodeid, args.timeout):
+            if not run_alone(*sides["stock"], nodeid, args.timeout, **alone):
                 labels[test] = "pre-existing"
-            elif not run_alone(*sides["jit"], nodeid, args.timeout):
+            elif not run_alone(*sides["jit"], nodeid, args.timeout, **alone):
                 labels[test] = "confirmed"
             else:
                 labels[test] = "flaky"
