@@ -125,16 +125,18 @@ class Builder {
     }
   }
 
-  // A generator's code object runs from its resume points only: the interpreter runs the
-  // call that makes the generator (RETURN_GENERATOR needs 3.11's hidden _Py_MakeCoro), and
-  // every send/next brings the generator's frame back, suspended right after
-  // RETURN_GENERATOR or a YIELD_VALUE with the sent value pushed. Block 0 dispatches on
-  // prev_instr; a frame suspended anywhere else (a yield in an exception handler, which
-  // only the interpreter runs) goes back to the interpreter as it is.
+  // A generator's code object runs in two kinds of frames: the call's (from the start
+  // to RETURN_GENERATOR, which moves the frame into a new generator object and returns
+  // it), and the generator's, which every send/next brings back suspended right after
+  // RETURN_GENERATOR or a YIELD_VALUE, with the sent value pushed. Block 0 dispatches on
+  // prev_instr (the call's frame: the unit before the first); a frame suspended anywhere
+  // else (a yield in an exception handler, which only the interpreter runs) goes back to
+  // the interpreter as it is.
   void BuildResumable() {
     Block dispatch;
     f_.blocks.push_back(dispatch);  // block 0, filled once every resume point is known
     const Insn made = FindReturnGenerator();
+    AddResumePoint(-1, 0, 0);  // the call
     AddResumePoint(made.unit, made.next, 1);
     Drain();
     cur_ = 0;
@@ -812,7 +814,8 @@ class Builder {
     if (insn_.opcode == DICT_UPDATE) op = Op::kDictUpdate;
     if (insn_.opcode == DICT_MERGE) {
       op = Op::kDictMerge;
-      operands.insert(operands.begin(), stack_[stack_.size() - 2 - static_cast<size_t>(insn_.oparg)]);
+      operands.insert(operands.begin(),
+                      stack_[stack_.size() - 2 - static_cast<size_t>(insn_.oparg)]);
     }
     Effect(op, operands);
     ErrorState(pre);
@@ -903,8 +906,7 @@ class Builder {
   // MATCH_MAPPING, MATCH_SEQUENCE: push whether the subject's type has the flag.
   bool MatchTypeFlag() {
     if (Depth() < 1) Fail("stack underflow");
-    const int64_t flag =
-        insn_.opcode == MATCH_MAPPING ? Py_TPFLAGS_MAPPING : Py_TPFLAGS_SEQUENCE;
+    const int64_t flag = insn_.opcode == MATCH_MAPPING ? Py_TPFLAGS_MAPPING : Py_TPFLAGS_SEQUENCE;
     const int c = Def(Op::kTypeFlags, {stack_.back()}, flag, ValueType::kCInt);
     Push(Def(Op::kBoolFromCInt, {c}, 0));
     return true;
@@ -997,9 +999,17 @@ class Builder {
     return false;
   }
 
-  // RETURN_GENERATOR: the interpreter makes the generator (see BuildResumable); compiled
-  // code never runs it, the resume point after it is where generator code starts.
-  bool ReturnGenerator() { return LeaveToRaise(); }
+  // RETURN_GENERATOR: the frame moves into a new generator, which the call returns.
+  bool ReturnGenerator() {
+    if (!stack_.empty()) Fail("RETURN_GENERATOR with a stack");
+    const int gen = Def(Op::kMakeGenerator, {});
+    ErrorState(stack_);
+    Instr ret;
+    ret.op = Op::kReturn;
+    ret.args = {gen};
+    Terminate(ret);
+    return false;
+  }
 
   // A block the builder makes up: drops the value at `index` of `depth`, then goes to `unit`.
   int DropThenGoto(int depth, int index, int unit) {

@@ -89,6 +89,7 @@ std::string Immediate(const Function& f, const Instr& in) {
     case Op::kYield:
     case Op::kEnterInterpreter:
     case Op::kCheckEvalBreaker:
+    case Op::kMakeGenerator:
       return "";
     case Op::kLoadConst:
       return std::to_string(in.imm) + " (" + Quote(c.const_reprs, in.imm) + ")";

@@ -195,6 +195,9 @@ constexpr int kVariadic = -1;
   X(Send,             kOwned,           false, true,  false, 2,         kPlain)                \
   /* %d = %a wrapped for an async generator's yield */                                         \
   X(AsyncGenWrap,     kOwned,           false, true,  false, 1,         kPlain)                \
+  /* %d = the generator the frame moves into (RETURN_GENERATOR; the interpreter makes it */     \
+  /* when coroutine origin tracking is on) */                                                  \
+  X(MakeGenerator,    kOwned,           false, true,  false, 0,         kPlain)                \
   /* Reference counting, inserted by the refcount pass only. XDecref: %a may be NULL */        \
   X(Incref,           kNone,            false, false, false, 1,         kPlain)                \
   X(Decref,           kNone,            false, false, false, 1,         kPlain)                \

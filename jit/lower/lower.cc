@@ -2,11 +2,11 @@
 
 #define Py_BUILD_CORE 1
 #include <Python.h>
+#include <cpython/genobject.h>
 #include <cpython/longintrepr.h>
 #include <internal/pycore_dict.h>
 #include <internal/pycore_frame.h>
 #include <opcode.h>
-#include <cpython/genobject.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -493,6 +493,8 @@ class Lowerer {
         return LowerEnterInterpreter();
       case Op::kCheckEvalBreaker:
         return LowerCheckEvalBreaker(in);
+      case Op::kMakeGenerator:
+        return LowerMakeGenerator(in);
     }
   }
 
@@ -533,8 +535,8 @@ class Lowerer {
   // One helper call as the op's row in call_rules.h says.
   void LowerByCallRule(const Instr& in) {
     const CallRule* rule = CallRuleFor(in.op);
-    if (rule == nullptr) throw std::logic_error(std::string("lowering: no call rule for ") +
-                                                hir::OpName(in.op));
+    if (rule == nullptr)
+      throw std::logic_error(std::string("lowering: no call rule for ") + hir::OpName(in.op));
     std::vector<Operand> args;
     if (rule->lead != Lead::kNone) args.push_back(V(frame_));
     if (rule->lead == Lead::kFrameName) args.push_back(Imm(Name(in.imm)));
@@ -625,8 +627,8 @@ class Lowerer {
       if (i < st.borrowed.size() && st.borrowed[i]) Incref(V(v));
       Store(V(v), V(frame_), StackOffset(static_cast<int64_t>(i)), Type::kPtr);
     }
-    const int top = Mov(Operand::Imm(f_.code.nlocalsplus + static_cast<int64_t>(st.stack.size())),
-                        Type::kI32);
+    const int top =
+        Mov(Operand::Imm(f_.code.nlocalsplus + static_cast<int64_t>(st.stack.size())), Type::kI32);
     Store(V(top), V(frame_), kStackTop, Type::kI32);
     SetPrevInstr(st.bc);
     constexpr int64_t kFrameState = static_cast<int64_t>(offsetof(PyGenObject, gi_frame_state)) -
@@ -637,6 +639,15 @@ class Lowerer {
     ret.op = lir::Op::kRet;
     ret.args = {V(LirReg(in.args[0]))};
     Emit(ret);
+  }
+
+  // RETURN_GENERATOR; when the helper declines (coroutine origin tracking), the
+  // interpreter redoes the instruction.
+  void LowerMakeGenerator(const Instr& in) {
+    CallChecked(in, Helper::a64_make_generator, {V(tstate_), V(frame_)});
+    Instr resume = in;
+    resume.state.kind = FrameState::Kind::kResume;
+    DeoptIf(resume, Cond::kEq, V(LirReg(in.dst)), Operand::Imm(1));
   }
 
   void LowerCheckEvalBreaker(const Instr& in) {

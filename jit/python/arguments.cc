@@ -77,8 +77,8 @@ bool FillDefaults(PyFunctionObject* func, const Shape& s, PyObject** localsplus)
   for (Py_ssize_t i = s.positional; i < s.positional + s.kwonly; i++) {
     if (localsplus[i] != nullptr) continue;
     if (func->func_kwdefaults == nullptr) return false;
-    PyObject* name = PyTuple_GET_ITEM(
-        reinterpret_cast<PyCodeObject*>(func->func_code)->co_localsplusnames, i);
+    PyObject* name =
+        PyTuple_GET_ITEM(reinterpret_cast<PyCodeObject*>(func->func_code)->co_localsplusnames, i);
     PyObject* v = PyDict_GetItemWithError(func->func_kwdefaults, name);
     if (v == nullptr) {
       PyErr_Clear();
@@ -89,8 +89,8 @@ bool FillDefaults(PyFunctionObject* func, const Shape& s, PyObject** localsplus)
   return true;
 }
 
-bool Bind(PyFunctionObject* func, const PyCodeObject* code, const Shape& s,
-          PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject** localsplus) {
+bool Bind(PyFunctionObject* func, const PyCodeObject* code, const Shape& s, PyObject* const* args,
+          Py_ssize_t nargs, PyObject* kwnames, PyObject** localsplus) {
   if (nargs > s.positional && !s.varargs) return false;
   const Py_ssize_t direct = nargs < s.positional ? nargs : s.positional;
   for (Py_ssize_t i = 0; i < direct; i++) localsplus[i] = Py_NewRef(args[i]);

@@ -1,11 +1,11 @@
 #include "jit/python/code_info.h"
 
-#include "jit/python/interp_state.h"
-
 #include <internal/pycore_code.h>
 
 #include <cstring>
 #include <stdexcept>
+
+#include "jit/python/interp_state.h"
 
 namespace a64jit::python {
 

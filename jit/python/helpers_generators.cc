@@ -7,6 +7,8 @@
 #include <internal/pycore_frame.h>
 #include <opcode.h>
 
+#include <cstring>
+
 #include "jit/runtime/helpers.h"
 
 namespace a64jit::runtime {
@@ -177,6 +179,71 @@ PyObject* a64_async_gen_wrap(PyObject* value) {
   o->agw_val = Py_NewRef(value);
   PyObject_GC_Track(o);
   return reinterpret_cast<PyObject*>(o);
+}
+
+// ---- RETURN_GENERATOR: 3.11's _Py_MakeCoro and make_gen (genobject.c) are hidden, so the
+// object is made here the way they make it, then the frame moves in as ceval.c moves it ----
+
+namespace {
+
+PyTypeObject* GeneratorTypeOf(int co_flags) {
+  switch (co_flags & (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR)) {
+    case CO_GENERATOR:
+      return &PyGen_Type;
+    case CO_COROUTINE:
+      return &PyCoro_Type;
+    case CO_ASYNC_GENERATOR:
+      return &PyAsyncGen_Type;
+    default:
+      return nullptr;
+  }
+}
+
+PyGenObject* NewGenerator(PyTypeObject* type, PyFunctionObject* func) {
+  auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
+  auto* gen = PyObject_GC_NewVar(PyGenObject, type, code->co_nlocalsplus + code->co_stacksize);
+  if (gen == nullptr) return nullptr;
+  gen->gi_frame_state = FRAME_CLEARED;
+  gen->gi_code = reinterpret_cast<PyCodeObject*>(Py_NewRef(func->func_code));
+  gen->gi_weakreflist = nullptr;
+  gen->gi_exc_state.exc_value = nullptr;
+  gen->gi_exc_state.previous_item = nullptr;
+  gen->gi_name = Py_NewRef(func->func_name);
+  gen->gi_qualname = Py_NewRef(func->func_qualname);
+  // Async generators and coroutines (origin tracking off) start with these cleared; plain
+  // generators never read them.
+  gen->gi_origin_or_finalizer = nullptr;
+  gen->gi_hooks_inited = 0;
+  gen->gi_closed = 0;
+  gen->gi_running_async = 0;
+  PyObject_GC_Track(gen);
+  return gen;
+}
+
+}  // namespace
+
+PyObject* a64_make_generator(PyThreadState* ts, _PyInterpreterFrame* frame) {
+  PyTypeObject* type = GeneratorTypeOf(frame->f_code->co_flags);
+  if (type == nullptr || (type == &PyCoro_Type && ts->coroutine_origin_tracking_depth != 0)) {
+    return reinterpret_cast<PyObject*>(1);
+  }
+  PyGenObject* gen = NewGenerator(type, frame->f_func);
+  if (gen == nullptr) return nullptr;
+  // The value stack is empty: the frame is its specials and locals.
+  frame->stacktop = frame->f_code->co_nlocalsplus;
+  auto* gen_frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
+  std::memcpy(gen_frame, frame,
+              reinterpret_cast<char*>(&frame->localsplus[frame->stacktop]) -
+                  reinterpret_cast<char*>(frame));
+  gen->gi_frame_state = FRAME_CREATED;
+  gen_frame->owner = FRAME_OWNED_BY_GENERATOR;
+  gen_frame->previous = nullptr;  // a suspended generator's frame has no f_back
+  // The copy took the frame's references; what is left gets its own, for whoever pops it.
+  frame->stacktop = 0;
+  frame->f_locals = nullptr;
+  Py_INCREF(frame->f_func);
+  Py_INCREF(frame->f_code);
+  return reinterpret_cast<PyObject*>(gen);
 }
 
 }  // namespace a64jit::runtime

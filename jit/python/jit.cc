@@ -406,13 +406,8 @@ PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject*
 
 namespace {
 
-// Code that runs in a generator's frame (compiled code resumes it; the call that makes
-// the generator is the interpreter's, see jit/hir/builder.cc).
-bool IsGeneratorCode(const PyCodeObject* code) { return hir::IsGenerator(code->co_flags); }
-
 void InstallVectorcall(PyFunctionObject* func, CodeState* st) {
   if (func != nullptr && st->status == CodeState::Status::kCompiled &&
-      !IsGeneratorCode(reinterpret_cast<PyCodeObject*>(func->func_code)) &&
       func->vectorcall != JitVectorcall) {
     func->vectorcall = JitVectorcall;
   }
@@ -421,7 +416,9 @@ void InstallVectorcall(PyFunctionObject* func, CodeState* st) {
 PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag) {
   Runtime& r = TheRuntime();
   if (throwflag == 0 && ts == r.owner && !ts->cframe->use_tracing) {
-    CodeState* st = StateOf(frame->f_code, frame->f_func);
+    // Compiled code's state is cached (a resumed generator comes here on every next()).
+    CodeState* st = ExistingState(frame->f_code);
+    if (st == nullptr) st = StateOf(frame->f_code, frame->f_func);
     if (st != nullptr && st->status == CodeState::Status::kCounting &&
         (frame->f_code->co_flags & (CO_OPTIMIZED | CO_NEWLOCALS)) !=
             (CO_OPTIMIZED | CO_NEWLOCALS)) {
@@ -432,11 +429,6 @@ PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throw
     if (st != nullptr) {
       if (st->status == CodeState::Status::kCounting && Qualifies(st)) {
         Compile(st, frame->f_code, frame->f_func);
-      }
-      if (st->status == CodeState::Status::kCompiled && IsGeneratorCode(frame->f_code) &&
-          frame->owner != FRAME_OWNED_BY_GENERATOR) {
-        r.stats.interpreted_entries++;
-        return _PyEval_EvalFrameDefault(ts, frame, throwflag);  // makes the generator
       }
       if (st->status == CodeState::Status::kCompiled) {
         // Later calls of this function object skip the hook.

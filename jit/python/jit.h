@@ -43,7 +43,7 @@ struct Config {
   // of characters); empty: all functions.
   std::vector<std::string> jitlist;
   std::optional<runtime::ExecMode> exec_mode;  // nullopt: this host's
-  std::string log;                         // "", "stderr", or a file to append to
+  std::string log;                             // "", "stderr", or a file to append to
   // Native mode: run compiled code through the executor, so a fault in it becomes a Python
   // SystemError with a disassembly instead of a signal (slower: signal setup per entry).
   bool checked_native = false;
@@ -70,8 +70,8 @@ struct Stats {
   // Function frames (not module or class bodies) the interpreter ran: not compiled (yet),
   // or an entry compiled code does not take (a generator being made, a throw(), tracing).
   int64_t interpreted_entries = 0;
-  int64_t bodies = 0;  // module and class bodies seen (never compiled: they run once)
-  uint64_t guest_instructions = 0;                     // Unicorn; 0 natively
+  int64_t bodies = 0;               // module and class bodies seen (never compiled: they run once)
+  uint64_t guest_instructions = 0;  // Unicorn; 0 natively
   uint64_t code_bytes = 0;
   std::string exec_mode;
 };

@@ -64,6 +64,7 @@ struct _PyInterpreterFrame;
   X(a64_get_yield_from_iter)        \
   X(a64_send)                       \
   X(a64_async_gen_wrap)             \
+  X(a64_make_generator)             \
   /* libpython */                   \
   X(_Py_Dealloc)                    \
   X(PySlice_New)                    \
@@ -198,6 +199,12 @@ PyObject* a64_get_yield_from_iter(_PyInterpreterFrame* frame, PyObject* iterable
 int a64_send(PyObject* receiver, PyObject* value, PyObject** out);
 // ASYNC_GEN_WRAP: value wrapped so the async generator yields it to its caller.
 PyObject* a64_async_gen_wrap(PyObject* value);
+// RETURN_GENERATOR: the generator, coroutine or async generator of the frame's function,
+// with the frame moved into it (the frame is left as ceval.c leaves it: no locals, its own
+// references to the function and code). NULL on error; (PyObject*)1, with nothing done,
+// when coroutine origin tracking is on (the interpreter then makes it: that needs the
+// hidden compute_cr_origin).
+PyObject* a64_make_generator(PyThreadState* ts, _PyInterpreterFrame* frame);
 
 // The typed id of every helper: Helper::PyNumber_Add, Helper::a64_call, ...
 enum class Helper : uint16_t {
