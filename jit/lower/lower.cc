@@ -698,6 +698,7 @@ class Lowerer {
     const Operand a = V(LirReg(in.args[0]));
     if (in.op == Op::kBinaryOp) {
       if (in.imm < 0 || in.imm >= kBinaryCount) throw Unsupported(-1, in.bc * 2, "BINARY_OP");
+      if (IsAddOrSubtract(in.imm)) return LowerSmallIntAddSub(in);
       CallChecked(in, kBinaryHelpers[in.imm], {a, V(LirReg(in.args[1]))});
     } else if (in.op == Op::kCompareOp) {
       CallChecked(in, Helper::PyObject_RichCompare,
@@ -853,6 +854,34 @@ class Lowerer {
     ext.args = {V(digit)};
     const int wide = Emit(ext).dst;
     return Binary(lir::Op::kMul, V(size), V(wide), Type::kI64);  // size is -1, 0 or 1
+  }
+
+  static bool IsAddOrSubtract(int64_t nb) {
+    return nb == NB_ADD || nb == NB_INPLACE_ADD || nb == NB_SUBTRACT || nb == NB_INPLACE_SUBTRACT;
+  }
+
+  // a + b, a - b: ints of at most one digit (|v| < 2**30) added inline and boxed by
+  // PyLong_FromLongLong (3.11's BINARY_OP_ADD_INT does the same through _PyLong_Add);
+  // anything else through PyNumber_*.
+  void LowerSmallIntAddSub(const Instr& in) {
+    const int slow = ColdBlock(), done = NewBlock();
+    const int known = prev_instr_known_;
+    auto value = [&](int reg) {
+      const std::optional<int64_t> k = SmallIntConst(reg);
+      return k ? Operand::Imm(*k) : V(SmallIntValue(V(LirReg(reg)), slow));
+    };
+    const Operand a = value(in.args[0]);
+    const Operand b = value(in.args[1]);
+    const bool add = in.imm == NB_ADD || in.imm == NB_INPLACE_ADD;
+    const int lhs = a.is_vreg() ? a.vreg : Mov(a, Type::kI64);
+    const int r = Binary(add ? lir::Op::kAdd : lir::Op::kSub, V(lhs), b, Type::kI64);
+    CallChecked(in, Helper::PyLong_FromLongLong, {V(r)});
+    Jmp(done);
+    cur_ = slow;
+    prev_instr_known_ = known;
+    CallChecked(in, kBinaryHelpers[in.imm], {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
+    Jmp(done);
+    Join(done, known, in.bc);
   }
 
   // bool(a op b): small ints compared inline, anything else through a64_compare_bool.

@@ -218,6 +218,58 @@ int a64_load_method(PyObject* obj, PyObject* name, PyObject** out) {
 
 // PRECALL + CALL. sp = [method or NULL, self or callable, args...] (oparg args), all owned
 // and consumed here, as the interpreter does.
+namespace {
+
+// Py_EnterRecursiveCall's fast path inline, as the interpreter's C-call specialisations do
+// ("CPython promises to check all non-vectorcall function calls").
+inline bool EnterCCall(PyThreadState* ts) {
+  if (ts->recursion_remaining > 0) {
+    ts->recursion_remaining--;
+    return true;
+  }
+  return Py_EnterRecursiveCall(" while calling a Python object") == 0;
+}
+
+// C functions called without their vectorcall trampoline, as 3.11's PRECALL_NO_KW_*
+// specialisations call them: builtins taking one argument or a vector (len(x),
+// isinstance(a, b)) and method descriptors (lst.append(x), d.get(k), s.strip()). nullptr
+// with no exception set: not such a call.
+PyObject* CallCFunctionDirect(PyThreadState* ts, PyObject* function, PyObject** args,
+                              Py_ssize_t total, bool* handled) {
+  PyTypeObject* type = Py_TYPE(function);
+  PyCFunction meth = nullptr;
+  PyObject* self = nullptr;
+  int flags = 0;
+  if (type == &PyCFunction_Type) {
+    flags = PyCFunction_GET_FLAGS(function);
+    meth = PyCFunction_GET_FUNCTION(function);
+    self = PyCFunction_GET_SELF(function);
+  } else if (type == &PyMethodDescr_Type && total >= 1) {
+    auto* descr = reinterpret_cast<PyMethodDescrObject*>(function);
+    if (!Py_IS_TYPE(args[0], descr->d_common.d_type)) return nullptr;
+    flags = descr->d_method->ml_flags;
+    meth = descr->d_method->ml_meth;
+    self = args[0];
+    args++;
+    total--;
+  } else {
+    return nullptr;
+  }
+  const bool one = flags == METH_O && total == 1;
+  const bool none = flags == METH_NOARGS && total == 0;
+  if (!one && !none && flags != METH_FASTCALL) return nullptr;
+  *handled = true;
+  if (!EnterCCall(ts)) return nullptr;
+  PyObject* res = flags == METH_FASTCALL
+                      ? reinterpret_cast<_PyCFunctionFast>(reinterpret_cast<void (*)()>(meth))(
+                            self, args, total)
+                      : meth(self, one ? args[0] : nullptr);
+  ts->recursion_remaining++;
+  return res;
+}
+
+}  // namespace
+
 PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kwnames) {
   int is_meth = sp[0] != nullptr;
   if (!is_meth && Py_TYPE(sp[1]) == &PyMethod_Type) {
@@ -237,7 +289,15 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
       python::IsJitVectorcall(reinterpret_cast<PyFunctionObject*>(function)->vectorcall)) {
     return python::CallCompiledConsuming(ts, function, args, total);
   }
-  PyObject* res = PyObject_Vectorcall(function, args, nargsf, kwnames);
+  bool handled = false;
+  PyObject* res =
+      kwnames == nullptr ? CallCFunctionDirect(ts, function, args, total, &handled) : nullptr;
+  if (!handled) {
+    // The callable's vectorcall slot directly (one call less than PyObject_Vectorcall).
+    vectorcallfunc vectorcall = PyVectorcall_Function(function);
+    res = vectorcall != nullptr ? vectorcall(function, args, nargsf, kwnames)
+                                : PyObject_Vectorcall(function, args, nargsf, kwnames);
+  }
   Py_DECREF(function);
   for (Py_ssize_t i = 0; i < total; i++) Py_DECREF(args[i]);
   return res;

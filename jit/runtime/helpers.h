@@ -70,6 +70,7 @@ struct _PyInterpreterFrame;
   X(PySlice_New)                    \
   X(PyList_Append)                  \
   X(PyList_AsTuple)                 \
+  X(PyLong_FromLongLong)            \
   X(PySet_Add)                      \
   X(_PySet_Update)                  \
   X(PyDict_SetItem)                 \
