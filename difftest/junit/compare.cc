@@ -92,6 +92,12 @@ void ReadManifest(const std::string& path, Side* side) {
       if (f.contains("failed_functions") && f["failed_functions"].is_number()) {
         r.failed = f["failed_functions"].get<int64_t>();
       }
+      if (f.contains("compiled_entries") && f["compiled_entries"].is_number()) {
+        r.compiled_entries = f["compiled_entries"].get<int64_t>();
+      }
+      if (f.contains("interpreted_entries") && f["interpreted_entries"].is_number()) {
+        r.interpreted_entries = f["interpreted_entries"].get<int64_t>();
+      }
       if (f.contains("failure_causes") && f["failure_causes"].is_object()) {
         for (const auto& [cause, n] : f["failure_causes"].items()) {
           if (n.is_number()) r.failure_causes[cause] = n.get<int64_t>();
@@ -255,6 +261,12 @@ json Compare(const Side& stock, const Side& jit, const std::map<std::string, std
   std::set<std::string> all_modules = stock_modules;
   all_modules.insert(jit_modules.begin(), jit_modules.end());
 
+  // n / (n + other), or null when either count is unknown or both are 0.
+  auto share = [](const std::optional<int64_t>& n, const std::optional<int64_t>& other) {
+    return n && other && *n + *other > 0
+               ? json(static_cast<double>(*n) / static_cast<double>(*n + *other))
+               : json(nullptr);
+  };
   std::map<std::string, json> modules;
   for (const std::string& m : all_modules) {
     json row{{"module", m}, {"stock", Counts()}, {"jit", Counts()}, {"regressions", 0}};
@@ -263,11 +275,12 @@ json Compare(const Side& stock, const Side& jit, const std::map<std::string, std
     row["compiled"] = run && run->compiled ? json(*run->compiled) : json(nullptr);
     row["failed"] = run && run->failed ? json(*run->failed) : json(nullptr);
     // compiled / (compiled + failed): of the functions that reached the threshold, the
-    // share the JIT compiled; null when either count is unknown or nothing reached it.
-    row["compiled_share"] = run && run->compiled && run->failed && *run->compiled + *run->failed > 0
-                                ? json(static_cast<double>(*run->compiled) /
-                                       static_cast<double>(*run->compiled + *run->failed))
-                                : json(nullptr);
+    // share the JIT compiled.
+    row["compiled_share"] = run ? share(run->compiled, run->failed) : json(nullptr);
+    // Of the function entries, the share that ran compiled code: what the JIT covered by
+    // execution, where the compiled share counts a cold function as much as a hot one.
+    row["entry_share"] =
+        run ? share(run->compiled_entries, run->interpreted_entries) : json(nullptr);
     row["failure_causes"] = run ? json(run->failure_causes) : json::object();
     modules[m] = row;
   }

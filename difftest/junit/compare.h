@@ -35,16 +35,20 @@ struct Verdict {
 
 // One test file's process, from a run manifest. `failed` and `failure_causes` are the JIT's
 // functions that reached the threshold but did not compile, and why (cause -> functions;
-// runner.py counts "unsupported opcode X" as X).
+// runner.py counts "unsupported opcode X" as X). `compiled_entries` and `interpreted_entries`
+// count function entries instead of functions, so a hot function left interpreted weighs
+// by how often it ran; manifests before them lack both.
 struct FileRun {
   std::string file;
   std::string command;
   int exit_status = 0;
   std::string signal;  // "SIGSEGV", ..., "timeout", or ""
   double duration_s = 0;
-  std::string culprit;              // the test running when the process died
-  std::optional<int64_t> compiled;  // JIT activity proof: functions compiled
-  std::optional<int64_t> failed;    // functions the JIT could not compile
+  std::string culprit;                         // the test running when the process died
+  std::optional<int64_t> compiled;             // JIT activity proof: functions compiled
+  std::optional<int64_t> failed;               // functions the JIT could not compile
+  std::optional<int64_t> compiled_entries;     // function entries that ran compiled code
+  std::optional<int64_t> interpreted_entries;  // function frames the interpreter ran
   std::map<std::string, int64_t> failure_causes;
   bool crashed() const { return !signal.empty(); }
 };

@@ -276,9 +276,10 @@ TEST(JUnitCompare, EveryCategory) {
 }
 
 TEST(JUnitCompare, CompileStatisticsPerModule) {
-  // runner.py's manifest with the JIT's failed functions and their causes: the module row
-  // gets failed, compiled_share and the causes, and the Markdown a table of them. Modules as
-  // regrtest's, keyed by the dotted test id under the module's directory.
+  // runner.py's manifest with the JIT's failed functions and their causes and the function
+  // entries: the module row gets failed, compiled_share, entry_share and the causes, and the
+  // Markdown and HTML a table of them. Modules as regrtest's, keyed by the dotted test id
+  // under the module's directory.
   Runs r;
   const std::string xml = Suite(
       "<testcase name='test.test_scope.ScopeTests.testSimpleNesting'/>"
@@ -288,6 +289,10 @@ TEST(JUnitCompare, CompileStatisticsPerModule) {
   json m = json::parse(Manifest("test_scope", "", "", 30));
   m["files"][0]["failed_functions"] = 10;
   m["files"][0]["failure_causes"] = {{"MAKE_CELL", 7}, {"generator or coroutine", 3}};
+  // Counts unlike the functions' (and unequal to each other) so that a share computed from
+  // the wrong pair, or with the counts swapped, shows.
+  m["files"][0]["compiled_entries"] = 900;
+  m["files"][0]["interpreted_entries"] = 100;
   r.jit.Write("manifest.json", m.dump());
   json rep = r.Compare();
   EXPECT_EQ(rep["exit_status"], 0) << rep.dump(2);
@@ -298,20 +303,48 @@ TEST(JUnitCompare, CompileStatisticsPerModule) {
   EXPECT_EQ(row["compiled"], 30);
   EXPECT_EQ(row["failed"], 10);
   EXPECT_DOUBLE_EQ(row["compiled_share"].get<double>(), 0.75);
+  ASSERT_TRUE(row["entry_share"].is_number()) << row.dump(2);
+  EXPECT_DOUBLE_EQ(row["entry_share"].get<double>(), 0.9);
   EXPECT_EQ(row["failure_causes"]["MAKE_CELL"], 7);
   const std::string md = RenderMarkdown(rep);
-  EXPECT_NE(md.find("| test_scope | 30 | 10 | 75.0% | MAKE_CELL 7, generator or coroutine 3 |"),
+  EXPECT_NE(md.find("| Module | Compiled | Failed | Compiled share | Compiled entries | Failure "
+                    "causes (functions) |"),
             std::string::npos)
       << md;
-  EXPECT_NE(RenderHtml(rep, {}).find("<table id=\"compilation\">"), std::string::npos);
+  EXPECT_NE(
+      md.find("| test_scope | 30 | 10 | 75.0% | 90.0% | MAKE_CELL 7, generator or coroutine 3 |"),
+      std::string::npos)
+      << md;
+  const std::string html = RenderHtml(rep, {});
+  EXPECT_NE(html.find("<table id=\"compilation\">"), std::string::npos);
+  EXPECT_NE(html.find("<th>Compiled share</th><th>Compiled entries</th>"), std::string::npos);
+  EXPECT_NE(html.find("<td>75.0%</td><td>90.0%</td>"), std::string::npos) << html;
 
-  // Without the counts (older manifests) there is no such table, and the share is null.
+  // A manifest with the function counts but not the entry counts (runner.py before them):
+  // it still loads, the entry share is null and shown as "?".
+  Runs no_entries;
+  no_entries.stock.Write("test_scope/test_scope.xml", xml);
+  no_entries.jit.Write("test_scope/test_scope.xml", xml);
+  m["files"][0].erase("compiled_entries");
+  m["files"][0].erase("interpreted_entries");
+  no_entries.jit.Write("manifest.json", m.dump());
+  json rep1 = no_entries.Compare();
+  EXPECT_EQ(rep1["exit_status"], 0) << rep1.dump(2);
+  EXPECT_DOUBLE_EQ(rep1["modules"][0]["compiled_share"].get<double>(), 0.75);
+  EXPECT_TRUE(rep1["modules"][0]["entry_share"].is_null()) << rep1["modules"][0].dump(2);
+  EXPECT_NE(RenderMarkdown(rep1).find("| test_scope | 30 | 10 | 75.0% | ? | MAKE_CELL 7"),
+            std::string::npos)
+      << RenderMarkdown(rep1);
+  EXPECT_NE(RenderHtml(rep1, {}).find("<td>75.0%</td><td>?</td>"), std::string::npos);
+
+  // Without the counts (older manifests) there is no such table, and the shares are null.
   Runs old;
   old.stock.Write("m/m.xml", xml);
   old.jit.Write("m/m.xml", xml);
   old.jit.Write("manifest.json", Manifest("m.py", "", "", 5));
   json rep2 = old.Compare();
   EXPECT_TRUE(rep2["modules"][0]["compiled_share"].is_null());
+  EXPECT_TRUE(rep2["modules"][0]["entry_share"].is_null());
   EXPECT_EQ(RenderMarkdown(rep2).find("JIT compilation per module"), std::string::npos);
 }
 

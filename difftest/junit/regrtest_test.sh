@@ -7,7 +7,7 @@
 # 2. Real: test_scope and test_with (Debian's libpython3.11-testsuite) run by
 #    /usr/bin/python3.11 -m test and by a64jit-run --threshold=0 -m test. There must be no
 #    regression, and the report must give each module's JIT statistics (compiled, failed,
-#    compiled share, failure causes).
+#    compiled share, failure causes; the entry share is printed).
 # In --config=aarch64 a64jit-run and junit_compare are aarch64 binaries run under QEMU; the
 # stock side is the host's python3.11 either way.
 # Usage (from Bazel): regrtest_test.sh JUNIT_COMPARE RUNNER A64JIT_RUN FIXTURES_DIR
@@ -93,10 +93,12 @@ for name in modules:
         problems.append("%s: the JIT compiled nothing" % name)
     if m.get("failed") is None or m.get("compiled_share") is None:
         problems.append("%s: no failed-function count (statistics file not read?)" % name)
-    print("%s: %d tests, compiled %s, failed %s, compiled share %s, causes %s" % (
-        name, sum(m["jit"].values()), m.get("compiled"), m.get("failed"),
-        "?" if m.get("compiled_share") is None else "%.1f%%" % (100 * m["compiled_share"]),
-        m.get("failure_causes")))
+    print("%s: %d tests, compiled %s, failed %s, compiled share %s, compiled entries %s, "
+          "causes %s" % (
+              name, sum(m["jit"].values()), m.get("compiled"), m.get("failed"),
+              "?" if m.get("compiled_share") is None else "%.1f%%" % (100 * m["compiled_share"]),
+              "?" if m.get("entry_share") is None else "%.1f%%" % (100 * m["entry_share"]),
+              m.get("failure_causes")))
 if problems:
     print("FAIL:\n  " + "\n  ".join(problems))
     sys.exit(1)

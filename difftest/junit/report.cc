@@ -75,20 +75,24 @@ const char* const kSections[][2] = {
     {"not_run", "Not run on one side"},
 };
 
-// Whether any module has the JIT's failed-function count (runner.py writes it from the
-// JIT's statistics); only then is the compilation table shown.
+// Whether any module has the JIT's failed-function count or entry share (runner.py writes
+// them from the JIT's statistics); only then is the compilation table shown.
 bool HasCompileStats(const json& r) {
-  for (const json& m : r["modules"])
+  for (const json& m : r["modules"]) {
     if (m.contains("failed") && !m["failed"].is_null()) return true;
+    if (m.contains("entry_share") && !m["entry_share"].is_null()) return true;
+  }
   return false;
 }
 
-std::string Share(const json& m) {
-  if (!m.contains("compiled_share") || m["compiled_share"].is_null()) return "?";
+// A module row's share (`compiled_share`, `entry_share`) as "75.0%", or "?" when unknown
+// (also for reports written before the key existed).
+std::string Share(const json& m, const char* key) {
+  if (!m.contains(key) || m[key].is_null()) return "?";
   std::ostringstream os;
   os.setf(std::ios::fixed);
   os.precision(1);
-  os << 100 * m["compiled_share"].get<double>() << "%";
+  os << 100 * m[key].get<double>() << "%";
   return os.str();
 }
 
@@ -141,12 +145,14 @@ std::string RenderMarkdown(const json& r) {
   }
   if (HasCompileStats(r)) {
     os << "\n## JIT compilation per module\n\n";
-    os << "| Module | Compiled | Failed | Compiled share | Failure causes (functions) |\n";
-    os << "|---|---|---|---|---|\n";
+    os << "| Module | Compiled | Failed | Compiled share | Compiled entries | Failure causes "
+          "(functions) |\n";
+    os << "|---|---|---|---|---|---|\n";
     for (const json& m : r["modules"]) {
       os << "| " << Cell(Str(m["module"])) << " | "
          << (m["compiled"].is_null() ? "?" : m["compiled"].dump()) << " | "
-         << (m["failed"].is_null() ? "?" : m["failed"].dump()) << " | " << Share(m) << " | "
+         << (m["failed"].is_null() ? "?" : m["failed"].dump()) << " | "
+         << Share(m, "compiled_share") << " | " << Share(m, "entry_share") << " | "
          << Cell(Causes(m)) << " |\n";
     }
   }
@@ -233,12 +239,13 @@ std::string RenderHtml(const json& r, const std::vector<json>& history) {
   if (HasCompileStats(r)) {
     os << "<h2>JIT compilation per module</h2>\n<table id=\"compilation\"><thead><tr>"
        << "<th>Module</th><th>Compiled</th><th>Failed</th><th>Compiled share</th>"
-       << "<th>Failure causes (functions)</th></tr></thead><tbody>\n";
+       << "<th>Compiled entries</th><th>Failure causes (functions)</th></tr></thead><tbody>\n";
     for (const json& m : r["modules"]) {
       os << "<tr><td>" << Html(Str(m["module"])) << "</td><td>"
          << (m["compiled"].is_null() ? "?" : m["compiled"].dump()) << "</td><td>"
-         << (m["failed"].is_null() ? "?" : m["failed"].dump()) << "</td><td>" << Share(m)
-         << "</td><td>" << Html(Causes(m, 30)) << "</td></tr>\n";
+         << (m["failed"].is_null() ? "?" : m["failed"].dump()) << "</td><td>"
+         << Share(m, "compiled_share") << "</td><td>" << Share(m, "entry_share") << "</td><td>"
+         << Html(Causes(m, 30)) << "</td></tr>\n";
     }
     os << "</tbody></table>\n";
   }

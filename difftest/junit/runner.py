@@ -22,7 +22,11 @@ The JIT side's statistics file (a64jit-run's JSON: "compiled", "failed", "failur
 gives each file's failed-function count and the failure causes, counted per opcode
 ("unsupported opcode X at offset N" counts as X; other reasons without their offsets); both
 go into the manifest and are printed per file with the compiled share,
-compiled / (compiled + failed).
+compiled / (compiled + failed). Its "entries" and "interpreted_entries" (function entries
+that ran compiled code, frames the interpreter ran) go into the manifest as
+compiled_entries and interpreted_entries, printed as the entry share,
+entries / (entries + interpreted_entries): a few hot functions left interpreted can cost
+more than many cold ones, which the compiled share does not show.
 
 Usage:
   runner.py --out DIR --stock-cmd "python3.11 -m pytest" --jit-cmd "a64jit-run -m pytest" \
@@ -135,15 +139,21 @@ def failure_cause(reason):
 
 
 def read_jit_stats(stats_path):
-    """(compiled, failed, {cause: functions}) from a64jit-run's statistics file, or Nones."""
+    """(compiled, failed, {cause: functions}, entries, interpreted_entries) from a64jit-run's
+    statistics file; each None when the file or the count is missing (older runners wrote
+    neither entry count)."""
     try:
         with open(stats_path) as f:
             stats = json.load(f)
         compiled = int(stats["compiled"])
     except (ValueError, KeyError, TypeError, OSError):
-        return None, None, None
-    failed = stats.get("failed")
-    failed = failed if isinstance(failed, int) else None
+        return None, None, None, None, None
+
+    def count(key):
+        n = stats.get(key)
+        return n if isinstance(n, int) and not isinstance(n, bool) else None
+
+    failed = count("failed")
     causes = {}
     for reason in (stats.get("failures") or {}).values():
         cause = failure_cause(str(reason))
@@ -157,13 +167,18 @@ def read_jit_stats(stats_path):
     if failed is not None and failed > sum(causes.values()):
         causes["reason not kept (name shared with another failure)"] = (
             failed - sum(causes.values()))
-    return compiled, failed, causes
+    return compiled, failed, causes, count("entries"), count("interpreted_entries")
 
 
 def compiled_share(compiled, failed):
     if compiled is None or failed is None or compiled + failed == 0:
         return None
     return compiled / (compiled + failed)
+
+
+def entry_share(entries, interpreted_entries):
+    """Of the function entries, the share that ran compiled code."""
+    return compiled_share(entries, interpreted_entries)
 
 
 def add_reruns_from_log(xml_path, log_text):
@@ -249,7 +264,7 @@ def run_file(side, command, env_extra, test_file, out_dir, timeout, compiled_reg
         normalise_regrtest_xml(xml, log_text)
     else:
         add_reruns_from_log(xml, log_text)
-    compiled, failed, causes = read_jit_stats(stats_path)
+    compiled, failed, causes, entries, interpreted_entries = read_jit_stats(stats_path)
     if compiled is None and compiled_regex:
         matches = re.findall(compiled_regex, log_text)
         if matches:
@@ -265,6 +280,8 @@ def run_file(side, command, env_extra, test_file, out_dir, timeout, compiled_reg
         "compiled_functions": compiled if side == "jit" else None,
         "failed_functions": failed if side == "jit" else None,
         "failure_causes": causes if side == "jit" else None,
+        "compiled_entries": entries if side == "jit" else None,
+        "interpreted_entries": interpreted_entries if side == "jit" else None,
         "xml": os.path.relpath(xml, out_dir) if os.path.exists(xml) else None,
         "log": os.path.relpath(log_path, out_dir),
     }
@@ -287,13 +304,20 @@ def run_alone(command, env_extra, nodeid, timeout, regrtest_module=None, extra_a
 
 
 def jit_summary(run):
-    """ failed N (share X%): OP n, ... for the per-file line, when the JIT reported failures."""
+    """ failed N (compiled share X%, compiled entries Y%): OP n, ... for the per-file line,
+    each part only when the JIT's statistics gave it."""
     share = compiled_share(run["compiled_functions"], run["failed_functions"])
-    if share is None:
+    entries = entry_share(run["compiled_entries"], run["interpreted_entries"])
+    figures = []
+    if share is not None:
+        figures.append("compiled share %.1f%%" % (100 * share))
+    if entries is not None:
+        figures.append("compiled entries %.1f%%" % (100 * entries))
+    if not figures:
         return ""
-    causes = sorted(run["failure_causes"].items(), key=lambda kv: (-kv[1], kv[0]))
-    return " failed %d (compiled share %.1f%%)%s" % (
-        run["failed_functions"], 100 * share,
+    causes = sorted((run["failure_causes"] or {}).items(), key=lambda kv: (-kv[1], kv[0]))
+    return "%s (%s)%s" % (
+        "" if share is None else " failed %d" % run["failed_functions"], ", ".join(figures),
         ": " + ", ".join("%s %d" % kv for kv in causes[:8]) if causes else "")
 
 
