@@ -152,8 +152,7 @@ void BM_Richards(benchmark::State& state, const std::string& mode) {
   result.compiled_all = stats.compiled - before.compiled;
   result.reached = result.compiled_all + stats.failed - before.failed;
   result.compiled_entries = stats.entries - before.entries;
-  result.entries =
-      result.compiled_entries + stats.interpreted_entries - before.interpreted_entries;
+  result.entries = result.compiled_entries + stats.interpreted_entries - before.interpreted_entries;
   const bool emulated = stats.exec_mode == "unicorn";
   if (jit && !emulated && g_results.count("nojit") && result.ms_per_iteration > 0) {
     state.counters["speedup"] = g_results["nojit"].ms_per_iteration / result.ms_per_iteration;
