@@ -269,24 +269,25 @@ class Builder {
     return index;
   }
 
-  // A block the builder makes up: pops `pop` values off `depth`, then goes to `unit`.
-  int PopThenGoto(int depth, int pop, int unit) {
+  // A block the builder makes up: from `depth` stack values, drops `count` starting at
+  // `index` (the top ones, or one under the top), then goes to `unit`.
+  int DropThenGoto(int depth, int index, int count, int unit) {
     const int saved_cur = cur_;
     const std::vector<int> saved_stack = stack_;
-    Block b;
-    b.in_depth = depth;
-    f_.blocks.push_back(b);
-    const int index = static_cast<int>(f_.blocks.size()) - 1;
-    cur_ = index;
+    const int block = NewMadeBlock(depth);
+    cur_ = block;
     stack_.clear();
     for (int k = 0; k < depth; k++) stack_.push_back(f_.StackReg(k));
-    for (int i = 0; i < pop; i++) stack_.pop_back();
-    const int target = BlockAt(unit, depth - pop);
-    cur_ = index;
+    stack_.erase(stack_.begin() + index, stack_.begin() + index + count);
+    const int target = BlockAt(unit, depth - count);
+    cur_ = block;
     Terminate(Jump(target));
     cur_ = saved_cur;
     stack_ = saved_stack;
-    return index;
+    return block;
+  }
+  int PopThenGoto(int depth, int pop, int unit) {
+    return DropThenGoto(depth, depth - pop, pop, unit);
   }
 
   Instr& Emit(Instr in) {
@@ -734,12 +735,7 @@ class Builder {
   }
 
   bool ReturnValue() {
-    const int v = Pop1();
-    if (!stack_.empty()) Fail("return with a stack");
-    Instr ret;
-    ret.op = Op::kReturn;
-    ret.args = {v};
-    Terminate(ret);
+    EndWithReturn(Pop1());
     return false;
   }
 
@@ -748,17 +744,30 @@ class Builder {
   bool LeaveToRaise() {
     Instr deopt;
     deopt.op = Op::kDeopt;
-    deopt.bc = insn_.unit;
-    deopt.has_state = true;
-    deopt.state.kind = FrameState::Kind::kResume;
-    deopt.state.bc = insn_.unit;
-    deopt.state.resume_unit = insn_.start;
-    deopt.state.stack = stack_;
-    // No edge moves: the state names the values where they are.
-    f_.blocks[static_cast<size_t>(cur_)].out_depth = 0;
-    Emit(deopt);
-    cur_ = -1;
+    EndWithState(std::move(deopt), insn_.start);
     return false;
+  }
+
+  // Ends the block with a terminator that hands the stack to the frame (Deopt, Yield): no
+  // edge moves, the state names the values where they are.
+  void EndWithState(Instr term, int resume_unit) {
+    term.bc = insn_.unit;
+    term.has_state = true;
+    term.state.kind = FrameState::Kind::kResume;
+    term.state.bc = insn_.unit;
+    term.state.resume_unit = resume_unit;
+    term.state.stack = stack_;
+    f_.blocks[static_cast<size_t>(cur_)].out_depth = 0;
+    Emit(std::move(term));
+    cur_ = -1;
+  }
+
+  void EndWithReturn(int value) {
+    if (!stack_.empty()) Fail("return with a stack");
+    Instr ret;
+    ret.op = Op::kReturn;
+    ret.args = {value};
+    Terminate(ret);
   }
 
   // ---- Cells, closures and deletions: imm is the localsplus index ----
@@ -961,16 +970,8 @@ class Builder {
   bool YieldValue() {
     Instr y;
     y.op = Op::kYield;
-    y.bc = insn_.unit;
     y.args = {Pop1()};
-    y.has_state = true;
-    y.state.kind = FrameState::Kind::kResume;
-    y.state.bc = insn_.unit;
-    y.state.resume_unit = insn_.next;
-    y.state.stack = stack_;
-    f_.blocks[static_cast<size_t>(cur_)].out_depth = 0;  // the state names the values
-    Emit(y);
-    cur_ = -1;
+    EndWithState(std::move(y), insn_.next);
     AddResumePoint(insn_.unit, insn_.next, Depth() + 1);  // + the value sent in
     return false;
   }
@@ -988,7 +989,7 @@ class Builder {
     const int depth = Depth();
     const int self = cur_;
     const int next = BlockAt(insn_.next, depth);
-    const int returned = DropThenGoto(depth, depth - 2, FlowOf(insn_).jump);
+    const int returned = DropThenGoto(depth, depth - 2, 1, FlowOf(insn_).jump);
     cur_ = self;
     Instr br;
     br.op = Op::kBranch;
@@ -1001,31 +1002,10 @@ class Builder {
 
   // RETURN_GENERATOR: the frame moves into a new generator, which the call returns.
   bool ReturnGenerator() {
-    if (!stack_.empty()) Fail("RETURN_GENERATOR with a stack");
     const int gen = Def(Op::kMakeGenerator, {});
     ErrorState(stack_);
-    Instr ret;
-    ret.op = Op::kReturn;
-    ret.args = {gen};
-    Terminate(ret);
+    EndWithReturn(gen);
     return false;
-  }
-
-  // A block the builder makes up: drops the value at `index` of `depth`, then goes to `unit`.
-  int DropThenGoto(int depth, int index, int unit) {
-    const int saved_cur = cur_;
-    const std::vector<int> saved_stack = stack_;
-    const int block = NewMadeBlock(depth);
-    cur_ = block;
-    stack_.clear();
-    for (int k = 0; k < depth; k++) stack_.push_back(f_.StackReg(k));
-    stack_.erase(stack_.begin() + index);
-    const int target = BlockAt(unit, depth - 1);
-    cur_ = block;
-    Terminate(Jump(target));
-    cur_ = saved_cur;
-    stack_ = saved_stack;
-    return block;
   }
 
   // Ends the block on `c`: to `jump_unit` when c == jump_if, else to `next_unit`. The side

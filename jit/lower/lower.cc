@@ -279,13 +279,13 @@ class Lowerer {
   }
 
   // The exit to the interpreter for `in`'s state, taken from the current block's branch.
-  int DeoptBlock(const Instr& in) {
+  int DeoptBlock(const FrameState& state) {
     const int saved = cur_;
     const int known = prev_instr_known_;
     const int b = NewBlock();
     cold_[static_cast<size_t>(b)] = 1;
     cur_ = b;
-    EmitDeopt(in.state);
+    EmitDeopt(state);
     cur_ = saved;
     prev_instr_known_ = known;
     return b;
@@ -322,11 +322,21 @@ class Lowerer {
     Emit(ret);
   }
   // if (value cond rhs) leave for the interpreter.
-  void DeoptIf(const Instr& in, Cond c, Operand value, Operand rhs) {
-    const int deopt = DeoptBlock(in);
+  void DeoptIf(const Instr& in, Cond c, Operand value, Operand rhs, Type t = Type::kI64) {
+    DeoptIf(in.state, c, value, rhs, t);
+  }
+  void DeoptIf(const FrameState& state, Cond c, Operand value, Operand rhs, Type t = Type::kI64) {
+    const int deopt = DeoptBlock(state);
     const int cont = NewBlock();
-    Br(c, value, rhs, deopt, cont);
+    Emit(BrInstr(c, t, value, rhs, deopt, cont));
     cur_ = cont;
+  }
+  // A helper's 1 ("not mine"): the interpreter redoes the instruction (and raises stock's
+  // error, or does what the helper does not).
+  void ResumeIfOne(const Instr& in, Operand value) {
+    FrameState resume = in.state;
+    resume.kind = FrameState::Kind::kResume;
+    DeoptIf(resume, Cond::kEq, value, Operand::Imm(1));
   }
 
   // The scratch slot's address: operand arrays for calls, results of multi-result helpers.
@@ -508,11 +518,10 @@ class Lowerer {
   // LOAD_DEREF, STORE_DEREF, DELETE_DEREF, DELETE_FAST: cells' contents and locals inline;
   // an empty cell or unbound local resumes the interpreter, which raises stock's error.
   void LowerCellOrDelete(const Instr& in) {
-    const int zero = Mov(Operand::Imm(0), Type::kPtr);
     if (in.op == Op::kDeleteLocal) {
       const int old = Load(V(frame_), LocalOffset(in.imm), Type::kPtr);
       DeoptIf(in, Cond::kEq, V(old), Operand::Imm(0));
-      Store(V(zero), V(frame_), LocalOffset(in.imm), Type::kPtr);
+      Store(V(Mov(Operand::Imm(0), Type::kPtr)), V(frame_), LocalOffset(in.imm), Type::kPtr);
       return Decref(old, false, in.bc);
     }
     const int cell = Load(V(frame_), LocalOffset(in.imm), Type::kPtr);
@@ -528,7 +537,7 @@ class Lowerer {
       return Decref(old, true, in.bc);
     }
     DeoptIf(in, Cond::kEq, V(old), Operand::Imm(0));  // kDeleteDeref
-    Store(V(zero), V(cell), kContents, Type::kPtr);
+    Store(V(Mov(Operand::Imm(0), Type::kPtr)), V(cell), kContents, Type::kPtr);
     Decref(old, false, in.bc);
   }
 
@@ -563,9 +572,7 @@ class Lowerer {
   // DELETE_GLOBAL: a missing name resumes the interpreter, which raises NameError.
   void LowerDeleteGlobal(const Instr& in) {
     const int r = CallInt(in, Helper::a64_delete_global, {V(frame_), Imm(Name(in.imm))});
-    Instr resume = in;
-    resume.state.kind = FrameState::Kind::kResume;
-    DeoptIf(resume, Cond::kEq, V(r), Operand::Imm(1));
+    ResumeIfOne(in, V(r));
   }
 
   // MATCH_MAPPING, MATCH_SEQUENCE: a flag of the subject's type.
@@ -645,19 +652,14 @@ class Lowerer {
   // interpreter redoes the instruction.
   void LowerMakeGenerator(const Instr& in) {
     CallChecked(in, Helper::a64_make_generator, {V(tstate_), V(frame_)});
-    Instr resume = in;
-    resume.state.kind = FrameState::Kind::kResume;
-    DeoptIf(resume, Cond::kEq, V(LirReg(in.dst)), Operand::Imm(1));
+    ResumeIfOne(in, V(LirReg(in.dst)));
   }
 
   void LowerCheckEvalBreaker(const Instr& in) {
     if (rt_.eval_breaker == 0) return;
     const int address = Mov(Imm(rt_.eval_breaker), Type::kPtr);
     const int flag = Load(V(address), 0, Type::kI32);
-    const int deopt = DeoptBlock(in);
-    const int cont = NewBlock();
-    Emit(BrInstr(Cond::kNe, Type::kI32, V(flag), Operand::Imm(0), deopt, cont));
-    cur_ = cont;
+    DeoptIf(in, Cond::kNe, V(flag), Operand::Imm(0), Type::kI32);
   }
 
   // The interpreter takes the frame exactly as it is.
@@ -856,6 +858,13 @@ class Lowerer {
     return Binary(lir::Op::kMul, V(size), V(wide), Type::kI64);  // size is -1, 0 or 1
   }
 
+  // HIR register `reg` as a small int: its constant, or its value (a jump to `slow` when it
+  // is not an int of at most one digit).
+  Operand SmallIntOperand(int reg, int slow) {
+    const std::optional<int64_t> k = SmallIntConst(reg);
+    return k ? Operand::Imm(*k) : V(SmallIntValue(V(LirReg(reg)), slow));
+  }
+
   static bool IsAddOrSubtract(int64_t nb) {
     return nb == NB_ADD || nb == NB_INPLACE_ADD || nb == NB_SUBTRACT || nb == NB_INPLACE_SUBTRACT;
   }
@@ -866,12 +875,8 @@ class Lowerer {
   void LowerSmallIntAddSub(const Instr& in) {
     const int slow = ColdBlock(), done = NewBlock();
     const int known = prev_instr_known_;
-    auto value = [&](int reg) {
-      const std::optional<int64_t> k = SmallIntConst(reg);
-      return k ? Operand::Imm(*k) : V(SmallIntValue(V(LirReg(reg)), slow));
-    };
-    const Operand a = value(in.args[0]);
-    const Operand b = value(in.args[1]);
+    const Operand a = SmallIntOperand(in.args[0], slow);
+    const Operand b = SmallIntOperand(in.args[1], slow);
     const bool add = in.imm == NB_ADD || in.imm == NB_INPLACE_ADD;
     const int lhs = a.is_vreg() ? a.vreg : Mov(a, Type::kI64);
     const int r = Binary(add ? lir::Op::kAdd : lir::Op::kSub, V(lhs), b, Type::kI64);
@@ -892,12 +897,8 @@ class Lowerer {
     const int slow = NewBlock();
     cold_[static_cast<size_t>(slow)] = 1;
     const int done = NewBlock();
-    auto value = [&](int reg) {
-      const std::optional<int64_t> k = SmallIntConst(reg);
-      return k ? Operand::Imm(*k) : V(SmallIntValue(V(LirReg(reg)), slow));
-    };
-    const Operand a = value(in.args[0]);
-    const Operand b = value(in.args[1]);
+    const Operand a = SmallIntOperand(in.args[0], slow);
+    const Operand b = SmallIntOperand(in.args[1], slow);
     lir::Instr cmp;
     cmp.op = lir::Op::kCmp;
     cmp.dst = c;

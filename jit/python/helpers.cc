@@ -220,16 +220,6 @@ int a64_load_method(PyObject* obj, PyObject* name, PyObject** out) {
 // and consumed here, as the interpreter does.
 namespace {
 
-// Py_EnterRecursiveCall's fast path inline, as the interpreter's C-call specialisations do
-// ("CPython promises to check all non-vectorcall function calls").
-inline bool EnterCCall(PyThreadState* ts) {
-  if (ts->recursion_remaining > 0) {
-    ts->recursion_remaining--;
-    return true;
-  }
-  return Py_EnterRecursiveCall(" while calling a Python object") == 0;
-}
-
 // C functions called without their vectorcall trampoline, as 3.11's PRECALL_NO_KW_*
 // specialisations call them: builtins taking one argument or a vector (len(x),
 // isinstance(a, b)) and method descriptors (lst.append(x), d.get(k), s.strip()). nullptr
@@ -259,7 +249,8 @@ PyObject* CallCFunctionDirect(PyThreadState* ts, PyObject* function, PyObject** 
   const bool none = flags == METH_NOARGS && total == 0;
   if (!one && !none && flags != METH_FASTCALL) return nullptr;
   *handled = true;
-  if (!EnterCCall(ts)) return nullptr;
+  // "CPython promises to check all non-vectorcall function calls" (ceval.c).
+  if (!python::EnterRecursiveCall(ts, " while calling a Python object")) return nullptr;
   PyObject* res = flags == METH_FASTCALL
                       ? reinterpret_cast<_PyCFunctionFast>(reinterpret_cast<void (*)()>(meth))(
                             self, args, total)
@@ -373,47 +364,6 @@ PyObject* a64_format_value(PyObject* value, PyObject* spec, int64_t conversion) 
   PyObject* r = PyObject_Format(v, spec);
   Py_DECREF(v);
   return r;
-}
-
-// UNPACK_SEQUENCE: out[0..n) = the items, last first (stack order); `seq` borrowed. The
-// messages are 3.11's.
-int a64_unpack_sequence(PyObject* seq, int64_t n, PyObject** out) {
-  PyObject* it = PyObject_GetIter(seq);
-  if (it == nullptr) {
-    if (PyErr_ExceptionMatches(PyExc_TypeError) && Py_TYPE(seq)->tp_iter == nullptr &&
-        !PySequence_Check(seq)) {
-      PyErr_Format(PyExc_TypeError, "cannot unpack non-iterable %.200s object",
-                   Py_TYPE(seq)->tp_name);
-    }
-    return -1;
-  }
-  int64_t got = 0;
-  for (; got < n; got++) {
-    PyObject* w = PyIter_Next(it);
-    if (w == nullptr) {
-      if (!PyErr_Occurred()) {
-        PyErr_Format(PyExc_ValueError, "not enough values to unpack (expected %d, got %d)",
-                     static_cast<int>(n), static_cast<int>(got));
-      }
-      break;
-    }
-    out[n - 1 - got] = w;
-  }
-  if (got == n) {
-    PyObject* extra = PyIter_Next(it);
-    if (extra == nullptr && !PyErr_Occurred()) {
-      Py_DECREF(it);
-      return 0;
-    }
-    if (extra != nullptr) {
-      Py_DECREF(extra);
-      PyErr_Format(PyExc_ValueError, "too many values to unpack (expected %d)",
-                   static_cast<int>(n));
-    }
-  }
-  for (int64_t i = 0; i < got; i++) Py_DECREF(out[n - 1 - i]);
-  Py_DECREF(it);
-  return -1;
 }
 
 // MAKE_FUNCTION: items (consumed) = [defaults] [kwdefaults] [annotations] [closure] code.

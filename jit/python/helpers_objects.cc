@@ -30,29 +30,31 @@ PyObject* Interned(const char* text, PyObject*& slot) {
     return Interned(#name, slot);    \
   }())
 
+// A TypeError whose message starts with the callee's name (`format`'s first %U), as ceval.c
+// words errors about a call's * and ** arguments.
+template <typename... Args>
+void TypeErrorAboutCallee(PyObject* func, const char* format, Args... args) {
+  PyObject* funcstr = _PyObject_FunctionStr(func);
+  if (funcstr == nullptr) return;
+  PyErr_Format(PyExc_TypeError, format, funcstr, args...);
+  Py_DECREF(funcstr);
+}
+
 // _PyDict_MergeEx reports a non-mapping as the AttributeError of its `keys` lookup and a
 // repeated keyword as a KeyError holding the key; stock turns both into the TypeErrors a
 // call with ** gives (ceval.c's format_kwargs_error). Anything else stays as it is.
 void FormatKwargsError(PyObject* func, PyObject* kwargs) {
   if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
     PyErr_Clear();
-    PyObject* funcstr = _PyObject_FunctionStr(func);
-    if (funcstr != nullptr) {
-      PyErr_Format(PyExc_TypeError, "%U argument after ** must be a mapping, not %.200s", funcstr,
-                   Py_TYPE(kwargs)->tp_name);
-      Py_DECREF(funcstr);
-    }
+    TypeErrorAboutCallee(func, "%U argument after ** must be a mapping, not %.200s",
+                         Py_TYPE(kwargs)->tp_name);
   } else if (PyErr_ExceptionMatches(PyExc_KeyError)) {
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
     // Only _PyDict_MergeEx's own KeyError carries the key as a 1-tuple (unnormalized).
     if (value != nullptr && PyTuple_Check(value) && PyTuple_GET_SIZE(value) == 1) {
-      PyObject* funcstr = _PyObject_FunctionStr(func);
-      if (funcstr != nullptr) {
-        PyErr_Format(PyExc_TypeError, "%U got multiple values for keyword argument '%S'", funcstr,
-                     PyTuple_GET_ITEM(value, 0));
-        Py_DECREF(funcstr);
-      }
+      TypeErrorAboutCallee(func, "%U got multiple values for keyword argument '%S'",
+                           PyTuple_GET_ITEM(value, 0));
       Py_XDECREF(type);
       Py_XDECREF(value);
       Py_XDECREF(tb);
@@ -68,12 +70,8 @@ int CheckArgsIterable(PyObject* func, PyObject* args) {
   if (Py_TYPE(args)->tp_iter != nullptr || PySequence_Check(args)) return 0;
   // _PyObject_FunctionStr must not run with an exception set.
   PyErr_Clear();
-  PyObject* funcstr = _PyObject_FunctionStr(func);
-  if (funcstr != nullptr) {
-    PyErr_Format(PyExc_TypeError, "%U argument after * must be an iterable, not %.200s", funcstr,
-                 Py_TYPE(args)->tp_name);
-    Py_DECREF(funcstr);
-  }
+  TypeErrorAboutCallee(func, "%U argument after * must be an iterable, not %.200s",
+                       Py_TYPE(args)->tp_name);
   return -1;
 }
 
@@ -153,6 +151,43 @@ PyObject* a64_call_ex(PyObject* func, PyObject* callargs, PyObject* kwargs) {
   Py_DECREF(args);
   Py_XDECREF(kwdict);
   return result;
+}
+
+// UNPACK_SEQUENCE: out[0..n) = the items, last first (stack order); `seq` borrowed. The
+// messages are 3.11's.
+int a64_unpack_sequence(PyObject* seq, int64_t n, PyObject** out) {
+  PyObject* it = PyObject_GetIter(seq);
+  if (it == nullptr) {
+    FormatNotIterableForUnpack(seq);
+    return -1;
+  }
+  int64_t got = 0;
+  for (; got < n; got++) {
+    PyObject* w = PyIter_Next(it);
+    if (w == nullptr) {
+      if (!PyErr_Occurred()) {
+        PyErr_Format(PyExc_ValueError, "not enough values to unpack (expected %d, got %d)",
+                     static_cast<int>(n), static_cast<int>(got));
+      }
+      break;
+    }
+    out[n - 1 - got] = w;
+  }
+  if (got == n) {
+    PyObject* extra = PyIter_Next(it);
+    if (extra == nullptr && !PyErr_Occurred()) {
+      Py_DECREF(it);
+      return 0;
+    }
+    if (extra != nullptr) {
+      Py_DECREF(extra);
+      PyErr_Format(PyExc_ValueError, "too many values to unpack (expected %d)",
+                   static_cast<int>(n));
+    }
+  }
+  for (int64_t i = 0; i < got; i++) Py_DECREF(out[n - 1 - i]);
+  Py_DECREF(it);
+  return -1;
 }
 
 // UNPACK_EX (ceval.c's unpack_iterable with a starred target). Bottom to top, the stack it

@@ -181,13 +181,7 @@ void CompleteFrame(const CodeState& st, _PyInterpreterFrame* frame, uint64_t cod
 A64JIT_ALWAYS_INLINE PyObject* RunCompiled(CodeState* st, PyThreadState* ts,
                                            _PyInterpreterFrame* frame) {
   Runtime& r = TheRuntime();
-  // Py_EnterRecursiveCall(""), its fast path inline (a library call costs two indirect
-  // branches, which dominate a call under QEMU).
-  if (ts->recursion_remaining > 0) {
-    ts->recursion_remaining--;
-  } else if (Py_EnterRecursiveCall("")) {
-    return nullptr;
-  }
+  if (!EnterRecursiveCall(ts, "")) return nullptr;
   frame->previous = ts->cframe->current_frame;
   ts->cframe->current_frame = frame;
   r.stats.entries++;
@@ -330,11 +324,11 @@ __attribute__((noinline)) void PopUnboundFrame(PyThreadState* ts, _PyInterpreter
 }
 
 // Pushes a frame for a direct call of `func` on the thread's data stack, the frame's
-// reference to `func` still to be given and its parameters still NULL. nullptr when
-// CPython's own path must take the call.
+// reference to `func` still to be given and its locals from `first_unset` on NULL (the
+// caller sets the ones before). nullptr when CPython's own path must take the call.
 A64JIT_ALWAYS_INLINE _PyInterpreterFrame* PushFrame(Runtime& r, PyThreadState* ts,
-                                                    PyFunctionObject* func, Py_ssize_t nargs,
-                                                    PyObject* kwnames, CodeState** st) {
+                                                    PyFunctionObject* func, Py_ssize_t first_unset,
+                                                    CodeState** st) {
   auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
   *st = r.enabled && ts == r.owner ? ExistingState(code) : nullptr;
   PyObject** base = ts->datastack_top;
@@ -345,7 +339,6 @@ A64JIT_ALWAYS_INLINE _PyInterpreterFrame* PushFrame(Runtime& r, PyThreadState* t
   ts->datastack_top = base + FrameSlots(code);
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(base);
   _PyFrame_InitializeSpecials(frame, func, nullptr, code->co_nlocalsplus);
-  const Py_ssize_t first_unset = PlainShape(code, nargs, kwnames) ? nargs : 0;
   for (Py_ssize_t i = first_unset; i < code->co_nlocalsplus; i++) frame->localsplus[i] = nullptr;
   return frame;
 }
@@ -366,10 +359,11 @@ PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* a
                        PyObject* kwnames) {
   auto* func = reinterpret_cast<PyFunctionObject*>(callable);
   const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  const bool plain = PlainShape(reinterpret_cast<PyCodeObject*>(func->func_code), nargs, kwnames);
   CodeState* st = nullptr;
-  _PyInterpreterFrame* frame = PushFrame(TheRuntime(), ts, func, nargs, kwnames, &st);
+  _PyInterpreterFrame* frame = PushFrame(TheRuntime(), ts, func, plain ? nargs : 0, &st);
   if (frame == nullptr) return _PyFunction_Vectorcall(callable, args, nargsf, kwnames);
-  if (PlainShape(frame->f_code, nargs, kwnames)) {
+  if (plain) {
     for (Py_ssize_t i = 0; i < nargs; i++) frame->localsplus[i] = Py_NewRef(args[i]);
   } else if (!BindArguments(func, args, nargs, kwnames, frame->localsplus)) {
     PopUnboundFrame(ts, frame);
@@ -382,26 +376,25 @@ PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* a
 PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject* const* args,
                                 Py_ssize_t nargs) {
   auto* func = reinterpret_cast<PyFunctionObject*>(callable);
+  const bool plain = PlainShape(reinterpret_cast<PyCodeObject*>(func->func_code), nargs, nullptr);
   CodeState* st = nullptr;
-  _PyInterpreterFrame* frame = PushFrame(TheRuntime(), ts, func, nargs, nullptr, &st);
-  if (frame != nullptr && !PlainShape(frame->f_code, nargs, nullptr)) {
-    if (BindArguments(func, args, nargs, nullptr, frame->localsplus)) {
-      for (Py_ssize_t i = 0; i < nargs; i++) Py_DECREF(args[i]);  // the frame took its own
-      return RunPushedFrame(st, ts, frame);  // the callable's reference is the frame's
-    }
-    PopUnboundFrame(ts, frame);
-    frame = nullptr;
+  _PyInterpreterFrame* frame = PushFrame(TheRuntime(), ts, func, plain ? nargs : 0, &st);
+  // The callable's reference becomes the frame's.
+  if (frame != nullptr && plain) {
+    // The references move into the frame, as CPython's CALL moves them off the value stack.
+    for (Py_ssize_t i = 0; i < nargs; i++) frame->localsplus[i] = args[i];
+    return RunPushedFrame(st, ts, frame);
   }
-  if (frame == nullptr) {
-    PyObject* res = _PyFunction_Vectorcall(
-        callable, args, static_cast<size_t>(nargs) | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr);
-    Py_DECREF(callable);
-    for (Py_ssize_t i = 0; i < nargs; i++) Py_DECREF(args[i]);
-    return res;
+  if (frame != nullptr && BindArguments(func, args, nargs, nullptr, frame->localsplus)) {
+    for (Py_ssize_t i = 0; i < nargs; i++) Py_DECREF(args[i]);  // the frame took its own
+    return RunPushedFrame(st, ts, frame);
   }
-  // The references move into the frame, as CPython's CALL moves them off the value stack.
-  for (Py_ssize_t i = 0; i < nargs; i++) frame->localsplus[i] = args[i];
-  return RunPushedFrame(st, ts, frame);
+  if (frame != nullptr) PopUnboundFrame(ts, frame);
+  PyObject* res = _PyFunction_Vectorcall(
+      callable, args, static_cast<size_t>(nargs) | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr);
+  Py_DECREF(callable);
+  for (Py_ssize_t i = 0; i < nargs; i++) Py_DECREF(args[i]);
+  return res;
 }
 
 namespace {

@@ -76,6 +76,17 @@ struct Stats {
   std::string exec_mode;
 };
 
+// Py_EnterRecursiveCall(where) with its fast path inline: a library call costs two
+// indirect branches, which dominate a call under QEMU. Py_LeaveRecursiveCall() is
+// `ts->recursion_remaining++`.
+inline bool EnterRecursiveCall(PyThreadState* ts, const char* where) {
+  if (ts->recursion_remaining > 0) {
+    ts->recursion_remaining--;
+    return true;
+  }
+  return Py_EnterRecursiveCall(where) == 0;
+}
+
 // The vectorcall the JIT installs on compiled functions; whether `f` is it (compiled code's
 // call helper then calls it directly); and the same for a caller that knows the thread state
 // (compiled code): direct calls avoid indirect branches, which dominate a call under QEMU.

@@ -136,8 +136,6 @@ PyObject* a64_build_map(PyObject** items, int64_t n);
 PyObject* a64_build_const_key_map(PyObject** values, int64_t n, PyObject* keys);
 PyObject* a64_build_string(PyObject** items, int64_t n);
 PyObject* a64_format_value(PyObject* value, PyObject* spec, int64_t conversion);
-// UNPACK_SEQUENCE: out[0 .. n-1] from bottom to top of the stack it leaves.
-int a64_unpack_sequence(PyObject* seq, int64_t n, PyObject** out);
 int a64_list_extend(PyObject* list, PyObject* iterable);
 PyObject* a64_make_function(_PyInterpreterFrame* frame, PyObject** items, int64_t n, int64_t flags);
 // FOR_ITER: the next value, NULL when exhausted, (PyObject*)1 on error.
@@ -163,6 +161,8 @@ int a64_dict_merge(PyObject* func, PyObject* dict, PyObject* update);
 // CALL_FUNCTION_EX: func(*callargs, **kwargs); kwargs may be NULL. Converts callargs to a
 // tuple and kwargs to a dict as stock does, with stock's messages.
 PyObject* a64_call_ex(PyObject* func, PyObject* callargs, PyObject* kwargs);
+// UNPACK_SEQUENCE: out[0 .. n-1] from bottom to top of the stack it leaves.
+int a64_unpack_sequence(PyObject* seq, int64_t n, PyObject** out);
 // UNPACK_EX: out[0 .. before+after] (before + 1 + after values: the list in the middle),
 // bottom to top of the stack it leaves, as a64_unpack_sequence. Stock's messages.
 int a64_unpack_ex(PyObject* seq, int64_t before, int64_t after, PyObject** out);
