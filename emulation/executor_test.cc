@@ -1,7 +1,6 @@
 // Executor tests: one source for every configuration. Snippets are assembled with asmjit
 // and run by this host's executor: Unicorn on x86-64, natively under qemu-aarch64 or on an
 // aarch64 machine. Every test checks which path ran (instructions counted under Unicorn).
-#include "emulation/executors.h"
 #include "jit/runtime/executor.h"
 
 #include <asmjit/arm/a64assembler.h>
@@ -10,9 +9,13 @@
 #include <sys/mman.h>
 
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
 #include <functional>
+#include <mutex>
+#include <thread>
 
+#include "emulation/executors.h"
 #include "emulation/helper_registry.h"
 
 namespace a64jit::emu {
@@ -371,6 +374,79 @@ TEST_F(ExecutorTest, CalleeSavedRegistersSurviveHostCallsAndNesting) {
 }
 
 // ---- rewritten code ------------------------------------------------------------------
+
+// Thread A's guest code is suspended in a host helper while thread B runs a whole guest call
+// (what a helper that releases the GIL allows): each thread has its own guest stack and, under
+// Unicorn, its own engine, so A resumes with its registers and stack as it left them.
+std::mutex g_hand_mutex;
+std::condition_variable g_hand_cv;
+int g_hand_step = 0;  // 1: A is suspended in the helper; 2: B's call is done
+extern "C" int64_t HostWaitForOtherThread(int64_t v) {
+  std::unique_lock<std::mutex> lock(g_hand_mutex);
+  g_hand_step = 1;
+  g_hand_cv.notify_all();
+  g_hand_cv.wait(lock, [] { return g_hand_step == 2; });
+  return v;
+}
+
+TEST_F(ExecutorTest, ThreadsRunGuestCodeWhileAnotherIsSuspended) {
+  RegisterHelper(reinterpret_cast<const void*>(&HostWaitForOtherThread),
+                 {"HostWaitForOtherThread", 1, 0, RetKind::kInt});
+  // x19 = x0 + 1000 and a stack slot = x0 + 7, both live across the helper call.
+  const uint8_t* waits = Load([](Assembler& a) {
+    a.stp(x29, x30, ptr_pre(sp, -32));
+    a.mov(x29, sp);
+    a.str(x19, ptr(sp, 16));
+    a.add(x19, x0, 1000);
+    a.add(x1, x0, 7);
+    a.str(x1, ptr(sp, 24));
+    CallHostFunction(a, reinterpret_cast<const void*>(&HostWaitForOtherThread));
+    a.ldr(x1, ptr(sp, 24));
+    a.add(x0, x0, x19);
+    a.add(x0, x0, x1);
+    a.ldr(x19, ptr(sp, 16));
+    a.ldp(x29, x30, ptr_post(sp, 32));
+    a.ret(x30);
+  });
+  // Writes its own stack slots and registers: x19 = 5000, slot = x0 * 3.
+  const uint8_t* other = Load([](Assembler& a) {
+    a.stp(x29, x30, ptr_pre(sp, -32));
+    a.str(x19, ptr(sp, 16));
+    a.mov(x19, 5000);
+    a.add(x1, x0, x0, asmjit::arm::lsl(1));
+    a.str(x1, ptr(sp, 24));
+    a.ldr(x0, ptr(sp, 24));
+    a.ldr(x19, ptr(sp, 16));
+    a.ldp(x29, x30, ptr_post(sp, 32));
+    a.ret(x30);
+  });
+  g_hand_step = 0;
+  uint64_t a_result = 0, b_result = 0;
+  std::string a_error;  // a fault on a thread must fail the test, not terminate it
+  std::thread a([&] {
+    try {
+      a_result = ex_->CallInt(waits, {Arg::Int(1)});
+    } catch (const std::exception& e) {
+      a_error = e.what();
+    }
+  });
+  std::thread b([&] {
+    {
+      std::unique_lock<std::mutex> lock(g_hand_mutex);
+      g_hand_cv.wait(lock, [] { return g_hand_step == 1; });
+    }
+    b_result = ex_->CallInt(other, {Arg::Int(14)});
+    std::lock_guard<std::mutex> lock(g_hand_mutex);
+    g_hand_step = 2;
+    g_hand_cv.notify_all();
+  });
+  a.join();
+  b.join();
+  EXPECT_EQ(a_error, "");
+  EXPECT_EQ(b_result, 42u);
+  EXPECT_EQ(a_result, 1u + 1001u + 8u);
+  ExpectRanOnThisHost();
+}
 
 TEST_F(ExecutorTest, PatchedCodeRunsNewBytes) {
   const uint8_t* fn = Load([](Assembler& a) {

@@ -174,7 +174,7 @@ void NativeExecutor::RunStub(CallFrame* frame, int depth) {
   }
   DisarmTimer();
   ts.active = nullptr;
-  depth_ = 1;  // nested Call frames were skipped; the outermost guard brings it to 0
+  Calls().depth = 1;  // nested Call frames were skipped; the outermost guard brings it to 0
   ThrowFault(ts.fault);
 }
 

@@ -11,24 +11,33 @@
 // stops, the run loop calls the registered helper with X0-X7/D0-D7, writes X0/D0, and
 // resumes at LR. uc_emu_start is therefore never nested: a helper that calls back into
 // guest code starts a new run after saving the suspended guest context.
+//
+// Threads: every calling thread has its own Unicorn engine (registers, mappings, guest
+// stack), made on its first call and closed when the thread ends. A helper that releases
+// the GIL lets another thread run guest code while this one's engine stays suspended.
+// Code arenas and code changes are recorded here and applied to each engine before it runs.
 #include <unicorn/unicorn.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
+#include <unordered_map>
 #include <vector>
 
-#include "jit/codegen/disassembly.h"
 #include "emulation/executors.h"
 #include "emulation/helper_registry.h"
 #include "emulation/host_maps.h"
+#include "jit/codegen/disassembly.h"
 
 namespace a64jit::emu {
 namespace {
 
 using codegen::DisassembleAt;
 using runtime::CallFrame;
+using runtime::CallStats;
 using runtime::CallHost;
 using runtime::ExecutorError;
 using runtime::GuestFault;
@@ -52,10 +61,46 @@ std::string Hex(uint64_t v) {
   return buf;
 }
 
+// Why an engine's current uc_emu_start stopped, as recorded by the hooks.
+struct Stop {
+  enum What { kNone, kHostCall, kFault, kTimeout } what = kNone;
+  GuestFault::Kind kind = GuestFault::Kind::kUnmappedAccess;
+  uint64_t pc = 0, address = 0;
+  std::string detail;
+};
+
+struct OnDemand {
+  uint64_t begin, end;
+  bool write;
+};
+
+class UnicornExecutor;
+
+// One thread's Unicorn engine and what it has mapped.
+struct Engine {
+  UnicornExecutor* executor = nullptr;
+  uc_engine* uc = nullptr;
+  CallStats* current = nullptr;         // the thread's outermost call in progress
+  std::map<uint64_t, uint64_t> mapped;  // begin -> end, every guest mapping
+  std::vector<OnDemand> on_demand;
+  HostMaps host_maps;
+  bool host_maps_fresh = false;
+  bool trace = false;
+  uint64_t generation = 0;  // of the executor's code records this engine has applied
+  size_t arenas = 0, changes = 0;
+  Stop stop;
+  ~Engine() {
+    if (uc != nullptr) uc_close(uc);
+  }
+};
+
+// This thread's engines: executor id -> engine. Closed when the thread ends.
+thread_local std::unordered_map<uint64_t, std::unique_ptr<Engine>> t_engines;
+
 class UnicornExecutor : public Executor {
  public:
-  explicit UnicornExecutor(const ExecutorOptions& options);
-  ~UnicornExecutor() override;
+  explicit UnicornExecutor(const ExecutorOptions& options) : Executor(options) {}
+  ~UnicornExecutor() override { t_engines.erase(id()); }
   ExecMode mode() const override { return ExecMode::kUnicorn; }
 
  protected:
@@ -68,153 +113,171 @@ class UnicornExecutor : public Executor {
   bool ReadGuest(uint64_t address, void* out, size_t size) override;
 
  private:
-  // Why the current uc_emu_start stopped, as recorded by the hooks.
-  struct Stop {
-    enum What { kNone, kHostCall, kFault, kTimeout } what = kNone;
-    GuestFault::Kind kind = GuestFault::Kind::kUnmappedAccess;
-    uint64_t pc = 0, address = 0;
-    std::string detail;
-  };
-
-  void Check(uc_err err, const char* what) const;
-  uint64_t Reg(int reg) const;
-  void SetReg(int reg, uint64_t value);
-  bool MapOnDemand(uint64_t address, bool write);
-  void MapFixed(uint64_t begin, uint64_t size, uint32_t perms);
-  void DropOnDemandMappings();
-  void DropStaleOnDemandMappings();
-  uint64_t HostCall(uint64_t target);  // returns where to resume
+  Engine& ThisThreadEngine();
+  std::unique_ptr<Engine> NewEngine();
+  void ApplyCodeRecords(Engine& e);
+  bool MapOnDemand(Engine& e, uint64_t address, bool write);
+  void DropOnDemandMappings(Engine& e);
+  void DropStaleOnDemandMappings(Engine& e);
+  uint64_t HostCall(Engine& e, uint64_t target);  // returns where to resume
   [[noreturn]] void ThrowStop(const Stop& stop);
 
-  static void OnBlock(uc_engine* uc, uint64_t address, uint32_t size, void* self);
-  static void OnCode(uc_engine* uc, uint64_t address, uint32_t size, void* self);
+  static void OnBlock(uc_engine* uc, uint64_t address, uint32_t size, void* engine);
+  static void OnCode(uc_engine* uc, uint64_t address, uint32_t size, void* engine);
   static bool OnInvalidMemory(uc_engine* uc, uc_mem_type type, uint64_t address, int size,
-                              int64_t value, void* self);
-  static void OnInterrupt(uc_engine* uc, uint32_t intno, void* self);
-  static bool OnInvalidInstruction(uc_engine* uc, void* self);
+                              int64_t value, void* engine);
+  static void OnInterrupt(uc_engine* uc, uint32_t intno, void* engine);
+  static bool OnInvalidInstruction(uc_engine* uc, void* engine);
 
-  uc_engine* uc_ = nullptr;
-  std::map<uint64_t, uint64_t> mapped_;  // begin -> end, every guest mapping
-  struct OnDemand {
-    uint64_t begin, end;
-    bool write;
-  };
-  std::vector<OnDemand> on_demand_;
-  HostMaps host_maps_;
-  bool host_maps_fresh_ = false;
-  bool trace_ = false;
-  Stop stop_;
+  // Code arenas and changed code, for every thread's engine to apply before it runs.
+  std::mutex code_mutex_;
+  std::vector<std::pair<uint64_t, uint64_t>> arenas_;   // begin, size
+  std::vector<std::pair<uint64_t, uint64_t>> changes_;  // begin, end
+  std::atomic<uint64_t> code_generation_{0};
 };
 
-UnicornExecutor::UnicornExecutor(const ExecutorOptions& options) : Executor(options) {
-  Check(uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &uc_), "uc_open");
-  // MAX: every instruction Unicorn's QEMU implements (a Neoverse core's v8.2+ set included).
-  Check(uc_ctl_set_cpu_model(uc_, UC_CPU_ARM64_MAX), "set cpu model");
-  uint64_t cpacr = Reg(UC_ARM64_REG_CPACR_EL1);
-  SetReg(UC_ARM64_REG_CPACR_EL1, cpacr | (3ull << 20));  // FPEN: FP/SIMD without traps
-
-  uc_hook hook;
-  const char* trace_env = std::getenv("A64JIT_TRACE");
-  trace_ = options.trace || (trace_env != nullptr && std::string(trace_env) == "1");
-  if (options.count_every_instruction || trace_) {
-    Check(uc_hook_add(uc_, &hook, UC_HOOK_CODE, reinterpret_cast<void*>(&OnCode), this, 1, 0),
-          "hook code");
-  } else {
-    Check(uc_hook_add(uc_, &hook, UC_HOOK_BLOCK, reinterpret_cast<void*>(&OnBlock), this, 1, 0),
-          "hook block");
-  }
-  Check(uc_hook_add(uc_, &hook, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT,
-                    reinterpret_cast<void*>(&OnInvalidMemory), this, 1, 0),
-        "hook memory");
-  Check(uc_hook_add(uc_, &hook, UC_HOOK_INTR, reinterpret_cast<void*>(&OnInterrupt), this, 1, 0),
-        "hook interrupt");
-  Check(uc_hook_add(uc_, &hook, UC_HOOK_INSN_INVALID,
-                    reinterpret_cast<void*>(&OnInvalidInstruction), this, 1, 0),
-        "hook invalid instruction");
-  MapFixed(stack_low(), stack_high() - stack_low(), UC_PROT_READ | UC_PROT_WRITE);
-}
-
-UnicornExecutor::~UnicornExecutor() {
-  if (uc_ != nullptr) uc_close(uc_);
-}
-
-void UnicornExecutor::Check(uc_err err, const char* what) const {
+void Check(uc_err err, const char* what) {
   if (err != UC_ERR_OK) {
     throw ExecutorError(std::string("unicorn: ") + what + ": " + uc_strerror(err));
   }
 }
 
-uint64_t UnicornExecutor::Reg(int reg) const {
+uint64_t Reg(uc_engine* uc, int reg) {
   uint64_t v = 0;
-  uc_reg_read(uc_, reg, &v);
+  uc_reg_read(uc, reg, &v);
   return v;
 }
 
-void UnicornExecutor::SetReg(int reg, uint64_t value) {
-  Check(uc_reg_write(uc_, reg, &value), "reg write");
+void SetReg(uc_engine* uc, int reg, uint64_t value) {
+  Check(uc_reg_write(uc, reg, &value), "reg write");
 }
 
-void UnicornExecutor::MapFixed(uint64_t begin, uint64_t size, uint32_t perms) {
-  Check(uc_mem_map_ptr(uc_, begin, size, perms, reinterpret_cast<void*>(begin)), "map");
-  mapped_[begin] = begin + size;
+void MapFixed(Engine& e, uint64_t begin, uint64_t size, uint32_t perms) {
+  Check(uc_mem_map_ptr(e.uc, begin, size, perms, reinterpret_cast<void*>(begin)), "map");
+  e.mapped[begin] = begin + size;
+}
+
+Engine& UnicornExecutor::ThisThreadEngine() {
+  std::unique_ptr<Engine>& slot = t_engines[id()];
+  if (slot == nullptr) slot = NewEngine();
+  return *slot;
+}
+
+std::unique_ptr<Engine> UnicornExecutor::NewEngine() {
+  auto e = std::make_unique<Engine>();
+  e->executor = this;
+  e->current = &Calls().current;
+  Check(uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &e->uc), "uc_open");
+  uc_engine* uc = e->uc;
+  // MAX: every instruction Unicorn's QEMU implements (a Neoverse core's v8.2+ set included).
+  Check(uc_ctl_set_cpu_model(uc, UC_CPU_ARM64_MAX), "set cpu model");
+  SetReg(uc, UC_ARM64_REG_CPACR_EL1, Reg(uc, UC_ARM64_REG_CPACR_EL1) | (3ull << 20));  // FPEN
+
+  uc_hook hook;
+  void* user = e.get();
+  const char* trace_env = std::getenv("A64JIT_TRACE");
+  e->trace = options().trace || (trace_env != nullptr && std::string(trace_env) == "1");
+  if (options().count_every_instruction || e->trace) {
+    Check(uc_hook_add(uc, &hook, UC_HOOK_CODE, reinterpret_cast<void*>(&OnCode), user, 1, 0),
+          "hook code");
+  } else {
+    Check(uc_hook_add(uc, &hook, UC_HOOK_BLOCK, reinterpret_cast<void*>(&OnBlock), user, 1, 0),
+          "hook block");
+  }
+  Check(uc_hook_add(uc, &hook, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT,
+                    reinterpret_cast<void*>(&OnInvalidMemory), user, 1, 0),
+        "hook memory");
+  Check(uc_hook_add(uc, &hook, UC_HOOK_INTR, reinterpret_cast<void*>(&OnInterrupt), user, 1, 0),
+        "hook interrupt");
+  Check(uc_hook_add(uc, &hook, UC_HOOK_INSN_INVALID, reinterpret_cast<void*>(&OnInvalidInstruction),
+                    user, 1, 0),
+        "hook invalid instruction");
+  MapFixed(*e, stack_low(), stack_high() - stack_low(), UC_PROT_READ | UC_PROT_WRITE);
+  ApplyCodeRecords(*e);
+  return e;
+}
+
+// Maps the arenas added and drops the translations of code changed since the engine last
+// looked (on another thread, or on this one while it was suspended in a host call).
+void UnicornExecutor::ApplyCodeRecords(Engine& e) {
+  if (e.generation == code_generation_.load(std::memory_order_acquire)) return;
+  std::lock_guard<std::mutex> lock(code_mutex_);
+  for (; e.arenas < arenas_.size(); e.arenas++) {
+    // Code is readable and executable by the guest, never writable: a guest store into code
+    // is a protection fault, as it is natively under W^X.
+    MapFixed(e, arenas_[e.arenas].first, arenas_[e.arenas].second, UC_PROT_READ | UC_PROT_EXEC);
+  }
+  for (; e.changes < changes_.size(); e.changes++) {
+    Check(uc_ctl_remove_cache(e.uc, changes_[e.changes].first, changes_[e.changes].second),
+          "remove translation cache");
+  }
+  e.generation = code_generation_.load(std::memory_order_acquire);
 }
 
 void UnicornExecutor::ArenaAdded(const uint8_t* begin, size_t size) {
-  // Code is readable and executable by the guest, never writable: a guest store into code
-  // is a protection fault, as it is natively under W^X.
-  MapFixed(reinterpret_cast<uintptr_t>(begin), size, UC_PROT_READ | UC_PROT_EXEC);
+  std::lock_guard<std::mutex> lock(code_mutex_);
+  arenas_.emplace_back(reinterpret_cast<uintptr_t>(begin), size);
+  code_generation_.fetch_add(1, std::memory_order_release);
 }
 
 void UnicornExecutor::CodeChanged(const uint8_t* begin, size_t size) {
-  const uint64_t b = reinterpret_cast<uintptr_t>(begin);
-  Check(uc_ctl_remove_cache(uc_, b, b + size), "remove translation cache");
+  {
+    std::lock_guard<std::mutex> lock(code_mutex_);
+    const uint64_t b = reinterpret_cast<uintptr_t>(begin);
+    changes_.emplace_back(b, b + size);
+    code_generation_.fetch_add(1, std::memory_order_release);
+  }
+  auto it = t_engines.find(id());
+  if (it != t_engines.end()) ApplyCodeRecords(*it->second);
 }
 
 bool UnicornExecutor::ReadGuest(uint64_t address, void* out, size_t size) {
-  return uc_mem_read(uc_, address, out, size) == UC_ERR_OK;
+  return uc_mem_read(ThisThreadEngine().uc, address, out, size) == UC_ERR_OK;
 }
 
-bool UnicornExecutor::MapOnDemand(uint64_t address, bool write) {
+bool UnicornExecutor::MapOnDemand(Engine& e, uint64_t address, bool write) {
   if (address < 0x10000) return false;  // never map the null page region
   // Unicorn's address space holds a bounded number of sections (it aborts past that), and
   // one outermost call may run for a whole program. Recycle: drop every on-demand mapping
-  // and let later accesses map again what they need.
-  if (on_demand_.size() >= kMaxOnDemandMappings) DropOnDemandMappings();
+  // and let later accesses map again what they need. (This runs inside the memory hook: a
+  // stop-and-retry instead is not possible, as Unicorn 2.0.1 reports neither the hook's PC
+  // nor the PC after the stop precisely enough to run the access again.)
+  if (e.on_demand.size() >= kMaxOnDemandMappings) DropOnDemandMappings(e);
   std::optional<HostRegion> region;
-  if (host_maps_fresh_) region = host_maps_.Find(address);
+  if (e.host_maps_fresh) region = e.host_maps.Find(address);
   if (!region) {
     // Not in the snapshot, or no snapshot: the host may have mapped it since (a grown stack,
     // a new heap arena). Read the map again before calling the access a fault.
-    host_maps_.Refresh();
-    host_maps_fresh_ = true;
-    region = host_maps_.Find(address);
+    e.host_maps.Refresh();
+    e.host_maps_fresh = true;
+    region = e.host_maps.Find(address);
   }
   if (!region || !region->read || (write && !region->write)) return false;
   uint64_t lo = std::max(region->begin, address & ~(kWindow - 1));
   uint64_t hi = std::min(region->end, (address & ~(kWindow - 1)) + kWindow);
   // Clip against what is already mapped (neighbouring host regions may have merged).
-  auto next = mapped_.upper_bound(address);
-  if (next != mapped_.end()) hi = std::min(hi, next->first);
-  if (next != mapped_.begin()) {
+  auto next = e.mapped.upper_bound(address);
+  if (next != e.mapped.end()) hi = std::min(hi, next->first);
+  if (next != e.mapped.begin()) {
     auto prev = std::prev(next);
     if (prev->second > address) return false;  // mapped already: not an on-demand case
     lo = std::max(lo, prev->second);
   }
   const uint32_t perms = UC_PROT_READ | (region->write ? UC_PROT_WRITE : 0);
-  if (uc_mem_map_ptr(uc_, lo, hi - lo, perms, reinterpret_cast<void*>(lo)) != UC_ERR_OK) {
+  if (uc_mem_map_ptr(e.uc, lo, hi - lo, perms, reinterpret_cast<void*>(lo)) != UC_ERR_OK) {
     return false;
   }
-  mapped_[lo] = hi;
-  on_demand_.push_back(OnDemand{lo, hi, region->write});
+  e.mapped[lo] = hi;
+  e.on_demand.push_back(OnDemand{lo, hi, region->write});
   return true;
 }
 
-void UnicornExecutor::DropOnDemandMappings() {
-  for (const OnDemand& m : on_demand_) {
-    uc_mem_unmap(uc_, m.begin, m.end - m.begin);
-    mapped_.erase(m.begin);
+void UnicornExecutor::DropOnDemandMappings(Engine& e) {
+  for (const OnDemand& m : e.on_demand) {
+    uc_mem_unmap(e.uc, m.begin, m.end - m.begin);
+    e.mapped.erase(m.begin);
   }
-  on_demand_.clear();
+  e.on_demand.clear();
 }
 
 // Before an outermost call: keeps the on-demand mappings the host still backs exactly as
@@ -222,28 +285,28 @@ void UnicornExecutor::DropOnDemandMappings() {
 // every call instead meant a uc_mem_unmap and a uc_mem_map_ptr per window per call; with an
 // interpreter calling compiled code tens of thousands of times a second, that churn made
 // Unicorn 2.0.1 crash in page_collection_lock (Richards autojit, about one run in two).
-void UnicornExecutor::DropStaleOnDemandMappings() {
-  host_maps_.Refresh();
-  host_maps_fresh_ = true;
+void UnicornExecutor::DropStaleOnDemandMappings(Engine& e) {
+  e.host_maps.Refresh();
+  e.host_maps_fresh = true;
   std::vector<OnDemand> kept;
-  for (const OnDemand& m : on_demand_) {
-    const std::optional<HostRegion> r = host_maps_.Find(m.begin);
+  for (const OnDemand& m : e.on_demand) {
+    const std::optional<HostRegion> r = e.host_maps.Find(m.begin);
     if (r && r->end >= m.end && r->read && r->write == m.write) {
       kept.push_back(m);
     } else {
-      uc_mem_unmap(uc_, m.begin, m.end - m.begin);
-      mapped_.erase(m.begin);
+      uc_mem_unmap(e.uc, m.begin, m.end - m.begin);
+      e.mapped.erase(m.begin);
     }
   }
-  on_demand_ = std::move(kept);
+  e.on_demand = std::move(kept);
 }
 
-void UnicornExecutor::OnBlock(uc_engine* uc, uint64_t address, uint32_t size, void* self_ptr) {
-  auto* self = static_cast<UnicornExecutor*>(self_ptr);
-  self->current_.guest_instructions += size / 4;
-  if (self->current_.guest_instructions > self->options().instruction_budget) {
-    self->stop_.what = Stop::kTimeout;
-    self->stop_.pc = address;
+void UnicornExecutor::OnBlock(uc_engine* uc, uint64_t address, uint32_t size, void* engine) {
+  auto* e = static_cast<Engine*>(engine);
+  e->current->guest_instructions += size / 4;
+  if (e->current->guest_instructions > e->executor->options().instruction_budget) {
+    e->stop.what = Stop::kTimeout;
+    e->stop.pc = address;
     uc_emu_stop(uc);
     return;
   }
@@ -251,16 +314,16 @@ void UnicornExecutor::OnBlock(uc_engine* uc, uint64_t address, uint32_t size, vo
   uint64_t sp = 0;
   uc_reg_read(uc, UC_ARM64_REG_SP, &sp);
   if (sp & 15) {
-    self->stop_ =
+    e->stop =
         Stop{Stop::kFault, GuestFault::Kind::kMisalignedStack, address, sp, "sp = " + Hex(sp)};
     uc_emu_stop(uc);
   }
 }
 
-void UnicornExecutor::OnCode(uc_engine* uc, uint64_t address, uint32_t size, void* self_ptr) {
-  auto* self = static_cast<UnicornExecutor*>(self_ptr);
-  self->current_.guest_instructions++;
-  if (self->trace_) {
+void UnicornExecutor::OnCode(uc_engine* uc, uint64_t address, uint32_t size, void* engine) {
+  auto* e = static_cast<Engine*>(engine);
+  e->current->guest_instructions++;
+  if (e->trace) {
     uint64_t sp = 0;
     uc_reg_read(uc, UC_ARM64_REG_SP, &sp);
     uint8_t word[4];
@@ -270,16 +333,16 @@ void UnicornExecutor::OnCode(uc_engine* uc, uint64_t address, uint32_t size, voi
     std::fprintf(stderr, "[a64jit trace] sp=0x%llx %s", static_cast<unsigned long long>(sp),
                  text.c_str());
   }
-  if (self->current_.guest_instructions > self->options().instruction_budget) {
-    self->stop_.what = Stop::kTimeout;
-    self->stop_.pc = address;
+  if (e->current->guest_instructions > e->executor->options().instruction_budget) {
+    e->stop.what = Stop::kTimeout;
+    e->stop.pc = address;
     uc_emu_stop(uc);
   }
 }
 
 bool UnicornExecutor::OnInvalidMemory(uc_engine* uc, uc_mem_type type, uint64_t address, int,
-                                      int64_t, void* self_ptr) {
-  auto* self = static_cast<UnicornExecutor*>(self_ptr);
+                                      int64_t, void* engine) {
+  auto* e = static_cast<Engine*>(engine);
   uint64_t pc = 0, sp = 0;
   uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
   uc_reg_read(uc, UC_ARM64_REG_SP, &sp);
@@ -287,24 +350,24 @@ bool UnicornExecutor::OnInvalidMemory(uc_engine* uc, uc_mem_type type, uint64_t 
     case UC_MEM_FETCH_UNMAPPED:
     case UC_MEM_FETCH_PROT:
       // A branch out of guest code: a host call (or a bad branch, decided by the run loop).
-      self->stop_ = Stop{Stop::kHostCall, GuestFault::Kind::kBadBranch, address, address, ""};
+      e->stop = Stop{Stop::kHostCall, GuestFault::Kind::kBadBranch, address, address, ""};
       return false;
     case UC_MEM_READ_UNMAPPED:
     case UC_MEM_WRITE_UNMAPPED:
-      if (self->MapOnDemand(address, type == UC_MEM_WRITE_UNMAPPED)) return true;
-      self->stop_ = Stop{Stop::kFault, self->ClassifyDataFault(address, sp), pc, address,
-                         type == UC_MEM_WRITE_UNMAPPED ? "write" : "read"};
+      if (e->executor->MapOnDemand(*e, address, type == UC_MEM_WRITE_UNMAPPED)) return true;
+      e->stop = Stop{Stop::kFault, e->executor->ClassifyDataFault(address, sp), pc, address,
+                     type == UC_MEM_WRITE_UNMAPPED ? "write" : "read"};
       return false;
     default:
-      self->stop_ =
+      e->stop =
           Stop{Stop::kFault, GuestFault::Kind::kProtection, pc, address,
                type == UC_MEM_WRITE_PROT ? "write to read-only memory" : "access not permitted"};
       return false;
   }
 }
 
-void UnicornExecutor::OnInterrupt(uc_engine* uc, uint32_t intno, void* self_ptr) {
-  auto* self = static_cast<UnicornExecutor*>(self_ptr);
+void UnicornExecutor::OnInterrupt(uc_engine* uc, uint32_t intno, void* engine) {
+  auto* e = static_cast<Engine*>(engine);
   uint64_t pc = 0;
   uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
   GuestFault::Kind kind = GuestFault::Kind::kUndefinedInstruction;
@@ -314,20 +377,20 @@ void UnicornExecutor::OnInterrupt(uc_engine* uc, uint32_t intno, void* self_ptr)
   } else if (intno == kExcpBkpt) {
     kind = GuestFault::Kind::kBreakpoint;
   } else if (intno != kExcpUdef) {
-    self->stop_.detail = "CPU exception " + std::to_string(intno);
+    e->stop.detail = "CPU exception " + std::to_string(intno);
   }
-  self->stop_.what = Stop::kFault;
-  self->stop_.kind = kind;
-  self->stop_.pc = pc;
-  self->stop_.address = pc;
+  e->stop.what = Stop::kFault;
+  e->stop.kind = kind;
+  e->stop.pc = pc;
+  e->stop.address = pc;
   uc_emu_stop(uc);
 }
 
-bool UnicornExecutor::OnInvalidInstruction(uc_engine* uc, void* self_ptr) {
-  auto* self = static_cast<UnicornExecutor*>(self_ptr);
+bool UnicornExecutor::OnInvalidInstruction(uc_engine* uc, void* engine) {
+  auto* e = static_cast<Engine*>(engine);
   uint64_t pc = 0;
   uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
-  self->stop_ = Stop{Stop::kFault, GuestFault::Kind::kUndefinedInstruction, pc, pc, ""};
+  e->stop = Stop{Stop::kFault, GuestFault::Kind::kUndefinedInstruction, pc, pc, ""};
   return false;
 }
 
@@ -340,8 +403,8 @@ void UnicornExecutor::ThrowStop(const Stop& stop) {
   throw GuestFault(stop.kind, stop.pc, stop.address, stop.detail, DisassembleAround(stop.pc));
 }
 
-uint64_t UnicornExecutor::HostCall(uint64_t target) {
-  const uint64_t lr = Reg(UC_ARM64_REG_LR);
+uint64_t UnicornExecutor::HostCall(Engine& e, uint64_t target) {
+  const uint64_t lr = Reg(e.uc, UC_ARM64_REG_LR);
   std::optional<HelperSignature> sig = LookupHelper(target);
   if (!sig) {
     const std::string symbol = DescribeHostAddress(target);
@@ -354,7 +417,7 @@ uint64_t UnicornExecutor::HostCall(uint64_t target) {
                        : "no helper signature registered for " + Hex(target) + " = " + symbol};
     ThrowStop(stop);
   }
-  const uint64_t sp = Reg(UC_ARM64_REG_SP);
+  const uint64_t sp = Reg(e.uc, UC_ARM64_REG_SP);
   if (sp & 15) {
     ThrowStop(Stop{Stop::kFault, GuestFault::Kind::kMisalignedStack, lr - 4, sp,
                    "sp = " + Hex(sp) + " at a call to " + sig->name});
@@ -362,67 +425,70 @@ uint64_t UnicornExecutor::HostCall(uint64_t target) {
   uint64_t x[8];
   double d[8];
   for (int i = 0; i < 8; i++) {
-    x[i] = Reg(UC_ARM64_REG_X0 + i);
-    uint64_t bits = Reg(UC_ARM64_REG_D0 + i);
+    x[i] = Reg(e.uc, UC_ARM64_REG_X0 + i);
+    uint64_t bits = Reg(e.uc, UC_ARM64_REG_D0 + i);
     std::memcpy(&d[i], &bits, sizeof bits);
   }
-  current_.host_calls++;
-  host_maps_fresh_ = false;  // the helper may map or unmap host memory, before a nested call
+  e.current->host_calls++;
+  e.host_maps_fresh = false;  // the helper may map or unmap host memory, before a nested call
   HostCallResult r = CallHost(target, sig->ret, x, d);
-  host_maps_fresh_ = false;
-  if (sig->ret == RetKind::kInt) SetReg(UC_ARM64_REG_X0, r.x0);
+  e.host_maps_fresh = false;
+  if (sig->ret == RetKind::kInt) SetReg(e.uc, UC_ARM64_REG_X0, r.x0);
   if (sig->ret == RetKind::kDouble) {
     uint64_t bits;
     std::memcpy(&bits, &r.d0, sizeof bits);
-    SetReg(UC_ARM64_REG_D0, bits);
+    SetReg(e.uc, UC_ARM64_REG_D0, bits);
   }
   return lr;
 }
 
 void UnicornExecutor::RunStub(CallFrame* frame, int depth) {
+  Engine& e = ThisThreadEngine();
+  ApplyCodeRecords(e);
   // A nested call interrupts a guest that is suspended in a host call: save its context.
   uc_context* saved = nullptr;
   if (depth > 1) {
-    Check(uc_context_alloc(uc_, &saved), "context alloc");
-    Check(uc_context_save(uc_, saved), "context save");
+    Check(uc_context_alloc(e.uc, &saved), "context alloc");
+    Check(uc_context_save(e.uc, saved), "context save");
   } else {
-    host_maps_fresh_ = false;
-    if (!on_demand_.empty()) DropStaleOnDemandMappings();
+    e.host_maps_fresh = false;
+    if (!e.on_demand.empty()) DropStaleOnDemandMappings(e);
     // The guest starts on its own stack, so the stub has no stack to switch to.
-    SetReg(UC_ARM64_REG_SP, frame->new_sp);
+    SetReg(e.uc, UC_ARM64_REG_SP, frame->new_sp);
     frame->new_sp = 0;
   }
   struct Restore {
-    UnicornExecutor* self;
+    uc_engine* uc;
     uc_context* saved;
     ~Restore() {
       if (saved != nullptr) {
-        uc_context_restore(self->uc_, saved);
+        uc_context_restore(uc, saved);
         uc_context_free(saved);
       }
     }
-  } restore{this, saved};
+  } restore{e.uc, saved};
 
-  SetReg(UC_ARM64_REG_X0, reinterpret_cast<uintptr_t>(frame));
-  SetReg(UC_ARM64_REG_LR, kReturnSentinel);
+  SetReg(e.uc, UC_ARM64_REG_X0, reinterpret_cast<uintptr_t>(frame));
+  SetReg(e.uc, UC_ARM64_REG_LR, kReturnSentinel);
   uint64_t pc = reinterpret_cast<uintptr_t>(stub());
   for (;;) {
-    stop_ = Stop{};
-    uc_err err = uc_emu_start(uc_, pc, kReturnSentinel, 0, 0);
-    Stop stop = stop_;
+    e.stop = Stop{};
+    uc_err err = uc_emu_start(e.uc, pc, kReturnSentinel, 0, 0);
+    Stop stop = e.stop;
+    ApplyCodeRecords(e);  // code compiled or changed while emulation was stopped
     if (stop.what == Stop::kHostCall) {
       if (stop.address == kReturnSentinel) break;
-      pc = HostCall(stop.address);
+      pc = HostCall(e, stop.address);
       continue;
     }
     if (stop.what != Stop::kNone) ThrowStop(stop);
     if (err != UC_ERR_OK) {
-      const uint64_t at = Reg(UC_ARM64_REG_PC);
+      const uint64_t at = Reg(e.uc, UC_ARM64_REG_PC);
       ThrowStop(Stop{Stop::kFault, GuestFault::Kind::kUndefinedInstruction, at, at,
                      std::string("unicorn: ") + uc_strerror(err)});
     }
-    if (Reg(UC_ARM64_REG_PC) == kReturnSentinel) break;
-    throw ExecutorError("unicorn: emulation stopped at " + Hex(Reg(UC_ARM64_REG_PC)) +
+    if (Reg(e.uc, UC_ARM64_REG_PC) == kReturnSentinel) break;
+    throw ExecutorError("unicorn: emulation stopped at " + Hex(Reg(e.uc, UC_ARM64_REG_PC)) +
                         " for no recorded reason");
   }
 }

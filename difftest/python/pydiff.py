@@ -14,6 +14,8 @@ third_party/toolchains/aarch64/qemu_run.sh) is the qemu command to put before it
 Directives in a program's leading comments:
   # pydiff: all-compiled        every function defined in __main__ must be compiled
   # pydiff: min-compiled=N      at least N __main__ functions compiled
+  # pydiff: min-STAT=N          the JIT statistic STAT is at least N (for example
+                                min-breaker_calls=1, min-other_thread_entries=1)
 """
 
 import argparse
@@ -142,6 +144,11 @@ def activity_problems(jit_run, script):
     if "min-compiled" in d and len(main_compiled) < int(d["min-compiled"]):
         problems.append("%d __main__ functions compiled, the program requires %s" %
                         (len(main_compiled), d["min-compiled"]))
+    for key, value in sorted(d.items()):
+        stat = key[len("min-"):]
+        if key.startswith("min-") and key != "min-compiled" and s.get(stat, 0) < int(value):
+            problems.append("statistic %s is %s, the program requires at least %s" %
+                            (stat, s.get(stat, 0), value))
     return problems
 
 

@@ -417,6 +417,16 @@ class Builder {
     ResumeState(stack_);
   }
 
+  // After a call, as the interpreter's dispatch does: tracing switched on by the callee (a
+  // debugger's set_trace, sys.settrace) makes the interpreter take over before the next
+  // instruction. Calls only: tracing switched on from code run implicitly (a property, an
+  // operator method) takes effect at the next call, RESUME or backward jump.
+  void CheckTracingAfterCall() {
+    Effect(Op::kCheckTracing, {});
+    ResumeState(stack_);
+    Last().state.resume_unit = insn_.next;
+  }
+
   bool Resume() {
     if (insn_.oparg < 2) CheckEvalBreaker();
     return true;
@@ -514,6 +524,7 @@ class Builder {
     kwnames_ = -1;
     ErrorState(Without(pre, n));  // the call consumed its operands
     Push(r);
+    CheckTracingAfterCall();
     return true;
   }
 
@@ -861,6 +872,7 @@ class Builder {
     const int r = Def(Op::kCallEx, operands);
     ErrorState(pre);
     Push(r);
+    CheckTracingAfterCall();
     return true;
   }
 

@@ -89,6 +89,7 @@ std::string Immediate(const Function& f, const Instr& in) {
     case Op::kYield:
     case Op::kEnterInterpreter:
     case Op::kCheckEvalBreaker:
+    case Op::kCheckTracing:
     case Op::kMakeGenerator:
       return "";
     case Op::kLoadConst:
@@ -181,8 +182,10 @@ std::string Print(const Function& f) {
       if (in.has_state) {
         const FrameState& st = in.state;
         line += "  {";
-        line += st.kind == FrameState::Kind::kError ? "error @" : "resume @";
-        line += std::to_string(st.bc * 2);
+        // An error raises at its instruction; a resume names where the interpreter goes on.
+        const bool error = st.kind == FrameState::Kind::kError;
+        line += error ? "error @" : "resume @";
+        line += std::to_string((error ? st.bc : st.resume_unit) * 2);
         line += " [";
         for (size_t i = 0; i < st.stack.size(); i++) {
           if (i > 0) line += ", ";

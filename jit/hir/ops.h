@@ -117,9 +117,13 @@ constexpr int kVariadic = -1;
   X(Mov,              kOwnedOrNull,     true,  false, true,  1,         kPlain)                \
   /* %d = %a, a second reference (COPY) */                                                     \
   X(Dup,              kBorrowedMutable, false, false, true,  1,         kPlain)                \
-  /* the eval breaker is set (a signal, a GIL drop request, an async exception): resume the */ \
-  /* interpreter at this instruction, which handles it (RESUME and backward jumps) */          \
+  /* RESUME and backward jumps: if the eval breaker is set (a signal, a GIL drop request, an */ \
+  /* async exception) do what the interpreter does there, raising at this instruction; if */   \
+  /* tracing is on, resume the interpreter at this instruction */                              \
   X(CheckEvalBreaker, kNone,            false, true,  false, 0,         kPlain)                \
+  /* after a call: if the callee switched tracing or profiling on, resume the interpreter at */ \
+  /* the next instruction (which then emits the line events, as it would have) */              \
+  X(CheckTracing,     kNone,            false, true,  false, 0,         kPlain)                \
   /* ---- Cells and closures (imm: the localsplus index of the cell) ---- */                    \
   /* locals[imm] = cell(locals[imm]) */                                                        \
   X(MakeCell,         kNone,            false, true,  false, 0,         kPlain)                \

@@ -39,6 +39,8 @@ using runtime::SiteCache;
 constexpr int64_t kLocalsPlus = offsetof(_PyInterpreterFrame, localsplus);
 constexpr int64_t kPrevInstr = offsetof(_PyInterpreterFrame, prev_instr);
 constexpr int64_t kStackTop = offsetof(_PyInterpreterFrame, stacktop);
+constexpr int64_t kThreadCFrame = offsetof(PyThreadState, cframe);
+constexpr int64_t kUseTracing = offsetof(_PyCFrame, use_tracing);
 static_assert(offsetof(PyObject, ob_refcnt) == 0, "refcount at offset 0");
 
 // BINARY_OP's NB_* codes, in order, and the helper for each.
@@ -503,6 +505,8 @@ class Lowerer {
         return LowerEnterInterpreter();
       case Op::kCheckEvalBreaker:
         return LowerCheckEvalBreaker(in);
+      case Op::kCheckTracing:
+        return LowerCheckTracing(in);
       case Op::kMakeGenerator:
         return LowerMakeGenerator(in);
     }
@@ -655,11 +659,39 @@ class Lowerer {
     ResumeIfOne(in, V(LirReg(in.dst)));
   }
 
+  // Where the interpreter tests its eval breaker and, through the opcode it dispatches on,
+  // tracing: one word of each (interp->ceval.eval_breaker, tstate->cframe->use_tracing) on
+  // the fast path; the helper only when either is set, in a cold block.
   void LowerCheckEvalBreaker(const Instr& in) {
     if (rt_.eval_breaker == 0) return;
     const int address = Mov(Imm(rt_.eval_breaker), Type::kPtr);
-    const int flag = Load(V(address), 0, Type::kI32);
-    DeoptIf(in, Cond::kNe, V(flag), Operand::Imm(0), Type::kI32);
+    const int breaker = Load(V(address), 0, Type::kI32);
+    const int slow = NewBlock(), test_tracing = NewBlock(), cont = NewBlock();
+    cold_[static_cast<size_t>(slow)] = 1;
+    Emit(BrInstr(Cond::kNe, Type::kI32, V(breaker), Operand::Imm(0), slow, test_tracing));
+    cur_ = test_tracing;
+    const int cframe = Load(V(tstate_), kThreadCFrame, Type::kPtr);
+    const int tracing = Load(V(cframe), kUseTracing, Type::kI8);
+    Emit(BrInstr(Cond::kNe, Type::kI8, V(tracing), Operand::Imm(0), slow, cont));
+    const int known = prev_instr_known_;
+    cur_ = slow;
+    SetPrevInstr(in.bc);  // a signal handler's frame argument shows this line
+    const int r = Call(Helper::a64_eval_breaker, {V(tstate_)}, -1, Type::kI64);
+    FrameState raise = in.state;  // a handler's exception raises at this instruction
+    raise.kind = FrameState::Kind::kError;
+    raise.bc = in.bc;
+    DeoptIf(raise, Cond::kSlt, V(r), Operand::Imm(0));
+    ResumeIfOne(in, V(r));
+    Jmp(cont);
+    cur_ = cont;
+    prev_instr_known_ = known != in.bc ? -1 : known;
+  }
+
+  void LowerCheckTracing(const Instr& in) {
+    if (rt_.eval_breaker == 0) return;  // no interpreter state (LIR-level tests)
+    const int cframe = Load(V(tstate_), kThreadCFrame, Type::kPtr);
+    const int tracing = Load(V(cframe), kUseTracing, Type::kI8);
+    DeoptIf(in, Cond::kNe, V(tracing), Operand::Imm(0), Type::kI8);
   }
 
   // The interpreter takes the frame exactly as it is.

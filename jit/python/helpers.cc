@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "emulation/helper_registry.h"
+#include "jit/python/interp_state.h"
 #include "jit/python/jit.h"
 #include "jit/runtime/helpers.h"
 
@@ -292,6 +293,13 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
   Py_DECREF(function);
   for (Py_ssize_t i = 0; i < total; i++) Py_DECREF(args[i]);
   return res;
+}
+
+int64_t a64_eval_breaker(PyThreadState* ts) {
+  python::CountBreakerCall();
+  if (ts->cframe->use_tracing == 0 && HandleEvalBreaker(ts) < 0) return -1;
+  // A handler may have switched tracing on as well.
+  return ts->cframe->use_tracing != 0 ? 1 : 0;
 }
 
 PyObject* a64_build_list(PyObject** items, int64_t n) {

@@ -1,11 +1,52 @@
-/* Addresses inside the interpreter state that compiled code reads. C, not C++: 3.11's
+/* What compiled code needs from inside the interpreter state. C, not C++: 3.11's
  * internal/pycore_interp.h uses C11 atomics (docs/cpython311.md). */
 #define Py_BUILD_CORE 1
 #include <Python.h>
 #include <internal/pycore_interp.h>
+#include <internal/pycore_pystate.h>
+#include <internal/pycore_runtime.h>
 
 #include "jit/python/interp_state.h"
 
 const void* EvalBreakerAddress(PyInterpreterState* interp) {
   return &interp->ceval.eval_breaker;
+}
+
+/* ceval.c's COMPUTE_EVAL_BREAKER (static there): the breaker is the OR of its causes. */
+static void RecomputeEvalBreaker(PyInterpreterState* interp) {
+  struct _ceval_state* ceval2 = &interp->ceval;
+  _Py_atomic_store_relaxed(
+      &ceval2->eval_breaker,
+      _Py_atomic_load_relaxed(&ceval2->gil_drop_request) |
+          (_Py_atomic_load_relaxed(&_PyRuntime.ceval.signals_pending) &&
+           _Py_ThreadCanHandleSignals(interp)) |
+          (_Py_atomic_load_relaxed(&ceval2->pending.calls_to_do) &&
+           _Py_ThreadCanHandlePendingCalls()) |
+          ceval2->pending.async_exc);
+}
+
+/* ceval.c's eval_frame_handle_pending, step for step, through what libpython exports:
+ * Py_MakePendingCalls is its handle_signals then make_pending_calls (each a no-op when
+ * nothing is pending or on a thread that may not run them), PyEval_SaveThread and
+ * PyEval_RestoreThread its drop_gil and take_gil with the same thread-state swaps. */
+int HandleEvalBreaker(PyThreadState* ts) {
+  PyInterpreterState* interp = ts->interp;
+  struct _ceval_state* ceval2 = &interp->ceval;
+  if (_Py_atomic_load_relaxed(&_PyRuntime.ceval.signals_pending) ||
+      _Py_atomic_load_relaxed(&ceval2->pending.calls_to_do)) {
+    if (Py_MakePendingCalls() != 0) return -1;
+  }
+  if (_Py_atomic_load_relaxed(&ceval2->gil_drop_request)) {
+    PyEval_RestoreThread(PyEval_SaveThread()); /* other threads may run in between */
+  }
+  if (ts->async_exc != NULL) {
+    PyObject* exc = ts->async_exc;
+    ts->async_exc = NULL;
+    ceval2->pending.async_exc = 0; /* ceval.c's UNSIGNAL_ASYNC_EXC */
+    RecomputeEvalBreaker(interp);
+    PyErr_SetNone(exc);
+    Py_DECREF(exc);
+    return -1;
+  }
+  return 0;
 }

@@ -1,4 +1,4 @@
-// Addresses inside 3.11's interpreter state, from C (interp_state.c): its header does not
+// Inside 3.11's interpreter state, from C (interp_state.c): its header does not
 // compile as C++.
 #ifndef A64JIT_JIT_PYTHON_INTERP_STATE_H_
 #define A64JIT_JIT_PYTHON_INTERP_STATE_H_
@@ -12,6 +12,11 @@ extern "C" {
 // The eval breaker (a 32-bit int, non-zero when the interpreter must stop at its next check:
 // a signal, a GIL drop request, a pending call or async exception).
 const void* EvalBreakerAddress(PyInterpreterState* interp);
+
+// Does what the interpreter does when it finds the breaker set (ceval.c's
+// eval_frame_handle_pending): runs signal handlers and pending calls, hands the GIL to a
+// thread that asked for it, raises an asynchronous exception. -1 with an exception set.
+int HandleEvalBreaker(PyThreadState* ts);
 
 #ifdef __cplusplus
 }

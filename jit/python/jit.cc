@@ -46,7 +46,11 @@ struct Runtime {
   bool enabled = false;
   Py_ssize_t extra_index = -1;
   std::unique_ptr<runtime::Executor> executor;
-  PyThreadState* owner = nullptr;  // compiled code runs on this thread only
+  // Compiled code runs on every thread of this interpreter (its code embeds the address of
+  // this interpreter's eval breaker). All of it runs holding the GIL: compilation, the
+  // statistics and the caches need no other lock.
+  PyInterpreterState* interp = nullptr;
+  PyThreadState* first_thread = nullptr;  // the thread that enabled the JIT
   Stats stats;
   std::vector<CodeState*> compiled;  // pinned: their code objects are never freed
   FILE* log = nullptr;
@@ -185,6 +189,7 @@ A64JIT_ALWAYS_INLINE PyObject* RunCompiled(CodeState* st, PyThreadState* ts,
   frame->previous = ts->cframe->current_frame;
   ts->cframe->current_frame = frame;
   r.stats.entries++;
+  if (ts != r.first_thread) r.stats.other_thread_entries++;
   uint64_t result = 0;
   bool faulted = false;
   try {
@@ -330,7 +335,7 @@ A64JIT_ALWAYS_INLINE _PyInterpreterFrame* PushFrame(Runtime& r, PyThreadState* t
                                                     PyFunctionObject* func, Py_ssize_t first_unset,
                                                     CodeState** st) {
   auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
-  *st = r.enabled && ts == r.owner ? ExistingState(code) : nullptr;
+  *st = r.enabled && ts->interp == r.interp ? ExistingState(code) : nullptr;
   PyObject** base = ts->datastack_top;
   if (*st == nullptr || (*st)->status != CodeState::Status::kCompiled || ts->cframe->use_tracing ||
       base == nullptr || base + FrameSlots(code) >= ts->datastack_limit) {
@@ -408,7 +413,7 @@ void InstallVectorcall(PyFunctionObject* func, CodeState* st) {
 
 PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag) {
   Runtime& r = TheRuntime();
-  if (throwflag == 0 && ts == r.owner && !ts->cframe->use_tracing) {
+  if (throwflag == 0 && ts->interp == r.interp && !ts->cframe->use_tracing) {
     // Compiled code's state is cached (a resumed generator comes here on every next()).
     CodeState* st = ExistingState(frame->f_code);
     if (st == nullptr) st = StateOf(frame->f_code, frame->f_func);
@@ -545,7 +550,8 @@ bool Enable(const Config& config) {
   Runtime& r = TheRuntime();
   r.config = config;
   r.enabled = true;
-  r.owner = PyThreadState_Get();
+  r.interp = PyInterpreterState_Get();
+  r.first_thread = PyThreadState_Get();
   _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), EvalFrameHook);
   return true;
 }
@@ -624,6 +630,8 @@ std::string DumpAll(const std::string& what) {
   return out;
 }
 
+void CountBreakerCall() { TheRuntime().stats.breaker_calls++; }
+
 Stats GetStats() {
   Runtime& r = TheRuntime();
   if (r.executor != nullptr) {
@@ -653,6 +661,8 @@ std::string StatsSummary() {
   for (const auto& [name, why] : s.failures) o << "a64jit:   " << name << ": " << why << "\n";
   o << "a64jit: entries " << s.entries << " (" << s.vectorcall_entries << " by vectorcall), deopts "
     << s.deopts << "\n";
+  o << "a64jit: entries on other threads " << s.other_thread_entries
+    << ", eval-breaker calls " << s.breaker_calls << "\n";
   o << "a64jit: emulated instructions " << s.guest_instructions << "\n";
   return o.str();
 }
@@ -691,6 +701,8 @@ std::string StatsJson() {
     << ", \"deopts\": " << s.deopts << ", \"interpreted_entries\": " << s.interpreted_entries
     << ", \"bodies\": " << s.bodies << ", \"guest_instructions\": " << s.guest_instructions
     << ", \"code_bytes\": " << s.code_bytes << ", \"exec_mode\": " << JsonString(s.exec_mode)
+    << ", \"other_thread_entries\": " << s.other_thread_entries
+    << ", \"breaker_calls\": " << s.breaker_calls
     << ",\n \"functions\": {";
   bool first = true;
   for (const CodeState* st : TheRuntime().compiled) {

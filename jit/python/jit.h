@@ -71,6 +71,10 @@ struct Stats {
   // or an entry compiled code does not take (a generator being made, a throw(), tracing).
   int64_t interpreted_entries = 0;
   int64_t bodies = 0;               // module and class bodies seen (never compiled: they run once)
+  // Entries of compiled code on a thread other than the one that enabled the JIT.
+  int64_t other_thread_entries = 0;
+  // Times compiled code found the eval breaker or tracing set and called a64_eval_breaker.
+  int64_t breaker_calls = 0;
   uint64_t guest_instructions = 0;  // Unicorn; 0 natively
   uint64_t code_bytes = 0;
   std::string exec_mode;
@@ -100,6 +104,9 @@ PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* a
 // path) instead of being taken and dropped again. args[-1] may be overwritten meanwhile.
 PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject* const* args,
                                 Py_ssize_t nargs);
+
+// Counts a call of a64_eval_breaker (Stats::breaker_calls).
+void CountBreakerCall();
 
 // All calls need the GIL. Errors are Python exceptions (return false / nullptr).
 bool Enable(const Config& config);

@@ -143,6 +143,8 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "deopts", s.deopts) == 0 &&
        SetInt(d, "interpreted_entries", s.interpreted_entries) == 0 &&
        SetInt(d, "bodies", s.bodies) == 0 &&
+       SetInt(d, "other_thread_entries", s.other_thread_entries) == 0 &&
+       SetInt(d, "breaker_calls", s.breaker_calls) == 0 &&
        SetInt(d, "emulated_instructions", static_cast<long long>(s.guest_instructions)) == 0 &&
        SetInt(d, "code_bytes", static_cast<long long>(s.code_bytes)) == 0 &&
        PyDict_SetItemString(d, "failures", failures) == 0 &&

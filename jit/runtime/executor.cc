@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <unordered_map>
 
 #include "jit/codegen/disassembly.h"
 #include "jit/runtime/call_stub.h"
@@ -65,27 +67,81 @@ GuestFault::GuestFault(Kind kind, uint64_t pc, uint64_t address, std::string det
       address_(address),
       disassembly_(std::move(disassembly)) {}
 
-Executor::Executor(const ExecutorOptions& options) : options_(options) {
+namespace {
+
+std::atomic<uint64_t> g_next_executor_id{1};
+
+// This thread's share of every executor it called: executor id -> its ThreadCalls. A thread
+// that ends frees its guest stacks with this table.
+thread_local std::unordered_map<uint64_t, std::unique_ptr<Executor::ThreadCalls>> t_calls;
+
+}  // namespace
+
+Executor::ThreadCalls::ThreadCalls(size_t stack_size) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  const size_t stack = (options.stack_size + page - 1) / page * page;
+  const size_t stack = (stack_size + page - 1) / page * page;
   const size_t guard = 64 * 1024;  // big frames (sub sp, sp, #N) still land in it
-  stack_mapping_size_ = stack + guard;
-  stack_mapping_ = mmap(nullptr, stack_mapping_size_, PROT_READ | PROT_WRITE,
-                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (stack_mapping_ == MAP_FAILED) {
+  mapping_size = stack + guard;
+  mapping = mmap(nullptr, mapping_size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (mapping == MAP_FAILED) {
+    mapping = nullptr;
     throw ExecutorError(std::string("guest stack: mmap failed: ") + std::strerror(errno));
   }
-  if (mprotect(stack_mapping_, guard, PROT_NONE) != 0) {
+  if (mprotect(mapping, guard, PROT_NONE) != 0) {
+    munmap(mapping, mapping_size);
+    mapping = nullptr;
     throw ExecutorError(std::string("guest stack: guard mprotect failed: ") + std::strerror(errno));
   }
-  guard_low_ = reinterpret_cast<uintptr_t>(stack_mapping_);
-  stack_low_ = guard_low_ + guard;
-  stack_high_ = guard_low_ + stack_mapping_size_;
-  code_.set_arena_listener([this](const uint8_t* base, size_t size) { ArenaAdded(base, size); });
+  guard_low = reinterpret_cast<uintptr_t>(mapping);
+  stack_low = guard_low + guard;
+  stack_high = guard_low + mapping_size;
 }
 
-Executor::~Executor() {
-  if (stack_mapping_ != nullptr) munmap(stack_mapping_, stack_mapping_size_);
+Executor::ThreadCalls::~ThreadCalls() {
+  if (mapping != nullptr) munmap(mapping, mapping_size);
+}
+
+Executor::Executor(const ExecutorOptions& options)
+    : id_(g_next_executor_id.fetch_add(1)), options_(options) {
+  code_.set_arena_listener([this](const uint8_t* base, size_t size) { ArenaAdded(base, size); });
+  // The creating thread's stack now rather than on its first call: memory mapped in between
+  // (and freed again) would otherwise lie right below the guard, where a fault reads as an
+  // overflow.
+  Calls();
+}
+
+Executor::~Executor() { t_calls.erase(id_); }
+
+Executor::ThreadCalls& Executor::Calls() {
+  // One entry remembered: a thread calls the same executor again and again.
+  thread_local uint64_t last_id = 0;
+  thread_local ThreadCalls* last = nullptr;
+  if (last_id == id_ && last != nullptr) return *last;
+  std::unique_ptr<ThreadCalls>& slot = t_calls[id_];
+  if (slot == nullptr) slot = std::make_unique<ThreadCalls>(options_.stack_size);
+  last_id = id_;
+  last = slot.get();
+  return *last;
+}
+
+CallStats Executor::last_call_stats() const {
+  std::lock_guard<std::mutex> lock(stats_mutex_);
+  return last_;
+}
+
+CallStats Executor::total_stats() const {
+  std::lock_guard<std::mutex> lock(stats_mutex_);
+  return total_;
+}
+
+void Executor::FinishOutermostCall(const CallStats& call) {
+  std::lock_guard<std::mutex> lock(stats_mutex_);
+  last_ = call;
+  total_.calls += call.calls;
+  total_.guest_instructions += call.guest_instructions;
+  total_.host_calls += call.host_calls;
+  total_.max_depth = std::max(total_.max_depth, call.max_depth);
 }
 
 void Executor::Init() {
@@ -110,7 +166,8 @@ void Executor::Patch(const uint8_t* at, const uint8_t* code, size_t size) {
 
 CallResult Executor::Call(const void* entry, const std::vector<Arg>& args) {
   constexpr int kMaxDepth = 4096;
-  if (depth_ >= kMaxDepth) {
+  ThreadCalls& calls = Calls();
+  if (calls.depth >= kMaxDepth) {
     throw ExecutorError("Call: nesting deeper than " + std::to_string(kMaxDepth));
   }
   CallFrame frame{};
@@ -135,37 +192,35 @@ CallResult Executor::Call(const void* entry, const std::vector<Arg>& args) {
   frame.nstack = stack_args.size();
   frame.stack_args = reinterpret_cast<uintptr_t>(stack_args.data());
 
-  const bool outermost = depth_ == 0;
-  // The outermost call switches to the guest stack; nested calls continue on it.
-  frame.new_sp = outermost ? stack_high_ : 0;
-  if (outermost) current_ = CallStats{1, 0, 0, 0};
+  const bool outermost = calls.depth == 0;
+  // The outermost call switches to the thread's guest stack; nested calls continue on it.
+  frame.new_sp = outermost ? calls.stack_high : 0;
+  if (outermost) calls.current = CallStats{1, 0, 0, 0};
 
   struct DepthGuard {
     Executor* self;
+    ThreadCalls& calls;
     bool outermost;
     ~DepthGuard() {
-      self->depth_--;
-      if (outermost) {
-        self->last_ = self->current_;
-        self->total_.calls += self->current_.calls;
-        self->total_.guest_instructions += self->current_.guest_instructions;
-        self->total_.host_calls += self->current_.host_calls;
-        self->total_.max_depth = std::max(self->total_.max_depth, self->current_.max_depth);
-      }
+      calls.depth--;
+      if (outermost) self->FinishOutermostCall(calls.current);
     }
   };
-  depth_++;
-  current_.max_depth = std::max(current_.max_depth, depth_);
-  DepthGuard guard{this, outermost};
-  RunStub(&frame, depth_);
+  calls.depth++;
+  calls.current.max_depth = std::max(calls.current.max_depth, calls.depth);
+  DepthGuard guard{this, calls, outermost};
+  RunStub(&frame, calls.depth);
   return CallResult{frame.ret_x0, frame.ret_d0};
 }
 
-GuestFault::Kind Executor::ClassifyDataFault(uint64_t address, uint64_t sp) const {
+GuestFault::Kind Executor::ClassifyDataFault(uint64_t address, uint64_t sp) {
   constexpr uint64_t kOverflowReach = 1u << 20;  // frames up to 1 MiB below the guard
   if (address < 0x10000) return GuestFault::Kind::kNullDereference;
-  const uint64_t reach_low = guard_low_ > kOverflowReach ? guard_low_ - kOverflowReach : 0;
-  if ((address >= reach_low && address < stack_low_) || (sp >= reach_low && sp < stack_low_)) {
+  const ThreadCalls& calls = Calls();
+  const uint64_t reach_low =
+      calls.guard_low > kOverflowReach ? calls.guard_low - kOverflowReach : 0;
+  if ((address >= reach_low && address < calls.stack_low) ||
+      (sp >= reach_low && sp < calls.stack_low)) {
     return GuestFault::Kind::kStackOverflow;
   }
   return GuestFault::Kind::kUnmappedAccess;

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -129,23 +130,38 @@ class Executor : public CodeSink {
   void Patch(const uint8_t* at, const uint8_t* code, size_t size) override;
 
   // Calls `entry` per AAPCS64. May be called re-entrantly from a host helper that guest
-  // code called. Throws GuestFault, Timeout.
+  // code called, and from any thread: each calling thread has its own guest stack and
+  // nesting (and, under Unicorn, its own engine). Throws GuestFault, Timeout.
   CallResult Call(const void* entry, const std::vector<Arg>& args);
   uint64_t CallInt(const void* entry, const std::vector<Arg>& args) { return Call(entry, args).x0; }
   double CallDouble(const void* entry, const std::vector<Arg>& args) {
     return Call(entry, args).d0;
   }
 
-  // Statistics of the most recent outermost call, and of all calls so far.
-  const CallStats& last_call_stats() const { return last_; }
-  const CallStats& total_stats() const { return total_; }
+  // Statistics of the most recent outermost call (of any thread), and of all calls so far.
+  CallStats last_call_stats() const;
+  CallStats total_stats() const;
   const ExecutorOptions& options() const { return options_; }
   // Limits for later calls (see ExecutorOptions).
   void set_instruction_budget(uint64_t budget) { options_.instruction_budget = budget; }
-  // The guest stack: [stack_low, stack_high).
-  uint64_t stack_low() const { return stack_low_; }
-  uint64_t stack_high() const { return stack_high_; }
+  // The calling thread's guest stack: [stack_low, stack_high).
+  uint64_t stack_low() { return Calls().stack_low; }
+  uint64_t stack_high() { return Calls().stack_high; }
 
+  // What one calling thread has of this executor: its nesting depth, the statistics of its
+  // outermost call in progress, and its guest stack. Made on the thread's first call, freed
+  // when the thread ends or the executor goes.
+  struct ThreadCalls {
+    explicit ThreadCalls(size_t stack_size);
+    ~ThreadCalls();
+    ThreadCalls(const ThreadCalls&) = delete;
+    ThreadCalls& operator=(const ThreadCalls&) = delete;
+    int depth = 0;
+    CallStats current;
+    void* mapping = nullptr;
+    size_t mapping_size = 0;
+    uint64_t guard_low = 0, stack_low = 0, stack_high = 0;
+  };
  protected:
   explicit Executor(const ExecutorOptions& options);
   // Emits the call stub; called by the factory once the subclass exists.
@@ -161,26 +177,28 @@ class Executor : public CodeSink {
   // Arena [begin, begin+size) was added to code memory.
   virtual void ArenaAdded(const uint8_t* begin, size_t size) = 0;
 
+  ThreadCalls& Calls();  // the calling thread's
+  // Identifies this executor in per-thread tables (never reused, unlike its address).
+  uint64_t id() const { return id_; }
+
   const uint8_t* stub() const { return stub_; }
   CodeMemory& code_memory() { return code_; }
   bool IsGuestCode(uint64_t pc) const { return code_.Contains(pc); }
-  // Classifies a faulting data access.
-  GuestFault::Kind ClassifyDataFault(uint64_t address, uint64_t sp) const;
+  // Classifies a faulting data access (against the calling thread's stack).
+  GuestFault::Kind ClassifyDataFault(uint64_t address, uint64_t sp);
   // Reads guest-visible memory for a fault report; false if it is not readable.
   virtual bool ReadGuest(uint64_t address, void* out, size_t size) = 0;
   // Capstone disassembly of the instructions around `pc`, `pc` marked.
   std::string DisassembleAround(uint64_t pc);
 
-  CallStats current_;  // the outermost call in progress
-  int depth_ = 0;
+  void FinishOutermostCall(const CallStats& call);
 
  private:
+  const uint64_t id_;
   ExecutorOptions options_;
   CodeMemory code_;
   const uint8_t* stub_ = nullptr;
-  void* stack_mapping_ = nullptr;
-  size_t stack_mapping_size_ = 0;
-  uint64_t guard_low_ = 0, stack_low_ = 0, stack_high_ = 0;
+  mutable std::mutex stats_mutex_;  // last_ and total_: outermost calls end on any thread
   CallStats last_, total_;
 };
 

@@ -65,6 +65,7 @@ struct _PyInterpreterFrame;
   X(a64_send)                       \
   X(a64_async_gen_wrap)             \
   X(a64_make_generator)             \
+  X(a64_eval_breaker)               \
   /* libpython */                   \
   X(_Py_Dealloc)                    \
   X(PySlice_New)                    \
@@ -206,6 +207,12 @@ PyObject* a64_async_gen_wrap(PyObject* value);
 // when coroutine origin tracking is on (the interpreter then makes it: that needs the
 // hidden compute_cr_origin).
 PyObject* a64_make_generator(PyThreadState* ts, _PyInterpreterFrame* frame);
+// The eval breaker or tracing is set (compiled code tests both at RESUME and backward
+// jumps): 0 when compiled code goes on (signal handlers, pending calls, a GIL hand-over and
+// an asynchronous exception done as the interpreter does them), -1 with an exception set
+// (it raises at the instruction), 1 when tracing or profiling is on (the interpreter takes
+// the frame there and emits the events).
+int64_t a64_eval_breaker(PyThreadState* ts);
 
 // The typed id of every helper: Helper::PyNumber_Add, Helper::a64_call, ...
 enum class Helper : uint16_t {
