@@ -346,8 +346,10 @@ def main():
         args.stock_cmd = "/usr/bin/python3.11 -m " + ("test" if args.regrtest else "pytest")
     if args.regrtest:
         for f in args.files:
-            if "." in stem_of(f, True) or "/" in f:
-                ap.error("--regrtest takes test module names like test_scope, got %r" % f)
+            # A package's module (test_asyncio.test_locks) keeps its dotted name.
+            if not re.fullmatch(r"test_\w+(\.test_\w+)*", stem_of(f, True)):
+                ap.error("--regrtest takes test module names like test_scope or "
+                         "test_asyncio.test_locks, got %r" % f)
 
     def env_of(pairs):
         out = {}
@@ -395,7 +397,8 @@ def main():
             test = r["test"]
             module = r["module"]
             path = next((f for f in args.files
-                         if stem_of(f, args.regrtest) == module.split(".")[-1]), None)
+                         if stem_of(f, args.regrtest) in (module, module.split(".")[-1])),
+                        None)
             if path is None:
                 continue
             if args.regrtest:

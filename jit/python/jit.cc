@@ -661,8 +661,8 @@ std::string StatsSummary() {
   for (const auto& [name, why] : s.failures) o << "a64jit:   " << name << ": " << why << "\n";
   o << "a64jit: entries " << s.entries << " (" << s.vectorcall_entries << " by vectorcall), deopts "
     << s.deopts << "\n";
-  o << "a64jit: entries on other threads " << s.other_thread_entries
-    << ", eval-breaker calls " << s.breaker_calls << "\n";
+  o << "a64jit: entries on other threads " << s.other_thread_entries << ", eval-breaker calls "
+    << s.breaker_calls << "\n";
   o << "a64jit: emulated instructions " << s.guest_instructions << "\n";
   return o.str();
 }
@@ -702,8 +702,7 @@ std::string StatsJson() {
     << ", \"bodies\": " << s.bodies << ", \"guest_instructions\": " << s.guest_instructions
     << ", \"code_bytes\": " << s.code_bytes << ", \"exec_mode\": " << JsonString(s.exec_mode)
     << ", \"other_thread_entries\": " << s.other_thread_entries
-    << ", \"breaker_calls\": " << s.breaker_calls
-    << ",\n \"functions\": {";
+    << ", \"breaker_calls\": " << s.breaker_calls << ",\n \"functions\": {";
   bool first = true;
   for (const CodeState* st : TheRuntime().compiled) {
     o << (first ? "" : ", ") << JsonString(st->name) << ": " << st->code_size;
