@@ -51,6 +51,8 @@ fi
 rm -rf "$out"
 mkdir -p "$out" "$history"
 jit_env+=(--jit-env "A64JIT_FIXTURE_TMP=$out")
+# A crash of a JIT process then shows its native stack (a64jit-run; not passed to children).
+jit_env+=(--jit-env "A64JIT_NATIVE_BACKTRACE=1")
 
 /usr/bin/python3.11 difftest/junit/runner.py --out "$out" --jit-cmd "$jit_cmd" "${jit_env[@]}" \
   --timeout "$timeout" --rerun-regressions --compare "$compare" "${files[@]}"

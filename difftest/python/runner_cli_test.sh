@@ -66,6 +66,12 @@ else
   failed=$((failed + 1))
   echo "FAIL A64JIT_JITLIST excludes f: $(cat "$tmp/s.json")"
 fi
+# A crash of the process itself names the signal and gives the native stack; the request is
+# not inherited by subprocesses (test suites compare the stderr of crashing children).
+expect "native backtrace on a crash" 139 "fatal signal SEGV in the host process; native stack" \
+  "${run[@]}" --native-backtrace -c "import ctypes; ctypes.string_at(0)"
+expect "native backtrace not inherited" 0 "^None$" env A64JIT_NATIVE_BACKTRACE=1 "${run[@]}" -c \
+  "import os; print(os.environ.get('A64JIT_NATIVE_BACKTRACE'))"
 # The execution mode this host cannot provide is a clear error, not a crash.
 if [ -z "${A64JIT_TARGET_RUNNER:-}" ]; then
   # sys.executable is the runner, so a program can start itself again (numpy's tests do).

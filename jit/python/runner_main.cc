@@ -12,6 +12,7 @@
 
 #include "jit/python/jit.h"
 #include "jit/python/module.h"
+#include "jit/python/native_backtrace.h"
 
 namespace {
 
@@ -25,6 +26,8 @@ constexpr char kUsage[] =
     "  --stats-file=PATH  write them as JSON (also: A64JIT_STATS_FILE)\n"
     "  --dump=WHAT        print hir, lir or asm of every compiled function to stderr at exit\n"
     "  --log=DEST         log compilation to stderr or to a file (also: A64JIT_LOG)\n"
+    "  --native-backtrace on a crash of this process, print its native stack to stderr\n"
+    "                     (also: A64JIT_NATIVE_BACKTRACE=1; not passed on to subprocesses)\n"
     "Environment: A64JIT_THRESHOLD, A64JIT_JITLIST, A64JIT_EXEC, A64JIT_LOG as the options;\n"
     "  A64JIT_EXECUTABLE: sys.executable (a wrapper starting this binary under QEMU).\n";
 
@@ -73,6 +76,10 @@ int main(int argc, char** argv) {
   }
   if (!o.jit.threshold) o.jit.threshold = 0;
   if (const char* f = std::getenv("A64JIT_STATS_FILE")) o.stats_file = f;
+  // Subprocesses (a test suite's crash tests compare their stderr) do not inherit it.
+  const char* backtrace_env = std::getenv("A64JIT_NATIVE_BACKTRACE");
+  bool native_backtrace = backtrace_env != nullptr && std::string(backtrace_env) == "1";
+  unsetenv("A64JIT_NATIVE_BACKTRACE");
   int i = 1;
   for (; i < argc; i++) {
     const std::string a = argv[i];
@@ -99,6 +106,8 @@ int main(int argc, char** argv) {
       o.no_jit = true;
     } else if (a == "--stats") {
       o.stats = true;
+    } else if (a == "--native-backtrace") {
+      native_backtrace = true;
     } else if (StartsWith(a, "--stats-file=", &v)) {
       o.stats_file = v;
     } else if (StartsWith(a, "--dump=", &v)) {
@@ -114,6 +123,7 @@ int main(int argc, char** argv) {
     }
   }
   if (i >= argc) return Usage("nothing to run");
+  if (native_backtrace) a64jit::python::InstallNativeBacktrace();
 
   // CPython parses the rest exactly as python3.11 would (-E, -I, -X, -W, -c, -m, a script,
   // ...): tests start `sys.executable` with interpreter options.
