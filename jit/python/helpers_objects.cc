@@ -6,6 +6,7 @@
 #include <Python.h>
 #include <internal/pycore_frame.h>
 
+#include "jit/python/interp_state.h"
 #include "jit/runtime/helpers.h"
 
 // Exported by libpython and by Debian's python3.11 executable, but declared only in
@@ -150,6 +151,8 @@ PyObject* a64_call_ex(PyObject* func, PyObject* callargs, PyObject* kwargs) {
   PyObject* result = PyObject_Call(func, args, kwdict);
   Py_DECREF(args);
   Py_XDECREF(kwdict);
+  // CALL_FUNCTION_EX checks the eval breaker after the call, whatever was called.
+  if (result != nullptr && HandleEvalBreakerAfterCall(PyThreadState_Get()) < 0) Py_CLEAR(result);
   return result;
 }
 

@@ -50,3 +50,8 @@ int HandleEvalBreaker(PyThreadState* ts) {
   }
   return 0;
 }
+
+int HandleEvalBreakerAfterCall(PyThreadState* ts) {
+  if (!_Py_atomic_load_relaxed(&ts->interp->ceval.eval_breaker)) return 0;
+  return HandleEvalBreaker(ts);
+}

@@ -18,6 +18,11 @@ const void* EvalBreakerAddress(PyInterpreterState* interp);
 // thread that asked for it, raises an asynchronous exception. -1 with an exception set.
 int HandleEvalBreaker(PyThreadState* ts);
 
+// The same if the breaker is set, else 0: what the interpreter does right after a CALL of
+// anything but a Python function, and after CALL_FUNCTION_EX (an exception raises at the
+// call, whose result is then dropped).
+int HandleEvalBreakerAfterCall(PyThreadState* ts);
+
 #ifdef __cplusplus
 }
 #endif

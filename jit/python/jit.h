@@ -70,7 +70,7 @@ struct Stats {
   // Function frames (not module or class bodies) the interpreter ran: not compiled (yet),
   // or an entry compiled code does not take (a generator being made, a throw(), tracing).
   int64_t interpreted_entries = 0;
-  int64_t bodies = 0;               // module and class bodies seen (never compiled: they run once)
+  int64_t bodies = 0;  // module and class bodies seen (never compiled: they run once)
   // Entries of compiled code on a thread other than the one that enabled the JIT.
   int64_t other_thread_entries = 0;
   // Times compiled code found the eval breaker or tracing set and called a64_eval_breaker.

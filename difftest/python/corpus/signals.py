@@ -3,7 +3,9 @@
 # Signals reach compiled loops: a SIGALRM handler that raises out of a `while True` loop
 # (the exception and its traceback line as stock), one that only counts while the loop
 # waits for it, a handler that sees the loop's frame, and faulthandler's watchdog thread
-# dumping the stack of a compiled loop.
+# dumping the stack of a compiled loop. A signal made by a call (_thread.interrupt_main, a
+# 1 us timer) is handled right after that call, as the interpreter does.
+import _thread
 import faulthandler
 import signal
 import tempfile
@@ -101,6 +103,26 @@ def watchdog_case():
         print("watchdog saw:", functions[:2])
 
 
+def interrupt_at_the_call():
+    try:
+        _thread.interrupt_main()
+        return "not raised at the call"
+    except KeyboardInterrupt:
+        return "KeyboardInterrupt at the call"
+
+
+def tiny_timer_then_sleep():
+    global hits
+    hits = 0
+    signal.signal(signal.SIGALRM, counting_handler)
+    signal.setitimer(signal.ITIMER_REAL, 1e-6)
+    time.sleep(0.2)
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    return hits
+
+
 raising_case()
 counting_case()
 watchdog_case()
+print(interrupt_at_the_call())
+print("tiny timer handled:", tiny_timer_then_sleep())

@@ -41,6 +41,19 @@ def traced_by_callee(n):
     return z
 
 
+def raise_after_tracing_caller():
+    start_tracing(2)
+    raise RuntimeError
+
+
+def traced_exception():
+    try:
+        raise_after_tracing_caller()
+    except RuntimeError:
+        pass
+    sys.settrace(None)
+
+
 def profiler(frame, event, arg):
     if frame.f_code.co_filename == __file__:
         events.append((frame.f_code.co_name, event))
@@ -87,6 +100,7 @@ def recursion_reach(n=[0]):
 print(traces_itself(3))
 print(traced_by_callee(5))
 print(profiled())
+traced_exception()
 for e in events:
     print(e)
 print(untraced_again(10))
