@@ -1,6 +1,7 @@
 #include "jit/python/native_backtrace.h"
 
 #include <execinfo.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,8 +12,11 @@ namespace {
 
 constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 
+// stderr as it was at startup: pytest (capture=fd) points fd 2 at a file during each test.
+int g_fd = STDERR_FILENO;
+
 void Write(const char* s) {
-  const ssize_t ignored = write(STDERR_FILENO, s, strlen(s));
+  const ssize_t ignored = write(g_fd, s, strlen(s));
   (void)ignored;
 }
 
@@ -24,7 +28,7 @@ void OnFatalSignal(int signo) {
   Write(" in the host process; native stack:\n");
   void* frames[64];
   const int n = backtrace(frames, 64);
-  backtrace_symbols_fd(frames, n, STDERR_FILENO);
+  backtrace_symbols_fd(frames, n, g_fd);
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
   sigaction(signo, &dfl, nullptr);
@@ -34,6 +38,8 @@ void OnFatalSignal(int signo) {
 }  // namespace
 
 void InstallNativeBacktrace() {
+  const int fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 100);
+  if (fd >= 0) g_fd = fd;
   void* warm[1];
   backtrace(warm, 1);  // loads libgcc's unwinder now, not inside the handler
   struct sigaction sa {};
