@@ -37,8 +37,8 @@ namespace {
 
 using codegen::DisassembleAt;
 using runtime::CallFrame;
-using runtime::CallStats;
 using runtime::CallHost;
+using runtime::CallStats;
 using runtime::ExecutorError;
 using runtime::GuestFault;
 using runtime::HostCallResult;
@@ -86,8 +86,7 @@ struct Engine {
   HostMaps host_maps;
   bool host_maps_fresh = false;
   bool trace = false;
-  uint64_t generation = 0;  // of the executor's code records this engine has applied
-  size_t arenas = 0, changes = 0;
+  size_t arenas = 0, changes = 0;  // of the executor's code records, applied here
   Stop stop;
   ~Engine() {
     if (uc != nullptr) uc_close(uc);
@@ -133,7 +132,7 @@ class UnicornExecutor : public Executor {
   std::mutex code_mutex_;
   std::vector<std::pair<uint64_t, uint64_t>> arenas_;   // begin, size
   std::vector<std::pair<uint64_t, uint64_t>> changes_;  // begin, end
-  std::atomic<uint64_t> code_generation_{0};
+  std::atomic<size_t> code_generation_{0};              // arenas_.size() + changes_.size()
 };
 
 void Check(uc_err err, const char* what) {
@@ -200,7 +199,7 @@ std::unique_ptr<Engine> UnicornExecutor::NewEngine() {
 // Maps the arenas added and drops the translations of code changed since the engine last
 // looked (on another thread, or on this one while it was suspended in a host call).
 void UnicornExecutor::ApplyCodeRecords(Engine& e) {
-  if (e.generation == code_generation_.load(std::memory_order_acquire)) return;
+  if (e.arenas + e.changes == code_generation_.load(std::memory_order_acquire)) return;
   std::lock_guard<std::mutex> lock(code_mutex_);
   for (; e.arenas < arenas_.size(); e.arenas++) {
     // Code is readable and executable by the guest, never writable: a guest store into code
@@ -211,7 +210,6 @@ void UnicornExecutor::ApplyCodeRecords(Engine& e) {
     Check(uc_ctl_remove_cache(e.uc, changes_[e.changes].first, changes_[e.changes].second),
           "remove translation cache");
   }
-  e.generation = code_generation_.load(std::memory_order_acquire);
 }
 
 void UnicornExecutor::ArenaAdded(const uint8_t* begin, size_t size) {

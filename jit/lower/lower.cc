@@ -670,9 +670,7 @@ class Lowerer {
     cold_[static_cast<size_t>(slow)] = 1;
     Emit(BrInstr(Cond::kNe, Type::kI32, V(breaker), Operand::Imm(0), slow, test_tracing));
     cur_ = test_tracing;
-    const int cframe = Load(V(tstate_), kThreadCFrame, Type::kPtr);
-    const int tracing = Load(V(cframe), kUseTracing, Type::kI8);
-    Emit(BrInstr(Cond::kNe, Type::kI8, V(tracing), Operand::Imm(0), slow, cont));
+    Emit(BrInstr(Cond::kNe, Type::kI8, V(LoadUseTracing()), Operand::Imm(0), slow, cont));
     const int known = prev_instr_known_;
     cur_ = slow;
     SetPrevInstr(in.bc);  // a signal handler's frame argument shows this line
@@ -689,9 +687,13 @@ class Lowerer {
 
   void LowerCheckTracing(const Instr& in) {
     if (rt_.eval_breaker == 0) return;  // no interpreter state (LIR-level tests)
+    DeoptIf(in, Cond::kNe, V(LoadUseTracing()), Operand::Imm(0), Type::kI8);
+  }
+
+  // tstate->cframe->use_tracing: non-zero while sys.settrace or sys.setprofile is on.
+  int LoadUseTracing() {
     const int cframe = Load(V(tstate_), kThreadCFrame, Type::kPtr);
-    const int tracing = Load(V(cframe), kUseTracing, Type::kI8);
-    DeoptIf(in, Cond::kNe, V(tracing), Operand::Imm(0), Type::kI8);
+    return Load(V(cframe), kUseTracing, Type::kI8);
   }
 
   // The interpreter takes the frame exactly as it is.

@@ -260,13 +260,6 @@ PyObject* CallCFunctionDirect(PyThreadState* ts, PyObject* function, PyObject** 
   return res;
 }
 
-// The interpreter checks its eval breaker right after a call of anything but a Python
-// function: `_thread.interrupt_main()` raises KeyboardInterrupt at the call that made it.
-PyObject* AfterCall(PyThreadState* ts, PyObject* res) {
-  if (res != nullptr && HandleEvalBreakerAfterCall(ts) < 0) Py_CLEAR(res);
-  return res;
-}
-
 }  // namespace
 
 PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kwnames) {
@@ -299,7 +292,8 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
   }
   Py_DECREF(function);
   for (Py_ssize_t i = 0; i < total; i++) Py_DECREF(args[i]);
-  return AfterCall(ts, res);
+  // `_thread.interrupt_main()` raises KeyboardInterrupt at the call that made it.
+  return EvalBreakerAfterCall(ts, res);
 }
 
 int64_t a64_eval_breaker(PyThreadState* ts) {

@@ -5,12 +5,15 @@
 #include <internal/pycore_interp.h>
 #include <internal/pycore_pystate.h>
 #include <internal/pycore_runtime.h>
+#include <stddef.h>
 
 #include "jit/python/interp_state.h"
 
 const void* EvalBreakerAddress(PyInterpreterState* interp) {
   return &interp->ceval.eval_breaker;
 }
+
+const size_t kEvalBreakerOffset = offsetof(PyInterpreterState, ceval.eval_breaker);
 
 /* ceval.c's COMPUTE_EVAL_BREAKER (static there): the breaker is the OR of its causes. */
 static void RecomputeEvalBreaker(PyInterpreterState* interp) {
@@ -49,9 +52,4 @@ int HandleEvalBreaker(PyThreadState* ts) {
     return -1;
   }
   return 0;
-}
-
-int HandleEvalBreakerAfterCall(PyThreadState* ts) {
-  if (!_Py_atomic_load_relaxed(&ts->interp->ceval.eval_breaker)) return 0;
-  return HandleEvalBreaker(ts);
 }

@@ -18,12 +18,23 @@ const void* EvalBreakerAddress(PyInterpreterState* interp);
 // thread that asked for it, raises an asynchronous exception. -1 with an exception set.
 int HandleEvalBreaker(PyThreadState* ts);
 
-// The same if the breaker is set, else 0: what the interpreter does right after a CALL of
-// anything but a Python function, and after CALL_FUNCTION_EX (an exception raises at the
-// call, whose result is then dropped).
-int HandleEvalBreakerAfterCall(PyThreadState* ts);
+// Where the breaker lies in PyInterpreterState (an _Py_atomic_int: one int).
+extern const size_t kEvalBreakerOffset;
 
 #ifdef __cplusplus
+}
+
+// What the interpreter does right after a CALL of anything but a Python function, and after
+// CALL_FUNCTION_EX: if the breaker is set, handle it; an exception then raises at the call
+// and its result is dropped. Inline: one load on the path of every such call.
+inline PyObject* EvalBreakerAfterCall(PyThreadState* ts, PyObject* result) {
+  const auto* breaker =
+      reinterpret_cast<const int*>(reinterpret_cast<const char*>(ts->interp) + kEvalBreakerOffset);
+  if (result != nullptr && __atomic_load_n(breaker, __ATOMIC_RELAXED) != 0 &&
+      HandleEvalBreaker(ts) < 0) {
+    Py_CLEAR(result);
+  }
+  return result;
 }
 #endif
 
