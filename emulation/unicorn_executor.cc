@@ -86,6 +86,8 @@ struct Engine {
   HostMaps host_maps;
   bool host_maps_fresh = false;
   bool trace = false;
+  // Mapped or unmapped since the translation cache was last flushed (see RunStub).
+  bool address_space_changed = false;
   size_t arenas = 0, changes = 0;  // of the executor's code records, applied here
   Stop stop;
   ~Engine() {
@@ -118,6 +120,7 @@ class UnicornExecutor : public Executor {
   bool MapOnDemand(Engine& e, uint64_t address, bool write);
   void DropOnDemandMappings(Engine& e);
   void DropStaleOnDemandMappings(Engine& e);
+  void FlushTranslations(Engine& e);
   uint64_t HostCall(Engine& e, uint64_t target);  // returns where to resume
   [[noreturn]] void ThrowStop(const Stop& stop);
 
@@ -266,6 +269,7 @@ bool UnicornExecutor::MapOnDemand(Engine& e, uint64_t address, bool write) {
     return false;
   }
   e.mapped[lo] = hi;
+  e.address_space_changed = true;
   e.on_demand.push_back(OnDemand{lo, hi, region->write});
   return true;
 }
@@ -276,6 +280,7 @@ void UnicornExecutor::DropOnDemandMappings(Engine& e) {
     e.mapped.erase(m.begin);
   }
   e.on_demand.clear();
+  e.address_space_changed = true;
 }
 
 // Before an outermost call: keeps the on-demand mappings the host still backs exactly as
@@ -294,9 +299,27 @@ void UnicornExecutor::DropStaleOnDemandMappings(Engine& e) {
     } else {
       uc_mem_unmap(e.uc, m.begin, m.end - m.begin);
       e.mapped.erase(m.begin);
+      e.address_space_changed = true;
     }
   }
   e.on_demand = std::move(kept);
+}
+
+// Unicorn 2.0.1 bug, worked around: with on-demand mappings made inside the memory hook
+// during earlier calls, a later call could crash the process inside Unicorn's translation
+// cache (SIGSEGV in page_collection_lock on a guest store, or in tb_set_jmp_target when
+// chaining blocks): numpy's test_matrix_linalg -k TestSolveMatrix, PYTHONHASHSEED=4, crashed
+// in 19 runs of 29 (also with the recycling moved out of the hook, or 2 MiB windows).
+// Dropping every translation before an outermost call that follows a change of the guest
+// address space: 0 of 13. Unicorn's later releases reworked this code
+// (page_collection_lock became a no-op); its issue 1946 reports the same crash and the same
+// cure. The cost is one retranslation of the code that runs next; a program whose mappings
+// have settled (a benchmark loop) flushes no more: 8 flushes in that pytest run. Flushing
+// before nested calls as well made the same run 4.7x slower (73 s against 16 s, about 8,000
+// flushes) without being needed; inside a hook it would free blocks still executing.
+void UnicornExecutor::FlushTranslations(Engine& e) {
+  Check(uc_ctl_flush_tlb(e.uc), "flush translation cache");  // UC_CTL_TB_FLUSH in 2.0.1
+  e.address_space_changed = false;
 }
 
 void UnicornExecutor::OnBlock(uc_engine* uc, uint64_t address, uint32_t size, void* engine) {
@@ -451,6 +474,7 @@ void UnicornExecutor::RunStub(CallFrame* frame, int depth) {
   } else {
     e.host_maps_fresh = false;
     if (!e.on_demand.empty()) DropStaleOnDemandMappings(e);
+    if (e.address_space_changed) FlushTranslations(e);
     // The guest starts on its own stack, so the stub has no stack to switch to.
     SetReg(e.uc, UC_ARM64_REG_SP, frame->new_sp);
     frame->new_sp = 0;
