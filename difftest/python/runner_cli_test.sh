@@ -72,6 +72,57 @@ expect "native backtrace on a crash" 139 "fatal signal SEGV in the host process;
   "${run[@]}" --native-backtrace -c "import ctypes; ctypes.string_at(0)"
 expect "native backtrace not inherited" 0 "^None$" env A64JIT_NATIVE_BACKTRACE=1 "${run[@]}" -c \
   "import os; print(os.environ.get('A64JIT_NATIVE_BACKTRACE'))"
+# Ctrl-C stops a compiled loop: a script ends with KeyboardInterrupt (status 130, as stock),
+# and the REPL (-i) prints it and reads on. SIGINT goes to the runner (under qemu-user: to
+# QEMU, which passes it to the guest); env --default-signal undoes the SIG_IGN that a
+# background job of a non-interactive shell starts with.
+cat >"$tmp/spin.py" <<'PY'
+import a64jit, sys
+def spin():
+    n = 0
+    while True:
+        n += 1
+        if n == 1000:
+            print("looping", flush=True)
+PY
+wait_for() {  # file, pattern: up to 120 s
+  for _ in $(seq 1200); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
+  return 1
+}
+interrupt_script() {
+  env --default-signal=INT timeout 60 "${run[@]}" -c "exec(open('$tmp/spin.py').read())
+try:
+    spin()
+except KeyboardInterrupt:
+    print('compiled', a64jit.stats()['compiled'], file=sys.stderr)
+    raise" >"$tmp/script.out" 2>&1 &
+  local pid=$!
+  wait_for "$tmp/script.out" looping && kill -INT "$pid"
+  wait "$pid"
+  local rc=$?
+  cat "$tmp/script.out"
+  grep -q "^KeyboardInterrupt" "$tmp/script.out" || return 98
+  return "$rc"
+}
+expect "Ctrl-C ends a compiled loop in a script" 130 "^compiled [1-9]" interrupt_script
+interrupt_repl() {
+  mkfifo "$tmp/stdin"
+  env --default-signal=INT timeout 60 "${run[@]}" -i "$tmp/spin.py" <"$tmp/stdin" >"$tmp/repl.out" 2>&1 &
+  local pid=$!
+  exec 3>"$tmp/stdin"
+  echo "spin()" >&3
+  wait_for "$tmp/repl.out" looping && kill -INT "$pid"
+  wait_for "$tmp/repl.out" KeyboardInterrupt
+  echo "print('after', a64jit.stats()['compiled'])" >&3
+  exec 3>&-
+  wait "$pid"
+  local rc=$?
+  cat "$tmp/repl.out"
+  grep -q "^KeyboardInterrupt" "$tmp/repl.out" || return 98
+  return "$rc"
+}
+expect "Ctrl-C at the REPL interrupts a compiled loop, the REPL reads on" 0 "after [1-9]" \
+  interrupt_repl
 # The execution mode this host cannot provide is a clear error, not a crash.
 if [ -z "${A64JIT_TARGET_RUNNER:-}" ]; then
   # sys.executable is the runner, so a program can start itself again (numpy's tests do).

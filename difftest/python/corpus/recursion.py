@@ -42,3 +42,24 @@ try:
     forever(0)
 except RecursionError as e:
     print("RecursionError:", e)
+
+
+# The depth reached must be stock's exactly, under a lowered limit and a raised one.
+deepest = 0
+
+
+def dive(n):
+    global deepest
+    deepest = n
+    return dive(n + 1)
+
+
+for limit in (120, 3000):
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit)
+    try:
+        dive(0)
+    except RecursionError as e:
+        print("limit", limit, "deepest", deepest, "message:", e)
+    finally:
+        sys.setrecursionlimit(old)
