@@ -9,6 +9,8 @@ Two figures, each over ROUNDS rounds, printed as median and maximum in milliseco
           interval (5 ms by default).
 Run it stock (`a64jit-run --no-jit`) and with the JIT (`a64jit-run --threshold=0`) and
 compare; with the JIT it also prints the statistics that prove the loop ran compiled.
+An argument sets the switch interval in milliseconds first (sys.setswitchinterval), to see
+that the gil figure follows it.
 """
 import json
 import signal
@@ -71,6 +73,8 @@ def row(name, delays):
 
 
 def main():
+    if len(sys.argv) > 1:
+        sys.setswitchinterval(float(sys.argv[1]) / 1000)
     print("switch interval %.1f ms" % (1000 * sys.getswitchinterval()))
     print(row("signal", signal_latency()))
     print(row("gil", gil_latency()))
