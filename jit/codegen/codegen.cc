@@ -852,7 +852,48 @@ class FunctionCompiler {
     a_->bind(skip);
   }
 
+  // Rule: a branch on a 32- or 64-bit value being zero or not is one cbz/cbnz, where the
+  // general path takes a cmp and a b.cond. Returns false where the rule does not apply.
+  bool TryEmitBranchOnZero(const Instr& in) {
+    Type t;
+    bool nonzero;
+    if (in.br_on_value) {
+      t = f_.TypeOf(in.args[0].vreg);
+      nonzero = true;
+    } else if (in.args[1].is_imm() && in.args[1].imm == 0 &&
+               (in.cond == Cond::kEq || in.cond == Cond::kNe)) {
+      t = in.cmp_type;
+      nonzero = in.cond == Cond::kNe;
+    } else {
+      return false;
+    }
+    const int bits = lir::TypeBits(t);
+    if (bits < 32) return false;
+    const int r = ReadGp(in.args[0], kS0);
+    int taken = in.targets[0], other = in.targets[1];
+    if (taken == block_ + 1 && other != block_ + 1) {
+      std::swap(taken, other);
+      nonzero = !nonzero;
+    }
+    const asmjit::Label& target = block_labels_[static_cast<size_t>(taken)];
+    auto branch_if = [&](bool if_nonzero, const asmjit::Label& to) {
+      const Gp reg = bits == 64 ? X(r) : W(r);
+      if_nonzero ? a_->cbnz(reg, to) : a_->cbz(reg, to);
+    };
+    if (!long_ranges_) {
+      branch_if(nonzero, target);
+    } else {
+      asmjit::Label skip = a_->newLabel();
+      branch_if(!nonzero, skip);
+      a_->b(target);
+      a_->bind(skip);
+    }
+    if (other != block_ + 1) a_->b(block_labels_[static_cast<size_t>(other)]);
+    return true;
+  }
+
   void EmitBranch(const Instr& in) {
+    if (TryEmitBranchOnZero(in)) return;
     CondCode cc;
     if (in.br_on_value) {
       const int c = ReadGp(in.args[0], kS0);
