@@ -841,75 +841,70 @@ class FunctionCompiler {
     }
   }
 
-  void BranchIf(CondCode cc, const asmjit::Label& target) {
-    if (!long_ranges_) {
-      a_->b(cc, target);
+  // What a conditional branch tests: the flags (b.cond), or a register being zero or not
+  // (cbz/cbnz, with no compare before it).
+  struct BranchTest {
+    CondCode cc = CondCode::kNE;
+    int zero_reg = -1;  // >= 0: cbz/cbnz on this register, `bits` wide
+    int bits = 64;
+    bool nonzero = true;
+    BranchTest Negated() const {
+      BranchTest t = *this;
+      t.cc = Negate(cc);
+      t.nonzero = !nonzero;
+      return t;
+    }
+  };
+
+  void BranchIf(const BranchTest& test, const asmjit::Label& target) {
+    if (long_ranges_) {  // b.cond and cbz reach +-1 MiB: skip over an unconditional b
+      asmjit::Label skip = a_->newLabel();
+      EmitBranchTest(test.Negated(), skip);
+      a_->b(target);
+      a_->bind(skip);
+    } else {
+      EmitBranchTest(test, target);
+    }
+  }
+
+  void EmitBranchTest(const BranchTest& test, const asmjit::Label& to) {
+    if (test.zero_reg < 0) {
+      a_->b(test.cc, to);
       return;
     }
-    asmjit::Label skip = a_->newLabel();
-    a_->b(Negate(cc), skip);
-    a_->b(target);
-    a_->bind(skip);
+    const Gp reg = test.bits == 64 ? X(test.zero_reg) : W(test.zero_reg);
+    test.nonzero ? a_->cbnz(reg, to) : a_->cbz(reg, to);
   }
 
   // Rule: a branch on a 32- or 64-bit value being zero or not is one cbz/cbnz, where the
-  // general path takes a cmp and a b.cond. Returns false where the rule does not apply.
-  bool TryEmitBranchOnZero(const Instr& in) {
-    Type t;
-    bool nonzero;
-    if (in.br_on_value) {
-      t = f_.TypeOf(in.args[0].vreg);
-      nonzero = true;
-    } else if (in.args[1].is_imm() && in.args[1].imm == 0 &&
-               (in.cond == Cond::kEq || in.cond == Cond::kNe)) {
-      t = in.cmp_type;
-      nonzero = in.cond == Cond::kNe;
+  // general path takes a cmp and a b.cond. Otherwise the flags are set here.
+  BranchTest EmitBranchCondition(const Instr& in) {
+    BranchTest test;
+    const bool against_zero = in.br_on_value || (in.args[1].is_imm() && in.args[1].imm == 0 &&
+                                                 (in.cond == Cond::kEq || in.cond == Cond::kNe));
+    const Type t = in.br_on_value ? f_.TypeOf(in.args[0].vreg) : in.cmp_type;
+    if (against_zero && lir::TypeBits(t) >= 32) {
+      test.zero_reg = ReadGp(in.args[0], kS0);
+      test.bits = lir::TypeBits(t);
+      test.nonzero = in.br_on_value || in.cond == Cond::kNe;
+    } else if (in.br_on_value) {
+      EmitTestNonZero(ReadGp(in.args[0], kS0), t);
     } else {
-      return false;
+      EmitCompare(in.cond, in.cmp_type, in.args[0], in.args[1]);
+      test.cc = ToCondCode(in.cond);
     }
-    const int bits = lir::TypeBits(t);
-    if (bits < 32) return false;
-    const int r = ReadGp(in.args[0], kS0);
-    int taken = in.targets[0], other = in.targets[1];
-    if (taken == block_ + 1 && other != block_ + 1) {
-      std::swap(taken, other);
-      nonzero = !nonzero;
-    }
-    const asmjit::Label& target = block_labels_[static_cast<size_t>(taken)];
-    auto branch_if = [&](bool if_nonzero, const asmjit::Label& to) {
-      const Gp reg = bits == 64 ? X(r) : W(r);
-      if_nonzero ? a_->cbnz(reg, to) : a_->cbz(reg, to);
-    };
-    if (!long_ranges_) {
-      branch_if(nonzero, target);
-    } else {
-      asmjit::Label skip = a_->newLabel();
-      branch_if(!nonzero, skip);
-      a_->b(target);
-      a_->bind(skip);
-    }
-    if (other != block_ + 1) a_->b(block_labels_[static_cast<size_t>(other)]);
-    return true;
+    return test;
   }
 
   void EmitBranch(const Instr& in) {
-    if (TryEmitBranchOnZero(in)) return;
-    CondCode cc;
-    if (in.br_on_value) {
-      const int c = ReadGp(in.args[0], kS0);
-      EmitTestNonZero(c, f_.TypeOf(in.args[0].vreg));
-      cc = CondCode::kNE;
-    } else {
-      EmitCompare(in.cond, in.cmp_type, in.args[0], in.args[1]);
-      cc = ToCondCode(in.cond);
-    }
+    BranchTest test = EmitBranchCondition(in);
     int taken = in.targets[0], other = in.targets[1];
     if (taken == block_ + 1 && other != block_ + 1) {
       // Branch on the opposite condition and fall through into the taken block.
       std::swap(taken, other);
-      cc = Negate(cc);
+      test = test.Negated();
     }
-    BranchIf(cc, block_labels_[static_cast<size_t>(taken)]);
+    BranchIf(test, block_labels_[static_cast<size_t>(taken)]);
     if (other != block_ + 1) a_->b(block_labels_[static_cast<size_t>(other)]);
   }
 
