@@ -237,9 +237,45 @@ json RunJson(const FileRun& r) {
   return j;
 }
 
+// Is there proof the JIT ran? The JIT manifest's compiled-function count, per module. A
+// JIT side that compiled nothing at all is `untrusted`; a module without a count (no
+// manifest, or a run that did not report) goes to `unknown` (untrusted too, unless waived).
+// A crashed module is already a regression and needs no count.
+void JitEvidence(const Side& jit, const std::set<std::string>& jit_modules, json* untrusted,
+                 json* unknown_activity, json* report) {
+  if (!jit.has_manifest) {
+    unknown_activity->push_back(
+        "no JIT run manifest: crashes, exit statuses and JIT activity unknown");
+    (*report)["jit"]["compiled_functions"] = nullptr;
+    return;
+  }
+  int64_t compiled = 0;
+  bool known = false;
+  std::vector<std::string> unknown;
+  for (const std::string& m : jit_modules) {
+    auto r = jit.runs.find(m);
+    if (r != jit.runs.end() && r->second.compiled) {
+      known = true;
+      compiled += *r->second.compiled;
+    } else if (r == jit.runs.end() || !r->second.crashed()) {
+      unknown.push_back(m);
+    }
+  }
+  (*report)["jit"]["compiled_functions"] = known ? json(compiled) : json(nullptr);
+  if (known && compiled == 0) untrusted->push_back("the JIT run compiled no function");
+  if (!unknown.empty()) {
+    std::string names;
+    for (size_t i = 0; i < unknown.size() && i < 5; i++) names += (i ? ", " : "") + unknown[i];
+    if (unknown.size() > 5) names += ", ...";
+    unknown_activity->push_back("JIT activity unknown for " + std::to_string(unknown.size()) +
+                                " module(s) (no compiled-function count): " + names);
+  }
+}
+
 }  // namespace
 
-json Compare(const Side& stock, const Side& jit, const std::map<std::string, std::string>& labels) {
+json Compare(const Side& stock, const Side& jit, const CompareOptions& options) {
+  const std::map<std::string, std::string>& labels = options.labels;
   json report;
   report["schema"] = "a64jit-junit-compare/1";
   auto summary = [](const Side& side) {
@@ -404,22 +440,8 @@ json Compare(const Side& stock, const Side& jit, const std::map<std::string, std
                           ")");
     }
   }
-  if (jit.has_manifest) {
-    int64_t compiled = 0;
-    bool known = false;
-    for (const auto& [m, r] : jit.runs) {
-      if (r.compiled) {
-        known = true;
-        compiled += *r.compiled;
-      }
-    }
-    report["jit"]["compiled_functions"] = known ? json(compiled) : json(nullptr);
-    if (known && compiled == 0) untrusted.push_back("the JIT run compiled no function");
-    if (!known) missing_evidence.push_back("the JIT manifest has no compiled-function counts");
-  } else {
-    missing_evidence.push_back(
-        "no JIT run manifest: crashes, exit statuses and JIT activity unknown");
-  }
+  JitEvidence(jit, jit_modules, &untrusted,
+              options.waive_jit_evidence ? &missing_evidence : &untrusted, &report);
   if (!stock.has_manifest)
     missing_evidence.push_back("no stock run manifest: crashes and exit statuses unknown");
   for (const auto* side : {&stock, &jit}) {

@@ -106,9 +106,18 @@ Side LoadSide(const std::string& dir, const std::string& manifest_path);
 std::pair<Side, Side> LoadSides(const std::string& stock_dir, const std::string& stock_manifest,
                                 const std::string& jit_dir, const std::string& jit_manifest);
 
+// How to compare. `labels` (test -> label) come from runner.py's re-runs. Without JIT
+// evidence (a JIT manifest, and a compiled-function count for every module the JIT side
+// ran) the verdict is untrusted (exit 2): a suite that "passes" with the JIT switched off
+// proves nothing. `waive_jit_evidence` downgrades that to a note, for comparing two runs
+// that are not stock vs a64jit (two stock builds, another JIT).
+struct CompareOptions {
+  std::map<std::string, std::string> labels;
+  bool waive_jit_evidence = false;
+};
+
 // The comparison as a JSON document (schema "a64jit-junit-compare/1", see README.md).
-nlohmann::json Compare(const Side& stock, const Side& jit,
-                       const std::map<std::string, std::string>& labels = {});
+nlohmann::json Compare(const Side& stock, const Side& jit, const CompareOptions& options = {});
 
 // Reports.
 std::string RenderMarkdown(const nlohmann::json& report);

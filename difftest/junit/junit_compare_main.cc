@@ -4,9 +4,11 @@
 //
 //   junit_compare STOCK_DIR JIT_DIR [--json=OUT] [--html=OUT] [--history=DIR]
 //       [--stock-manifest=F] [--jit-manifest=F] [--labels=F] [--format=md|json] [--night=N]
+//       [--waive-jit-evidence]
 //
 // Exit status: 0 no regression, 1 regressions, 2 the evidence cannot be trusted (or bad
-// arguments).
+// arguments). No proof that the JIT ran (a JIT manifest with a compiled-function count for
+// every module) is untrusted unless --waive-jit-evidence says the JIT side is not a64jit.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -23,7 +25,8 @@ using nlohmann::json;
 
 constexpr const char* kUsage =
     "usage: junit_compare STOCK_DIR JIT_DIR [--json=OUT] [--html=OUT] [--history=DIR]\n"
-    "       [--stock-manifest=F] [--jit-manifest=F] [--labels=F] [--format=md|json] [--night=N]\n";
+    "       [--stock-manifest=F] [--jit-manifest=F] [--labels=F] [--format=md|json] [--night=N]\n"
+    "       [--waive-jit-evidence]\n";
 
 bool Flag(const char* arg, const char* name, std::string* value) {
   const size_t n = std::strlen(name);
@@ -40,6 +43,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> dirs;
   std::string json_out, html_out, history_dir, stock_manifest, jit_manifest, labels_path;
   std::string format = "md", night;
+  a64jit::junit::CompareOptions options;
   for (int i = 1; i < argc; i++) {
     std::string v;
     if (Flag(argv[i], "--json", &v)) {
@@ -58,6 +62,8 @@ int main(int argc, char** argv) {
       format = v;
     } else if (Flag(argv[i], "--night", &v)) {
       night = v;
+    } else if (std::strcmp(argv[i], "--waive-jit-evidence") == 0) {
+      options.waive_jit_evidence = true;
     } else if (argv[i][0] == '-') {
       std::fprintf(stderr, "junit_compare: unknown option %s\n%s", argv[i], kUsage);
       return 2;
@@ -72,15 +78,14 @@ int main(int argc, char** argv) {
   try {
     const auto [stock, jit] =
         a64jit::junit::LoadSides(dirs[0], stock_manifest, dirs[1], jit_manifest);
-    std::map<std::string, std::string> labels;
     if (!labels_path.empty()) {
       std::ifstream in(labels_path);
       if (!in) throw std::runtime_error("cannot read labels " + labels_path);
       json l;
       in >> l;
-      for (const auto& [k, v] : l.items()) labels[k] = v.get<std::string>();
+      for (const auto& [k, v] : l.items()) options.labels[k] = v.get<std::string>();
     }
-    json report = a64jit::junit::Compare(stock, jit, labels);
+    json report = a64jit::junit::Compare(stock, jit, options);
     if (!night.empty()) report["night"] = night;
     if (!json_out.empty()) std::ofstream(json_out) << Dump(report) << "\n";
     if (!html_out.empty()) {

@@ -200,8 +200,10 @@ TEST(JUnitParse, HugeSystemOutAndA200MegabyteFile) {
 
 struct Runs {
   TempDir stock, jit;
-  json Compare(const std::map<std::string, std::string>& labels = {}) {
-    return junit::Compare(LoadSide(stock.path(), ""), LoadSide(jit.path(), ""), labels);
+  // Most tests here are about the tests' verdicts, not the JIT's evidence: waived unless
+  // a test asks for it.
+  json Compare(const std::map<std::string, std::string>& labels = {}, bool waive = true) {
+    return junit::Compare(LoadSide(stock.path(), ""), LoadSide(jit.path(), ""), {labels, waive});
   }
 };
 
@@ -385,6 +387,34 @@ TEST(JUnitCompare, UntrustworthyEvidenceExitsTwo) {
     json rep = r.Compare();
     EXPECT_EQ(rep["exit_status"], 2);
     EXPECT_EQ(rep["untrusted"][0], "the JIT run compiled no function");
+  }
+  {  // no JIT evidence: untrusted unless waived, and the reason names the modules
+    Runs r;
+    for (const char* m : {"m", "n"}) {
+      r.stock.Write(std::string(m) + "/" + m + ".xml", Suite("<testcase classname='x' name='a'/>"));
+      r.jit.Write(std::string(m) + "/" + m + ".xml", Suite("<testcase classname='x' name='a'/>"));
+    }
+    json rep = r.Compare({}, /*waive=*/false);
+    EXPECT_EQ(rep["exit_status"], 2);
+    EXPECT_EQ(rep["untrusted"][0],
+              "no JIT run manifest: crashes, exit statuses and JIT activity unknown");
+    EXPECT_EQ(r.Compare({}, /*waive=*/true)["exit_status"], 0);
+    r.jit.Write("manifest.json", Manifest("m.py", "", "", 7));  // n has no count
+    rep = r.Compare({}, /*waive=*/false);
+    EXPECT_EQ(rep["exit_status"], 2);
+    EXPECT_EQ(rep["untrusted"][0],
+              "JIT activity unknown for 1 module(s) (no compiled-function count): n");
+    rep = r.Compare({}, /*waive=*/true);
+    EXPECT_EQ(rep["exit_status"], 0);
+    EXPECT_TRUE(rep["untrusted"].empty());
+    EXPECT_EQ(rep["missing_evidence"][0],
+              "JIT activity unknown for 1 module(s) (no compiled-function count): n");
+    json both = json::parse(Manifest("m.py", "", "", 7));
+    both["files"].push_back(json::parse(Manifest("n.py", "", "", 3))["files"][0]);
+    r.jit.Write("manifest.json", both.dump());
+    rep = r.Compare({}, /*waive=*/false);
+    EXPECT_EQ(rep["exit_status"], 0) << rep["untrusted"];
+    EXPECT_EQ(rep["jit"]["compiled_functions"], 10);
   }
   {  // a crash nobody can attribute, and its tests are "crash" regressions
     Runs r;
