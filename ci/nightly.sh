@@ -7,6 +7,13 @@
 #   ci/nightly.sh --jit-cmd "CMD" [--jit-env K=V]... [--out DIR] [--history DIR]
 #                 [--night NAME] [--timeout SECONDS] [--compare BIN] TEST_FILE...
 #   ci/nightly.sh --demo        # the fixture suites, with a stand-in JIT
+#   ci/nightly.sh --suite cpython [--tag core] [--config aarch64] [--jobs N] [--out DIR]
+#                 [--history DIR] [--night NAME]
+#
+# --suite runs a suite's Bazel test targets (//suites/<suite>/..., each module stock and
+# with the JIT; --tag filters them, e.g. core) with `bazel test --keep_going`, gathers the
+# testlogs (suites/collect.py) and compares them. Bazel's --jobs runs the modules in
+# parallel, and --remote_executor would run them on a pool of ARM hosts (suites/README.md).
 #
 # Exit status: junit_compare's (0 no regression, 1 regressions, 2 evidence not trusted).
 set -euo pipefail
@@ -18,6 +25,7 @@ history="out/nightly/history"
 timeout=900
 jit_cmd=""
 compare=""
+suite="" tag="" jobs=2 config=()
 jit_env=()
 files=()
 while [ $# -gt 0 ]; do
@@ -34,11 +42,44 @@ while [ $# -gt 0 ]; do
       timeout=4
       files=(difftest/junit/fixtures/test_*.py)
       shift ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    --suite) suite=$2; shift 2 ;;
+    --tag) tag=$2; shift 2 ;;
+    --config) config=(--config="$2"); shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     -*) echo "nightly: unknown option $1" >&2; exit 2 ;;
     *) files+=("$1"); shift ;;
   esac
 done
+if [ -n "$suite" ]; then
+  out=${out:-out/nightly/$suite-$night}
+  history=${history%/history}/$suite-history
+  filter=()
+  [ -n "$tag" ] && filter=(--test_tag_filters="$tag")
+  bazel build -c opt //difftest/junit:junit_compare >&2
+  compare=$(bazel info -c opt bazel-bin 2>/dev/null)/difftest/junit/junit_compare
+  query="tests(//suites/$suite/...)"
+  [ -n "$tag" ] && query="attr(tags, $tag, $query)"
+  mapfile -t expect < <(bazel query "$query" 2>/dev/null)
+  t0=$(date +%s)
+  set +e
+  bazel test "${config[@]}" --keep_going --jobs="$jobs" "${filter[@]}" \
+    --test_summary=short -- "//suites/$suite/..." >&2
+  set -e
+  echo "nightly: ${#expect[@]} target(s) of //suites/$suite in $(( $(date +%s) - t0 )) s" >&2
+  mkdir -p "$history"
+  /usr/bin/python3.11 suites/collect.py --suite "$suite" --out "$out" \
+    --testlogs "$(bazel info "${config[@]}" bazel-testlogs 2>/dev/null)" --expect "${expect[@]}"
+  set +e
+  "$compare" "$out/stock" "$out/jit" --night="$night" --json="$history/$night.json" > /dev/null
+  "$compare" "$out/stock" "$out/jit" --night="$night" --json="$out/report.json" \
+    --html="$out/report.html" --history="$history" > "$out/report.md"
+  status=$?
+  set -e
+  cat "$out/report.md"
+  echo "nightly $suite $night: report $out/report.md, $out/report.html, exit $status"
+  exit "$status"
+fi
 if [ -z "$jit_cmd" ] || [ "${#files[@]}" -eq 0 ]; then
   echo "nightly: need --jit-cmd and test files (or --demo); see --help" >&2
   exit 2

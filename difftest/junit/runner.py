@@ -337,6 +337,8 @@ def main():
     ap.add_argument("--pytest-arg", "--test-arg", action="append", default=[],
                     help="an extra argument for each test process (pytest or regrtest)")
     ap.add_argument("--jobs", type=int, default=1, help="test processes at a time")
+    ap.add_argument("--side", choices=("both", "stock", "jit"), default="both",
+                    help="run one side only (a suite target runs each side on its own)")
     ap.add_argument("--rerun-regressions", action="store_true")
     ap.add_argument("--compare", default=None,
                     help="junit_compare command, e.g. a path, or a QEMU prefix and a path")
@@ -362,6 +364,10 @@ def main():
 
     sides = {"stock": (args.stock_cmd, env_of(args.stock_env)),
              "jit": (args.jit_cmd, env_of(args.jit_env))}
+    if args.side != "both":
+        if args.rerun_regressions:
+            ap.error("--rerun-regressions needs both sides")
+        sides = {args.side: sides[args.side]}
     # One process per (side, test file); --jobs of them at a time, results kept in order.
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = {side: [pool.submit(run_file, side, command, env_extra, f, args.out, args.timeout,

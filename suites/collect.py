@@ -1,0 +1,114 @@
+#!/usr/bin/python3.11
+"""Gathers a suite's Bazel testlogs into the two directories junit_compare reads.
+
+Each //suites/<suite>:<name>_<side> target leaves in bazel-testlogs/suites/<suite>/<target>/
+its test.log and test.outputs/outputs.zip, which holds runner.py's <side>/manifest.json
+and <side>/<module>/<module>.xml (suites/suite_test.sh). This writes OUT/stock and OUT/jit
+(one directory per module and a merged manifest.json each), ready for
+
+    junit_compare OUT/stock OUT/jit
+
+A target that was expected (--expect, from `bazel query`) but left no outputs, because Bazel
+killed it at its timeout or never ran it, still gets its manifest entry, with signal
+"timeout" or "not run": a module that vanished is a row in the report, never silence.
+
+Usage: collect.py --testlogs DIR --suite cpython --out OUT [--expect TARGET...]
+"""
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import zipfile
+
+SIDES = ("stock", "jit")
+
+
+def target_side(target):
+    """("test_scope", "jit") for "test_scope_jit", or None."""
+    for side in SIDES:
+        if target.endswith("_" + side):
+            return target[: -len(side) - 1], side
+    return None
+
+
+def bazel_verdict(log_path):
+    """What Bazel's test.log says when the test itself could not report: "timeout" or ""."""
+    try:
+        with open(log_path, errors="replace") as f:
+            tail = f.read()[-4000:]
+    except OSError:
+        return ""
+    return "timeout" if "-- Test timed out at" in tail else ""
+
+
+def unpack(outputs_dir, side, dest):
+    """Copies <side>/... from the target's undeclared outputs (zipped or not) into dest.
+    Returns the manifest entries found."""
+    zipped = os.path.join(outputs_dir, "outputs.zip")
+    if os.path.exists(zipped):
+        with zipfile.ZipFile(zipped) as z:
+            for member in z.namelist():
+                if member.startswith(side + "/") and not member.endswith("/"):
+                    target = os.path.join(dest, member)
+                    os.makedirs(os.path.dirname(target), exist_ok=True)
+                    with z.open(member) as src, open(target, "wb") as out:
+                        shutil.copyfileobj(src, out)
+    elif os.path.isdir(os.path.join(outputs_dir, side)):
+        shutil.copytree(os.path.join(outputs_dir, side), os.path.join(dest, side),
+                        dirs_exist_ok=True)
+    manifest = os.path.join(dest, side, "manifest.json")
+    if not os.path.exists(manifest):
+        return []
+    with open(manifest) as f:
+        entries = json.load(f)["files"]
+    os.remove(manifest)
+    return entries
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--testlogs", required=True, help="bazel-testlogs (bazel info bazel-testlogs)")
+    ap.add_argument("--suite", required=True, help="cpython, numpy, torch")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--expect", nargs="*", default=[],
+                    help="targets that should have run (//suites/S:NAME_SIDE or NAME_SIDE)")
+    args = ap.parse_args()
+    package = os.path.join(args.testlogs, "suites", args.suite)
+    if not os.path.isdir(package) and not args.expect:
+        sys.exit("collect: no testlogs under %s (did `bazel test //suites/%s/...` run?)"
+                 % (package, args.suite))
+    targets = set(os.listdir(package)) if os.path.isdir(package) else set()
+    expected = {t.rsplit(":", 1)[-1] for t in args.expect}
+    entries = {side: [] for side in SIDES}
+    if os.path.isdir(args.out):
+        shutil.rmtree(args.out)
+    for target in sorted(targets | expected):
+        parsed = target_side(target)
+        if parsed is None:
+            continue
+        name, side = parsed
+        logs = os.path.join(package, target)
+        found = unpack(os.path.join(logs, "test.outputs"), side, args.out)
+        if not found:
+            verdict = bazel_verdict(os.path.join(logs, "test.log"))
+            found = [{"file": name, "command": "bazel test //suites/%s:%s" % (args.suite, target),
+                      "exit_status": -1, "signal": verdict or "not run", "duration_s": 0.0,
+                      "culprit": None, "compiled_functions": None}]
+        entries[side].extend(found)
+    for side in SIDES:
+        os.makedirs(os.path.join(args.out, side), exist_ok=True)
+        manifest = {"schema": "a64jit-run-manifest/1", "side": side,
+                    "command": "bazel test //suites/%s/..." % args.suite,
+                    "files": sorted(entries[side], key=lambda e: e["file"])}
+        with open(os.path.join(args.out, side, "manifest.json"), "w") as f:
+            json.dump(manifest, f, indent=2)
+    print("collect: %d stock and %d JIT module(s) from %s into %s"
+          % (len(entries["stock"]), len(entries["jit"]), package, args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

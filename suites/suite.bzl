@@ -1,0 +1,37 @@
+"""Real suites as Bazel tests: one target per module (or test file) and side.
+
+`suite_module(name, kind, test)` defines `<name>_stock` and `<name>_jit`, both running
+suites/suite_test.sh. Bazel's --jobs, its caching and a remote-execution pool then run a
+suite's modules in parallel; suites/collect.py gathers their testlogs for junit_compare.
+"""
+
+def suite_module(name, kind, test, args = [], timeout = "long", tags = []):
+    """Two sh_tests: the module stock and with the JIT.
+
+    Args:
+      name: the target prefix (a module name, or a test file's stem).
+      kind: "regrtest" (CPython's -m test) or "pytest".
+      test: what the test command is given: a regrtest module, or a test file's path.
+      args: extra arguments for every test process (e.g. regrtest --ignore PATTERN).
+      timeout: Bazel's test timeout; runner.py stops the process 30 s before it.
+      tags: extra tags.
+    """
+    for side in ("stock", "jit"):
+        native.sh_test(
+            name = "%s_%s" % (name, side),
+            srcs = ["//suites:suite_test.sh"],
+            args = [
+                kind,
+                side,
+                test,
+                "$(rootpath //difftest/junit:runner.py)",
+                "$(rootpath //jit/python:a64jit-run)",
+            ] + args,
+            data = [
+                "//difftest/junit:runner.py",
+                "//jit/python:a64jit-run",
+            ],
+            size = "large",
+            timeout = timeout,
+            tags = ["suite", side] + tags,
+        )

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# One module (regrtest) or test file (pytest) of a real suite, run on one side: stock, or
+# with the JIT (a64jit-run at threshold $A64JIT_SUITE_THRESHOLD, default 0). The body of
+# every //suites/... test target (suites/suite.bzl).
+#
+# Writes, for the nightly's comparison (suites/collect.py):
+#   $XML_OUTPUT_FILE (Bazel's test.xml)   the module's own JUnit XML
+#   $TEST_UNDECLARED_OUTPUTS_DIR/SIDE/    runner.py's manifest.json, the XML, the -v log
+#                                         and (JIT side) a64jit-run's statistics
+# Passes when every test of the module passed (skips allowed) and, on the JIT side, when
+# the JIT compiled at least one function: a JIT run without evidence is not a pass. A
+# crash fails with its signal and the test that was running.
+#
+# Host config: stock is /usr/bin/python3.11, the JIT side runs its code under Unicorn.
+# --config=aarch64 (A64JIT_TARGET_RUNNER set by qemu_run.sh): both sides are the aarch64
+# a64jit-run under QEMU, stock with --no-jit, so emulation affects both alike.
+#
+# Usage: suite_test.sh regrtest|pytest stock|jit NAME RUNNER_PY A64JIT_RUN
+#          [--qemu-ignore=TEST | TEST_ARG]...
+set -euo pipefail
+kind=$1 side=$2 name=$3 runner=$(pwd)/$4 a64jit=$(pwd)/$5
+shift 5
+tmp=${TEST_TMPDIR:-$(mktemp -d)}
+out=${TEST_UNDECLARED_OUTPUTS_DIR:-$tmp/out}
+threshold=${A64JIT_SUITE_THRESHOLD:-0}
+mkdir -p "$out"
+# regrtest and pytest work in the temporary directory; HOME keeps caches out of the real one.
+export TMPDIR=$tmp HOME=$tmp
+
+if [ -n "${A64JIT_TARGET_RUNNER:-}" ]; then
+  # Children (sys.executable) start through a wrapper, on the same side as their parent.
+  printf '#!/bin/sh\nexec %s %s --no-jit "$@"\n' "$A64JIT_TARGET_RUNNER" "$a64jit" \
+    > "$tmp/python-stock"
+  printf '#!/bin/sh\nexec %s %s "$@"\n' "$A64JIT_TARGET_RUNNER" "$a64jit" > "$tmp/python-jit"
+  chmod +x "$tmp/python-stock" "$tmp/python-jit"
+  stock=("$tmp/python-stock") stock_env=(--stock-env "A64JIT_EXECUTABLE=$tmp/python-stock")
+  jit=("$tmp/python-jit") jit_env=(--jit-env "A64JIT_EXECUTABLE=$tmp/python-jit")
+else
+  stock=(/usr/bin/python3.11) stock_env=()
+  jit=("$a64jit") jit_env=()
+fi
+# A subprocess of the JIT side runs with the JIT too, at the same threshold.
+jit_env+=(--jit-env "A64JIT_THRESHOLD=$threshold")
+case $kind in
+  regrtest) mode=(--regrtest) module=test ;;
+  pytest) mode=() module=pytest ;;
+  *) echo "suite_test: kind is regrtest or pytest, got $kind" >&2; exit 2 ;;
+esac
+# --qemu-ignore=TEST: a test that fails stock under QEMU (modules.bzl says why) is left out
+# there, on both sides; elsewhere it runs.
+test_args=()
+for a in "$@"; do
+  case $a in
+    --qemu-ignore=*)
+      if [ -n "${A64JIT_TARGET_RUNNER:-}" ]; then
+        test_args+=(--test-arg=--ignore --test-arg="${a#--qemu-ignore=}")
+      fi ;;
+    *) test_args+=(--test-arg="$a") ;;
+  esac
+done
+# Leave Bazel's own timeout (TEST_TIMEOUT) a margin, so a hang is recorded as a timeout
+# with its culprit instead of the whole target being killed without a report.
+timeout=$(( ${TEST_TIMEOUT:-900} - 30 ))
+
+/usr/bin/python3.11 "$runner" "${mode[@]}" --side "$side" --out "$out" --timeout "$timeout" \
+  --stock-cmd "${stock[*]} -m $module" "${stock_env[@]}" \
+  --jit-cmd "${jit[*]} --threshold=$threshold -m $module" "${jit_env[@]}" \
+  "${test_args[@]}" "$name"
+
+stem=${name##*/}
+stem=${stem%.py}
+xml="$out/$side/$stem/$stem.xml"
+if [ -n "${XML_OUTPUT_FILE:-}" ] && [ -s "$xml" ]; then cp "$xml" "$XML_OUTPUT_FILE"; fi
+exec /usr/bin/python3.11 - "$out/$side/manifest.json" "$side" "$name" \
+  "$out/$side/$stem/jit-stats.json" <<'PY'
+import json, os, sys
+manifest, side, name, stats_path = sys.argv[1:]
+run = json.load(open(manifest))["files"][0]
+stats = json.load(open(stats_path)) if os.path.exists(stats_path) else {}
+problems = []
+if run["signal"]:
+    problems.append("crashed: %s%s" % (run["signal"], " in " + run["culprit"] if run["culprit"] else ""))
+elif run["exit_status"] != 0:
+    problems.append("exit status %d (a test failed, or none ran)" % run["exit_status"])
+compiled = run.get("compiled_functions")
+if side == "jit":
+    share = ""
+    if compiled is not None and run.get("failed_functions") is not None:
+        total = compiled + run["failed_functions"]
+        share = ", compiled share %d/%d" % (compiled, total)
+    emulated = ""
+    if stats.get("exec_mode") == "unicorn":
+        emulated = ", emulated instructions %d" % stats.get("guest_instructions", 0)
+        if not stats.get("guest_instructions"):
+            problems.append("no JIT evidence: Unicorn emulated no instruction")
+    print("%s (jit): compiled %s%s%s, %.1f s" % (name, compiled, share, emulated,
+                                                run["duration_s"]))
+    if not compiled:
+        problems.append("no JIT evidence: compiled %s function(s)" % compiled)
+else:
+    print("%s (stock): %.1f s" % (name, run["duration_s"]))
+if problems:
+    print("FAIL: %s (%s): %s" % (name, side, "; ".join(problems)))
+    sys.exit(1)
+PY
