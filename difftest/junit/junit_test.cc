@@ -318,9 +318,12 @@ TEST(JUnitCompare, CompileStatisticsPerModule) {
       std::string::npos)
       << md;
   const std::string html = RenderHtml(rep, {});
-  EXPECT_NE(html.find("<table id=\"compilation\">"), std::string::npos);
+  // One module table with the JIT's columns; the failure causes in a table of their own.
+  EXPECT_NE(html.find("<table id=\"modules\">"), std::string::npos);
   EXPECT_NE(html.find("<th>Compiled share</th><th>Compiled entries</th>"), std::string::npos);
-  EXPECT_NE(html.find("<td>75.0%</td><td>90.0%</td>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<td>30</td><td>75.0%</td><td>90.0%</td>"), std::string::npos) << html;
+  EXPECT_NE(html.find("id=\"failure-causes\""), std::string::npos);
+  EXPECT_NE(html.find("MAKE_CELL 7, generator or coroutine 3"), std::string::npos);
 
   // A manifest with the function counts but not the entry counts (runner.py before them):
   // it still loads, the entry share is null and shown as "?".

@@ -1,5 +1,8 @@
 // Markdown and HTML renderings of a comparison report (see compare.h).
 #include <algorithm>
+#include <functional>
+#include <iterator>
+#include <map>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -64,7 +67,7 @@ std::string Html(const std::string& s) {
 }
 
 const char* const kSections[][2] = {
-    {"regressions", "Regressions (stock pass -> JIT fail / error / crash / missing)"},
+    {"regressions", "Regressions (stock pass -> JIT fail / error / missing) outside lost modules"},
     {"crashes", "Crashed processes"},
     {"corrupt", "Corrupt reports"},
     {"missing_suites", "Suites present on one side only"},
@@ -110,6 +113,30 @@ std::string Causes(const json& m, size_t limit = 10) {
   return os.str();
 }
 
+// Regressions that belong to a module lost as a whole (its process crashed or timed out,
+// or its report is missing on the JIT side) are shown once, in that module's row.
+bool LostWithModule(const json& regression) {
+  const std::string kind = Str(regression["kind"]);
+  return kind == "crash" || kind == "missing suite";
+}
+
+// Tests lost with each module, by module name.
+std::map<std::string, std::vector<std::string>> LostTests(const json& r) {
+  std::map<std::string, std::vector<std::string>> lost;
+  for (const json& g : r["regressions"])
+    if (LostWithModule(g)) lost[Str(g["module"])].push_back(Str(g["test"]));
+  return lost;
+}
+
+// Crashed processes and suites missing on one side, as rows of one shape.
+std::vector<json> LostModules(const json& r) {
+  std::vector<json> rows;
+  for (const json& c : r["crashes"]) rows.push_back(c);
+  for (const json& m : r["missing_suites"])
+    rows.push_back({{"module", m["module"]}, {"side", m["missing_on"]}, {"signal", "missing"}});
+  return rows;
+}
+
 std::string Headline(const json& r) {
   switch (r["exit_status"].get<int>()) {
     case 0:
@@ -118,6 +145,25 @@ std::string Headline(const json& r) {
       return std::to_string(r["regressions"].size()) + " regression(s)";
     default:
       return "evidence cannot be trusted";
+  }
+}
+
+// A module lost as a whole is one line: side, signal, culprit, and its lost tests.
+void MarkdownLostModules(std::ostream& os, const json& r) {
+  auto lost = LostTests(r);
+  const std::vector<json> rows = LostModules(r);
+  if (rows.empty()) return;
+  os << "\n## Modules lost as a whole (" << rows.size() << ")\n\n";
+  for (const json& c : rows) {
+    const std::string module = Str(c["module"]);
+    const auto& tests = lost[module];
+    os << "- `" << module << "` (" << Str(c["side"]) << "): **" << Str(c["signal"]) << "**";
+    if (!Str(c.value("culprit", json())).empty())
+      os << " while running `" << Str(c["culprit"]) << "`";
+    os << "; " << tests.size() << " test(s) lost";
+    for (size_t i = 0; i < tests.size() && i < 10; i++) os << (i ? ", " : ": ") << tests[i];
+    if (tests.size() > 10) os << ", +" << tests.size() - 10 << " more";
+    os << "\n";
   }
 }
 
@@ -156,11 +202,17 @@ std::string RenderMarkdown(const json& r) {
          << Cell(Causes(m)) << " |\n";
     }
   }
+  MarkdownLostModules(os, r);
   for (const auto& section : kSections) {
-    const json& list = r[section[0]];
+    const std::string id = section[0];
+    if (id == "crashes" || id == "missing_suites") continue;
+    std::vector<const json*> list;
+    for (const json& item : r[id])
+      if (id != "regressions" || !LostWithModule(item)) list.push_back(&item);
     if (list.empty()) continue;
     os << "\n## " << section[1] << " (" << list.size() << ")\n\n";
-    for (const json& item : list) {
+    for (const json* item_ptr : list) {
+      const json& item = *item_ptr;
       os << "-";
       for (const auto& [k, v] : item.items()) {
         if (v.is_null() || (v.is_string() && v.get<std::string>().empty())) continue;
@@ -172,104 +224,229 @@ std::string RenderMarkdown(const json& r) {
   return os.str();
 }
 
+namespace {
+
+// ---- HTML ----------------------------------------------------------------------------
+
+// Per night: JIT passes, JIT failures and errors, regressions, and the compiled share
+// (compiled / (compiled + failed) over the modules that report both, or -1 when none do).
+struct NightFigures {
+  std::string night;
+  int64_t pass = 0, fail = 0, regressions = 0;
+  double share = -1;
+};
+
+NightFigures FiguresOf(const json& n, size_t index) {
+  NightFigures f;
+  f.night = n.value("night", std::to_string(index));
+  int64_t compiled = 0, total = 0;
+  for (const json& m : n["modules"]) {
+    f.pass += m["jit"]["pass"].get<int64_t>();
+    f.fail += m["jit"]["fail"].get<int64_t>() + m["jit"]["error"].get<int64_t>();
+    if (m.contains("compiled") && m.contains("failed") && m["compiled"].is_number() &&
+        m["failed"].is_number()) {
+      compiled += m["compiled"].get<int64_t>();
+      total += m["compiled"].get<int64_t>() + m["failed"].get<int64_t>();
+    }
+  }
+  f.regressions = static_cast<int64_t>(n["regressions"].size());
+  if (total > 0) f.share = static_cast<double>(compiled) / static_cast<double>(total);
+  return f;
+}
+
+// The trend across nights as inline SVG: tests passed with the JIT, failed, regressions (left
+// axis, counts) and the compiled share (right axis, 0-100%), one point per night.
+void HtmlTrend(std::ostream& os, const std::vector<json>& history) {
+  if (history.empty()) return;
+  std::vector<NightFigures> nights;
+  int64_t top = 1;
+  for (size_t i = 0; i < history.size(); i++) {
+    nights.push_back(FiguresOf(history[i], i));
+    top = std::max({top, nights.back().pass, nights.back().fail, nights.back().regressions});
+  }
+  const double left = 60, right = 660, plot_top = 20, bottom = 200;
+  auto x = [&](size_t i) {
+    return nights.size() == 1 ? (left + right) / 2
+                              : left + (right - left) * static_cast<double>(i) /
+                                           static_cast<double>(nights.size() - 1);
+  };
+  auto y = [&](double fraction) { return bottom - (bottom - plot_top) * fraction; };
+  os << "<h2>Trend</h2>\n<svg id=\"trend\" width=\"760\" height=\"260\" "
+        "xmlns=\"http://www.w3.org/2000/svg\" font-size=\"11\">\n"
+     << "<line x1=\"" << left << "\" y1=\"" << bottom << "\" x2=\"" << right << "\" y2=\"" << bottom
+     << "\" stroke=\"#888\"/><line x1=\"" << left << "\" y1=\"" << plot_top << "\" x2=\"" << left
+     << "\" y2=\"" << bottom << "\" stroke=\"#888\"/>\n"
+     << "<text x=\"" << left - 6 << "\" y=\"" << plot_top + 4 << "\" text-anchor=\"end\">" << top
+     << "</text><text x=\"" << left - 6 << "\" y=\"" << bottom << "\" text-anchor=\"end\">0</text>"
+     << "<text x=\"" << right + 6 << "\" y=\"" << plot_top + 4 << "\">100%</text><text x=\""
+     << right + 6 << "\" y=\"" << bottom << "\">0%</text>\n";
+  struct Series {
+    const char* cls;
+    const char* color;
+    const char* label;
+    std::function<double(const NightFigures&)> fraction;
+  };
+  const double t = static_cast<double>(top);
+  const Series series[] = {
+      {"trend-pass", "#070", "JIT passed", [&](const NightFigures& f) { return f.pass / t; }},
+      {"trend-fail", "#c80", "JIT failed", [&](const NightFigures& f) { return f.fail / t; }},
+      {"trend-regressions", "#b00", "regressions",
+       [&](const NightFigures& f) { return f.regressions / t; }},
+      {"trend-share", "#06c", "compiled share (right axis)",
+       [](const NightFigures& f) { return f.share; }},
+  };
+  for (size_t s = 0; s < std::size(series); s++) {
+    std::ostringstream pts;
+    const bool share = std::string(series[s].cls) == "trend-share";
+    for (size_t i = 0; i < nights.size(); i++) {
+      if (share && nights[i].share < 0) continue;  // unknown that night: no point, not 0%
+      const double px = x(i), py = y(series[s].fraction(nights[i]));
+      pts << px << "," << py << " ";
+      os << "<circle cx=\"" << px << "\" cy=\"" << py << "\" r=\"3\" fill=\"" << series[s].color
+         << "\"><title>" << Html(nights[i].night) << ": " << series[s].label << "</title></circle>";
+    }
+    os << "<polyline class=\"" << series[s].cls << "\" fill=\"none\" stroke=\"" << series[s].color
+       << "\" stroke-width=\"2\" points=\"" << pts.str() << "\"/>\n"
+       << "<rect x=\"" << left + 150 * s << "\" y=\"236\" width=\"10\" height=\"10\" fill=\""
+       << series[s].color << "\"/><text x=\"" << left + 150 * s + 14 << "\" y=\"245\">"
+       << series[s].label << "</text>\n";
+  }
+  // Night labels, thinned to about 8 so they never overlap.
+  const size_t step = std::max<size_t>(1, (nights.size() + 7) / 8);
+  for (size_t i = 0; i < nights.size(); i += step) {
+    os << "<text x=\"" << x(i) << "\" y=\"" << bottom + 16 << "\" text-anchor=\"middle\">"
+       << Html(nights[i].night) << "</text>\n";
+  }
+  os << "</svg>\n";
+}
+
+std::string Num(const json& v) { return v.is_null() ? "?" : v.dump(); }
+
+// One row per module, real columns: tests, outcomes per side, regressions, and what the JIT
+// did there (functions compiled, compiled share, share of entries that ran compiled code).
+void HtmlModules(std::ostream& os, const json& r) {
+  os << "<table id=\"modules\"><thead><tr><th>Module</th><th>Tests</th><th>Stock passed</th>"
+        "<th>Stock failed</th><th>JIT passed</th><th>JIT failed</th><th>Skipped (stock/JIT)</th>"
+        "<th>Regressions</th><th>Compiled</th><th>Compiled share</th><th>Compiled entries</th>"
+        "</tr></thead><tbody>\n";
+  for (const json& m : r["modules"]) {
+    const json &st = m["stock"], &jt = m["jit"];
+    int64_t tests = 0;
+    for (const char* k : {"pass", "fail", "error", "skip", "xfail"})
+      tests += std::max(st[k].get<int64_t>(), jt[k].get<int64_t>());
+    const int64_t regressions = m["regressions"].get<int64_t>();
+    os << "<tr data-regressions=\"" << regressions << "\"><td>" << Html(Str(m["module"]))
+       << "</td><td>" << tests << "</td><td>" << st["pass"] << "</td><td>"
+       << st["fail"].get<int64_t>() + st["error"].get<int64_t>() << "</td><td>" << jt["pass"]
+       << "</td><td>" << jt["fail"].get<int64_t>() + jt["error"].get<int64_t>() << "</td><td>"
+       << st["skip"].get<int64_t>() + st["xfail"].get<int64_t>() << "/"
+       << jt["skip"].get<int64_t>() + jt["xfail"].get<int64_t>() << "</td><td"
+       << (regressions > 0 ? " class=\"bad\"" : "") << ">" << regressions << "</td><td>"
+       << Num(m["compiled"]) << "</td><td>" << Share(m, "compiled_share") << "</td><td>"
+       << Share(m, "entry_share") << "</td></tr>\n";
+  }
+  os << "</tbody></table>\n";
+}
+
+// A module lost as a whole is one row: side, signal (or "missing"), the test that was
+// running, and its lost tests behind a click.
+void HtmlLostModules(std::ostream& os, const json& r) {
+  auto lost = LostTests(r);
+  const std::vector<json> rows = LostModules(r);
+  if (rows.empty()) return;
+  os << "<h2>Modules lost as a whole (" << rows.size() << ")</h2>\n<table id=\"crashes\">"
+     << "<thead><tr><th>Module</th><th>Side</th><th>Signal</th><th>Running test (culprit)"
+        "</th><th>Lost tests</th><th>Duration</th></tr></thead><tbody>\n";
+  for (const json& c : rows) {
+    const std::string module = Str(c["module"]);
+    const auto& tests = lost[module];
+    os << "<tr data-regressions=\"" << tests.size() << "\"><td>" << Html(module) << "</td><td>"
+       << Html(Str(c["side"])) << "</td><td class=\"bad\">" << Html(Str(c["signal"])) << "</td><td>"
+       << Html(Str(c.value("culprit", json()))) << "</td><td>";
+    if (tests.empty()) {
+      os << "0";
+    } else {
+      os << "<details><summary>" << tests.size() << " test(s)</summary><ul>";
+      for (const std::string& t : tests) os << "<li>" << Html(t) << "</li>";
+      os << "</ul></details>";
+    }
+    os << "</td><td>" << (c.contains("duration_s") ? Str(c["duration_s"]) + " s" : "")
+       << "</td></tr>\n";
+  }
+  os << "</tbody></table>\n";
+}
+
+// A section's items as a table whose columns are the keys the items have, in first-seen
+// order; regressions lost with their module are left to HtmlLostModules.
+void HtmlSection(std::ostream& os, const char* id, const char* title, const json& list) {
+  std::vector<const json*> items;
+  for (const json& item : list)
+    if (std::string(id) != "regressions" || !LostWithModule(item)) items.push_back(&item);
+  if (items.empty()) return;
+  std::vector<std::string> keys;
+  for (const json* item : items)
+    for (const auto& [k, v] : item->items())
+      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+  os << "<h2>" << Html(title) << " (" << items.size() << ")</h2>\n<table class=\"list\" id=\"" << id
+     << "\"><thead><tr>";
+  for (const std::string& k : keys) os << "<th>" << Html(k) << "</th>";
+  os << "</tr></thead><tbody>\n";
+  for (const json* item : items) {
+    os << "<tr>";
+    for (const std::string& k : keys)
+      os << "<td>" << (item->contains(k) ? Html(Str((*item)[k])) : "") << "</td>";
+    os << "</tr>\n";
+  }
+  os << "</tbody></table>\n";
+}
+
+constexpr const char* kHtmlScript =
+    "<script>\nfunction applyFilter(){\n"
+    "  const q=document.getElementById('filter').value.toLowerCase();\n"
+    "  const only=document.getElementById('only-regressed').checked;\n"
+    "  for(const tr of document.querySelectorAll('tbody tr')){\n"
+    "    const text=tr.textContent.toLowerCase();\n"
+    "    const reg=tr.dataset.regressions===undefined||tr.dataset.regressions!=='0';\n"
+    "    tr.classList.toggle('hidden',(q&&!text.includes(q))||(only&&!reg));\n"
+    "  }\n}\ndocument.body.dataset.ready='1';\n</script>\n";
+
+}  // namespace
+
 std::string RenderHtml(const json& r, const std::vector<json>& history) {
   std::ostringstream os;
   os << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Stock vs JIT: "
      << Html(Headline(r)) << "</title>\n<style>\n"
      << "body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse;margin:1em 0}"
-     << "td,th{border:1px solid #ccc;padding:2px 8px;font-size:13px}th{background:#eee}"
-     << ".bad{color:#b00}.hidden{display:none}code{font-size:12px}\n</style></head><body>\n";
+     << "td,th{border:1px solid #ccc;padding:2px 8px;font-size:13px;text-align:left;"
+        "vertical-align:top}th{background:#eee}.bad{color:#b00}.hidden{display:none}"
+        "summary{cursor:pointer}\n</style></head><body>\n";
   os << "<h1 id=\"verdict\">Stock vs JIT: " << Html(Headline(r)) << "</h1>\n";
+  os << "<p>Stock: " << r["stock"]["tests"] << " tests; JIT: " << r["jit"]["tests"] << " tests; "
+     << r["modules"].size() << " module(s); JIT compiled "
+     << Num(r["jit"].value("compiled_functions", json())) << " function(s).</p>\n";
   for (const json& u : r["untrusted"])
     os << "<p class=\"bad untrusted\">Cannot be trusted: " << Html(Str(u)) << "</p>\n";
   for (const json& m : r["missing_evidence"])
     os << "<p class=\"missing\">Missing evidence: " << Html(Str(m)) << "</p>\n";
-  // Trend chart: regressions and JIT passes per night, as inline SVG.
-  if (!history.empty()) {
-    const int w = 600, h = 160;
-    int64_t max_pass = 1, max_reg = 1;
-    for (const json& n : history) {
-      int64_t pass = 0;
-      for (const json& m : n["modules"]) pass += m["jit"]["pass"].get<int64_t>();
-      max_pass = std::max(max_pass, pass);
-      max_reg = std::max<int64_t>(max_reg, static_cast<int64_t>(n["regressions"].size()));
-    }
-    os << "<h2>Trend</h2>\n<svg id=\"trend\" width=\"" << w << "\" height=\"" << h + 20
-       << "\" xmlns=\"http://www.w3.org/2000/svg\">\n";
-    std::string pass_pts, reg_pts;
-    for (size_t i = 0; i < history.size(); i++) {
-      int64_t pass = 0;
-      for (const json& m : history[i]["modules"]) pass += m["jit"]["pass"].get<int64_t>();
-      const double x = history.size() == 1 ? w / 2.0
-                                           : 10 + (w - 20) * static_cast<double>(i) /
-                                                      static_cast<double>(history.size() - 1);
-      pass_pts +=
-          std::to_string(x) + "," +
-          std::to_string(h - (h - 10) * static_cast<double>(pass) / static_cast<double>(max_pass)) +
-          " ";
-      reg_pts +=
-          std::to_string(x) + "," +
-          std::to_string(h - (h - 10) * static_cast<double>(history[i]["regressions"].size()) /
-                                 static_cast<double>(max_reg)) +
-          " ";
-      os << "<text x=\"" << x << "\" y=\"" << h + 15 << "\" font-size=\"9\" text-anchor=\"middle\">"
-         << Html(history[i].value("night", std::to_string(i))) << "</text>\n";
-    }
-    os << "<polyline class=\"trend-pass\" fill=\"none\" stroke=\"#070\" points=\"" << pass_pts
-       << "\"/>\n";
-    os << "<polyline class=\"trend-regressions\" fill=\"none\" stroke=\"#b00\" points=\"" << reg_pts
-       << "\"/>\n";
-    os << "</svg>\n<p>green: JIT passes (max " << max_pass << "); red: regressions (max " << max_reg
-       << ")</p>\n";
-  }
+  HtmlTrend(os, history);
   os << "<p>Filter: <input id=\"filter\" placeholder=\"test or module\" oninput=\"applyFilter()\"> "
      << "<label><input type=\"checkbox\" id=\"only-regressed\" onchange=\"applyFilter()\"> only "
-        "modules with regressions</label></p>\n";
-  os << "<table id=\"modules\"><thead><tr><th>Module</th><th>Stock P/F/E/S/XF</th><th>JIT "
-        "P/F/E/S/XF</th>"
-     << "<th>Compiled</th><th>Regressions</th></tr></thead><tbody>\n";
-  for (const json& m : r["modules"]) {
-    os << "<tr data-regressions=\"" << m["regressions"] << "\"><td>" << Html(Str(m["module"]))
-       << "</td><td>" << Counts(m["stock"]) << "</td><td>" << Counts(m["jit"]) << "</td><td>"
-       << (m["compiled"].is_null() ? "?" : m["compiled"].dump()) << "</td><td"
-       << (m["regressions"].get<int64_t>() > 0 ? " class=\"bad\"" : "") << ">" << m["regressions"]
-       << "</td></tr>\n";
-  }
-  os << "</tbody></table>\n";
-  if (HasCompileStats(r)) {
-    os << "<h2>JIT compilation per module</h2>\n<table id=\"compilation\"><thead><tr>"
-       << "<th>Module</th><th>Compiled</th><th>Failed</th><th>Compiled share</th>"
-       << "<th>Compiled entries</th><th>Failure causes (functions)</th></tr></thead><tbody>\n";
-    for (const json& m : r["modules"]) {
-      os << "<tr><td>" << Html(Str(m["module"])) << "</td><td>"
-         << (m["compiled"].is_null() ? "?" : m["compiled"].dump()) << "</td><td>"
-         << (m["failed"].is_null() ? "?" : m["failed"].dump()) << "</td><td>"
-         << Share(m, "compiled_share") << "</td><td>" << Share(m, "entry_share") << "</td><td>"
-         << Html(Causes(m, 30)) << "</td></tr>\n";
-    }
-    os << "</tbody></table>\n";
-  }
+        "rows with regressions</label></p>\n";
+  HtmlModules(os, r);
+  HtmlLostModules(os, r);
   for (const auto& section : kSections) {
-    const json& list = r[section[0]];
-    if (list.empty()) continue;
-    os << "<h2>" << Html(section[1]) << " (" << list.size() << ")</h2>\n<table class=\"list\" id=\""
-       << section[0] << "\"><tbody>\n";
-    for (const json& item : list) {
-      os << "<tr>";
-      for (const auto& [k, v] : item.items())
-        os << "<td><b>" << Html(k) << "</b> " << Html(Str(v)) << "</td>";
-      os << "</tr>\n";
-    }
-    os << "</tbody></table>\n";
+    if (std::string(section[0]) == "crashes" || std::string(section[0]) == "missing_suites")
+      continue;
+    HtmlSection(os, section[0], section[1], r[section[0]]);
   }
-  os << "<script>\nfunction applyFilter(){\n"
-     << "  const q=document.getElementById('filter').value.toLowerCase();\n"
-     << "  const only=document.getElementById('only-regressed').checked;\n"
-     << "  for(const tr of document.querySelectorAll('tbody tr')){\n"
-     << "    const text=tr.textContent.toLowerCase();\n"
-     << "    const reg=tr.dataset.regressions===undefined||tr.dataset.regressions!=='0';\n"
-     << "    tr.classList.toggle('hidden',(q&&!text.includes(q))||(only&&!reg));\n"
-     << "  }\n}\ndocument.body.dataset.ready='1';\n</script>\n";
+  if (HasCompileStats(r)) {
+    json causes = json::array();
+    for (const json& m : r["modules"])
+      if (!Causes(m).empty())
+        causes.push_back({{"module", m["module"]}, {"causes", Causes(m, 30)}});
+    HtmlSection(os, "failure-causes", "Why functions were not compiled", causes);
+  }
+  os << kHtmlScript;
   // The report itself, for tools: JSON inside <script> needs only "</" escaped.
   std::string data = r.dump(-1, ' ', false, json::error_handler_t::replace);
   for (size_t at = 0; (at = data.find("</", at)) != std::string::npos; at += 3)
