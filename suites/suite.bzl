@@ -5,14 +5,16 @@ suites/suite_test.sh. Bazel's --jobs, its caching and a remote-execution pool th
 suite's modules in parallel; suites/collect.py gathers their testlogs for junit_compare.
 """
 
-def suite_module(name, kind, test, args = [], timeout = "long", tags = []):
+def suite_module(name, kind, test, args = [], data = [], timeout = "long", tags = []):
     """Two sh_tests: the module stock and with the JIT.
 
     Args:
       name: the target prefix (a module name, or a test file's stem).
       kind: "regrtest" (CPython's -m test) or "pytest".
       test: what the test command is given: a regrtest module, or a test file's path.
-      args: extra arguments for every test process (e.g. regrtest --ignore PATTERN).
+      args: suite_test.sh options (--ignore=, --qemu-ignore=, --host-only=REASON) and extra
+        arguments for every test process.
+      data: files the test needs (a pytest file written here).
       timeout: Bazel's test timeout; runner.py stops the process 30 s before it.
       tags: extra tags.
     """
@@ -28,10 +30,14 @@ def suite_module(name, kind, test, args = [], timeout = "long", tags = []):
                 "$(rootpath //jit/python:a64jit-run)",
             ] + args,
             data = [
+                "//ci:skip_test.sh",
                 "//difftest/junit:runner.py",
                 "//jit/python:a64jit-run",
-            ],
+            ] + data,
             size = "large",
             timeout = timeout,
-            tags = ["suite", side] + tags,
+            # Outside the sandbox, as regrtest and pytest normally run: the sandbox mounts
+            # /usr read-only, where unlinking a file that does not exist fails with EROFS
+            # instead of ENOENT (test_bdb's clean-up unlinks such files on sys.path).
+            tags = ["suite", side, "no-sandbox"] + tags,
         )

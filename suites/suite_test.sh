@@ -29,9 +29,20 @@ export TMPDIR=$tmp HOME=$tmp
 
 if [ -n "${A64JIT_TARGET_RUNNER:-}" ]; then
   # Children (sys.executable) start through a wrapper, on the same side as their parent.
-  printf '#!/bin/sh\nexec %s %s --no-jit "$@"\n' "$A64JIT_TARGET_RUNNER" "$a64jit" \
-    > "$tmp/python-stock"
-  printf '#!/bin/sh\nexec %s %s "$@"\n' "$A64JIT_TARGET_RUNNER" "$a64jit" > "$tmp/python-jit"
+  # Python rather than sh: dash drops environment variables whose names are not shell
+  # identifiers (test_os passes one named by a UUID), and tests may clear PATH.
+  read -r qemu qemu_args <<< "$A64JIT_TARGET_RUNNER"
+  qemu=$(command -v "$qemu")
+  for side_name in stock jit; do
+    extra=""
+    [ "$side_name" = stock ] && extra='"--no-jit", '
+    cat > "$tmp/python-$side_name" <<PY
+#!/usr/bin/python3.11 -S
+import os, sys
+argv = ["$qemu"] + "$qemu_args".split() + ["$a64jit", ${extra}*sys.argv[1:]]
+os.execv(argv[0], argv)
+PY
+  done
   chmod +x "$tmp/python-stock" "$tmp/python-jit"
   stock=("$tmp/python-stock") stock_env=(--stock-env "A64JIT_EXECUTABLE=$tmp/python-stock")
   jit=("$tmp/python-jit") jit_env=(--jit-env "A64JIT_EXECUTABLE=$tmp/python-jit")
@@ -41,19 +52,25 @@ else
 fi
 # A subprocess of the JIT side runs with the JIT too, at the same threshold.
 jit_env+=(--jit-env "A64JIT_THRESHOLD=$threshold")
+test_args=()
 case $kind in
   regrtest) mode=(--regrtest) module=test ;;
-  pytest) mode=() module=pytest ;;
+  pytest) mode=() module=pytest test_args=(--test-arg=-p --test-arg=no:cacheprovider) ;;
   *) echo "suite_test: kind is regrtest or pytest, got $kind" >&2; exit 2 ;;
 esac
 # --qemu-ignore=TEST: a test that fails stock under QEMU (modules.bzl says why) is left out
-# there, on both sides; elsewhere it runs.
-test_args=()
+# there, on both sides; elsewhere it runs. --host-only=REASON: a skip, with its reason,
+# under QEMU (python3-torch exists for amd64 only).
 for a in "$@"; do
   case $a in
     --qemu-ignore=*)
       if [ -n "${A64JIT_TARGET_RUNNER:-}" ]; then
         test_args+=(--test-arg=--ignore --test-arg="${a#--qemu-ignore=}")
+      fi ;;
+    --host-only=*)
+      if [ -n "${A64JIT_TARGET_RUNNER:-}" ]; then
+        source ci/skip_test.sh
+        skip_test "$name" "$side" "${a#--host-only=}"
       fi ;;
     *) test_args+=(--test-arg="$a") ;;
   esac
