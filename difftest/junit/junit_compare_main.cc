@@ -96,7 +96,10 @@ int main(int argc, char** argv) {
         for (const auto& e : std::filesystem::directory_iterator(history_dir)) {
           if (e.path().extension() == ".json") nights.push_back(e.path());
         }
-        std::sort(nights.begin(), nights.end());
+        // By night name (the file's stem): "2026-11-22" before "2026-11-22-r2", which a
+        // sort of whole file names reverses ('-' sorts before '.').
+        std::sort(nights.begin(), nights.end(),
+                  [](const auto& a, const auto& b) { return a.stem() < b.stem(); });
         for (const auto& p : nights) {
           std::ifstream in(p);
           json n;

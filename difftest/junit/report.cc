@@ -254,70 +254,86 @@ NightFigures FiguresOf(const json& n, size_t index) {
   return f;
 }
 
-// The trend across nights as inline SVG: tests passed with the JIT, failed, regressions (left
-// axis, counts) and the compiled share (right axis, 0-100%), one point per night.
-void HtmlTrend(std::ostream& os, const std::vector<json>& history) {
-  if (history.empty()) return;
-  std::vector<NightFigures> nights;
-  int64_t top = 1;
-  for (size_t i = 0; i < history.size(); i++) {
-    nights.push_back(FiguresOf(history[i], i));
-    top = std::max({top, nights.back().pass, nights.back().fail, nights.back().regressions});
+struct Series {
+  const char* cls;
+  const char* color;
+  const char* label;
+  std::function<double(const NightFigures&)> value;  // < 0: unknown that night, no point
+  bool right_axis;                                   // a share, 0-100%
+};
+
+// One chart of the trend: a left axis of counts (0 to the largest), an optional right axis
+// of shares (0-100%), one point per night, a legend and night labels thinned to about 8.
+void HtmlTrendPanel(std::ostream& os, const char* id, const std::vector<NightFigures>& nights,
+                    const std::vector<Series>& series) {
+  double top = 1;
+  bool right_axis = false;
+  for (const Series& s : series) {
+    right_axis |= s.right_axis;
+    if (!s.right_axis)
+      for (const NightFigures& n : nights) top = std::max(top, s.value(n));
   }
-  const double left = 60, right = 660, plot_top = 20, bottom = 200;
+  const double left = 60, right = 660, plot_top = 20, bottom = 150;
   auto x = [&](size_t i) {
     return nights.size() == 1 ? (left + right) / 2
                               : left + (right - left) * static_cast<double>(i) /
                                            static_cast<double>(nights.size() - 1);
   };
-  auto y = [&](double fraction) { return bottom - (bottom - plot_top) * fraction; };
-  os << "<h2>Trend</h2>\n<svg id=\"trend\" width=\"760\" height=\"260\" "
-        "xmlns=\"http://www.w3.org/2000/svg\" font-size=\"11\">\n"
-     << "<line x1=\"" << left << "\" y1=\"" << bottom << "\" x2=\"" << right << "\" y2=\"" << bottom
-     << "\" stroke=\"#888\"/><line x1=\"" << left << "\" y1=\"" << plot_top << "\" x2=\"" << left
-     << "\" y2=\"" << bottom << "\" stroke=\"#888\"/>\n"
-     << "<text x=\"" << left - 6 << "\" y=\"" << plot_top + 4 << "\" text-anchor=\"end\">" << top
-     << "</text><text x=\"" << left - 6 << "\" y=\"" << bottom << "\" text-anchor=\"end\">0</text>"
-     << "<text x=\"" << right + 6 << "\" y=\"" << plot_top + 4 << "\">100%</text><text x=\""
-     << right + 6 << "\" y=\"" << bottom << "\">0%</text>\n";
-  struct Series {
-    const char* cls;
-    const char* color;
-    const char* label;
-    std::function<double(const NightFigures&)> fraction;
-  };
-  const double t = static_cast<double>(top);
-  const Series series[] = {
-      {"trend-pass", "#070", "JIT passed", [&](const NightFigures& f) { return f.pass / t; }},
-      {"trend-fail", "#c80", "JIT failed", [&](const NightFigures& f) { return f.fail / t; }},
-      {"trend-regressions", "#b00", "regressions",
-       [&](const NightFigures& f) { return f.regressions / t; }},
-      {"trend-share", "#06c", "compiled share (right axis)",
-       [](const NightFigures& f) { return f.share; }},
-  };
-  for (size_t s = 0; s < std::size(series); s++) {
-    std::ostringstream pts;
-    const bool share = std::string(series[s].cls) == "trend-share";
-    for (size_t i = 0; i < nights.size(); i++) {
-      if (share && nights[i].share < 0) continue;  // unknown that night: no point, not 0%
-      const double px = x(i), py = y(series[s].fraction(nights[i]));
-      pts << px << "," << py << " ";
-      os << "<circle cx=\"" << px << "\" cy=\"" << py << "\" r=\"3\" fill=\"" << series[s].color
-         << "\"><title>" << Html(nights[i].night) << ": " << series[s].label << "</title></circle>";
-    }
-    os << "<polyline class=\"" << series[s].cls << "\" fill=\"none\" stroke=\"" << series[s].color
-       << "\" stroke-width=\"2\" points=\"" << pts.str() << "\"/>\n"
-       << "<rect x=\"" << left + 150 * s << "\" y=\"236\" width=\"10\" height=\"10\" fill=\""
-       << series[s].color << "\"/><text x=\"" << left + 150 * s + 14 << "\" y=\"245\">"
-       << series[s].label << "</text>\n";
+  os << "<svg id=\"" << id << "\" width=\"760\" height=\"210\" "
+     << "xmlns=\"http://www.w3.org/2000/svg\" font-size=\"11\">\n<line x1=\"" << left << "\" y1=\""
+     << bottom << "\" x2=\"" << right << "\" y2=\"" << bottom << "\" stroke=\"#888\"/><line x1=\""
+     << left << "\" y1=\"" << plot_top << "\" x2=\"" << left << "\" y2=\"" << bottom
+     << "\" stroke=\"#888\"/>\n<text x=\"" << left - 6 << "\" y=\"" << plot_top + 4
+     << "\" text-anchor=\"end\">" << static_cast<int64_t>(top) << "</text><text x=\"" << left - 6
+     << "\" y=\"" << bottom << "\" text-anchor=\"end\">0</text>\n";
+  if (right_axis) {
+    os << "<text x=\"" << right + 6 << "\" y=\"" << plot_top + 4 << "\">100%</text><text x=\""
+       << right + 6 << "\" y=\"" << bottom << "\">0%</text>\n";
   }
-  // Night labels, thinned to about 8 so they never overlap.
+  for (size_t s = 0; s < series.size(); s++) {
+    const Series& se = series[s];
+    std::ostringstream pts;
+    for (size_t i = 0; i < nights.size(); i++) {
+      const double v = se.value(nights[i]);
+      if (v < 0) continue;
+      const double px = x(i), py = bottom - (bottom - plot_top) * (se.right_axis ? v : v / top);
+      pts << px << "," << py << " ";
+      os << "<circle cx=\"" << px << "\" cy=\"" << py << "\" r=\"3\" fill=\"" << se.color
+         << "\"><title>" << Html(nights[i].night) << ": " << se.label << " "
+         << (se.right_axis ? v * 100 : v) << (se.right_axis ? "%" : "") << "</title></circle>";
+    }
+    os << "<polyline class=\"" << se.cls << "\" fill=\"none\" stroke=\"" << se.color
+       << "\" stroke-width=\"2\"" << (se.right_axis ? " stroke-dasharray=\"6 4\"" : "")
+       << " points=\"" << pts.str() << "\"/>\n<rect x=\"" << left + 200 * s
+       << "\" y=\"190\" width=\"10\" height=\"10\" fill=\"" << se.color << "\"/><text x=\""
+       << left + 200 * s + 14 << "\" y=\"199\">" << se.label << "</text>\n";
+  }
   const size_t step = std::max<size_t>(1, (nights.size() + 7) / 8);
   for (size_t i = 0; i < nights.size(); i += step) {
     os << "<text x=\"" << x(i) << "\" y=\"" << bottom + 16 << "\" text-anchor=\"middle\">"
        << Html(nights[i].night) << "</text>\n";
   }
   os << "</svg>\n";
+}
+
+// The trend across nights: JIT passes with the compiled share (dashed, right axis), then
+// JIT failures and regressions on a scale of their own, so a handful of regressions is
+// not flattened against thousands of passes.
+void HtmlTrend(std::ostream& os, const std::vector<json>& history) {
+  if (history.empty()) return;
+  std::vector<NightFigures> nights;
+  for (size_t i = 0; i < history.size(); i++) nights.push_back(FiguresOf(history[i], i));
+  os << "<h2>Trend</h2>\n";
+  HtmlTrendPanel(
+      os, "trend", nights,
+      {{"trend-pass", "#070", "JIT passed", [](const NightFigures& f) { return f.pass; }, false},
+       {"trend-share", "#06c", "compiled share (right axis)",
+        [](const NightFigures& f) { return f.share; }, true}});
+  HtmlTrendPanel(
+      os, "trend-failures", nights,
+      {{"trend-fail", "#c80", "JIT failed", [](const NightFigures& f) { return f.fail; }, false},
+       {"trend-regressions", "#b00", "regressions",
+        [](const NightFigures& f) { return f.regressions; }, false}});
 }
 
 std::string Num(const json& v) { return v.is_null() ? "?" : v.dump(); }

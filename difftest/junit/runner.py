@@ -28,6 +28,8 @@ compiled_entries and interpreted_entries, printed as the entry share,
 entries / (entries + interpreted_entries): a few hot functions left interpreted can cost
 more than many cold ones, which the compiled share does not show.
 
+--side stock|jit runs one side only (a suite target under suites/ runs each side on its own).
+
 Usage:
   runner.py --out DIR --stock-cmd "python3.11 -m pytest" --jit-cmd "a64jit-run -m pytest" \
             [--jit-env A64JIT_THRESHOLD=0 ...] [--timeout 900] [--compare BIN] FILE...
