@@ -28,7 +28,34 @@ HOST_PACKAGES=(
 ARM64_PACKAGES=(
   libasmjit-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64 libbenchmark-dev:arm64
   libpugixml-dev:arm64 libpython3.11-dev:arm64 libcapstone-dev:arm64
+  libblas3:arm64 liblapack3:arm64 libgfortran5:arm64   # what the arm64 numpy below links
 )
+# numpy for the aarch64 side of //suites/numpy under QEMU. python3-numpy:arm64 cannot be
+# installed beside the amd64 one (apt would remove python3-numpy and everything on it), so
+# its package is unpacked (dpkg -x) here instead; suites/suite_test.sh puts it on PYTHONPATH.
+ARM64_NUMPY_DIR=/opt/a64jit/arm64-numpy
+
+# Unpacks python3-numpy:arm64 into $ARM64_NUMPY_DIR once (the version installed for amd64).
+unpack_arm64_numpy() {
+  local version
+  version=$(dpkg-query -W -f='${Version}' python3-numpy 2>/dev/null) || return 0
+  if [ -f "$ARM64_NUMPY_DIR/version" ] && [ "$(cat "$ARM64_NUMPY_DIR/version")" = "$version" ]; then
+    return 0
+  fi
+  local tmp
+  tmp=$(mktemp -d)
+  if ! (cd "$tmp" && apt-get download -qq "python3-numpy:arm64=$version" >/dev/null 2>&1); then
+    $SUDO apt-get update -qq
+    (cd "$tmp" && apt-get download -qq "python3-numpy:arm64=$version") || {
+      echo "setup: FAILED: apt-get download python3-numpy:arm64=$version" >&2; exit 1; }
+  fi
+  $SUDO rm -rf "$ARM64_NUMPY_DIR"
+  $SUDO mkdir -p "$ARM64_NUMPY_DIR"
+  $SUDO dpkg -x "$tmp"/python3-numpy_*_arm64.deb "$ARM64_NUMPY_DIR"
+  echo "$version" | $SUDO tee "$ARM64_NUMPY_DIR/version" >/dev/null
+  rm -rf "$tmp"
+  echo "setup: unpacked python3-numpy:arm64 $version into $ARM64_NUMPY_DIR"
+}
 
 missing=()
 for p in "${HOST_PACKAGES[@]}" "${ARM64_PACKAGES[@]}"; do
@@ -39,6 +66,7 @@ done
 
 if [ "${#missing[@]}" -eq 0 ]; then
   echo "setup: all ${#HOST_PACKAGES[@]} host and ${#ARM64_PACKAGES[@]} arm64 packages present"
+  unpack_arm64_numpy
   exit 0
 fi
 
@@ -68,4 +96,5 @@ if [ "${#still[@]}" -ne 0 ]; then
   echo "setup: FAILED: not installed after apt-get: ${still[*]}" >&2
   exit 1
 fi
+unpack_arm64_numpy
 echo "setup: done"

@@ -4,7 +4,8 @@
 Each //suites/<suite>:<name>_<side> target leaves in bazel-testlogs/suites/<suite>/<target>/
 its test.log and test.outputs/outputs.zip, which holds runner.py's <side>/manifest.json
 and <side>/<module>/<module>.xml (suites/suite_test.sh). This writes OUT/stock and OUT/jit
-(one directory per module and a merged manifest.json each), ready for
+(one directory per target name, which is the module's name in the report, and a merged
+manifest.json each), ready for
 
     junit_compare OUT/stock OUT/jit
 
@@ -43,27 +44,41 @@ def bazel_verdict(log_path):
     return "timeout" if "-- Test timed out at" in tail else ""
 
 
-def unpack(outputs_dir, side, dest):
-    """Copies <side>/... from the target's undeclared outputs (zipped or not) into dest.
-    Returns the manifest entries found."""
+def unpack(outputs_dir, side, name, dest):
+    """Copies the target's <side>/<stem>/* (undeclared outputs, zipped or not) into
+    dest/<side>/<name>/, and returns its manifest entries with "file" set to the target's
+    name: two suites' files may share a stem (numpy has several test_regression.py), their
+    targets' names do not."""
+    out_dir = os.path.join(dest, side, name)
     zipped = os.path.join(outputs_dir, "outputs.zip")
+    manifest_text = None
     if os.path.exists(zipped):
         with zipfile.ZipFile(zipped) as z:
             for member in z.namelist():
-                if member.startswith(side + "/") and not member.endswith("/"):
-                    target = os.path.join(dest, member)
-                    os.makedirs(os.path.dirname(target), exist_ok=True)
-                    with z.open(member) as src, open(target, "wb") as out:
-                        shutil.copyfileobj(src, out)
+                parts = member.split("/")
+                if parts[0] != side or member.endswith("/"):
+                    continue
+                if parts[1:] == ["manifest.json"]:
+                    manifest_text = z.read(member).decode()
+                    continue
+                target = os.path.join(out_dir, parts[-1])
+                os.makedirs(out_dir, exist_ok=True)
+                with z.open(member) as src, open(target, "wb") as out:
+                    shutil.copyfileobj(src, out)
     elif os.path.isdir(os.path.join(outputs_dir, side)):
-        shutil.copytree(os.path.join(outputs_dir, side), os.path.join(dest, side),
-                        dirs_exist_ok=True)
-    manifest = os.path.join(dest, side, "manifest.json")
-    if not os.path.exists(manifest):
+        for root, _, files in os.walk(os.path.join(outputs_dir, side)):
+            for f in files:
+                if f == "manifest.json" and root == os.path.join(outputs_dir, side):
+                    with open(os.path.join(root, f)) as m:
+                        manifest_text = m.read()
+                    continue
+                os.makedirs(out_dir, exist_ok=True)
+                shutil.copy(os.path.join(root, f), os.path.join(out_dir, f))
+    if manifest_text is None:
         return []
-    with open(manifest) as f:
-        entries = json.load(f)["files"]
-    os.remove(manifest)
+    entries = json.loads(manifest_text)["files"]
+    for e in entries:
+        e["file"] = name
     return entries
 
 
@@ -91,7 +106,7 @@ def main():
             continue
         name, side = parsed
         logs = os.path.join(package, target)
-        found = unpack(os.path.join(logs, "test.outputs"), side, args.out)
+        found = unpack(os.path.join(logs, "test.outputs"), side, name, args.out)
         if not found:
             verdict = bazel_verdict(os.path.join(logs, "test.log"))
             found = [{"file": name, "command": "bazel test //suites/%s:%s" % (args.suite, target),

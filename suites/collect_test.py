@@ -1,7 +1,7 @@
 #!/usr/bin/python3.11
 """collect.py on a made-up bazel-testlogs tree: a module that ran on both sides (outputs
-zipped, as Bazel 4 leaves them), one whose JIT target Bazel killed at its timeout, and one
-expected target that never ran. The gathered directories must hold the XML of the module
+zipped, as Bazel 4 leaves them), two files with the same stem, one whose JIT target Bazel
+killed at its timeout, and one expected target that never ran. The gathered directories must hold the XML of the module
 that ran, and a manifest entry for every module and side, the lost ones with their reason.
 
 Usage (from Bazel): collect_test.py COLLECT_PY
@@ -18,19 +18,20 @@ XML = ("<testsuites><testsuite tests='1'><testcase name='test.test_a.T.test_x'/>
        "</testsuite></testsuites>")
 
 
-def target(testlogs, name, side, outputs=True, log=""):
+def target(testlogs, name, side, outputs=True, log="", stem=None):
     d = os.path.join(testlogs, "suites", "cpython", "%s_%s" % (name, side))
     os.makedirs(os.path.join(d, "test.outputs"))
     with open(os.path.join(d, "test.log"), "w") as f:
         f.write(log)
     if not outputs:
         return
+    stem = stem or name
     manifest = {"schema": "a64jit-run-manifest/1", "side": side, "files": [
-        {"file": name, "exit_status": 0, "signal": None, "duration_s": 1.0, "culprit": None,
+        {"file": "/some/path/%s.py" % stem, "exit_status": 0, "signal": None, "duration_s": 1.0, "culprit": None,
          "compiled_functions": 5 if side == "jit" else None}]}
     with zipfile.ZipFile(os.path.join(d, "test.outputs", "outputs.zip"), "w") as z:
         z.writestr("%s/manifest.json" % side, json.dumps(manifest))
-        z.writestr("%s/%s/%s.xml" % (side, name, name), XML)
+        z.writestr("%s/%s/%s.xml" % (side, stem, stem), XML)
 
 
 def main():
@@ -41,17 +42,25 @@ def main():
     target(logs, "test_a", "jit")
     target(logs, "test_b", "stock")
     target(logs, "test_b", "jit", outputs=False, log="...\n-- Test timed out at 2026-11-22 --\n")
+    # Two files with the same stem (numpy's core/ and lib/ test_regression.py).
+    for name in ("core_test_regression", "lib_test_regression"):
+        for side in ("stock", "jit"):
+            target(logs, name, side, stem="test_regression")
     subprocess.run([sys.executable, collect, "--testlogs", logs, "--suite", "cpython",
                     "--out", out, "--expect", "//suites/cpython:test_a_stock",
                     "//suites/cpython:test_c_jit"], check=True)
     problems = []
     for side in ("stock", "jit"):
-        if not os.path.exists(os.path.join(out, side, "test_a", "test_a.xml")):
-            problems.append("%s: test_a's XML not gathered" % side)
+        for name, stem in (("test_a", "test_a"), ("core_test_regression", "test_regression"),
+                           ("lib_test_regression", "test_regression")):
+            if not os.path.exists(os.path.join(out, side, name, stem + ".xml")):
+                problems.append("%s: %s's XML not gathered" % (side, name))
     rows = {(side, e["file"]): e for side in ("stock", "jit")
             for e in json.load(open(os.path.join(out, side, "manifest.json")))["files"]}
     want = {("stock", "test_a"): None, ("jit", "test_a"): None, ("stock", "test_b"): None,
-            ("jit", "test_b"): "timeout", ("jit", "test_c"): "not run"}
+            ("jit", "test_b"): "timeout", ("jit", "test_c"): "not run",
+            ("stock", "core_test_regression"): None, ("jit", "core_test_regression"): None,
+            ("stock", "lib_test_regression"): None, ("jit", "lib_test_regression"): None}
     got = {k: v["signal"] for k, v in rows.items()}
     if got != want:
         problems.append("manifest rows %r, want %r" % (got, want))
@@ -60,7 +69,8 @@ def main():
     if problems:
         print("FAIL: " + "; ".join(problems))
         return 1
-    print("PASS: 2 modules gathered, a timeout and a target that never ran kept as rows")
+    print("PASS: 4 modules gathered (two with one stem), a timeout and a target that never ran "
+          "kept as rows")
     return 0
 
 

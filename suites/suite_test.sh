@@ -15,7 +15,7 @@
 # --config=aarch64 (A64JIT_TARGET_RUNNER set by qemu_run.sh): both sides are the aarch64
 # a64jit-run under QEMU, stock with --no-jit, so emulation affects both alike.
 #
-# Usage: suite_test.sh regrtest|pytest stock|jit NAME RUNNER_PY A64JIT_RUN
+# Usage: suite_test.sh regrtest|pytest|numpy stock|jit NAME RUNNER_PY A64JIT_RUN
 #          [--qemu-ignore=TEST | TEST_ARG]...
 set -euo pipefail
 kind=$1 side=$2 name=$3 runner=$(pwd)/$4 a64jit=$(pwd)/$5
@@ -56,7 +56,22 @@ test_args=()
 case $kind in
   regrtest) mode=(--regrtest) module=test ;;
   pytest) mode=() module=pytest test_args=(--test-arg=-p --test-arg=no:cacheprovider) ;;
-  *) echo "suite_test: kind is regrtest or pytest, got $kind" >&2; exit 2 ;;
+  numpy)
+    # NAME is a test file of Debian's numpy, relative to the package. Under QEMU both sides
+    # use the arm64 build ci/setup.sh unpacks, first on PYTHONPATH.
+    mode=() module=pytest test_args=(--test-arg=-p --test-arg=no:cacheprovider)
+    numpy_root=/usr/lib/python3/dist-packages
+    if [ -n "${A64JIT_TARGET_RUNNER:-}" ]; then
+      numpy_root=/opt/a64jit/arm64-numpy/usr/lib/python3/dist-packages
+      if [ ! -d "$numpy_root/numpy" ]; then
+        echo "FAIL: $numpy_root/numpy is missing: run ci/setup.sh (it unpacks python3-numpy:arm64)"
+        exit 1
+      fi
+      stock_env+=(--stock-env "PYTHONPATH=$numpy_root")
+      jit_env+=(--jit-env "PYTHONPATH=$numpy_root")
+    fi
+    name=$numpy_root/numpy/$name ;;
+  *) echo "suite_test: kind is regrtest, pytest or numpy, got $kind" >&2; exit 2 ;;
 esac
 # --qemu-ignore=TEST: a test that fails stock under QEMU (modules.bzl says why) is left out
 # there, on both sides; elsewhere it runs. --host-only=REASON: a skip, with its reason,
