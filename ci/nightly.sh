@@ -51,62 +51,65 @@ while [ $# -gt 0 ]; do
     *) files+=("$1"); shift ;;
   esac
 done
+if [ -z "$suite" ] && { [ -z "$jit_cmd" ] || [ "${#files[@]}" -eq 0 ]; }; then
+  echo "nightly: need --jit-cmd and test files, --suite, or --demo; see --help" >&2
+  exit 2
+fi
 if [ -n "$suite" ]; then
   out=${out:-out/nightly/$suite-$night}
   history=${history%/history}/$suite-history
-  filter=()
-  [ -n "$tag" ] && filter=(--test_tag_filters="$tag")
-  bazel build -c opt //difftest/junit:junit_compare >&2
-  compare=$(bazel info -c opt bazel-bin 2>/dev/null)/difftest/junit/junit_compare
-  query="tests(//suites/$suite/...)"
-  [ -n "$tag" ] && query="attr(tags, $tag, $query)"
-  mapfile -t expect < <(bazel query "$query" 2>/dev/null)
-  t0=$(date +%s)
-  set +e
-  bazel test "${config[@]}" --keep_going --jobs="$jobs" "${filter[@]}" \
-    --test_summary=short -- "//suites/$suite/..." >&2
-  set -e
-  echo "nightly: ${#expect[@]} target(s) of //suites/$suite in $(( $(date +%s) - t0 )) s" >&2
-  mkdir -p "$history"
-  /usr/bin/python3.11 suites/collect.py --suite "$suite" --out "$out" \
-    --testlogs "$(bazel info "${config[@]}" bazel-testlogs 2>/dev/null)" --expect "${expect[@]}"
-  set +e
-  "$compare" "$out/stock" "$out/jit" --night="$night" --json="$history/$night.json" > /dev/null
-  "$compare" "$out/stock" "$out/jit" --night="$night" --json="$out/report.json" \
-    --html="$out/report.html" --history="$history" > "$out/report.md"
-  status=$?
-  set -e
-  cat "$out/report.md"
-  echo "nightly $suite $night: report $out/report.md, $out/report.html, exit $status"
-  exit "$status"
+else
+  out=${out:-out/nightly/$night}
 fi
-if [ -z "$jit_cmd" ] || [ "${#files[@]}" -eq 0 ]; then
-  echo "nightly: need --jit-cmd and test files (or --demo); see --help" >&2
-  exit 2
-fi
-out=${out:-out/nightly/$night}
 if [ -z "$compare" ]; then
   bazel build -c opt //difftest/junit:junit_compare >&2
   compare=$(bazel info -c opt bazel-bin 2>/dev/null)/difftest/junit/junit_compare
 fi
 rm -rf "$out"
 mkdir -p "$out" "$history"
-jit_env+=(--jit-env "A64JIT_FIXTURE_TMP=$out")
-# A crash of a JIT process then shows its native stack (a64jit-run; not passed to children).
-jit_env+=(--jit-env "A64JIT_NATIVE_BACKTRACE=1")
 
-/usr/bin/python3.11 difftest/junit/runner.py --out "$out" --jit-cmd "$jit_cmd" "${jit_env[@]}" \
-  --timeout "$timeout" --rerun-regressions --compare "$compare" "${files[@]}"
+# Fills $out/stock and $out/jit from the suite's Bazel test targets.
+run_suite_targets() {
+  local filter=() query="tests(//suites/$suite/...)" t0 expect
+  if [ -n "$tag" ]; then
+    filter=(--test_tag_filters="$tag")
+    query="attr(tags, $tag, $query)"
+  fi
+  mapfile -t expect < <(bazel query "$query" 2>/dev/null)
+  t0=$(date +%s)
+  bazel test "${config[@]}" --keep_going --jobs="$jobs" "${filter[@]}" \
+    --test_summary=short -- "//suites/$suite/..." >&2 || true
+  echo "nightly: ${#expect[@]} target(s) of //suites/$suite in $(( $(date +%s) - t0 )) s" >&2
+  /usr/bin/python3.11 suites/collect.py --suite "$suite" --out "$out" \
+    --testlogs "$(bazel info "${config[@]}" bazel-testlogs 2>/dev/null)" --expect "${expect[@]}"
+}
+
+# Fills $out/stock and $out/jit by running the test files, and labels the regressions.
+run_test_files() {
+  jit_env+=(--jit-env "A64JIT_FIXTURE_TMP=$out")
+  # A crash of a JIT process then shows its native stack (a64jit-run; not passed to children).
+  jit_env+=(--jit-env "A64JIT_NATIVE_BACKTRACE=1")
+  /usr/bin/python3.11 difftest/junit/runner.py --out "$out" --jit-cmd "$jit_cmd" \
+    "${jit_env[@]}" --timeout "$timeout" --rerun-regressions --compare "$compare" "${files[@]}"
+}
+
+labels=()
+if [ -n "$suite" ]; then
+  run_suite_targets
+else
+  run_test_files
+  labels=(--labels="$out/labels.json")
+fi
 
 set +e
 # $compare may be a command with a prefix (a QEMU wrapper): split it into words.
-$compare "$out/stock" "$out/jit" --labels="$out/labels.json" --night="$night" \
+$compare "$out/stock" "$out/jit" "${labels[@]}" --night="$night" \
   --json="$history/$night.json" > /dev/null
-$compare "$out/stock" "$out/jit" --labels="$out/labels.json" --night="$night" \
+$compare "$out/stock" "$out/jit" "${labels[@]}" --night="$night" \
   --json="$out/report.json" --html="$out/report.html" --history="$history" > "$out/report.md"
 status=$?
 set -e
 cat "$out/report.md"
 echo
-echo "nightly $night: report $out/report.md, $out/report.html (history: $(ls "$history" | wc -l) night(s)), exit $status"
+echo "nightly ${suite:+$suite }$night: report $out/report.md, $out/report.html (history: $(ls "$history" | wc -l) night(s)), exit $status"
 exit "$status"

@@ -44,36 +44,39 @@ def bazel_verdict(log_path):
     return "timeout" if "-- Test timed out at" in tail else ""
 
 
-def unpack(outputs_dir, side, name, dest):
-    """Copies the target's <side>/<stem>/* (undeclared outputs, zipped or not) into
-    dest/<side>/<name>/, and returns its manifest entries with "file" set to the target's
-    name: two suites' files may share a stem (numpy has several test_regression.py), their
-    targets' names do not."""
-    out_dir = os.path.join(dest, side, name)
+def output_files(outputs_dir):
+    """(path relative to the outputs, bytes) of a target's undeclared outputs: zipped, as
+    Bazel 4 leaves them, or a plain directory (later Bazels, remote runners)."""
     zipped = os.path.join(outputs_dir, "outputs.zip")
-    manifest_text = None
     if os.path.exists(zipped):
         with zipfile.ZipFile(zipped) as z:
             for member in z.namelist():
-                parts = member.split("/")
-                if parts[0] != side or member.endswith("/"):
-                    continue
-                if parts[1:] == ["manifest.json"]:
-                    manifest_text = z.read(member).decode()
-                    continue
-                target = os.path.join(out_dir, parts[-1])
-                os.makedirs(out_dir, exist_ok=True)
-                with z.open(member) as src, open(target, "wb") as out:
-                    shutil.copyfileobj(src, out)
-    elif os.path.isdir(os.path.join(outputs_dir, side)):
-        for root, _, files in os.walk(os.path.join(outputs_dir, side)):
-            for f in files:
-                if f == "manifest.json" and root == os.path.join(outputs_dir, side):
-                    with open(os.path.join(root, f)) as m:
-                        manifest_text = m.read()
-                    continue
-                os.makedirs(out_dir, exist_ok=True)
-                shutil.copy(os.path.join(root, f), os.path.join(out_dir, f))
+                if not member.endswith("/"):
+                    yield member, z.read(member)
+        return
+    for root, _, files in os.walk(outputs_dir):
+        for f in files:
+            path = os.path.join(root, f)
+            with open(path, "rb") as data:
+                yield os.path.relpath(path, outputs_dir), data.read()
+
+
+def unpack(outputs_dir, side, name, dest):
+    """Copies the target's <side>/<stem>/* into dest/<side>/<name>/, and returns its
+    manifest entries with "file" set to the target's name: two suites' files may share a
+    stem (numpy has several test_regression.py), their targets' names do not."""
+    out_dir = os.path.join(dest, side, name)
+    manifest_text = None
+    for path, data in output_files(outputs_dir):
+        parts = path.split("/")
+        if parts[0] != side:
+            continue
+        if parts[1:] == ["manifest.json"]:
+            manifest_text = data.decode()
+            continue
+        os.makedirs(out_dir, exist_ok=True)
+        with open(os.path.join(out_dir, parts[-1]), "wb") as out:
+            out.write(data)
     if manifest_text is None:
         return []
     entries = json.loads(manifest_text)["files"]

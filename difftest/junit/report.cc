@@ -137,6 +137,16 @@ std::vector<json> LostModules(const json& r) {
   return rows;
 }
 
+// A section's items as both reports list them: crashes and suites missing on one side make
+// the lost-modules list instead, which also holds the regressions lost with them.
+std::vector<const json*> SectionItems(const json& r, const std::string& id) {
+  std::vector<const json*> items;
+  if (id == "crashes" || id == "missing_suites") return items;
+  for (const json& item : r[id])
+    if (id != "regressions" || !LostWithModule(item)) items.push_back(&item);
+  return items;
+}
+
 std::string Headline(const json& r) {
   switch (r["exit_status"].get<int>()) {
     case 0:
@@ -204,17 +214,12 @@ std::string RenderMarkdown(const json& r) {
   }
   MarkdownLostModules(os, r);
   for (const auto& section : kSections) {
-    const std::string id = section[0];
-    if (id == "crashes" || id == "missing_suites") continue;
-    std::vector<const json*> list;
-    for (const json& item : r[id])
-      if (id != "regressions" || !LostWithModule(item)) list.push_back(&item);
-    if (list.empty()) continue;
-    os << "\n## " << section[1] << " (" << list.size() << ")\n\n";
-    for (const json* item_ptr : list) {
-      const json& item = *item_ptr;
+    const std::vector<const json*> items = SectionItems(r, section[0]);
+    if (items.empty()) continue;
+    os << "\n## " << section[1] << " (" << items.size() << ")\n\n";
+    for (const json* item : items) {
       os << "-";
-      for (const auto& [k, v] : item.items()) {
+      for (const auto& [k, v] : item->items()) {
         if (v.is_null() || (v.is_string() && v.get<std::string>().empty())) continue;
         os << " " << k << ": `" << Cell(Str(v)) << "`";
       }
@@ -393,11 +398,9 @@ void HtmlLostModules(std::ostream& os, const json& r) {
 }
 
 // A section's items as a table whose columns are the keys the items have, in first-seen
-// order; regressions lost with their module are left to HtmlLostModules.
-void HtmlSection(std::ostream& os, const char* id, const char* title, const json& list) {
-  std::vector<const json*> items;
-  for (const json& item : list)
-    if (std::string(id) != "regressions" || !LostWithModule(item)) items.push_back(&item);
+// order.
+void HtmlSection(std::ostream& os, const char* id, const char* title,
+                 const std::vector<const json*>& items) {
   if (items.empty()) return;
   std::vector<std::string> keys;
   for (const json* item : items)
@@ -450,17 +453,16 @@ std::string RenderHtml(const json& r, const std::vector<json>& history) {
         "rows with regressions</label></p>\n";
   HtmlModules(os, r);
   HtmlLostModules(os, r);
-  for (const auto& section : kSections) {
-    if (std::string(section[0]) == "crashes" || std::string(section[0]) == "missing_suites")
-      continue;
-    HtmlSection(os, section[0], section[1], r[section[0]]);
-  }
+  for (const auto& section : kSections)
+    HtmlSection(os, section[0], section[1], SectionItems(r, section[0]));
   if (HasCompileStats(r)) {
     json causes = json::array();
     for (const json& m : r["modules"])
       if (!Causes(m).empty())
         causes.push_back({{"module", m["module"]}, {"causes", Causes(m, 30)}});
-    HtmlSection(os, "failure-causes", "Why functions were not compiled", causes);
+    std::vector<const json*> items;
+    for (const json& c : causes) items.push_back(&c);
+    HtmlSection(os, "failure-causes", "Why functions were not compiled", items);
   }
   os << kHtmlScript;
   // The report itself, for tools: JSON inside <script> needs only "</" escaped.

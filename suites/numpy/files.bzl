@@ -105,19 +105,18 @@ EXTRA_ARGS = {
 # host's x86-64 compilers, which the aarch64 interpreter cannot load. Measured 2026-11-22:
 # f2py_test_f2cmap errors stock and JIT alike; core_test_mem_policy ran over 10 min on both
 # sides without finishing. test_array_interface uses the same extbuild helper (not run).
-QEMU_SKIP = {
+QEMU_SKIP = {  # a path, or a folder ending in "/", and the reason
     "core/tests/test_array_interface.py": "builds a C extension with the x86-64 compiler",
     "core/tests/test_mem_policy.py": "builds a C extension with the x86-64 compiler",
+    "f2py/": "f2py builds extensions with the x86-64 compilers",
 }
-QEMU_SKIP_PREFIX = "f2py/"
 
 def suite_args(path):
     """suite_test.sh's arguments for one numpy test file."""
     args = list(EXTRA_ARGS.get(path, []))
-    if path.startswith(QEMU_SKIP_PREFIX):
-        args.append("'--host-only=f2py builds extensions with the x86-64 compilers'")
-    elif path in QEMU_SKIP:
-        args.append("'--host-only=%s'" % QEMU_SKIP[path])
+    for prefix, reason in QEMU_SKIP.items():
+        if path == prefix or (prefix.endswith("/") and path.startswith(prefix)):
+            args.append("'--host-only=%s'" % reason)
     return args
 
 def target_name(path):
