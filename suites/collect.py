@@ -11,7 +11,9 @@ manifest.json each), ready for
 
 A target that was expected (--expect, from `bazel query`) but left no outputs, because Bazel
 killed it at its timeout or never ran it, still gets its manifest entry, with signal
-"timeout" or "not run": a module that vanished is a row in the report, never silence.
+"timeout" or "not run": a module that vanished is a row in the report, never silence. A
+target that skipped itself here (its test.log says "SKIPPED: reason", e.g. torch under
+QEMU) is no module of this run: it is counted, with its reason, and left out.
 
 Usage: collect.py --testlogs DIR --suite cpython --out OUT [--expect TARGET...]
 """
@@ -19,6 +21,7 @@ Usage: collect.py --testlogs DIR --suite cpython --out OUT [--expect TARGET...]
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import zipfile
@@ -35,13 +38,17 @@ def target_side(target):
 
 
 def bazel_verdict(log_path):
-    """What Bazel's test.log says when the test itself could not report: "timeout" or ""."""
+    """What a target's test.log says when it left no outputs: "timeout" (Bazel killed it),
+    "SKIPPED: <reason>" (suite_test.sh skipped it here, via ci/skip_test.sh), or ""."""
     try:
         with open(log_path, errors="replace") as f:
-            tail = f.read()[-4000:]
+            text = f.read()
     except OSError:
         return ""
-    return "timeout" if "-- Test timed out at" in tail else ""
+    if "-- Test timed out at" in text[-4000:]:
+        return "timeout"
+    skipped = re.search(r"^SKIPPED: .*$", text, re.M)
+    return skipped.group(0) if skipped else ""
 
 
 def output_files(outputs_dir):
@@ -101,6 +108,7 @@ def main():
     targets = set(os.listdir(package)) if os.path.isdir(package) else set()
     expected = {t.rsplit(":", 1)[-1] for t in args.expect}
     entries = {side: [] for side in SIDES}
+    skipped = {}  # reason -> targets
     if os.path.isdir(args.out):
         shutil.rmtree(args.out)
     for target in sorted(targets | expected):
@@ -112,6 +120,10 @@ def main():
         found = unpack(os.path.join(logs, "test.outputs"), side, name, args.out)
         if not found:
             verdict = bazel_verdict(os.path.join(logs, "test.log"))
+            if verdict.startswith("SKIPPED: "):  # not a module of this suite here: no row
+                reason = verdict[len("SKIPPED: "):]
+                skipped[reason] = skipped.get(reason, 0) + 1
+                continue
             found = [{"file": name, "command": "bazel test //suites/%s:%s" % (args.suite, target),
                       "exit_status": -1, "signal": verdict or "not run", "duration_s": 0.0,
                       "culprit": None, "compiled_functions": None}]
@@ -123,8 +135,9 @@ def main():
                     "files": sorted(entries[side], key=lambda e: e["file"])}
         with open(os.path.join(args.out, side, "manifest.json"), "w") as f:
             json.dump(manifest, f, indent=2)
-    print("collect: %d stock and %d JIT module(s) from %s into %s"
-          % (len(entries["stock"]), len(entries["jit"]), package, args.out))
+    print("collect: %d stock and %d JIT module(s) from %s into %s%s"
+          % (len(entries["stock"]), len(entries["jit"]), package, args.out,
+             "".join("; %d target(s) skipped: %s" % (n, why) for why, n in skipped.items())))
     return 0
 
 

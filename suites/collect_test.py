@@ -1,7 +1,7 @@
 #!/usr/bin/python3.11
 """collect.py on a made-up bazel-testlogs tree: a module that ran on both sides (outputs
 zipped, as Bazel 4 leaves them), two files with the same stem, one whose JIT target Bazel
-killed at its timeout, and one expected target that never ran. The gathered directories must hold the XML of the module
+killed at its timeout, one expected target that never ran, and one that skipped itself. The gathered directories must hold the XML of the module
 that ran, and a manifest entry for every module and side, the lost ones with their reason.
 
 Usage (from Bazel): collect_test.py COLLECT_PY
@@ -42,13 +42,17 @@ def main():
     target(logs, "test_a", "jit")
     target(logs, "test_b", "stock")
     target(logs, "test_b", "jit", outputs=False, log="...\n-- Test timed out at 2026-11-22 --\n")
+    # A target that skipped itself here (suite_test.sh --host-only under QEMU): no row.
+    for side in ("stock", "jit"):
+        target(logs, "test_torchy", side, outputs=False, log="SKIPPED: amd64 only\n")
     # Two files with the same stem (numpy's core/ and lib/ test_regression.py).
     for name in ("core_test_regression", "lib_test_regression"):
         for side in ("stock", "jit"):
             target(logs, name, side, stem="test_regression")
     subprocess.run([sys.executable, collect, "--testlogs", logs, "--suite", "cpython",
                     "--out", out, "--expect", "//suites/cpython:test_a_stock",
-                    "//suites/cpython:test_c_jit"], check=True)
+                    "//suites/cpython:test_c_jit", "//suites/cpython:test_torchy_jit"],
+                   check=True)
     problems = []
     for side in ("stock", "jit"):
         for name, stem in (("test_a", "test_a"), ("core_test_regression", "test_regression"),
@@ -70,7 +74,7 @@ def main():
         print("FAIL: " + "; ".join(problems))
         return 1
     print("PASS: 4 modules gathered (two with one stem), a timeout and a target that never ran "
-          "kept as rows")
+          "kept as rows, a skipped target left out")
     return 0
 
 

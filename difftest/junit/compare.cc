@@ -249,6 +249,10 @@ void JitEvidence(const Side& jit, const std::set<std::string>& jit_modules, json
     (*report)["jit"]["compiled_functions"] = nullptr;
     return;
   }
+  if (jit_modules.empty()) {  // every target skipped, or nothing found: not a pass
+    untrusted->push_back("no module ran on the JIT side");
+    return;
+  }
   int64_t compiled = 0;
   bool known = false;
   std::vector<std::string> unknown;

@@ -391,6 +391,14 @@ TEST(JUnitCompare, UntrustworthyEvidenceExitsTwo) {
     EXPECT_EQ(rep["exit_status"], 2);
     EXPECT_EQ(rep["untrusted"][0], "the JIT run compiled no function");
   }
+  {  // nothing ran at all (every suite target skipped): untrusted, not a vacuous pass
+    Runs r;
+    r.jit.Write("manifest.json",
+                json{{"schema", "a64jit-run-manifest/1"}, {"files", json::array()}}.dump());
+    json rep = r.Compare({}, /*waive=*/false);
+    EXPECT_EQ(rep["exit_status"], 2);
+    EXPECT_EQ(rep["untrusted"][0], "no module ran on the JIT side");
+  }
   {  // no JIT evidence: untrusted unless waived, and the reason names the modules
     Runs r;
     for (const char* m : {"m", "n"}) {
