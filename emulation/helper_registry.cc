@@ -32,11 +32,10 @@ void RegisterHelper(const void* fn, HelperSignature signature) {
   Registry()[reinterpret_cast<uintptr_t>(fn)] = std::move(signature);
 }
 
-std::optional<HelperSignature> LookupHelper(uint64_t address) {
+const HelperSignature* LookupHelper(uint64_t address) {
   std::lock_guard<std::mutex> lock(RegistryMutex());
   auto it = Registry().find(address);
-  if (it == Registry().end()) return std::nullopt;
-  return it->second;
+  return it == Registry().end() ? nullptr : &it->second;
 }
 
 std::string DescribeHostAddress(uint64_t address) {

@@ -5,7 +5,6 @@
 #define A64JIT_EMULATION_HELPER_REGISTRY_H_
 
 #include <cstdint>
-#include <optional>
 #include <string>
 
 #include "jit/runtime/host_call.h"
@@ -24,7 +23,9 @@ struct HelperSignature {
 // Registers `fn` (process-wide, thread-safe). Throws std::invalid_argument for more than
 // 8 arguments of a kind (stack arguments to host helpers are not bridged).
 void RegisterHelper(const void* fn, HelperSignature signature);
-std::optional<HelperSignature> LookupHelper(uint64_t address);
+// The signature registered for `address`, or null. Entries are never removed, so the
+// pointer stays valid (a later RegisterHelper of the same function updates it in place).
+const HelperSignature* LookupHelper(uint64_t address);
 
 // "symbol+0x12 (library)" for a host code address, or "" when unknown.
 std::string DescribeHostAddress(uint64_t address);

@@ -7,18 +7,23 @@
 // were mapped (checked against /proc/self/maps when an outermost call starts), so a later
 // call cannot reach memory the host has since unmapped.
 //
-// Host calls: a guest branch to a host address faults on instruction fetch; emulation
-// stops, the run loop calls the registered helper with X0-X7/D0-D7, writes X0/D0, and
-// resumes at LR. uc_emu_start is therefore never nested: a helper that calls back into
-// guest code starts a new run after saving the suspended guest context.
+// Host calls: a guest branch to a host address first faults on instruction fetch; emulation
+// stops, the run loop calls the registered helper with the argument registers its signature
+// names, writes X0/D0, and resumes at LR. From then on the code around that helper is a trap
+// window of `svc #0` words, so later calls stop through one cached instruction (see
+// MapTrapWindow). uc_emu_start is never nested: a helper that calls back into guest code
+// starts a new run, and the suspended guest's callee-saved registers are put back if that
+// run ends in an exception.
 //
 // Threads: every calling thread has its own Unicorn engine (registers, mappings, guest
 // stack), made on its first call and closed when the thread ends. A helper that releases
 // the GIL lets another thread run guest code while this one's engine stays suspended.
 // Code arenas and code changes are recorded here and applied to each engine before it runs.
+#include <sys/mman.h>
 #include <unicorn/unicorn.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -30,6 +35,7 @@
 #include "emulation/executors.h"
 #include "emulation/helper_registry.h"
 #include "emulation/host_maps.h"
+#include "emulation/unicorn_tb_buffer.h"
 #include "jit/codegen/disassembly.h"
 
 namespace a64jit::emu {
@@ -44,8 +50,10 @@ using runtime::GuestFault;
 using runtime::HostCallResult;
 using runtime::Timeout;
 
-// Return address of every call: below mmap_min_addr, so the host never maps it; emulation
-// stops on reaching it (uc_emu_start's `until`).
+// Return address of every call: below mmap_min_addr, so the host never maps it. The guest
+// maps it as a trap window (see MapTrapWindow), and emulation stops on reaching it. Not
+// uc_emu_start's `until`: Unicorn 2.0.1 then drops the translations at until - 1 after every
+// stop, at the cost of a failed page lookup and a page-collection tree (8% of Richards).
 constexpr uint64_t kReturnSentinel = 0x1000;
 constexpr uint64_t kWindow = 64 * 1024;  // on-demand mapping granularity
 constexpr size_t kMaxOnDemandMappings = 512;
@@ -54,6 +62,22 @@ constexpr size_t kMaxOnDemandMappings = 512;
 constexpr uint32_t kExcpUdef = 1;
 constexpr uint32_t kExcpSwi = 2;
 constexpr uint32_t kExcpBkpt = 7;
+
+// `svc #0`: what a host-call trap window holds at every word (see MapTrapWindow).
+constexpr uint32_t kSvc0 = 0xd4000001;
+
+// One read-only window of kSvc0 words, the backing of every engine's trap windows.
+const void* TrapWords() {
+  static const void* words = [] {
+    void* p = mmap(nullptr, kWindow, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw ExecutorError("unicorn: cannot allocate the host-call trap words");
+    auto* w = static_cast<uint32_t*>(p);
+    for (size_t i = 0; i < kWindow / 4; i++) w[i] = kSvc0;
+    mprotect(p, kWindow, PROT_READ);
+    return p;
+  }();
+  return words;
+}
 
 std::string Hex(uint64_t v) {
   char buf[32];
@@ -83,8 +107,10 @@ struct Engine {
   CallStats* current = nullptr;         // the thread's outermost call in progress
   std::map<uint64_t, uint64_t> mapped;  // begin -> end, every guest mapping
   std::vector<OnDemand> on_demand;
+  std::map<uint64_t, uint64_t> traps;  // begin -> end, host-call trap windows
   HostMaps host_maps;
   bool host_maps_fresh = false;
+  std::chrono::steady_clock::time_point last_stale_check{};
   bool trace = false;
   // Mapped or unmapped since the translation cache was last flushed (see RunStub).
   bool address_space_changed = false;
@@ -118,10 +144,13 @@ class UnicornExecutor : public Executor {
   std::unique_ptr<Engine> NewEngine();
   void ApplyCodeRecords(Engine& e);
   bool MapOnDemand(Engine& e, uint64_t address, bool write);
+  void MapTrapWindow(Engine& e, uint64_t target);
+  static void MapTrap(Engine& e, uint64_t begin, uint64_t end);
   void DropOnDemandMappings(Engine& e);
   void DropStaleOnDemandMappings(Engine& e);
   void FlushTranslations(Engine& e);
   uint64_t HostCall(Engine& e, uint64_t target);  // returns where to resume
+  void RunToSentinel(Engine& e, CallFrame* frame);
   [[noreturn]] void ThrowStop(const Stop& stop);
 
   static void OnBlock(uc_engine* uc, uint64_t address, uint32_t size, void* engine);
@@ -171,6 +200,10 @@ std::unique_ptr<Engine> UnicornExecutor::NewEngine() {
   e->current = &Calls().current;
   Check(uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &e->uc), "uc_open");
   uc_engine* uc = e->uc;
+  // Where this Unicorn cannot be told, the engine keeps its 1 GiB buffer: slower, still right
+  // (executor_test checks that the size is set with the Unicorn installed here).
+  std::string why_not;
+  SizeTranslationBuffer(uc, &why_not);
   // MAX: every instruction Unicorn's QEMU implements (a Neoverse core's v8.2+ set included).
   Check(uc_ctl_set_cpu_model(uc, UC_CPU_ARM64_MAX), "set cpu model");
   SetReg(uc, UC_ARM64_REG_CPACR_EL1, Reg(uc, UC_ARM64_REG_CPACR_EL1) | (3ull << 20));  // FPEN
@@ -195,6 +228,8 @@ std::unique_ptr<Engine> UnicornExecutor::NewEngine() {
                     user, 1, 0),
         "hook invalid instruction");
   MapFixed(*e, stack_low(), stack_high() - stack_low(), UC_PROT_READ | UC_PROT_WRITE);
+  Check(uc_ctl_exits_enable(uc), "use exits");  // and set none: `until` is not used
+  MapTrap(*e, kReturnSentinel, kReturnSentinel + 0x1000);
   ApplyCodeRecords(*e);
   return e;
 }
@@ -274,6 +309,42 @@ bool UnicornExecutor::MapOnDemand(Engine& e, uint64_t address, bool write) {
   return true;
 }
 
+// A host call first reaches its target as an instruction fetch from unmapped memory. That
+// costs Unicorn 2.0.1 a failed translation each time, and each failed translation leaks the
+// block it had begun in the translation buffer (Richards: 1.4 million host calls and about 3
+// buffer flushes per iteration with a 64 MiB buffer). So after the first call of a helper,
+// the host's code around it (the 64 KiB window, within the executable host region, clipped
+// against what is mapped) is mapped for the guest as a page of `svc #0` words: later calls
+// execute one cached `svc`, which OnInterrupt turns into the same host-call stop.
+void UnicornExecutor::MapTrapWindow(Engine& e, uint64_t target) {
+  std::optional<HostRegion> region = e.host_maps_fresh ? e.host_maps.Find(target) : std::nullopt;
+  if (!region) {
+    e.host_maps.Refresh();
+    e.host_maps_fresh = true;
+    region = e.host_maps.Find(target);
+  }
+  if (!region || !region->exec) return;
+  uint64_t lo = std::max(region->begin, target & ~(kWindow - 1));
+  uint64_t hi = std::min(region->end, (target & ~(kWindow - 1)) + kWindow);
+  auto next = e.mapped.upper_bound(target);
+  if (next != e.mapped.end()) hi = std::min(hi, next->first);
+  if (next != e.mapped.begin()) {
+    auto prev = std::prev(next);
+    if (prev->second > target) return;  // mapped already (as data): calls keep the fetch fault
+    lo = std::max(lo, prev->second);
+  }
+  MapTrap(e, lo, hi);
+  e.address_space_changed = true;
+}
+
+// Execute-only: a guest load from a trap window is a protection fault, not svc words.
+void UnicornExecutor::MapTrap(Engine& e, uint64_t begin, uint64_t end) {
+  Check(uc_mem_map_ptr(e.uc, begin, end - begin, UC_PROT_EXEC, const_cast<void*>(TrapWords())),
+        "map trap window");
+  e.mapped[begin] = end;
+  e.traps[begin] = end;
+}
+
 void UnicornExecutor::DropOnDemandMappings(Engine& e) {
   for (const OnDemand& m : e.on_demand) {
     uc_mem_unmap(e.uc, m.begin, m.end - m.begin);
@@ -288,6 +359,22 @@ void UnicornExecutor::DropOnDemandMappings(Engine& e) {
 // every call instead meant a uc_mem_unmap and a uc_mem_map_ptr per window per call; with an
 // interpreter calling compiled code tens of thousands of times a second, that churn made
 // Unicorn 2.0.1 crash in page_collection_lock (Richards autojit, about one run in two).
+// Whether an outermost call should check the on-demand mappings against the host's map: at
+// most every kStaleCheckInterval. Reading /proc/self/maps costs about 50 microseconds (more
+// with many mappings), and an interpreter may call compiled code tens of thousands of times
+// a second. Correct guest code never touches memory the host has unmapped (only dead
+// objects lived there), and a host region mapped again at the same address is reached
+// through the same window; what the check buys is a GuestFault instead of a host crash when
+// a bug in generated code uses such memory within the interval.
+constexpr auto kStaleCheckInterval = std::chrono::milliseconds(50);
+
+bool StaleCheckDue(Engine& e) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - e.last_stale_check < kStaleCheckInterval) return false;
+  e.last_stale_check = now;
+  return true;
+}
+
 void UnicornExecutor::DropStaleOnDemandMappings(Engine& e) {
   e.host_maps.Refresh();
   e.host_maps_fresh = true;
@@ -380,6 +467,11 @@ bool UnicornExecutor::OnInvalidMemory(uc_engine* uc, uc_mem_type type, uint64_t 
                      type == UC_MEM_WRITE_UNMAPPED ? "write" : "read"};
       return false;
     default:
+      if (address < 0x10000) {  // the return sentinel's trap window, or the null page
+        e->stop = Stop{Stop::kFault, GuestFault::Kind::kNullDereference, pc, address,
+                       type == UC_MEM_WRITE_PROT ? "write" : "read"};
+        return false;
+      }
       e->stop =
           Stop{Stop::kFault, GuestFault::Kind::kProtection, pc, address,
                type == UC_MEM_WRITE_PROT ? "write to read-only memory" : "access not permitted"};
@@ -387,11 +479,21 @@ bool UnicornExecutor::OnInvalidMemory(uc_engine* uc, uc_mem_type type, uint64_t 
   }
 }
 
+bool IsTrap(const Engine& e, uint64_t address) {
+  auto it = e.traps.upper_bound(address);
+  return it != e.traps.begin() && std::prev(it)->second > address;
+}
+
 void UnicornExecutor::OnInterrupt(uc_engine* uc, uint32_t intno, void* engine) {
   auto* e = static_cast<Engine*>(engine);
   uint64_t pc = 0;
   uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
   GuestFault::Kind kind = GuestFault::Kind::kUndefinedInstruction;
+  if (intno == kExcpSwi && IsTrap(*e, pc - 4)) {  // a host call (see MapTrapWindow)
+    e->stop = Stop{Stop::kHostCall, GuestFault::Kind::kBadBranch, pc - 4, pc - 4, ""};
+    uc_emu_stop(uc);
+    return;
+  }
   if (intno == kExcpSwi) {
     kind = GuestFault::Kind::kSystemCall;
     pc -= 4;  // QEMU reports the return address of svc
@@ -424,10 +526,24 @@ void UnicornExecutor::ThrowStop(const Stop& stop) {
   throw GuestFault(stop.kind, stop.pc, stop.address, stop.detail, DisassembleAround(stop.pc));
 }
 
+// Reads or writes registers in one Unicorn call (each uc_reg_read is a call and a switch).
+struct RegisterBatch {
+  int ids[32];
+  uint64_t values[32] = {};
+  void* slots[32];
+  int count = 0;
+  void Add(int id) {
+    slots[count] = &values[count];
+    ids[count++] = id;
+  }
+  void Read(uc_engine* uc) { Check(uc_reg_read_batch(uc, ids, slots, count), "reg read"); }
+  void Write(uc_engine* uc) { uc_reg_write_batch(uc, ids, slots, count); }
+};
+
 uint64_t UnicornExecutor::HostCall(Engine& e, uint64_t target) {
-  const uint64_t lr = Reg(e.uc, UC_ARM64_REG_LR);
-  std::optional<HelperSignature> sig = LookupHelper(target);
-  if (!sig) {
+  const HelperSignature* sig = LookupHelper(target);
+  if (sig == nullptr) {
+    const uint64_t lr = Reg(e.uc, UC_ARM64_REG_LR);
     const std::string symbol = DescribeHostAddress(target);
     const uint64_t call_site = lr >= 4 ? lr - 4 : lr;
     Stop stop{
@@ -438,19 +554,24 @@ uint64_t UnicornExecutor::HostCall(Engine& e, uint64_t target) {
                        : "no helper signature registered for " + Hex(target) + " = " + symbol};
     ThrowStop(stop);
   }
-  const uint64_t sp = Reg(e.uc, UC_ARM64_REG_SP);
+  // LR, SP, then only the argument registers this helper takes.
+  RegisterBatch regs;
+  regs.Add(UC_ARM64_REG_LR);
+  regs.Add(UC_ARM64_REG_SP);
+  for (int i = 0; i < sig->int_args; i++) regs.Add(UC_ARM64_REG_X0 + i);
+  for (int i = 0; i < sig->double_args; i++) regs.Add(UC_ARM64_REG_D0 + i);
+  regs.Read(e.uc);
+  const uint64_t lr = regs.values[0], sp = regs.values[1];
   if (sp & 15) {
     ThrowStop(Stop{Stop::kFault, GuestFault::Kind::kMisalignedStack, lr - 4, sp,
                    "sp = " + Hex(sp) + " at a call to " + sig->name});
   }
-  uint64_t x[8];
-  double d[8];
-  for (int i = 0; i < 8; i++) {
-    x[i] = Reg(e.uc, UC_ARM64_REG_X0 + i);
-    uint64_t bits = Reg(e.uc, UC_ARM64_REG_D0 + i);
-    std::memcpy(&d[i], &bits, sizeof bits);
-  }
+  uint64_t x[8] = {};
+  double d[8] = {};
+  std::memcpy(x, &regs.values[2], sizeof(uint64_t) * sig->int_args);
+  std::memcpy(d, &regs.values[2 + sig->int_args], sizeof(double) * sig->double_args);
   e.current->host_calls++;
+  if (!IsTrap(e, target)) MapTrapWindow(e, target);
   e.host_maps_fresh = false;  // the helper may map or unmap host memory, before a nested call
   HostCallResult r = CallHost(target, sig->ret, x, d);
   e.host_maps_fresh = false;
@@ -463,55 +584,68 @@ uint64_t UnicornExecutor::HostCall(Engine& e, uint64_t target) {
   return lr;
 }
 
+// What a guest suspended in a host call needs back from a nested call that does not return
+// normally: the AAPCS64 callee-saved registers and SP. A nested call that returns has kept
+// them (the call stub and compiled code follow AAPCS64); one that ends in an exception may
+// have left any value, and the helper may catch the exception and resume the guest (the JIT
+// turns a fault into a Python SystemError). Cheaper than uc_context_save, which copies the
+// whole CPU state (a malloc, two copies of it and a free per nested call).
+struct CalleeSaved {
+  RegisterBatch regs;
+  uc_engine* uc = nullptr;
+  explicit CalleeSaved(uc_engine* engine) : uc(engine) {
+    for (int i = 19; i <= 28; i++) regs.Add(UC_ARM64_REG_X0 + i);
+    regs.Add(UC_ARM64_REG_FP);
+    regs.Add(UC_ARM64_REG_SP);
+    for (int i = 8; i <= 15; i++) regs.Add(UC_ARM64_REG_D0 + i);
+    regs.Read(uc);
+  }
+  void Restore() { regs.Write(uc); }
+};
+
 void UnicornExecutor::RunStub(CallFrame* frame, int depth) {
   Engine& e = ThisThreadEngine();
   ApplyCodeRecords(e);
-  // A nested call interrupts a guest that is suspended in a host call: save its context.
-  uc_context* saved = nullptr;
+  std::optional<CalleeSaved> saved;
   if (depth > 1) {
-    Check(uc_context_alloc(e.uc, &saved), "context alloc");
-    Check(uc_context_save(e.uc, saved), "context save");
+    saved.emplace(e.uc);  // a nested call interrupts a guest suspended in a host call
   } else {
     e.host_maps_fresh = false;
-    if (!e.on_demand.empty()) DropStaleOnDemandMappings(e);
+    if (!e.on_demand.empty() && StaleCheckDue(e)) DropStaleOnDemandMappings(e);
     if (e.address_space_changed) FlushTranslations(e);
     // The guest starts on its own stack, so the stub has no stack to switch to.
     SetReg(e.uc, UC_ARM64_REG_SP, frame->new_sp);
     frame->new_sp = 0;
   }
-  struct Restore {
-    uc_engine* uc;
-    uc_context* saved;
-    ~Restore() {
-      if (saved != nullptr) {
-        uc_context_restore(uc, saved);
-        uc_context_free(saved);
-      }
-    }
-  } restore{e.uc, saved};
+  try {
+    RunToSentinel(e, frame);
+  } catch (...) {
+    if (saved) saved->Restore();
+    throw;
+  }
+}
 
+void UnicornExecutor::RunToSentinel(Engine& e, CallFrame* frame) {
   SetReg(e.uc, UC_ARM64_REG_X0, reinterpret_cast<uintptr_t>(frame));
   SetReg(e.uc, UC_ARM64_REG_LR, kReturnSentinel);
   uint64_t pc = reinterpret_cast<uintptr_t>(stub());
   for (;;) {
     e.stop = Stop{};
-    uc_err err = uc_emu_start(e.uc, pc, kReturnSentinel, 0, 0);
+    uc_err err = uc_emu_start(e.uc, pc, 0, 0, 0);
     Stop stop = e.stop;
     ApplyCodeRecords(e);  // code compiled or changed while emulation was stopped
     if (stop.what == Stop::kHostCall) {
-      if (stop.address == kReturnSentinel) break;
+      if (stop.address == kReturnSentinel) return;
       pc = HostCall(e, stop.address);
       continue;
     }
     if (stop.what != Stop::kNone) ThrowStop(stop);
+    const uint64_t at = Reg(e.uc, UC_ARM64_REG_PC);
     if (err != UC_ERR_OK) {
-      const uint64_t at = Reg(e.uc, UC_ARM64_REG_PC);
       ThrowStop(Stop{Stop::kFault, GuestFault::Kind::kUndefinedInstruction, at, at,
                      std::string("unicorn: ") + uc_strerror(err)});
     }
-    if (Reg(e.uc, UC_ARM64_REG_PC) == kReturnSentinel) break;
-    throw ExecutorError("unicorn: emulation stopped at " + Hex(Reg(e.uc, UC_ARM64_REG_PC)) +
-                        " for no recorded reason");
+    throw ExecutorError("unicorn: emulation stopped at " + Hex(at) + " for no recorded reason");
   }
 }
 
