@@ -17,7 +17,9 @@
 #include <dlfcn.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 
 namespace a64jit::emu {
 namespace {
@@ -55,7 +57,7 @@ uintptr_t* FindWord(void* uc, const void* value) {
 }
 
 void TcgExecInitWithOurSize(void* uc, unsigned long) {
-  Internals().tcg_exec_init(uc, kTranslationBufferBytes);
+  Internals().tcg_exec_init(uc, TranslationBufferBytes());
 }
 
 // Runs arm64_uc_init, then points tcg_exec_init at TcgExecInitWithOurSize. If the pointer
@@ -68,9 +70,25 @@ void InitArchThenSizeBuffer(void* uc) {
 
 }  // namespace
 
+size_t TranslationBufferBytes() {
+  static const size_t bytes = [] {
+    const char* env = std::getenv("A64JIT_UNICORN_TB_MIB");
+    if (env == nullptr || *env == 0) return kDefaultTranslationBufferMiB << 20;
+    char* end = nullptr;
+    const unsigned long mib = std::strtoul(env, &end, 10);
+    if (*end != 0 || mib < 4 || mib > 1024) {
+      throw std::invalid_argument(std::string("A64JIT_UNICORN_TB_MIB=") + env +
+                                  ": want a number of MiB from 4 to 1024");
+    }
+    return static_cast<size_t>(mib) << 20;
+  }();
+  return bytes;
+}
+
 bool SizeTranslationBuffer(uc_engine* uc, std::string* why_not) {
+  TranslationBufferBytes();  // a malformed setting throws here, not inside Unicorn
 #ifdef UC_CTL_TCG_BUFFER_SIZE
-  if (uc_ctl_set_tcg_buffer_size(uc, kTranslationBufferBytes) == UC_ERR_OK) return true;
+  if (uc_ctl_set_tcg_buffer_size(uc, TranslationBufferBytes()) == UC_ERR_OK) return true;
   *why_not = "uc_ctl_set_tcg_buffer_size failed";
   return false;
 #else

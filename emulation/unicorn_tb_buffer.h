@@ -3,9 +3,14 @@
 // Why: Unicorn 2.0.1 gives every engine a 1 GiB buffer and zeroes all of it (a memset in
 // tcg_region_assign) when the engine starts and on every translation-cache flush. That made
 // each engine about 1 GiB resident and each flush cost a 1 GiB memset (measured 2026-11-22
-// with perf: 41% of a one-iteration Richards run). The JIT's guest code is small (Richards:
-// 110 KB for 34 functions), so a 64 MiB buffer holds its translations many times over; when
-// it fills, Unicorn flushes it and translates again, as QEMU does.
+// with perf: 41% of a one-iteration Richards run). The JIT's guest code is small, and once
+// host calls stopped leaking translations (see MapTrapWindow in unicorn_executor.cc) a
+// 16 MiB buffer is enough for a test module: CPython's test_json under a64jit-run
+// --threshold=0 (1,009 functions compiled) flushed 19 times with 64 MiB and 326 times with
+// 4 MiB, and passed with both (when the buffer fills, Unicorn flushes it and translates
+// again, as QEMU does). Peak resident memory of that run: 147 MB at 4 MiB, 162 MB at
+// 16 MiB, 214 MB at 64 MiB, 1 GiB and more before. Buffers of 1 and 2 MiB crashed
+// Unicorn 2.0.1 at start-up (SIGSEGV in tb_set_jmp_target), so 4 MiB is the least allowed.
 #ifndef A64JIT_EMULATION_UNICORN_TB_BUFFER_H_
 #define A64JIT_EMULATION_UNICORN_TB_BUFFER_H_
 
@@ -16,7 +21,11 @@
 
 namespace a64jit::emu {
 
-constexpr size_t kTranslationBufferBytes = size_t{64} << 20;
+constexpr size_t kDefaultTranslationBufferMiB = 16;
+
+// kDefaultTranslationBufferMiB, or A64JIT_UNICORN_TB_MIB (4 to 1024) when set: a knob for
+// measuring, not for users. Throws std::invalid_argument on a malformed value.
+size_t TranslationBufferBytes();
 
 // Call after uc_open and before anything else uses the engine. Returns false, with the
 // reason, when this Unicorn cannot be told (the engine then keeps Unicorn's default).
