@@ -271,6 +271,36 @@ bool UnicornExecutor::ReadGuest(uint64_t address, void* out, size_t size) {
   return uc_mem_read(ThisThreadEngine().uc, address, out, size) == UC_ERR_OK;
 }
 
+// The host region holding `address`: from the snapshot, else from the map read again (the
+// host may have mapped it since: a grown stack, a new heap arena).
+std::optional<HostRegion> FindHostRegion(Engine& e, uint64_t address) {
+  std::optional<HostRegion> region;
+  if (e.host_maps_fresh) region = e.host_maps.Find(address);
+  if (!region) {
+    e.host_maps.Refresh();
+    e.host_maps_fresh = true;
+    region = e.host_maps.Find(address);
+  }
+  return region;
+}
+
+// The kWindow-aligned window around `address`, within `region` and clipped against what the
+// engine has mapped (neighbouring host regions may have merged). False if `address` itself
+// is mapped already.
+bool WindowAround(const Engine& e, const HostRegion& region, uint64_t address, uint64_t* lo,
+                  uint64_t* hi) {
+  *lo = std::max(region.begin, address & ~(kWindow - 1));
+  *hi = std::min(region.end, (address & ~(kWindow - 1)) + kWindow);
+  auto next = e.mapped.upper_bound(address);
+  if (next != e.mapped.end()) *hi = std::min(*hi, next->first);
+  if (next != e.mapped.begin()) {
+    auto prev = std::prev(next);
+    if (prev->second > address) return false;
+    *lo = std::max(*lo, prev->second);
+  }
+  return true;
+}
+
 bool UnicornExecutor::MapOnDemand(Engine& e, uint64_t address, bool write) {
   if (address < 0x10000) return false;  // never map the null page region
   // Unicorn's address space holds a bounded number of sections (it aborts past that), and
@@ -279,26 +309,10 @@ bool UnicornExecutor::MapOnDemand(Engine& e, uint64_t address, bool write) {
   // stop-and-retry instead is not possible, as Unicorn 2.0.1 reports neither the hook's PC
   // nor the PC after the stop precisely enough to run the access again.)
   if (e.on_demand.size() >= kMaxOnDemandMappings) DropOnDemandMappings(e);
-  std::optional<HostRegion> region;
-  if (e.host_maps_fresh) region = e.host_maps.Find(address);
-  if (!region) {
-    // Not in the snapshot, or no snapshot: the host may have mapped it since (a grown stack,
-    // a new heap arena). Read the map again before calling the access a fault.
-    e.host_maps.Refresh();
-    e.host_maps_fresh = true;
-    region = e.host_maps.Find(address);
-  }
+  const std::optional<HostRegion> region = FindHostRegion(e, address);
   if (!region || !region->read || (write && !region->write)) return false;
-  uint64_t lo = std::max(region->begin, address & ~(kWindow - 1));
-  uint64_t hi = std::min(region->end, (address & ~(kWindow - 1)) + kWindow);
-  // Clip against what is already mapped (neighbouring host regions may have merged).
-  auto next = e.mapped.upper_bound(address);
-  if (next != e.mapped.end()) hi = std::min(hi, next->first);
-  if (next != e.mapped.begin()) {
-    auto prev = std::prev(next);
-    if (prev->second > address) return false;  // mapped already: not an on-demand case
-    lo = std::max(lo, prev->second);
-  }
+  uint64_t lo, hi;
+  if (!WindowAround(e, *region, address, &lo, &hi)) return false;  // not an on-demand case
   const uint32_t perms = UC_PROT_READ | (region->write ? UC_PROT_WRITE : 0);
   if (uc_mem_map_ptr(e.uc, lo, hi - lo, perms, reinterpret_cast<void*>(lo)) != UC_ERR_OK) {
     return false;
@@ -317,22 +331,11 @@ bool UnicornExecutor::MapOnDemand(Engine& e, uint64_t address, bool write) {
 // against what is mapped) is mapped for the guest as a page of `svc #0` words: later calls
 // execute one cached `svc`, which OnInterrupt turns into the same host-call stop.
 void UnicornExecutor::MapTrapWindow(Engine& e, uint64_t target) {
-  std::optional<HostRegion> region = e.host_maps_fresh ? e.host_maps.Find(target) : std::nullopt;
-  if (!region) {
-    e.host_maps.Refresh();
-    e.host_maps_fresh = true;
-    region = e.host_maps.Find(target);
-  }
+  const std::optional<HostRegion> region = FindHostRegion(e, target);
   if (!region || !region->exec) return;
-  uint64_t lo = std::max(region->begin, target & ~(kWindow - 1));
-  uint64_t hi = std::min(region->end, (target & ~(kWindow - 1)) + kWindow);
-  auto next = e.mapped.upper_bound(target);
-  if (next != e.mapped.end()) hi = std::min(hi, next->first);
-  if (next != e.mapped.begin()) {
-    auto prev = std::prev(next);
-    if (prev->second > target) return;  // mapped already (as data): calls keep the fetch fault
-    lo = std::max(lo, prev->second);
-  }
+  uint64_t lo, hi;
+  // Mapped already (as data): calls there keep the fetch fault.
+  if (!WindowAround(e, *region, target, &lo, &hi)) return;
   MapTrap(e, lo, hi);
   e.address_space_changed = true;
 }
