@@ -91,6 +91,7 @@ struct Stop {
   GuestFault::Kind kind = GuestFault::Kind::kUnmappedAccess;
   uint64_t pc = 0, address = 0;
   std::string detail;
+  bool trapped = false;  // a host call that came through a trap window (see MapTrapWindow)
 };
 
 struct OnDemand {
@@ -149,7 +150,7 @@ class UnicornExecutor : public Executor {
   void DropOnDemandMappings(Engine& e);
   void DropStaleOnDemandMappings(Engine& e);
   void FlushTranslations(Engine& e);
-  uint64_t HostCall(Engine& e, uint64_t target);  // returns where to resume
+  uint64_t HostCall(Engine& e, const Stop& stop);  // returns where to resume
   void RunToSentinel(Engine& e, CallFrame* frame);
   [[noreturn]] void ThrowStop(const Stop& stop);
 
@@ -202,8 +203,7 @@ std::unique_ptr<Engine> UnicornExecutor::NewEngine() {
   uc_engine* uc = e->uc;
   // Where this Unicorn cannot be told, the engine keeps its 1 GiB buffer: slower, still right
   // (executor_test checks that the size is set with the Unicorn installed here).
-  std::string why_not;
-  SizeTranslationBuffer(uc, &why_not);
+  SizeTranslationBuffer(uc);
   // MAX: every instruction Unicorn's QEMU implements (a Neoverse core's v8.2+ set included).
   Check(uc_ctl_set_cpu_model(uc, UC_CPU_ARM64_MAX), "set cpu model");
   SetReg(uc, UC_ARM64_REG_CPACR_EL1, Reg(uc, UC_ARM64_REG_CPACR_EL1) | (3ull << 20));  // FPEN
@@ -271,6 +271,12 @@ bool UnicornExecutor::ReadGuest(uint64_t address, void* out, size_t size) {
   return uc_mem_read(ThisThreadEngine().uc, address, out, size) == UC_ERR_OK;
 }
 
+// Whether one of the ranges (begin -> end) holds `address`.
+bool Contains(const std::map<uint64_t, uint64_t>& ranges, uint64_t address) {
+  auto it = ranges.upper_bound(address);
+  return it != ranges.begin() && std::prev(it)->second > address;
+}
+
 // The host region holding `address`: from the snapshot, else from the map read again (the
 // host may have mapped it since: a grown stack, a new heap arena).
 std::optional<HostRegion> FindHostRegion(Engine& e, uint64_t address) {
@@ -331,10 +337,12 @@ bool UnicornExecutor::MapOnDemand(Engine& e, uint64_t address, bool write) {
 // against what is mapped) is mapped for the guest as a page of `svc #0` words: later calls
 // execute one cached `svc`, which OnInterrupt turns into the same host-call stop.
 void UnicornExecutor::MapTrapWindow(Engine& e, uint64_t target) {
+  // Mapped already (as data): calls there keep the fetch fault. Checked first, as these
+  // calls come back every time and the region lookup may read /proc/self/maps.
+  if (Contains(e.mapped, target)) return;
   const std::optional<HostRegion> region = FindHostRegion(e, target);
   if (!region || !region->exec) return;
   uint64_t lo, hi;
-  // Mapped already (as data): calls there keep the fetch fault.
   if (!WindowAround(e, *region, target, &lo, &hi)) return;
   MapTrap(e, lo, hi);
   e.address_space_changed = true;
@@ -357,11 +365,6 @@ void UnicornExecutor::DropOnDemandMappings(Engine& e) {
   e.address_space_changed = true;
 }
 
-// Before an outermost call: keeps the on-demand mappings the host still backs exactly as
-// they were mapped (one region, same protection), drops the rest. Dropping them all after
-// every call instead meant a uc_mem_unmap and a uc_mem_map_ptr per window per call; with an
-// interpreter calling compiled code tens of thousands of times a second, that churn made
-// Unicorn 2.0.1 crash in page_collection_lock (Richards autojit, about one run in two).
 // Whether an outermost call should check the on-demand mappings against the host's map: at
 // most every kStaleCheckInterval. Reading /proc/self/maps costs about 50 microseconds (more
 // with many mappings), and an interpreter may call compiled code tens of thousands of times
@@ -378,6 +381,11 @@ bool StaleCheckDue(Engine& e) {
   return true;
 }
 
+// Before an outermost call: keeps the on-demand mappings the host still backs exactly as
+// they were mapped (one region, same protection), drops the rest. Dropping them all after
+// every call instead meant a uc_mem_unmap and a uc_mem_map_ptr per window per call; with an
+// interpreter calling compiled code tens of thousands of times a second, that churn made
+// Unicorn 2.0.1 crash in page_collection_lock (Richards autojit, about one run in two).
 void UnicornExecutor::DropStaleOnDemandMappings(Engine& e) {
   e.host_maps.Refresh();
   e.host_maps_fresh = true;
@@ -482,18 +490,13 @@ bool UnicornExecutor::OnInvalidMemory(uc_engine* uc, uc_mem_type type, uint64_t 
   }
 }
 
-bool IsTrap(const Engine& e, uint64_t address) {
-  auto it = e.traps.upper_bound(address);
-  return it != e.traps.begin() && std::prev(it)->second > address;
-}
-
 void UnicornExecutor::OnInterrupt(uc_engine* uc, uint32_t intno, void* engine) {
   auto* e = static_cast<Engine*>(engine);
   uint64_t pc = 0;
   uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
   GuestFault::Kind kind = GuestFault::Kind::kUndefinedInstruction;
-  if (intno == kExcpSwi && IsTrap(*e, pc - 4)) {  // a host call (see MapTrapWindow)
-    e->stop = Stop{Stop::kHostCall, GuestFault::Kind::kBadBranch, pc - 4, pc - 4, ""};
+  if (intno == kExcpSwi && Contains(e->traps, pc - 4)) {  // a host call (see MapTrapWindow)
+    e->stop = Stop{Stop::kHostCall, GuestFault::Kind::kBadBranch, pc - 4, pc - 4, "", true};
     uc_emu_stop(uc);
     return;
   }
@@ -543,19 +546,20 @@ struct RegisterBatch {
   void Write(uc_engine* uc) { uc_reg_write_batch(uc, ids, slots, count); }
 };
 
-uint64_t UnicornExecutor::HostCall(Engine& e, uint64_t target) {
+uint64_t UnicornExecutor::HostCall(Engine& e, const Stop& stop) {
+  const uint64_t target = stop.address;
   const HelperSignature* sig = LookupHelper(target);
   if (sig == nullptr) {
     const uint64_t lr = Reg(e.uc, UC_ARM64_REG_LR);
     const std::string symbol = DescribeHostAddress(target);
     const uint64_t call_site = lr >= 4 ? lr - 4 : lr;
-    Stop stop{
+    Stop fault{
         Stop::kFault,
         symbol.empty() ? GuestFault::Kind::kBadBranch : GuestFault::Kind::kUnregisteredHostCall,
         call_site, target,
         symbol.empty() ? "branch target " + Hex(target) + " is not guest code"
                        : "no helper signature registered for " + Hex(target) + " = " + symbol};
-    ThrowStop(stop);
+    ThrowStop(fault);
   }
   // LR, SP, then only the argument registers this helper takes.
   RegisterBatch regs;
@@ -574,7 +578,7 @@ uint64_t UnicornExecutor::HostCall(Engine& e, uint64_t target) {
   std::memcpy(x, &regs.values[2], sizeof(uint64_t) * sig->int_args);
   std::memcpy(d, &regs.values[2 + sig->int_args], sizeof(double) * sig->double_args);
   e.current->host_calls++;
-  if (!IsTrap(e, target)) MapTrapWindow(e, target);
+  if (!stop.trapped) MapTrapWindow(e, target);
   e.host_maps_fresh = false;  // the helper may map or unmap host memory, before a nested call
   HostCallResult r = CallHost(target, sig->ret, x, d);
   e.host_maps_fresh = false;
@@ -639,7 +643,7 @@ void UnicornExecutor::RunToSentinel(Engine& e, CallFrame* frame) {
     ApplyCodeRecords(e);  // code compiled or changed while emulation was stopped
     if (stop.what == Stop::kHostCall) {
       if (stop.address == kReturnSentinel) return;
-      pc = HostCall(e, stop.address);
+      pc = HostCall(e, stop);
       continue;
     }
     if (stop.what != Stop::kNone) ThrowStop(stop);

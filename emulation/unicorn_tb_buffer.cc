@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 namespace a64jit::emu {
 namespace {
@@ -85,29 +86,17 @@ size_t TranslationBufferBytes() {
   return bytes;
 }
 
-bool SizeTranslationBuffer(uc_engine* uc, std::string* why_not) {
+bool SizeTranslationBuffer(uc_engine* uc) {
   TranslationBufferBytes();  // a malformed setting throws here, not inside Unicorn
 #ifdef UC_CTL_TCG_BUFFER_SIZE
-  if (uc_ctl_set_tcg_buffer_size(uc, TranslationBufferBytes()) == UC_ERR_OK) return true;
-  *why_not = "uc_ctl_set_tcg_buffer_size failed";
-  return false;
+  return uc_ctl_set_tcg_buffer_size(uc, TranslationBufferBytes()) == UC_ERR_OK;
 #else
   unsigned int major = 0, minor = 0;
   uc_version(&major, &minor);
-  if (major != 2 || minor != 0) {
-    *why_not = "unicorn " + std::to_string(major) + "." + std::to_string(minor) +
-               " is not the 2.0 release whose engine layout was checked";
-    return false;
-  }
-  if (Internals().init_arch == nullptr || Internals().tcg_exec_init == nullptr) {
-    *why_not = "libunicorn does not export arm64_uc_init and tcg_exec_init_aarch64";
-    return false;
-  }
+  if (major != 2 || minor != 0) return false;  // not the release whose layout was checked
+  if (Internals().init_arch == nullptr || Internals().tcg_exec_init == nullptr) return false;
   uintptr_t* slot = FindWord(uc, reinterpret_cast<const void*>(Internals().init_arch));
-  if (slot == nullptr) {
-    *why_not = "no single init_arch pointer to arm64_uc_init in the engine";
-    return false;
-  }
+  if (slot == nullptr) return false;  // not exactly one init_arch pointer to arm64_uc_init
   *slot = reinterpret_cast<uintptr_t>(&InitArchThenSizeBuffer);
   return true;
 #endif

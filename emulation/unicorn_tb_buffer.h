@@ -17,7 +17,6 @@
 #include <unicorn/unicorn.h>
 
 #include <cstddef>
-#include <string>
 
 namespace a64jit::emu {
 
@@ -27,9 +26,9 @@ constexpr size_t kDefaultTranslationBufferMiB = 16;
 // measuring, not for users. Throws std::invalid_argument on a malformed value.
 size_t TranslationBufferBytes();
 
-// Call after uc_open and before anything else uses the engine. Returns false, with the
-// reason, when this Unicorn cannot be told (the engine then keeps Unicorn's default).
-bool SizeTranslationBuffer(uc_engine* uc, std::string* why_not);
+// Call after uc_open and before anything else uses the engine. Returns false when this
+// Unicorn cannot be told (the engine then keeps Unicorn's default).
+bool SizeTranslationBuffer(uc_engine* uc);
 
 }  // namespace a64jit::emu
 
