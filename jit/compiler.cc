@@ -1,5 +1,7 @@
 #include "jit/compiler.h"
 
+#include <chrono>
+
 #include "jit/hir/builder.h"
 #include "jit/hir/passes.h"
 #include "jit/lir/peephole.h"
@@ -27,22 +29,45 @@ codegen::CompiledFunction EmitCode(const lir::Function& f, const codegen::Compil
   return codegen::EmitAllocated(f, allocation, options);
 }
 
+namespace {
+int64_t NanosSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
+                                                              start)
+      .count();
+}
+}  // namespace
+
 CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& rt,
-                     runtime::CodeSink& sink, const codegen::CallResolver& resolve) {
+                     runtime::CodeSink& sink, const codegen::CallResolver& resolve,
+                     const KeepText& keep) {
   CompiledCode out;
+  auto start = std::chrono::steady_clock::now();
   const hir::Function hir = BuildHir(code);
-  out.hir = hir::Print(hir);
+  out.times.hir_ns = NanosSince(start);
+  if (keep == "hir") out.text = hir::Print(hir);
+  start = std::chrono::steady_clock::now();
   const lir::Function lir = LowerToLir(hir, rt, "jit_function", &out.deopt_sites);
-  out.lir = lir::Print(lir);
+  out.times.lower_ns = NanosSince(start);
+  if (keep == "lir") out.text = lir::Print(lir);
+  start = std::chrono::steady_clock::now();
   codegen::CompileOptions options;
   options.resolve = resolve;
   out.code = codegen::CompileInto(sink, [&](std::optional<uint64_t> base) {
     options.base_address = base;
     return EmitCode(lir, options);
   });
-  out.disassembly =
-      codegen::Disassemble(out.code.code, reinterpret_cast<uintptr_t>(out.code.entry));
+  out.times.emit_ns = NanosSince(start);
+  if (keep == "asm") {
+    out.text = codegen::Disassemble(out.code.code, reinterpret_cast<uintptr_t>(out.code.entry));
+  }
   return out;
+}
+
+std::string HirText(const hir::CodeInfo& code) { return hir::Print(BuildHir(code)); }
+
+std::string LirText(const hir::CodeInfo& code, const lower::RuntimeAddresses& rt) {
+  std::vector<lower::DeoptSite> deopt_sites;
+  return lir::Print(LowerToLir(BuildHir(code), rt, "jit_function", &deopt_sites));
 }
 
 }  // namespace a64jit::compiler

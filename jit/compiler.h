@@ -38,17 +38,40 @@ lir::Function LowerToLir(const hir::Function& f, const lower::RuntimeAddresses& 
 // Stages 6-7 for a verified LIR function.
 codegen::CompiledFunction EmitCode(const lir::Function& f, const codegen::CompileOptions& options);
 
-// One compiled function, with the text of each stage (for dumps and error reports).
+// Time spent in each stage of one Compile, in nanoseconds (for stats() and the compile-time
+// figures of benchmarks/README.md).
+struct StageTimes {
+  int64_t hir_ns = 0;    // stages 1-2
+  int64_t lower_ns = 0;  // stages 3-5
+  int64_t emit_ns = 0;   // stages 6-8, including any recompile for a new code arena
+  int64_t total_ns() const { return hir_ns + lower_ns + emit_ns; }
+};
+
+// One compiled function. It keeps no text of its stages: at about 37 KB of HIR, LIR and
+// disassembly per function (3.3 KB of code) that text was most of a compile's time and of
+// the JIT's memory on a real suite. HirText, LirText and codegen::DisassembleAt produce it
+// on demand.
 struct CompiledCode {
-  std::string hir, lir, disassembly;
   std::vector<lower::DeoptSite> deopt_sites;  // indexed by the deopt codes it returns
   codegen::LoadedFunction code;               // entry and bytes, in the sink
+  StageTimes times;
+  std::string text;  // the stage text Compile was asked to keep, if any
 };
+
+// Which stage's text Compile keeps ("hir", "lir" or "asm"; anything else: none).
+using KeepText = std::string;
 
 // Stages 1-8: compiles `code` into `sink`. Throws hir::Unsupported (bytecode the JIT does
 // not handle), lir::VerifyError and codegen::CompileError (internal errors).
 CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& rt,
-                     runtime::CodeSink& sink, const codegen::CallResolver& resolve);
+                     runtime::CodeSink& sink, const codegen::CallResolver& resolve,
+                     const KeepText& keep = "");
+
+// The text of stages 1-2 and 3-5 of `code`. Both stages are deterministic: given the same
+// code and the same addresses (the same site caches, in the order Compile asked for them),
+// this is the text of what Compile compiled.
+std::string HirText(const hir::CodeInfo& code);
+std::string LirText(const hir::CodeInfo& code, const lower::RuntimeAddresses& rt);
 
 }  // namespace a64jit::compiler
 

@@ -117,6 +117,9 @@ check("compiled functions listed", "__main__:counted" in a64jit.get_compiled_fun
 check("stats fields", all(k in stats for k in ("compiled", "failed", "entries", "deopts",
                                                "interpreted_entries", "bodies",
                                                "emulated_instructions", "exec_mode")))
+check("compile time measured", stats["compile_us_max"] >= stats["compile_us_median"] >= 0 and
+      stats["compile_hir_ns"] > 0 and stats["compile_lower_ns"] > 0 and
+      stats["compile_emit_ns"] > 0, str(stats))
 if stats["exec_mode"] == "unicorn":
     check("emulated instructions", stats["emulated_instructions"] > 0, str(stats))
 else:

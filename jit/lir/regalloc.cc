@@ -38,36 +38,85 @@ class BitSet {
 
 }  // namespace
 
-std::vector<LiveInterval> ComputeLiveIntervals(const Function& f) {
+namespace {
+
+constexpr int kNoBlock = -1;
+constexpr int kManyBlocks = -2;
+
+// Dense numbers for the vregs whose liveness crosses a block boundary: defined in more than
+// one block, used outside their defining block, or used in it before being defined (a
+// value carried around a loop). Every other vreg lives within one block, and its interval
+// is just its first and last mention; only these need the dataflow. In compiled Python
+// most vregs are temporaries of one bytecode, so this keeps the bit sets (blocks x vregs,
+// four of them) a small fraction of their full size, in time and in peak memory.
+std::vector<int> CrossBlockVregs(const Function& f, int* count) {
   const size_t nv = f.vreg_types.size();
+  std::vector<int> home(nv, kNoBlock);  // the one block that defines it, or kManyBlocks
+  std::vector<bool> crosses(nv, false);
+  for (int p : f.params) home[static_cast<size_t>(p)] = 0;  // defined on entry to block 0
+  for (size_t b = 0; b < f.blocks.size(); b++) {
+    const int block = static_cast<int>(b);
+    for (const Instr& in : f.blocks[b].instrs) {
+      ForEachUse(in, [&](int v) {
+        const size_t i = static_cast<size_t>(v);
+        if (home[i] != block) crosses[i] = true;  // used before (or without) a def here
+      });
+      if (in.dst < 0) continue;
+      int& h = home[static_cast<size_t>(in.dst)];
+      if (h != kNoBlock && h != block) crosses[static_cast<size_t>(in.dst)] = true;
+      h = h == kNoBlock || h == block ? block : kManyBlocks;
+    }
+  }
+  std::vector<int> index(nv, -1);
+  *count = 0;
+  for (size_t v = 0; v < nv; v++) {
+    if (crosses[v]) index[v] = (*count)++;
+  }
+  return index;
+}
+
+}  // namespace
+
+std::vector<LiveInterval> ComputeLiveIntervals(const Function& f) {
   const size_t nb = f.blocks.size();
-  std::vector<BitSet> use(nb, BitSet(nv)), def(nb, BitSet(nv)), live_in(nb, BitSet(nv)),
-      live_out(nb, BitSet(nv));
+  int ng = 0;
+  const std::vector<int> global = CrossBlockVregs(f, &ng);
+  std::vector<int> vreg_of(static_cast<size_t>(ng));
+  for (size_t v = 0; v < global.size(); v++) {
+    if (global[v] >= 0) vreg_of[static_cast<size_t>(global[v])] = static_cast<int>(v);
+  }
+  const size_t bits = static_cast<size_t>(ng);
+  std::vector<BitSet> use(nb, BitSet(bits)), def(nb, BitSet(bits)), live_in(nb, BitSet(bits)),
+      live_out(nb, BitSet(bits));
   std::vector<int> first(nb), last(nb);  // instruction numbers of each block
   int k = 0;
   for (size_t b = 0; b < nb; b++) {
     first[b] = k;
     for (const Instr& in : f.blocks[b].instrs) {
       ForEachUse(in, [&](int v) {
-        if (!def[b].Get(static_cast<size_t>(v))) use[b].Set(static_cast<size_t>(v));
+        const int g = global[static_cast<size_t>(v)];
+        if (g >= 0 && !def[b].Get(static_cast<size_t>(g))) use[b].Set(static_cast<size_t>(g));
       });
-      if (in.dst >= 0) def[b].Set(static_cast<size_t>(in.dst));
+      if (in.dst >= 0 && global[static_cast<size_t>(in.dst)] >= 0) {
+        def[b].Set(static_cast<size_t>(global[static_cast<size_t>(in.dst)]));
+      }
       k++;
     }
     last[b] = k - 1;
   }
   // Backward dataflow to a fixed point: in = use | (out - def), out = union of succ ins.
+  BitSet out(bits), in(bits);
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t bi = nb; bi-- > 0;) {
       const Instr& term = f.blocks[bi].instrs.back();
-      BitSet out(nv);
+      std::fill(out.words().begin(), out.words().end(), 0);
       if (term.op == Op::kJmp || term.op == Op::kBr) {
         out.Union(live_in[static_cast<size_t>(term.targets[0])]);
         if (term.op == Op::kBr) out.Union(live_in[static_cast<size_t>(term.targets[1])]);
       }
       live_out[bi] = out;
-      BitSet in = out;
+      in = out;
       auto& iw = in.words();
       auto& dw = def[bi].words();
       for (size_t w = 0; w < iw.size(); w++) iw[w] &= ~dw[w];
@@ -75,6 +124,7 @@ std::vector<LiveInterval> ComputeLiveIntervals(const Function& f) {
       changed |= live_in[bi].Union(in);
     }
   }
+  const size_t nv = f.vreg_types.size();
   std::vector<int> start(nv, INT_MAX), end(nv, INT_MIN);
   auto cover = [&](size_t v, int pos) {
     start[v] = std::min(start[v], pos);
@@ -83,8 +133,8 @@ std::vector<LiveInterval> ComputeLiveIntervals(const Function& f) {
   for (int p : f.params) cover(static_cast<size_t>(p), -1);
   k = 0;
   for (size_t b = 0; b < nb; b++) {
-    live_in[b].ForEach([&](size_t v) { cover(v, 2 * first[b]); });
-    live_out[b].ForEach([&](size_t v) { cover(v, 2 * last[b] + 1); });
+    live_in[b].ForEach([&](size_t g) { cover(static_cast<size_t>(vreg_of[g]), 2 * first[b]); });
+    live_out[b].ForEach([&](size_t g) { cover(static_cast<size_t>(vreg_of[g]), 2 * last[b] + 1); });
     for (const Instr& in : f.blocks[b].instrs) {
       ForEachUse(in, [&](int v) { cover(static_cast<size_t>(v), 2 * k); });
       if (in.dst >= 0) cover(static_cast<size_t>(in.dst), 2 * k + 1);

@@ -2,6 +2,7 @@
 
 #include <internal/pycore_frame.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -34,9 +35,13 @@ struct CodeState {
   bool listed = false;  // matched the jitlist (decided on the first call)
   bool list_checked = false;
   const uint8_t* entry = nullptr;
-  size_t code_size = 0;
-  std::string name;  // module:qualname
-  std::string hir, lir, asm_text, failure;
+  size_t code_size = 0;           // instructions and literal pool
+  codegen::CodeStats code_stats;  // where the instructions end, for the disassembly
+  std::string name;               // module:qualname
+  std::string module;             // for the text of its stages (TextOf)
+  PyCodeObject* code = nullptr;   // set once compiled (and then pinned)
+  std::string failure;
+  std::string kept_text;  // Config::keep_text's text, made at compile time
   std::vector<std::unique_ptr<runtime::SiteCache>> site_caches;  // referenced by the code
   std::vector<lower::DeoptSite> deopt_sites;                     // indexed by deopt codes
 };
@@ -52,6 +57,7 @@ struct Runtime {
   PyInterpreterState* interp = nullptr;
   PyThreadState* first_thread = nullptr;  // the thread that enabled the JIT
   Stats stats;
+  std::vector<int64_t> compile_ns;   // per compiled function, for the median and maximum
   std::vector<CodeState*> compiled;  // pinned: their code objects are never freed
   FILE* log = nullptr;
   // Native mode calls compiled code directly unless config.checked_native asks for the
@@ -103,13 +109,35 @@ CodeState* StateOf(PyCodeObject* code, PyFunctionObject* func) {
   }
   if (extra != nullptr) return static_cast<CodeState*>(extra);
   auto* st = new CodeState();
-  st->name = ModuleOf(func) + ":" + Utf8(code->co_qualname);
+  st->module = ModuleOf(func);
+  st->name = st->module + ":" + Utf8(code->co_qualname);
   if (_PyCode_SetExtra(reinterpret_cast<PyObject*>(code), r.extra_index, st) < 0) {
     PyErr_Clear();
     delete st;
     return nullptr;
   }
   return st;
+}
+
+// A compiled function's dump: "hir", "lir" or anything else for "asm", made now (see
+// compiler::CompiledCode for why it is not kept). The LIR names the function's site caches:
+// replaying them in the order Compile asked for them gives the addresses the code uses.
+std::string TextOf(const CodeState& st, const std::string& what) {
+  if (what != "hir" && what != "lir") {
+    codegen::CompiledFunction loaded;
+    loaded.bytes.assign(st.entry, st.entry + st.code_size);
+    loaded.stats = st.code_stats;
+    return codegen::Disassemble(loaded, reinterpret_cast<uintptr_t>(st.entry));
+  }
+  const hir::CodeInfo info = CodeInfoOf(st.code, st.module);
+  if (what == "hir") return compiler::HirText(info);
+  lower::RuntimeAddresses rt = AddressesOf(st.code);
+  size_t next = 0;
+  rt.new_site_cache = [&st, &next]() -> runtime::SiteCache* {
+    if (next >= st.site_caches.size()) throw std::logic_error("LIR text: more site caches");
+    return st.site_caches[next++].get();
+  };
+  return compiler::LirText(info, rt);
 }
 
 void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
@@ -120,19 +148,23 @@ void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
       st->site_caches.push_back(std::make_unique<runtime::SiteCache>());
       return st->site_caches.back().get();
     };
-    compiler::CompiledCode c =
-        compiler::Compile(CodeInfoOf(code, ModuleOf(func)), rt, *r.executor, ResolveHelper);
-    st->hir = std::move(c.hir);
-    st->lir = std::move(c.lir);
-    st->asm_text = std::move(c.disassembly);
+    compiler::CompiledCode c = compiler::Compile(CodeInfoOf(code, ModuleOf(func)), rt, *r.executor,
+                                                 ResolveHelper, r.config.keep_text);
+    st->code = code;
     st->deopt_sites = std::move(c.deopt_sites);
     st->entry = c.code.entry;
     st->code_size = c.code.code.bytes.size();
+    st->code_stats = c.code.code.stats;
+    st->kept_text = std::move(c.text);
     st->status = CodeState::Status::kCompiled;
     Py_INCREF(code);  // the machine code embeds its constants and names
     r.compiled.push_back(st);
     r.stats.compiled++;
     r.stats.code_bytes += st->code_size;
+    r.stats.compile_hir_ns += c.times.hir_ns;
+    r.stats.compile_lower_ns += c.times.lower_ns;
+    r.stats.compile_emit_ns += c.times.emit_ns;
+    r.compile_ns.push_back(c.times.total_ns());
     Log("compiled " + st->name + " (" + std::to_string(st->code_size) + " bytes)");
   } catch (const hir::Unsupported& e) {
     st->status = CodeState::Status::kFailed;
@@ -315,11 +347,6 @@ struct StateCacheEntry {
   CodeState* state;
 };
 StateCacheEntry g_state_cache[1024];
-
-// A compiled function's dump: "hir", "lir" or anything else for "asm".
-const std::string& TextOf(const CodeState& st, const std::string& what) {
-  return what == "hir" ? st.hir : what == "lir" ? st.lir : st.asm_text;
-}
 
 // The state of `code` when the cache does not have it (fills the cache for compiled code).
 __attribute__((noinline)) CodeState* ExistingStateSlow(PyCodeObject* code, StateCacheEntry& e) {
@@ -656,14 +683,28 @@ std::optional<std::string> Dump(PyObject* func, const std::string& what) {
     PyErr_Format(PyExc_ValueError, "a64jit.dump: function is not compiled%s", why.c_str());
     return std::nullopt;
   }
-  return TextOf(*st, what);
+  try {
+    return TextOf(*st, what);
+  } catch (const std::exception& e) {
+    PyErr_Format(PyExc_RuntimeError, "a64jit.dump: cannot make the %s text of %s: %s", what.c_str(),
+                 st->name.c_str(), e.what());
+    return std::nullopt;
+  }
 }
 
 std::string DumpAll(const std::string& what) {
   std::string out;
   for (const CodeState* st : TheRuntime().compiled) {
     out += "==== " + st->name + " (" + what + ") ====\n";
-    out += TextOf(*st, what);
+    if (what == TheRuntime().config.keep_text) {
+      out += st->kept_text;
+      continue;
+    }
+    try {
+      out += TextOf(*st, what);
+    } catch (const std::exception& e) {
+      out += std::string("(cannot make this text: ") + e.what() + ")\n";
+    }
   }
   return out;
 }
@@ -674,6 +715,12 @@ Stats GetStats() {
   Runtime& r = TheRuntime();
   if (r.executor != nullptr) {
     r.stats.guest_instructions = r.executor->total_stats().guest_instructions;
+  }
+  if (!r.compile_ns.empty()) {
+    std::vector<int64_t> ns = r.compile_ns;
+    std::nth_element(ns.begin(), ns.begin() + static_cast<ptrdiff_t>(ns.size() / 2), ns.end());
+    r.stats.compile_us_median = ns[ns.size() / 2] / 1000;
+    r.stats.compile_us_max = *std::max_element(ns.begin(), ns.end()) / 1000;
   }
   return r.stats;
 }
@@ -702,6 +749,9 @@ std::string StatsSummary() {
   o << "a64jit: entries on other threads " << s.other_thread_entries << ", eval-breaker calls "
     << s.breaker_calls << "\n";
   o << "a64jit: emulated instructions " << s.guest_instructions << "\n";
+  o << "a64jit: compile time per function: median " << s.compile_us_median << " us, max "
+    << s.compile_us_max << " us; by stage: hir " << s.compile_hir_ns / 1000000 << " ms, lower "
+    << s.compile_lower_ns / 1000000 << " ms, emit " << s.compile_emit_ns / 1000000 << " ms\n";
   return o.str();
 }
 
@@ -740,7 +790,11 @@ std::string StatsJson() {
     << ", \"bodies\": " << s.bodies << ", \"guest_instructions\": " << s.guest_instructions
     << ", \"code_bytes\": " << s.code_bytes << ", \"exec_mode\": " << JsonString(s.exec_mode)
     << ", \"other_thread_entries\": " << s.other_thread_entries
-    << ", \"breaker_calls\": " << s.breaker_calls << ",\n \"functions\": {";
+    << ", \"breaker_calls\": " << s.breaker_calls
+    << ", \"compile_us_median\": " << s.compile_us_median
+    << ", \"compile_us_max\": " << s.compile_us_max << ", \"compile_hir_ns\": " << s.compile_hir_ns
+    << ", \"compile_lower_ns\": " << s.compile_lower_ns
+    << ", \"compile_emit_ns\": " << s.compile_emit_ns << ",\n \"functions\": {";
   bool first = true;
   for (const CodeState* st : TheRuntime().compiled) {
     o << (first ? "" : ", ") << JsonString(st->name) << ": " << st->code_size;

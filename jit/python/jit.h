@@ -47,6 +47,10 @@ struct Config {
   // Native mode: run compiled code through the executor, so a fault in it becomes a Python
   // SystemError with a disassembly instead of a signal (slower: signal setup per entry).
   bool checked_native = false;
+  // "hir", "lir" or "asm": keep that text of every function from its compile, so that
+  // DumpAll works after the interpreter has finalised. Empty: texts are made on demand
+  // (they are about ten times the size of the code, and slower to make than the code).
+  std::string keep_text;
 };
 
 // Settings from A64JIT_THRESHOLD, A64JIT_JITLIST (comma-separated), A64JIT_EXEC, A64JIT_LOG,
@@ -77,6 +81,12 @@ struct Stats {
   int64_t breaker_calls = 0;
   uint64_t guest_instructions = 0;  // Unicorn; 0 natively
   uint64_t code_bytes = 0;
+  // Compile time: per function (median and maximum) and per stage (total over functions).
+  int64_t compile_us_median = 0;
+  int64_t compile_us_max = 0;
+  int64_t compile_hir_ns = 0;    // bytecode -> optimised HIR
+  int64_t compile_lower_ns = 0;  // HIR -> verified LIR
+  int64_t compile_emit_ns = 0;   // register allocation, encoding, loading
   std::string exec_mode;
 };
 

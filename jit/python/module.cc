@@ -147,6 +147,11 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "breaker_calls", s.breaker_calls) == 0 &&
        SetInt(d, "emulated_instructions", static_cast<long long>(s.guest_instructions)) == 0 &&
        SetInt(d, "code_bytes", static_cast<long long>(s.code_bytes)) == 0 &&
+       SetInt(d, "compile_us_median", s.compile_us_median) == 0 &&
+       SetInt(d, "compile_us_max", s.compile_us_max) == 0 &&
+       SetInt(d, "compile_hir_ns", s.compile_hir_ns) == 0 &&
+       SetInt(d, "compile_lower_ns", s.compile_lower_ns) == 0 &&
+       SetInt(d, "compile_emit_ns", s.compile_emit_ns) == 0 &&
        PyDict_SetItemString(d, "failures", failures) == 0 &&
        PyDict_SetItemString(d, "unsupported_opcodes", opcodes) == 0 &&
        PyDict_SetItemString(d, "exec_mode", mode) == 0;

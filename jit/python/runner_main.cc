@@ -44,7 +44,7 @@ Options g_report;  // what to print at exit
 void Report() {
   const Options& o = g_report;
   if (!o.dump.empty()) {
-    // Dumps are kept as text at compile time, so they outlive the interpreter.
+    // --dump asked the JIT to keep that text at compile time (Config::keep_text).
     std::fputs(a64jit::python::DumpAll(o.dump).c_str(), stderr);
   }
   if (o.stats) std::fputs(a64jit::python::StatsSummary().c_str(), stderr);
@@ -113,6 +113,7 @@ int main(int argc, char** argv) {
     } else if (StartsWith(a, "--dump=", &v)) {
       if (v != "hir" && v != "lir" && v != "asm") return Usage("--dump: hir, lir or asm");
       o.dump = v;
+      o.jit.keep_text = v;  // the dump is printed after the interpreter has finalised
     } else if (StartsWith(a, "--log=", &v)) {
       o.jit.log = v;
     } else if (a.compare(0, 2, "--") == 0 && a != "--version" &&
