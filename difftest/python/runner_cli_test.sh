@@ -157,6 +157,19 @@ if [ -z "${A64JIT_TARGET_RUNNER:-}" ]; then
   # (Not under qemu-user: a child aarch64 process would need binfmt_misc.)
   expect "sys.executable restarts the runner" 0 "^a64jit-run 42$" "${run[@]}" -c \
     "import os, subprocess, sys; r = subprocess.run([sys.executable, '-c', 'print(6*7)'], capture_output=True, text=True); print(os.path.basename(sys.executable), r.stdout.strip())"
+  # A program that starts sys.executable again gets its parent's JIT settings.
+  cat >"$tmp/child.py" <<'PY'
+import a64jit, sys
+def f(): pass
+for _ in range(int(sys.argv[1])): f()
+print("child compiled", a64jit.stats()["compiled"])
+PY
+  spawn="import subprocess, sys; print(subprocess.run([sys.executable, '$tmp/child.py', sys.argv[1]], capture_output=True, text=True).stdout.strip())"
+  expect "a child of --no-jit runs stock" 0 "^child compiled 0$" "${run[@]}" --no-jit -c "$spawn" 3
+  expect "a child keeps --threshold (below it)" 0 "^child compiled 0$" \
+    "${run[@]}" --threshold=5 -c "$spawn" 3
+  expect "a child keeps --threshold (past it)" 0 "^child compiled 1$" \
+    "${run[@]}" --threshold=5 -c "$spawn" 8
   expect "native on x86-64" 2 "native execution needs an aarch64 host" \
     "${run[@]}" --exec=native "$tmp/prog.py"
 else

@@ -28,8 +28,10 @@ constexpr char kUsage[] =
     "  --log=DEST         log compilation to stderr or to a file (also: A64JIT_LOG)\n"
     "  --native-backtrace on a crash of this process, print its native stack to stderr\n"
     "                     (also: A64JIT_NATIVE_BACKTRACE=1; not passed on to subprocesses)\n"
-    "Environment: A64JIT_THRESHOLD, A64JIT_JITLIST, A64JIT_EXEC, A64JIT_LOG as the options;\n"
-    "  A64JIT_EXECUTABLE: sys.executable (a wrapper starting this binary under QEMU).\n";
+    "Environment: A64JIT_THRESHOLD, A64JIT_JITLIST, A64JIT_EXEC, A64JIT_LOG as the options,\n"
+    "  A64JIT_NO_JIT=1 as --no-jit; A64JIT_EXECUTABLE: sys.executable (a wrapper starting\n"
+    "  this binary under QEMU). The runner sets the first five from its options, so a\n"
+    "  program that starts sys.executable again gets the same JIT settings.\n";
 
 struct Options {
   a64jit::python::Config jit;
@@ -58,6 +60,30 @@ int Usage(const std::string& error) {
   return 2;
 }
 
+// What the options decided, as the environment that means the same, so that a subprocess
+// started as sys.executable (test suites start many) runs as its parent: stock under
+// --no-jit, at the parent's threshold and jitlist otherwise.
+void ExportForSubprocesses(const Options& o) {
+  if (o.no_jit) {
+    setenv("A64JIT_NO_JIT", "1", 1);
+    return;
+  }
+  unsetenv("A64JIT_NO_JIT");
+  setenv("A64JIT_THRESHOLD", std::to_string(o.jit.threshold.value_or(0)).c_str(), 1);
+  std::string list;
+  for (const std::string& p : o.jit.jitlist) list += (list.empty() ? "" : ",") + p;
+  if (list.empty()) {
+    unsetenv("A64JIT_JITLIST");
+  } else {
+    setenv("A64JIT_JITLIST", list.c_str(), 1);
+  }
+  if (o.jit.exec_mode) {
+    const bool native = *o.jit.exec_mode == a64jit::runtime::ExecMode::kNative;
+    setenv("A64JIT_EXEC", native ? "native" : "unicorn", 1);
+  }
+  if (!o.jit.log.empty()) setenv("A64JIT_LOG", o.jit.log.c_str(), 1);
+}
+
 bool StartsWith(const std::string& s, const char* prefix, std::string* rest) {
   const size_t n = std::strlen(prefix);
   if (s.compare(0, n, prefix) != 0) return false;
@@ -75,6 +101,7 @@ int main(int argc, char** argv) {
     return Usage(e.what());
   }
   if (!o.jit.threshold) o.jit.threshold = 0;
+  if (const char* n = std::getenv("A64JIT_NO_JIT")) o.no_jit = std::string(n) == "1";
   if (const char* f = std::getenv("A64JIT_STATS_FILE")) o.stats_file = f;
   // Subprocesses (a test suite's crash tests compare their stderr) do not inherit it.
   const char* backtrace_env = std::getenv("A64JIT_NATIVE_BACKTRACE");
@@ -124,6 +151,7 @@ int main(int argc, char** argv) {
     }
   }
   if (i >= argc) return Usage("nothing to run");
+  ExportForSubprocesses(o);
   if (native_backtrace) a64jit::python::InstallNativeBacktrace();
 
   // CPython parses the rest exactly as python3.11 would (-E, -I, -X, -W, -c, -m, a script,
