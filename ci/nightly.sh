@@ -12,7 +12,8 @@
 #
 # --suite runs a suite's Bazel test targets (//suites/<suite>/..., each module stock and
 # with the JIT; --tag filters them, e.g. core) with `bazel test --keep_going`, gathers the
-# testlogs (suites/collect.py) and compares them. Bazel's --jobs runs the modules in
+# testlogs (suites/collect.py), re-runs each regression alone through its module's targets
+# to label it (suites/rerun.py) and compares them. Bazel's --jobs runs the modules in
 # parallel, and --remote_executor would run them on a pool of ARM hosts (suites/README.md).
 #
 # Exit status: junit_compare's (0 no regression, 1 regressions, 2 evidence not trusted).
@@ -84,6 +85,16 @@ run_suite_targets() {
     --testlogs "$(bazel info "${config[@]}" bazel-testlogs 2>/dev/null)" --expect "${expect[@]}"
 }
 
+# Re-runs each regression of the gathered night alone, stock then JIT, through the module's
+# own targets (suites/rerun.py), and writes $out/labels.json for the report.
+rerun_suite_regressions() {
+  local bazel_args=()
+  [ "${#config[@]}" -gt 0 ] && bazel_args=(--bazel-arg="${config[0]}")
+  $compare "$out/stock" "$out/jit" --json="$out/first-report.json" > /dev/null || true
+  /usr/bin/python3.11 suites/rerun.py --suite "$suite" --report "$out/first-report.json" \
+    --labels "$out/labels.json" "${bazel_args[@]}" >&2
+}
+
 # Fills $out/stock and $out/jit by running the test files, and labels the regressions.
 run_test_files() {
   jit_env+=(--jit-env "A64JIT_FIXTURE_TMP=$out")
@@ -96,6 +107,8 @@ run_test_files() {
 labels=()
 if [ -n "$suite" ]; then
   run_suite_targets
+  rerun_suite_regressions
+  labels=(--labels="$out/labels.json")
 else
   run_test_files
   labels=(--labels="$out/labels.json")

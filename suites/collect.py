@@ -9,7 +9,9 @@ manifest.json each), ready for
 
     junit_compare OUT/stock OUT/jit
 
-A target that was expected (--expect, from `bazel query`) but left no outputs, because Bazel
+With --expect (the targets this night ran, from `bazel query`), only those are gathered:
+bazel-testlogs keeps every target's last result, including other tags' from earlier nights.
+A target that was expected but left no outputs, because Bazel
 killed it at its timeout or never ran it, still gets its manifest entry, with signal
 "timeout" or "not run": a module that vanished is a row in the report, never silence. A
 target that skipped itself here (its test.log says "SKIPPED: reason", e.g. torch under
@@ -111,7 +113,9 @@ def main():
     skipped = {}  # reason -> targets
     if os.path.isdir(args.out):
         shutil.rmtree(args.out)
-    for target in sorted(targets | expected):
+    # With --expect, only this night's targets: any other testlog is an earlier night's,
+    # perhaps of another build, and must not pass for tonight's result.
+    for target in sorted(expected or targets):
         parsed = target_side(target)
         if parsed is None:
             continue

@@ -24,8 +24,13 @@ tmp=${TEST_TMPDIR:-$(mktemp -d)}
 out=${TEST_UNDECLARED_OUTPUTS_DIR:-$tmp/out}
 threshold=${A64JIT_SUITE_THRESHOLD:-0}
 mkdir -p "$out"
-# regrtest and pytest work in the temporary directory; HOME keeps caches out of the real one.
-export TMPDIR=$tmp HOME=$tmp
+# regrtest and pytest work in a temporary directory; HOME keeps caches out of the real one.
+# TMPDIR is a short path of its own: an AF_UNIX socket path holds at most 107 bytes, and
+# sockets under Bazel's test tmpdir do not fit (50 test_concurrent_futures and 31
+# test_asyncio tests failed on both sides with "AF_UNIX path too long").
+work=$(mktemp -d /tmp/a64jit-suite.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+export TMPDIR=$work HOME=$tmp
 
 if [ -n "${A64JIT_TARGET_RUNNER:-}" ]; then
   # Children (sys.executable) start through a wrapper, on the same side as their parent.
@@ -90,6 +95,10 @@ for a in "$@"; do
     *) test_args+=(--test-arg="$a") ;;
   esac
 done
+# `bazel test --test_filter=TEST` (the nightly's re-run of one regression, suites/rerun.py)
+# runs that one test: a regrtest test id, or a pytest node id after the file's path.
+only=()
+if [ -n "${TESTBRIDGE_TEST_ONLY:-}" ]; then only=(--only "$TESTBRIDGE_TEST_ONLY"); fi
 # Leave Bazel's own timeout (TEST_TIMEOUT) a margin, so a hang is recorded as a timeout
 # with its culprit instead of the whole target being killed without a report.
 timeout=$(( ${TEST_TIMEOUT:-900} - 30 ))
@@ -97,16 +106,18 @@ timeout=$(( ${TEST_TIMEOUT:-900} - 30 ))
 /usr/bin/python3.11 "$runner" "${mode[@]}" --side "$side" --out "$out" --timeout "$timeout" \
   --stock-cmd "${stock[*]} -m $module" "${stock_env[@]}" \
   --jit-cmd "${jit[*]} --threshold=$threshold -m $module" "${jit_env[@]}" \
-  "${test_args[@]}" "$name"
+  "${only[@]}" "${test_args[@]}" "$name"
 
 stem=${name##*/}
 stem=${stem%.py}
 xml="$out/$side/$stem/$stem.xml"
 if [ -n "${XML_OUTPUT_FILE:-}" ] && [ -s "$xml" ]; then cp "$xml" "$XML_OUTPUT_FILE"; fi
+rm -rf "$work"
 exec /usr/bin/python3.11 - "$out/$side/manifest.json" "$side" "$name" \
-  "$out/$side/$stem/jit-stats.json" <<'PY'
+  "$out/$side/$stem/jit-stats.json" "$xml" "${TESTBRIDGE_TEST_ONLY:-}" <<'PY'
 import json, os, sys
-manifest, side, name, stats_path = sys.argv[1:]
+import xml.etree.ElementTree as ET
+manifest, side, name, stats_path, xml, only = sys.argv[1:]
 run = json.load(open(manifest))["files"][0]
 stats = json.load(open(stats_path)) if os.path.exists(stats_path) else {}
 problems = []
@@ -131,6 +142,14 @@ if side == "jit":
         problems.append("no JIT evidence: compiled %s function(s)" % compiled)
 else:
     print("%s (stock): %.1f s" % (name, run["duration_s"]))
+if only:
+    # A filtered run passes only if the test ran: a filter that matches nothing runs no test.
+    try:
+        cases = sum(1 for _ in ET.parse(xml).iter("testcase"))
+    except (OSError, ET.ParseError):
+        cases = 0
+    if cases == 0:
+        problems.append("--test_filter=%s ran no test" % only)
 if problems:
     print("FAIL: %s (%s): %s" % (name, side, "; ".join(problems)))
     sys.exit(1)

@@ -228,7 +228,7 @@ def stem_of(test_file, regrtest):
 
 
 def run_file(side, command, env_extra, test_file, out_dir, timeout, compiled_regex, extra_args,
-             regrtest=False):
+             regrtest=False, only=None):
     stem = stem_of(test_file, regrtest)
     file_dir = os.path.join(out_dir, side, stem)
     os.makedirs(file_dir, exist_ok=True)
@@ -239,9 +239,11 @@ def run_file(side, command, env_extra, test_file, out_dir, timeout, compiled_reg
         if os.path.exists(stale):
             os.remove(stale)
     if regrtest:
-        argv = shlex.split(command) + [stem, "-v", "--junit-xml", xml] + extra_args
+        selected = ["-m", only] if only else []
+        argv = shlex.split(command) + [stem, "-v", "--junit-xml", xml] + selected + extra_args
     else:
-        argv = shlex.split(command) + [test_file, "-v", "-p", "no:cacheprovider",
+        node = test_file + "::" + only if only else test_file
+        argv = shlex.split(command) + [node, "-v", "-p", "no:cacheprovider",
                                        "--junitxml=" + xml] + extra_args
     env = dict(os.environ)
     env.update(env_extra)
@@ -341,6 +343,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=1, help="test processes at a time")
     ap.add_argument("--side", choices=("both", "stock", "jit"), default="both",
                     help="run one side only (a suite target runs each side on its own)")
+    ap.add_argument("--only", default=None, metavar="TEST",
+                    help="run one test of each file: a regrtest test id (regrtest -m) or the "
+                         "pytest node id after the file's path (Class::test_x)")
     ap.add_argument("--rerun-regressions", action="store_true")
     ap.add_argument("--compare", default=None,
                     help="junit_compare command, e.g. a path, or a QEMU prefix and a path")
@@ -373,7 +378,8 @@ def main():
     # One process per (side, test file); --jobs of them at a time, results kept in order.
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = {side: [pool.submit(run_file, side, command, env_extra, f, args.out, args.timeout,
-                                      args.compiled_regex, args.pytest_arg, args.regrtest)
+                                      args.compiled_regex, args.pytest_arg, args.regrtest,
+                                      args.only)
                           for f in args.files]
                    for side, (command, env_extra) in sides.items()}
         for side, (command, env_extra) in sides.items():

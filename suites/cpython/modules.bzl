@@ -5,8 +5,8 @@ Every module listed here passes stock on this x86 host (`python3.11 -m test -j2 
 language core and the most used stdlib, less the modules slowest under QEMU (their JIT
 side compiles thousands of functions at about 20 ms each there). REST passes stock too and
 runs on an ARM host's nightly (`bazel test //suites/cpython/...`). CANNOT_RUN names the
-modules known not to run here and why. Of the suite's 431 modules, 250 are targets; the
-other 181 were being run stock on the host when this list was written, and those not in
+modules known not to run here and why. Of the suite's 431 modules, 255 are targets; the
+other 176 were being run stock on the host when this list was written, and those not in
 CANNOT_RUN yet are still to be sorted into REST or CANNOT_RUN.
 """
 
@@ -60,22 +60,40 @@ CORE = [
 ]
 
 REST = [
-    "test_argparse", "test_ast", "test_bigaddrspace", "test_bufio", "test_bz2", "test_calendar",
-    "test_charmapcodec", "test_codecencodings_jp", "test_compile", "test_configparser",
-    "test_cprofile", "test_dbm", "test_doctest", "test_eof", "test_fcntl", "test_file",
-    "test_fileinput", "test_flufl", "test_fork1", "test_grp", "test_gzip", "test_hashlib",
-    "test_imp", "test_inspect", "test_largefile", "test_lltrace", "test_locale", "test_lzma",
-    "test_mailbox", "test_mimetypes", "test_minidom", "test_mmap", "test_netrc", "test_optparse",
-    "test_pathlib", "test_pdb", "test_pickletools", "test_pkgutil", "test_platform",
-    "test_plistlib", "test_poll", "test_profile", "test_pstats", "test_pty", "test_pwd",
-    "test_pyclbr", "test_pyexpat", "test_resource", "test_robotparser", "test_runpy", "test_sax",
-    "test_sched", "test_select", "test_selectors", "test_shelve", "test_shutil", "test_sndhdr",
-    "test_statistics", "test_stringprep", "test_sunau", "test_sysconfig", "test_syslog",
-    "test_tabnanny", "test_threading", "test_timeit", "test_tokenize", "test_trace",
-    "test_traceback", "test_unittest", "test_univnewlines", "test_unparse", "test_uu",
-    "test_wait3", "test_wait4", "test_wave", "test_weakref", "test_xdrlib", "test_xml_etree",
-    "test_xmlrpc", "test_zipapp", "test_zipimport", "test_zoneinfo",
+    "test_argparse", "test_ast", "test_asyncio", "test_bigaddrspace", "test_bufio", "test_bz2",
+    "test_calendar", "test_charmapcodec", "test_codecencodings_jp", "test_compile",
+    "test_concurrent_futures", "test_configparser", "test_cprofile", "test_dbm", "test_doctest",
+    "test_eof", "test_faulthandler", "test_fcntl", "test_file", "test_fileinput", "test_flufl",
+    "test_fork1", "test_grp", "test_gzip", "test_hashlib", "test_imp", "test_inspect",
+    "test_largefile", "test_lltrace", "test_locale", "test_lzma", "test_mailbox", "test_mimetypes",
+    "test_minidom", "test_mmap", "test_netrc", "test_optparse", "test_pathlib", "test_pdb",
+    "test_pickletools", "test_pkgutil", "test_platform", "test_plistlib", "test_poll",
+    "test_profile", "test_pstats", "test_pty", "test_pwd", "test_pyclbr", "test_pyexpat",
+    "test_resource", "test_robotparser", "test_runpy", "test_sax", "test_sched", "test_select",
+    "test_selectors", "test_shelve", "test_shutil", "test_signal", "test_sndhdr", "test_statistics",
+    "test_stringprep", "test_sunau", "test_sys", "test_sysconfig", "test_syslog", "test_tabnanny",
+    "test_threading", "test_timeit", "test_tokenize", "test_trace", "test_traceback",
+    "test_unittest", "test_univnewlines", "test_unparse", "test_uu", "test_wait3", "test_wait4",
+    "test_wave", "test_weakref", "test_xdrlib", "test_xml_etree", "test_xmlrpc", "test_zipapp",
+    "test_zipimport", "test_zoneinfo",
 ]
+
+# The modules that check the JIT is a good CPython citizen (signals, the GIL, threads,
+# tracing, limits), in CORE or REST as well; tagged `citizen`:
+# `ci/nightly.sh --suite cpython --tag citizen --config aarch64`.
+CITIZEN = [
+    "test_asyncio", "test_bdb", "test_concurrent_futures", "test_contextlib_async",
+    "test_exceptions", "test_faulthandler", "test_frame", "test_pdb", "test_queue",
+    "test_signal", "test_sys", "test_sys_setprofile", "test_sys_settrace", "test_thread",
+    "test_threading", "test_trace", "test_traceback",
+]
+
+# Bazel test timeouts other than "long" (900 s): modules that take longer than that on
+# either side under QEMU with two jobs.
+TIMEOUTS = {
+    "test_asyncio": "eternal",
+    "test_concurrent_futures": "eternal",
+}
 
 # Tests of the interpreter's own machinery that a JIT changes by design, left out on both
 # sides everywhere (regrtest --ignore). Compiled functions never run in the interpreter, so
@@ -98,6 +116,15 @@ JIT_IGNORE = {
 QEMU_IGNORE = {
     # sys.orig_argv is qemu's wrapper command line, not what the test started.
     "test_sys": ["test.test_sys.SysModuleTest.test_orig_argv"],
+    # faulthandler's dump of the current thread to a file or fd differs under QEMU
+    # (2 failures stock with --no-jit, 2026-11-22).
+    "test_faulthandler": [
+        "test.test_faulthandler.FaultHandlerTests.test_enable_fd",
+        "test.test_faulthandler.FaultHandlerTests.test_enable_file",
+    ],
+    # Installing and raising signal handlers from several threads as fast as possible
+    # crashes qemu-user itself (SIGSEGV stock with --no-jit, 2026-11-22).
+    "test_signal": ["test.test_signal.StressTest.test_stress_modifying_handlers"],
 }
 
 def ignores(module):
