@@ -3,7 +3,7 @@
 Every module listed here passes stock on this x86 host (`python3.11 -m test -j2 MODULES`,
 2026-11-22: all OK). CORE is what runs under QEMU here every night with two jobs: the
 language core and the most used stdlib, less the modules slowest under QEMU (their JIT
-side compiles thousands of functions at about 20 ms each there). REST passes stock too and
+side compiles thousands of functions, at about 1 ms each there). REST passes stock too and
 runs on an ARM host's nightly (`bazel test //suites/cpython/...`). CANNOT_RUN names the
 modules known not to run here and why. Of the suite's 431 modules, 255 are targets; the
 other 176 were being run stock on the host when this list was written, and those not in
