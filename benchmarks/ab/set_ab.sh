@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The benchmark set (benchmarks/programs/*.py and generators/generators.py): each program
+# stock (A, a64jit-run --no-jit) against the JIT (B, every function compiled on its first
+# call), natively under qemu-aarch64, interleaved (ab.py), then one table: per program the
+# medians, the ratio and its 95% CI, and the geometric mean of the ratios.
+# Usage: benchmarks/ab/set_ab.sh [RUNS] [PROGRAM...]   (default: 5 runs, every program)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+runs=${1:-5}
+shift || true
+bazel build --config=aarch64 //jit/python:a64jit-run >&2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp bazel-bin/jit/python/a64jit-run benchmarks/programs/*.py benchmarks/generators/generators.py \
+  "$tmp/"
+run="qemu-aarch64 -cpu ${A64JIT_QEMU_CPU:-neoverse-n1} $tmp/a64jit-run"
+programs=("$@")
+if [ "${#programs[@]}" -eq 0 ]; then
+  for p in "$tmp"/*.py; do
+    [ "$(basename "$p")" = bench.py ] || programs+=("$(basename "$p" .py)")
+  done
+fi
+for p in "${programs[@]}"; do
+  echo "== $p" >&2
+  # The JIT side's compiled share, once, for the record.
+  $run --threshold=0 --stats "$tmp/$p.py" 2>&1 >/dev/null | grep -E "compiled share" >&2 || true
+  /usr/bin/python3.11 benchmarks/ab/ab.py --runs "$runs" --label-a stock --label-b jit \
+    --metric 'regex:time=([0-9.]+)' --json "$tmp/$p.json" \
+    --a "$run --no-jit $tmp/$p.py" --b "$run --threshold=0 $tmp/$p.py" >&2
+done
+/usr/bin/python3.11 - "$tmp" "${programs[@]}" <<'PY'
+import json, math, sys
+tmp, programs = sys.argv[1], sys.argv[2:]
+print("| program | stock ms | JIT ms | stock/JIT | 95% CI |\n|---|---|---|---|---|")
+ratios = []
+for p in programs:
+    s = json.load(open(f"{tmp}/{p}.json"))
+    ratios.append(s["ratio_of_medians"])
+    print("| %s | %.2f | %.2f | %.3f | [%.3f, %.3f] |" % (
+        p, s["a"]["median"], s["b"]["median"], s["ratio_of_medians"], *s["ratio_ci95"]))
+print("| geometric mean | | | %.3f | |" % math.exp(sum(map(math.log, ratios)) / len(ratios)))
+PY
