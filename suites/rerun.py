@@ -12,9 +12,12 @@ hosts in the field. The labels, for `junit_compare --labels`:
   confirmed     passes alone stock, fails alone with the JIT
   flaky         passes alone on both sides
   collateral    lost in a crash that another test (the culprit) caused
-  not re-run: ...  Bazel could not run the target (its exit status)
+  not re-run: ...  Bazel could not run the target (its exit status), or the night had more
+                   regressions than --max-reruns (a night cut short or a broken build
+                   loses whole modules; re-running each of their tests would take days)
 
 Usage: rerun.py --suite cpython --report REPORT.json --labels LABELS.json [--bazel-arg A]...
+                [--max-reruns N]
 """
 
 import argparse
@@ -65,6 +68,8 @@ def main():
     ap.add_argument("--labels", required=True, help="where to write test -> label")
     ap.add_argument("--bazel-arg", action="append", default=[],
                     help="an argument for each bazel test (e.g. --config=aarch64)")
+    ap.add_argument("--max-reruns", type=int, default=40,
+                    help="re-run at most this many regressions (default 40)")
     args = ap.parse_args()
     try:
         with open(args.report) as f:
@@ -72,7 +77,12 @@ def main():
     except (OSError, ValueError, KeyError) as e:
         print("rerun: cannot read the regressions of %s: %s" % (args.report, e), file=sys.stderr)
         return 2
-    labels = {r["test"]: label_of(args.suite, r, args.bazel_arg) for r in regressions}
+    labels = {}
+    for i, r in enumerate(regressions):
+        if i < args.max_reruns:
+            labels[r["test"]] = label_of(args.suite, r, args.bazel_arg)
+        else:
+            labels[r["test"]] = "not re-run: more than %d regressions" % args.max_reruns
     with open(args.labels, "w") as f:
         json.dump(labels, f, indent=2)
     counts = {}

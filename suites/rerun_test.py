@@ -77,6 +77,14 @@ def main():
             failures.append("bad bazel arguments: %s" % argv)
     if "rerun: 5 regression(s)" not in proc.stderr:
         failures.append("no summary line: %r" % proc.stderr)
+    # A night with more regressions than --max-reruns re-runs only the first ones.
+    capped = os.path.join(tmp, "capped.json")
+    subprocess.run([rerun, "--suite", "cpython", "--report", report, "--labels", capped,
+                    "--max-reruns", "2"], env=env, capture_output=True, text=True)
+    got = json.load(open(capped)) if os.path.exists(capped) else {}
+    over = [t for t, label in got.items() if label == "not re-run: more than 2 regressions"]
+    if len(got) != 5 or sorted(over) != sorted(r["test"] for r in REGRESSIONS[2:]):
+        failures.append("--max-reruns 2 labelled %s" % got)
     for f in failures:
         print("FAIL", f)
     print("rerun_test: %d failure(s)" % len(failures))
