@@ -104,21 +104,18 @@ run_test_files() {
     "${jit_env[@]}" --timeout "$timeout" --rerun-regressions --compare "$compare" "${files[@]}"
 }
 
-labels=()
 if [ -n "$suite" ]; then
   run_suite_targets
   rerun_suite_regressions
-  labels=(--labels="$out/labels.json")
 else
   run_test_files
-  labels=(--labels="$out/labels.json")
 fi
 
 set +e
 # $compare may be a command with a prefix (a QEMU wrapper): split it into words.
-$compare "$out/stock" "$out/jit" "${labels[@]}" --night="$night" \
+$compare "$out/stock" "$out/jit" --labels="$out/labels.json" --night="$night" \
   --json="$history/$night.json" > /dev/null
-$compare "$out/stock" "$out/jit" "${labels[@]}" --night="$night" \
+$compare "$out/stock" "$out/jit" --labels="$out/labels.json" --night="$night" \
   --json="$out/report.json" --html="$out/report.html" --history="$history" > "$out/report.md"
 status=$?
 set -e

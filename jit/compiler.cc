@@ -39,16 +39,16 @@ int64_t NanosSince(std::chrono::steady_clock::time_point start) {
 
 CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& rt,
                      runtime::CodeSink& sink, const codegen::CallResolver& resolve,
-                     const KeepText& keep) {
+                     const std::string& keep_text) {
   CompiledCode out;
   auto start = std::chrono::steady_clock::now();
   const hir::Function hir = BuildHir(code);
   out.times.hir_ns = NanosSince(start);
-  if (keep == "hir") out.text = hir::Print(hir);
+  if (keep_text == "hir") out.text = hir::Print(hir);
   start = std::chrono::steady_clock::now();
   const lir::Function lir = LowerToLir(hir, rt, "jit_function", &out.deopt_sites);
   out.times.lower_ns = NanosSince(start);
-  if (keep == "lir") out.text = lir::Print(lir);
+  if (keep_text == "lir") out.text = lir::Print(lir);
   start = std::chrono::steady_clock::now();
   codegen::CompileOptions options;
   options.resolve = resolve;
@@ -57,7 +57,7 @@ CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& r
     return EmitCode(lir, options);
   });
   out.times.emit_ns = NanosSince(start);
-  if (keep == "asm") {
+  if (keep_text == "asm") {
     out.text = codegen::Disassemble(out.code.code, reinterpret_cast<uintptr_t>(out.code.entry));
   }
   return out;

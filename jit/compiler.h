@@ -58,14 +58,12 @@ struct CompiledCode {
   std::string text;  // the stage text Compile was asked to keep, if any
 };
 
-// Which stage's text Compile keeps ("hir", "lir" or "asm"; anything else: none).
-using KeepText = std::string;
-
-// Stages 1-8: compiles `code` into `sink`. Throws hir::Unsupported (bytecode the JIT does
-// not handle), lir::VerifyError and codegen::CompileError (internal errors).
+// Stages 1-8: compiles `code` into `sink`, keeping the text of stage `keep_text` ("hir",
+// "lir" or "asm"; anything else: none). Throws hir::Unsupported (bytecode the JIT does not
+// handle), lir::VerifyError and codegen::CompileError (internal errors).
 CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& rt,
                      runtime::CodeSink& sink, const codegen::CallResolver& resolve,
-                     const KeepText& keep = "");
+                     const std::string& keep_text = "");
 
 // The text of stages 1-2 and 3-5 of `code`. Both stages are deterministic: given the same
 // code and the same addresses (the same site caches, in the order Compile asked for them),

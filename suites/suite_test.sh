@@ -55,8 +55,8 @@ else
   stock=(/usr/bin/python3.11) stock_env=()
   jit=("$a64jit") jit_env=()
 fi
-# A subprocess of the JIT side runs with the JIT too, at the same threshold.
-jit_env+=(--jit-env "A64JIT_THRESHOLD=$threshold")
+# A subprocess runs as its parent: a64jit-run passes --no-jit or its threshold on in the
+# environment, and under QEMU each side's wrapper starts a64jit-run as that side.
 test_args=()
 case $kind in
   regrtest) mode=(--regrtest) module=test ;;

@@ -610,6 +610,23 @@ EnvConfig ConfigFromEnvironment() {
   return env;
 }
 
+void ExportToEnvironment(const Config& config) {
+  auto set_or_clear = [](const char* name, const std::string& value) {
+    if (value.empty()) {
+      unsetenv(name);
+    } else {
+      setenv(name, value.c_str(), 1);
+    }
+  };
+  set_or_clear("A64JIT_THRESHOLD", std::to_string(config.threshold.value_or(0)));
+  std::string list;
+  for (const std::string& p : config.jitlist) list += (list.empty() ? "" : ",") + p;
+  set_or_clear("A64JIT_JITLIST", list);
+  set_or_clear("A64JIT_EXEC", config.exec_mode ? runtime::ExecModeName(*config.exec_mode) : "");
+  set_or_clear("A64JIT_LOG", config.log);
+  set_or_clear("A64JIT_CHECKED", config.checked_native ? "1" : "");
+}
+
 bool Enable(const Config& config) {
   if (!EnsureRuntime(config)) return false;
   Runtime& r = TheRuntime();
@@ -692,19 +709,11 @@ std::optional<std::string> Dump(PyObject* func, const std::string& what) {
   }
 }
 
-std::string DumpAll(const std::string& what) {
+std::string DumpKept() {
+  const std::string& what = TheRuntime().config.keep_text;
   std::string out;
   for (const CodeState* st : TheRuntime().compiled) {
-    out += "==== " + st->name + " (" + what + ") ====\n";
-    if (what == TheRuntime().config.keep_text) {
-      out += st->kept_text;
-      continue;
-    }
-    try {
-      out += TextOf(*st, what);
-    } catch (const std::exception& e) {
-      out += std::string("(cannot make this text: ") + e.what() + ")\n";
-    }
+    out += "==== " + st->name + " (" + what + ") ====\n" + st->kept_text;
   }
   return out;
 }

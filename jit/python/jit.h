@@ -48,7 +48,7 @@ struct Config {
   // SystemError with a disassembly instead of a signal (slower: signal setup per entry).
   bool checked_native = false;
   // "hir", "lir" or "asm": keep that text of every function from its compile, so that
-  // DumpAll works after the interpreter has finalised. Empty: texts are made on demand
+  // DumpKept works after the interpreter has finalised. Empty: texts are made on demand
   // (they are about ten times the size of the code, and slower to make than the code).
   std::string keep_text;
 };
@@ -61,6 +61,9 @@ struct EnvConfig {
   bool any = false;
 };
 EnvConfig ConfigFromEnvironment();
+// The reverse: sets the variables ConfigFromEnvironment reads to what `config` says (and
+// clears those it leaves unset), so a subprocess that reads them runs as configured.
+void ExportToEnvironment(const Config& config);
 std::vector<std::string> SplitList(const std::string& s);
 
 struct Stats {
@@ -131,8 +134,10 @@ std::vector<std::string> CompiledFunctions();
 std::vector<std::pair<std::string, int64_t>> CompiledFunctionSizes();
 // "hir", "lir" or "asm" of a compiled function; nullopt with a Python exception otherwise.
 std::optional<std::string> Dump(PyObject* func, const std::string& what);
-// The dumps of every compiled function, each under a "==== module:qualname ====" line.
-std::string DumpAll(const std::string& what);
+// The text Config::keep_text kept of every compiled function, each under a
+// "==== module:qualname (what) ====" line. Touches no Python object: it runs after the
+// interpreter has finalised.
+std::string DumpKept();
 Stats GetStats();
 // One line per figure, for `a64jit-run --stats`.
 std::string StatsSummary();

@@ -30,7 +30,7 @@ constexpr char kUsage[] =
     "                     (also: A64JIT_NATIVE_BACKTRACE=1; not passed on to subprocesses)\n"
     "Environment: A64JIT_THRESHOLD, A64JIT_JITLIST, A64JIT_EXEC, A64JIT_LOG as the options,\n"
     "  A64JIT_NO_JIT=1 as --no-jit; A64JIT_EXECUTABLE: sys.executable (a wrapper starting\n"
-    "  this binary under QEMU). The runner sets the first five from its options, so a\n"
+    "  this binary under QEMU). The runner sets them from its options, so a\n"
     "  program that starts sys.executable again gets the same JIT settings.\n";
 
 struct Options {
@@ -38,17 +38,14 @@ struct Options {
   bool no_jit = false;
   bool stats = false;
   std::string stats_file;
-  std::string dump;
 };
 
 Options g_report;  // what to print at exit
 
 void Report() {
   const Options& o = g_report;
-  if (!o.dump.empty()) {
-    // --dump asked the JIT to keep that text at compile time (Config::keep_text).
-    std::fputs(a64jit::python::DumpAll(o.dump).c_str(), stderr);
-  }
+  // --dump asked the JIT to keep that text at compile time (Config::keep_text).
+  if (!o.jit.keep_text.empty()) std::fputs(a64jit::python::DumpKept().c_str(), stderr);
   if (o.stats) std::fputs(a64jit::python::StatsSummary().c_str(), stderr);
   if (!o.stats_file.empty() && !a64jit::python::WriteStatsFile(o.stats_file)) {
     std::fprintf(stderr, "a64jit-run: cannot write %s\n", o.stats_file.c_str());
@@ -58,30 +55,6 @@ void Report() {
 int Usage(const std::string& error) {
   std::fprintf(stderr, "a64jit-run: %s\n%s", error.c_str(), kUsage);
   return 2;
-}
-
-// What the options decided, as the environment that means the same, so that a subprocess
-// started as sys.executable (test suites start many) runs as its parent: stock under
-// --no-jit, at the parent's threshold and jitlist otherwise.
-void ExportForSubprocesses(const Options& o) {
-  if (o.no_jit) {
-    setenv("A64JIT_NO_JIT", "1", 1);
-    return;
-  }
-  unsetenv("A64JIT_NO_JIT");
-  setenv("A64JIT_THRESHOLD", std::to_string(o.jit.threshold.value_or(0)).c_str(), 1);
-  std::string list;
-  for (const std::string& p : o.jit.jitlist) list += (list.empty() ? "" : ",") + p;
-  if (list.empty()) {
-    unsetenv("A64JIT_JITLIST");
-  } else {
-    setenv("A64JIT_JITLIST", list.c_str(), 1);
-  }
-  if (o.jit.exec_mode) {
-    const bool native = *o.jit.exec_mode == a64jit::runtime::ExecMode::kNative;
-    setenv("A64JIT_EXEC", native ? "native" : "unicorn", 1);
-  }
-  if (!o.jit.log.empty()) setenv("A64JIT_LOG", o.jit.log.c_str(), 1);
 }
 
 bool StartsWith(const std::string& s, const char* prefix, std::string* rest) {
@@ -139,7 +112,6 @@ int main(int argc, char** argv) {
       o.stats_file = v;
     } else if (StartsWith(a, "--dump=", &v)) {
       if (v != "hir" && v != "lir" && v != "asm") return Usage("--dump: hir, lir or asm");
-      o.dump = v;
       o.jit.keep_text = v;  // the dump is printed after the interpreter has finalised
     } else if (StartsWith(a, "--log=", &v)) {
       o.jit.log = v;
@@ -151,7 +123,14 @@ int main(int argc, char** argv) {
     }
   }
   if (i >= argc) return Usage("nothing to run");
-  ExportForSubprocesses(o);
+  // A program that starts sys.executable again (test suites start many) gets this run's
+  // settings: stock under --no-jit, this threshold and jitlist otherwise.
+  if (o.no_jit) {
+    setenv("A64JIT_NO_JIT", "1", 1);
+  } else {
+    unsetenv("A64JIT_NO_JIT");
+    a64jit::python::ExportToEnvironment(o.jit);
+  }
   if (native_backtrace) a64jit::python::InstallNativeBacktrace();
 
   // CPython parses the rest exactly as python3.11 would (-E, -I, -X, -W, -c, -m, a script,
