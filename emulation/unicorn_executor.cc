@@ -35,6 +35,7 @@
 #include "emulation/executors.h"
 #include "emulation/helper_registry.h"
 #include "emulation/host_maps.h"
+#include "emulation/unicorn_dirty_tlb.h"
 #include "emulation/unicorn_tb_buffer.h"
 #include "jit/codegen/disassembly.h"
 
@@ -105,8 +106,9 @@ class UnicornExecutor;
 struct Engine {
   UnicornExecutor* executor = nullptr;
   uc_engine* uc = nullptr;
-  CallStats* current = nullptr;         // the thread's outermost call in progress
-  std::map<uint64_t, uint64_t> mapped;  // begin -> end, every guest mapping
+  CallStats* current = nullptr;           // the thread's outermost call in progress
+  std::map<uint64_t, uint64_t> mapped;    // begin -> end, every guest mapping
+  std::map<uint64_t, uint64_t> writable;  // begin -> end, the mappings with UC_PROT_WRITE
   std::vector<OnDemand> on_demand;
   std::map<uint64_t, uint64_t> traps;  // begin -> end, host-call trap windows
   HostMaps host_maps;
@@ -118,7 +120,9 @@ struct Engine {
   size_t arenas = 0, changes = 0;  // of the executor's code records, applied here
   Stop stop;
   ~Engine() {
-    if (uc != nullptr) uc_close(uc);
+    if (uc == nullptr) return;
+    ForgetDirtyTlbEntries(uc);
+    uc_close(uc);
   }
 };
 
@@ -155,6 +159,7 @@ class UnicornExecutor : public Executor {
   [[noreturn]] void ThrowStop(const Stop& stop);
 
   static void OnBlock(uc_engine* uc, uint64_t address, uint32_t size, void* engine);
+  static bool IsGuestWritable(void* engine, uint64_t address);
   static void OnCode(uc_engine* uc, uint64_t address, uint32_t size, void* engine);
   static bool OnInvalidMemory(uc_engine* uc, uc_mem_type type, uint64_t address, int size,
                               int64_t value, void* engine);
@@ -187,6 +192,7 @@ void SetReg(uc_engine* uc, int reg, uint64_t value) {
 void MapFixed(Engine& e, uint64_t begin, uint64_t size, uint32_t perms) {
   Check(uc_mem_map_ptr(e.uc, begin, size, perms, reinterpret_cast<void*>(begin)), "map");
   e.mapped[begin] = begin + size;
+  if (perms & UC_PROT_WRITE) e.writable[begin] = begin + size;
 }
 
 Engine& UnicornExecutor::ThisThreadEngine() {
@@ -207,6 +213,9 @@ std::unique_ptr<Engine> UnicornExecutor::NewEngine() {
   // MAX: every instruction Unicorn's QEMU implements (a Neoverse core's v8.2+ set included).
   Check(uc_ctl_set_cpu_model(uc, UC_CPU_ARM64_MAX), "set cpu model");
   SetReg(uc, UC_ARM64_REG_CPACR_EL1, Reg(uc, UC_ARM64_REG_CPACR_EL1) | (3ull << 20));  // FPEN
+  // Guest stores to writable mappings take the fast path (see unicorn_dirty_tlb.h). Where
+  // this Unicorn cannot be told, they stay slow and right.
+  UseDirtyTlbEntries(uc, &IsGuestWritable, e.get());
 
   uc_hook hook;
   void* user = e.get();
@@ -324,6 +333,7 @@ bool UnicornExecutor::MapOnDemand(Engine& e, uint64_t address, bool write) {
     return false;
   }
   e.mapped[lo] = hi;
+  if (region->write) e.writable[lo] = hi;
   e.address_space_changed = true;
   e.on_demand.push_back(OnDemand{lo, hi, region->write});
   return true;
@@ -360,6 +370,7 @@ void UnicornExecutor::DropOnDemandMappings(Engine& e) {
   for (const OnDemand& m : e.on_demand) {
     uc_mem_unmap(e.uc, m.begin, m.end - m.begin);
     e.mapped.erase(m.begin);
+    e.writable.erase(m.begin);
   }
   e.on_demand.clear();
   e.address_space_changed = true;
@@ -397,6 +408,7 @@ void UnicornExecutor::DropStaleOnDemandMappings(Engine& e) {
     } else {
       uc_mem_unmap(e.uc, m.begin, m.end - m.begin);
       e.mapped.erase(m.begin);
+      e.writable.erase(m.begin);
       e.address_space_changed = true;
     }
   }
@@ -418,6 +430,10 @@ void UnicornExecutor::DropStaleOnDemandMappings(Engine& e) {
 void UnicornExecutor::FlushTranslations(Engine& e) {
   Check(uc_ctl_flush_tlb(e.uc), "flush translation cache");  // UC_CTL_TB_FLUSH in 2.0.1
   e.address_space_changed = false;
+}
+
+bool UnicornExecutor::IsGuestWritable(void* engine, uint64_t address) {
+  return Contains(static_cast<Engine*>(engine)->writable, address);
 }
 
 void UnicornExecutor::OnBlock(uc_engine* uc, uint64_t address, uint32_t size, void* engine) {
