@@ -1,17 +1,12 @@
 // Marks every TLB entry a Unicorn 2.0 engine fills as dirty (see unicorn_dirty_tlb.h).
 //
-// The layout facts used, from Unicorn 2.0.1's sources (include/uc_priv.h,
-// qemu/include/hw/core/cpu.h, qemu/target/arm/cpu64.c), each checked against values before
+// The layout facts used besides unicorn_layout.cc's, from Unicorn 2.0.1's sources
+// (qemu/include/hw/core/cpu.h, qemu/target/arm/cpu64.c), each checked against values before
 // anything is written:
-// - uc_struct holds reg_read, reg_write and reg_reset as three consecutive function
-//   pointers (set to the exported arm64_reg_read_aarch64 and friends), and `cpu` 31 words
-//   after reg_read (28 further function pointers lie between);
-// - the CPU (ARMCPU, one calloc per engine) starts with CPUState, whose first word equal to
-//   the engine's address is CPUState::uc, directly followed by CPUState::cc, a pointer to
-//   the CPUClass embedded in the same ARMCPU;
+// - in the CPU, the first word equal to the engine's address is CPUState::uc, directly
+//   followed by CPUState::cc, a pointer to the CPUClass embedded in the same ARMCPU;
 // - that CPUClass holds tlb_fill (the exported arm_cpu_tlb_fill_aarch64) among its first
 //   words.
-// Addresses are checked against /proc/self/maps before they are read.
 #include "emulation/unicorn_dirty_tlb.h"
 
 #include <dlfcn.h>
@@ -19,9 +14,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <optional>
 
-#include "emulation/host_maps.h"
+#include "emulation/unicorn_layout.h"
 
 namespace a64jit::emu {
 namespace {
@@ -30,26 +24,18 @@ using TlbFill = bool (*)(void* cpu, uint64_t address, int size, int access_type,
                          bool probe, uintptr_t retaddr);
 using TlbSetDirty = void (*)(void* cpu, uint64_t vaddr);
 
-constexpr size_t kUcScanWords = 128;             // where uc_struct's function pointers are
-constexpr size_t kCpuFromRegRead = 31;           // words from uc_struct::reg_read to ::cpu
 constexpr size_t kCpuStateScanBytes = 64 << 10;  // CPUState is about 33 KB in 2.0.1
 constexpr size_t kClassScanWords = 32;           // CPUClass::tlb_fill is its tenth word
 
 struct Symbols {
-  const void* reg_read = nullptr;
-  const void* reg_write = nullptr;
-  const void* reg_reset = nullptr;
   TlbFill tlb_fill = nullptr;
   TlbSetDirty set_dirty = nullptr;
-  bool complete() const { return reg_read && reg_write && reg_reset && tlb_fill && set_dirty; }
+  bool complete() const { return tlb_fill && set_dirty; }
 };
 
 const Symbols& Unicorn() {
   static const Symbols s = [] {
     Symbols r;
-    r.reg_read = dlsym(RTLD_DEFAULT, "arm64_reg_read_aarch64");
-    r.reg_write = dlsym(RTLD_DEFAULT, "arm64_reg_write_aarch64");
-    r.reg_reset = dlsym(RTLD_DEFAULT, "arm64_reg_reset_aarch64");
     r.tlb_fill = reinterpret_cast<TlbFill>(dlsym(RTLD_DEFAULT, "arm_cpu_tlb_fill_aarch64"));
     r.set_dirty = reinterpret_cast<TlbSetDirty>(dlsym(RTLD_DEFAULT, "tlb_set_dirty_aarch64"));
     return r;
@@ -86,34 +72,10 @@ bool TlbFillDirty(void* cpu, uint64_t address, int size, int access_type, int mm
   return true;
 }
 
-// Whether [address, address + bytes) lies in one readable host region.
-bool Readable(const HostMaps& maps, uint64_t address, size_t bytes) {
-  const std::optional<HostRegion> r = maps.Find(address);
-  return r && r->read && r->end - address >= bytes;
-}
-
-// uc_struct::cpu: the word kCpuFromRegRead after the one reg_read, reg_write, reg_reset run.
-void* FindCpu(uc_engine* uc) {
-  auto* words = reinterpret_cast<const void* const*>(uc);
-  const Symbols& s = Unicorn();
-  std::optional<size_t> at;
-  for (size_t i = 0; i + 2 < kUcScanWords; i++) {
-    if (words[i] != s.reg_read || words[i + 1] != s.reg_write || words[i + 2] != s.reg_reset) {
-      continue;
-    }
-    if (at) return nullptr;  // more than one: not the layout that was checked
-    at = i;
-  }
-  if (!at) return nullptr;
-  return const_cast<void*>(words[*at + kCpuFromRegRead]);
-}
-
 // The CPUClass::tlb_fill slot of the engine's CPU `cpu`, or null.
 TlbFill* FindTlbFillSlot(uc_engine* uc, void* cpu_pointer) {
-  HostMaps maps;
-  maps.Refresh();
   auto* cpu = static_cast<uintptr_t*>(cpu_pointer);
-  if (cpu == nullptr || !Readable(maps, reinterpret_cast<uint64_t>(cpu), kCpuStateScanBytes)) {
+  if (cpu == nullptr || !ReadableHostRange(reinterpret_cast<uint64_t>(cpu), kCpuStateScanBytes)) {
     return nullptr;
   }
   const uintptr_t uc_value = reinterpret_cast<uintptr_t>(uc);
@@ -127,7 +89,7 @@ TlbFill* FindTlbFillSlot(uc_engine* uc, void* cpu_pointer) {
   // Embedded in the same ARMCPU allocation, after CPUState.
   const uintptr_t cpu_value = reinterpret_cast<uintptr_t>(cpu);
   if (cc <= cpu_value || cc - cpu_value > (1u << 20) ||
-      !Readable(maps, cc, kClassScanWords * sizeof(uintptr_t))) {
+      !ReadableHostRange(cc, kClassScanWords * sizeof(uintptr_t))) {
     return nullptr;
   }
   auto* slots = reinterpret_cast<TlbFill*>(cc);
@@ -149,10 +111,8 @@ bool SlowStoresRequested() {
 
 bool UseDirtyTlbEntries(uc_engine* uc, GuestWritable writable, void* context) {
   if (SlowStoresRequested()) return false;
-  unsigned int major = 0, minor = 0;
-  uc_version(&major, &minor);
-  if (major != 2 || minor != 0 || !Unicorn().complete()) return false;
-  void* cpu = FindCpu(uc);
+  if (!Unicorn().complete()) return false;
+  void* cpu = FindUnicornCpu(uc);
   TlbFill* slot = FindTlbFillSlot(uc, cpu);
   if (slot == nullptr) return false;
   ForgetDirtyTlbEntries(uc);

@@ -36,6 +36,7 @@
 #include "emulation/helper_registry.h"
 #include "emulation/host_maps.h"
 #include "emulation/unicorn_dirty_tlb.h"
+#include "emulation/unicorn_registers.h"
 #include "emulation/unicorn_tb_buffer.h"
 #include "jit/codegen/disassembly.h"
 
@@ -106,6 +107,7 @@ class UnicornExecutor;
 struct Engine {
   UnicornExecutor* executor = nullptr;
   uc_engine* uc = nullptr;
+  GuestRegisters regs;
   CallStats* current = nullptr;           // the thread's outermost call in progress
   std::map<uint64_t, uint64_t> mapped;    // begin -> end, every guest mapping
   std::map<uint64_t, uint64_t> writable;  // begin -> end, the mappings with UC_PROT_WRITE
@@ -216,6 +218,7 @@ std::unique_ptr<Engine> UnicornExecutor::NewEngine() {
   // Guest stores to writable mappings take the fast path (see unicorn_dirty_tlb.h). Where
   // this Unicorn cannot be told, they stay slow and right.
   UseDirtyTlbEntries(uc, &IsGuestWritable, e.get());
+  e->regs.Attach(uc);  // registers without a Unicorn call each (see unicorn_registers.h)
 
   uc_hook hook;
   void* user = e.get();
@@ -446,8 +449,7 @@ void UnicornExecutor::OnBlock(uc_engine* uc, uint64_t address, uint32_t size, vo
     return;
   }
   // AArch64 requires a 16-byte aligned SP for SP-based accesses (Linux enables the check).
-  uint64_t sp = 0;
-  uc_reg_read(uc, UC_ARM64_REG_SP, &sp);
+  const uint64_t sp = e->regs.x(kGuestSp);
   if (sp & 15) {
     e->stop =
         Stop{Stop::kFault, GuestFault::Kind::kMisalignedStack, address, sp, "sp = " + Hex(sp)};
@@ -478,9 +480,9 @@ void UnicornExecutor::OnCode(uc_engine* uc, uint64_t address, uint32_t size, voi
 bool UnicornExecutor::OnInvalidMemory(uc_engine* uc, uc_mem_type type, uint64_t address, int,
                                       int64_t, void* engine) {
   auto* e = static_cast<Engine*>(engine);
-  uint64_t pc = 0, sp = 0;
+  uint64_t pc = 0;
   uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
-  uc_reg_read(uc, UC_ARM64_REG_SP, &sp);
+  const uint64_t sp = e->regs.x(kGuestSp);
   switch (type) {
     case UC_MEM_FETCH_UNMAPPED:
     case UC_MEM_FETCH_PROT:
@@ -548,25 +550,11 @@ void UnicornExecutor::ThrowStop(const Stop& stop) {
   throw GuestFault(stop.kind, stop.pc, stop.address, stop.detail, DisassembleAround(stop.pc));
 }
 
-// Reads or writes registers in one Unicorn call (each uc_reg_read is a call and a switch).
-struct RegisterBatch {
-  int ids[32];
-  uint64_t values[32] = {};
-  void* slots[32];
-  int count = 0;
-  void Add(int id) {
-    slots[count] = &values[count];
-    ids[count++] = id;
-  }
-  void Read(uc_engine* uc) { Check(uc_reg_read_batch(uc, ids, slots, count), "reg read"); }
-  void Write(uc_engine* uc) { uc_reg_write_batch(uc, ids, slots, count); }
-};
-
 uint64_t UnicornExecutor::HostCall(Engine& e, const Stop& stop) {
   const uint64_t target = stop.address;
   const HelperSignature* sig = LookupHelper(target);
   if (sig == nullptr) {
-    const uint64_t lr = Reg(e.uc, UC_ARM64_REG_LR);
+    const uint64_t lr = e.regs.x(30);
     const std::string symbol = DescribeHostAddress(target);
     const uint64_t call_site = lr >= 4 ? lr - 4 : lr;
     Stop fault{
@@ -577,32 +565,28 @@ uint64_t UnicornExecutor::HostCall(Engine& e, const Stop& stop) {
                        : "no helper signature registered for " + Hex(target) + " = " + symbol};
     ThrowStop(fault);
   }
-  // LR, SP, then only the argument registers this helper takes.
-  RegisterBatch regs;
-  regs.Add(UC_ARM64_REG_LR);
-  regs.Add(UC_ARM64_REG_SP);
-  for (int i = 0; i < sig->int_args; i++) regs.Add(UC_ARM64_REG_X0 + i);
-  for (int i = 0; i < sig->double_args; i++) regs.Add(UC_ARM64_REG_D0 + i);
-  regs.Read(e.uc);
-  const uint64_t lr = regs.values[0], sp = regs.values[1];
+  const uint64_t lr = e.regs.x(30), sp = e.regs.x(kGuestSp);
   if (sp & 15) {
     ThrowStop(Stop{Stop::kFault, GuestFault::Kind::kMisalignedStack, lr - 4, sp,
                    "sp = " + Hex(sp) + " at a call to " + sig->name});
   }
   uint64_t x[8] = {};
   double d[8] = {};
-  std::memcpy(x, &regs.values[2], sizeof(uint64_t) * sig->int_args);
-  std::memcpy(d, &regs.values[2 + sig->int_args], sizeof(double) * sig->double_args);
+  for (int i = 0; i < sig->int_args; i++) x[i] = e.regs.x(i);
+  for (int i = 0; i < sig->double_args; i++) {
+    const uint64_t bits = e.regs.d(i);
+    std::memcpy(&d[i], &bits, sizeof bits);
+  }
   e.current->host_calls++;
   if (!stop.trapped) MapTrapWindow(e, target);
   e.host_maps_fresh = false;  // the helper may map or unmap host memory, before a nested call
   HostCallResult r = CallHost(target, sig->ret, x, d);
   e.host_maps_fresh = false;
-  if (sig->ret == RetKind::kInt) SetReg(e.uc, UC_ARM64_REG_X0, r.x0);
+  if (sig->ret == RetKind::kInt) e.regs.set_x(0, r.x0);
   if (sig->ret == RetKind::kDouble) {
     uint64_t bits;
     std::memcpy(&bits, &r.d0, sizeof bits);
-    SetReg(e.uc, UC_ARM64_REG_D0, bits);
+    e.regs.set_d(0, bits);
   }
   return lr;
 }
@@ -613,17 +597,23 @@ uint64_t UnicornExecutor::HostCall(Engine& e, const Stop& stop) {
 // have left any value, and the helper may catch the exception and resume the guest (the JIT
 // turns a fault into a Python SystemError). Cheaper than uc_context_save, which copies the
 // whole CPU state (a malloc, two copies of it and a free per nested call).
-struct CalleeSaved {
-  RegisterBatch regs;
-  uc_engine* uc = nullptr;
-  explicit CalleeSaved(uc_engine* engine) : uc(engine) {
-    for (int i = 19; i <= 28; i++) regs.Add(UC_ARM64_REG_X0 + i);
-    regs.Add(UC_ARM64_REG_FP);
-    regs.Add(UC_ARM64_REG_SP);
-    for (int i = 8; i <= 15; i++) regs.Add(UC_ARM64_REG_D0 + i);
-    regs.Read(uc);
+class CalleeSaved {
+ public:
+  explicit CalleeSaved(GuestRegisters& regs) : regs_(regs) {
+    for (int i = 19; i <= 29; i++) x_[i - 19] = regs.x(i);  // X19-X28, FP
+    x_[11] = regs.x(kGuestSp);
+    for (int i = 8; i <= 15; i++) d_[i - 8] = regs.d(i);
   }
-  void Restore() { regs.Write(uc); }
+  void Restore() {
+    for (int i = 19; i <= 29; i++) regs_.set_x(i, x_[i - 19]);
+    regs_.set_x(kGuestSp, x_[11]);
+    for (int i = 8; i <= 15; i++) regs_.set_d(i, d_[i - 8]);
+  }
+
+ private:
+  GuestRegisters& regs_;
+  uint64_t x_[12];
+  uint64_t d_[8];
 };
 
 void UnicornExecutor::RunStub(CallFrame* frame, int depth) {
@@ -631,13 +621,13 @@ void UnicornExecutor::RunStub(CallFrame* frame, int depth) {
   ApplyCodeRecords(e);
   std::optional<CalleeSaved> saved;
   if (depth > 1) {
-    saved.emplace(e.uc);  // a nested call interrupts a guest suspended in a host call
+    saved.emplace(e.regs);  // a nested call interrupts a guest suspended in a host call
   } else {
     e.host_maps_fresh = false;
     if (!e.on_demand.empty() && StaleCheckDue(e)) DropStaleOnDemandMappings(e);
     if (e.address_space_changed) FlushTranslations(e);
     // The guest starts on its own stack, so the stub has no stack to switch to.
-    SetReg(e.uc, UC_ARM64_REG_SP, frame->new_sp);
+    e.regs.set_x(kGuestSp, frame->new_sp);
     frame->new_sp = 0;
   }
   try {
@@ -649,8 +639,8 @@ void UnicornExecutor::RunStub(CallFrame* frame, int depth) {
 }
 
 void UnicornExecutor::RunToSentinel(Engine& e, CallFrame* frame) {
-  SetReg(e.uc, UC_ARM64_REG_X0, reinterpret_cast<uintptr_t>(frame));
-  SetReg(e.uc, UC_ARM64_REG_LR, kReturnSentinel);
+  e.regs.set_x(0, reinterpret_cast<uintptr_t>(frame));
+  e.regs.set_x(30, kReturnSentinel);
   uint64_t pc = reinterpret_cast<uintptr_t>(stub());
   for (;;) {
     e.stop = Stop{};

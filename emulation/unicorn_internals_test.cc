@@ -1,7 +1,9 @@
-// UseDirtyTlbEntries on a bare Unicorn engine: it takes effect with the Unicorn installed
-// here, and guest stores stay right. The effect is observed through what it gives up: a
-// guest store into a page of translated code no longer drops that code's translation
-// (harmless for the executor, whose guest cannot write code; see unicorn_dirty_tlb.h).
+// The executor's uses of Unicorn 2.0's internals, on a bare engine, with the Unicorn
+// installed here. GuestRegisters: what the guest computes is what the arrays hold, both
+// ways. UseDirtyTlbEntries: it takes effect, and guest stores stay right. The effect is observed
+// through what it gives up: a guest store into a page of translated code no longer drops that
+// code's translation (harmless for the executor, whose guest cannot write code; see
+// unicorn_dirty_tlb.h).
 #include <gtest/gtest.h>
 
 #if !defined(__aarch64__)
@@ -12,13 +14,14 @@
 #include <vector>
 
 #include "emulation/unicorn_dirty_tlb.h"
+#include "emulation/unicorn_registers.h"
 #endif
 
 namespace a64jit::emu {
 namespace {
 
 #if defined(__aarch64__)
-TEST(UnicornDirtyTlb, NotUsedNatively) {
+TEST(UnicornInternals, NotUsedNatively) {
   GTEST_SKIP() << "natively there is no Unicorn engine: the code runs on the CPU";
 }
 #else
@@ -30,7 +33,7 @@ constexpr uint32_t kB8 = 0x14000002;       // b .+8
 constexpr uint32_t kNop = 0xd503201f;
 constexpr uint32_t kStrW1X2 = 0xb9000041;  // str w1, [x2]
 
-class UnicornDirtyTlbTest : public ::testing::Test {
+class UnicornInternalsTest : public ::testing::Test {
  protected:
   void SetUp() override {
     unsigned int major = 0, minor = 0;
@@ -70,11 +73,11 @@ class UnicornDirtyTlbTest : public ::testing::Test {
   uc_engine* uc_ = nullptr;
 };
 
-TEST_F(UnicornDirtyTlbTest, StockUnicornRetranslatesCodeTheGuestStoredInto) {
+TEST_F(UnicornInternalsTest, StockUnicornRetranslatesCodeTheGuestStoredInto) {
   EXPECT_EQ(RewriteFirstInstructionByGuest(), 2u);
 }
 
-TEST_F(UnicornDirtyTlbTest, DirtyEntriesSkipTheCodeCheckOfGuestStores) {
+TEST_F(UnicornInternalsTest, DirtyEntriesSkipTheCodeCheckOfGuestStores) {
   uint64_t pc = 0;
   uc_reg_read(uc_, UC_ARM64_REG_PC, &pc);  // initialises the engine, as the executor does
   ASSERT_TRUE(UseDirtyTlbEntries(uc_, &AllWritable, nullptr));
@@ -83,7 +86,7 @@ TEST_F(UnicornDirtyTlbTest, DirtyEntriesSkipTheCodeCheckOfGuestStores) {
 
 // Pages the guest may not write keep the mark: Unicorn 2.0.1 checks UC_PROT_WRITE on the
 // same slow path.
-TEST_F(UnicornDirtyTlbTest, PagesNotWritableKeepTheSlowPath) {
+TEST_F(UnicornInternalsTest, PagesNotWritableKeepTheSlowPath) {
   uint64_t pc = 0;
   uc_reg_read(uc_, UC_ARM64_REG_PC, &pc);
   ASSERT_TRUE(UseDirtyTlbEntries(
@@ -91,8 +94,41 @@ TEST_F(UnicornDirtyTlbTest, PagesNotWritableKeepTheSlowPath) {
   EXPECT_EQ(RewriteFirstInstructionByGuest(), 2u);
 }
 
+// add x0, x5, x6 ; add sp, sp, #16 ; fadd d0, d1, d2: inputs written through the arrays,
+// results read through Unicorn, and the other way round.
+TEST_F(UnicornInternalsTest, GuestRegistersAreTheEnginesRegisters) {
+  GuestRegisters regs;
+  regs.Attach(uc_);
+  ASSERT_TRUE(regs.direct()) << "the register arrays were not found";
+  Write(kCode, {0x8b0600a0, 0x910043ff, 0x1e622820, kNop});
+  regs.set_x(5, 40);
+  regs.set_x(6, 2);
+  regs.set_x(kGuestSp, 0x7000);
+  double one = 1.5, two = 2.25;
+  uint64_t bits;
+  std::memcpy(&bits, &one, 8);
+  regs.set_d(1, bits);
+  std::memcpy(&bits, &two, 8);
+  regs.set_d(2, bits);
+  EXPECT_EQ(Run(kCode, kCode + 12), 42u);
+  uint64_t sp = 0, d0 = 0;
+  uc_reg_read(uc_, UC_ARM64_REG_SP, &sp);
+  uc_reg_read(uc_, UC_ARM64_REG_D0, &d0);
+  EXPECT_EQ(sp, 0x7010u);
+  double sum;
+  std::memcpy(&sum, &d0, 8);
+  EXPECT_EQ(sum, 3.75);
+  EXPECT_EQ(regs.x(kGuestSp), 0x7010u);
+  EXPECT_EQ(regs.d(0), d0);
+  for (int i = 0; i <= 30; i++) {
+    const uint64_t v = 1000 + i;
+    uc_reg_write(uc_, XRegisterId(i), &v);
+    EXPECT_EQ(regs.x(i), v) << "x" << i;
+  }
+}
+
 // A loop storing across 64 host pages (through uc_mem_map_ptr, as the executor maps them).
-TEST_F(UnicornDirtyTlbTest, GuestStoresReachHostMemory) {
+TEST_F(UnicornInternalsTest, GuestStoresReachHostMemory) {
   uint64_t pc = 0;
   uc_reg_read(uc_, UC_ARM64_REG_PC, &pc);
   ASSERT_TRUE(UseDirtyTlbEntries(uc_, &AllWritable, nullptr));
