@@ -31,9 +31,11 @@ using lir::Cond;
 using lir::Operand;
 using lir::Type;
 using runtime::AttrCache;
+using runtime::AttrEntry;
 using runtime::GlobalCache;
 using runtime::Helper;
 using runtime::MethodCache;
+using runtime::MethodEntry;
 using runtime::SiteCache;
 
 constexpr int64_t kLocalsPlus = offsetof(_PyInterpreterFrame, localsplus);
@@ -981,21 +983,41 @@ class Lowerer {
     prev_instr_known_ = known_before == bc ? known_before : -1;
   }
 
-  // The inline values of `obj` if its type's version tag matches the first entry of the AttrCache
-  // at `cache`.
-  int GuardedValues(Operand obj, int cache, int slow) {
+  // The address of the entry, among the kPolymorphicEntries entries of `stride` bytes at
+  // `cache`, whose 32-bit type version (at `version_at` in each) is `version`; `slow` if none
+  // is (or `version` is 0). Entry 0 is checked inline and the others in cold blocks, so a
+  // site that sees several types stays out of the helper (a base class's method run on
+  // subclasses: Richards' Task methods see four) while the hot path stays one compare.
+  int MatchEntry(int version, int cache, int64_t stride, int64_t version_at, int slow) {
+    SlowIf(Cond::kEq, Type::kI32, V(version), Operand::Imm(0), slow);
+    const int entry = Mov(V(cache), Type::kPtr);
+    const int matched = NewBlock();
+    int others = ColdBlock();
+    const int first = Load(V(cache), version_at, Type::kI32);
+    Emit(BrInstr(Cond::kEq, Type::kI32, V(version), V(first), matched, others));
+    for (int i = 1; i < runtime::kPolymorphicEntries; i++) {
+      cur_ = others;
+      const int cached = Load(V(cache), i * stride + version_at, Type::kI32);
+      const int hit = ColdBlock();
+      others = i + 1 < runtime::kPolymorphicEntries ? ColdBlock() : slow;
+      Emit(BrInstr(Cond::kEq, Type::kI32, V(version), V(cached), hit, others));
+      cur_ = hit;
+      Binary(lir::Op::kAdd, V(cache), Operand::Imm(i * stride), Type::kPtr, entry);
+      Jmp(matched);
+    }
+    cur_ = matched;
+    return entry;
+  }
+  // The address of the cached attribute's slot in `obj`'s inline values, for the AttrCache
+  // entry of obj's type.
+  int GuardedSlot(Operand obj, int cache, int slow) {
     const int tp = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
     const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
-    const int cached = Load(V(cache), offsetof(AttrCache, entries[0].type_version), Type::kI32);
-    SlowIf(Cond::kNe, Type::kI32, V(version), V(cached), slow);
-    SlowIf(Cond::kEq, Type::kI32, V(cached), Operand::Imm(0), slow);
+    const int entry = MatchEntry(version, cache, sizeof(AttrEntry),
+                                 offsetof(AttrCache, entries[0].type_version), slow);
     const int values = Load(obj, runtime::kInlineValuesOffset, Type::kPtr);
     SlowIf(Cond::kEq, Type::kI64, V(values), Operand::Imm(0), slow);
-    return values;
-  }
-  // The address of the cached attribute's slot in `values`.
-  int SlotAddress(int values, int cache) {
-    const int offset = Load(V(cache), offsetof(AttrCache, entries[0].offset), Type::kI64);
+    const int offset = Load(V(entry), offsetof(AttrEntry, offset), Type::kI64);
     return Binary(lir::Op::kAdd, V(values), V(offset), Type::kPtr);
   }
 
@@ -1009,8 +1031,7 @@ class Lowerer {
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
     const int cache = Mov(Ptr(site), Type::kPtr);
-    const int values = GuardedValues(obj, cache, slow);
-    const int slot = SlotAddress(values, cache);
+    const int slot = GuardedSlot(obj, cache, slow);
     Load(V(slot), 0, Type::kPtr, LirReg(in.dst));
     SlowIf(Cond::kEq, Type::kI64, V(LirReg(in.dst)), Operand::Imm(0), slow);
     Incref(V(LirReg(in.dst)));
@@ -1031,8 +1052,7 @@ class Lowerer {
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
     const int cache = Mov(Ptr(site), Type::kPtr);
-    const int values = GuardedValues(obj, cache, slow);
-    const int slot = SlotAddress(values, cache);
+    const int slot = GuardedSlot(obj, cache, slow);
     const int old = Load(V(slot), 0, Type::kPtr);
     SlowIf(Cond::kEq, Type::kI64, V(old), Operand::Imm(0), slow);  // a new attribute
     Incref(value);
@@ -1100,10 +1120,9 @@ class Lowerer {
     const int cache = Mov(Ptr(site), Type::kPtr);
     const int tp = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
     const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
-    const int cached = Load(V(cache), offsetof(MethodCache, entries[0].type_version), Type::kI32);
-    SlowIf(Cond::kNe, Type::kI32, V(version), V(cached), slow);
-    SlowIf(Cond::kEq, Type::kI32, V(cached), Operand::Imm(0), slow);
-    const int keys = Load(V(cache), offsetof(MethodCache, entries[0].keys), Type::kPtr);
+    const int entry = MatchEntry(version, cache, sizeof(MethodEntry),
+                                 offsetof(MethodCache, entries[0].type_version), slow);
+    const int keys = Load(V(entry), offsetof(MethodEntry, keys), Type::kPtr);
     const int check = NewBlock();
     Emit(BrInstr(Cond::kEq, Type::kI64, V(keys), Operand::Imm(0), hit, check));  // no __dict__
     cur_ = check;
@@ -1112,7 +1131,7 @@ class Lowerer {
     const int type_keys = Load(V(tp), offsetof(PyHeapTypeObject, ht_cached_keys), Type::kPtr);
     SlowIf(Cond::kNe, Type::kI64, V(type_keys), V(keys), slow);
     const int n = Load(V(keys), offsetof(PyDictKeysObject, dk_nentries), Type::kI64);
-    const int n32 = Load(V(cache), offsetof(MethodCache, entries[0].nentries), Type::kI32);
+    const int n32 = Load(V(entry), offsetof(MethodEntry, nentries), Type::kI32);
     lir::Instr ext;
     ext.op = lir::Op::kZExt;
     ext.dst = out_.NewVReg(Type::kI64);
@@ -1121,7 +1140,7 @@ class Lowerer {
     SlowIf(Cond::kNe, Type::kI64, V(n), V(cached_n), slow);
     Jmp(hit);
     cur_ = hit;
-    Load(V(cache), offsetof(MethodCache, entries[0].method), Type::kPtr, LirReg(in.dst));
+    Load(V(entry), offsetof(MethodEntry, method), Type::kPtr, LirReg(in.dst));
     Incref(V(LirReg(in.dst)));
     Mov(obj, Type::kPtr, LirReg(in.dst2));
     Incref(V(LirReg(in.dst2)));
