@@ -4,12 +4,12 @@
 // tcg_region_assign) when the engine starts and on every translation-cache flush. That made
 // each engine about 1 GiB resident and each flush cost a 1 GiB memset (measured 2026-11-22
 // with perf: 41% of a one-iteration Richards run). The JIT's guest code is small, and once
-// host calls stopped leaking translations (see MapTrapWindow in unicorn_executor.cc) a
-// 16 MiB buffer is enough for a test module: CPython's test_json under a64jit-run
+// host calls stopped leaking translations (see MapTrapWindow in unicorn_executor.cc) a few
+// MiB are enough for a test module: CPython's test_json under a64jit-run
 // --threshold=0 (1,009 functions compiled) flushed 19 times with 64 MiB and 326 times with
 // 4 MiB, and passed with both (when the buffer fills, Unicorn flushes it and translates
-// again, as QEMU does). Peak resident memory of that run: 147 MB at 4 MiB, 162 MB at
-// 16 MiB, 214 MB at 64 MiB, 1 GiB and more before. Buffers of 1 and 2 MiB crashed
+// again, as QEMU does). Peak resident memory of that run then: 147 MB at 4 MiB, 162 MB at
+// 16 MiB, 214 MB at 64 MiB, 1 GiB and more before (each compile then also kept its text). Buffers of 1 and 2 MiB crashed
 // Unicorn 2.0.1 at start-up (SIGSEGV in tb_set_jmp_target), so 4 MiB is the least allowed.
 #ifndef A64JIT_EMULATION_UNICORN_TB_BUFFER_H_
 #define A64JIT_EMULATION_UNICORN_TB_BUFFER_H_
@@ -20,7 +20,11 @@
 
 namespace a64jit::emu {
 
-constexpr size_t kDefaultTranslationBufferMiB = 16;
+// 8 MiB keeps a whole test module within 2x the stock run's peak memory (CPython's test_json
+// under a64jit-run --threshold=0, 2026-11-22, two interleaved runs each: 88 MB at 8 MiB,
+// 93 MB at 12, 98 MB at 16, against 47 MB stock; 23.5-24.3 s, 20.8-21.7 s, 20.2-20.8 s).
+// Richards: no measurable difference (3.9-4.2 s for 4 iterations either way).
+constexpr size_t kDefaultTranslationBufferMiB = 8;
 
 // kDefaultTranslationBufferMiB, or A64JIT_UNICORN_TB_MIB (4 to 1024) when set: a knob for
 // measuring, not for users. Throws std::invalid_argument on a malformed value.
