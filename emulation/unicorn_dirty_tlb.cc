@@ -1,4 +1,5 @@
-// Marks every TLB entry a Unicorn 2.0 engine fills as dirty (see unicorn_dirty_tlb.h).
+// Marks the TLB entries a Unicorn 2.0 engine fills for writable pages as dirty (see
+// unicorn_dirty_tlb.h).
 //
 // The layout facts used besides unicorn_layout.cc's, from Unicorn 2.0.1's sources
 // (qemu/include/hw/core/cpu.h, qemu/target/arm/cpu64.c), each checked against values before
