@@ -20,11 +20,13 @@
 
 namespace a64jit::emu {
 
-// 8 MiB keeps a whole test module within 2x the stock run's peak memory (CPython's test_json
-// under a64jit-run --threshold=0, 2026-11-22, two interleaved runs each: 88 MB at 8 MiB,
-// 93 MB at 12, 98 MB at 16, against 47 MB stock; 23.5-24.3 s, 20.8-21.7 s, 20.2-20.8 s).
-// Richards: no measurable difference (3.9-4.2 s for 4 iterations either way).
-constexpr size_t kDefaultTranslationBufferMiB = 8;
+// Peak memory of CPython's test_json under a64jit-run --threshold=0 (2026-11-22, two
+// interleaved runs each): 88 MB at 8 MiB, 93 MB at 12, 98 MB at 16, against 47 MB stock
+// (23.5-24.3 s, 20.8-21.7 s, 20.2-20.8 s). 8 MiB is not the default: with it, a program that
+// runs `python -c ...` through subprocess crashed in tb_set_jmp_target on every run (a
+// buffer flush while nested runs are in flight, the crash that 1 and 2 MiB buffers show at
+// start-up); runner_cli_test's "sys.executable restarts the runner" case.
+constexpr size_t kDefaultTranslationBufferMiB = 16;
 
 // kDefaultTranslationBufferMiB, or A64JIT_UNICORN_TB_MIB (4 to 1024) when set: a knob for
 // measuring, not for users. Throws std::invalid_argument on a malformed value.
