@@ -13,8 +13,6 @@
 #include <dlfcn.h>
 
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 
 #include "emulation/unicorn_layout.h"
 
@@ -29,19 +27,15 @@ constexpr size_t kCpuStateScanBytes = 64 << 10;  // CPUState is about 33 KB in 2
 constexpr size_t kClassScanWords = 32;           // CPUClass::tlb_fill is its tenth word
 
 struct Symbols {
-  TlbFill tlb_fill = nullptr;
-  TlbSetDirty set_dirty = nullptr;
+  TlbFill tlb_fill = reinterpret_cast<TlbFill>(dlsym(RTLD_DEFAULT, "arm_cpu_tlb_fill_aarch64"));
+  TlbSetDirty set_dirty =
+      reinterpret_cast<TlbSetDirty>(dlsym(RTLD_DEFAULT, "tlb_set_dirty_aarch64"));
   bool complete() const { return tlb_fill && set_dirty; }
 };
 
 const Symbols& Unicorn() {
-  static const Symbols s = [] {
-    Symbols r;
-    r.tlb_fill = reinterpret_cast<TlbFill>(dlsym(RTLD_DEFAULT, "arm_cpu_tlb_fill_aarch64"));
-    r.set_dirty = reinterpret_cast<TlbSetDirty>(dlsym(RTLD_DEFAULT, "tlb_set_dirty_aarch64"));
-    return r;
-  }();
-  return s;
+  static const Symbols symbols;
+  return symbols;
 }
 
 // This thread's engines that use dirty entries: their CPU, and whom to ask.
@@ -103,16 +97,10 @@ TlbFill* FindTlbFillSlot(uc_engine* uc, void* cpu_pointer) {
   return found;
 }
 
-bool SlowStoresRequested() {
-  const char* env = std::getenv("A64JIT_UNICORN_SLOW_STORES");
-  return env != nullptr && std::strcmp(env, "1") == 0;
-}
-
 }  // namespace
 
 bool UseDirtyTlbEntries(uc_engine* uc, GuestWritable writable, void* context) {
-  if (SlowStoresRequested()) return false;
-  if (!Unicorn().complete()) return false;
+  if (KnobSet("A64JIT_UNICORN_SLOW_STORES") || !Unicorn().complete()) return false;
   void* cpu = FindUnicornCpu(uc);
   TlbFill* slot = FindTlbFillSlot(uc, cpu);
   if (slot == nullptr) return false;

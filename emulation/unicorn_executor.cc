@@ -103,14 +103,19 @@ struct OnDemand {
 
 class UnicornExecutor;
 
+// A guest mapping: where it ends, and whether the guest may write it.
+struct Mapping {
+  uint64_t end;
+  bool writable;
+};
+
 // One thread's Unicorn engine and what it has mapped.
 struct Engine {
   UnicornExecutor* executor = nullptr;
   uc_engine* uc = nullptr;
   GuestRegisters regs;
-  CallStats* current = nullptr;           // the thread's outermost call in progress
-  std::map<uint64_t, uint64_t> mapped;    // begin -> end, every guest mapping
-  std::map<uint64_t, uint64_t> writable;  // begin -> end, the mappings with UC_PROT_WRITE
+  CallStats* current = nullptr;        // the thread's outermost call in progress
+  std::map<uint64_t, Mapping> mapped;  // begin -> mapping, every guest mapping
   std::vector<OnDemand> on_demand;
   std::map<uint64_t, uint64_t> traps;  // begin -> end, host-call trap windows
   HostMaps host_maps;
@@ -193,8 +198,7 @@ void SetReg(uc_engine* uc, int reg, uint64_t value) {
 
 void MapFixed(Engine& e, uint64_t begin, uint64_t size, uint32_t perms) {
   Check(uc_mem_map_ptr(e.uc, begin, size, perms, reinterpret_cast<void*>(begin)), "map");
-  e.mapped[begin] = begin + size;
-  if (perms & UC_PROT_WRITE) e.writable[begin] = begin + size;
+  e.mapped[begin] = Mapping{begin + size, (perms & UC_PROT_WRITE) != 0};
 }
 
 Engine& UnicornExecutor::ThisThreadEngine() {
@@ -289,6 +293,13 @@ bool Contains(const std::map<uint64_t, uint64_t>& ranges, uint64_t address) {
   return it != ranges.begin() && std::prev(it)->second > address;
 }
 
+// The mapping holding `address`, or null.
+const Mapping* FindMapping(const std::map<uint64_t, Mapping>& mapped, uint64_t address) {
+  auto it = mapped.upper_bound(address);
+  if (it == mapped.begin() || std::prev(it)->second.end <= address) return nullptr;
+  return &std::prev(it)->second;
+}
+
 // The host region holding `address`: from the snapshot, else from the map read again (the
 // host may have mapped it since: a grown stack, a new heap arena).
 std::optional<HostRegion> FindHostRegion(Engine& e, uint64_t address) {
@@ -313,8 +324,8 @@ bool WindowAround(const Engine& e, const HostRegion& region, uint64_t address, u
   if (next != e.mapped.end()) *hi = std::min(*hi, next->first);
   if (next != e.mapped.begin()) {
     auto prev = std::prev(next);
-    if (prev->second > address) return false;
-    *lo = std::max(*lo, prev->second);
+    if (prev->second.end > address) return false;
+    *lo = std::max(*lo, prev->second.end);
   }
   return true;
 }
@@ -335,8 +346,7 @@ bool UnicornExecutor::MapOnDemand(Engine& e, uint64_t address, bool write) {
   if (uc_mem_map_ptr(e.uc, lo, hi - lo, perms, reinterpret_cast<void*>(lo)) != UC_ERR_OK) {
     return false;
   }
-  e.mapped[lo] = hi;
-  if (region->write) e.writable[lo] = hi;
+  e.mapped[lo] = Mapping{hi, region->write};
   e.address_space_changed = true;
   e.on_demand.push_back(OnDemand{lo, hi, region->write});
   return true;
@@ -352,7 +362,7 @@ bool UnicornExecutor::MapOnDemand(Engine& e, uint64_t address, bool write) {
 void UnicornExecutor::MapTrapWindow(Engine& e, uint64_t target) {
   // Mapped already (as data): calls there keep the fetch fault. Checked first, as these
   // calls come back every time and the region lookup may read /proc/self/maps.
-  if (Contains(e.mapped, target)) return;
+  if (FindMapping(e.mapped, target) != nullptr) return;
   const std::optional<HostRegion> region = FindHostRegion(e, target);
   if (!region || !region->exec) return;
   uint64_t lo, hi;
@@ -365,7 +375,7 @@ void UnicornExecutor::MapTrapWindow(Engine& e, uint64_t target) {
 void UnicornExecutor::MapTrap(Engine& e, uint64_t begin, uint64_t end) {
   Check(uc_mem_map_ptr(e.uc, begin, end - begin, UC_PROT_EXEC, const_cast<void*>(TrapWords())),
         "map trap window");
-  e.mapped[begin] = end;
+  e.mapped[begin] = Mapping{end, false};
   e.traps[begin] = end;
 }
 
@@ -373,7 +383,6 @@ void UnicornExecutor::DropOnDemandMappings(Engine& e) {
   for (const OnDemand& m : e.on_demand) {
     uc_mem_unmap(e.uc, m.begin, m.end - m.begin);
     e.mapped.erase(m.begin);
-    e.writable.erase(m.begin);
   }
   e.on_demand.clear();
   e.address_space_changed = true;
@@ -411,7 +420,6 @@ void UnicornExecutor::DropStaleOnDemandMappings(Engine& e) {
     } else {
       uc_mem_unmap(e.uc, m.begin, m.end - m.begin);
       e.mapped.erase(m.begin);
-      e.writable.erase(m.begin);
       e.address_space_changed = true;
     }
   }
@@ -436,7 +444,8 @@ void UnicornExecutor::FlushTranslations(Engine& e) {
 }
 
 bool UnicornExecutor::IsGuestWritable(void* engine, uint64_t address) {
-  return Contains(static_cast<Engine*>(engine)->writable, address);
+  const Mapping* m = FindMapping(static_cast<Engine*>(engine)->mapped, address);
+  return m != nullptr && m->writable;
 }
 
 void UnicornExecutor::OnBlock(uc_engine* uc, uint64_t address, uint32_t size, void* engine) {
@@ -554,7 +563,7 @@ uint64_t UnicornExecutor::HostCall(Engine& e, const Stop& stop) {
   const uint64_t target = stop.address;
   const HelperSignature* sig = LookupHelper(target);
   if (sig == nullptr) {
-    const uint64_t lr = e.regs.x(30);
+    const uint64_t lr = e.regs.x(kGuestLr);
     const std::string symbol = DescribeHostAddress(target);
     const uint64_t call_site = lr >= 4 ? lr - 4 : lr;
     Stop fault{
@@ -565,7 +574,7 @@ uint64_t UnicornExecutor::HostCall(Engine& e, const Stop& stop) {
                        : "no helper signature registered for " + Hex(target) + " = " + symbol};
     ThrowStop(fault);
   }
-  const uint64_t lr = e.regs.x(30), sp = e.regs.x(kGuestSp);
+  const uint64_t lr = e.regs.x(kGuestLr), sp = e.regs.x(kGuestSp);
   if (sp & 15) {
     ThrowStop(Stop{Stop::kFault, GuestFault::Kind::kMisalignedStack, lr - 4, sp,
                    "sp = " + Hex(sp) + " at a call to " + sig->name});
@@ -600,20 +609,21 @@ uint64_t UnicornExecutor::HostCall(Engine& e, const Stop& stop) {
 class CalleeSaved {
  public:
   explicit CalleeSaved(GuestRegisters& regs) : regs_(regs) {
-    for (int i = 19; i <= 29; i++) x_[i - 19] = regs.x(i);  // X19-X28, FP
-    x_[11] = regs.x(kGuestSp);
-    for (int i = 8; i <= 15; i++) d_[i - 8] = regs.d(i);
+    for (int i = 0; i < kXCount; i++) x_[i] = regs.x(kXRegs[i]);
+    for (int i = 0; i < kDCount; i++) d_[i] = regs.d(kFirstD + i);
   }
   void Restore() {
-    for (int i = 19; i <= 29; i++) regs_.set_x(i, x_[i - 19]);
-    regs_.set_x(kGuestSp, x_[11]);
-    for (int i = 8; i <= 15; i++) regs_.set_d(i, d_[i - 8]);
+    for (int i = 0; i < kXCount; i++) regs_.set_x(kXRegs[i], x_[i]);
+    for (int i = 0; i < kDCount; i++) regs_.set_d(kFirstD + i, d_[i]);
   }
 
  private:
+  // X19-X28, FP and SP; D8-D15.
+  static constexpr int kXRegs[] = {19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, kGuestSp};
+  static constexpr int kXCount = 12, kFirstD = 8, kDCount = 8;
   GuestRegisters& regs_;
-  uint64_t x_[12];
-  uint64_t d_[8];
+  uint64_t x_[kXCount];
+  uint64_t d_[kDCount];
 };
 
 void UnicornExecutor::RunStub(CallFrame* frame, int depth) {
@@ -640,7 +650,7 @@ void UnicornExecutor::RunStub(CallFrame* frame, int depth) {
 
 void UnicornExecutor::RunToSentinel(Engine& e, CallFrame* frame) {
   e.regs.set_x(0, reinterpret_cast<uintptr_t>(frame));
-  e.regs.set_x(30, kReturnSentinel);
+  e.regs.set_x(kGuestLr, kReturnSentinel);
   uint64_t pc = reinterpret_cast<uintptr_t>(stub());
   for (;;) {
     e.stop = Stop{};

@@ -9,6 +9,8 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <optional>
 
 #include "emulation/host_maps.h"
@@ -31,6 +33,11 @@ const RegisterAccessors& Accessors() {
 }
 
 }  // namespace
+
+bool KnobSet(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && std::strcmp(value, "1") == 0;
+}
 
 bool IsCheckedUnicornRelease() {
   unsigned int major = 0, minor = 0;

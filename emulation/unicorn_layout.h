@@ -21,6 +21,10 @@ bool IsCheckedUnicornRelease();
 // layout check fails. Call once the engine is initialised (after a register access).
 void* FindUnicornCpu(uc_engine* uc);
 
+// Whether environment variable `name` is set to exactly "1": the knobs that turn these
+// paths off for measuring.
+bool KnobSet(const char* name);
+
 // How many bytes from `address` on lie in one readable region of this process (0 if none).
 size_t ReadableBytesFrom(uint64_t address);
 

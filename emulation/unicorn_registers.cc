@@ -2,7 +2,6 @@
 #include "emulation/unicorn_registers.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <optional>
 
 #include "emulation/unicorn_layout.h"
@@ -63,17 +62,12 @@ std::optional<Found> Locate(const uint64_t* words, size_t n) {
   return Found{*x0, *d0, stride};
 }
 
-bool RegisterCallsRequested() {
-  const char* env = std::getenv("A64JIT_UNICORN_REG_CALLS");
-  return env != nullptr && env[0] == '1' && env[1] == 0;
-}
-
 }  // namespace
 
 void GuestRegisters::Attach(uc_engine* uc) {
   uc_ = uc;
   x_ = nullptr;
-  if (RegisterCallsRequested()) return;
+  if (KnobSet("A64JIT_UNICORN_REG_CALLS")) return;
   auto* cpu = static_cast<uint64_t*>(FindUnicornCpu(uc));
   if (cpu == nullptr) return;
   const size_t bytes = std::min(kScanBytes, ReadableBytesFrom(reinterpret_cast<uint64_t>(cpu)));

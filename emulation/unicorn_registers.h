@@ -18,13 +18,14 @@
 
 namespace a64jit::emu {
 
+constexpr int kGuestLr = 30;  // X30
 constexpr int kGuestSp = 31;  // SP's index among the X registers here
 
 // Unicorn's id of X<i> (i = 31: SP).
 inline int XRegisterId(int i) {
   if (i == kGuestSp) return UC_ARM64_REG_SP;
   if (i == 29) return UC_ARM64_REG_X29;
-  if (i == 30) return UC_ARM64_REG_X30;
+  if (i == kGuestLr) return UC_ARM64_REG_X30;
   return UC_ARM64_REG_X0 + i;
 }
 

@@ -9,8 +9,9 @@
 // --threshold=0 (1,009 functions compiled) flushed 19 times with 64 MiB and 326 times with
 // 4 MiB, and passed with both (when the buffer fills, Unicorn flushes it and translates
 // again, as QEMU does). Peak resident memory of that run then: 147 MB at 4 MiB, 162 MB at
-// 16 MiB, 214 MB at 64 MiB, 1 GiB and more before (each compile then also kept its text). Buffers of 1 and 2 MiB crashed
-// Unicorn 2.0.1 at start-up (SIGSEGV in tb_set_jmp_target), so 4 MiB is the least allowed.
+// 16 MiB, 214 MB at 64 MiB, 1 GiB and more before (each compile then also kept its text). Buffers
+// of 1 and 2 MiB crashed Unicorn 2.0.1 at start-up (SIGSEGV in tb_set_jmp_target), so 4 MiB is the
+// least allowed.
 #ifndef A64JIT_EMULATION_UNICORN_TB_BUFFER_H_
 #define A64JIT_EMULATION_UNICORN_TB_BUFFER_H_
 
