@@ -16,6 +16,7 @@
 #include <cstring>
 #include <functional>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 
 #include "emulation/executors.h"
@@ -320,6 +321,80 @@ TEST_F(ExecutorTest, ReentrancyAtLeast64LevelsDeep) {
   EXPECT_EQ(ex_->CallInt(g_guest_fn, {Arg::Int(100)}), 100u);
   EXPECT_EQ(ex_->last_call_stats().max_depth, 101);
   ExpectRanOnThisHost();
+#if !defined(__aarch64__)
+  // Nested runs inside the hook up to Unicorn's nesting limit, stopping emulation beyond it.
+  EXPECT_GT(ex_->last_call_stats().host_calls_in_hook, 40u);
+  EXPECT_LT(ex_->last_call_stats().host_calls_in_hook, 100u);
+#endif
+}
+
+// ---- host calls made inside Unicorn's interrupt hook -----------------------------------
+
+extern "C" int64_t HostIncrement(int64_t x) { return x + 1; }
+
+int g_throw_calls = 0;
+extern "C" int64_t HostThrowsOnSecondCall(int64_t x) {
+  if (++g_throw_calls == 2) throw std::runtime_error("thrown by the helper");
+  return x;
+}
+
+// x0 = 0; repeat x0 = helper(x0) `times` times (times in x0 on entry).
+void EmitCallLoop(Assembler& a, const void* helper) {
+  asmjit::Label loop = a.newLabel();
+  a.stp(x29, x30, ptr_pre(sp, -32));
+  a.mov(x29, sp);
+  a.str(x19, ptr(sp, 16));
+  a.mov(x19, x0);
+  a.mov(x0, 0);
+  a.bind(loop);
+  CallHostFunction(a, helper);
+  a.subs(x19, x19, 1);
+  a.b_ne(loop);
+  a.ldr(x19, ptr(sp, 16));
+  a.ldp(x29, x30, ptr_post(sp, 32));
+  a.ret(x30);
+}
+
+// The first call of a helper stops emulation (a fetch fault maps its trap window); the later
+// ones are made inside the interrupt hook of the window's `svc`, and resume at LR.
+TEST_F(ExecutorTest, HostCallsAfterTheFirstDoNotStopEmulation) {
+#if defined(__aarch64__)
+  GTEST_SKIP() << "natively a host call is a plain branch: there is no emulation to stop";
+#else
+  RegisterHelper(reinterpret_cast<const void*>(&HostIncrement),
+                 {"HostIncrement", 1, 0, RetKind::kInt});
+  const uint8_t* fn =
+      Load([](Assembler& a) { EmitCallLoop(a, reinterpret_cast<const void*>(&HostIncrement)); });
+  EXPECT_EQ(ex_->CallInt(fn, {Arg::Int(100)}), 100u);
+  ExpectRanOnThisHost();
+  EXPECT_EQ(ex_->last_call_stats().host_calls, 100u);
+  EXPECT_EQ(ex_->last_call_stats().host_calls_in_hook, 99u);
+#endif
+}
+
+// An exception from a helper called inside the hook cannot unwind through Unicorn's C frames:
+// it is kept, emulation stops, and the caller of the executor gets it.
+TEST_F(ExecutorTest, ExceptionFromAHelperCalledInsideTheHookReachesTheCaller) {
+#if defined(__aarch64__)
+  GTEST_SKIP() << "natively an exception cannot unwind through generated code (no unwind "
+                  "tables), so helpers there never throw";
+#else
+  RegisterHelper(reinterpret_cast<const void*>(&HostThrowsOnSecondCall),
+                 {"HostThrowsOnSecondCall", 1, 0, RetKind::kInt});
+  const uint8_t* fn = Load([](Assembler& a) {
+    EmitCallLoop(a, reinterpret_cast<const void*>(&HostThrowsOnSecondCall));
+  });
+  g_throw_calls = 0;
+  try {
+    ex_->CallInt(fn, {Arg::Int(5)});
+    ADD_FAILURE() << "the helper's exception was lost";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "thrown by the helper");
+  }
+  EXPECT_EQ(g_throw_calls, 2);
+  EXPECT_EQ(ex_->last_call_stats().host_calls_in_hook, 1u);
+  ExpectNextCallWorks();
+#endif
 }
 
 // ---- callee-saved registers, VIXL style ----------------------------------------------

@@ -10,10 +10,10 @@
 // Host calls: a guest branch to a host address first faults on instruction fetch; emulation
 // stops, the run loop calls the registered helper with the argument registers its signature
 // names, writes X0/D0, and resumes at LR. From then on the code around that helper is a trap
-// window of `svc #0` words, so later calls stop through one cached instruction (see
-// MapTrapWindow). uc_emu_start is never nested: a helper that calls back into guest code
-// starts a new run, and the suspended guest's callee-saved registers are put back if that
-// run ends in an exception.
+// window of `svc #0` words (see MapTrapWindow), and later calls are made inside the
+// interrupt hook that `svc` raises, without stopping emulation (see CallInHook). A helper
+// that calls back into guest code then starts a nested run inside that hook; the suspended
+// guest's callee-saved registers are put back if that run ends in an exception.
 //
 // Threads: every calling thread has its own Unicorn engine (registers, mappings, guest
 // stack), made on its first call and closed when the thread ends. A helper that releases
@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -36,6 +37,7 @@
 #include "emulation/helper_registry.h"
 #include "emulation/host_maps.h"
 #include "emulation/unicorn_dirty_tlb.h"
+#include "emulation/unicorn_layout.h"
 #include "emulation/unicorn_registers.h"
 #include "emulation/unicorn_tb_buffer.h"
 #include "jit/codegen/disassembly.h"
@@ -89,7 +91,8 @@ std::string Hex(uint64_t v) {
 
 // Why an engine's current uc_emu_start stopped, as recorded by the hooks.
 struct Stop {
-  enum What { kNone, kHostCall, kFault, kTimeout } what = kNone;
+  // kRethrow: a host call made inside a hook threw; Engine::pending holds the exception.
+  enum What { kNone, kHostCall, kFault, kTimeout, kRethrow } what = kNone;
   GuestFault::Kind kind = GuestFault::Kind::kUnmappedAccess;
   uint64_t pc = 0, address = 0;
   std::string detail;
@@ -126,6 +129,10 @@ struct Engine {
   bool address_space_changed = false;
   size_t arenas = 0, changes = 0;  // of the executor's code records, applied here
   Stop stop;
+  bool hook_calls = false;          // host calls are made inside the hook (see CallInHook)
+  int calls_in_hook = 0;            // host calls in progress inside OnInterrupt (CallInHook)
+  bool nested_run_in_hook = false;  // a nested run was started inside one of them
+  std::exception_ptr pending;       // what a host call made inside a hook threw
   ~Engine() {
     if (uc == nullptr) return;
     ForgetDirtyTlbEntries(uc);
@@ -162,6 +169,7 @@ class UnicornExecutor : public Executor {
   void DropStaleOnDemandMappings(Engine& e);
   void FlushTranslations(Engine& e);
   uint64_t HostCall(Engine& e, const Stop& stop);  // returns where to resume
+  bool CallInHook(Engine& e, uint64_t target);
   void RunToSentinel(Engine& e, CallFrame* frame);
   [[noreturn]] void ThrowStop(const Stop& stop);
 
@@ -223,6 +231,7 @@ std::unique_ptr<Engine> UnicornExecutor::NewEngine() {
   // this Unicorn cannot be told, they stay slow and right.
   UseDirtyTlbEntries(uc, &IsGuestWritable, e.get());
   e->regs.Attach(uc);  // registers without a Unicorn call each (see unicorn_registers.h)
+  e->hook_calls = !KnobSet("A64JIT_UNICORN_STOP_CALLS");
 
   uc_hook hook;
   void* user = e.get();
@@ -523,6 +532,7 @@ void UnicornExecutor::OnInterrupt(uc_engine* uc, uint32_t intno, void* engine) {
   uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
   GuestFault::Kind kind = GuestFault::Kind::kUndefinedInstruction;
   if (intno == kExcpSwi && Contains(e->traps, pc - 4)) {  // a host call (see MapTrapWindow)
+    if (pc - 4 != kReturnSentinel && e->executor->CallInHook(*e, pc - 4)) return;
     e->stop = Stop{Stop::kHostCall, GuestFault::Kind::kBadBranch, pc - 4, pc - 4, "", true};
     uc_emu_stop(uc);
     return;
@@ -600,6 +610,51 @@ uint64_t UnicornExecutor::HostCall(Engine& e, const Stop& stop) {
   return lr;
 }
 
+// Makes the host call to `target` from inside OnInterrupt, while emulation runs on, and
+// resumes the guest at LR. Stopping emulation for each call and starting it again cost about
+// 350 ns a call (executor_benchmark's round trip), half of Richards under Unicorn. Inside the
+// interrupt hook no translated block is executing (the hook runs in cpu_exec's loop, which
+// then looks up the block at the new PC), so a helper may start a nested run here even if
+// that run flushes the translation buffer. Facts about Unicorn 2.0.1 this relies on:
+// - nested uc_emu_start keeps one longjmp target per nesting level, at most 64 levels, so
+//   past kMaxCallsInHook calls in progress the call stops emulation as before, and the
+//   nesting stops growing;
+// - a nested run that ends by uc_emu_stop leaves the stop request set for the run it is
+//   nested in. Writing PC through uc_reg_write makes the run loop leave cpu_exec, clear the
+//   request and go on, so that is how the guest resumes after a nested run; otherwise PC is
+//   written directly.
+// An exception from the helper cannot cross Unicorn's C frames: it is kept, emulation stops,
+// and RunToSentinel throws it again.
+bool UnicornExecutor::CallInHook(Engine& e, uint64_t target) {
+  constexpr int kMaxCallsInHook = 48;
+  if (!e.hook_calls || e.calls_in_hook >= kMaxCallsInHook) return false;
+  const bool outer_nested = e.nested_run_in_hook;
+  e.nested_run_in_hook = false;
+  e.calls_in_hook++;
+  e.current->host_calls_in_hook++;
+  uint64_t resume = 0;
+  try {
+    resume =
+        HostCall(e, Stop{Stop::kHostCall, GuestFault::Kind::kBadBranch, target, target, "", true});
+    ApplyCodeRecords(e);
+  } catch (...) {
+    e.pending = std::current_exception();
+  }
+  e.calls_in_hook--;
+  const bool nested = e.nested_run_in_hook;
+  e.nested_run_in_hook = outer_nested || nested;
+  e.stop = Stop{};  // a nested run's last stop is not this run's
+  if (e.pending) {
+    e.stop.what = Stop::kRethrow;
+    uc_emu_stop(e.uc);
+  } else if (nested) {
+    SetReg(e.uc, UC_ARM64_REG_PC, resume);
+  } else {
+    e.regs.set_pc(resume);
+  }
+  return true;
+}
+
 // What a guest suspended in a host call needs back from a nested call that does not return
 // normally: the AAPCS64 callee-saved registers and SP. A nested call that returns has kept
 // them (the call stub and compiled code follow AAPCS64); one that ends in an exception may
@@ -632,6 +687,7 @@ void UnicornExecutor::RunStub(CallFrame* frame, int depth) {
   std::optional<CalleeSaved> saved;
   if (depth > 1) {
     saved.emplace(e.regs);  // a nested call interrupts a guest suspended in a host call
+    if (e.calls_in_hook > 0) e.nested_run_in_hook = true;
   } else {
     e.host_maps_fresh = false;
     if (!e.on_demand.empty() && StaleCheckDue(e)) DropStaleOnDemandMappings(e);
@@ -652,6 +708,8 @@ void UnicornExecutor::RunToSentinel(Engine& e, CallFrame* frame) {
   e.regs.set_x(0, reinterpret_cast<uintptr_t>(frame));
   e.regs.set_x(kGuestLr, kReturnSentinel);
   uint64_t pc = reinterpret_cast<uintptr_t>(stub());
+  constexpr int kMaxQuietStops = 1000;
+  int quiet_stops = 0;
   for (;;) {
     e.stop = Stop{};
     uc_err err = uc_emu_start(e.uc, pc, 0, 0, 0);
@@ -662,8 +720,19 @@ void UnicornExecutor::RunToSentinel(Engine& e, CallFrame* frame) {
       pc = HostCall(e, stop);
       continue;
     }
+    if (stop.what == Stop::kRethrow) {
+      std::exception_ptr thrown = std::move(e.pending);
+      e.pending = nullptr;
+      std::rethrow_exception(thrown);
+    }
     if (stop.what != Stop::kNone) ThrowStop(stop);
     const uint64_t at = Reg(e.uc, UC_ARM64_REG_PC);
+    // A stop request left set by a nested run (see CallInHook) ends this run at its next
+    // exit from cpu_exec (a buffer flush, say), with nothing recorded: go on where it was.
+    if (err == UC_ERR_OK && e.nested_run_in_hook && ++quiet_stops < kMaxQuietStops) {
+      pc = at;
+      continue;
+    }
     if (err != UC_ERR_OK) {
       ThrowStop(Stop{Stop::kFault, GuestFault::Kind::kUndefinedInstruction, at, at,
                      std::string("unicorn: ") + uc_strerror(err)});

@@ -50,7 +50,7 @@ std::optional<Found> Locate(const uint64_t* words, size_t n) {
   const std::optional<size_t> x0 = OnlyIndexOf(words, n, XPattern(0));
   const std::optional<size_t> d0 = OnlyIndexOf(words, n, DPattern(0));
   const std::optional<size_t> d1 = OnlyIndexOf(words, n, DPattern(1));
-  if (!x0 || !d0 || !d1 || *d1 <= *d0 || *x0 + kX > n) return std::nullopt;
+  if (!x0 || !d0 || !d1 || *d1 <= *d0 || *x0 + kX >= n) return std::nullopt;  // X0-SP and PC
   const size_t stride = *d1 - *d0;
   if (*d0 + stride * (kD - 1) >= n) return std::nullopt;
   for (int i = 0; i < kX; i++) {
@@ -75,6 +75,13 @@ void GuestRegisters::Attach(uc_engine* uc) {
   const std::optional<Found> found = Locate(cpu, bytes / sizeof(uint64_t));
   if (!WriteAll(uc, false) || !found) return;
   x_ = cpu + found->x0;
+  pc_ = nullptr;
+  const uint64_t pc_pattern = 0x3c0ffee000000040ull;
+  uint64_t back = 0;
+  if (uc_reg_write(uc, UC_ARM64_REG_PC, &pc_pattern) == UC_ERR_OK && x_[kX] == pc_pattern &&
+      uc_reg_read(uc, UC_ARM64_REG_PC, &back) == UC_ERR_OK && back == pc_pattern) {
+    pc_ = x_ + kX;
+  }
   d0_ = reinterpret_cast<uint8_t*>(cpu + found->d0);
   d_stride_ = found->d_stride * sizeof(uint64_t);
 }

@@ -62,6 +62,16 @@ class GuestRegisters {
     }
     return bits;
   }
+  // PC, written inside a hook without Unicorn's reaction to a PC write (uc_reg_write of PC
+  // asks the run loop to leave cpu_exec and enter it again). Through uc_reg_write where the
+  // word after the X registers was not found to be PC.
+  void set_pc(uint64_t v) {
+    if (pc_ != nullptr) {
+      *pc_ = v;
+    } else {
+      uc_reg_write(uc_, UC_ARM64_REG_PC, &v);
+    }
+  }
   void set_d(int i, uint64_t bits) {
     if (x_ != nullptr) {
       std::memcpy(d0_ + i * d_stride_, &bits, sizeof bits);
@@ -72,8 +82,9 @@ class GuestRegisters {
 
  private:
   uc_engine* uc_ = nullptr;
-  uint64_t* x_ = nullptr;  // CPUARMState::xregs
-  uint8_t* d0_ = nullptr;  // the low 64 bits of V0; V<i>'s at d0_ + i * d_stride_
+  uint64_t* x_ = nullptr;   // CPUARMState::xregs
+  uint64_t* pc_ = nullptr;  // CPUARMState::pc, the word after xregs in QEMU 5's layout
+  uint8_t* d0_ = nullptr;   // the low 64 bits of V0; V<i>'s at d0_ + i * d_stride_
   size_t d_stride_ = 0;
 };
 

@@ -723,7 +723,10 @@ void CountBreakerCall() { TheRuntime().stats.breaker_calls++; }
 Stats GetStats() {
   Runtime& r = TheRuntime();
   if (r.executor != nullptr) {
-    r.stats.guest_instructions = r.executor->total_stats().guest_instructions;
+    const runtime::CallStats total = r.executor->total_stats();
+    r.stats.guest_instructions = total.guest_instructions;
+    r.stats.host_calls = total.host_calls;
+    r.stats.host_calls_in_hook = total.host_calls_in_hook;
   }
   if (!r.compile_ns.empty()) {
     std::vector<int64_t> ns = r.compile_ns;
@@ -757,7 +760,8 @@ std::string StatsSummary() {
     << s.deopts << "\n";
   o << "a64jit: entries on other threads " << s.other_thread_entries << ", eval-breaker calls "
     << s.breaker_calls << "\n";
-  o << "a64jit: emulated instructions " << s.guest_instructions << "\n";
+  o << "a64jit: emulated instructions " << s.guest_instructions << ", host calls " << s.host_calls
+    << " (" << s.host_calls_in_hook << " without stopping emulation)\n";
   o << "a64jit: compile time per function: median " << s.compile_us_median << " us, max "
     << s.compile_us_max << " us; by stage: hir " << s.compile_hir_ns / 1000000 << " ms, lower "
     << s.compile_lower_ns / 1000000 << " ms, emit " << s.compile_emit_ns / 1000000 << " ms\n";
@@ -797,6 +801,7 @@ std::string StatsJson() {
     << ", \"entries\": " << s.entries << ", \"vectorcall_entries\": " << s.vectorcall_entries
     << ", \"deopts\": " << s.deopts << ", \"interpreted_entries\": " << s.interpreted_entries
     << ", \"bodies\": " << s.bodies << ", \"guest_instructions\": " << s.guest_instructions
+    << ", \"host_calls\": " << s.host_calls << ", \"host_calls_in_hook\": " << s.host_calls_in_hook
     << ", \"code_bytes\": " << s.code_bytes << ", \"exec_mode\": " << JsonString(s.exec_mode)
     << ", \"other_thread_entries\": " << s.other_thread_entries
     << ", \"breaker_calls\": " << s.breaker_calls

@@ -83,6 +83,8 @@ struct Stats {
   // Times compiled code found the eval breaker or tracing set and called a64_eval_breaker.
   int64_t breaker_calls = 0;
   uint64_t guest_instructions = 0;  // Unicorn; 0 natively
+  // Unicorn: guest -> host calls, and those made without stopping emulation (0 natively).
+  uint64_t host_calls = 0, host_calls_in_hook = 0;
   uint64_t code_bytes = 0;
   // Compile time: per function (median and maximum) and per stage (total over functions).
   int64_t compile_us_median = 0;

@@ -146,6 +146,8 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "other_thread_entries", s.other_thread_entries) == 0 &&
        SetInt(d, "breaker_calls", s.breaker_calls) == 0 &&
        SetInt(d, "emulated_instructions", static_cast<long long>(s.guest_instructions)) == 0 &&
+       SetInt(d, "host_calls", static_cast<long long>(s.host_calls)) == 0 &&
+       SetInt(d, "host_calls_in_hook", static_cast<long long>(s.host_calls_in_hook)) == 0 &&
        SetInt(d, "code_bytes", static_cast<long long>(s.code_bytes)) == 0 &&
        SetInt(d, "compile_us_median", s.compile_us_median) == 0 &&
        SetInt(d, "compile_us_max", s.compile_us_max) == 0 &&

@@ -141,6 +141,7 @@ void Executor::FinishOutermostCall(const CallStats& call) {
   total_.calls += call.calls;
   total_.guest_instructions += call.guest_instructions;
   total_.host_calls += call.host_calls;
+  total_.host_calls_in_hook += call.host_calls_in_hook;
   total_.max_depth = std::max(total_.max_depth, call.max_depth);
 }
 
@@ -195,7 +196,7 @@ CallResult Executor::Call(const void* entry, const std::vector<Arg>& args) {
   const bool outermost = calls.depth == 0;
   // The outermost call switches to the thread's guest stack; nested calls continue on it.
   frame.new_sp = outermost ? calls.stack_high : 0;
-  if (outermost) calls.current = CallStats{1, 0, 0, 0};
+  if (outermost) calls.current = CallStats{1, 0, 0, 0, 0};
 
   struct DepthGuard {
     Executor* self;

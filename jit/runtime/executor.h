@@ -43,6 +43,7 @@ struct CallStats {
   uint64_t calls = 0;               // outermost calls made
   uint64_t guest_instructions = 0;  // counted per translated block (Unicorn; 0 natively)
   uint64_t host_calls = 0;          // guest -> host helper calls (Unicorn; 0 natively)
+  uint64_t host_calls_in_hook = 0;  // of those, made without stopping emulation (Unicorn)
   int max_depth = 0;                // deepest nesting of guest calls (host -> guest -> ...)
 };
 
@@ -162,6 +163,7 @@ class Executor : public CodeSink {
     size_t mapping_size = 0;
     uint64_t guard_low = 0, stack_low = 0, stack_high = 0;
   };
+
  protected:
   explicit Executor(const ExecutorOptions& options);
   // Emits the call stub; called by the factory once the subclass exists.
