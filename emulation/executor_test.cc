@@ -372,6 +372,26 @@ TEST_F(ExecutorTest, HostCallsAfterTheFirstDoNotStopEmulation) {
 #endif
 }
 
+// Without the per-block hook the guest runs the same and host calls are still counted; only
+// the instruction count (and the budget it enforces) is given up.
+TEST_F(ExecutorTest, UncountedRunsGiveTheSameResultsWithoutAnInstructionCount) {
+#if defined(__aarch64__)
+  GTEST_SKIP() << "natively instructions are never counted";
+#else
+  ExecutorOptions options;
+  options.count_instructions = false;
+  Make(options);
+  RegisterHelper(reinterpret_cast<const void*>(&HostIncrement),
+                 {"HostIncrement", 1, 0, RetKind::kInt});
+  const uint8_t* fn =
+      Load([](Assembler& a) { EmitCallLoop(a, reinterpret_cast<const void*>(&HostIncrement)); });
+  EXPECT_EQ(ex_->CallInt(fn, {Arg::Int(100)}), 100u);
+  EXPECT_EQ(ex_->mode(), ExecMode::kUnicorn);
+  EXPECT_EQ(ex_->last_call_stats().guest_instructions, 0u);
+  EXPECT_EQ(ex_->last_call_stats().host_calls, 100u);
+#endif
+}
+
 // An exception from a helper called inside the hook cannot unwind through Unicorn's C frames:
 // it is kept, emulation stops, and the caller of the executor gets it.
 TEST_F(ExecutorTest, ExceptionFromAHelperCalledInsideTheHookReachesTheCaller) {

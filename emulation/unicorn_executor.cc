@@ -240,7 +240,7 @@ std::unique_ptr<Engine> UnicornExecutor::NewEngine() {
   if (options().count_every_instruction || e->trace) {
     Check(uc_hook_add(uc, &hook, UC_HOOK_CODE, reinterpret_cast<void*>(&OnCode), user, 1, 0),
           "hook code");
-  } else {
+  } else if (options().count_instructions) {
     Check(uc_hook_add(uc, &hook, UC_HOOK_BLOCK, reinterpret_cast<void*>(&OnBlock), user, 1, 0),
           "hook block");
   }
@@ -744,7 +744,9 @@ void UnicornExecutor::RunToSentinel(Engine& e, CallFrame* frame) {
 }  // namespace
 
 std::unique_ptr<Executor> CreateUnicornExecutor(const ExecutorOptions& options) {
-  std::unique_ptr<UnicornExecutor> executor(new UnicornExecutor(options));
+  ExecutorOptions chosen = options;
+  if (KnobSet("A64JIT_UNICORN_UNCOUNTED")) chosen.count_instructions = false;
+  std::unique_ptr<UnicornExecutor> executor(new UnicornExecutor(chosen));
   InitExecutor(executor.get());
   return executor;
 }

@@ -727,6 +727,7 @@ Stats GetStats() {
     r.stats.guest_instructions = total.guest_instructions;
     r.stats.host_calls = total.host_calls;
     r.stats.host_calls_in_hook = total.host_calls_in_hook;
+    r.stats.instructions_counted = r.executor->options().count_instructions;
   }
   if (!r.compile_ns.empty()) {
     std::vector<int64_t> ns = r.compile_ns;
@@ -760,8 +761,11 @@ std::string StatsSummary() {
     << s.deopts << "\n";
   o << "a64jit: entries on other threads " << s.other_thread_entries << ", eval-breaker calls "
     << s.breaker_calls << "\n";
-  o << "a64jit: emulated instructions " << s.guest_instructions << ", host calls " << s.host_calls
-    << " (" << s.host_calls_in_hook << " without stopping emulation)\n";
+  o << "a64jit: emulated instructions "
+    << (s.instructions_counted ? std::to_string(s.guest_instructions)
+                               : std::string("not counted (A64JIT_UNICORN_UNCOUNTED=1)"))
+    << ", host calls " << s.host_calls << " (" << s.host_calls_in_hook
+    << " without stopping emulation)\n";
   o << "a64jit: compile time per function: median " << s.compile_us_median << " us, max "
     << s.compile_us_max << " us; by stage: hir " << s.compile_hir_ns / 1000000 << " ms, lower "
     << s.compile_lower_ns / 1000000 << " ms, emit " << s.compile_emit_ns / 1000000 << " ms\n";

@@ -85,6 +85,7 @@ struct Stats {
   uint64_t guest_instructions = 0;  // Unicorn; 0 natively
   // Unicorn: guest -> host calls, and those made without stopping emulation (0 natively).
   uint64_t host_calls = 0, host_calls_in_hook = 0;
+  bool instructions_counted = true;  // false under A64JIT_UNICORN_UNCOUNTED=1
   uint64_t code_bytes = 0;
   // Compile time: per function (median and maximum) and per stage (total over functions).
   int64_t compile_us_median = 0;

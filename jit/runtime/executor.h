@@ -54,6 +54,11 @@ struct ExecutorOptions {
   double time_limit_seconds = 60.0;
   // Guest stack, below which lies a guard region; overflow is a GuestFault.
   size_t stack_size = 8u << 20;
+  // Unicorn: count guest instructions with a hook per translated block, which also enforces
+  // instruction_budget and checks SP's alignment at every block. The hook costs about a fifth
+  // of the run time; off, instructions are not counted (0), no budget applies, and SP is
+  // checked at host calls only. A64JIT_UNICORN_UNCOUNTED=1 turns it off.
+  bool count_instructions = true;
   // Unicorn: also run a hook per instruction (slow; for tracing). Off: per-block counting.
   bool count_every_instruction = false;
   // Unicorn: print every executed instruction (pc, sp, disassembly) to stderr. Implies
