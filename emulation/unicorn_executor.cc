@@ -129,10 +129,10 @@ struct Engine {
   bool address_space_changed = false;
   size_t arenas = 0, changes = 0;  // of the executor's code records, applied here
   Stop stop;
-  bool hook_calls = false;          // host calls are made inside the hook (see CallInHook)
-  int calls_in_hook = 0;            // host calls in progress inside OnInterrupt (CallInHook)
-  bool nested_run_in_hook = false;  // a nested run was started inside one of them
-  std::exception_ptr pending;       // what a host call made inside a hook threw
+  bool hook_calls = false;           // host calls are made inside the hook (see CallInHook)
+  int calls_in_hook = 0;             // host calls in progress inside OnInterrupt (CallInHook)
+  uint64_t nested_runs_in_hook = 0;  // nested runs started inside one of them, ever
+  std::exception_ptr pending;        // what a host call made inside a hook threw
   ~Engine() {
     if (uc == nullptr) return;
     ForgetDirtyTlbEntries(uc);
@@ -168,7 +168,8 @@ class UnicornExecutor : public Executor {
   void DropOnDemandMappings(Engine& e);
   void DropStaleOnDemandMappings(Engine& e);
   void FlushTranslations(Engine& e);
-  uint64_t HostCall(Engine& e, const Stop& stop);  // returns where to resume
+  // Returns where to resume. `trapped`: the call came through a trap window already.
+  uint64_t HostCall(Engine& e, uint64_t target, bool trapped);
   bool CallInHook(Engine& e, uint64_t target);
   void RunToSentinel(Engine& e, CallFrame* frame);
   [[noreturn]] void ThrowStop(const Stop& stop);
@@ -528,8 +529,7 @@ bool UnicornExecutor::OnInvalidMemory(uc_engine* uc, uc_mem_type type, uint64_t 
 
 void UnicornExecutor::OnInterrupt(uc_engine* uc, uint32_t intno, void* engine) {
   auto* e = static_cast<Engine*>(engine);
-  uint64_t pc = 0;
-  uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
+  uint64_t pc = e->regs.pc();
   GuestFault::Kind kind = GuestFault::Kind::kUndefinedInstruction;
   if (intno == kExcpSwi && Contains(e->traps, pc - 4)) {  // a host call (see MapTrapWindow)
     if (pc - 4 != kReturnSentinel && e->executor->CallInHook(*e, pc - 4)) return;
@@ -569,8 +569,7 @@ void UnicornExecutor::ThrowStop(const Stop& stop) {
   throw GuestFault(stop.kind, stop.pc, stop.address, stop.detail, DisassembleAround(stop.pc));
 }
 
-uint64_t UnicornExecutor::HostCall(Engine& e, const Stop& stop) {
-  const uint64_t target = stop.address;
+uint64_t UnicornExecutor::HostCall(Engine& e, uint64_t target, bool trapped) {
   const HelperSignature* sig = LookupHelper(target);
   if (sig == nullptr) {
     const uint64_t lr = e.regs.x(kGuestLr);
@@ -597,7 +596,7 @@ uint64_t UnicornExecutor::HostCall(Engine& e, const Stop& stop) {
     std::memcpy(&d[i], &bits, sizeof bits);
   }
   e.current->host_calls++;
-  if (!stop.trapped) MapTrapWindow(e, target);
+  if (!trapped) MapTrapWindow(e, target);
   e.host_maps_fresh = false;  // the helper may map or unmap host memory, before a nested call
   HostCallResult r = CallHost(target, sig->ret, x, d);
   e.host_maps_fresh = false;
@@ -628,26 +627,24 @@ uint64_t UnicornExecutor::HostCall(Engine& e, const Stop& stop) {
 bool UnicornExecutor::CallInHook(Engine& e, uint64_t target) {
   constexpr int kMaxCallsInHook = 48;
   if (!e.hook_calls || e.calls_in_hook >= kMaxCallsInHook) return false;
-  const bool outer_nested = e.nested_run_in_hook;
-  e.nested_run_in_hook = false;
+  const uint64_t nested_before = e.nested_runs_in_hook;
   e.calls_in_hook++;
   e.current->host_calls_in_hook++;
   uint64_t resume = 0;
   try {
-    resume =
-        HostCall(e, Stop{Stop::kHostCall, GuestFault::Kind::kBadBranch, target, target, "", true});
+    resume = HostCall(e, target, /*trapped=*/true);
     ApplyCodeRecords(e);
   } catch (...) {
     e.pending = std::current_exception();
   }
   e.calls_in_hook--;
-  const bool nested = e.nested_run_in_hook;
-  e.nested_run_in_hook = outer_nested || nested;
-  e.stop = Stop{};  // a nested run's last stop is not this run's
+  const bool nested = e.nested_runs_in_hook != nested_before;
   if (e.pending) {
+    e.stop = Stop{};
     e.stop.what = Stop::kRethrow;
     uc_emu_stop(e.uc);
   } else if (nested) {
+    e.stop = Stop{};  // the nested run's last stop is not this run's
     SetReg(e.uc, UC_ARM64_REG_PC, resume);
   } else {
     e.regs.set_pc(resume);
@@ -687,7 +684,7 @@ void UnicornExecutor::RunStub(CallFrame* frame, int depth) {
   std::optional<CalleeSaved> saved;
   if (depth > 1) {
     saved.emplace(e.regs);  // a nested call interrupts a guest suspended in a host call
-    if (e.calls_in_hook > 0) e.nested_run_in_hook = true;
+    if (e.calls_in_hook > 0) e.nested_runs_in_hook++;
   } else {
     e.host_maps_fresh = false;
     if (!e.on_demand.empty() && StaleCheckDue(e)) DropStaleOnDemandMappings(e);
@@ -717,7 +714,7 @@ void UnicornExecutor::RunToSentinel(Engine& e, CallFrame* frame) {
     ApplyCodeRecords(e);  // code compiled or changed while emulation was stopped
     if (stop.what == Stop::kHostCall) {
       if (stop.address == kReturnSentinel) return;
-      pc = HostCall(e, stop);
+      pc = HostCall(e, stop.address, stop.trapped);
       continue;
     }
     if (stop.what == Stop::kRethrow) {
@@ -729,7 +726,7 @@ void UnicornExecutor::RunToSentinel(Engine& e, CallFrame* frame) {
     const uint64_t at = Reg(e.uc, UC_ARM64_REG_PC);
     // A stop request left set by a nested run (see CallInHook) ends this run at its next
     // exit from cpu_exec (a buffer flush, say), with nothing recorded: go on where it was.
-    if (err == UC_ERR_OK && e.nested_run_in_hook && ++quiet_stops < kMaxQuietStops) {
+    if (err == UC_ERR_OK && e.nested_runs_in_hook > 0 && ++quiet_stops < kMaxQuietStops) {
       pc = at;
       continue;
     }

@@ -62,6 +62,12 @@ class GuestRegisters {
     }
     return bits;
   }
+  uint64_t pc() const {
+    if (pc_ != nullptr) return *pc_;
+    uint64_t v = 0;
+    uc_reg_read(uc_, UC_ARM64_REG_PC, &v);
+    return v;
+  }
   // PC, written inside a hook without Unicorn's reaction to a PC write (uc_reg_write of PC
   // asks the run loop to leave cpu_exec and enter it again). Through uc_reg_write where the
   // word after the X registers was not found to be PC.
