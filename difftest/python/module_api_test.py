@@ -125,6 +125,28 @@ if stats["exec_mode"] == "unicorn":
 else:
     check("native: nothing emulated", stats["emulated_instructions"] == 0, str(stats))
 a64jit.disable()
+
+# Compiled code calls a compiled function itself (a64_call_enter / a64_call_leave): the
+# first call of `leaf` compiles it, the other nine are direct.
+a64jit.enable(threshold=0)
+
+
+def leaf(x):
+    return x + 1
+
+
+def calls_leaf(n):
+    total = 0
+    for i in range(n):
+        total += leaf(i)
+    return total
+
+
+before_direct = a64jit.stats()["direct_entries"]
+check("compiled calls of compiled functions are direct",
+      calls_leaf(10) == 55 and a64jit.stats()["direct_entries"] == before_direct + 9,
+      str(a64jit.stats()))
+a64jit.disable()
 check("bad threshold", raises(ValueError, a64jit.enable, -1) is not None)
 
 passed = sum(results)

@@ -975,6 +975,12 @@ class FunctionCompiler {
   // ---- calls, prologue, epilogue ------------------------------------------------------
 
   void EmitCall(const Instr& in) {
+    // A call through a register: the target goes to x17 before any argument is placed
+    // (the argument moves use x16 as their scratch, never x17).
+    if (in.callee.empty()) {
+      const int t = ReadGp(in.base, kS1);
+      if (t != kS1) a_->mov(X(kS1), X(t));
+    }
     // Stack arguments first (their sources are read before any argument register is
     // written), then the register arguments as one parallel move, then spilled ones.
     std::vector<Move> gp_moves, fp_moves;
@@ -1005,7 +1011,12 @@ class FunctionCompiler {
       a_->ldr(D(reg),
               asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l->index))));
     }
-    EmitCallTo(in.callee);
+    if (in.callee.empty()) {
+      a_->blr(X(kS1));
+      stats_.register_calls++;
+    } else {
+      EmitCallTo(in.callee);
+    }
     if (in.dst >= 0) {
       if (lir::IsFloat(f_.TypeOf(in.dst))) {
         const int d = DstReg(in.dst, kF0);

@@ -53,6 +53,7 @@ struct CodeStats {
   int direct_calls = 0;  // bl
   int pool_calls = 0;    // ldr x16, literal; blr x16
   int far_calls = 0;     // movz/movk x16; blr x16 (no pool in range)
+  int register_calls = 0;  // blr x17: `call *%t(...)`, a target known only at run time
   bool long_ranges = false;
   int64_t frame_size = 0;
   int spill_slots = 0;

@@ -84,5 +84,21 @@ TEST(Codegen, LongRangesUseInvertedBranchesAndNoPool) {
   EXPECT_NE(d.find("movk x16"), std::string::npos) << d;
 }
 
+// The target of `call *%t` reaches x17 before the argument moves overwrite its register:
+// here it arrives in x1, which the second argument then takes.
+TEST(Codegen, CallThroughARegisterSavesTheTargetFirst) {
+  CompiledFunction c = CompileText(
+      "func @f(%0:i64, %1:ptr, %2:i64) -> i64 {\nbb0:\n"
+      "  %3:i64 = call *%1(%0, %2)\n  ret %3\n}\n");
+  EXPECT_EQ(c.stats.register_calls, 1);
+  const std::string d = Disassemble(c, kBase);
+  const size_t save = d.find("mov x17, x1"), move = d.find("mov x1, x2"), call = d.find("blr x17");
+  ASSERT_NE(save, std::string::npos) << d;
+  ASSERT_NE(move, std::string::npos) << d;
+  ASSERT_NE(call, std::string::npos) << d;
+  EXPECT_LT(save, move) << d;
+  EXPECT_LT(move, call) << d;
+}
+
 }  // namespace
 }  // namespace a64jit::codegen

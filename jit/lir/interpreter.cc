@@ -194,6 +194,12 @@ std::optional<Value> Interpreter::Call(const Function& f, const std::vector<Valu
 // A call to a function of the module (interpreted) or to a host helper (called natively);
 // its result, if any, goes to in.dst.
 void Interpreter::ExecCall(const Function& f, Frame& frame, const Instr& in, int depth) {
+  if (in.callee.empty()) {
+    // The target is machine code (a compiled function's entry), which only runs on the
+    // machine or under the emulator.
+    throw InterpError("call through a register has no meaning in the interpreter (line " +
+                      std::to_string(in.line) + ")");
+  }
   std::vector<Value> call_args;
   for (const Operand& a : in.args) {
     call_args.push_back(Value{frame.regs[static_cast<size_t>(a.vreg)]});

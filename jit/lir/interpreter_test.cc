@@ -114,6 +114,14 @@ TEST(LirInterpreter, BudgetsAndBadAccessesAreErrors) {
   EXPECT_THROW(Interpreter(load, nullptr, o).Run("f", {Value{reinterpret_cast<uintptr_t>(&word)}}),
                InterpError);
   EXPECT_THROW(Interpreter(load, nullptr).Run("nope", {}), InterpError);
+  // Machine code has no meaning here: a call through a register is an error naming its line.
+  Module through = Parse("func @f(%0:ptr) -> i64 {\nbb0:\n  %1:i64 = call *%0()\n  ret %1\n}\n");
+  try {
+    Interpreter(through, nullptr).Run("f", {Value{0x1000}});
+    ADD_FAILURE() << "no error";
+  } catch (const InterpError& e) {
+    EXPECT_STREQ(e.what(), "call through a register has no meaning in the interpreter (line 3)");
+  }
 }
 
 }  // namespace

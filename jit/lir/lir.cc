@@ -438,7 +438,13 @@ class Verifier {
   }
 
   void CheckCall(int b, const Instr& in) const {
-    if (in.callee.empty()) Fail(b, &in, "call without a callee");
+    if (in.callee.empty()) {
+      if (!in.base.is_vreg()) Fail(b, &in, "call without a callee");
+      const Type t = CheckVReg(b, &in, in.base.vreg);
+      if (t != Type::kPtr && t != Type::kI64) Fail(b, &in, "call target must be i64 or ptr");
+    } else if (!in.base.is_none()) {
+      Fail(b, &in, "call with both a callee and a target register");
+    }
     for (const Operand& a : in.args) {
       if (!a.is_vreg()) Fail(b, &in, "call arguments must be registers");
       if (!IsCallType(CheckVReg(b, &in, a.vreg))) {

@@ -90,13 +90,14 @@ struct Instr {
   Type cmp_type = Type::kI64;
   bool br_on_value = false;  // kBr: `br %c, ...` (c != 0) instead of a compare
   // kLoad / kStore: address = base + index * scale + disp; base is args[0] (load) or
-  // args[1] (store), index the next operand or none.
+  // args[1] (store), index the next operand or none. kCall through a register (`callee`
+  // empty): base holds the target address.
   Operand base, index;
   int scale = 1;
   int64_t disp = 0;
   Type store_type = Type::kI64;
   int slot = -1;              // kSlotAddr
-  std::string callee;         // kCall: symbol
+  std::string callee;         // kCall: symbol; empty for a call through `base`
   int64_t count = 0;          // kPad
   int targets[2] = {-1, -1};  // kJmp, kBr: block indices
   int line = 0;               // source line when parsed (diagnostics)

@@ -98,7 +98,8 @@ std::string FormatOperation(const Instr& in) {
     case OpSyntax::kSlotAddr:
       return "slotaddr ss" + std::to_string(in.slot);
     case OpSyntax::kCall: {
-      std::string s = "call @" + in.callee + "(";
+      std::string s =
+          in.callee.empty() ? "call *" + FormatOperand(in.base) + "(" : "call @" + in.callee + "(";
       for (size_t i = 0; i < in.args.size(); i++) {
         if (i > 0) s += ", ";
         s += FormatOperand(in.args[i]);
@@ -533,7 +534,13 @@ class Parser {
         in.slot = ParseIndex(tok_.text.substr(2), "a slot number");
         return Advance();
       case OpSyntax::kCall:
-        in.callee = ExpectSymbol();
+        if (IsPunct("*")) {  // through a register: call *%t(...)
+          Advance();
+          if (tok_.kind != Token::kVReg) Error("expected the target register after 'call *'");
+          in.base = Operand::VReg(ParseVRegUse());
+        } else {
+          in.callee = ExpectSymbol();
+        }
         Expect("(");
         if (!IsPunct(")")) ParseOperandList(in);
         return Expect(")");

@@ -59,6 +59,7 @@ bb0:
   %34:ptr = frameptr
   %35:i64 = call @helper(%0, %1, %33)
   call @callee(%35)
+  %36:i64 = call *%2(%35, %1)
   pad 3
   br.i64 sle %35, 10, bb1, bb2
 bb1:
@@ -133,6 +134,14 @@ TEST(LirText, VerifierNamesFunctionBlockAndInstruction) {
   EXPECT_THROW(Parse("func @g(%0:i64) {\nbb0:\n  %1:i64 = fadd %0, %0\n  ret\n}\n"), VerifyError);
   EXPECT_THROW(Parse("func @g(%0:i8) {\nbb0:\n  call @x(%0)\n  ret\n}\n"), VerifyError);
   EXPECT_THROW(Parse("func @g() {\nbb0:\n  ret\n  ret\n}\n"), VerifyError);
+  try {
+    Parse("func @g(%0:f64) {\nbb0:\n  call *%0()\n  ret\n}\n");
+    FAIL() << "no error";
+  } catch (const VerifyError& e) {
+    EXPECT_STREQ(e.what(), "@g bb0 'call' (line 3): call target must be i64 or ptr");
+  }
+  ExpectParseError("func @g() {\nbb0:\n  call *@x()\n}\n", 3, 9,
+                   "expected the target register after 'call *'");
 }
 
 TEST(LirText, TruncatedAndGarbageInputAreErrorsNotCrashes) {

@@ -727,8 +727,35 @@ class Lowerer {
 
   void LowerCall(const Instr& in) {
     const int p = Spill(in.args);
-    const uint64_t kwnames = in.kwnames >= 0 ? Const(in.kwnames) : 0;
-    CallChecked(in, Helper::a64_call, {V(tstate_), V(p), Operand::Imm(in.imm), Imm(kwnames)});
+    if (in.kwnames >= 0) {
+      return CallChecked(in, Helper::a64_call,
+                         {V(tstate_), V(p), Operand::Imm(in.imm), Imm(Const(in.kwnames))});
+    }
+    // A compiled callee is called from here, between a64_call_enter (which pushes its
+    // frame) and a64_call_leave: no host frame, and under Unicorn no nested emulation.
+    SetPrevInstr(in.bc);
+    const int dst = LirReg(in.dst);
+    const int entry =
+        Call(Helper::a64_call_enter, {V(tstate_), V(p), Operand::Imm(in.imm)}, -1, Type::kI64);
+    Load(V(p), 0, Type::kPtr, dst);  // the callee's frame, or the whole call's result
+    const int direct = NewBlock(), done = NewBlock();
+    Br(Cond::kNe, V(entry), Operand::Imm(0), direct, done);
+    cur_ = direct;
+    const int outcome = CallThrough(entry, {V(tstate_), V(dst)});
+    Call(Helper::a64_call_leave, {V(tstate_), V(dst), V(outcome)}, dst);
+    Jmp(done);
+    cur_ = done;
+    DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));
+  }
+
+  // [i64] call *%target(args...): a call of machine code whose address is known at run time.
+  int CallThrough(int target, std::vector<Operand> args) {
+    lir::Instr in;
+    in.op = lir::Op::kCall;
+    in.base = V(target);
+    in.args = InRegisters(std::move(args));
+    in.dst = out_.NewVReg(Type::kI64);
+    return Emit(in).dst;
   }
 
   // Operations that are one libpython call on their operands.

@@ -296,6 +296,33 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
   return EvalBreakerAfterCall(ts, res);
 }
 
+uint64_t a64_call_enter(PyThreadState* ts, PyObject** sp, int64_t oparg) {
+  if (sp[0] == nullptr && Py_TYPE(sp[1]) == &PyMethod_Type) {
+    PyObject* bound = sp[1];
+    sp[0] = Py_NewRef(PyMethod_GET_FUNCTION(bound));
+    sp[1] = Py_NewRef(PyMethod_GET_SELF(bound));
+    Py_DECREF(bound);
+  }
+  const int is_meth = sp[0] != nullptr;
+  PyObject* function = sp[1 - is_meth];
+  if (PyFunction_Check(function) &&
+      python::IsJitVectorcall(reinterpret_cast<PyFunctionObject*>(function)->vectorcall)) {
+    _PyInterpreterFrame* frame = nullptr;
+    const void* entry =
+        python::EnterCompiledCall(ts, function, sp + 2 - is_meth, oparg + is_meth, &frame);
+    if (entry != nullptr) {
+      sp[0] = reinterpret_cast<PyObject*>(frame);
+      return reinterpret_cast<uintptr_t>(entry);
+    }
+  }
+  sp[0] = a64_call(ts, sp, oparg, nullptr);
+  return 0;
+}
+
+PyObject* a64_call_leave(PyThreadState* ts, _PyInterpreterFrame* frame, uint64_t result) {
+  return python::LeaveCompiledCall(ts, frame, result);
+}
+
 int64_t a64_eval_breaker(PyThreadState* ts) {
   python::CountBreakerCall();
   if (ts->cframe->use_tracing == 0 && HandleEvalBreaker(ts) < 0) return -1;

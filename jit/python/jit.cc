@@ -251,14 +251,38 @@ __attribute__((noinline)) PyObject* RaiseInInterpreter(PyThreadState* ts,
   return result;
 }
 
-A64JIT_ALWAYS_INLINE PyObject* RunCompiled(CodeState* st, PyThreadState* ts,
-                                           _PyInterpreterFrame* frame) {
-  Runtime& r = TheRuntime();
-  if (!EnterRecursiveCall(ts, "")) return nullptr;
+// The first half of a run of compiled code: the recursion counted, the frame made current.
+A64JIT_ALWAYS_INLINE bool BeginRun(Runtime& r, PyThreadState* ts, _PyInterpreterFrame* frame) {
+  if (!EnterRecursiveCall(ts, "")) return false;
   frame->previous = ts->cframe->current_frame;
   ts->cframe->current_frame = frame;
   r.stats.entries++;
   if (ts != r.first_thread) r.stats.other_thread_entries++;
+  return true;
+}
+
+// The second half, given what the entry returned: the frame no longer current, and a deopt
+// finished by the interpreter.
+A64JIT_ALWAYS_INLINE PyObject* EndRun(Runtime& r, CodeState* st, PyThreadState* ts,
+                                      _PyInterpreterFrame* frame, uint64_t result) {
+  ts->cframe->current_frame = frame->previous;
+  ts->recursion_remaining++;  // Py_LeaveRecursiveCall()
+  const uint64_t kind = result & lower::kDeoptKindMask;
+  if (result < lower::kDeoptCodeLimit &&
+      (kind == lower::kDeoptError || kind == lower::kDeoptResume)) {
+    r.stats.deopts++;
+    CompleteFrame(*st, frame, result);
+    if (kind == lower::kDeoptResume) return _PyEval_EvalFrameDefault(ts, frame, 0);
+    return RaiseInInterpreter(ts, frame);
+  }
+  return reinterpret_cast<PyObject*>(result);
+}
+
+A64JIT_ALWAYS_INLINE PyObject* RunCompiled(CodeState* st, PyThreadState* ts,
+                                           _PyInterpreterFrame* frame) {
+  Runtime& r = TheRuntime();
+  if (!BeginRun(r, ts, frame)) return nullptr;
+  const int remaining = ts->recursion_remaining;
   uint64_t result = 0;
   bool faulted = false;
   try {
@@ -275,18 +299,14 @@ A64JIT_ALWAYS_INLINE PyObject* RunCompiled(CodeState* st, PyThreadState* ts,
     PyErr_Format(PyExc_SystemError, "a64jit: compiled code of %s failed: %s", st->name.c_str(),
                  e.what());
   }
-  ts->cframe->current_frame = frame->previous;
-  ts->recursion_remaining++;  // Py_LeaveRecursiveCall()
-  if (faulted) return nullptr;
-  const uint64_t kind = result & lower::kDeoptKindMask;
-  if (result < lower::kDeoptCodeLimit &&
-      (kind == lower::kDeoptError || kind == lower::kDeoptResume)) {
-    r.stats.deopts++;
-    CompleteFrame(*st, frame, result);
-    if (kind == lower::kDeoptResume) return _PyEval_EvalFrameDefault(ts, frame, 0);
-    return RaiseInInterpreter(ts, frame);
+  if (faulted) {
+    // Frames the compiled code had entered below this one (EnterCompiledCall) are
+    // abandoned with it: the thread's current frame and recursion count are this run's.
+    ts->cframe->current_frame = frame->previous;
+    ts->recursion_remaining = remaining + 1;
+    return nullptr;
   }
-  return reinterpret_cast<PyObject*>(result);
+  return EndRun(r, st, ts, frame, result);
 }
 
 // What 3.11's hidden _PyFrame_Clear does when a frame object outlives its frame: the frame
@@ -441,6 +461,35 @@ PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* a
   }
   Py_INCREF(func);  // the frame's reference
   return RunPushedFrame(st, ts, frame);
+}
+
+const void* EnterCompiledCall(PyThreadState* ts, PyObject* callable, PyObject* const* args,
+                              Py_ssize_t nargs, _PyInterpreterFrame** frame_out) {
+  auto* func = reinterpret_cast<PyFunctionObject*>(callable);
+  // Anything but the plain shape, and a call at the recursion limit (whose RecursionError
+  // CallCompiledConsuming raises), take the whole call in the host.
+  if (!PlainShape(reinterpret_cast<PyCodeObject*>(func->func_code), nargs, nullptr) ||
+      ts->recursion_remaining <= 0) {
+    return nullptr;
+  }
+  Runtime& r = TheRuntime();
+  CodeState* st = nullptr;
+  _PyInterpreterFrame* frame = PushFrame(r, ts, func, nargs, &st);
+  if (frame == nullptr) return nullptr;
+  // The callable's reference and the arguments' move into the frame.
+  for (Py_ssize_t i = 0; i < nargs; i++) frame->localsplus[i] = args[i];
+  BeginRun(r, ts, frame);  // cannot fail: recursion_remaining > 0
+  r.stats.direct_entries++;
+  *frame_out = frame;
+  return st->entry;
+}
+
+PyObject* LeaveCompiledCall(PyThreadState* ts, _PyInterpreterFrame* frame, uint64_t result) {
+  CodeState* st = ExistingState(frame->f_code);  // in the cache: entered a moment ago
+  PyObject* value = EndRun(TheRuntime(), st, ts, frame, result);
+  ClearFrame(frame);
+  ts->datastack_top = reinterpret_cast<PyObject**>(frame);
+  return value;
 }
 
 PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject* const* args,
@@ -757,8 +806,8 @@ std::string StatsSummary() {
   o << "a64jit: compiled entries " << Share(s.entries, s.entries + s.interpreted_entries)
     << " of the function entries\n";
   for (const auto& [name, why] : s.failures) o << "a64jit:   " << name << ": " << why << "\n";
-  o << "a64jit: entries " << s.entries << " (" << s.vectorcall_entries << " by vectorcall), deopts "
-    << s.deopts << "\n";
+  o << "a64jit: entries " << s.entries << " (" << s.vectorcall_entries << " by vectorcall, "
+    << s.direct_entries << " called directly by compiled code), deopts " << s.deopts << "\n";
   o << "a64jit: entries on other threads " << s.other_thread_entries << ", eval-breaker calls "
     << s.breaker_calls << "\n";
   o << "a64jit: emulated instructions "
@@ -803,10 +852,11 @@ std::string StatsJson() {
   std::ostringstream o;
   o << "{\"compiled\": " << s.compiled << ", \"failed\": " << s.failed
     << ", \"entries\": " << s.entries << ", \"vectorcall_entries\": " << s.vectorcall_entries
-    << ", \"deopts\": " << s.deopts << ", \"interpreted_entries\": " << s.interpreted_entries
-    << ", \"bodies\": " << s.bodies << ", \"guest_instructions\": " << s.guest_instructions
-    << ", \"host_calls\": " << s.host_calls << ", \"host_calls_in_hook\": " << s.host_calls_in_hook
-    << ", \"code_bytes\": " << s.code_bytes << ", \"exec_mode\": " << JsonString(s.exec_mode)
+    << ", \"direct_entries\": " << s.direct_entries << ", \"deopts\": " << s.deopts
+    << ", \"interpreted_entries\": " << s.interpreted_entries << ", \"bodies\": " << s.bodies
+    << ", \"guest_instructions\": " << s.guest_instructions << ", \"host_calls\": " << s.host_calls
+    << ", \"host_calls_in_hook\": " << s.host_calls_in_hook << ", \"code_bytes\": " << s.code_bytes
+    << ", \"exec_mode\": " << JsonString(s.exec_mode)
     << ", \"other_thread_entries\": " << s.other_thread_entries
     << ", \"breaker_calls\": " << s.breaker_calls
     << ", \"compile_us_median\": " << s.compile_us_median

@@ -73,7 +73,8 @@ struct Stats {
   std::map<std::string, int64_t> unsupported_opcodes;  // opcode name -> functions
   int64_t entries = 0;                                 // runs of compiled code
   int64_t vectorcall_entries = 0;                      // of which entered by vectorcall
-  int64_t deopts = 0;                                  // of which left for the interpreter
+  int64_t direct_entries = 0;  // of which called by compiled code itself (EnterCompiledCall)
+  int64_t deopts = 0;          // of which left for the interpreter
   // Function frames (not module or class bodies) the interpreter ran: not compiled (yet),
   // or an entry compiled code does not take (a generator being made, a throw(), tracing).
   int64_t interpreted_entries = 0;
@@ -120,6 +121,17 @@ PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* a
 // path) instead of being taken and dropped again. args[-1] may be overwritten meanwhile.
 PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject* const* args,
                                 Py_ssize_t nargs);
+
+// Compiled code's CALL of a compiled function, made by the caller's own code with no host
+// frame between the two (under Unicorn, no nested emulation either). EnterCompiledCall
+// pushes the callee's frame, moves `callable` and its `nargs` positional arguments into
+// it, makes it current and returns the entry to call as entry(ts, *frame_out); nullptr,
+// with nothing done, when the call must take CallCompiledConsuming instead (another
+// shape, tracing, a full data stack, the recursion limit). LeaveCompiledCall takes what
+// the entry returned, finishes a deopt in the interpreter, and pops the frame.
+const void* EnterCompiledCall(PyThreadState* ts, PyObject* callable, PyObject* const* args,
+                              Py_ssize_t nargs, _PyInterpreterFrame** frame_out);
+PyObject* LeaveCompiledCall(PyThreadState* ts, _PyInterpreterFrame* frame, uint64_t result);
 
 // Counts a call of a64_eval_breaker (Stats::breaker_calls).
 void CountBreakerCall();

@@ -30,6 +30,8 @@ struct _PyInterpreterFrame;
   X(a64_load_method_cached)         \
   X(a64_compare_bool)               \
   X(a64_call)                       \
+  X(a64_call_enter)                 \
+  X(a64_call_leave)                 \
   X(a64_build_list)                 \
   X(a64_build_tuple)                \
   X(a64_build_map)                  \
@@ -131,6 +133,14 @@ int a64_load_method_cached(PyObject* obj, PyObject* name, PyObject** out, Method
 int a64_compare_bool(PyObject* a, PyObject* b, int64_t op);
 // CALL over sp[0 .. oparg+1]: [callable|NULL, self|callable, args...], references moved.
 PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kwnames);
+// The same CALL (without keywords), made by compiled code itself when the callee is
+// compiled: returns the callee's entry, with its pushed frame in sp[0], for the caller to
+// call as entry(ts, frame) and pass the outcome to a64_call_leave. Otherwise makes the
+// whole call as a64_call does and returns 0 with the result (NULL on error) in sp[0].
+uint64_t a64_call_enter(PyThreadState* ts, PyObject** sp, int64_t oparg);
+// What the entry a64_call_enter gave returned -> the call's result (NULL on error); the
+// frame is popped.
+PyObject* a64_call_leave(PyThreadState* ts, _PyInterpreterFrame* frame, uint64_t result);
 PyObject* a64_build_list(PyObject** items, int64_t n);
 PyObject* a64_build_tuple(PyObject** items, int64_t n);
 PyObject* a64_build_map(PyObject** items, int64_t n);
