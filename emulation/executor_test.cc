@@ -45,6 +45,14 @@ std::vector<uint8_t> Assemble(const std::function<void(Assembler&)>& body) {
   return std::vector<uint8_t>(text->data(), text->data() + text->bufferSize());
 }
 
+// The callee-saved x19-x28, stored to or loaded from [base + offset] in pairs.
+void StoreX19ToX28(Assembler& a, const Gp& base, int offset) {
+  for (int i = 0; i < 10; i += 2) a.stp(x(19 + i), x(20 + i), ptr(base, offset + 8 * i));
+}
+void LoadX19ToX28(Assembler& a, const Gp& base, int offset) {
+  for (int i = 0; i < 10; i += 2) a.ldp(x(19 + i), x(20 + i), ptr(base, offset + 8 * i));
+}
+
 class ExecutorTest : public ::testing::Test {
  protected:
   void SetUp() override { Make({}); }
@@ -430,12 +438,12 @@ TEST_F(ExecutorTest, CalleeSavedRegistersSurviveHostCallsAndNesting) {
   g_executor = ex_.get();
   g_clobberer = Load([](Assembler& a) {
     a.sub(sp, sp, 160);
-    for (int i = 0; i < 10; i += 2) a.stp(x(19 + i), x(20 + i), ptr(sp, 8 * i));
+    StoreX19ToX28(a, sp, 0);
     for (int i = 0; i < 8; i += 2) a.stp(d(8 + i), d(9 + i), ptr(sp, 80 + 8 * i));
     a.mov(x9, 0xdeadbeefdeadbeefull);
     for (int i = 19; i <= 28; i++) a.mov(x(i), x9);
     for (int i = 8; i <= 15; i++) a.fmov(d(i), x9);
-    for (int i = 0; i < 10; i += 2) a.ldp(x(19 + i), x(20 + i), ptr(sp, 8 * i));
+    LoadX19ToX28(a, sp, 0);
     for (int i = 0; i < 8; i += 2) a.ldp(d(8 + i), d(9 + i), ptr(sp, 80 + 8 * i));
     a.add(sp, sp, 160);
     a.ret(x30);
@@ -446,7 +454,7 @@ TEST_F(ExecutorTest, CalleeSavedRegistersSurviveHostCallsAndNesting) {
     a.sub(sp, sp, 192);
     a.stp(x29, x30, ptr(sp, 0));
     a.str(x0, ptr(sp, 16));
-    for (int i = 0; i < 10; i += 2) a.stp(x(19 + i), x(20 + i), ptr(sp, 32 + 8 * i));
+    StoreX19ToX28(a, sp, 32);
     for (int i = 0; i < 8; i += 2) a.stp(d(8 + i), d(9 + i), ptr(sp, 112 + 8 * i));
     for (int i = 19; i <= 28; i++) a.mov(x(i), 0x0101010101010101ull * i);
     for (int i = 8; i <= 15; i++) {
@@ -455,9 +463,9 @@ TEST_F(ExecutorTest, CalleeSavedRegistersSurviveHostCallsAndNesting) {
     }
     CallHostFunction(a, reinterpret_cast<const void*>(&HostCallsClobberer));
     a.ldr(x0, ptr(sp, 16));
-    for (int i = 0; i < 10; i += 2) a.stp(x(19 + i), x(20 + i), ptr(x0, 8 * i));
+    StoreX19ToX28(a, x0, 0);
     for (int i = 0; i < 8; i += 2) a.stp(d(8 + i), d(9 + i), ptr(x0, 80 + 8 * i));
-    for (int i = 0; i < 10; i += 2) a.ldp(x(19 + i), x(20 + i), ptr(sp, 32 + 8 * i));
+    LoadX19ToX28(a, sp, 32);
     for (int i = 0; i < 8; i += 2) a.ldp(d(8 + i), d(9 + i), ptr(sp, 112 + 8 * i));
     a.ldp(x29, x30, ptr(sp, 0));
     a.add(sp, sp, 192);
@@ -508,7 +516,7 @@ TEST_F(ExecutorTest, CallerRegistersSurviveANestedFaultTheHelperCatches) {
     a.sub(sp, sp, 160);
     a.stp(x29, x30, ptr(sp, 0));
     a.str(x0, ptr(sp, 16));
-    for (int i = 0; i < 10; i += 2) a.stp(x(19 + i), x(20 + i), ptr(sp, 32 + 8 * i));
+    StoreX19ToX28(a, sp, 32);
     a.stp(d8, d9, ptr(sp, 112));
     a.mov(x19, 19);
     a.mov(x28, 2800);
@@ -519,7 +527,7 @@ TEST_F(ExecutorTest, CallerRegistersSurviveANestedFaultTheHelperCatches) {
     a.str(d8, ptr(x1));
     a.add(x0, x0, x19);
     a.add(x0, x0, x28);
-    for (int i = 0; i < 10; i += 2) a.ldp(x(19 + i), x(20 + i), ptr(sp, 32 + 8 * i));
+    LoadX19ToX28(a, sp, 32);
     a.ldp(d8, d9, ptr(sp, 112));
     a.ldp(x29, x30, ptr(sp, 0));
     a.add(sp, sp, 160);

@@ -260,25 +260,35 @@ PyObject* CallCFunctionDirect(PyThreadState* ts, PyObject* function, PyObject** 
   return res;
 }
 
-}  // namespace
-
-PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kwnames) {
-  int is_meth = sp[0] != nullptr;
-  if (!is_meth && Py_TYPE(sp[1]) == &PyMethod_Type) {
+// CALL's stack sp[0 .. oparg+1] with a bound method in the callable's place becomes
+// [function, self, args...], as the interpreter's CALL does. Whether sp[0] now holds the
+// function (self then counts as the first argument).
+int UnbindMethod(PyObject** sp) {
+  if (sp[0] == nullptr && Py_TYPE(sp[1]) == &PyMethod_Type) {
     PyObject* bound = sp[1];
     sp[0] = Py_NewRef(PyMethod_GET_FUNCTION(bound));
     sp[1] = Py_NewRef(PyMethod_GET_SELF(bound));
     Py_DECREF(bound);
-    is_meth = 1;
   }
+  return sp[0] != nullptr;
+}
+
+bool IsCompiledFunction(PyObject* callable) {
+  return PyFunction_Check(callable) &&
+         python::IsJitVectorcall(reinterpret_cast<PyFunctionObject*>(callable)->vectorcall);
+}
+
+}  // namespace
+
+PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kwnames) {
+  const int is_meth = UnbindMethod(sp);
   const Py_ssize_t total = oparg + is_meth;
   PyObject* function = sp[1 - is_meth];
   PyObject** args = sp + 2 - is_meth;
   const Py_ssize_t nkw = kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
   const size_t nargsf = static_cast<size_t>(total - nkw) | PY_VECTORCALL_ARGUMENTS_OFFSET;
   // A compiled Python function is called straight through the JIT, taking our references.
-  if (kwnames == nullptr && PyFunction_Check(function) &&
-      python::IsJitVectorcall(reinterpret_cast<PyFunctionObject*>(function)->vectorcall)) {
+  if (kwnames == nullptr && IsCompiledFunction(function)) {
     return python::CallCompiledConsuming(ts, function, args, total);
   }
   bool handled = false;
@@ -297,16 +307,9 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
 }
 
 uint64_t a64_call_enter(PyThreadState* ts, PyObject** sp, int64_t oparg) {
-  if (sp[0] == nullptr && Py_TYPE(sp[1]) == &PyMethod_Type) {
-    PyObject* bound = sp[1];
-    sp[0] = Py_NewRef(PyMethod_GET_FUNCTION(bound));
-    sp[1] = Py_NewRef(PyMethod_GET_SELF(bound));
-    Py_DECREF(bound);
-  }
-  const int is_meth = sp[0] != nullptr;
+  const int is_meth = UnbindMethod(sp);
   PyObject* function = sp[1 - is_meth];
-  if (PyFunction_Check(function) &&
-      python::IsJitVectorcall(reinterpret_cast<PyFunctionObject*>(function)->vectorcall)) {
+  if (IsCompiledFunction(function)) {
     _PyInterpreterFrame* frame = nullptr;
     const void* entry =
         python::EnterCompiledCall(ts, function, sp + 2 - is_meth, oparg + is_meth, &frame);

@@ -407,6 +407,12 @@ A64JIT_ALWAYS_INLINE bool PlainShape(const PyCodeObject* code, Py_ssize_t nargs,
          (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) == 0;
 }
 
+// Undoes PushFrame after a run: the frame cleared (its references released) and popped.
+A64JIT_ALWAYS_INLINE void PopFrame(PyThreadState* ts, _PyInterpreterFrame* frame) {
+  ClearFrame(frame);
+  ts->datastack_top = reinterpret_cast<PyObject**>(frame);
+}
+
 // Undoes PushFrame when the arguments do not bind (the frame holds its code only).
 __attribute__((noinline)) void PopUnboundFrame(PyThreadState* ts, _PyInterpreterFrame* frame) {
   Py_DECREF(frame->f_code);
@@ -438,8 +444,7 @@ A64JIT_ALWAYS_INLINE PyObject* RunPushedFrame(CodeState* st, PyThreadState* ts,
                                               _PyInterpreterFrame* frame) {
   TheRuntime().stats.vectorcall_entries++;
   PyObject* result = RunCompiled(st, ts, frame);
-  ClearFrame(frame);
-  ts->datastack_top = reinterpret_cast<PyObject**>(frame);
+  PopFrame(ts, frame);
   return result;
 }
 
@@ -487,8 +492,7 @@ const void* EnterCompiledCall(PyThreadState* ts, PyObject* callable, PyObject* c
 PyObject* LeaveCompiledCall(PyThreadState* ts, _PyInterpreterFrame* frame, uint64_t result) {
   CodeState* st = ExistingState(frame->f_code);  // in the cache: entered a moment ago
   PyObject* value = EndRun(TheRuntime(), st, ts, frame, result);
-  ClearFrame(frame);
-  ts->datastack_top = reinterpret_cast<PyObject**>(frame);
+  PopFrame(ts, frame);
   return value;
 }
 
