@@ -22,6 +22,7 @@ namespace {
 using TlbFill = bool (*)(void* cpu, uint64_t address, int size, int access_type, int mmu_idx,
                          bool probe, uintptr_t retaddr);
 using TlbSetDirty = void (*)(void* cpu, uint64_t vaddr);
+using TlbFlush = void (*)(void* cpu);
 
 constexpr size_t kCpuStateScanBytes = 64 << 10;  // CPUState is about 33 KB in 2.0.1
 constexpr size_t kClassScanWords = 32;           // CPUClass::tlb_fill is its tenth word
@@ -30,8 +31,12 @@ struct Symbols {
   TlbFill tlb_fill = reinterpret_cast<TlbFill>(dlsym(RTLD_DEFAULT, "arm_cpu_tlb_fill_aarch64"));
   TlbSetDirty set_dirty =
       reinterpret_cast<TlbSetDirty>(dlsym(RTLD_DEFAULT, "tlb_set_dirty_aarch64"));
+  TlbFlush flush = reinterpret_cast<TlbFlush>(dlsym(RTLD_DEFAULT, "tlb_flush_aarch64"));
   bool complete() const { return tlb_fill && set_dirty; }
 };
+
+// Fills between two flushes that let QEMU resize the TLB (see TlbFillDirty).
+constexpr uint64_t kFillsPerResize = uint64_t{1} << 16;
 
 const Symbols& Unicorn() {
   static const Symbols symbols;
@@ -44,6 +49,8 @@ struct Registration {
   uc_engine* uc;
   GuestWritable writable;
   void* context;
+  bool resize;         // flush now and then so that the TLB can grow (TlbFillDirty)
+  uint64_t fills = 0;  // since the last flush
 };
 // Plain arrays, which a thread's exit does not destroy: engines are closed by another
 // thread_local's destructor, which may run after this one's would have.
@@ -54,16 +61,28 @@ thread_local size_t t_registered = 0;
 // Fills the entry as Unicorn would, then clears its not-dirty mark if the guest may write
 // the page. tlb_set_dirty only touches entries whose write address is this page's with
 // exactly that mark.
+//
+// Every kFillsPerResize fills it first flushes the TLB. QEMU sizes a TLB only when it is
+// flushed (tlb_mmu_resize_locked: double it when more than 70% of the entries were in use,
+// shrink it when under 30% for 100 ms), and nothing else flushes ours once a program has
+// settled: it stays at 256 entries, direct-mapped by page number, against Python's heap
+// scattered over tens of megabytes. Where the heap lands (ASLR) then decides how many
+// accesses miss, and Richards' CPU time under Unicorn varied by a third from one process to
+// the next. A flush is safe here: callers of tlb_fill look the entry up again afterwards,
+// and the flush drops no translated code (only the TB jump cache, a lookup cache).
 bool TlbFillDirty(void* cpu, uint64_t address, int size, int access_type, int mmu_idx, bool probe,
                   uintptr_t retaddr) {
+  Registration* r = nullptr;
+  for (size_t i = 0; i < t_registered; i++) {
+    if (t_registrations[i].cpu == cpu) r = &t_registrations[i];
+  }
+  if (r != nullptr && r->resize && ++r->fills == kFillsPerResize) {
+    r->fills = 0;
+    Unicorn().flush(cpu);
+  }
   const bool ok = Unicorn().tlb_fill(cpu, address, size, access_type, mmu_idx, probe, retaddr);
   if (!ok) return false;
-  for (size_t i = 0; i < t_registered; i++) {
-    const Registration& r = t_registrations[i];
-    if (r.cpu != cpu) continue;
-    if (r.writable(r.context, address)) Unicorn().set_dirty(cpu, address);
-    break;
-  }
+  if (r != nullptr && r->writable(r->context, address)) Unicorn().set_dirty(cpu, address);
   return true;
 }
 
@@ -106,7 +125,8 @@ bool UseDirtyTlbEntries(uc_engine* uc, GuestWritable writable, void* context) {
   if (slot == nullptr) return false;
   ForgetDirtyTlbEntries(uc);
   if (t_registered == kMaxEnginesPerThread) return false;
-  t_registrations[t_registered++] = Registration{cpu, uc, writable, context};
+  const bool resize = Unicorn().flush != nullptr && !KnobSet("A64JIT_UNICORN_FIXED_TLB");
+  t_registrations[t_registered++] = Registration{cpu, uc, writable, context, resize};
   *slot = &TlbFillDirty;
   return true;
 }
