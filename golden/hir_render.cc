@@ -28,6 +28,8 @@ lower::RuntimeAddresses FakeAddresses(PyCodeObject* code) {
   rt.py_none = kFakeObjects + 0x20;
   rt.py_long_type = kFakeObjects + 0x30;
   rt.eval_breaker = kFakeObjects + 0x40;
+  rt.null_sink = kFakeObjects + 0x50;
+  rt.call_enter_stub = kFakeObjects + 0x60;
   auto next_cache = std::make_shared<uint64_t>(kFakeCaches);
   rt.new_site_cache = [next_cache] {
     auto* cache = reinterpret_cast<runtime::SiteCache*>(*next_cache);

@@ -142,10 +142,51 @@ def calls_leaf(n):
     return total
 
 
-before_direct = a64jit.stats()["direct_entries"]
+before = a64jit.stats()
 check("compiled calls of compiled functions are direct",
-      calls_leaf(10) == 55 and a64jit.stats()["direct_entries"] == before_direct + 9,
+      calls_leaf(10) == 55 and a64jit.stats()["direct_entries"] == before["direct_entries"] + 9,
       str(a64jit.stats()))
+# ... entered by the guest call stub (jit/lower/call_stub.h), with no host call.
+check("the call stub enters them",
+      a64jit.stats()["stub_entries"] == before["stub_entries"] + 9, str(a64jit.stats()))
+
+# A compiled frame releases its locals when it returns (lower.cc, LowerReturnBlock), and
+# keeps them when a frame object may outlive it.
+deleted = []
+
+
+class Noisy:
+    def __del__(self):
+        deleted.append(1)
+
+
+def holds_noisy(x):
+    n = Noisy()
+    return x + 1
+
+
+def calls_holds_noisy():
+    return holds_noisy(1) + holds_noisy(2) + holds_noisy(3)
+
+
+check("a returning compiled frame releases its locals",
+      calls_holds_noisy() == 9 and len(deleted) == 3, str(deleted))
+kept = []
+
+
+def keeps_frame(a):
+    b = a * 2
+    kept.append(sys._getframe())
+    return b
+
+
+def calls_keeps_frame():
+    return keeps_frame(3) + keeps_frame(4)
+
+
+check("a frame object kept past the return keeps its locals",
+      calls_keeps_frame() == 14 and kept[-1].f_locals == {"a": 4, "b": 8},
+      str(kept[-1].f_locals if kept else None))
 a64jit.disable()
 check("bad threshold", raises(ValueError, a64jit.enable, -1) is not None)
 

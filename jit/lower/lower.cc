@@ -41,6 +41,15 @@ using runtime::SiteCache;
 constexpr int64_t kLocalsPlus = offsetof(_PyInterpreterFrame, localsplus);
 constexpr int64_t kPrevInstr = offsetof(_PyInterpreterFrame, prev_instr);
 constexpr int64_t kStackTop = offsetof(_PyInterpreterFrame, stacktop);
+constexpr int64_t kFrameObject = offsetof(_PyInterpreterFrame, frame_obj);
+constexpr int64_t kFramePrevious = offsetof(_PyInterpreterFrame, previous);
+constexpr int64_t kFrameFunc = offsetof(_PyInterpreterFrame, f_func);
+constexpr int64_t kFrameCode = offsetof(_PyInterpreterFrame, f_code);
+constexpr int64_t kCurrentFrame = offsetof(_PyCFrame, current_frame);
+constexpr int64_t kRecursionRemaining = offsetof(PyThreadState, recursion_remaining);
+constexpr int64_t kDataStackTop = offsetof(PyThreadState, datastack_top);
+// A returning frame with at most this many locals clears them without a loop.
+constexpr int64_t kUnrolledLocals = 8;
 constexpr int64_t kThreadCFrame = offsetof(PyThreadState, cframe);
 constexpr int64_t kUseTracing = offsetof(_PyCFrame, use_tracing);
 static_assert(offsetof(PyObject, ob_refcnt) == 0, "refcount at offset 0");
@@ -128,7 +137,14 @@ class Lowerer {
     cur_ = entry_;
     first_instr_ = Mov(Operand::Imm(static_cast<int64_t>(rt_.first_instr)), Type::kPtr);
     // A resumed generator's prev_instr says where it was suspended (block 0 reads it).
-    if (!hir::IsGenerator(f_.code.flags)) SetPrevInstr(f_.code.first_traceable);
+    if (!hir::IsGenerator(f_.code.flags)) {
+      SetPrevInstr(f_.code.first_traceable);
+      // The locals past the arguments start NULL. Every caller has made them so but the
+      // guest call stub (call_stub.h), which leaves them to these stores: no loop there.
+      for (int i = f_.code.nargs; i < f_.code.nlocalsplus; i++) {
+        Store(Operand::Imm(0), V(frame_), kLocalsPlus + 8 * int64_t{i}, Type::kPtr);
+      }
+    }
     Jmp(block_of_[0]);
     for (size_t b = 0; b < f_.blocks.size(); b++) {
       cur_ = block_of_[b];
@@ -137,6 +153,7 @@ class Lowerer {
       prev_instr_known_ = -1;
       for (const Instr& in : f_.blocks[b].instrs) LowerInstr(in);
     }
+    if (return_block_ >= 0) LowerReturnBlock();
     Reorder();
     return std::move(out_);
   }
@@ -226,20 +243,20 @@ class Lowerer {
     in.targets[0] = target;
     Emit(in);
   }
-  void Br(Cond c, Operand a, Operand b, int if_true, int if_false) {
+  void Br(Cond c, Operand a, Operand b, int if_true, int if_false, Type t = Type::kI64) {
     lir::Instr in;
     in.op = lir::Op::kBr;
     in.cond = c;
-    in.cmp_type = Type::kI64;
+    in.cmp_type = t;
     in.args = {a, b};
     in.targets[0] = if_true;
     in.targets[1] = if_false;
     Emit(in);
   }
   // Branches to a fresh block on `cond`, continues in another; returns the taken block.
-  int SplitOn(Cond c, Operand a, Operand b) {
+  int SplitOn(Cond c, Operand a, Operand b, Type t = Type::kI64) {
     const int taken = NewBlock(), cont = NewBlock();
-    Br(c, a, b, taken, cont);
+    Br(c, a, b, taken, cont, t);
     cur_ = cont;
     return taken;
   }
@@ -735,17 +752,64 @@ class Lowerer {
     // frame) and a64_call_leave: no host frame, and under Unicorn no nested emulation.
     SetPrevInstr(in.bc);
     const int dst = LirReg(in.dst);
-    const int entry =
-        Call(Helper::a64_call_enter, {V(tstate_), V(p), Operand::Imm(in.imm)}, -1, Type::kI64);
+    const std::vector<Operand> args = {V(tstate_), V(p), Operand::Imm(in.imm)};
+    const int entry = rt_.call_enter_stub != 0
+                          ? CallThrough(Mov(Imm(rt_.call_enter_stub), Type::kI64), args)
+                          : Call(Helper::a64_call_enter, args, -1, Type::kI64);
     Load(V(p), 0, Type::kPtr, dst);  // the callee's frame, or the whole call's result
     const int direct = NewBlock(), done = NewBlock();
     Br(Cond::kNe, V(entry), Operand::Imm(0), direct, done);
     cur_ = direct;
-    const int outcome = CallThrough(entry, {V(tstate_), V(dst)});
-    Call(Helper::a64_call_leave, {V(tstate_), V(dst), V(outcome)}, dst);
+    const int frame = Mov(V(dst), Type::kPtr);
+    const int outcome = CallThrough(entry, {V(tstate_), V(frame)});
+    LeaveDirectCall(frame, outcome, dst, in.bc);
     Jmp(done);
     cur_ = done;
     DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));
+  }
+
+  // a64_call_leave's common case in line (under Unicorn, one host call less per Python
+  // call): the callee returned a value, released its locals (LowerReturnBlock) and has no
+  // frame object. Its frame stops being current and is popped, and its references to the
+  // function and the code are released. Anything else is a64_call_leave's.
+  void LeaveDirectCall(int frame, int outcome, int dst, int bc) {
+    const int slow = NewBlock(), common = NewBlock();
+    cold_[static_cast<size_t>(slow)] = 1;
+    // Deopt codes (and NULL) are the values below kDeoptCodeLimit.
+    const int returned = SplitOn(Cond::kUge, V(outcome), Imm(kDeoptCodeLimit));
+    Jmp(slow);
+    cur_ = returned;
+    // Locals released and no frame object: stacktop and frame_obj both zero.
+    const int stack_top = Load(V(frame), kStackTop, Type::kI32);
+    const int frame_object = Load(V(frame), kFrameObject, Type::kPtr);
+    lir::Instr widen;
+    widen.op = lir::Op::kZExt;
+    widen.dst = out_.NewVReg(Type::kI64);
+    widen.args = {V(stack_top)};
+    const int either = Binary(lir::Op::kOr, V(frame_object), V(Emit(widen).dst), Type::kI64);
+    Br(Cond::kEq, V(either), Operand::Imm(0), common, slow);
+    cur_ = slow;
+    Call(Helper::a64_call_leave, {V(tstate_), V(frame), V(outcome)}, dst);
+    const int done = NewBlock();
+    Jmp(done);
+    cur_ = common;
+    const int cframe = Load(V(tstate_), kThreadCFrame, Type::kPtr);
+    Store(V(Load(V(frame), kFramePrevious, Type::kPtr)), V(cframe), kCurrentFrame, Type::kPtr);
+    const int remaining = Load(V(tstate_), kRecursionRemaining, Type::kI32);
+    Binary(lir::Op::kAdd, V(remaining), Operand::Imm(1), Type::kI32, remaining);
+    Store(V(remaining), V(tstate_), kRecursionRemaining, Type::kI32);
+    const int func = Load(V(frame), kFrameFunc, Type::kPtr);
+    const int code = Load(V(frame), kFrameCode, Type::kPtr);
+    // Popped before the releases, which may run code that pushes frames.
+    Store(V(frame), V(tstate_), kDataStackTop, Type::kPtr);
+    Decref(func, false, bc);
+    // Compiled code objects are pinned (the runtime holds a reference): never the last one.
+    const int code_refs = Load(V(code), 0, Type::kI64);
+    Binary(lir::Op::kSub, V(code_refs), Operand::Imm(1), Type::kI64, code_refs);
+    Store(V(code_refs), V(code), 0, Type::kI64);
+    Mov(V(outcome), Type::kPtr, dst);
+    Jmp(done);
+    cur_ = done;
   }
 
   // [i64] call *%target(args...): a call of machine code whose address is known at run time.
@@ -870,10 +934,64 @@ class Lowerer {
                 block_of_[static_cast<size_t>(in.targets[1])]);
     }
     if (in.op == Op::kDeopt) return EmitDeopt(in.state);
+    if (hir::IsGenerator(f_.code.flags)) return Ret(V(LirReg(in.args[0])));
+    // Every return of a function frame goes through one block that clears the locals.
+    if (return_block_ < 0) {
+      return_block_ = NewBlock();
+      return_value_ = out_.NewVReg(Type::kPtr);
+    }
+    Mov(V(LirReg(in.args[0])), Type::kPtr, return_value_);
+    Jmp(return_block_);
+  }
+  void Ret(Operand value) {
     lir::Instr ret;
     ret.op = lir::Op::kRet;
-    ret.args = {V(LirReg(in.args[0]))};
+    ret.args = {value};
     Emit(ret);
+  }
+
+  // The return of a function frame releases its locals here, as 3.11's _PyFrame_Clear would,
+  // and leaves stacktop 0, so that whoever pops the frame (a64_call_leave, the compiled
+  // caller's own leave path, CPython) finds nothing left to release. A frame that has a frame
+  // object keeps its locals: the frame object may take the frame over (and show them).
+  void LowerReturnBlock() {
+    cur_ = return_block_;
+    group_now_ = group_[static_cast<size_t>(return_block_)] =
+        static_cast<int>(f_.blocks.size()) + 1;
+    prev_instr_known_ = -1;
+    const int keep = NewBlock();
+    const int frame_object = Load(V(frame_), kFrameObject, Type::kPtr);
+    const int clear = SplitOn(Cond::kEq, V(frame_object), Operand::Imm(0));
+    Jmp(keep);  // a frame object: its frame is cleared by whoever pops it
+    cur_ = clear;
+    Store(V(Mov(Operand::Imm(0), Type::kI32)), V(frame_), kStackTop, Type::kI32);
+    const int64_t n = f_.code.nlocalsplus;
+    if (rt_.null_sink != 0 && n <= kUnrolledLocals) {
+      // One branch per local (its dealloc), not two: under Unicorn each conditional branch
+      // ends a translated block, the unit emulation pays for. A NULL local releases the sink.
+      for (int64_t i = 0; i < n; i++) {
+        const int local = Load(V(frame_), kLocalsPlus + 8 * i, Type::kPtr);
+        lir::Instr pick;
+        pick.op = lir::Op::kSelect;
+        pick.dst = out_.NewVReg(Type::kPtr);
+        pick.args = {V(local), V(local), V(Mov(Imm(rt_.null_sink), Type::kPtr))};
+        Decref(Emit(pick).dst, false, -1);
+      }
+    } else if (n > 0) {
+      // A loop rather than n copies: code size matters more than its few branches.
+      const int p = Binary(lir::Op::kAdd, V(frame_), Operand::Imm(kLocalsPlus), Type::kPtr);
+      const int end = Binary(lir::Op::kAdd, V(p), Operand::Imm(8 * n), Type::kPtr);
+      const int loop = NewBlock(), done = NewBlock();
+      Jmp(loop);
+      cur_ = loop;
+      Decref(Load(V(p), 0, Type::kPtr), true, -1);
+      Binary(lir::Op::kAdd, V(p), Operand::Imm(8), Type::kPtr, p);
+      Br(Cond::kUlt, V(p), V(end), loop, done);
+      cur_ = done;
+    }
+    Jmp(keep);
+    cur_ = keep;
+    Ret(V(return_value_));
   }
 
   void Compare(int dst, Operand a, Operand b) {
@@ -1251,6 +1369,8 @@ class Lowerer {
   lir::Function out_;
   std::vector<int> regs_;
   std::vector<int> block_of_;
+  int return_block_ = -1;  // the function frame's one return (LowerReturnBlock)
+  int return_value_ = -1;
   int tstate_ = -1, frame_ = -1, first_instr_ = -1;
   int entry_ = -1, cur_ = -1;
   int scratch_addr_ = -1;      // the scratch slot's address after kUnpackSequence

@@ -62,6 +62,11 @@ struct RuntimeAddresses {
   uint64_t py_long_type = 0;  // &PyLong_Type
   // The interpreter's eval breaker (an int32); 0: compiled code does not test it.
   uint64_t eval_breaker = 0;
+  // The guest call stub (call_stub.h); 0: compiled CALLs ask the helper a64_call_enter.
+  uint64_t call_enter_stub = 0;
+  // An object whose reference count never reaches 0 (2^60), released in place of a NULL
+  // local when a returning frame clears its locals without a branch per local; 0: branch.
+  uint64_t null_sink = 0;
 };
 
 // `deopt_sites` receives the exits' sites, indexed by their codes.

@@ -14,6 +14,7 @@
 #include "jit/codegen/codegen.h"
 #include "jit/compiler.h"
 #include "jit/lir/text.h"
+#include "jit/lower/call_stub.h"
 #include "jit/lower/lower.h"
 #include "jit/python/arguments.h"
 #include "jit/python/code_info.h"
@@ -27,8 +28,22 @@ namespace {
 // under QEMU each call it saves is a return, an indirect branch through QEMU's lookup.
 #define A64JIT_ALWAYS_INLINE inline __attribute__((always_inline))
 
+// The words of a CodeState that the guest call stub reads (jit/lower/call_stub.h).
+struct StubView {
+  const uint8_t* entry = nullptr;  // set once compiled
+  int64_t plain_argcount = -1;     // co_argcount when that is all the code takes, else -1
+  int64_t frame_bytes = 0;         // what the frame takes on the data stack (FrameSlots)
+};
+
+// Words a frame of `code` takes on the data stack (what 3.11's _PyEvalFramePushAndInit
+// reserves).
+A64JIT_ALWAYS_INLINE Py_ssize_t FrameSlots(PyCodeObject* code) {
+  return code->co_nlocalsplus + code->co_stacksize + static_cast<Py_ssize_t>(FRAME_SPECIALS_SIZE);
+}
+
 // Per code object, in its co_extra slot.
 struct CodeState {
+  StubView stub;
   enum class Status { kCounting, kCompiled, kFailed };
   Status status = Status::kCounting;
   int64_t calls = 0;
@@ -63,6 +78,8 @@ struct Runtime {
   // Native mode calls compiled code directly unless config.checked_native asks for the
   // executor (which turns guest faults into Python errors, at the price of signal setup).
   bool direct_calls = false;
+  uint64_t call_enter_stub = 0;  // the guest call stub's entry; 0: CALLs ask a64_call_enter
+  int64_t stub_entries = 0;      // counted by the stub itself
 };
 
 // Never destroyed: code may outlive main(). A plain pointer rather than a function-local
@@ -119,6 +136,56 @@ CodeState* StateOf(PyCodeObject* code, PyFunctionObject* func) {
   return st;
 }
 
+// A direct-mapped cache of code -> state for compiled functions, so a call does not need
+// _PyCode_GetExtra (a library call); the guest call stub reads it too (its layout is in
+// lower::CallStubFacts). Entries are pinned: compiled code objects never die.
+struct StateCacheEntry {
+  PyCodeObject* code;
+  CodeState* state;
+};
+static_assert(sizeof(StateCacheEntry) == 16, "the call stub indexes 16-byte entries");
+constexpr uintptr_t kStateCacheSize = 1024;
+StateCacheEntry g_state_cache[kStateCacheSize];
+inline uintptr_t StateCacheIndex(const PyCodeObject* code) {
+  return (reinterpret_cast<uintptr_t>(code) >> 4) & (kStateCacheSize - 1);
+}
+
+// The addresses `code`'s compiled code embeds, the call stub's among them.
+lower::RuntimeAddresses AddressesFor(PyCodeObject* code) {
+  lower::RuntimeAddresses rt = AddressesOf(code);
+  rt.call_enter_stub = TheRuntime().call_enter_stub;
+  return rt;
+}
+
+// Compiles the guest call stub (jit/lower/call_stub.h) into the executor's code memory.
+uint64_t CompileCallStub(Runtime& r) {
+  static const CodeState probe;
+  lower::CallStubFacts facts;
+  facts.function_type = reinterpret_cast<uintptr_t>(&PyFunction_Type);
+  facts.jit_vectorcall = reinterpret_cast<uintptr_t>(&JitVectorcall);
+  facts.state_cache = reinterpret_cast<uintptr_t>(&g_state_cache[0]);
+  facts.state_cache_mask = kStateCacheSize - 1;
+  const auto offset = [](const void* field) {
+    return static_cast<int64_t>(static_cast<const char*>(field) -
+                                reinterpret_cast<const char*>(&probe));
+  };
+  facts.state_entry = offset(&probe.stub.entry);
+  facts.state_plain_argcount = offset(&probe.stub.plain_argcount);
+  facts.state_frame_bytes = offset(&probe.stub.frame_bytes);
+  facts.enabled_flag = reinterpret_cast<uintptr_t>(&r.enabled);
+  facts.first_thread_slot = reinterpret_cast<uintptr_t>(&r.first_thread);
+  facts.entry_counter = reinterpret_cast<uintptr_t>(&r.stub_entries);
+  const lir::Function stub = lower::CallEnterStub(facts);
+  codegen::CompileOptions options;
+  options.resolve = ResolveHelper;
+  const codegen::LoadedFunction loaded =
+      codegen::CompileInto(*r.executor, [&](std::optional<uint64_t> base) {
+        options.base_address = base;
+        return compiler::EmitCode(stub, options);
+      });
+  return reinterpret_cast<uintptr_t>(loaded.entry);
+}
+
 // A compiled function's dump: "hir", "lir" or anything else for "asm", made now (see
 // compiler::CompiledCode for why it is not kept). The LIR names the function's site caches:
 // replaying them in the order Compile asked for them gives the addresses the code uses.
@@ -131,7 +198,7 @@ std::string TextOf(const CodeState& st, const std::string& what) {
   }
   const hir::CodeInfo info = CodeInfoOf(st.code, st.module);
   if (what == "hir") return compiler::HirText(info);
-  lower::RuntimeAddresses rt = AddressesOf(st.code);
+  lower::RuntimeAddresses rt = AddressesFor(st.code);
   size_t next = 0;
   rt.new_site_cache = [&st, &next]() -> runtime::SiteCache* {
     if (next >= st.site_caches.size()) throw std::logic_error("LIR text: more site caches");
@@ -143,7 +210,7 @@ std::string TextOf(const CodeState& st, const std::string& what) {
 void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
   Runtime& r = TheRuntime();
   try {
-    lower::RuntimeAddresses rt = AddressesOf(code);
+    lower::RuntimeAddresses rt = AddressesFor(code);
     rt.new_site_cache = [st] {
       st->site_caches.push_back(std::make_unique<runtime::SiteCache>());
       return st->site_caches.back().get();
@@ -153,11 +220,19 @@ void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
     st->code = code;
     st->deopt_sites = std::move(c.deopt_sites);
     st->entry = c.code.entry;
+    st->stub.frame_bytes = static_cast<int64_t>(sizeof(PyObject*)) * FrameSlots(code);
+    // Generator code is entered through the helper: its entry is also where it resumes, so
+    // it cannot clear its locals there as other code does for the stub (lower.cc).
+    const bool plain = code->co_kwonlyargcount == 0 && !hir::IsGenerator(code->co_flags) &&
+                       (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) == 0;
+    st->stub.plain_argcount = plain ? code->co_argcount : -1;
+    st->stub.entry = c.code.entry;
     st->code_size = c.code.code.bytes.size();
     st->code_stats = c.code.code.stats;
     st->kept_text = std::move(c.text);
     st->status = CodeState::Status::kCompiled;
     Py_INCREF(code);  // the machine code embeds its constants and names
+    g_state_cache[StateCacheIndex(code)] = {code, st};
     r.compiled.push_back(st);
     r.stats.compiled++;
     r.stats.code_bytes += st->code_size;
@@ -354,20 +429,6 @@ A64JIT_ALWAYS_INLINE void ClearFrame(_PyInterpreterFrame* frame) {
   Py_DECREF(frame->f_code);
 }
 
-// Words a frame of `code` takes on the data stack (what 3.11's _PyEvalFramePushAndInit
-// reserves).
-A64JIT_ALWAYS_INLINE Py_ssize_t FrameSlots(PyCodeObject* code) {
-  return code->co_nlocalsplus + code->co_stacksize + static_cast<Py_ssize_t>(FRAME_SPECIALS_SIZE);
-}
-
-// A direct-mapped cache of code -> state for compiled functions, so a call does not need
-// _PyCode_GetExtra (a library call). Entries are pinned: compiled code objects never die.
-struct StateCacheEntry {
-  PyCodeObject* code;
-  CodeState* state;
-};
-StateCacheEntry g_state_cache[1024];
-
 // The state of `code` when the cache does not have it (fills the cache for compiled code).
 __attribute__((noinline)) CodeState* ExistingStateSlow(PyCodeObject* code, StateCacheEntry& e) {
   void* extra = nullptr;
@@ -382,7 +443,7 @@ __attribute__((noinline)) CodeState* ExistingStateSlow(PyCodeObject* code, State
 }
 
 A64JIT_ALWAYS_INLINE CodeState* ExistingState(PyCodeObject* code) {
-  StateCacheEntry& e = g_state_cache[(reinterpret_cast<uintptr_t>(code) >> 4) & 1023];
+  StateCacheEntry& e = g_state_cache[StateCacheIndex(code)];
   return e.code == code ? e.state : ExistingStateSlow(code, e);
 }
 
@@ -590,9 +651,15 @@ bool EnsureRuntime(const Config& config) {
         return false;
       }
       r.executor = emu::CreateExecutor(mode);
+      r.call_enter_stub = 0;
     }
     RegisterHelpers();
     LoadOpcodeNames();
+    // A64JIT_NO_CALL_STUB=1: CALLs ask the host helper (for measuring the stub).
+    const char* no_stub = std::getenv("A64JIT_NO_CALL_STUB");
+    if (r.call_enter_stub == 0 && (no_stub == nullptr || std::string(no_stub) != "1")) {
+      r.call_enter_stub = CompileCallStub(r);
+    }
   } catch (const std::exception& e) {
     PyErr_Format(PyExc_RuntimeError, "a64jit: %s", e.what());
     return false;
@@ -788,7 +855,11 @@ Stats GetStats() {
     r.stats.compile_us_median = ns[ns.size() / 2] / 1000;
     r.stats.compile_us_max = *std::max_element(ns.begin(), ns.end()) / 1000;
   }
-  return r.stats;
+  Stats s = r.stats;
+  s.stub_entries = r.stub_entries;  // entered directly by compiled code, through the stub
+  s.entries += r.stub_entries;
+  s.direct_entries += r.stub_entries;
+  return s;
 }
 
 // "n/d (p%)", the figure a reader asks for with its parts.
@@ -811,7 +882,8 @@ std::string StatsSummary() {
     << " of the function entries\n";
   for (const auto& [name, why] : s.failures) o << "a64jit:   " << name << ": " << why << "\n";
   o << "a64jit: entries " << s.entries << " (" << s.vectorcall_entries << " by vectorcall, "
-    << s.direct_entries << " called directly by compiled code), deopts " << s.deopts << "\n";
+    << s.direct_entries << " called directly by compiled code, " << s.stub_entries
+    << " of them entered by the guest call stub), deopts " << s.deopts << "\n";
   o << "a64jit: entries on other threads " << s.other_thread_entries << ", eval-breaker calls "
     << s.breaker_calls << "\n";
   o << "a64jit: emulated instructions "
@@ -856,11 +928,11 @@ std::string StatsJson() {
   std::ostringstream o;
   o << "{\"compiled\": " << s.compiled << ", \"failed\": " << s.failed
     << ", \"entries\": " << s.entries << ", \"vectorcall_entries\": " << s.vectorcall_entries
-    << ", \"direct_entries\": " << s.direct_entries << ", \"deopts\": " << s.deopts
-    << ", \"interpreted_entries\": " << s.interpreted_entries << ", \"bodies\": " << s.bodies
-    << ", \"guest_instructions\": " << s.guest_instructions << ", \"host_calls\": " << s.host_calls
-    << ", \"host_calls_in_hook\": " << s.host_calls_in_hook << ", \"code_bytes\": " << s.code_bytes
-    << ", \"exec_mode\": " << JsonString(s.exec_mode)
+    << ", \"direct_entries\": " << s.direct_entries << ", \"stub_entries\": " << s.stub_entries
+    << ", \"deopts\": " << s.deopts << ", \"interpreted_entries\": " << s.interpreted_entries
+    << ", \"bodies\": " << s.bodies << ", \"guest_instructions\": " << s.guest_instructions
+    << ", \"host_calls\": " << s.host_calls << ", \"host_calls_in_hook\": " << s.host_calls_in_hook
+    << ", \"code_bytes\": " << s.code_bytes << ", \"exec_mode\": " << JsonString(s.exec_mode)
     << ", \"other_thread_entries\": " << s.other_thread_entries
     << ", \"breaker_calls\": " << s.breaker_calls
     << ", \"compile_us_median\": " << s.compile_us_median

@@ -74,6 +74,7 @@ struct Stats {
   int64_t entries = 0;                                 // runs of compiled code
   int64_t vectorcall_entries = 0;                      // of which entered by vectorcall
   int64_t direct_entries = 0;  // of which called by compiled code itself (EnterCompiledCall)
+  int64_t stub_entries = 0;    // of which entered by the guest call stub (jit/lower/call_stub.h)
   int64_t deopts = 0;          // of which left for the interpreter
   // Function frames (not module or class bodies) the interpreter ran: not compiled (yet),
   // or an entry compiled code does not take (a generator being made, a throw(), tracing).

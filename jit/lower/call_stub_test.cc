@@ -1,0 +1,53 @@
+// The call stub's text: every fact filled in, and a function the verifier accepts. What it
+// does is tested by running it (difftest/python/module_api_test.py: "the call stub enters
+// them", in both configs).
+#include "jit/lower/call_stub.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace a64jit::lower {
+namespace {
+
+CallStubFacts SomeFacts() {
+  CallStubFacts f;
+  f.function_type = 0x800;
+  f.jit_vectorcall = 0x1000;
+  f.state_cache = 0x2000;
+  f.state_cache_mask = 1023;
+  f.state_entry = 0;
+  f.state_plain_argcount = 8;
+  f.state_frame_bytes = 16;
+  f.enabled_flag = 0x3000;
+  f.first_thread_slot = 0x3008;
+  f.entry_counter = 0x3010;
+  return f;
+}
+
+TEST(CallStub, EveryFactIsFilledIn) {
+  const std::string text = CallEnterStubText(SomeFacts());
+  EXPECT_EQ(text.find('$'), std::string::npos) << text;
+  EXPECT_NE(text.find("br.i64 ne %13, 4096, bb6, bb2"), std::string::npos) << text;
+}
+
+TEST(CallStub, VerifiesAndFallsBackToTheHelper) {
+  const lir::Function f = CallEnterStub(SomeFacts());
+  EXPECT_EQ(f.name, "a64_call_enter_stub");
+  ASSERT_EQ(f.params.size(), 3u);
+  bool calls_helper = false;
+  for (const lir::Block& b : f.blocks) {
+    for (const lir::Instr& in : b.instrs) calls_helper |= in.callee == "a64_call_enter";
+  }
+  EXPECT_TRUE(calls_helper);
+}
+
+TEST(CallStub, MissingFactsAreAnError) {
+  CallStubFacts f = SomeFacts();
+  f.state_cache = 0;
+  EXPECT_THROW(CallEnterStubText(f), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace a64jit::lower
