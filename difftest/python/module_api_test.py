@@ -171,6 +171,27 @@ def calls_holds_noisy():
 
 check("a returning compiled frame releases its locals",
       calls_holds_noisy() == 9 and len(deleted) == 3, str(deleted))
+# ... and is no longer on the thread's stack while it does (3.11.1's gh-99729): a finalizer
+# run by the release sees the caller as its frame's parent.
+parents = []
+
+
+class Peek:
+    def __del__(self):
+        parents.append(sys._getframe(1).f_code.co_name)
+
+
+def dies_with_peek(x):
+    p = Peek()
+    return x
+
+
+def calls_dies_with_peek():
+    return dies_with_peek(1) + dies_with_peek(2)
+
+
+check("a frame releasing its locals is off the stack",
+      calls_dies_with_peek() == 3 and parents == ["calls_dies_with_peek"] * 2, str(parents))
 kept = []
 
 

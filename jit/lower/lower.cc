@@ -964,6 +964,11 @@ class Lowerer {
     const int clear = SplitOn(Cond::kEq, V(frame_object), Operand::Imm(0));
     Jmp(keep);  // a frame object: its frame is cleared by whoever pops it
     cur_ = clear;
+    // Off the thread's stack first, as 3.11 pops a frame before clearing it (gh-99729): a
+    // finalizer the releases run must not find this half-cleared frame. Whoever pops the
+    // frame afterwards makes its caller current again, to the same effect.
+    const int cframe = Load(V(tstate_), kThreadCFrame, Type::kPtr);
+    Store(V(Load(V(frame_), kFramePrevious, Type::kPtr)), V(cframe), kCurrentFrame, Type::kPtr);
     Store(V(Mov(Operand::Imm(0), Type::kI32)), V(frame_), kStackTop, Type::kI32);
     const int64_t n = f_.code.nlocalsplus;
     if (rt_.null_sink != 0 && n <= kUnrolledLocals) {
