@@ -74,7 +74,9 @@ bool TlbFillDirty(void* cpu, uint64_t address, int size, int access_type, int mm
                   uintptr_t retaddr) {
   Registration* r = nullptr;
   for (size_t i = 0; i < t_registered; i++) {
-    if (t_registrations[i].cpu == cpu) r = &t_registrations[i];
+    if (t_registrations[i].cpu != cpu) continue;
+    r = &t_registrations[i];
+    break;
   }
   if (r != nullptr && r->resize && ++r->fills == kFillsPerResize) {
     r->fills = 0;

@@ -2,7 +2,6 @@
 
 #define Py_BUILD_CORE 1
 #include <Python.h>
-#include <internal/pycore_code.h>
 #include <internal/pycore_frame.h>
 
 #include <cctype>

@@ -237,6 +237,12 @@ class Lowerer {
     return Emit(in).dst;
   }
   void CallVoid(Helper h, std::vector<Operand> args) { Emit(HelperCall(h, std::move(args))); }
+  void Ret(Operand value) {
+    lir::Instr ret;
+    ret.op = lir::Op::kRet;
+    ret.args = {value};
+    Emit(ret);
+  }
   void Jmp(int target) {
     lir::Instr in;
     in.op = lir::Op::kJmp;
@@ -271,6 +277,11 @@ class Lowerer {
     prev_instr_known_ = unit;
   }
 
+  // The thread's current frame = frame->previous.
+  void MakeCallerCurrent(int frame) {
+    const int cframe = Load(V(tstate_), kThreadCFrame, Type::kPtr);
+    Store(V(Load(V(frame), kFramePrevious, Type::kPtr)), V(cframe), kCurrentFrame, Type::kPtr);
+  }
   void Incref(Operand obj) {
     const int rc = Load(obj, 0, Type::kI64);
     Binary(lir::Op::kAdd, V(rc), Operand::Imm(1), Type::kI64, rc);
@@ -337,10 +348,7 @@ class Lowerer {
     if (code >= kDeoptCodeLimit) throw Unsupported(-1, 2 * st.bc, "too many deopt exits");
     deopt_sites_->push_back(std::move(site));
     prev_instr_known_ = -1;
-    lir::Instr ret;
-    ret.op = lir::Op::kRet;
-    ret.args = {Imm(static_cast<int64_t>(code))};
-    Emit(ret);
+    Ret(Imm(static_cast<int64_t>(code)));
   }
   // if (value cond rhs) leave for the interpreter.
   void DeoptIf(const Instr& in, Cond c, Operand value, Operand rhs, Type t = Type::kI64) {
@@ -665,10 +673,7 @@ class Lowerer {
                                     static_cast<int64_t>(offsetof(PyGenObject, gi_iframe));
     const int suspended = Mov(Operand::Imm(FRAME_SUSPENDED), Type::kI8);
     Store(V(suspended), V(frame_), kFrameState, Type::kI8);
-    lir::Instr ret;
-    ret.op = lir::Op::kRet;
-    ret.args = {V(LirReg(in.args[0]))};
-    Emit(ret);
+    Ret(V(LirReg(in.args[0])));
   }
 
   // RETURN_GENERATOR; when the helper declines (coroutine origin tracking), the
@@ -721,10 +726,7 @@ class Lowerer {
     site.keep_frame = true;
     const uint64_t code = (deopt_sites_->size() << 2) | kDeoptResume;
     deopt_sites_->push_back(std::move(site));
-    lir::Instr ret;
-    ret.op = lir::Op::kRet;
-    ret.args = {Imm(code)};
-    Emit(ret);
+    Ret(Imm(code));
   }
 
   void LowerFrameValue(const Instr& in) {
@@ -793,8 +795,7 @@ class Lowerer {
     const int done = NewBlock();
     Jmp(done);
     cur_ = common;
-    const int cframe = Load(V(tstate_), kThreadCFrame, Type::kPtr);
-    Store(V(Load(V(frame), kFramePrevious, Type::kPtr)), V(cframe), kCurrentFrame, Type::kPtr);
+    MakeCallerCurrent(frame);  // done already by a return block, not by a64_make_generator
     const int remaining = Load(V(tstate_), kRecursionRemaining, Type::kI32);
     Binary(lir::Op::kAdd, V(remaining), Operand::Imm(1), Type::kI32, remaining);
     Store(V(remaining), V(tstate_), kRecursionRemaining, Type::kI32);
@@ -943,13 +944,6 @@ class Lowerer {
     Mov(V(LirReg(in.args[0])), Type::kPtr, return_value_);
     Jmp(return_block_);
   }
-  void Ret(Operand value) {
-    lir::Instr ret;
-    ret.op = lir::Op::kRet;
-    ret.args = {value};
-    Emit(ret);
-  }
-
   // The return of a function frame releases its locals here, as 3.11's _PyFrame_Clear would,
   // and leaves stacktop 0, so that whoever pops the frame (a64_call_leave, the compiled
   // caller's own leave path, CPython) finds nothing left to release. A frame that has a frame
@@ -967,8 +961,7 @@ class Lowerer {
     // Off the thread's stack first, as 3.11 pops a frame before clearing it (gh-99729): a
     // finalizer the releases run must not find this half-cleared frame. Whoever pops the
     // frame afterwards makes its caller current again, to the same effect.
-    const int cframe = Load(V(tstate_), kThreadCFrame, Type::kPtr);
-    Store(V(Load(V(frame_), kFramePrevious, Type::kPtr)), V(cframe), kCurrentFrame, Type::kPtr);
+    MakeCallerCurrent(frame_);
     Store(V(Mov(Operand::Imm(0), Type::kI32)), V(frame_), kStackTop, Type::kI32);
     const int64_t n = f_.code.nlocalsplus;
     if (rt_.null_sink != 0 && n <= kUnrolledLocals) {

@@ -30,7 +30,7 @@ namespace {
 
 // The words of a CodeState that the guest call stub reads (jit/lower/call_stub.h).
 struct StubView {
-  const uint8_t* entry = nullptr;  // set once compiled
+  const uint8_t* entry = nullptr;  // the compiled code's entry, once compiled
   int64_t plain_argcount = -1;     // co_argcount when that is all the code takes, else -1
   int64_t frame_bytes = 0;         // what the frame takes on the data stack (FrameSlots)
 };
@@ -41,6 +41,13 @@ A64JIT_ALWAYS_INLINE Py_ssize_t FrameSlots(PyCodeObject* code) {
   return code->co_nlocalsplus + code->co_stacksize + static_cast<Py_ssize_t>(FRAME_SPECIALS_SIZE);
 }
 
+// Whether `code` takes positional parameters only (no keyword-only ones, no *args or
+// **kwargs): a call passing exactly co_argcount positional arguments then binds them as the
+// first locals, as they are.
+inline bool OnlyPositionalParameters(const PyCodeObject* code) {
+  return code->co_kwonlyargcount == 0 && (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) == 0;
+}
+
 // Per code object, in its co_extra slot.
 struct CodeState {
   StubView stub;
@@ -49,7 +56,6 @@ struct CodeState {
   int64_t calls = 0;
   bool listed = false;  // matched the jitlist (decided on the first call)
   bool list_checked = false;
-  const uint8_t* entry = nullptr;
   size_t code_size = 0;           // instructions and literal pool
   codegen::CodeStats code_stats;  // where the instructions end, for the disassembly
   std::string name;               // module:qualname
@@ -192,9 +198,9 @@ uint64_t CompileCallStub(Runtime& r) {
 std::string TextOf(const CodeState& st, const std::string& what) {
   if (what != "hir" && what != "lir") {
     codegen::CompiledFunction loaded;
-    loaded.bytes.assign(st.entry, st.entry + st.code_size);
+    loaded.bytes.assign(st.stub.entry, st.stub.entry + st.code_size);
     loaded.stats = st.code_stats;
-    return codegen::Disassemble(loaded, reinterpret_cast<uintptr_t>(st.entry));
+    return codegen::Disassemble(loaded, reinterpret_cast<uintptr_t>(st.stub.entry));
   }
   const hir::CodeInfo info = CodeInfoOf(st.code, st.module);
   if (what == "hir") return compiler::HirText(info);
@@ -219,12 +225,10 @@ void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
                                                  ResolveHelper, r.config.keep_text);
     st->code = code;
     st->deopt_sites = std::move(c.deopt_sites);
-    st->entry = c.code.entry;
     st->stub.frame_bytes = static_cast<int64_t>(sizeof(PyObject*)) * FrameSlots(code);
     // Generator code is entered through the helper: its entry is also where it resumes, so
     // it cannot clear its locals there as other code does for the stub (lower.cc).
-    const bool plain = code->co_kwonlyargcount == 0 && !hir::IsGenerator(code->co_flags) &&
-                       (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) == 0;
+    const bool plain = OnlyPositionalParameters(code) && !hir::IsGenerator(code->co_flags);
     st->stub.plain_argcount = plain ? code->co_argcount : -1;
     st->stub.entry = c.code.entry;
     st->code_size = c.code.code.bytes.size();
@@ -364,9 +368,10 @@ A64JIT_ALWAYS_INLINE PyObject* RunCompiled(CodeState* st, PyThreadState* ts,
     if (r.direct_calls) {
       // Native and unchecked: a plain call (a fault in generated code is then the process's).
       using Entry = uint64_t (*)(PyThreadState*, _PyInterpreterFrame*);
-      result = reinterpret_cast<Entry>(reinterpret_cast<uintptr_t>(st->entry))(ts, frame);
+      result = reinterpret_cast<Entry>(reinterpret_cast<uintptr_t>(st->stub.entry))(ts, frame);
     } else {
-      result = r.executor->CallInt(st->entry, {runtime::Arg::Ptr(ts), runtime::Arg::Ptr(frame)});
+      result =
+          r.executor->CallInt(st->stub.entry, {runtime::Arg::Ptr(ts), runtime::Arg::Ptr(frame)});
     }
   } catch (const std::exception& e) {
     // A bug in generated code: report it as a Python error, never take the host down.
@@ -464,8 +469,7 @@ namespace {
 // first locals as they are); anything else goes through BindArguments.
 A64JIT_ALWAYS_INLINE bool PlainShape(const PyCodeObject* code, Py_ssize_t nargs,
                                      PyObject* kwnames) {
-  return kwnames == nullptr && nargs == code->co_argcount && code->co_kwonlyargcount == 0 &&
-         (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) == 0;
+  return kwnames == nullptr && nargs == code->co_argcount && OnlyPositionalParameters(code);
 }
 
 // Undoes PushFrame after a run: the frame cleared (its references released) and popped.
@@ -547,7 +551,7 @@ const void* EnterCompiledCall(PyThreadState* ts, PyObject* callable, PyObject* c
   BeginRun(r, ts, frame);  // cannot fail: recursion_remaining > 0
   r.stats.direct_entries++;
   *frame_out = frame;
-  return st->entry;
+  return st->stub.entry;
 }
 
 PyObject* LeaveCompiledCall(PyThreadState* ts, _PyInterpreterFrame* frame, uint64_t result) {
@@ -657,7 +661,7 @@ bool EnsureRuntime(const Config& config) {
     LoadOpcodeNames();
     // A64JIT_NO_CALL_STUB=1: CALLs ask the host helper (for measuring the stub).
     const char* no_stub = std::getenv("A64JIT_NO_CALL_STUB");
-    if (r.call_enter_stub == 0 && (no_stub == nullptr || std::string(no_stub) != "1")) {
+    if (r.call_enter_stub == 0 && (no_stub == nullptr || std::strcmp(no_stub, "1") != 0)) {
       r.call_enter_stub = CompileCallStub(r);
     }
   } catch (const std::exception& e) {
