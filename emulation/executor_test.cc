@@ -841,6 +841,31 @@ TEST(ExecutorMemory, FirstCallsKeepResidentMemorySmall) {
 #endif
 }
 
+// More chained blocks than the translation buffer holds (about 400 bytes of translation
+// each, 16 MiB by default): the buffer fills while one block is about to be chained to the
+// next, and must be flushed as a whole. Unicorn 2.0.1 used to zero it under its own hash
+// table on the first fill instead (see FlushTranslations), and this call then crashed the
+// process with SIGSEGV in tb_set_jmp_target.
+TEST(ExecutorTranslation, MoreChainedBlocksThanTheBufferHolds) {
+  constexpr int kBlocks = 100000;
+  auto ex = CreateHostExecutor();
+  const uint8_t* fn = ex->Load(Assemble([](Assembler& a) {
+    a.mov(x0, 0);
+    for (int i = 0; i < kBlocks; i++) {
+      asmjit::Label next = a.newLabel();
+      a.add(x0, x0, 1);
+      a.b(next);
+      a.bind(next);
+    }
+    a.ret(x30);
+  }));
+  EXPECT_EQ(ex->CallInt(fn, {}), uint64_t{kBlocks});
+  EXPECT_EQ(ex->CallInt(fn, {}), uint64_t{kBlocks});  // a second pass, after a flush
+#if !defined(__aarch64__)
+  EXPECT_GT(ex->last_call_stats().guest_instructions, uint64_t{2} * kBlocks);
+#endif
+}
+
 TEST(HelperRegistry, RejectsMoreThanEightArgumentsOfAKind) {
   EXPECT_THROW(
       RegisterHelper(reinterpret_cast<const void*>(&HostMulAdd), {"too many", 9, 0, RetKind::kInt}),

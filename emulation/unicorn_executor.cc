@@ -257,6 +257,12 @@ std::unique_ptr<Engine> UnicornExecutor::NewEngine() {
   Check(uc_ctl_exits_enable(uc), "use exits");  // and set none: `until` is not used
   MapTrap(*e, kReturnSentinel, kReturnSentinel + 0x1000);
   ApplyCodeRecords(*e);
+  // Unicorn 2.0.1 starts an engine with its translation region not yet handed out: the
+  // first time the buffer fills, tcg_tb_alloc takes the region as if it were new and zeroes
+  // it, with every block still in the hash table and the block just run still to be chained
+  // (SIGSEGV in tb_set_jmp_target; executor_test's MoreChainedBlocksThanTheBufferHolds).
+  // A flush hands the region out, so that every fill after it is a real flush.
+  FlushTranslations(*e);
   return e;
 }
 

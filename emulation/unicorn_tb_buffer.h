@@ -9,9 +9,8 @@
 // --threshold=0 (1,009 functions compiled) flushed 19 times with 64 MiB and 326 times with
 // 4 MiB, and passed with both (when the buffer fills, Unicorn flushes it and translates
 // again, as QEMU does). Peak resident memory of that run then: 147 MB at 4 MiB, 162 MB at
-// 16 MiB, 214 MB at 64 MiB, 1 GiB and more before (each compile then also kept its text). Buffers
-// of 1 and 2 MiB crashed Unicorn 2.0.1 at start-up (SIGSEGV in tb_set_jmp_target), so 4 MiB is the
-// least allowed.
+// 16 MiB, 214 MB at 64 MiB, 1 GiB and more before (each compile then also kept its text). 4 MiB
+// is the least the knob allows.
 #ifndef A64JIT_EMULATION_UNICORN_TB_BUFFER_H_
 #define A64JIT_EMULATION_UNICORN_TB_BUFFER_H_
 
@@ -21,13 +20,15 @@
 
 namespace a64jit::emu {
 
-// Peak memory of CPython's test_json under a64jit-run --threshold=0 (2026-11-22, two
-// interleaved runs each): 88 MB at 8 MiB, 93 MB at 12, 98 MB at 16, against 47 MB stock
-// (23.5-24.3 s, 20.8-21.7 s, 20.2-20.8 s). 8 MiB is not the default: with it, a program that
-// runs `python -c ...` through subprocess crashed in tb_set_jmp_target on every run (a
-// buffer flush while nested runs are in flight, the crash that 1 and 2 MiB buffers show at
-// start-up); runner_cli_test's "sys.executable restarts the runner" case.
-constexpr size_t kDefaultTranslationBufferMiB = 16;
+// Peak memory of CPython's test_json under a64jit-run --threshold=0, 2026-11-23, two
+// interleaved rounds: 86.8-86.8 MB at 4 MiB (29.6-30.0 s), 91.1-92.6 MB at 8 MiB (24.2-25.0 s),
+// 100.8-100.9 MB at 16 MiB (22.0-23.0 s), against 47.5 MB stock; the suites' budget is 2x
+// stock. 8 MiB became the default once the crash that had kept it out was found: Unicorn
+// 2.0.1 zeroed the buffer under its own tables the first time it filled (see
+// FlushTranslations in unicorn_executor.cc), which crashed in tb_set_jmp_target when that
+// happened early: at 8 MiB in a program that imports subprocess (the crash that 1 and 2 MiB
+// buffers showed at start-up).
+constexpr size_t kDefaultTranslationBufferMiB = 8;
 
 // kDefaultTranslationBufferMiB, or A64JIT_UNICORN_TB_MIB (4 to 1024) when set: a knob for
 // measuring, not for users. Throws std::invalid_argument on a malformed value.
