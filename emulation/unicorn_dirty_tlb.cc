@@ -13,8 +13,11 @@
 #include <dlfcn.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <optional>
 
 #include "emulation/unicorn_layout.h"
+#include "emulation/unicorn_tlb_size.h"
 
 namespace a64jit::emu {
 namespace {
@@ -35,8 +38,10 @@ struct Symbols {
   bool complete() const { return tlb_fill && set_dirty; }
 };
 
-// Fills between two flushes that let QEMU resize the TLB (see TlbFillDirty).
+// Fills between two flushes that let QEMU resize the TLB (see TlbFillDirty); fewer while
+// the TLB is still growing to its target size.
 constexpr uint64_t kFillsPerResize = uint64_t{1} << 16;
+constexpr uint64_t kFillsPerGrowth = uint64_t{1} << 10;
 
 const Symbols& Unicorn() {
   static const Symbols symbols;
@@ -49,8 +54,10 @@ struct Registration {
   uc_engine* uc;
   GuestWritable writable;
   void* context;
-  bool resize;         // flush now and then so that the TLB can grow (TlbFillDirty)
-  uint64_t fills = 0;  // since the last flush
+  bool resize;                   // flush now and then so that the TLB can grow (TlbFillDirty)
+  std::optional<TlbArrays> tlb;  // where its size can be steered (unicorn_tlb_size.h)
+  uint64_t fills = 0;            // since the last flush
+  uint64_t fills_per_flush = kFillsPerResize;
 };
 // Plain arrays, which a thread's exit does not destroy: engines are closed by another
 // thread_local's destructor, which may run after this one's would have.
@@ -62,14 +69,15 @@ thread_local size_t t_registered = 0;
 // the page. tlb_set_dirty only touches entries whose write address is this page's with
 // exactly that mark.
 //
-// Every kFillsPerResize fills it first flushes the TLB. QEMU sizes a TLB only when it is
-// flushed (tlb_mmu_resize_locked: double it when more than 70% of the entries were in use,
-// shrink it when under 30% for 100 ms), and nothing else flushes ours once a program has
-// settled: it stays at 256 entries, direct-mapped by page number, against Python's heap
-// scattered over tens of megabytes. Where the heap lands (ASLR) then decides how many
-// accesses miss, and Richards' CPU time under Unicorn varied by a third from one process to
-// the next. A flush is safe here: callers of tlb_fill look the entry up again afterwards,
-// and the flush drops no translated code (only the TB jump cache, a lookup cache).
+// Every kFillsPerResize fills (kFillsPerGrowth while the TLB is below its target size) it
+// first flushes the TLB, after SteerTlbResize. QEMU sizes a TLB only when it is flushed, and
+// nothing else flushes ours once a program has settled; by QEMU's rule alone it stays at
+// 256 entries, direct-mapped by page number, against Python's heap scattered over tens of
+// megabytes. Where the heap lands (ASLR) then decided how many accesses missed, and
+// Richards' CPU time under Unicorn varied by a third from one process to the next (see
+// unicorn_tlb_size.h for the target). A flush is safe here: callers of tlb_fill look the
+// entry up again afterwards, and the flush drops no translated code (only the TB jump
+// cache, a lookup cache).
 bool TlbFillDirty(void* cpu, uint64_t address, int size, int access_type, int mmu_idx, bool probe,
                   uintptr_t retaddr) {
   Registration* r = nullptr;
@@ -78,9 +86,12 @@ bool TlbFillDirty(void* cpu, uint64_t address, int size, int access_type, int mm
     r = &t_registrations[i];
     break;
   }
-  if (r != nullptr && r->resize && ++r->fills == kFillsPerResize) {
+  if (r != nullptr && r->resize && ++r->fills >= r->fills_per_flush) {
     r->fills = 0;
+    if (r->tlb) SteerTlbResize(*r->tlb, mmu_idx, TlbTargetEntries());
     Unicorn().flush(cpu);
+    const bool growing = r->tlb && TlbEntries(*r->tlb, mmu_idx) < TlbTargetEntries();
+    r->fills_per_flush = growing ? kFillsPerGrowth : kFillsPerResize;
   }
   const bool ok = Unicorn().tlb_fill(cpu, address, size, access_type, mmu_idx, probe, retaddr);
   if (!ok) return false;
@@ -128,7 +139,10 @@ bool UseDirtyTlbEntries(uc_engine* uc, GuestWritable writable, void* context) {
   ForgetDirtyTlbEntries(uc);
   if (t_registered == kMaxEnginesPerThread) return false;
   const bool resize = Unicorn().flush != nullptr && !KnobSet("A64JIT_UNICORN_FIXED_TLB");
-  t_registrations[t_registered++] = Registration{cpu, uc, writable, context, resize};
+  std::optional<TlbArrays> tlb;
+  if (resize && !KnobSet("A64JIT_UNICORN_QEMU_TLB_SIZE")) tlb = FindTlbArrays(cpu);
+  t_registrations[t_registered++] = Registration{
+      cpu, uc, writable, context, resize, tlb, 0, tlb ? kFillsPerGrowth : kFillsPerResize};
   *slot = &TlbFillDirty;
   return true;
 }

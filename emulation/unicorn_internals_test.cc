@@ -1,6 +1,7 @@
 // The executor's uses of Unicorn 2.0's internals, on a bare engine, with the Unicorn
 // installed here. GuestRegisters: what the guest computes is what the arrays hold, both
-// ways. UseDirtyTlbEntries: it takes effect, and guest stores stay right. The effect is observed
+// ways. UseDirtyTlbEntries: it takes effect, guest stores stay right, and the TLB grows to its
+// target size. The effect is observed
 // through what it gives up: a guest store into a page of translated code no longer drops that
 // code's translation (harmless for the executor, whose guest cannot write code; see
 // unicorn_dirty_tlb.h).
@@ -9,12 +10,16 @@
 #if !defined(__aarch64__)
 #include <unicorn/unicorn.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "emulation/unicorn_dirty_tlb.h"
+#include "emulation/unicorn_layout.h"
 #include "emulation/unicorn_registers.h"
+#include "emulation/unicorn_tlb_size.h"
 #endif
 
 namespace a64jit::emu {
@@ -147,6 +152,30 @@ TEST_F(UnicornInternalsTest, GuestStoresReachHostMemory) {
     std::memcpy(&v, host + i * 64, 8);
     ASSERT_EQ(v, kBytes / 64 - i) << "at offset " << i * 64;
   }
+}
+// 160 pages 512 KiB apart: two entries of a 256-entry TLB, so every load misses. By QEMU's
+// own rule the TLB stays at 256 entries (2 in use); steered, it grows to the target.
+TEST_F(UnicornInternalsTest, TheTlbGrowsToItsTargetSize) {
+  uint64_t pc = 0;
+  uc_reg_read(uc_, UC_ARM64_REG_PC, &pc);
+  const std::optional<TlbArrays> tlb = FindTlbArrays(FindUnicornCpu(uc_));
+  ASSERT_TRUE(tlb.has_value()) << "the TLB arrays were not found";
+  for (int i = 0; i < 12; i++) ASSERT_EQ(TlbEntries(*tlb, i), 256u) << "mmu index " << i;
+  ASSERT_TRUE(UseDirtyTlbEntries(uc_, &AllWritable, nullptr));
+  constexpr uint64_t kData = 0x10000000, kStride = 512 << 10, kPages = 160;
+  ASSERT_EQ(uc_mem_map(uc_, kData, kStride * kPages, UC_PROT_READ), UC_ERR_OK);
+  // x3 rounds of { x5 = x2; x4 = 160; do { ldr x6, [x5]; x5 += 512 KiB } while (--x4) }
+  Write(kCode, {0xaa0203e5, 0xd2801404, 0xf94000a6, 0x914200a5, 0xf1000484, 0x54ffffa1, 0xf1000463,
+                0x54ffff21, kNop});
+  SetReg(UC_ARM64_REG_X2, kData);
+  SetReg(UC_ARM64_REG_X3, 100);
+  Run(kCode, kCode + 32);
+  uint64_t x5 = 0;
+  uc_reg_read(uc_, UC_ARM64_REG_X5, &x5);
+  ASSERT_EQ(x5, kData + kStride * kPages) << "the loop did not run to its end";
+  size_t largest = 0;
+  for (int i = 0; i < 12; i++) largest = std::max(largest, TlbEntries(*tlb, i));
+  EXPECT_GE(largest, TlbTargetEntries());
 }
 #endif
 
