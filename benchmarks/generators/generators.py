@@ -88,7 +88,7 @@ def expected(n):
 
 
 def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
+    n = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1] != "-" else 20000
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 15
     want = expected(n)
     times = []
