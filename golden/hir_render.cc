@@ -30,6 +30,7 @@ lower::RuntimeAddresses FakeAddresses(PyCodeObject* code) {
   rt.eval_breaker = kFakeObjects + 0x40;
   rt.null_sink = kFakeObjects + 0x50;
   rt.call_enter_stub = kFakeObjects + 0x60;
+  rt.py_list_type = kFakeObjects + 0x70;
   auto next_cache = std::make_shared<uint64_t>(kFakeCaches);
   rt.new_site_cache = [next_cache] {
     auto* cache = reinterpret_cast<runtime::SiteCache*>(*next_cache);

@@ -836,6 +836,7 @@ class Lowerer {
     } else if (in.op == Op::kUnaryOp) {
       CallChecked(in, kUnaryHelpers[in.imm], {a});
     } else if (in.op == Op::kGetItem) {
+      if (rt_.py_list_type != 0) return LowerListIndex(in);
       CallChecked(in, Helper::PyObject_GetItem, {a, V(LirReg(in.args[1]))});
     } else if (in.op == Op::kSetItem) {
       CallInt(in, Helper::PyObject_SetItem, {a, V(LirReg(in.args[1])), V(LirReg(in.args[2]))});
@@ -1064,6 +1065,33 @@ class Lowerer {
     cur_ = slow;
     prev_instr_known_ = known;
     CallChecked(in, kBinaryHelpers[in.imm], {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
+    Jmp(done);
+    Join(done, known, in.bc);
+  }
+
+  // container[i]: for an exact list and an int of at most one digit with 0 <= i < len,
+  // the item, inline (3.11's BINARY_SUBSCR_LIST_INT); anything else through
+  // PyObject_GetItem. One unsigned compare against the size rejects negative indexes too.
+  void LowerListIndex(const Instr& in) {
+    const int slow = ColdBlock(), done = NewBlock();
+    const int known = prev_instr_known_;
+    const Operand list = V(LirReg(in.args[0]));
+    const int type = Load(list, offsetof(PyObject, ob_type), Type::kPtr);
+    SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_list_type), slow);
+    const Operand index = SmallIntOperand(in.args[1], slow);
+    const int i = index.is_vreg() ? index.vreg : Mov(index, Type::kI64);
+    const int size = Load(list, offsetof(PyVarObject, ob_size), Type::kI64);
+    SlowIf(Cond::kUge, Type::kI64, V(i), V(size), slow);
+    const int items = Load(list, offsetof(PyListObject, ob_item), Type::kPtr);
+    const int offset = Binary(lir::Op::kShl, V(i), Operand::Imm(3), Type::kI64);
+    const int slot = Binary(lir::Op::kAdd, V(items), V(offset), Type::kPtr);
+    const int item = Load(V(slot), 0, Type::kPtr);
+    Incref(V(item));
+    Mov(V(item), Type::kPtr, LirReg(in.dst));
+    Jmp(done);
+    cur_ = slow;
+    prev_instr_known_ = known;
+    CallChecked(in, Helper::PyObject_GetItem, {list, V(LirReg(in.args[1]))});
     Jmp(done);
     Join(done, known, in.bc);
   }

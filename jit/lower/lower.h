@@ -60,6 +60,7 @@ struct RuntimeAddresses {
   uint64_t first_instr = 0;     // _PyCode_CODE(code)
   uint64_t py_true = 0, py_false = 0, py_none = 0;
   uint64_t py_long_type = 0;  // &PyLong_Type
+  uint64_t py_list_type = 0;  // &PyList_Type; 0: list[int] is not indexed inline
   // The interpreter's eval breaker (an int32); 0: compiled code does not test it.
   uint64_t eval_breaker = 0;
   // The guest call stub (call_stub.h); 0: compiled CALLs ask the helper a64_call_enter.

@@ -104,6 +104,7 @@ lower::RuntimeAddresses AddressesOf(PyCodeObject* code) {
   rt.py_false = reinterpret_cast<uint64_t>(Py_False);
   rt.py_none = reinterpret_cast<uint64_t>(Py_None);
   rt.py_long_type = reinterpret_cast<uint64_t>(&PyLong_Type);
+  rt.py_list_type = reinterpret_cast<uint64_t>(&PyList_Type);
   rt.eval_breaker = reinterpret_cast<uint64_t>(EvalBreakerAddress(PyInterpreterState_Get()));
   // Never deallocated: a decrement per call for 2^60 calls does not reach 0.
   static PyObject null_sink = {_PyObject_EXTRA_INIT int64_t{1} << 60, &PyBaseObject_Type};

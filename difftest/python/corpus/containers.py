@@ -34,10 +34,40 @@ def key_error(d):
     return d["nope"]
 
 
+class LoudList(list):
+    def __getitem__(self, i):
+        return ("LoudList", list.__getitem__(self, i))
+
+
+def item(c, i):
+    return c[i]
+
+
+def list_index_edges():
+    # The inline list[int] path and every way out of it: negative and out-of-range
+    # indexes, a list subclass, bool and big-int indexes, other containers, slices.
+    xs = [10, 20, 30]
+    cases = [(xs, 0), (xs, 2), (xs, -1), (xs, -3), (xs, 3), (xs, -4), ([], 0), (xs, True),
+             (xs, 2**40), (xs, 2**30), (xs, slice(0, 2)), (LoudList(xs), 1), ((1, 2), 1),
+             ("abc", 1), ({"a": 5}, "a")]
+    out = []
+    for c, i in cases:
+        try:
+            out.append(item(c, i))
+        except (IndexError, KeyError) as e:
+            out.append(type(e).__name__ + ": " + str(e))
+    total = 0
+    squares = [k * k for k in range(200)]
+    for k in range(len(squares)):
+        total += squares[k]
+    return out, total
+
+
 print(lists(7))
 print(tuples(1, 2), tuples(5, 6))
 print(dicts("abracadabra"))
 print(errors([1]))
+print(list_index_edges())
 try:
     key_error(dict())
 except KeyError as e:
