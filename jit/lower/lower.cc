@@ -839,6 +839,7 @@ class Lowerer {
       if (rt_.py_list_type != 0) return LowerListIndex(in);
       CallChecked(in, Helper::PyObject_GetItem, {a, V(LirReg(in.args[1]))});
     } else if (in.op == Op::kSetItem) {
+      if (rt_.py_list_type != 0) return LowerListStore(in);
       CallInt(in, Helper::PyObject_SetItem, {a, V(LirReg(in.args[1])), V(LirReg(in.args[2]))});
     } else if (in.op == Op::kContains) {
       CallInt(in, Helper::PySequence_Contains, {V(LirReg(in.args[1])), a}, LirReg(in.dst));
@@ -1069,12 +1070,10 @@ class Lowerer {
     Join(done, known, in.bc);
   }
 
-  // container[i]: for an exact list and an int of at most one digit with 0 <= i < len,
-  // the item, inline (3.11's BINARY_SUBSCR_LIST_INT); anything else through
-  // PyObject_GetItem. One unsigned compare against the size rejects negative indexes too.
-  void LowerListIndex(const Instr& in) {
-    const int slow = ColdBlock(), done = NewBlock();
-    const int known = prev_instr_known_;
+  // The address of list[i] (in.args[0], in.args[1]) when the container is an exact list and
+  // the index an int of at most one digit with 0 <= i < len; else a jump to `slow`. One
+  // unsigned compare against the size rejects negative indexes too.
+  int ListSlot(const Instr& in, int slow) {
     const Operand list = V(LirReg(in.args[0]));
     const int type = Load(list, offsetof(PyObject, ob_type), Type::kPtr);
     SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_list_type), slow);
@@ -1084,8 +1083,35 @@ class Lowerer {
     SlowIf(Cond::kUge, Type::kI64, V(i), V(size), slow);
     const int items = Load(list, offsetof(PyListObject, ob_item), Type::kPtr);
     const int offset = Binary(lir::Op::kShl, V(i), Operand::Imm(3), Type::kI64);
-    const int slot = Binary(lir::Op::kAdd, V(items), V(offset), Type::kPtr);
-    const int item = Load(V(slot), 0, Type::kPtr);
+    return Binary(lir::Op::kAdd, V(items), V(offset), Type::kPtr);
+  }
+
+  // container[i] = value: for a list slot (ListSlot), the value stored and the old item
+  // released inline (3.11's STORE_SUBSCR_LIST_INT); anything else through PyObject_SetItem.
+  void LowerListStore(const Instr& in) {
+    const int slow = ColdBlock(), done = NewBlock();
+    const int known = prev_instr_known_;
+    const int slot = ListSlot(in, slow);
+    const Operand value = V(LirReg(in.args[2]));
+    Incref(value);
+    const int old = Load(V(slot), 0, Type::kPtr);
+    Store(value, V(slot), 0, Type::kPtr);
+    Decref(old, false, in.bc);
+    Jmp(done);
+    cur_ = slow;
+    prev_instr_known_ = known;
+    CallInt(in, Helper::PyObject_SetItem, {V(LirReg(in.args[0])), V(LirReg(in.args[1])), value});
+    Jmp(done);
+    Join(done, known, in.bc);
+  }
+
+  // container[i]: for a list slot (ListSlot), the item, inline (3.11's
+  // BINARY_SUBSCR_LIST_INT); anything else through PyObject_GetItem.
+  void LowerListIndex(const Instr& in) {
+    const int slow = ColdBlock(), done = NewBlock();
+    const int known = prev_instr_known_;
+    const Operand list = V(LirReg(in.args[0]));
+    const int item = Load(V(ListSlot(in, slow)), 0, Type::kPtr);
     Incref(V(item));
     Mov(V(item), Type::kPtr, LirReg(in.dst));
     Jmp(done);

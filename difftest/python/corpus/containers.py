@@ -63,11 +63,46 @@ def list_index_edges():
     return out, total
 
 
+class Dying:
+    log = []
+
+    def __init__(self, name):
+        self.name = name
+
+    def __del__(self):
+        Dying.log.append(self.name)
+
+
+def store(c, i, v):
+    c[i] = v
+
+
+def list_store_edges():
+    # The inline list[int] store and every way out of it; the old item released in place.
+    xs = [0, 1, 2]
+    out = []
+    for c, i in [(xs, 0), (xs, 2), (xs, -1), (xs, 3), (xs, -4), (xs, True), (xs, 2**40),
+                 (xs, slice(0, 1)), (LoudList([5, 6]), 1), ({}, "k"), ((1,), 0)]:
+        try:
+            store(c, i, [9] if isinstance(i, slice) else ("v", i))
+            out.append(list(c) if isinstance(c, list) else c)
+        except (IndexError, TypeError) as e:
+            out.append(type(e).__name__ + ": " + str(e))
+    ys = [Dying("a"), Dying("b")]
+    store(ys, 0, "x")
+    store(ys, 1, ys)  # the list now holds itself
+    out.append((Dying.log, len(ys), ys[1] is ys))
+    for k in range(len(xs)):
+        xs[k] = k * 10
+    return out, xs
+
+
 print(lists(7))
 print(tuples(1, 2), tuples(5, 6))
 print(dicts("abracadabra"))
 print(errors([1]))
 print(list_index_edges())
+print(list_store_edges())
 try:
     key_error(dict())
 except KeyError as e:
