@@ -11,15 +11,11 @@ shift || true
 bazel build --config=aarch64 //jit/python:a64jit-run >&2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cp bazel-bin/jit/python/a64jit-run benchmarks/programs/*.py benchmarks/generators/generators.py \
-  "$tmp/"
+source benchmarks/ab/set_programs.sh
+cp bazel-out/aarch64-fastbuild/bin/jit/python/a64jit-run "$tmp/"
+copy_set "$tmp"
 run="qemu-aarch64 -cpu ${A64JIT_QEMU_CPU:-neoverse-n1} $tmp/a64jit-run"
-programs=("$@")
-if [ "${#programs[@]}" -eq 0 ]; then
-  for p in "$tmp"/*.py; do
-    [ "$(basename "$p")" = bench.py ] || programs+=("$(basename "$p" .py)")
-  done
-fi
+set_names "$tmp" "$@"
 for p in "${programs[@]}"; do
   echo "== $p" >&2
   # The JIT side's compiled share, once, for the record.

@@ -13,15 +13,11 @@ plugin_built=bazel-out/k8-fastbuild/bin/benchmarks/qemu_profile/tb_profile.so
 bazel build --config=aarch64 //jit/python:a64jit-run >&2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cp "$plugin_built" bazel-out/aarch64-fastbuild/bin/jit/python/a64jit-run \
-  benchmarks/programs/*.py benchmarks/generators/generators.py "$tmp/"
+source benchmarks/ab/set_programs.sh
+cp "$plugin_built" bazel-out/aarch64-fastbuild/bin/jit/python/a64jit-run "$tmp/"
+copy_set "$tmp"
 run="qemu-aarch64 -cpu ${A64JIT_QEMU_CPU:-neoverse-n1}"
-programs=("$@")
-if [ "${#programs[@]}" -eq 0 ]; then
-  for p in "$tmp"/*.py; do
-    [ "$(basename "$p")" = bench.py ] || programs+=("$(basename "$p" .py)")
-  done
-fi
+set_names "$tmp" "$@"
 for p in "${programs[@]}"; do
   for side in stock jit; do
     flag=--no-jit
