@@ -56,9 +56,17 @@ struct Registration {
   void* context;
   bool resize;                   // flush now and then so that the TLB can grow (TlbFillDirty)
   std::optional<TlbArrays> tlb;  // where its size can be steered (unicorn_tlb_size.h)
+  size_t target = 0;             // the size to steer it to (TlbTargetEntries)
   uint64_t fills = 0;            // since the last flush
-  uint64_t fills_per_flush = kFillsPerResize;
+  uint64_t fills_per_flush = 0;  // FillsPerFlush
 };
+
+// Fills until the next flush: fewer while the TLB of `mmu_idx` is below its target.
+uint64_t FillsPerFlush(const Registration& r, int mmu_idx) {
+  const bool growing = r.tlb && TlbEntries(*r.tlb, mmu_idx) < r.target;
+  return growing ? kFillsPerGrowth : kFillsPerResize;
+}
+
 // Plain arrays, which a thread's exit does not destroy: engines are closed by another
 // thread_local's destructor, which may run after this one's would have.
 constexpr size_t kMaxEnginesPerThread = 16;
@@ -88,10 +96,9 @@ bool TlbFillDirty(void* cpu, uint64_t address, int size, int access_type, int mm
   }
   if (r != nullptr && r->resize && ++r->fills >= r->fills_per_flush) {
     r->fills = 0;
-    if (r->tlb) SteerTlbResize(*r->tlb, mmu_idx, TlbTargetEntries());
+    if (r->tlb) SteerTlbResize(*r->tlb, mmu_idx, r->target);
     Unicorn().flush(cpu);
-    const bool growing = r->tlb && TlbEntries(*r->tlb, mmu_idx) < TlbTargetEntries();
-    r->fills_per_flush = growing ? kFillsPerGrowth : kFillsPerResize;
+    r->fills_per_flush = FillsPerFlush(*r, mmu_idx);
   }
   const bool ok = Unicorn().tlb_fill(cpu, address, size, access_type, mmu_idx, probe, retaddr);
   if (!ok) return false;
@@ -139,10 +146,11 @@ bool UseDirtyTlbEntries(uc_engine* uc, GuestWritable writable, void* context) {
   ForgetDirtyTlbEntries(uc);
   if (t_registered == kMaxEnginesPerThread) return false;
   const bool resize = Unicorn().flush != nullptr && !KnobSet("A64JIT_UNICORN_FIXED_TLB");
-  std::optional<TlbArrays> tlb;
-  if (resize && !KnobSet("A64JIT_UNICORN_QEMU_TLB_SIZE")) tlb = FindTlbArrays(cpu);
-  t_registrations[t_registered++] = Registration{
-      cpu, uc, writable, context, resize, tlb, 0, tlb ? kFillsPerGrowth : kFillsPerResize};
+  Registration r{cpu, uc, writable, context, resize};
+  if (resize && !KnobSet("A64JIT_UNICORN_QEMU_TLB_SIZE")) r.tlb = FindTlbArrays(cpu);
+  r.target = TlbTargetEntries();            // a malformed setting throws here, not inside Unicorn
+  r.fills_per_flush = FillsPerFlush(r, 0);  // every index starts at QEMU's 256 entries
+  t_registrations[t_registered++] = r;
   *slot = &TlbFillDirty;
   return true;
 }

@@ -31,7 +31,8 @@ using GuestWritable = bool (*)(void* context, uint64_t address);
 // Call once the engine is initialised (after its first register access). Returns false,
 // changing nothing, where this Unicorn is not the release whose layout was checked (2.0)
 // or a check of the layout fails; the engine then keeps the slow stores (still correct).
-// A64JIT_UNICORN_SLOW_STORES=1 keeps them on purpose (for measuring).
+// A64JIT_UNICORN_SLOW_STORES=1 keeps them on purpose (for measuring). Throws
+// std::invalid_argument on a malformed A64JIT_UNICORN_TLB_ENTRIES (unicorn_tlb_size.h).
 // `writable` is asked on the engine's thread, for every TLB entry filled; it must not call
 // Unicorn. Engines are per thread: the registration is this thread's.
 bool UseDirtyTlbEntries(uc_engine* uc, GuestWritable writable, void* context);

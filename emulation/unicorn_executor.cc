@@ -236,8 +236,7 @@ std::unique_ptr<Engine> UnicornExecutor::NewEngine() {
 
   uc_hook hook;
   void* user = e.get();
-  const char* trace_env = std::getenv("A64JIT_TRACE");
-  e->trace = options().trace || (trace_env != nullptr && std::string(trace_env) == "1");
+  e->trace = options().trace || KnobSet("A64JIT_TRACE");
   if (options().count_every_instruction || e->trace) {
     Check(uc_hook_add(uc, &hook, UC_HOOK_CODE, reinterpret_cast<void*>(&OnCode), user, 1, 0),
           "hook code");

@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <stdexcept>
+#include <string>
 
 #include "emulation/host_maps.h"
 
@@ -37,6 +39,18 @@ const RegisterAccessors& Accessors() {
 bool KnobSet(const char* name) {
   const char* value = std::getenv(name);
   return value != nullptr && std::strcmp(value, "1") == 0;
+}
+
+size_t KnobNumber(const char* name, size_t least, size_t most, size_t otherwise) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == 0) return otherwise;
+  char* end = nullptr;
+  const unsigned long n = std::strtoul(value, &end, 10);
+  if (*end != 0 || n < least || n > most) {
+    throw std::invalid_argument(std::string(name) + "=" + value + ": want a number from " +
+                                std::to_string(least) + " to " + std::to_string(most));
+  }
+  return static_cast<size_t>(n);
 }
 
 bool IsCheckedUnicornRelease() {

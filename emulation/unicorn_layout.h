@@ -25,6 +25,11 @@ void* FindUnicornCpu(uc_engine* uc);
 // paths off for measuring.
 bool KnobSet(const char* name);
 
+// The number environment variable `name` holds, from `least` to `most`, or `otherwise` when
+// it is unset or empty. Throws std::invalid_argument, naming the variable and the range, on
+// anything else.
+size_t KnobNumber(const char* name, size_t least, size_t most, size_t otherwise);
+
 // How many bytes from `address` on lie in one readable region of this process (0 if none).
 size_t ReadableBytesFrom(uint64_t address);
 

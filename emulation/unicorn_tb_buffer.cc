@@ -17,10 +17,8 @@
 #include <dlfcn.h>
 
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
-#include <stdexcept>
-#include <string>
+
+#include "emulation/unicorn_layout.h"
 
 namespace a64jit::emu {
 namespace {
@@ -72,17 +70,8 @@ void InitArchThenSizeBuffer(void* uc) {
 }  // namespace
 
 size_t TranslationBufferBytes() {
-  static const size_t bytes = [] {
-    const char* env = std::getenv("A64JIT_UNICORN_TB_MIB");
-    if (env == nullptr || *env == 0) return kDefaultTranslationBufferMiB << 20;
-    char* end = nullptr;
-    const unsigned long mib = std::strtoul(env, &end, 10);
-    if (*end != 0 || mib < 4 || mib > 1024) {
-      throw std::invalid_argument(std::string("A64JIT_UNICORN_TB_MIB=") + env +
-                                  ": want a number of MiB from 4 to 1024");
-    }
-    return static_cast<size_t>(mib) << 20;
-  }();
+  static const size_t bytes =
+      KnobNumber("A64JIT_UNICORN_TB_MIB", 4, 1024, kDefaultTranslationBufferMiB) << 20;
   return bytes;
 }
 

@@ -13,7 +13,7 @@
 //   the flush then clears n_used_entries.
 #include "emulation/unicorn_tlb_size.h"
 
-#include <cstdlib>
+#include <algorithm>
 #include <vector>
 
 #include "emulation/unicorn_layout.h"
@@ -51,18 +51,14 @@ const uint64_t* FastWords(const TlbArrays& tlb, int mmu_idx) {
 }  // namespace
 
 size_t TlbTargetEntries() {
-  static const size_t target = [] {
-    const char* env = std::getenv("A64JIT_UNICORN_TLB_ENTRIES");
-    const unsigned long n = env != nullptr ? std::strtoul(env, nullptr, 10) : 0;
-    return n >= 256 && n <= (1ul << 20) ? static_cast<size_t>(n) : size_t{4096};
-  }();
+  static const size_t target = KnobNumber("A64JIT_UNICORN_TLB_ENTRIES", 256, 1 << 20, 4096);
   return target;
 }
 
 std::optional<TlbArrays> FindTlbArrays(void* cpu) {
   if (cpu == nullptr || !IsCheckedUnicornRelease()) return std::nullopt;
   const size_t bytes = ReadableBytesFrom(reinterpret_cast<uint64_t>(cpu));
-  const size_t words = (bytes < kScanBytes ? bytes : kScanBytes) / sizeof(uint64_t);
+  const size_t words = std::min(bytes, kScanBytes) / sizeof(uint64_t);
   const auto* w = static_cast<const uint64_t*>(cpu);
   std::vector<size_t> found;
   for (size_t i = 0; i + kVtable + kVtableWords < words; i++) {

@@ -34,10 +34,11 @@ struct TlbArrays {
 std::optional<TlbArrays> FindTlbArrays(void* cpu);
 
 // The size SteerTlbResize is given: 4,096 entries, or A64JIT_UNICORN_TLB_ENTRIES (256 to
-// 2^20) for measuring. Richards under a64jit-run, TLB fills per iteration ((7 - 1
-// iterations) / 6, 2026-11-23): about 550,000 with QEMU's rule alone, 121,000 at 1,024
-// entries, 11,000 at 4,096, none at 16,384; CPU time per iteration the same at 4,096 and
-// 16,384. 4,096 entries take 192 KB per engine (32-byte entries, 16-byte I/O entries).
+// 2^20) for measuring; throws std::invalid_argument on a malformed setting. Richards under
+// a64jit-run, TLB fills per iteration ((7 - 1 iterations) / 6, 2026-11-23): about 550,000 with
+// QEMU's rule alone, 121,000 at 1,024 entries, 11,000 at 4,096, none at 16,384; CPU time per
+// iteration the same at 4,096 and 16,384. 4,096 entries take 192 KB per engine (32-byte entries,
+// 16-byte I/O entries).
 size_t TlbTargetEntries();
 
 // Entries in the TLB of `mmu_idx`.

@@ -237,6 +237,14 @@ class Lowerer {
     return Emit(in).dst;
   }
   void CallVoid(Helper h, std::vector<Operand> args) { Emit(HelperCall(h, std::move(args))); }
+  // `v` zero-extended to 64 bits.
+  int ZExt(Operand v) {
+    lir::Instr ext;
+    ext.op = lir::Op::kZExt;
+    ext.dst = out_.NewVReg(Type::kI64);
+    ext.args = {v};
+    return Emit(ext).dst;
+  }
   void Ret(Operand value) {
     lir::Instr ret;
     ret.op = lir::Op::kRet;
@@ -775,8 +783,7 @@ class Lowerer {
   // frame object. Its frame stops being current and is popped, and its references to the
   // function and the code are released. Anything else is a64_call_leave's.
   void LeaveDirectCall(int frame, int outcome, int dst, int bc) {
-    const int slow = NewBlock(), common = NewBlock();
-    cold_[static_cast<size_t>(slow)] = 1;
+    const int slow = ColdBlock(), common = NewBlock();
     // Deopt codes (and NULL) are the values below kDeoptCodeLimit.
     const int returned = SplitOn(Cond::kUge, V(outcome), Imm(kDeoptCodeLimit));
     Jmp(slow);
@@ -784,11 +791,7 @@ class Lowerer {
     // Locals released and no frame object: stacktop and frame_obj both zero.
     const int stack_top = Load(V(frame), kStackTop, Type::kI32);
     const int frame_object = Load(V(frame), kFrameObject, Type::kPtr);
-    lir::Instr widen;
-    widen.op = lir::Op::kZExt;
-    widen.dst = out_.NewVReg(Type::kI64);
-    widen.args = {V(stack_top)};
-    const int either = Binary(lir::Op::kOr, V(frame_object), V(Emit(widen).dst), Type::kI64);
+    const int either = Binary(lir::Op::kOr, V(frame_object), V(ZExt(V(stack_top))), Type::kI64);
     Br(Cond::kEq, V(either), Operand::Imm(0), common, slow);
     cur_ = slow;
     Call(Helper::a64_call_leave, {V(tstate_), V(frame), V(outcome)}, dst);
@@ -1031,12 +1034,7 @@ class Lowerer {
     Emit(br);
     cur_ = next;
     const int digit = Load(obj, offsetof(PyLongObject, ob_digit), Type::kI32);
-    lir::Instr ext;
-    ext.op = lir::Op::kZExt;
-    ext.dst = out_.NewVReg(Type::kI64);
-    ext.args = {V(digit)};
-    const int wide = Emit(ext).dst;
-    return Binary(lir::Op::kMul, V(size), V(wide), Type::kI64);  // size is -1, 0 or 1
+    return Binary(lir::Op::kMul, V(size), V(ZExt(V(digit))), Type::kI64);  // size is -1, 0 or 1
   }
 
   // HIR register `reg` as a small int: its constant, or its value (a jump to `slow` when it
@@ -1054,18 +1052,32 @@ class Lowerer {
   // PyLong_FromLongLong (3.11's BINARY_OP_ADD_INT does the same through _PyLong_Add);
   // anything else through PyNumber_*.
   void LowerSmallIntAddSub(const Instr& in) {
+    FastOrGeneric(
+        in,
+        [&](int slow) {
+          const Operand a = SmallIntOperand(in.args[0], slow);
+          const Operand b = SmallIntOperand(in.args[1], slow);
+          const bool add = in.imm == NB_ADD || in.imm == NB_INPLACE_ADD;
+          const int lhs = a.is_vreg() ? a.vreg : Mov(a, Type::kI64);
+          const int r = Binary(add ? lir::Op::kAdd : lir::Op::kSub, V(lhs), b, Type::kI64);
+          CallChecked(in, Helper::PyLong_FromLongLong, {V(r)});
+        },
+        [&] {
+          CallChecked(in, kBinaryHelpers[in.imm], {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
+        });
+  }
+
+  // `fast`, given the cold block to jump to when its guards fail, then in that block
+  // `generic`; both continue at one join, where prev_instr is known only if both agree.
+  template <typename Fast, typename Generic>
+  void FastOrGeneric(const Instr& in, Fast fast, Generic generic) {
     const int slow = ColdBlock(), done = NewBlock();
     const int known = prev_instr_known_;
-    const Operand a = SmallIntOperand(in.args[0], slow);
-    const Operand b = SmallIntOperand(in.args[1], slow);
-    const bool add = in.imm == NB_ADD || in.imm == NB_INPLACE_ADD;
-    const int lhs = a.is_vreg() ? a.vreg : Mov(a, Type::kI64);
-    const int r = Binary(add ? lir::Op::kAdd : lir::Op::kSub, V(lhs), b, Type::kI64);
-    CallChecked(in, Helper::PyLong_FromLongLong, {V(r)});
+    fast(slow);
     Jmp(done);
     cur_ = slow;
     prev_instr_known_ = known;
-    CallChecked(in, kBinaryHelpers[in.imm], {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
+    generic();
     Jmp(done);
     Join(done, known, in.bc);
   }
@@ -1089,37 +1101,35 @@ class Lowerer {
   // container[i] = value: for a list slot (ListSlot), the value stored and the old item
   // released inline (3.11's STORE_SUBSCR_LIST_INT); anything else through PyObject_SetItem.
   void LowerListStore(const Instr& in) {
-    const int slow = ColdBlock(), done = NewBlock();
-    const int known = prev_instr_known_;
-    const int slot = ListSlot(in, slow);
     const Operand value = V(LirReg(in.args[2]));
-    Incref(value);
-    const int old = Load(V(slot), 0, Type::kPtr);
-    Store(value, V(slot), 0, Type::kPtr);
-    Decref(old, false, in.bc);
-    Jmp(done);
-    cur_ = slow;
-    prev_instr_known_ = known;
-    CallInt(in, Helper::PyObject_SetItem, {V(LirReg(in.args[0])), V(LirReg(in.args[1])), value});
-    Jmp(done);
-    Join(done, known, in.bc);
+    FastOrGeneric(
+        in,
+        [&](int slow) {
+          const int slot = ListSlot(in, slow);
+          Incref(value);
+          const int old = Load(V(slot), 0, Type::kPtr);
+          Store(value, V(slot), 0, Type::kPtr);
+          Decref(old, false, in.bc);
+        },
+        [&] {
+          CallInt(in, Helper::PyObject_SetItem,
+                  {V(LirReg(in.args[0])), V(LirReg(in.args[1])), value});
+        });
   }
 
   // container[i]: for a list slot (ListSlot), the item, inline (3.11's
   // BINARY_SUBSCR_LIST_INT); anything else through PyObject_GetItem.
   void LowerListIndex(const Instr& in) {
-    const int slow = ColdBlock(), done = NewBlock();
-    const int known = prev_instr_known_;
-    const Operand list = V(LirReg(in.args[0]));
-    const int item = Load(V(ListSlot(in, slow)), 0, Type::kPtr);
-    Incref(V(item));
-    Mov(V(item), Type::kPtr, LirReg(in.dst));
-    Jmp(done);
-    cur_ = slow;
-    prev_instr_known_ = known;
-    CallChecked(in, Helper::PyObject_GetItem, {list, V(LirReg(in.args[1]))});
-    Jmp(done);
-    Join(done, known, in.bc);
+    FastOrGeneric(
+        in,
+        [&](int slow) {
+          const int item = Load(V(ListSlot(in, slow)), 0, Type::kPtr);
+          Incref(V(item));
+          Mov(V(item), Type::kPtr, LirReg(in.dst));
+        },
+        [&] {
+          CallChecked(in, Helper::PyObject_GetItem, {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
+        });
   }
 
   // bool(a op b): small ints compared inline, anything else through a64_compare_bool.

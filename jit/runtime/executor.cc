@@ -196,7 +196,10 @@ CallResult Executor::Call(const void* entry, const std::vector<Arg>& args) {
   const bool outermost = calls.depth == 0;
   // The outermost call switches to the thread's guest stack; nested calls continue on it.
   frame.new_sp = outermost ? calls.stack_high : 0;
-  if (outermost) calls.current = CallStats{1, 0, 0, 0, 0};
+  if (outermost) {
+    calls.current = CallStats{};
+    calls.current.calls = 1;
+  }
 
   struct DepthGuard {
     Executor* self;
