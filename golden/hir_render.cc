@@ -31,6 +31,10 @@ lower::RuntimeAddresses FakeAddresses(PyCodeObject* code) {
   rt.null_sink = kFakeObjects + 0x50;
   rt.call_enter_stub = kFakeObjects + 0x60;
   rt.py_list_type = kFakeObjects + 0x70;
+  rt.py_tuple_type = kFakeObjects + 0x80;
+  rt.py_list_iter_type = kFakeObjects + 0x90;
+  rt.py_tuple_iter_type = kFakeObjects + 0xa0;
+  rt.py_range_iter_type = kFakeObjects + 0xb0;
   auto next_cache = std::make_shared<uint64_t>(kFakeCaches);
   rt.new_site_cache = [next_cache] {
     auto* cache = reinterpret_cast<runtime::SiteCache*>(*next_cache);

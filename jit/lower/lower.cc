@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "jit/lower/call_rules.h"
+#include "jit/lower/object_layouts.h"
 #include "jit/runtime/helpers.h"
 
 namespace a64jit::lower {
@@ -50,6 +51,8 @@ constexpr int64_t kRecursionRemaining = offsetof(PyThreadState, recursion_remain
 constexpr int64_t kDataStackTop = offsetof(PyThreadState, datastack_top);
 // A returning frame with at most this many locals clears them without a loop.
 constexpr int64_t kUnrolledLocals = 8;
+// UNPACK_SEQUENCE of at most this many items is inline; longer ones are rare and large.
+constexpr int64_t kInlineUnpackLimit = 4;
 constexpr int64_t kThreadCFrame = offsetof(PyThreadState, cframe);
 constexpr int64_t kUseTracing = offsetof(_PyCFrame, use_tracing);
 static_assert(offsetof(PyObject, ob_refcnt) == 0, "refcount at offset 0");
@@ -887,9 +890,7 @@ class Lowerer {
     } else if (in.op == Op::kListAppend) {
       CallInt(in, Helper::PyList_Append, {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
     } else if (in.op == Op::kUnpackSequence) {
-      scratch_addr_ = ScratchAddr();
-      CallInt(in, Helper::a64_unpack_sequence,
-              {V(LirReg(in.args[0])), Operand::Imm(in.imm), V(scratch_addr_)});
+      LowerUnpackSequence(in);
     } else if (in.op == Op::kUnpackEx) {
       scratch_addr_ = ScratchAddr();
       CallInt(in, Helper::a64_unpack_ex,
@@ -900,10 +901,121 @@ class Lowerer {
     }
   }
 
+  // UNPACK_SEQUENCE n: an exact tuple or list of exactly n items is unpacked inline (3.11's
+  // UNPACK_SEQUENCE_TUPLE and _LIST), anything else through a64_unpack_sequence. Either way
+  // the items land in the scratch slot, last first, for ScratchLoad.
+  void LowerUnpackSequence(const Instr& in) {
+    scratch_addr_ = ScratchAddr();
+    const Operand seq = V(LirReg(in.args[0]));
+    const auto generic = [&] {
+      CallInt(in, Helper::a64_unpack_sequence, {seq, Operand::Imm(in.imm), V(scratch_addr_)});
+    };
+    if (rt_.py_tuple_type == 0 || rt_.py_list_type == 0 || in.imm > kInlineUnpackLimit) {
+      return generic();
+    }
+    FastOrGeneric(
+        in,
+        [&](int slow) {
+          const int items = SequenceItems(seq, in.imm, slow);
+          for (int64_t i = 0; i < in.imm; i++) {
+            const int item = Load(V(items), 8 * i, Type::kPtr);
+            Incref(V(item));
+            Store(V(item), V(scratch_addr_), 8 * (in.imm - 1 - i), Type::kPtr);
+          }
+        },
+        generic);
+  }
+
+  // The address of `seq`'s first item when it is an exact tuple or list of `n` items, else a
+  // jump to `slow`.
+  int SequenceItems(Operand seq, int64_t n, int slow) {
+    const int items = out_.NewVReg(Type::kPtr);
+    const int type = Load(seq, offsetof(PyObject, ob_type), Type::kPtr);
+    const int list = NewBlock(), tuple = NewBlock(), sized = NewBlock();
+    Emit(BrInstr(Cond::kEq, Type::kPtr, V(type), Imm(rt_.py_tuple_type), tuple, list));
+    cur_ = list;
+    SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_list_type), slow);
+    Load(seq, offsetof(PyListObject, ob_item), Type::kPtr, items);
+    Jmp(sized);
+    cur_ = tuple;
+    Binary(lir::Op::kAdd, seq, Operand::Imm(offsetof(PyTupleObject, ob_item)), Type::kPtr, items);
+    Jmp(sized);
+    cur_ = sized;
+    const int size = Load(seq, offsetof(PyVarObject, ob_size), Type::kI64);
+    SlowIf(Cond::kNe, Type::kI64, V(size), Operand::Imm(n), slow);
+    return items;
+  }
+
+  // FOR_ITER: a list, tuple or range iterator with items left steps inline; anything else,
+  // and the step that finds an iterator exhausted (which also releases its sequence), through
+  // a64_for_iter.
   void LowerForIter(const Instr& in) {
-    SetPrevInstr(in.bc);
-    Call(Helper::a64_for_iter, {V(LirReg(in.args[0]))}, LirReg(in.dst));
-    DeoptIf(in, Cond::kEq, V(LirReg(in.dst)), Operand::Imm(1));
+    const Operand iter = V(LirReg(in.args[0]));
+    const int dst = LirReg(in.dst);
+    const auto generic = [&] {
+      SetPrevInstr(in.bc);
+      Call(Helper::a64_for_iter, {iter}, dst);
+      DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(1));
+    };
+    if (rt_.py_list_iter_type == 0 || rt_.py_tuple_iter_type == 0 || rt_.py_range_iter_type == 0) {
+      return generic();
+    }
+    FastOrGeneric(
+        in,
+        [&](int slow) {
+          const int type = Load(iter, offsetof(PyObject, ob_type), Type::kPtr);
+          const int list = NewBlock(), other = NewBlock(), tuple = NewBlock(), range = NewBlock();
+          const int done = NewBlock();
+          Emit(BrInstr(Cond::kEq, Type::kPtr, V(type), Imm(rt_.py_list_iter_type), list, other));
+          cur_ = other;
+          Emit(BrInstr(Cond::kEq, Type::kPtr, V(type), Imm(rt_.py_tuple_iter_type), tuple, range));
+          cur_ = list;
+          NextSequenceItem(iter, offsetof(PyListObject, ob_item), true, dst, slow);
+          Jmp(done);
+          cur_ = tuple;
+          NextSequenceItem(iter, offsetof(PyTupleObject, ob_item), false, dst, slow);
+          Jmp(done);
+          cur_ = range;
+          SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_range_iter_type), slow);
+          NextRangeValue(in, iter, slow);
+          Jmp(done);
+          cur_ = done;
+        },
+        generic);
+  }
+
+  // A list or tuple iterator's next item into `dst` (a new reference), the index advanced;
+  // `slow` when it has none left. `items_at`: where the sequence keeps its items (`indirect`:
+  // a pointer to them there, as a list has).
+  void NextSequenceItem(Operand iter, int64_t items_at, bool indirect, int dst, int slow) {
+    const int seq = Load(iter, offsetof(SequenceIterLayout, it_seq), Type::kPtr);
+    SlowIf(Cond::kEq, Type::kPtr, V(seq), Operand::Imm(0), slow);
+    const int index = Load(iter, offsetof(SequenceIterLayout, it_index), Type::kI64);
+    const int size = Load(V(seq), offsetof(PyVarObject, ob_size), Type::kI64);
+    SlowIf(Cond::kSge, Type::kI64, V(index), V(size), slow);
+    const int items = indirect ? Load(V(seq), items_at, Type::kPtr)
+                               : Binary(lir::Op::kAdd, V(seq), Operand::Imm(items_at), Type::kPtr);
+    const int offset = Binary(lir::Op::kShl, V(index), Operand::Imm(3), Type::kI64);
+    const int item = Load(V(Binary(lir::Op::kAdd, V(items), V(offset), Type::kPtr)), 0, Type::kPtr);
+    Incref(V(item));
+    Store(V(Binary(lir::Op::kAdd, V(index), Operand::Imm(1), Type::kI64)), iter,
+          offsetof(SequenceIterLayout, it_index), Type::kI64);
+    Mov(V(item), Type::kPtr, dst);
+  }
+
+  // A range iterator's next value, start + index * step, boxed by PyLong_FromLongLong (PyLong_FromLong, as
+  // rangeiter_next does) into in.dst; `slow` when it has none left.
+  void NextRangeValue(const Instr& in, Operand iter, int slow) {
+    const int index = Load(iter, offsetof(RangeIterLayout, index), Type::kI64);
+    const int len = Load(iter, offsetof(RangeIterLayout, len), Type::kI64);
+    SlowIf(Cond::kSge, Type::kI64, V(index), V(len), slow);
+    const int step = Load(iter, offsetof(RangeIterLayout, step), Type::kI64);
+    const int start = Load(iter, offsetof(RangeIterLayout, start), Type::kI64);
+    const int value = Binary(lir::Op::kAdd, V(start),
+                             V(Binary(lir::Op::kMul, V(index), V(step), Type::kI64)), Type::kI64);
+    Store(V(Binary(lir::Op::kAdd, V(index), Operand::Imm(1), Type::kI64)), iter,
+          offsetof(RangeIterLayout, index), Type::kI64);
+    CallChecked(in, Helper::PyLong_FromLongLong, {V(value)});
   }
 
   void LowerIdentity(const Instr& in) {

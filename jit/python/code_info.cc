@@ -5,6 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "jit/lower/object_layouts.h"
 #include "jit/python/interp_state.h"
 
 namespace a64jit::python {
@@ -87,6 +88,15 @@ hir::CodeInfo CodeInfoOf(PyCodeObject* code, const std::string& module) {
   return info;
 }
 
+namespace {
+// `type`'s address if its objects have the size of the mirrored `Layout`, else 0 (no inline
+// path): a CPython build with another layout gets the helpers, not wrong reads.
+template <typename Layout>
+uint64_t TypeIfSized(PyTypeObject* type) {
+  return type->tp_basicsize == sizeof(Layout) ? reinterpret_cast<uint64_t>(type) : 0;
+}
+}  // namespace
+
 lower::RuntimeAddresses AddressesOf(PyCodeObject* code) {
   lower::RuntimeAddresses rt;
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(code->co_consts); i++) {
@@ -105,6 +115,10 @@ lower::RuntimeAddresses AddressesOf(PyCodeObject* code) {
   rt.py_none = reinterpret_cast<uint64_t>(Py_None);
   rt.py_long_type = reinterpret_cast<uint64_t>(&PyLong_Type);
   rt.py_list_type = reinterpret_cast<uint64_t>(&PyList_Type);
+  rt.py_tuple_type = reinterpret_cast<uint64_t>(&PyTuple_Type);
+  rt.py_list_iter_type = TypeIfSized<lower::SequenceIterLayout>(&PyListIter_Type);
+  rt.py_tuple_iter_type = TypeIfSized<lower::SequenceIterLayout>(&PyTupleIter_Type);
+  rt.py_range_iter_type = TypeIfSized<lower::RangeIterLayout>(&PyRangeIter_Type);
   rt.eval_breaker = reinterpret_cast<uint64_t>(EvalBreakerAddress(PyInterpreterState_Get()));
   // Never deallocated: a decrement per call for 2^60 calls does not reach 0.
   static PyObject null_sink = {_PyObject_EXTRA_INIT int64_t{1} << 60, &PyBaseObject_Type};
