@@ -35,6 +35,7 @@ lower::RuntimeAddresses FakeAddresses(PyCodeObject* code) {
   rt.py_list_iter_type = kFakeObjects + 0x90;
   rt.py_tuple_iter_type = kFakeObjects + 0xa0;
   rt.py_range_iter_type = kFakeObjects + 0xb0;
+  rt.py_float_type = kFakeObjects + 0xc0;
   auto next_cache = std::make_shared<uint64_t>(kFakeCaches);
   rt.new_site_cache = [next_cache] {
     auto* cache = reinterpret_cast<runtime::SiteCache*>(*next_cache);

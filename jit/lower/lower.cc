@@ -834,8 +834,7 @@ class Lowerer {
     const Operand a = V(LirReg(in.args[0]));
     if (in.op == Op::kBinaryOp) {
       if (in.imm < 0 || in.imm >= kBinaryCount) throw Unsupported(-1, in.bc * 2, "BINARY_OP");
-      if (IsAddOrSubtract(in.imm)) return LowerSmallIntAddSub(in);
-      CallChecked(in, kBinaryHelpers[in.imm], {a, V(LirReg(in.args[1]))});
+      LowerArithmetic(in);
     } else if (in.op == Op::kCompareOp) {
       CallChecked(in, Helper::PyObject_RichCompare,
                   {a, V(LirReg(in.args[1])), Operand::Imm(in.imm)});
@@ -1156,27 +1155,133 @@ class Lowerer {
     return k ? Operand::Imm(*k) : V(SmallIntValue(V(LirReg(reg)), slow));
   }
 
-  static bool IsAddOrSubtract(int64_t nb) {
-    return nb == NB_ADD || nb == NB_INPLACE_ADD || nb == NB_SUBTRACT || nb == NB_INPLACE_SUBTRACT;
+  // BINARY_OP's operation, the in-place form as the binary one (ints and floats are
+  // immutable, so the two agree on them).
+  static int64_t BinaryOf(int64_t nb) { return nb >= NB_INPLACE_ADD ? nb - NB_INPLACE_ADD : nb; }
+
+  // The small-int form of NB_* `nb`, if it has one; `divisor` is b's constant, if any.
+  static bool HasSmallIntForm(int64_t nb, std::optional<int64_t> divisor) {
+    switch (BinaryOf(nb)) {
+      case NB_ADD:
+      case NB_SUBTRACT:
+      case NB_MULTIPLY:
+        return true;
+      case NB_FLOOR_DIVIDE:
+      case NB_REMAINDER:
+        return !divisor || *divisor > 0;  // a variable divisor is guarded > 0
+      default:
+        return false;
+    }
+  }
+  // The f64 operation of NB_* `nb`, if it has an inline float form.
+  static std::optional<lir::Op> FloatFormOf(int64_t nb) {
+    switch (BinaryOf(nb)) {
+      case NB_ADD:
+        return lir::Op::kFAdd;
+      case NB_SUBTRACT:
+        return lir::Op::kFSub;
+      case NB_MULTIPLY:
+        return lir::Op::kFMul;
+      case NB_TRUE_DIVIDE:
+        return lir::Op::kFDiv;
+      default:
+        return std::nullopt;
+    }
   }
 
-  // a + b, a - b: ints of at most one digit (|v| < 2**30) added inline and boxed by
-  // PyLong_FromLongLong (3.11's BINARY_OP_ADD_INT does the same through _PyLong_Add);
-  // anything else through PyNumber_*.
-  void LowerSmallIntAddSub(const Instr& in) {
+  // BINARY_OP with inline forms, as 3.11's specialised BINARY_OPs have: ints of at most one
+  // digit (|v| < 2**30) for + - * // % (a divisor > 0), exact in 64 bits and boxed by
+  // PyLong_FromLongLong; exact floats for + - * / (a divisor other than +-0.0, which raises),
+  // computed in D registers and boxed by PyFloat_FromDouble. An operand that is an int
+  // constant rules the float form out (int op float is mixed: stock takes it generically
+  // too). Anything else, and a failed guard, through PyNumber_*.
+  void LowerArithmetic(const Instr& in) {
+    const bool ints = HasSmallIntForm(in.imm, SmallIntConst(in.args[1]));
+    const std::optional<lir::Op> fop = rt_.py_float_type != 0 ? FloatFormOf(in.imm) : std::nullopt;
+    const bool floats = fop && !SmallIntConst(in.args[0]) && !SmallIntConst(in.args[1]);
+    const auto generic = [&] {
+      CallChecked(in, kBinaryHelpers[in.imm], {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
+    };
+    if (!ints && !floats) return generic();
     FastOrGeneric(
         in,
         [&](int slow) {
-          const Operand a = SmallIntOperand(in.args[0], slow);
-          const Operand b = SmallIntOperand(in.args[1], slow);
-          const bool add = in.imm == NB_ADD || in.imm == NB_INPLACE_ADD;
-          const int lhs = a.is_vreg() ? a.vreg : Mov(a, Type::kI64);
-          const int r = Binary(add ? lir::Op::kAdd : lir::Op::kSub, V(lhs), b, Type::kI64);
-          CallChecked(in, Helper::PyLong_FromLongLong, {V(r)});
+          if (!floats) return SmallIntArithmetic(in, slow);
+          if (!ints) return FloatArithmetic(in, *fop, slow);
+          const int not_ints = NewBlock(), done = NewBlock();
+          const int known = prev_instr_known_;
+          SmallIntArithmetic(in, not_ints);
+          Jmp(done);
+          cur_ = not_ints;
+          prev_instr_known_ = known;
+          FloatArithmetic(in, *fop, slow);
+          Jmp(done);
+          Join(done, known, in.bc);
         },
-        [&] {
-          CallChecked(in, kBinaryHelpers[in.imm], {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
-        });
+        generic);
+  }
+
+  // The small-int form of in.imm (HasSmallIntForm) into in.dst; `slow` when an operand is
+  // not a small int or a variable divisor is not positive.
+  void SmallIntArithmetic(const Instr& in, int slow) {
+    const Operand a = SmallIntOperand(in.args[0], slow);
+    const Operand b = SmallIntOperand(in.args[1], slow);
+    const int lhs = a.is_vreg() ? a.vreg : Mov(a, Type::kI64);
+    const int64_t nb = BinaryOf(in.imm);
+    int r;
+    if (nb == NB_ADD || nb == NB_SUBTRACT || nb == NB_MULTIPLY) {
+      const lir::Op op =
+          nb == NB_ADD ? lir::Op::kAdd : nb == NB_SUBTRACT ? lir::Op::kSub : lir::Op::kMul;
+      r = Binary(op, V(lhs), b, Type::kI64);  // |a * b| < 2**60
+    } else {
+      const int divisor = b.is_vreg() ? b.vreg : Mov(b, Type::kI64);
+      if (b.is_vreg()) SlowIf(Cond::kSle, Type::kI64, V(divisor), Operand::Imm(0), slow);
+      r = FloorDivOrMod(lhs, divisor, nb == NB_REMAINDER);
+    }
+    CallChecked(in, Helper::PyLong_FromLongLong, {V(r)});
+  }
+
+  // Python's a // b or a % b for b > 0: C's truncating quotient and remainder, moved down by
+  // one step when the remainder is negative (the quotient rounds toward -inf, the remainder
+  // takes b's sign).
+  int FloorDivOrMod(int a, int b, bool mod) {
+    const int rem = Binary(lir::Op::kSRem, V(a), V(b), Type::kI64);
+    lir::Instr negative;
+    negative.op = lir::Op::kCmp;
+    negative.dst = out_.NewVReg(Type::kI64);
+    negative.cond = Cond::kSlt;
+    negative.cmp_type = Type::kI64;
+    negative.args = {V(rem), Operand::Imm(0)};
+    const int neg = Emit(negative).dst;
+    const int exact = mod ? rem : Binary(lir::Op::kSDiv, V(a), V(b), Type::kI64);
+    const int stepped = mod ? Binary(lir::Op::kAdd, V(rem), V(b), Type::kI64)
+                            : Binary(lir::Op::kSub, V(exact), Operand::Imm(1), Type::kI64);
+    lir::Instr select;
+    select.op = lir::Op::kSelect;
+    select.dst = out_.NewVReg(Type::kI64);
+    select.args = {V(neg), V(stepped), V(exact)};
+    return Emit(select).dst;
+  }
+
+  // a op b of two exact floats into in.dst; `slow` when either is not one, or for a division
+  // by +-0.0.
+  void FloatArithmetic(const Instr& in, lir::Op op, int slow) {
+    const Operand a = V(LirReg(in.args[0])), b = V(LirReg(in.args[1]));
+    const int fa = FloatValue(a, slow), fb = FloatValue(b, slow);
+    if (op == lir::Op::kFDiv) {
+      const int bits = Load(b, offsetof(PyFloatObject, ob_fval), Type::kI64);
+      const int magnitude =
+          Binary(lir::Op::kAnd, V(bits), Operand::Imm(INT64_MAX), Type::kI64);  // sign off
+      SlowIf(Cond::kEq, Type::kI64, V(magnitude), Operand::Imm(0), slow);
+    }
+    CallChecked(in, Helper::PyFloat_FromDouble, {V(Binary(op, V(fa), V(fb), Type::kF64))});
+  }
+
+  // `obj`'s double when it is an exact float, else a jump to `slow`.
+  int FloatValue(Operand obj, int slow) {
+    const int type = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
+    SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_float_type), slow);
+    return Load(obj, offsetof(PyFloatObject, ob_fval), Type::kF64);
   }
 
   // `fast`, given the cold block to jump to when its guards fail, then in that block

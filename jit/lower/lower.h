@@ -61,6 +61,7 @@ struct RuntimeAddresses {
   uint64_t py_true = 0, py_false = 0, py_none = 0;
   uint64_t py_long_type = 0;  // &PyLong_Type
   uint64_t py_list_type = 0;  // &PyList_Type; 0: list[int] is not indexed inline
+  uint64_t py_float_type = 0;  // &PyFloat_Type; 0: float arithmetic is not inline
   uint64_t py_tuple_type = 0;  // &PyTuple_Type; 0: tuples are not unpacked inline
   // The iterators FOR_ITER steps inline (object_layouts.h); 0: through the helper.
   uint64_t py_list_iter_type = 0, py_tuple_iter_type = 0, py_range_iter_type = 0;

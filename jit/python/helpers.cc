@@ -474,14 +474,17 @@ struct HelperEntry {
 // The signature comes from the function's own type, so it cannot disagree with it.
 template <typename Ret, typename... Args>
 HelperEntry Describe(const char* name, Ret (*fn)(Args...)) {
-  static_assert(sizeof...(Args) <= 8, "at most 8 register arguments");
-  static_assert(((std::is_pointer_v<Args> || std::is_integral_v<Args>)&&...),
-                "integer and pointer arguments only");
+  constexpr int doubles = (0 + ... + int{std::is_same_v<Args, double>});
+  constexpr int ints = static_cast<int>(sizeof...(Args)) - doubles;
+  static_assert(ints <= 8 && doubles <= 8, "at most 8 register arguments of each kind");
+  static_assert(((std::is_pointer_v<Args> || std::is_integral_v<Args> ||
+                  std::is_same_v<Args, double>)&&...),
+                "integer, pointer and double arguments only");
   static_assert(!std::is_floating_point_v<Ret>, "integer, pointer or void results only");
   const runtime::RetKind ret =
       std::is_void_v<Ret> ? runtime::RetKind::kVoid : runtime::RetKind::kInt;
   return HelperEntry{reinterpret_cast<uint64_t>(fn),
-                     emu::HelperSignature{name, static_cast<int>(sizeof...(Args)), 0, ret}};
+                     emu::HelperSignature{name, ints, doubles, ret}};
 }
 
 // Every row of the helper table (jit/runtime/helpers.h), by the name LIR calls it.

@@ -74,6 +74,7 @@ struct _PyInterpreterFrame;
   X(PyList_Append)                  \
   X(PyList_AsTuple)                 \
   X(PyLong_FromLongLong)            \
+  X(PyFloat_FromDouble)             \
   X(PySet_Add)                      \
   X(_PySet_Update)                  \
   X(PyDict_SetItem)                 \
