@@ -21,7 +21,7 @@ namespace {
 // conditional branch ends a translated block, the unit the emulator pays for: so the tests
 // that need no branch of their own are or-ed into one.
 constexpr const char kStubTemplate[] = R"(
-func @a64_call_enter_stub(%0:ptr, %1:ptr, %2:i64) -> i64 {
+func @a64_call_enter_stub(%0:ptr, %1:ptr, %2:i64, %57:i64) -> i64 {
 bb0:    ; sp (%1) is [NULL, callable, args...] or [method, self, args...]: %4 the function,
         ; its %6 arguments from %5
   %3:ptr = load [%1]
@@ -104,7 +104,7 @@ bb5:    ; the arguments' references move in
   %5:ptr = add %5, 8
   br.i64 ult %5, %50, bb5, bb7
 bb6:    ; anything else: the helper, with the arguments as they came
-  %52:i64 = call @a64_call_enter(%0, %1, %2)
+  %52:i64 = call @a64_call_enter(%0, %1, %2, %57)
   ret %52
 bb7:    ; the frame becomes current (BeginRun); its entry returned, the frame in sp[0]
   %35:i32 = sub %35, 1

@@ -1,6 +1,6 @@
 // The call stub: guest code that enters a compiled callee for compiled code's CALL.
 //
-// Compiled code's CALL (no keywords) asks `a64_call_enter(ts, sp, oparg)` for the callee's
+// Compiled code's CALL (no keywords) asks `a64_call_enter(ts, sp, oparg, c_call_cache)` for the callee's
 // entry: for a compiled function called with exactly its positional parameters it pushes the
 // callee's frame, moves the references in, makes the frame current and returns the entry
 // (the frame in sp[0]); for anything else it makes the whole call (the result in sp[0]) and
@@ -42,7 +42,7 @@ struct CallStubFacts {
   uint64_t entry_counter = 0;      // an int64 the stub counts its entries in
 };
 
-// The stub's LIR text, `i64 @a64_call_enter_stub(ptr ts, ptr sp, i64 oparg)`, which calls
+// The stub's LIR text, `i64 @a64_call_enter_stub(ptr ts, ptr sp, i64 oparg, i64 cache)`, which calls
 // @a64_call_enter for the cases it does not take.
 std::string CallEnterStubText(const CallStubFacts& facts);
 

@@ -35,7 +35,7 @@ TEST(CallStub, EveryFactIsFilledIn) {
 TEST(CallStub, VerifiesAndFallsBackToTheHelper) {
   const lir::Function f = CallEnterStub(SomeFacts());
   EXPECT_EQ(f.name, "a64_call_enter_stub");
-  ASSERT_EQ(f.params.size(), 3u);
+  ASSERT_EQ(f.params.size(), 4u);  // ts, sp, oparg, the C-call cache
   bool calls_helper = false;
   for (const lir::Block& b : f.blocks) {
     for (const lir::Instr& in : b.instrs) calls_helper |= in.callee == "a64_call_enter";

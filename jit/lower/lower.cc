@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include "jit/lower/call_rules.h"
@@ -107,10 +108,14 @@ class Lowerer {
         if ((in.op == Op::kLoadLocal || in.op == Op::kLoadConst) && in.dst >= 0) {
           borrow_source_[in.dst] = &in;
         }
+        if (in.op == Op::kLoadNull && in.dst >= 0) null_regs_.insert(in.dst);
       }
     }
     for (auto it = borrow_source_.begin(); it != borrow_source_.end();) {
       it = defs[it->first] == 1 ? std::next(it) : borrow_source_.erase(it);
+    }
+    for (auto it = null_regs_.begin(); it != null_regs_.end();) {
+      it = defs[*it] == 1 ? std::next(it) : null_regs_.erase(it);
     }
     out_.ret = Type::kPtr;
   }
@@ -761,16 +766,28 @@ class Lowerer {
       return CallChecked(in, Helper::a64_call,
                          {V(tstate_), V(p), Operand::Imm(in.imm), Imm(Const(in.kwnames))});
     }
+    const int dst = LirReg(in.dst);
+    auto* c_call = reinterpret_cast<runtime::CCallCache*>(NewSiteCache());
+    const int done = NewBlock();
+    if (c_call != nullptr) {
+      const int other = NewBlock();
+      CallCDirect(in, c_call, p, other);
+      Jmp(done);
+      cur_ = other;
+    }
+    const uint64_t tagged = c_call == nullptr
+                                ? 0
+                                : reinterpret_cast<uint64_t>(c_call) |
+                                      (IsNullReg(in.args[0]) ? 0 : runtime::kCCallMethodShape);
     // A compiled callee is called from here, between a64_call_enter (which pushes its
     // frame) and a64_call_leave: no host frame, and under Unicorn no nested emulation.
     SetPrevInstr(in.bc);
-    const int dst = LirReg(in.dst);
-    const std::vector<Operand> args = {V(tstate_), V(p), Operand::Imm(in.imm)};
+    const std::vector<Operand> args = {V(tstate_), V(p), Operand::Imm(in.imm), Imm(tagged)};
     const int entry = rt_.call_enter_stub != 0
                           ? CallThrough(Mov(Imm(rt_.call_enter_stub), Type::kI64), args)
                           : Call(Helper::a64_call_enter, args, -1, Type::kI64);
     Load(V(p), 0, Type::kPtr, dst);  // the callee's frame, or the whole call's result
-    const int direct = NewBlock(), done = NewBlock();
+    const int direct = NewBlock();
     Br(Cond::kNe, V(entry), Operand::Imm(0), direct, done);
     cur_ = direct;
     const int frame = Mov(V(dst), Type::kPtr);
@@ -778,7 +795,68 @@ class Lowerer {
     LeaveDirectCall(frame, outcome, dst, in.bc);
     Jmp(done);
     cur_ = done;
+    prev_instr_known_ = -1;
     DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));
+  }
+
+  // CALL of the C function the site's CCallCache holds, called here through its C entry as
+  // 3.11's PRECALL_BUILTIN_* / PRECALL_NO_KW_METHOD_DESCRIPTOR_* call it: the callable must
+  // be the cached one (and a method's self exactly of the descriptor's type), and the
+  // recursion limit not reached; else `miss`. The result (NULL on error) is left in in.dst;
+  // the call's references are released; a set eval breaker is handled after the call, as
+  // stock does. `p`: the spilled stack [callable or method, NULL or self, args...].
+  void CallCDirect(const Instr& in, runtime::CCallCache* cache, int p, int miss) {
+    const bool method = !IsNullReg(in.args[0]);
+    const Operand callable = V(LirReg(in.args[method ? 0 : 1]));
+    const int c = Mov(Ptr(cache), Type::kPtr);
+    const int cached = Load(V(c), offsetof(runtime::CCallCache, callable), Type::kPtr);
+    SlowIf(Cond::kNe, Type::kPtr, callable, V(cached), miss);
+    int self;
+    if (method) {
+      self = LirReg(in.args[1]);
+      const int type = Load(V(self), offsetof(PyObject, ob_type), Type::kPtr);
+      const int want = Load(V(c), offsetof(runtime::CCallCache, self_type), Type::kPtr);
+      SlowIf(Cond::kNe, Type::kPtr, V(type), V(want), miss);
+    } else {
+      self = Load(V(c), offsetof(runtime::CCallCache, self), Type::kPtr);
+    }
+    const int remaining = Load(V(tstate_), kRecursionRemaining, Type::kI32);
+    SlowIf(Cond::kSle, Type::kI32, V(remaining), Operand::Imm(0), miss);
+    Store(V(Binary(lir::Op::kSub, V(remaining), Operand::Imm(1), Type::kI32)), V(tstate_),
+          kRecursionRemaining, Type::kI32);
+    const int vector = Binary(lir::Op::kAdd, V(p), Operand::Imm(16), Type::kPtr);
+    const int one = in.imm == 1 ? LirReg(in.args[2]) : Mov(Operand::Imm(0), Type::kPtr);
+    lir::Instr pick;
+    pick.op = lir::Op::kSelect;
+    pick.dst = out_.NewVReg(Type::kPtr);
+    pick.args = {V(Load(V(c), offsetof(runtime::CCallCache, fastcall), Type::kI64)), V(vector),
+                 V(one)};
+    const int arg = Emit(pick).dst;
+    const int entry = Load(V(c), offsetof(runtime::CCallCache, entry), Type::kPtr);
+    SetPrevInstr(in.bc);  // the C function may look at the frame (warnings, tracebacks)
+    const int result = CallThrough(entry, {V(self), V(arg), Operand::Imm(in.imm)});
+    Store(V(remaining), V(tstate_), kRecursionRemaining, Type::kI32);
+    ReleaseCallReferences(in, method);
+    Mov(V(result), Type::kPtr, LirReg(in.dst));
+    if (rt_.eval_breaker == 0) return;
+    const int breaker = Load(V(Mov(Imm(rt_.eval_breaker), Type::kPtr)), 0, Type::kI32);
+    const int handle = ColdBlock(), done = NewBlock();
+    Emit(BrInstr(Cond::kNe, Type::kI32, V(breaker), Operand::Imm(0), handle, done));
+    cur_ = handle;
+    Call(Helper::a64_after_c_call, {V(tstate_), V(LirReg(in.dst))}, LirReg(in.dst));
+    Jmp(done);
+    cur_ = done;
+  }
+
+  // After a direct C call: the references CALL took. The callable's count cannot reach 0
+  // (the site's cache holds one), the others' can.
+  void ReleaseCallReferences(const Instr& in, bool method) {
+    const int callable = LirReg(in.args[method ? 0 : 1]);
+    const int refs = Load(V(callable), 0, Type::kI64);
+    Store(V(Binary(lir::Op::kSub, V(refs), Operand::Imm(1), Type::kI64)), V(callable), 0,
+          Type::kI64);
+    if (method) Decref(LirReg(in.args[1]), false, in.bc);
+    for (size_t i = 2; i < in.args.size(); i++) Decref(LirReg(in.args[i]), false, in.bc);
   }
 
   // a64_call_leave's common case in line (under Unicorn, one host call less per Python
@@ -1002,8 +1080,8 @@ class Lowerer {
     Mov(V(item), Type::kPtr, dst);
   }
 
-  // A range iterator's next value, start + index * step, boxed by PyLong_FromLongLong (PyLong_FromLong, as
-  // rangeiter_next does) into in.dst; `slow` when it has none left.
+  // A range iterator's next value, start + index * step, boxed by PyLong_FromLongLong
+  // (PyLong_FromLong, as rangeiter_next does) into in.dst; `slow` when it has none left.
   void NextRangeValue(const Instr& in, Operand iter, int slow) {
     const int index = Load(iter, offsetof(RangeIterLayout, index), Type::kI64);
     const int len = Load(iter, offsetof(RangeIterLayout, len), Type::kI64);
@@ -1119,6 +1197,7 @@ class Lowerer {
   }
 
   // The value of HIR register `reg` when it holds a constant small int (see RuntimeAddresses).
+  bool IsNullReg(int reg) const { return null_regs_.count(reg) != 0; }
   std::optional<int64_t> SmallIntConst(int reg) const {
     auto source = borrow_source_.find(reg);
     if (source == borrow_source_.end() || source->second->op != Op::kLoadConst) return {};
@@ -1230,8 +1309,9 @@ class Lowerer {
     const int64_t nb = BinaryOf(in.imm);
     int r;
     if (nb == NB_ADD || nb == NB_SUBTRACT || nb == NB_MULTIPLY) {
-      const lir::Op op =
-          nb == NB_ADD ? lir::Op::kAdd : nb == NB_SUBTRACT ? lir::Op::kSub : lir::Op::kMul;
+      const lir::Op op = nb == NB_ADD        ? lir::Op::kAdd
+                         : nb == NB_SUBTRACT ? lir::Op::kSub
+                                             : lir::Op::kMul;
       r = Binary(op, V(lhs), b, Type::kI64);  // |a * b| < 2**60
     } else {
       const int divisor = b.is_vreg() ? b.vreg : Mov(b, Type::kI64);
@@ -1652,6 +1732,9 @@ class Lowerer {
   int return_value_ = -1;
   int tstate_ = -1, frame_ = -1, first_instr_ = -1;
   int entry_ = -1, cur_ = -1;
+  // HIR registers whose one definition is LoadNull: a CALL with one there calls a plain
+  // callable, not LOAD_METHOD's pair.
+  std::set<int> null_regs_;
   int scratch_addr_ = -1;      // the scratch slot's address after kUnpackSequence
   int prev_instr_known_ = -1;  // the unit prev_instr holds on every path here, or -1
 };

@@ -12,16 +12,14 @@ namespace a64jit::lower {
 // Objects/listobject.c `listiterobject` and Objects/tupleobject.c `tupleiterobject`: the
 // next index, and the sequence (NULL once the iterator has been exhausted).
 struct SequenceIterLayout {
-  PyObject_HEAD
-  Py_ssize_t it_index;
+  PyObject_HEAD Py_ssize_t it_index;
   PyObject* it_seq;
 };
 
 // Objects/rangeobject.c `rangeiterobject` (a range whose values fit in a C long): the next
 // value is start + index * step while index < len.
 struct RangeIterLayout {
-  PyObject_HEAD
-  long index;
+  PyObject_HEAD long index;
   long start;
   long step;
   long len;

@@ -306,7 +306,67 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
   return EvalBreakerAfterCall(ts, res);
 }
 
-uint64_t a64_call_enter(PyThreadState* ts, PyObject** sp, int64_t oparg) {
+namespace {
+
+// The C entry of `callable` called with `nargs` arguments, as CCallCache keeps it, when the
+// call is one compiled code can make directly (CallCFunctionDirect's cases): false if not.
+bool DirectCEntry(PyObject* callable, bool method, int64_t nargs, CCallCache* out) {
+  int flags = 0;
+  if (method && Py_IS_TYPE(callable, &PyMethodDescr_Type)) {
+    auto* descr = reinterpret_cast<PyMethodDescrObject*>(callable);
+    flags = descr->d_method->ml_flags;
+    out->entry = reinterpret_cast<void*>(descr->d_method->ml_meth);
+    out->self_type = descr->d_common.d_type;
+    out->self = nullptr;
+  } else if (!method && Py_IS_TYPE(callable, &PyCFunction_Type)) {
+    // A module's function (len, math.sqrt), not a bound method (xs.append): the cache's
+    // reference to it would keep its object alive past where stock releases it.
+    PyObject* self = PyCFunction_GET_SELF(callable);
+    if (self != nullptr && !PyModule_Check(self)) return false;
+    flags = PyCFunction_GET_FLAGS(callable);
+    out->entry = reinterpret_cast<void*>(PyCFunction_GET_FUNCTION(callable));
+    out->self_type = nullptr;
+    out->self = PyCFunction_GET_SELF(callable);
+  } else {
+    return false;
+  }
+  out->fastcall = flags == METH_FASTCALL ? 1 : 0;
+  return flags == METH_FASTCALL || (flags == METH_O && nargs == 1) ||
+         (flags == METH_NOARGS && nargs == 0);
+}
+
+// On a miss of compiled code's C-call fast path (sp as CALL has it): caches the callable if
+// it is a C function of the site's shape, within the site's budget of refills. Under Unicorn
+// compiled code can call only registered host functions, so the entry is registered (three
+// integer arguments, CCallCache's convention) unless it is a helper already.
+void FillCCallCache(uint64_t tagged, PyObject* const* sp, int64_t oparg) {
+  auto* cache = reinterpret_cast<CCallCache*>(tagged & ~kCCallMethodShape);
+  const bool method = (tagged & kCCallMethodShape) != 0;
+  PyObject* callable = method ? sp[0] : sp[1];
+  if (cache == nullptr || callable == nullptr || (!method && sp[0] != nullptr) ||
+      callable == cache->callable || cache->respecializations >= kMaxRespecializations) {
+    return;
+  }
+  CCallCache filled{};
+  if (!DirectCEntry(callable, method, oparg, &filled)) return;
+  const auto* known = emu::LookupHelper(reinterpret_cast<uint64_t>(filled.entry));
+  if (known == nullptr) {
+    emu::RegisterHelper(filled.entry, emu::HelperSignature{"C entry of a cached call site", 3, 0,
+                                                           runtime::RetKind::kInt});
+  } else if (known->int_args < 2 || known->double_args != 0) {
+    return;  // a helper of another shape: leave the call to the generic path
+  }
+  filled.respecializations = cache->respecializations + 1;
+  PyObject* old = static_cast<PyObject*>(cache->callable);
+  filled.callable = Py_NewRef(callable);
+  *cache = filled;
+  Py_XDECREF(old);
+}
+
+}  // namespace
+
+uint64_t a64_call_enter(PyThreadState* ts, PyObject** sp, int64_t oparg, uint64_t c_call_cache) {
+  if (c_call_cache != 0) FillCCallCache(c_call_cache, sp, oparg);
   const int is_meth = UnbindMethod(sp);
   PyObject* function = sp[1 - is_meth];
   if (IsCompiledFunction(function)) {
@@ -320,6 +380,10 @@ uint64_t a64_call_enter(PyThreadState* ts, PyObject** sp, int64_t oparg) {
   }
   sp[0] = a64_call(ts, sp, oparg, nullptr);
   return 0;
+}
+
+PyObject* a64_after_c_call(PyThreadState* ts, PyObject* result) {
+  return EvalBreakerAfterCall(ts, result);
 }
 
 PyObject* a64_call_leave(PyThreadState* ts, _PyInterpreterFrame* frame, uint64_t result) {
@@ -439,8 +503,37 @@ int a64_list_extend(PyObject* list, PyObject* iterable) {
   return 0;
 }
 
-// COMPARE_OP feeding a branch: the truth of the comparison, -1 on error.
+namespace {
+// a op b for two doubles (Py_LT ... Py_GE), as float_richcompare decides it; nan compares
+// false but for !=.
+int CompareDoubles(double a, double b, int64_t op) {
+  switch (op) {
+    case Py_LT:
+      return a < b;
+    case Py_LE:
+      return a <= b;
+    case Py_EQ:
+      return a == b;
+    case Py_NE:
+      return a != b;
+    case Py_GT:
+      return a > b;
+    default:
+      return a >= b;
+  }
+}
+}  // namespace
+
+// COMPARE_OP feeding a branch: the truth of the comparison, -1 on error. Two exact floats,
+// and two exact strs compared for (in)equality, are decided here without a bool object (3.11's
+// COMPARE_OP_FLOAT_JUMP and COMPARE_OP_STR_JUMP).
 int a64_compare_bool(PyObject* a, PyObject* b, int64_t op) {
+  if (PyFloat_CheckExact(a) && PyFloat_CheckExact(b)) {
+    return CompareDoubles(PyFloat_AS_DOUBLE(a), PyFloat_AS_DOUBLE(b), op);
+  }
+  if ((op == Py_EQ || op == Py_NE) && PyUnicode_CheckExact(a) && PyUnicode_CheckExact(b)) {
+    return _PyUnicode_Equal(a, b) == (op == Py_EQ);
+  }
   PyObject* r = PyObject_RichCompare(a, b, static_cast<int>(op));
   if (r == nullptr) return -1;
   const int t = r == Py_True ? 1 : r == Py_False ? 0 : PyObject_IsTrue(r);
@@ -477,9 +570,9 @@ HelperEntry Describe(const char* name, Ret (*fn)(Args...)) {
   constexpr int doubles = (0 + ... + int{std::is_same_v<Args, double>});
   constexpr int ints = static_cast<int>(sizeof...(Args)) - doubles;
   static_assert(ints <= 8 && doubles <= 8, "at most 8 register arguments of each kind");
-  static_assert(((std::is_pointer_v<Args> || std::is_integral_v<Args> ||
-                  std::is_same_v<Args, double>)&&...),
-                "integer, pointer and double arguments only");
+  static_assert(
+      ((std::is_pointer_v<Args> || std::is_integral_v<Args> || std::is_same_v<Args, double>)&&...),
+      "integer, pointer and double arguments only");
   static_assert(!std::is_floating_point_v<Ret>, "integer, pointer or void results only");
   const runtime::RetKind ret =
       std::is_void_v<Ret> ? runtime::RetKind::kVoid : runtime::RetKind::kInt;

@@ -32,6 +32,7 @@ struct _PyInterpreterFrame;
   X(a64_call)                       \
   X(a64_call_enter)                 \
   X(a64_call_leave)                 \
+  X(a64_after_c_call)               \
   X(a64_build_list)                 \
   X(a64_build_tuple)                \
   X(a64_build_map)                  \
@@ -138,7 +139,12 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
 // compiled: returns the callee's entry, with its pushed frame in sp[0], for the caller to
 // call as entry(ts, frame) and pass the outcome to a64_call_leave. Otherwise makes the
 // whole call as a64_call does and returns 0 with the result (NULL on error) in sp[0].
-uint64_t a64_call_enter(PyThreadState* ts, PyObject** sp, int64_t oparg);
+// `c_call_cache` (0: none): the site's CCallCache, tagged (kCCallMethodShape), filled here
+// when the callee is a C function that compiled code can call directly.
+uint64_t a64_call_enter(PyThreadState* ts, PyObject** sp, int64_t oparg, uint64_t c_call_cache);
+// After a C call made by compiled code with the eval breaker set: handles it (a signal
+// handler may raise) and returns `result`, or NULL (released) with the exception set.
+PyObject* a64_after_c_call(PyThreadState* ts, PyObject* result);
 // What the entry a64_call_enter gave returned -> the call's result (NULL on error); the
 // frame is popped.
 PyObject* a64_call_leave(PyThreadState* ts, _PyInterpreterFrame* frame, uint64_t result);

@@ -56,7 +56,26 @@ struct MethodCache {
   uint32_t respecializations;
 };
 
+// CALL of a C function, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCRIPTOR_*
+// make it: the builtin function (`len`) or method descriptor (`str.isdigit`, from LOAD_METHOD)
+// last called here, and how to call its C entry. Compiled code compares the callable and
+// calls `entry(self, arg, nargs)` itself: `arg` is the argument vector for METH_FASTCALL,
+// the one argument for METH_O and NULL for METH_NOARGS (a C function taking two arguments
+// ignores the third). a64_call_enter fills it on a miss.
+struct CCallCache {
+  void* callable;    // a strong reference (so the address is not reused); nullptr: empty
+  void* self_type;   // a method descriptor's type: self must be exactly of it; else nullptr
+  void* self;        // a builtin function's self (its module), borrowed from it
+  void* entry;       // the C function
+  int64_t fastcall;  // 1: arg is the argument vector; 0: the one argument or NULL
+  uint32_t respecializations;
+};
+// a64_call_enter's cache argument: the cache's address, with this bit set when the site
+// calls LOAD_METHOD's [method, self] pair (and so looks for a method descriptor).
+constexpr uint64_t kCCallMethodShape = 1;
+
 static_assert(sizeof(GlobalCache) <= sizeof(SiteCache), "site cache too small");
+static_assert(sizeof(CCallCache) <= sizeof(SiteCache), "site cache too small");
 static_assert(sizeof(AttrCache) <= sizeof(SiteCache), "site cache too small");
 static_assert(sizeof(MethodCache) <= sizeof(SiteCache), "site cache too small");
 
