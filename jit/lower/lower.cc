@@ -627,13 +627,7 @@ class Lowerer {
     const int type = Load(V(LirReg(in.args[0])), offsetof(PyObject, ob_type), Type::kPtr);
     const int flags = Load(V(type), offsetof(PyTypeObject, tp_flags), Type::kI64);
     const int bit = Binary(lir::Op::kAnd, V(flags), Operand::Imm(in.imm), Type::kI64);
-    lir::Instr cmp;
-    cmp.op = lir::Op::kCmp;
-    cmp.dst = LirReg(in.dst);
-    cmp.cond = Cond::kNe;
-    cmp.cmp_type = Type::kI64;
-    cmp.args = {V(bit), Operand::Imm(0)};
-    Emit(cmp);
+    Compare(V(bit), Operand::Imm(0), Cond::kNe, LirReg(in.dst));
   }
 
   void LowerMatchClass(const Instr& in) {
@@ -662,7 +656,8 @@ class Lowerer {
     if (in.op == Op::kResumedAt) {
       const int prev = Load(V(frame_), kPrevInstr, Type::kPtr);
       const int at = Binary(lir::Op::kAdd, V(first_instr_), Operand::Imm(2 * in.imm), Type::kPtr);
-      return Compare(LirReg(in.dst), V(prev), V(at));
+      Compare(V(prev), V(at), Cond::kEq, LirReg(in.dst));
+      return;
     }
     if (in.op == Op::kLoadFrameStack) {
       Load(V(frame_), StackOffset(in.imm), Type::kPtr, LirReg(in.dst));
@@ -771,9 +766,11 @@ class Lowerer {
     const int done = NewBlock();
     if (c_call != nullptr) {
       const int other = NewBlock();
+      const int known = prev_instr_known_;
       CallCDirect(in, c_call, p, other);
       Jmp(done);
       cur_ = other;
+      prev_instr_known_ = known;  // a miss leaves before the fast path sets prev_instr
     }
     const uint64_t tagged = c_call == nullptr
                                 ? 0
@@ -826,16 +823,16 @@ class Lowerer {
           kRecursionRemaining, Type::kI32);
     const int vector = Binary(lir::Op::kAdd, V(p), Operand::Imm(16), Type::kPtr);
     const int one = in.imm == 1 ? LirReg(in.args[2]) : Mov(Operand::Imm(0), Type::kPtr);
-    lir::Instr pick;
-    pick.op = lir::Op::kSelect;
-    pick.dst = out_.NewVReg(Type::kPtr);
-    pick.args = {V(Load(V(c), offsetof(runtime::CCallCache, fastcall), Type::kI64)), V(vector),
-                 V(one)};
-    const int arg = Emit(pick).dst;
+    const int fastcall = Load(V(c), offsetof(runtime::CCallCache, fastcall), Type::kI64);
+    const int arg = Select(V(fastcall), V(vector), V(one), Type::kPtr);
     const int entry = Load(V(c), offsetof(runtime::CCallCache, entry), Type::kPtr);
     SetPrevInstr(in.bc);  // the C function may look at the frame (warnings, tracebacks)
     const int result = CallThrough(entry, {V(self), V(arg), Operand::Imm(in.imm)});
-    Store(V(remaining), V(tstate_), kRecursionRemaining, Type::kI32);
+    // Counted back up from what the call left, not restored: a call of
+    // sys.setrecursionlimit moves recursion_remaining by the change of the limit.
+    const int left = Load(V(tstate_), kRecursionRemaining, Type::kI32);
+    Store(V(Binary(lir::Op::kAdd, V(left), Operand::Imm(1), Type::kI32)), V(tstate_),
+          kRecursionRemaining, Type::kI32);
     ReleaseCallReferences(in, method);
     Mov(V(result), Type::kPtr, LirReg(in.dst));
     if (rt_.eval_breaker == 0) return;
@@ -1097,18 +1094,15 @@ class Lowerer {
 
   void LowerIdentity(const Instr& in) {
     if (in.op == Op::kIsSame)
-      return Compare(LirReg(in.dst), V(LirReg(in.args[0])), V(LirReg(in.args[1])));
+      return (void)Compare(V(LirReg(in.args[0])), V(LirReg(in.args[1])), Cond::kEq, LirReg(in.dst));
     if (in.op == Op::kIsNone)
-      return Compare(LirReg(in.dst), V(LirReg(in.args[0])), Imm(rt_.py_none));
+      return (void)Compare(V(LirReg(in.args[0])), Imm(rt_.py_none), Cond::kEq, LirReg(in.dst));
     if (in.op == Op::kIsNull)
-      return Compare(LirReg(in.dst), V(LirReg(in.args[0])), Operand::Imm(0));
+      return (void)Compare(V(LirReg(in.args[0])), Operand::Imm(0), Cond::kEq, LirReg(in.dst));
     const int t = Mov(Imm(rt_.py_true), Type::kPtr);  // kBoolFromCInt
     const int f = Mov(Imm(rt_.py_false), Type::kPtr);
-    lir::Instr sel;
-    sel.op = lir::Op::kSelect;
-    sel.dst = LirReg(in.dst);
-    sel.args = {V(LirReg(in.args[0])), V(in.imm != 0 ? f : t), V(in.imm != 0 ? t : f)};
-    Emit(sel);
+    Select(V(LirReg(in.args[0])), V(in.imm != 0 ? f : t), V(in.imm != 0 ? t : f), Type::kPtr,
+           LirReg(in.dst));
   }
 
   void LowerReference(const Instr& in) {
@@ -1163,11 +1157,8 @@ class Lowerer {
       // ends a translated block, the unit emulation pays for. A NULL local releases the sink.
       for (int64_t i = 0; i < n; i++) {
         const int local = Load(V(frame_), kLocalsPlus + 8 * i, Type::kPtr);
-        lir::Instr pick;
-        pick.op = lir::Op::kSelect;
-        pick.dst = out_.NewVReg(Type::kPtr);
-        pick.args = {V(local), V(local), V(Mov(Imm(rt_.null_sink), Type::kPtr))};
-        Decref(Emit(pick).dst, false, -1);
+        Decref(Select(V(local), V(local), V(Mov(Imm(rt_.null_sink), Type::kPtr)), Type::kPtr),
+               false, -1);
       }
     } else if (n > 0) {
       // A loop rather than n copies: code size matters more than its few branches.
@@ -1186,14 +1177,23 @@ class Lowerer {
     Ret(V(return_value_));
   }
 
-  void Compare(int dst, Operand a, Operand b) {
+  // dst:i64 = (a c b) ? 1 : 0, 64-bit operands.
+  int Compare(Operand a, Operand b, Cond c = Cond::kEq, int dst = -1) {
     lir::Instr in;
     in.op = lir::Op::kCmp;
-    in.dst = dst;
-    in.cond = Cond::kEq;
+    in.dst = dst >= 0 ? dst : out_.NewVReg(Type::kI64);
+    in.cond = c;
     in.cmp_type = Type::kI64;
     in.args = {a, b};
-    Emit(in);
+    return Emit(in).dst;
+  }
+  // dst:t = c != 0 ? a : b.
+  int Select(Operand c, Operand a, Operand b, Type t, int dst = -1) {
+    lir::Instr in;
+    in.op = lir::Op::kSelect;
+    in.dst = dst >= 0 ? dst : out_.NewVReg(t);
+    in.args = {c, a, b};
+    return Emit(in).dst;
   }
 
   // The value of HIR register `reg` when it holds a constant small int (see RuntimeAddresses).
@@ -1326,21 +1326,11 @@ class Lowerer {
   // takes b's sign).
   int FloorDivOrMod(int a, int b, bool mod) {
     const int rem = Binary(lir::Op::kSRem, V(a), V(b), Type::kI64);
-    lir::Instr negative;
-    negative.op = lir::Op::kCmp;
-    negative.dst = out_.NewVReg(Type::kI64);
-    negative.cond = Cond::kSlt;
-    negative.cmp_type = Type::kI64;
-    negative.args = {V(rem), Operand::Imm(0)};
-    const int neg = Emit(negative).dst;
+    const int neg = Compare(V(rem), Operand::Imm(0), Cond::kSlt);
     const int exact = mod ? rem : Binary(lir::Op::kSDiv, V(a), V(b), Type::kI64);
     const int stepped = mod ? Binary(lir::Op::kAdd, V(rem), V(b), Type::kI64)
                             : Binary(lir::Op::kSub, V(exact), Operand::Imm(1), Type::kI64);
-    lir::Instr select;
-    select.op = lir::Op::kSelect;
-    select.dst = out_.NewVReg(Type::kI64);
-    select.args = {V(neg), V(stepped), V(exact)};
-    return Emit(select).dst;
+    return Select(V(neg), V(stepped), V(exact), Type::kI64);
   }
 
   // a op b of two exact floats into in.dst; `slow` when either is not one, or for a division
@@ -1439,13 +1429,7 @@ class Lowerer {
     const int done = NewBlock();
     const Operand a = SmallIntOperand(in.args[0], slow);
     const Operand b = SmallIntOperand(in.args[1], slow);
-    lir::Instr cmp;
-    cmp.op = lir::Op::kCmp;
-    cmp.dst = c;
-    cmp.cond = kConds[in.imm];
-    cmp.cmp_type = Type::kI64;
-    cmp.args = {a, b};
-    Emit(cmp);
+    Compare(a, b, kConds[in.imm], c);
     Jmp(done);
     cur_ = slow;
     const int known = prev_instr_known_;

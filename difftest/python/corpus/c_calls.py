@@ -96,7 +96,9 @@ def recurse(n):
 
 def limit():
     old = sys.getrecursionlimit()
-    sys.setrecursionlimit(60)
+    set_limit = sys.setrecursionlimit  # a module's function: called through its C entry
+    for new in (1000, 60):  # the second call takes the site's fast path
+        set_limit(new)  # the new limit must hold after the call returns
     try:
         out = []
         for depth in (10, 40, 55, 58, 200):
@@ -107,6 +109,25 @@ def limit():
         return out
     finally:
         sys.setrecursionlimit(old)
+
+
+def who_called():
+    return sys._getframe(1).f_lineno
+
+
+def caller_lines():
+    # A CALL site's C-call guard fails (a Python callee): the callee must still find the
+    # caller's line right.
+    a = who_called()
+    b = who_called()
+    c = len("x") + who_called()
+    d = [who_called() for _ in range(2)]
+    seen = []
+    for _ in range(3):  # from the second round, len's site is cached
+        n = len("ab")
+        line = who_called()
+        seen.append(line - n)
+    return a, b, c, d, seen
 
 
 def loops(n):
@@ -130,4 +151,5 @@ print(changing_site())
 print(bound_builtin([]))
 print(lifetime())
 print(limit())
+print(caller_lines())
 print(loops(500))
