@@ -23,19 +23,16 @@ lower::RuntimeAddresses FakeAddresses(PyCodeObject* code) {
   for (size_t i = 0; i < rt.consts.size(); i++) rt.consts[i] = kFakeConsts + 16 * i;
   for (size_t i = 0; i < rt.names.size(); i++) rt.names[i] = kFakeNames + 16 * i;
   rt.first_instr = kFakeCode;
-  rt.py_true = kFakeObjects;
-  rt.py_false = kFakeObjects + 0x10;
-  rt.py_none = kFakeObjects + 0x20;
-  rt.py_long_type = kFakeObjects + 0x30;
-  rt.eval_breaker = kFakeObjects + 0x40;
-  rt.null_sink = kFakeObjects + 0x50;
-  rt.call_enter_stub = kFakeObjects + 0x60;
-  rt.py_list_type = kFakeObjects + 0x70;
-  rt.py_tuple_type = kFakeObjects + 0x80;
-  rt.py_list_iter_type = kFakeObjects + 0x90;
-  rt.py_tuple_iter_type = kFakeObjects + 0xa0;
-  rt.py_range_iter_type = kFakeObjects + 0xb0;
-  rt.py_float_type = kFakeObjects + 0xc0;
+  // One 16-byte slot each, in this order (goldens show kFakeObjects + 16 * index).
+  uint64_t* const objects[] = {
+      &rt.py_true,           &rt.py_false,           &rt.py_none,
+      &rt.py_long_type,      &rt.eval_breaker,       &rt.null_sink,
+      &rt.call_enter_stub,   &rt.py_list_type,       &rt.py_tuple_type,
+      &rt.py_list_iter_type, &rt.py_tuple_iter_type, &rt.py_range_iter_type,
+      &rt.py_float_type};
+  for (size_t i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {
+    *objects[i] = kFakeObjects + 16 * i;
+  }
   auto next_cache = std::make_shared<uint64_t>(kFakeCaches);
   rt.new_site_cache = [next_cache] {
     auto* cache = reinterpret_cast<runtime::SiteCache*>(*next_cache);

@@ -266,14 +266,7 @@ class Lowerer {
     Emit(in);
   }
   void Br(Cond c, Operand a, Operand b, int if_true, int if_false, Type t = Type::kI64) {
-    lir::Instr in;
-    in.op = lir::Op::kBr;
-    in.cond = c;
-    in.cmp_type = t;
-    in.args = {a, b};
-    in.targets[0] = if_true;
-    in.targets[1] = if_false;
-    Emit(in);
+    Emit(BrInstr(c, t, a, b, if_true, if_false));
   }
   // Branches to a fresh block on `cond`, continues in another; returns the taken block.
   int SplitOn(Cond c, Operand a, Operand b, Type t = Type::kI64) {
@@ -297,6 +290,13 @@ class Lowerer {
   void MakeCallerCurrent(int frame) {
     const int cframe = Load(V(tstate_), kThreadCFrame, Type::kPtr);
     Store(V(Load(V(frame), kFramePrevious, Type::kPtr)), V(cframe), kCurrentFrame, Type::kPtr);
+  }
+  // A release of a reference that cannot be the last (something else is known to hold one):
+  // no test for deallocation.
+  void DecrefNeverLast(int obj) {
+    const int rc = Load(V(obj), 0, Type::kI64);
+    Binary(lir::Op::kSub, V(rc), Operand::Imm(1), Type::kI64, rc);
+    Store(V(rc), V(obj), 0, Type::kI64);
   }
   void Incref(Operand obj) {
     const int rc = Load(obj, 0, Type::kI64);
@@ -699,8 +699,7 @@ class Lowerer {
   // the fast path; the helper only when either is set, in a cold block.
   void LowerCheckEvalBreaker(const Instr& in) {
     if (rt_.eval_breaker == 0) return;
-    const int address = Mov(Imm(rt_.eval_breaker), Type::kPtr);
-    const int breaker = Load(V(address), 0, Type::kI32);
+    const int breaker = LoadEvalBreaker();
     const int slow = NewBlock(), test_tracing = NewBlock(), cont = NewBlock();
     cold_[static_cast<size_t>(slow)] = 1;
     Emit(BrInstr(Cond::kNe, Type::kI32, V(breaker), Operand::Imm(0), slow, test_tracing));
@@ -724,6 +723,10 @@ class Lowerer {
     if (rt_.eval_breaker == 0) return;  // no interpreter state (LIR-level tests)
     DeoptIf(in, Cond::kNe, V(LoadUseTracing()), Operand::Imm(0), Type::kI8);
   }
+
+  // The interpreter's eval breaker word: non-zero when a signal, a GIL drop request or an
+  // async exception is pending.
+  int LoadEvalBreaker() { return Load(V(Mov(Imm(rt_.eval_breaker), Type::kPtr)), 0, Type::kI32); }
 
   // tstate->cframe->use_tracing: non-zero while sys.settrace or sys.setprofile is on.
   int LoadUseTracing() {
@@ -836,7 +839,7 @@ class Lowerer {
     ReleaseCallReferences(in, method);
     Mov(V(result), Type::kPtr, LirReg(in.dst));
     if (rt_.eval_breaker == 0) return;
-    const int breaker = Load(V(Mov(Imm(rt_.eval_breaker), Type::kPtr)), 0, Type::kI32);
+    const int breaker = LoadEvalBreaker();
     const int handle = ColdBlock(), done = NewBlock();
     Emit(BrInstr(Cond::kNe, Type::kI32, V(breaker), Operand::Imm(0), handle, done));
     cur_ = handle;
@@ -848,10 +851,7 @@ class Lowerer {
   // After a direct C call: the references CALL took. The callable's count cannot reach 0
   // (the site's cache holds one), the others' can.
   void ReleaseCallReferences(const Instr& in, bool method) {
-    const int callable = LirReg(in.args[method ? 0 : 1]);
-    const int refs = Load(V(callable), 0, Type::kI64);
-    Store(V(Binary(lir::Op::kSub, V(refs), Operand::Imm(1), Type::kI64)), V(callable), 0,
-          Type::kI64);
+    DecrefNeverLast(LirReg(in.args[method ? 0 : 1]));
     if (method) Decref(LirReg(in.args[1]), false, in.bc);
     for (size_t i = 2; i < in.args.size(); i++) Decref(LirReg(in.args[i]), false, in.bc);
   }
@@ -885,10 +885,7 @@ class Lowerer {
     // Popped before the releases, which may run code that pushes frames.
     Store(V(frame), V(tstate_), kDataStackTop, Type::kPtr);
     Decref(func, false, bc);
-    // Compiled code objects are pinned (the runtime holds a reference): never the last one.
-    const int code_refs = Load(V(code), 0, Type::kI64);
-    Binary(lir::Op::kSub, V(code_refs), Operand::Imm(1), Type::kI64, code_refs);
-    Store(V(code_refs), V(code), 0, Type::kI64);
+    DecrefNeverLast(code);  // compiled code objects are pinned (the runtime holds one)
     Mov(V(outcome), Type::kPtr, dst);
     Jmp(done);
     cur_ = done;

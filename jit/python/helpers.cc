@@ -221,41 +221,58 @@ int a64_load_method(PyObject* obj, PyObject* name, PyObject** out) {
 // and consumed here, as the interpreter does.
 namespace {
 
-// C functions called without their vectorcall trampoline, as 3.11's PRECALL_NO_KW_*
-// specialisations call them: builtins taking one argument or a vector (len(x),
-// isinstance(a, b)) and method descriptors (lst.append(x), d.get(k), s.strip()). nullptr
-// with no exception set: not such a call.
+// A C function compiled code or a64_call can call without its vectorcall trampoline, as
+// 3.11's PRECALL_NO_KW_* specialisations call it: a builtin taking one argument or a vector
+// (len(x), isinstance(a, b)), or a method descriptor (lst.append(x), d.get(k), s.strip()),
+// whose self is the first argument and must be exactly of `self_type`.
+struct CEntry {
+  PyCFunction meth;
+  bool descriptor;          // a method descriptor: self comes first among the arguments
+  PyTypeObject* self_type;  // a descriptor's type
+  PyObject* self;           // a builtin's self (its module, or a bound method's object)
+  bool fastcall;            // METH_FASTCALL: meth(self, args, nargs); else meth(self, arg)
+};
+
+// `callable`'s CEntry for a call with `nargs` arguments (after self, for a descriptor), or
+// false when it is not such a function or not called in its convention's way.
+bool CEntryOf(PyObject* callable, Py_ssize_t nargs, CEntry* out) {
+  int flags = 0;
+  if (Py_IS_TYPE(callable, &PyCFunction_Type)) {
+    flags = PyCFunction_GET_FLAGS(callable);
+    *out = CEntry{PyCFunction_GET_FUNCTION(callable), false, nullptr,
+                  PyCFunction_GET_SELF(callable), false};
+  } else if (Py_IS_TYPE(callable, &PyMethodDescr_Type)) {
+    auto* descr = reinterpret_cast<PyMethodDescrObject*>(callable);
+    flags = descr->d_method->ml_flags;
+    *out = CEntry{descr->d_method->ml_meth, true, descr->d_common.d_type, nullptr, false};
+  } else {
+    return false;
+  }
+  out->fastcall = flags == METH_FASTCALL;
+  return out->fastcall || (flags == METH_O && nargs == 1) || (flags == METH_NOARGS && nargs == 0);
+}
+
+// Calls `function` through its CEntry if it has one for these arguments (a descriptor's
+// self, args[0], of exactly its type). nullptr with no exception set: not such a call.
 PyObject* CallCFunctionDirect(PyThreadState* ts, PyObject* function, PyObject** args,
                               Py_ssize_t total, bool* handled) {
-  PyTypeObject* type = Py_TYPE(function);
-  PyCFunction meth = nullptr;
-  PyObject* self = nullptr;
-  int flags = 0;
-  if (type == &PyCFunction_Type) {
-    flags = PyCFunction_GET_FLAGS(function);
-    meth = PyCFunction_GET_FUNCTION(function);
-    self = PyCFunction_GET_SELF(function);
-  } else if (type == &PyMethodDescr_Type && total >= 1) {
-    auto* descr = reinterpret_cast<PyMethodDescrObject*>(function);
-    if (!Py_IS_TYPE(args[0], descr->d_common.d_type)) return nullptr;
-    flags = descr->d_method->ml_flags;
-    meth = descr->d_method->ml_meth;
+  const bool descriptor = Py_IS_TYPE(function, &PyMethodDescr_Type);
+  if (descriptor && total < 1) return nullptr;
+  CEntry e;
+  if (!CEntryOf(function, descriptor ? total - 1 : total, &e)) return nullptr;
+  PyObject* self = e.self;
+  if (descriptor) {
+    if (!Py_IS_TYPE(args[0], e.self_type)) return nullptr;
     self = args[0];
     args++;
     total--;
-  } else {
-    return nullptr;
   }
-  const bool one = flags == METH_O && total == 1;
-  const bool none = flags == METH_NOARGS && total == 0;
-  if (!one && !none && flags != METH_FASTCALL) return nullptr;
   *handled = true;
   // "CPython promises to check all non-vectorcall function calls" (ceval.c).
   if (!python::EnterRecursiveCall(ts, " while calling a Python object")) return nullptr;
-  PyObject* res = flags == METH_FASTCALL
-                      ? reinterpret_cast<_PyCFunctionFast>(reinterpret_cast<void (*)()>(meth))(
-                            self, args, total)
-                      : meth(self, one ? args[0] : nullptr);
+  PyObject* res = e.fastcall ? reinterpret_cast<_PyCFunctionFast>(
+                                   reinterpret_cast<void (*)()>(e.meth))(self, args, total)
+                             : e.meth(self, total == 1 ? args[0] : nullptr);
   ts->recursion_remaining++;
   return res;
 }
@@ -308,33 +325,6 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
 
 namespace {
 
-// The C entry of `callable` called with `nargs` arguments, as CCallCache keeps it, when the
-// call is one compiled code can make directly (CallCFunctionDirect's cases): false if not.
-bool DirectCEntry(PyObject* callable, bool method, int64_t nargs, CCallCache* out) {
-  int flags = 0;
-  if (method && Py_IS_TYPE(callable, &PyMethodDescr_Type)) {
-    auto* descr = reinterpret_cast<PyMethodDescrObject*>(callable);
-    flags = descr->d_method->ml_flags;
-    out->entry = reinterpret_cast<void*>(descr->d_method->ml_meth);
-    out->self_type = descr->d_common.d_type;
-    out->self = nullptr;
-  } else if (!method && Py_IS_TYPE(callable, &PyCFunction_Type)) {
-    // A module's function (len, math.sqrt), not a bound method (xs.append): the cache's
-    // reference to it would keep its object alive past where stock releases it.
-    PyObject* self = PyCFunction_GET_SELF(callable);
-    if (self != nullptr && !PyModule_Check(self)) return false;
-    flags = PyCFunction_GET_FLAGS(callable);
-    out->entry = reinterpret_cast<void*>(PyCFunction_GET_FUNCTION(callable));
-    out->self_type = nullptr;
-    out->self = PyCFunction_GET_SELF(callable);
-  } else {
-    return false;
-  }
-  out->fastcall = flags == METH_FASTCALL ? 1 : 0;
-  return flags == METH_FASTCALL || (flags == METH_O && nargs == 1) ||
-         (flags == METH_NOARGS && nargs == 0);
-}
-
 // On a miss of compiled code's C-call fast path (sp as CALL has it): caches the callable if
 // it is a C function of the site's shape, within the site's budget of refills. Under Unicorn
 // compiled code can call only registered host functions, so the entry is registered (three
@@ -347,8 +337,16 @@ void FillCCallCache(uint64_t tagged, PyObject* const* sp, int64_t oparg) {
       callable == cache->callable || cache->respecializations >= kMaxRespecializations) {
     return;
   }
+  CEntry e;
+  if (!CEntryOf(callable, oparg, &e) || e.descriptor != method) return;
+  // A module's function (len, math.sqrt), not a bound method (xs.append): the cache's
+  // reference to it would keep its object alive past where stock releases it.
+  if (e.self != nullptr && !PyModule_Check(e.self)) return;
   CCallCache filled{};
-  if (!DirectCEntry(callable, method, oparg, &filled)) return;
+  filled.entry = reinterpret_cast<void*>(e.meth);
+  filled.self_type = e.self_type;
+  filled.self = e.self;
+  filled.fastcall = e.fastcall ? 1 : 0;
   const auto* known = emu::LookupHelper(reinterpret_cast<uint64_t>(filled.entry));
   if (known == nullptr) {
     emu::RegisterHelper(filled.entry, emu::HelperSignature{"C entry of a cached call site", 3, 0,
