@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <map>
 
 namespace a64jit::lir {
 namespace {
@@ -75,7 +76,94 @@ std::vector<int> CrossBlockVregs(const Function& f, int* count) {
   return index;
 }
 
+// Sorts and merges the ranges of one vreg; touching ranges ([a, b] and [b + 1, c]) merge.
+void Normalize(LiveInterval& iv) {
+  std::sort(iv.ranges.begin(), iv.ranges.end(),
+            [](const LiveRange& x, const LiveRange& y) { return x.start < y.start; });
+  std::vector<LiveRange> merged;
+  for (const LiveRange& r : iv.ranges) {
+    if (!merged.empty() && r.start <= merged.back().end + 1) {
+      merged.back().end = std::max(merged.back().end, r.end);
+    } else {
+      merged.push_back(r);
+    }
+  }
+  iv.ranges = std::move(merged);
+  iv.start = iv.ranges.front().start;
+  iv.end = iv.ranges.back().end;
+}
+
+// The ranges of every vreg, block by block, walking each block backwards: a range opens at
+// a use (or at the block's end, for what is live out) and closes at the def (or at the
+// block's start, for what is live in). A def nothing reads still gets its one position, so
+// it never lands on a register that holds a live value.
+std::vector<LiveInterval> BuildIntervals(const Function& f, const std::vector<int>& vreg_of,
+                                         const std::vector<BitSet>& live_out) {
+  const size_t nv = f.vreg_types.size();
+  std::vector<LiveInterval> by_vreg(nv);
+  std::vector<int> open_end(nv, INT_MIN);  // end of the range open at the current position
+  std::vector<int> open;                   // the vregs with a range open
+  std::vector<bool> is_param(nv, false);
+  for (int p : f.params) is_param[static_cast<size_t>(p)] = true;
+  auto opens = [&](size_t v, int end) {
+    if (open_end[v] != INT_MIN) return;
+    open_end[v] = end;
+    open.push_back(static_cast<int>(v));
+  };
+  auto closes = [&](size_t v, int start) {
+    by_vreg[v].ranges.push_back(LiveRange{start, open_end[v]});
+    open_end[v] = INT_MIN;
+  };
+  int k = 0;
+  for (const Block& b : f.blocks) k += static_cast<int>(b.instrs.size());
+  for (size_t bi = f.blocks.size(); bi-- > 0;) {
+    const std::vector<Instr>& instrs = f.blocks[bi].instrs;
+    const int last = k - 1, first = k - static_cast<int>(instrs.size());
+    open.clear();
+    live_out[bi].ForEach([&](size_t g) { opens(static_cast<size_t>(vreg_of[g]), 2 * last + 1); });
+    for (size_t i = instrs.size(); i-- > 0;) {
+      const int pos = first + static_cast<int>(i);
+      const Instr& in = instrs[i];
+      if (in.dst >= 0) {
+        const size_t d = static_cast<size_t>(in.dst);
+        if (open_end[d] == INT_MIN) opens(d, 2 * pos + 1);
+        closes(d, 2 * pos + 1);
+      }
+      ForEachUse(in, [&](int v) { opens(static_cast<size_t>(v), 2 * pos); });
+    }
+    for (int v : open) {
+      const size_t u = static_cast<size_t>(v);
+      if (open_end[u] == INT_MIN) continue;
+      closes(u, bi == 0 && is_param[u] ? -1 : 2 * first);
+    }
+    k = first;
+  }
+  for (int p : f.params) {
+    const size_t u = static_cast<size_t>(p);
+    if (by_vreg[u].ranges.empty()) by_vreg[u].ranges.push_back(LiveRange{-1, -1});
+  }
+  std::vector<LiveInterval> intervals;
+  for (size_t v = 0; v < nv; v++) {
+    if (by_vreg[v].ranges.empty()) continue;
+    by_vreg[v].vreg = static_cast<int>(v);
+    Normalize(by_vreg[v]);
+    intervals.push_back(std::move(by_vreg[v]));
+  }
+  return intervals;
+}
+
 }  // namespace
+
+bool LiveInterval::Overlaps(const LiveInterval& other) const {
+  size_t i = 0, j = 0;
+  while (i < ranges.size() && j < other.ranges.size()) {
+    const LiveRange& x = ranges[i];
+    const LiveRange& y = other.ranges[j];
+    if (x.start <= y.end && y.start <= x.end) return true;
+    (x.end < y.end ? i : j)++;
+  }
+  return false;
+}
 
 std::vector<LiveInterval> ComputeLiveIntervals(const Function& f) {
   const size_t nb = f.blocks.size();
@@ -88,10 +176,7 @@ std::vector<LiveInterval> ComputeLiveIntervals(const Function& f) {
   const size_t bits = static_cast<size_t>(ng);
   std::vector<BitSet> use(nb, BitSet(bits)), def(nb, BitSet(bits)), live_in(nb, BitSet(bits)),
       live_out(nb, BitSet(bits));
-  std::vector<int> first(nb), last(nb);  // instruction numbers of each block
-  int k = 0;
   for (size_t b = 0; b < nb; b++) {
-    first[b] = k;
     for (const Instr& in : f.blocks[b].instrs) {
       ForEachUse(in, [&](int v) {
         const int g = global[static_cast<size_t>(v)];
@@ -100,9 +185,7 @@ std::vector<LiveInterval> ComputeLiveIntervals(const Function& f) {
       if (in.dst >= 0 && global[static_cast<size_t>(in.dst)] >= 0) {
         def[b].Set(static_cast<size_t>(global[static_cast<size_t>(in.dst)]));
       }
-      k++;
     }
-    last[b] = k - 1;
   }
   // Backward dataflow to a fixed point: in = use | (out - def), out = union of succ ins.
   BitSet out(bits), in(bits);
@@ -124,29 +207,7 @@ std::vector<LiveInterval> ComputeLiveIntervals(const Function& f) {
       changed |= live_in[bi].Union(in);
     }
   }
-  const size_t nv = f.vreg_types.size();
-  std::vector<int> start(nv, INT_MAX), end(nv, INT_MIN);
-  auto cover = [&](size_t v, int pos) {
-    start[v] = std::min(start[v], pos);
-    end[v] = std::max(end[v], pos);
-  };
-  for (int p : f.params) cover(static_cast<size_t>(p), -1);
-  k = 0;
-  for (size_t b = 0; b < nb; b++) {
-    live_in[b].ForEach([&](size_t g) { cover(static_cast<size_t>(vreg_of[g]), 2 * first[b]); });
-    live_out[b].ForEach([&](size_t g) { cover(static_cast<size_t>(vreg_of[g]), 2 * last[b] + 1); });
-    for (const Instr& in : f.blocks[b].instrs) {
-      ForEachUse(in, [&](int v) { cover(static_cast<size_t>(v), 2 * k); });
-      if (in.dst >= 0) cover(static_cast<size_t>(in.dst), 2 * k + 1);
-      k++;
-    }
-  }
-  std::vector<LiveInterval> intervals;
-  for (size_t v = 0; v < nv; v++) {
-    if (start[v] != INT_MAX)
-      intervals.push_back(LiveInterval{static_cast<int>(v), start[v], end[v]});
-  }
-  return intervals;
+  return BuildIntervals(f, vreg_of, live_out);
 }
 
 namespace {
@@ -216,38 +277,74 @@ bool Contains(const std::vector<int>& set, int r) {
   return std::find(set.begin(), set.end(), r) != set.end();
 }
 
-// The linear scan proper: intervals in order of their start, each given a free register or,
-// when none is free, the register of the least valuable active interval (which is spilled)
-// or a spill slot.
+// Who holds one register (or spill slot) where: disjoint ranges keyed by their start.
+class Occupancy {
+ public:
+  // The vregs holding it somewhere in `iv`'s ranges (with repeats), or just whether any does.
+  template <typename Fn>
+  void ForEachConflict(const LiveInterval& iv, Fn fn) const {
+    for (const LiveRange& r : iv.ranges) {
+      auto it = held_.upper_bound(r.end);  // the first range starting after r
+      while (it != held_.begin()) {
+        --it;
+        if (it->second.end < r.start) break;  // disjoint and sorted: earlier ones end sooner
+        fn(it->second.vreg);
+      }
+    }
+  }
+  bool IsFree(const LiveInterval& iv) const {
+    bool free = true;
+    ForEachConflict(iv, [&](int) { free = false; });
+    return free;
+  }
+  void Add(const LiveInterval& iv) {
+    for (const LiveRange& r : iv.ranges) held_[r.start] = Holder{r.end, iv.vreg};
+  }
+  void Remove(const LiveInterval& iv) {
+    for (const LiveRange& r : iv.ranges) held_.erase(r.start);
+  }
+
+ private:
+  struct Holder {
+    int end, vreg;
+  };
+  std::map<int, Holder> held_;
+};
+
+// The scan proper: intervals in order of their start, each given a register free over all
+// its ranges or, when none is, the register of already placed intervals that are worth less
+// (which are spilled), or else a spill slot. Spill slots are shared the same way.
 class LinearScan {
  public:
-  LinearScan(const Function& f, const RegisterFile& regs, Allocation& a)
+  LinearScan(const Function& f, const RegisterFile& regs, Allocation& a,
+             const std::vector<LiveInterval>& intervals)
       : f_(f),
         regs_(regs),
         a_(a),
         call_positions_(CallPositions(f)),
         uses_(UseCounts(f)),
         hint_(RegisterHints(f, regs)),
-        reg_busy_(kRegClasses * kRegsPerClass, false),
-        callee_used_(kRegClasses * kRegsPerClass, false) {}
+        interval_of_(f.vreg_types.size(), nullptr),
+        held_(kRegClasses * kRegsPerClass),
+        callee_used_(kRegClasses * kRegsPerClass, false) {
+    for (const LiveInterval& iv : intervals) interval_of_[static_cast<size_t>(iv.vreg)] = &iv;
+  }
 
   void Allocate(const LiveInterval& iv) {
     const size_t v = static_cast<size_t>(iv.vreg);
     const bool fp = IsFloat(f_.TypeOf(iv.vreg));
     const Class cls{fp ? kRegsPerClass : 0, fp ? regs_.fp_callee_saved : regs_.gp_callee_saved,
                     fp ? regs_.fp_caller_saved : regs_.gp_caller_saved};
-    ExpireBefore(iv.start);
     const bool crosses = CrossesCall(iv);
     a_.crosses_call[v] = crosses;
-    int chosen = PickFree(cls, hint_[v], crosses);
+    int chosen = PickFree(iv, cls, hint_[v], crosses);
     if (chosen < 0) chosen = Steal(iv, cls, crosses);
     if (chosen < 0) {
-      a_.where[v] = Location{Location::Kind::kSpill, a_.spill_slots++};
+      Spill(iv);
       return;
     }
-    reg_busy_[static_cast<size_t>(chosen)] = true;
+    held_[static_cast<size_t>(chosen)].Add(iv);
     a_.where[v] = Location{Location::Kind::kReg, chosen - cls.base};
-    active_.push_back(Active{iv.end, iv.vreg, chosen, iv.start});
     if (Contains(cls.callee, chosen - cls.base)) callee_used_[static_cast<size_t>(chosen)] = true;
   }
 
@@ -266,88 +363,100 @@ class LinearScan {
   }
 
  private:
-  // An interval holding a register; `reg` is a slot of reg_busy_.
-  struct Active {
-    int end, vreg, reg, start;
-  };
-  // The register class of the interval being allocated: its first slot in reg_busy_, and
-  // its callee- and caller-saved registers (register numbers) in order of preference.
+  // The register class of the interval being allocated: its first slot in held_, and its
+  // callee- and caller-saved registers (register numbers) in order of preference.
   struct Class {
     int base;
     const std::vector<int>& callee;
     const std::vector<int>& caller;
   };
 
-  // Frees the registers of intervals that ended before `start`.
-  void ExpireBefore(int start) {
-    active_.erase(std::remove_if(active_.begin(), active_.end(),
-                                 [&](const Active& x) {
-                                   if (x.end < start) {
-                                     reg_busy_[static_cast<size_t>(x.reg)] = false;
-                                     return true;
-                                   }
-                                   return false;
-                                 }),
-                  active_.end());
-  }
-
-  // A call inside the interval (not at its last use) would clobber a caller-saved register.
+  // A call inside a range (not at its last use) would clobber a caller-saved register.
   bool CrossesCall(const LiveInterval& iv) const {
-    auto next_call = std::upper_bound(call_positions_.begin(), call_positions_.end(), iv.start);
-    return next_call != call_positions_.end() && *next_call + 1 < iv.end;
+    for (const LiveRange& r : iv.ranges) {
+      auto call = std::lower_bound(call_positions_.begin(), call_positions_.end(), r.start);
+      if (call != call_positions_.end() && *call + 1 < r.end) return true;
+    }
+    return false;
   }
 
   // A free register slot: the hint if it is free and caller-saved (and no call is crossed),
   // else the first free caller-saved one (no call crossed), else the first free callee-saved
   // one; -1 if none.
-  int PickFree(const Class& cls, int hint, bool crosses) const {
-    if (!crosses && hint >= 0 && !reg_busy_[static_cast<size_t>(cls.base + hint)] &&
-        Contains(cls.caller, hint)) {
+  int PickFree(const LiveInterval& iv, const Class& cls, int hint, bool crosses) const {
+    if (!crosses && hint >= 0 && Contains(cls.caller, hint) &&
+        held_[static_cast<size_t>(cls.base + hint)].IsFree(iv)) {
       return cls.base + hint;
     }
     int chosen = -1;
-    if (!crosses) chosen = FirstFree(cls, cls.caller);
-    if (chosen < 0) chosen = FirstFree(cls, cls.callee);
+    if (!crosses) chosen = FirstFree(iv, cls, cls.caller);
+    if (chosen < 0) chosen = FirstFree(iv, cls, cls.callee);
     return chosen;
   }
 
-  int FirstFree(const Class& cls, const std::vector<int>& set) const {
+  int FirstFree(const LiveInterval& iv, const Class& cls, const std::vector<int>& set) const {
     for (int r : set) {
-      if (!reg_busy_[static_cast<size_t>(cls.base + r)]) return cls.base + r;
+      if (held_[static_cast<size_t>(cls.base + r)].IsFree(iv)) return cls.base + r;
     }
     return -1;
   }
 
-  // No free register: spill whichever of this interval and the active ones it could take a
-  // register from is used least per position it covers (a long-lived value used everywhere,
-  // like a frame pointer, keeps its register; a long-lived rarely used one goes to memory).
-  // Returns the register slot taken from the spilled active interval, or -1 if `iv` itself
-  // is the one to spill.
+  // Uses per position covered: a long-lived value used everywhere, like a frame pointer,
+  // keeps its register; a long-lived rarely used one goes to memory.
+  double Weight(const LiveInterval& iv) const {
+    int length = 0;
+    for (const LiveRange& r : iv.ranges) length += r.end - r.start + 1;
+    return static_cast<double>(uses_[static_cast<size_t>(iv.vreg)]) / (length + 1);
+  }
+
+  // No free register: take the allowed register whose holders over `iv`'s ranges are all
+  // worth less than `iv`, and cost least together; they are spilled. Returns the register
+  // slot, or -1 if `iv` itself is the one to spill.
   int Steal(const LiveInterval& iv, const Class& cls, bool crosses) {
-    auto allowed = [&](int reg) {
-      const int r = reg - cls.base;
-      if (reg / kRegsPerClass != cls.base / kRegsPerClass) return false;
-      if (Contains(cls.callee, r)) return true;
-      return !crosses && Contains(cls.caller, r);
-    };
-    auto weight = [&](int vreg, int start, int end) {
-      return static_cast<double>(uses_[static_cast<size_t>(vreg)]) / (end - start + 2);
-    };
-    int victim = -1;
-    double victim_weight = 0;
-    for (size_t i = 0; i < active_.size(); i++) {
-      if (!allowed(active_[i].reg)) continue;
-      const double w = weight(active_[i].vreg, active_[i].start, active_[i].end);
-      if (victim < 0 || w < victim_weight) {
-        victim = static_cast<int>(i);
-        victim_weight = w;
+    const double own = Weight(iv);
+    int best = -1;
+    double best_cost = 0;
+    std::vector<int> holders, best_holders;
+    auto consider = [&](int r) {
+      const size_t slot = static_cast<size_t>(cls.base + r);
+      holders.clear();
+      held_[slot].ForEachConflict(iv, [&](int x) { holders.push_back(x); });
+      std::sort(holders.begin(), holders.end());
+      holders.erase(std::unique(holders.begin(), holders.end()), holders.end());
+      double cost = 0;
+      for (int x : holders) {
+        const double w = Weight(*interval_of_[static_cast<size_t>(x)]);
+        if (!(w < own)) return;
+        cost += w;
       }
+      if (best < 0 || cost < best_cost) {
+        best = static_cast<int>(slot);
+        best_cost = cost;
+        best_holders = holders;
+      }
+    };
+    if (!crosses) {
+      for (int r : cls.caller) consider(r);
     }
-    if (victim < 0 || !(victim_weight < weight(iv.vreg, iv.start, iv.end))) return -1;
-    Active stolen = active_[static_cast<size_t>(victim)];
-    a_.where[static_cast<size_t>(stolen.vreg)] = Location{Location::Kind::kSpill, a_.spill_slots++};
-    active_.erase(active_.begin() + victim);
-    return stolen.reg;
+    for (int r : cls.callee) consider(r);
+    if (best < 0) return -1;
+    for (int x : best_holders) {
+      const LiveInterval& victim = *interval_of_[static_cast<size_t>(x)];
+      held_[static_cast<size_t>(best)].Remove(victim);
+      Spill(victim);
+    }
+    return best;
+  }
+
+  // A spill slot free over all of `iv`'s ranges, or a new one.
+  void Spill(const LiveInterval& iv) {
+    size_t slot = 0;
+    while (slot < slots_.size() && !slots_[slot].IsFree(iv)) slot++;
+    if (slot == slots_.size()) slots_.emplace_back();
+    slots_[slot].Add(iv);
+    a_.where[static_cast<size_t>(iv.vreg)] =
+        Location{Location::Kind::kSpill, static_cast<int>(slot)};
+    a_.spill_slots = static_cast<int>(slots_.size());
   }
 
   const Function& f_;
@@ -356,9 +465,10 @@ class LinearScan {
   const std::vector<int> call_positions_;
   const std::vector<int> uses_;
   const std::vector<int> hint_;
-  std::vector<Active> active_;
-  std::vector<bool> reg_busy_;     // per register slot
-  std::vector<bool> callee_used_;  // per register slot
+  std::vector<const LiveInterval*> interval_of_;  // per vreg
+  std::vector<Occupancy> held_;                   // per register slot
+  std::vector<bool> callee_used_;                 // per register slot
+  std::vector<Occupancy> slots_;                  // per spill slot
 };
 
 }  // namespace
@@ -371,7 +481,7 @@ Allocation AllocateRegisters(const Function& f, const RegisterFile& regs) {
   std::vector<LiveInterval> intervals = ComputeLiveIntervals(f);
   std::stable_sort(intervals.begin(), intervals.end(),
                    [](const LiveInterval& x, const LiveInterval& y) { return x.start < y.start; });
-  LinearScan scan(f, regs, a);
+  LinearScan scan(f, regs, a, intervals);
   for (const LiveInterval& iv : intervals) scan.Allocate(iv);
   scan.ReportCalleeSaved();
   return a;

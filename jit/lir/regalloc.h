@@ -1,11 +1,13 @@
 // Linear-scan register allocation over LIR virtual registers.
 //
-// Each virtual register gets one live interval (the span from its first to its last live
-// position in block order; conservative across loops) and then either a machine register
-// or a spill slot for its whole life. An interval live across a call gets only a
-// callee-saved register (or is spilled), so calls never clobber a live value. The
-// registers in RegisterFile are the only ones handed out: the code generator's scratch
-// registers are simply not listed there.
+// Each virtual register gets one live interval: the positions where it is live, as sorted
+// ranges with holes between them (a value used only on a cold path placed at the end of the
+// function is not live across the hot code in between). It then gets either a machine
+// register or a spill slot for its whole life; two intervals share a register only when
+// their ranges do not overlap, so another value may use the register in a hole. An interval
+// live across a call gets only a callee-saved register (or is spilled), so calls never
+// clobber a live value. The registers in RegisterFile are the only ones handed out: the
+// code generator's scratch registers are simply not listed there.
 #ifndef A64JIT_JIT_LIR_REGALLOC_H_
 #define A64JIT_JIT_LIR_REGALLOC_H_
 
@@ -45,9 +47,14 @@ struct Allocation {
 Allocation AllocateRegisters(const Function& f, const RegisterFile& regs);
 
 // Number of positions: instruction k (in block order) uses at 2k and defines at 2k+1.
+struct LiveRange {
+  int start, end;  // inclusive positions; start == -1 for parameters
+};
 struct LiveInterval {
   int vreg;
-  int start, end;  // inclusive positions; start == -1 for parameters
+  int start, end;                 // the first and last live position
+  std::vector<LiveRange> ranges;  // ascending, disjoint, not adjacent; within [start, end]
+  bool Overlaps(const LiveInterval& other) const;
 };
 std::vector<LiveInterval> ComputeLiveIntervals(const Function& f);
 
