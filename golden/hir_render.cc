@@ -27,7 +27,7 @@ lower::RuntimeAddresses FakeAddresses(PyCodeObject* code) {
   uint64_t* const objects[] = {
       &rt.py_true,           &rt.py_false,           &rt.py_none,
       &rt.py_long_type,      &rt.eval_breaker,       &rt.null_sink,
-      &rt.call_enter_stub,   &rt.py_list_type,       &rt.py_tuple_type,
+      &rt.call_stub,   &rt.py_list_type,       &rt.py_tuple_type,
       &rt.py_list_iter_type, &rt.py_tuple_iter_type, &rt.py_range_iter_type,
       &rt.py_float_type};
   for (size_t i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {

@@ -10,19 +10,93 @@
 #include <stdexcept>
 
 #include "jit/lir/text.h"
+#include "jit/lower/lower.h"
+#include "jit/runtime/site_cache.h"
 
 namespace a64jit::lower {
 
 namespace {
 
-// The stub, with $name for each layout fact and address (StubValues). It is a64_call_enter's
-// path through IsCompiledFunction, EnterCompiledCall, PushFrame and BeginRun
-// (jit/python/helpers.cc, jit.cc), minus what it hands over (bb6). Under Unicorn each
-// conditional branch ends a translated block, the unit the emulator pays for: so the tests
-// that need no branch of their own are or-ed into one.
+// The stub, with $name for each layout fact and address (StubValues). Its first half is
+// a64_call_enter's path through IsCompiledFunction, EnterCompiledCall, PushFrame and BeginRun
+// (jit/python/helpers.cc, jit.cc), minus what it hands over (bb16); its second half runs the
+// callee and is a64_call_leave's common case (bb19 on). Before both, bb0-bb9 call a C
+// function through the site's CCallCache (jit/runtime/site_cache.h). Under Unicorn each conditional
+// branch ends a translated block, the unit the emulator pays for: so the tests that need no branch
+// of their own are or-ed into one.
 constexpr const char kStubTemplate[] = R"(
-func @a64_call_enter_stub(%0:ptr, %1:ptr, %2:i64, %57:i64) -> i64 {
-bb0:    ; sp (%1) is [NULL, callable, args...] or [method, self, args...]: %4 the function,
+func @a64_call_stub(%0:ptr, %1:ptr, %2:i64, %57:i64) -> ptr {
+bb0:   ; the site's C-call cache %72 (none: 0), its low bit set when the site calls LOAD_METHOD's
+        ; [method, self] pair: then %73 is sp[0] and self %75 is sp[1], exactly of the cached
+        ; descriptor's type; else %73 is sp[1], self the cached builtin's self
+  %72:ptr = and %57, -2
+  br.i64 eq %72, 0, bb10, bb1
+bb1:
+  %73:ptr = load [%1]
+  %74:i64 = and %57, 1
+  %75:ptr = load [%1 + 8]
+  %76:ptr = load [%72 + $ccall_self]
+  %77:ptr = select %74, %75, %76
+  %78:ptr = select %74, %73, %75
+  %79:ptr = load [%72 + $ccall_callable]
+  br.i64 ne %78, %79, bb10, bb2
+bb2:   ; the cached callable: one test for the self type and the recursion limit (a builtin's
+        ; cached self_type is NULL, and so is its type's place: %75 is the callable then)
+  %80:ptr = load [%75 + $ob_type]
+  %81:ptr = load [%72 + $ccall_self_type]
+  %82:ptr = select %74, %80, %81
+  %83:i8 = cmp.i64 ne %82, %81
+  %84:i32 = load [%0 + $ts_recursion_remaining]
+  %85:i8 = cmp.i32 sle %84, 0
+  %86:i8 = or %83, %85
+  br %86, bb10, bb3
+bb3:   ; its C entry, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCRIPTOR_* call
+        ; it: the argument vector (METH_FASTCALL), the one argument (METH_O) or NULL
+  %84:i32 = sub %84, 1
+  store.i32 %84, [%0 + $ts_recursion_remaining]
+  %87:ptr = add %1, 16
+  %88:ptr = load [%1 + 16]
+  %89:i8 = cmp.i64 eq %2, 1
+  %90:ptr = select %89, %88, 0
+  %91:i64 = load [%72 + $ccall_fastcall]
+  %92:ptr = select %91, %87, %90
+  %93:ptr = load [%72 + $ccall_entry]
+  %94:ptr = call *%93(%77, %92, %2)
+  %95:i32 = load [%0 + $ts_recursion_remaining]
+  %95:i32 = add %95, 1
+  store.i32 %95, [%0 + $ts_recursion_remaining]
+  %96:i64 = load [%78]
+  %96:i64 = sub %96, 1
+  store.i64 %96, [%78]
+  %97:i64 = shl %74, 3
+  %98:ptr = sub %87, %97
+  %99:i64 = add %2, %74
+  %100:i64 = shl %99, 3
+  %101:ptr = add %98, %100
+  br.i64 ult %98, %101, bb4, bb7
+bb4:   ; the call's references released (the callable's cannot be the last: the cache holds
+        ; one): self for a method, then the arguments, %98 walking to %101
+  %102:ptr = load [%98]
+  %103:i64 = load [%102]
+  %103:i64 = sub %103, 1
+  store.i64 %103, [%102]
+  br.i64 eq %103, 0, bb5, bb6
+bb5:
+  call @_Py_Dealloc(%102)
+  jmp bb6
+bb6:
+  %98:ptr = add %98, 8
+  br.i64 ult %98, %101, bb4, bb7
+bb7:   ; a set eval breaker is handled after the call, as stock does
+  %104:ptr = mov $eval_breaker
+  %105:i32 = load [%104]
+  br.i32 ne %105, 0, bb8, bb9
+bb8:
+  %94:ptr = call @a64_after_c_call(%0, %94)
+  jmp bb9
+bb9:
+  ret %94
+bb10:    ; sp (%1) is [NULL, callable, args...] or [method, self, args...]: %4 the function,
         ; its %6 arguments from %5
   %3:ptr = load [%1]
   %7:ptr = load [%1 + 8]
@@ -34,11 +108,11 @@ bb0:    ; sp (%1) is [NULL, callable, args...] or [method, self, args...]: %4 th
   %5:ptr = sub %11, %10
   %6:i64 = add %2, %9
   %12:ptr = load [%4 + $ob_type]
-  br.i64 ne %12, $function_type, bb6, bb1
-bb1:    ; a compiled function (a bound-method object is the helper's: bb6)
+  br.i64 ne %12, $function_type, bb16, bb11
+bb11:    ; a compiled function (a bound-method object is the helper's: bb16)
   %13:ptr = load [%4 + $func_vectorcall]
-  br.i64 ne %13, $jit_vectorcall, bb6, bb2
-bb2:    ; its code %14's state %20, from the runtime's direct-mapped cache of compiled code
+  br.i64 ne %13, $jit_vectorcall, bb16, bb12
+bb12:    ; its code %14's state %20, from the runtime's direct-mapped cache of compiled code
   %14:ptr = load [%4 + $func_code]
   %15:i64 = lshr %14, 4
   %16:i64 = and %15, $state_cache_mask
@@ -46,8 +120,8 @@ bb2:    ; its code %14's state %20, from the runtime's direct-mapped cache of co
   %18:ptr = mov $state_cache
   %18:ptr = add %18, %17
   %19:ptr = load [%18]
-  br.i64 ne %19, %14, bb6, bb3
-bb3:    ; the rest of the helper's tests, in one branch
+  br.i64 ne %19, %14, bb16, bb13
+bb13:    ; the rest of the helper's tests, in one branch
   %20:ptr = load [%18 + 8]
   %21:i64 = load [%20 + $state_plain_argcount]
   %22:i8 = cmp.i64 ne %21, %6                 ; not exactly its positional parameters
@@ -72,8 +146,8 @@ bb3:    ; the rest of the helper's tests, in one branch
   %41:ptr = load [%0 + $ts_datastack_limit]
   %42:i8 = cmp.i64 uge %40, %41               ; no room (also with no chunk: top, limit NULL)
   %26:i8 = or %26, %42
-  br %26, bb6, bb4
-bb4:    ; push the frame %38 (3.11's _PyFrame_InitializeSpecials); the callable's reference
+  br %26, bb16, bb14
+bb14:    ; push the frame %38 (3.11's _PyFrame_InitializeSpecials); the callable's reference
         ; moves in. Locals past the arguments are the callee's to clear (lower.cc).
   store.ptr %40, [%0 + $ts_datastack_top]
   store.ptr %4, [%38 + $f_func]
@@ -96,17 +170,20 @@ bb4:    ; push the frame %38 (3.11's _PyFrame_InitializeSpecials); the callable'
   %48:ptr = add %38, $localsplus
   %49:i64 = shl %6, 3
   %50:ptr = add %5, %49
-  br.i64 eq %6, 0, bb7, bb5
-bb5:    ; the arguments' references move in
+  br.i64 eq %6, 0, bb17, bb15
+bb15:    ; the arguments' references move in
   %51:ptr = load [%5]
   store.ptr %51, [%48]
   %48:ptr = add %48, 8
   %5:ptr = add %5, 8
-  br.i64 ult %5, %50, bb5, bb7
-bb6:    ; anything else: the helper, with the arguments as they came
+  br.i64 ult %5, %50, bb15, bb17
+bb16:    ; anything else: the helper, with the arguments as they came. It returns the entry
+        ; of a compiled callee whose frame it pushed (the frame in sp[0]), or 0 when it made
+        ; the whole call (its result, NULL on error, in sp[0])
   %52:i64 = call @a64_call_enter(%0, %1, %2, %57)
-  ret %52
-bb7:    ; the frame becomes current (BeginRun); its entry returned, the frame in sp[0]
+  %58:ptr = load [%1]
+  br.i64 eq %52, 0, bb18, bb19
+bb17:    ; the frame becomes current (BeginRun)
   %35:i32 = sub %35, 1
   store.i32 %35, [%0 + $ts_recursion_remaining]
   %53:ptr = load [%31 + $cframe_current_frame]
@@ -116,9 +193,49 @@ bb7:    ; the frame becomes current (BeginRun); its entry returned, the frame in
   %55:i64 = load [%54]
   %55:i64 = add %55, 1
   store.i64 %55, [%54]
-  store.ptr %38, [%1]
-  %56:i64 = load [%20 + $state_entry]
-  ret %56
+  %52:i64 = load [%20 + $state_entry]
+  %58:ptr = mov %38
+  jmp bb19
+bb18:
+  ret %58
+bb19:    ; the callee %52 runs in its frame %58; below $deopt_code_limit its outcome %59 is a
+        ; deopt code (or NULL), for the helper
+  %59:i64 = call *%52(%0, %58)
+  br.i64 ult %59, $deopt_code_limit, bb22, bb20
+bb20:   ; it returned a value and released its locals (stacktop 0); with no frame object the
+        ; frame is popped here, else by the helper
+  %60:i32 = load [%58 + $stacktop]
+  %61:ptr = load [%58 + $frame_obj]
+  %62:i64 = zext %60
+  %63:i64 = or %61, %62
+  br.i64 ne %63, 0, bb22, bb21
+bb21:   ; the caller current again (a return block did it already; a generator's creation
+        ; does not), the frame popped before the releases, which may run code that pushes
+        ; frames; the code object is pinned (the runtime holds one), the function may go
+  %64:ptr = load [%0 + $ts_cframe]
+  %65:ptr = load [%58 + $f_previous]
+  store.ptr %65, [%64 + $cframe_current_frame]
+  %66:i32 = load [%0 + $ts_recursion_remaining]
+  %66:i32 = add %66, 1
+  store.i32 %66, [%0 + $ts_recursion_remaining]
+  %67:ptr = load [%58 + $f_func]
+  %68:ptr = load [%58 + $f_code]
+  store.ptr %58, [%0 + $ts_datastack_top]
+  %69:i64 = load [%68]
+  %69:i64 = sub %69, 1
+  store.i64 %69, [%68]
+  %70:i64 = load [%67]
+  %70:i64 = sub %70, 1
+  store.i64 %70, [%67]
+  br.i64 eq %70, 0, bb23, bb24
+bb22:   ; anything else: a64_call_leave
+  %71:ptr = call @a64_call_leave(%0, %58, %59)
+  ret %71
+bb23:
+  call @_Py_Dealloc(%67)
+  jmp bb24
+bb24:
+  ret %59
 }
 )";
 
@@ -163,16 +280,23 @@ std::map<std::string, int64_t> StubValues(const CallStubFacts& f) {
       {"is_entry", at(offsetof(_PyInterpreterFrame, is_entry))},
       {"owner", at(offsetof(_PyInterpreterFrame, owner))},
       {"owned_by_thread", int64_t{FRAME_OWNED_BY_THREAD}},
+      {"deopt_code_limit", static_cast<int64_t>(kDeoptCodeLimit)},
+      {"eval_breaker", word(f.eval_breaker)},
+      {"ccall_callable", at(offsetof(runtime::CCallCache, callable))},
+      {"ccall_self_type", at(offsetof(runtime::CCallCache, self_type))},
+      {"ccall_self", at(offsetof(runtime::CCallCache, self))},
+      {"ccall_entry", at(offsetof(runtime::CCallCache, entry))},
+      {"ccall_fastcall", at(offsetof(runtime::CCallCache, fastcall))},
       {"localsplus", at(offsetof(_PyInterpreterFrame, localsplus))},
   };
 }
 
 }  // namespace
 
-std::string CallEnterStubText(const CallStubFacts& facts) {
+std::string CallStubText(const CallStubFacts& facts) {
   if (facts.function_type == 0 || facts.state_cache == 0 || facts.state_cache_mask <= 0 ||
       facts.jit_vectorcall == 0 || facts.enabled_flag == 0 || facts.first_thread_slot == 0 ||
-      facts.entry_counter == 0) {
+      facts.entry_counter == 0 || facts.eval_breaker == 0) {
     throw std::invalid_argument("call stub: incomplete runtime facts");
   }
   const std::map<std::string, int64_t> values = StubValues(facts);
@@ -194,8 +318,8 @@ std::string CallEnterStubText(const CallStubFacts& facts) {
   return out;
 }
 
-lir::Function CallEnterStub(const CallStubFacts& facts) {
-  lir::Module m = lir::Parse(CallEnterStubText(facts));
+lir::Function CallStub(const CallStubFacts& facts) {
+  lir::Module m = lir::Parse(CallStubText(facts));
   return std::move(m.functions.at(0));
 }
 

@@ -1,20 +1,25 @@
-// The call stub: guest code that enters a compiled callee for compiled code's CALL.
+// The call stub: guest code that makes compiled code's CALL (no keywords), shared by every
+// call site so that a site is one call of it.
 //
-// Compiled code's CALL (no keywords) asks `a64_call_enter(ts, sp, oparg, c_call_cache)` for the callee's
-// entry: for a compiled function called with exactly its positional parameters it pushes the
-// callee's frame, moves the references in, makes the frame current and returns the entry
-// (the frame in sp[0]); for anything else it makes the whole call (the result in sp[0]) and
-// returns 0. The caller then calls the entry itself (lower.cc, LowerCall).
+// `a64_call_stub(ts, sp, oparg, c_call_cache)` returns the call's result (a new reference, or
+// NULL with an exception set) and has taken the references in sp. For the C function the
+// site's CCallCache holds (site_cache.h) it calls its C entry, releases the references and
+// handles a set eval breaker after the call, as 3.11's PRECALL_BUILTIN_* do. For a compiled function
+// called with exactly its positional parameters it pushes the callee's frame, moves the
+// references in, makes the frame current, calls the callee's entry and, when the callee
+// returned a value and has no frame object, pops the frame itself; a deopt, a frame object
+// or an error go to `a64_call_leave`. Every case it does not take before the call (a
+// bound-method object, a function that is not compiled or not called with exactly its
+// positional parameters, tracing, another thread, the recursion limit, a full data-stack
+// chunk, the JIT disabled, a code object missing from the runtime's cache) it hands to
+// `a64_call_enter` unchanged, before writing anything: that helper either pushes the frame
+// and returns the entry (the stub then goes on as above) or makes the whole call.
 //
-// The stub is that helper's common case written in LIR and compiled once per runtime, with
-// the same contract, so that a Python call between compiled functions is no host call at
-// all: natively it saves the C++ call path (about 150 aarch64 instructions per call on
-// Richards, measured with qemu_profile), under Unicorn a round trip out of emulation. Every
-// case it does not take (a bound-method object, a function that is not compiled or not
-// called with exactly its positional parameters, tracing, another thread, the recursion
-// limit, a full data-stack chunk, the JIT disabled, a code object missing from the runtime's
-// cache) it hands to a64_call_enter unchanged, before writing anything. The frame's locals
-// past the arguments are left for the callee, whose entry clears them (lower.cc).
+// It is written in LIR and compiled once per runtime. Natively that saves the C++ call path
+// (about 150 aarch64 instructions per call on Richards, measured with qemu_profile); under
+// Unicorn a round trip out of emulation; and in every site the enter-run-leave sequence
+// that each CALL carried before (about 60 instructions). The frame's locals past the
+// arguments are left for the callee, whose entry clears them (lower.cc).
 #ifndef A64JIT_JIT_LOWER_CALL_STUB_H_
 #define A64JIT_JIT_LOWER_CALL_STUB_H_
 
@@ -40,14 +45,16 @@ struct CallStubFacts {
   uint64_t enabled_flag = 0;       // a bool: the JIT is on
   uint64_t first_thread_slot = 0;  // a PyThreadState*: the thread that enabled it
   uint64_t entry_counter = 0;      // an int64 the stub counts its entries in
+  uint64_t eval_breaker = 0;       // the interpreter's eval breaker, an int32
 };
 
-// The stub's LIR text, `i64 @a64_call_enter_stub(ptr ts, ptr sp, i64 oparg, i64 cache)`, which calls
-// @a64_call_enter for the cases it does not take.
-std::string CallEnterStubText(const CallStubFacts& facts);
+// The stub's LIR text, `ptr @a64_call_stub(ptr ts, ptr sp, i64 oparg, i64 cache)`, which calls
+// @a64_call_enter for the cases it does not take and @a64_call_leave for the returns it
+// does not handle.
+std::string CallStubText(const CallStubFacts& facts);
 
 // The same, parsed and verified.
-lir::Function CallEnterStub(const CallStubFacts& facts);
+lir::Function CallStub(const CallStubFacts& facts);
 
 }  // namespace a64jit::lower
 

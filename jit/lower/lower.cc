@@ -45,11 +45,8 @@ constexpr int64_t kPrevInstr = offsetof(_PyInterpreterFrame, prev_instr);
 constexpr int64_t kStackTop = offsetof(_PyInterpreterFrame, stacktop);
 constexpr int64_t kFrameObject = offsetof(_PyInterpreterFrame, frame_obj);
 constexpr int64_t kFramePrevious = offsetof(_PyInterpreterFrame, previous);
-constexpr int64_t kFrameFunc = offsetof(_PyInterpreterFrame, f_func);
-constexpr int64_t kFrameCode = offsetof(_PyInterpreterFrame, f_code);
 constexpr int64_t kCurrentFrame = offsetof(_PyCFrame, current_frame);
 constexpr int64_t kRecursionRemaining = offsetof(PyThreadState, recursion_remaining);
-constexpr int64_t kDataStackTop = offsetof(PyThreadState, datastack_top);
 // A returning frame with at most this many locals clears them without a loop.
 constexpr int64_t kUnrolledLocals = 8;
 // UNPACK_SEQUENCE of at most this many items is inline; longer ones are rare and large.
@@ -290,13 +287,6 @@ class Lowerer {
   void MakeCallerCurrent(int frame) {
     const int cframe = Load(V(tstate_), kThreadCFrame, Type::kPtr);
     Store(V(Load(V(frame), kFramePrevious, Type::kPtr)), V(cframe), kCurrentFrame, Type::kPtr);
-  }
-  // A release of a reference that cannot be the last (something else is known to hold one):
-  // no test for deallocation.
-  void DecrefNeverLast(int obj) {
-    const int rc = Load(V(obj), 0, Type::kI64);
-    Binary(lir::Op::kSub, V(rc), Operand::Imm(1), Type::kI64, rc);
-    Store(V(rc), V(obj), 0, Type::kI64);
   }
   void Incref(Operand obj) {
     const int rc = Load(obj, 0, Type::kI64);
@@ -764,131 +754,25 @@ class Lowerer {
       return CallChecked(in, Helper::a64_call,
                          {V(tstate_), V(p), Operand::Imm(in.imm), Imm(Const(in.kwnames))});
     }
+    // The call stub makes the call: a C function through the site's CCallCache, a compiled
+    // callee without a host frame between (and under Unicorn without nested emulation).
+    // Without it, the host helper.
     const int dst = LirReg(in.dst);
-    auto* c_call = reinterpret_cast<runtime::CCallCache*>(NewSiteCache());
-    const int done = NewBlock();
-    if (c_call != nullptr) {
-      const int other = NewBlock();
-      const int known = prev_instr_known_;
-      CallCDirect(in, c_call, p, other);
-      Jmp(done);
-      cur_ = other;
-      prev_instr_known_ = known;  // a miss leaves before the fast path sets prev_instr
-    }
-    const uint64_t tagged = c_call == nullptr
-                                ? 0
-                                : reinterpret_cast<uint64_t>(c_call) |
-                                      (IsNullReg(in.args[0]) ? 0 : runtime::kCCallMethodShape);
-    // A compiled callee is called from here, between a64_call_enter (which pushes its
-    // frame) and a64_call_leave: no host frame, and under Unicorn no nested emulation.
     SetPrevInstr(in.bc);
-    const std::vector<Operand> args = {V(tstate_), V(p), Operand::Imm(in.imm), Imm(tagged)};
-    const int entry = rt_.call_enter_stub != 0
-                          ? CallThrough(Mov(Imm(rt_.call_enter_stub), Type::kI64), args)
-                          : Call(Helper::a64_call_enter, args, -1, Type::kI64);
-    Load(V(p), 0, Type::kPtr, dst);  // the callee's frame, or the whole call's result
-    const int direct = NewBlock();
-    Br(Cond::kNe, V(entry), Operand::Imm(0), direct, done);
-    cur_ = direct;
-    const int frame = Mov(V(dst), Type::kPtr);
-    const int outcome = CallThrough(entry, {V(tstate_), V(frame)});
-    LeaveDirectCall(frame, outcome, dst, in.bc);
-    Jmp(done);
-    cur_ = done;
+    if (rt_.call_stub != 0) {
+      auto* c_call = reinterpret_cast<runtime::CCallCache*>(NewSiteCache());
+      const uint64_t tagged = c_call == nullptr
+                                  ? 0
+                                  : reinterpret_cast<uint64_t>(c_call) |
+                                        (IsNullReg(in.args[0]) ? 0 : runtime::kCCallMethodShape);
+      const int stub = Mov(Imm(rt_.call_stub), Type::kI64);
+      const int result = CallThrough(stub, {V(tstate_), V(p), Operand::Imm(in.imm), Imm(tagged)});
+      Mov(V(result), Type::kPtr, dst);
+    } else {
+      Call(Helper::a64_call, {V(tstate_), V(p), Operand::Imm(in.imm), Operand::Imm(0)}, dst);
+    }
     prev_instr_known_ = -1;
     DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));
-  }
-
-  // CALL of the C function the site's CCallCache holds, called here through its C entry as
-  // 3.11's PRECALL_BUILTIN_* / PRECALL_NO_KW_METHOD_DESCRIPTOR_* call it: the callable must
-  // be the cached one (and a method's self exactly of the descriptor's type), and the
-  // recursion limit not reached; else `miss`. The result (NULL on error) is left in in.dst;
-  // the call's references are released; a set eval breaker is handled after the call, as
-  // stock does. `p`: the spilled stack [callable or method, NULL or self, args...].
-  void CallCDirect(const Instr& in, runtime::CCallCache* cache, int p, int miss) {
-    const bool method = !IsNullReg(in.args[0]);
-    const Operand callable = V(LirReg(in.args[method ? 0 : 1]));
-    const int c = Mov(Ptr(cache), Type::kPtr);
-    const int cached = Load(V(c), offsetof(runtime::CCallCache, callable), Type::kPtr);
-    SlowIf(Cond::kNe, Type::kPtr, callable, V(cached), miss);
-    int self;
-    if (method) {
-      self = LirReg(in.args[1]);
-      const int type = Load(V(self), offsetof(PyObject, ob_type), Type::kPtr);
-      const int want = Load(V(c), offsetof(runtime::CCallCache, self_type), Type::kPtr);
-      SlowIf(Cond::kNe, Type::kPtr, V(type), V(want), miss);
-    } else {
-      self = Load(V(c), offsetof(runtime::CCallCache, self), Type::kPtr);
-    }
-    const int remaining = Load(V(tstate_), kRecursionRemaining, Type::kI32);
-    SlowIf(Cond::kSle, Type::kI32, V(remaining), Operand::Imm(0), miss);
-    Store(V(Binary(lir::Op::kSub, V(remaining), Operand::Imm(1), Type::kI32)), V(tstate_),
-          kRecursionRemaining, Type::kI32);
-    const int vector = Binary(lir::Op::kAdd, V(p), Operand::Imm(16), Type::kPtr);
-    const int one = in.imm == 1 ? LirReg(in.args[2]) : Mov(Operand::Imm(0), Type::kPtr);
-    const int fastcall = Load(V(c), offsetof(runtime::CCallCache, fastcall), Type::kI64);
-    const int arg = Select(V(fastcall), V(vector), V(one), Type::kPtr);
-    const int entry = Load(V(c), offsetof(runtime::CCallCache, entry), Type::kPtr);
-    SetPrevInstr(in.bc);  // the C function may look at the frame (warnings, tracebacks)
-    const int result = CallThrough(entry, {V(self), V(arg), Operand::Imm(in.imm)});
-    // Counted back up from what the call left, not restored: a call of
-    // sys.setrecursionlimit moves recursion_remaining by the change of the limit.
-    const int left = Load(V(tstate_), kRecursionRemaining, Type::kI32);
-    Store(V(Binary(lir::Op::kAdd, V(left), Operand::Imm(1), Type::kI32)), V(tstate_),
-          kRecursionRemaining, Type::kI32);
-    ReleaseCallReferences(in, method);
-    Mov(V(result), Type::kPtr, LirReg(in.dst));
-    if (rt_.eval_breaker == 0) return;
-    const int breaker = LoadEvalBreaker();
-    const int handle = ColdBlock(), done = NewBlock();
-    Emit(BrInstr(Cond::kNe, Type::kI32, V(breaker), Operand::Imm(0), handle, done));
-    cur_ = handle;
-    Call(Helper::a64_after_c_call, {V(tstate_), V(LirReg(in.dst))}, LirReg(in.dst));
-    Jmp(done);
-    cur_ = done;
-  }
-
-  // After a direct C call: the references CALL took. The callable's count cannot reach 0
-  // (the site's cache holds one), the others' can.
-  void ReleaseCallReferences(const Instr& in, bool method) {
-    DecrefNeverLast(LirReg(in.args[method ? 0 : 1]));
-    if (method) Decref(LirReg(in.args[1]), false, in.bc);
-    for (size_t i = 2; i < in.args.size(); i++) Decref(LirReg(in.args[i]), false, in.bc);
-  }
-
-  // a64_call_leave's common case in line (under Unicorn, one host call less per Python
-  // call): the callee returned a value, released its locals (LowerReturnBlock) and has no
-  // frame object. Its frame stops being current and is popped, and its references to the
-  // function and the code are released. Anything else is a64_call_leave's.
-  void LeaveDirectCall(int frame, int outcome, int dst, int bc) {
-    const int slow = ColdBlock(), common = NewBlock();
-    // Deopt codes (and NULL) are the values below kDeoptCodeLimit.
-    const int returned = SplitOn(Cond::kUge, V(outcome), Imm(kDeoptCodeLimit));
-    Jmp(slow);
-    cur_ = returned;
-    // Locals released and no frame object: stacktop and frame_obj both zero.
-    const int stack_top = Load(V(frame), kStackTop, Type::kI32);
-    const int frame_object = Load(V(frame), kFrameObject, Type::kPtr);
-    const int either = Binary(lir::Op::kOr, V(frame_object), V(ZExt(V(stack_top))), Type::kI64);
-    Br(Cond::kEq, V(either), Operand::Imm(0), common, slow);
-    cur_ = slow;
-    Call(Helper::a64_call_leave, {V(tstate_), V(frame), V(outcome)}, dst);
-    const int done = NewBlock();
-    Jmp(done);
-    cur_ = common;
-    MakeCallerCurrent(frame);  // done already by a return block, not by a64_make_generator
-    const int remaining = Load(V(tstate_), kRecursionRemaining, Type::kI32);
-    Binary(lir::Op::kAdd, V(remaining), Operand::Imm(1), Type::kI32, remaining);
-    Store(V(remaining), V(tstate_), kRecursionRemaining, Type::kI32);
-    const int func = Load(V(frame), kFrameFunc, Type::kPtr);
-    const int code = Load(V(frame), kFrameCode, Type::kPtr);
-    // Popped before the releases, which may run code that pushes frames.
-    Store(V(frame), V(tstate_), kDataStackTop, Type::kPtr);
-    Decref(func, false, bc);
-    DecrefNeverLast(code);  // compiled code objects are pinned (the runtime holds one)
-    Mov(V(outcome), Type::kPtr, dst);
-    Jmp(done);
-    cur_ = done;
   }
 
   // [i64] call *%target(args...): a call of machine code whose address is known at run time.

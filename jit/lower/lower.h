@@ -67,8 +67,8 @@ struct RuntimeAddresses {
   uint64_t py_list_iter_type = 0, py_tuple_iter_type = 0, py_range_iter_type = 0;
   // The interpreter's eval breaker (an int32); 0: compiled code does not test it.
   uint64_t eval_breaker = 0;
-  // The guest call stub (call_stub.h); 0: compiled CALLs ask the helper a64_call_enter.
-  uint64_t call_enter_stub = 0;
+  // The guest call stub (call_stub.h); 0: compiled CALLs call the helper a64_call.
+  uint64_t call_stub = 0;
   // An object whose reference count never reaches 0 (2^60), released in place of a NULL
   // local when a returning frame clears its locals without a branch per local; 0: branch.
   uint64_t null_sink = 0;

@@ -19,6 +19,7 @@
 #include "jit/python/arguments.h"
 #include "jit/python/code_info.h"
 #include "jit/python/helpers.h"
+#include "jit/python/interp_state.h"
 
 namespace a64jit::python {
 
@@ -84,8 +85,8 @@ struct Runtime {
   // Native mode calls compiled code directly unless config.checked_native asks for the
   // executor (which turns guest faults into Python errors, at the price of signal setup).
   bool direct_calls = false;
-  uint64_t call_enter_stub = 0;  // the guest call stub's entry; 0: CALLs ask a64_call_enter
-  int64_t stub_entries = 0;      // counted by the stub itself
+  uint64_t call_stub = 0;    // the guest call stub's entry; 0: CALLs ask a64_call
+  int64_t stub_entries = 0;  // counted by the stub itself
 };
 
 // Never destroyed: code may outlive main(). A plain pointer rather than a function-local
@@ -159,7 +160,7 @@ inline uintptr_t StateCacheIndex(const PyCodeObject* code) {
 // The addresses `code`'s compiled code embeds, the call stub's among them.
 lower::RuntimeAddresses AddressesFor(PyCodeObject* code) {
   lower::RuntimeAddresses rt = AddressesOf(code);
-  rt.call_enter_stub = TheRuntime().call_enter_stub;
+  rt.call_stub = TheRuntime().call_stub;
   return rt;
 }
 
@@ -181,7 +182,8 @@ uint64_t CompileCallStub(Runtime& r) {
   facts.enabled_flag = reinterpret_cast<uintptr_t>(&r.enabled);
   facts.first_thread_slot = reinterpret_cast<uintptr_t>(&r.first_thread);
   facts.entry_counter = reinterpret_cast<uintptr_t>(&r.stub_entries);
-  const lir::Function stub = lower::CallEnterStub(facts);
+  facts.eval_breaker = reinterpret_cast<uintptr_t>(EvalBreakerAddress(PyInterpreterState_Get()));
+  const lir::Function stub = lower::CallStub(facts);
   codegen::CompileOptions options;
   options.resolve = ResolveHelper;
   const codegen::LoadedFunction loaded =
@@ -655,14 +657,14 @@ bool EnsureRuntime(const Config& config) {
         return false;
       }
       r.executor = emu::CreateExecutor(mode);
-      r.call_enter_stub = 0;
+      r.call_stub = 0;
     }
     RegisterHelpers();
     LoadOpcodeNames();
     // A64JIT_NO_CALL_STUB=1: CALLs ask the host helper (for measuring the stub).
     const char* no_stub = std::getenv("A64JIT_NO_CALL_STUB");
-    if (r.call_enter_stub == 0 && (no_stub == nullptr || std::strcmp(no_stub, "1") != 0)) {
-      r.call_enter_stub = CompileCallStub(r);
+    if (r.call_stub == 0 && (no_stub == nullptr || std::strcmp(no_stub, "1") != 0)) {
+      r.call_stub = CompileCallStub(r);
     }
   } catch (const std::exception& e) {
     PyErr_Format(PyExc_RuntimeError, "a64jit: %s", e.what());
