@@ -28,7 +28,8 @@ void ExpectNoOverlap(const Function& f, const Allocation& a) {
       const Location& y = a.where[static_cast<size_t>(iv[j].vreg)];
       if (!x.is_reg() || !y.is_reg() || x.index != y.index) continue;
       if (IsFloat(f.TypeOf(iv[i].vreg)) != IsFloat(f.TypeOf(iv[j].vreg))) continue;
-      EXPECT_FALSE(iv[i].Overlaps(iv[j])) << "%" << iv[i].vreg << " and %" << iv[j].vreg << " share r" << x.index;
+      EXPECT_FALSE(iv[i].Overlaps(iv[j]))
+          << "%" << iv[i].vreg << " and %" << iv[j].vreg << " share r" << x.index;
     }
   }
 }
