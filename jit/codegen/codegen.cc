@@ -50,9 +50,6 @@ constexpr int kS0 = 16, kS1 = 17, kS2 = 15;      // x16, x17, x15
 constexpr int kF0 = 31, kF1 = 30, kF2 = 29;      // d31, d30, d29
 constexpr int64_t kMaxFrame = int64_t{1} << 31;  // sanity bound; past 16 MiB SP moves via x16/x17
 constexpr uint64_t kBranchRange = 1u << 20;      // b.cond, cbz, ldr literal: +-1 MiB
-// How far below kBranchRange a function's size estimate must stay for short forms: room for
-// the literal pool, which follows the code.
-constexpr uint64_t kPoolReserve = 64u << 10;
 constexpr int64_t kCallRange = int64_t{1} << 27;  // bl: +-128 MiB
 
 Gp X(int n) { return asmjit::a64::x(static_cast<uint32_t>(n)); }
@@ -133,7 +130,7 @@ class FunctionCompiler {
       : f_(f), options_(options), alloc_(allocation) {}
 
   CompiledFunction Run() {
-    long_ranges_ = options_.force_long_ranges || EstimateMaxSize() >= kBranchRange - kPoolReserve;
+    long_ranges_ = options_.force_long_ranges;
     pools_ = !long_ranges_;
     LayOutFrame();
 
@@ -200,18 +197,6 @@ class FunctionCompiler {
 
   // A generous upper bound on the code size, to decide before emitting anything whether
   // branches and literal loads can reach (+-1 MiB).
-  uint64_t EstimateMaxSize() const {
-    uint64_t bytes = 512 + 16 * f_.params.size();
-    for (const lir::Block& b : f_.blocks) {
-      for (const Instr& in : b.instrs) {
-        bytes += 96;
-        if (in.op == Op::kCall) bytes += 32 * in.args.size();
-        if (in.op == Op::kPad) bytes += 4 * static_cast<uint64_t>(in.count);
-      }
-    }
-    return bytes;
-  }
-
   std::vector<Type> ArgTypes(const Instr& call) const {
     std::vector<Type> types;
     for (const Operand& o : call.args) types.push_back(f_.TypeOf(o.vreg));
@@ -1169,9 +1154,23 @@ class FunctionCompiler {
 
 }  // namespace
 
+// Short forms first (b.cond, cbz and ldr-literal reach +-1 MiB, and a function's constants
+// share one literal pool): a function that came out smaller than that range has every
+// branch and literal in reach. A larger one (or one asmjit could not resolve) is emitted
+// again with the long forms: a b.cond over an unconditional b, constants by movz/movk.
 CompiledFunction EmitAllocated(const lir::Function& f, const lir::Allocation& allocation,
                                const CompileOptions& options) {
-  return FunctionCompiler(f, allocation, options).Run();
+  if (!options.force_long_ranges) {
+    try {
+      CompiledFunction out = FunctionCompiler(f, allocation, options).Run();
+      if (out.bytes.size() < kBranchRange) return out;
+    } catch (const CompileError&) {
+      // Out of range, or an error the long forms will report again.
+    }
+  }
+  CompileOptions long_forms = options;
+  long_forms.force_long_ranges = true;
+  return FunctionCompiler(f, allocation, long_forms).Run();
 }
 
 CompiledFunction Compile(const lir::Function& f, const CompileOptions& options) {

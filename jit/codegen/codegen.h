@@ -42,7 +42,7 @@ struct CompileOptions {
   // independent). Known: calls within +-128 MiB become a direct `bl`.
   std::optional<uint64_t> base_address;
   CallResolver resolve;
-  // Testing: pretend the function is too big for 1 MiB branch and literal ranges.
+  // Long forms from the start, as for a function of 1 MiB or more (see EmitAllocated).
   bool force_long_ranges = false;
 };
 

@@ -84,6 +84,24 @@ TEST(Codegen, LongRangesUseInvertedBranchesAndNoPool) {
   EXPECT_NE(d.find("movk x16"), std::string::npos) << d;
 }
 
+// Short forms are kept whenever the function fits in their 1 MiB reach, however many LIR
+// instructions it has; only a function that does not fit is emitted again in long forms.
+TEST(Codegen, LongRangesOnlyWhenTheFunctionIsOverOneMiB) {
+  auto branch_over = [](const std::string& middle) {
+    return "func @f(%0:i64) -> i64 {\nbb0:\n  br.i64 slt %0, 5, bb1, bb2\nbb1:\n" + middle +
+           "  ret %0\nbb2:\n  %9:i64 = mov 0x123456789abcdef\n  ret %9\n}\n";
+  };
+  std::string adds;
+  for (int i = 0; i < 12000; i++) adds += "  %0:i64 = add %0, 1\n";
+  CompiledFunction many = CompileText(branch_over(adds));
+  EXPECT_FALSE(many.stats.long_ranges);
+  EXPECT_EQ(many.stats.pool_entries, 1);
+  CompiledFunction huge = CompileText(branch_over("  pad 300000\n"));
+  EXPECT_TRUE(huge.stats.long_ranges);
+  EXPECT_EQ(huge.stats.pool_entries, 0);
+  EXPECT_GT(huge.bytes.size(), size_t{1} << 20);
+}
+
 // The target of `call *%t` reaches x17 before the argument moves overwrite its register:
 // here it arrives in x1, which the second argument then takes.
 TEST(Codegen, CallThroughARegisterSavesTheTargetFirst) {
