@@ -689,7 +689,8 @@ class Lowerer {
   // the fast path; the helper only when either is set, in a cold block.
   void LowerCheckEvalBreaker(const Instr& in) {
     if (rt_.eval_breaker == 0) return;
-    const int breaker = LoadEvalBreaker();
+    const int address = Mov(Imm(rt_.eval_breaker), Type::kPtr);
+    const int breaker = Load(V(address), 0, Type::kI32);
     const int slow = NewBlock(), test_tracing = NewBlock(), cont = NewBlock();
     cold_[static_cast<size_t>(slow)] = 1;
     Emit(BrInstr(Cond::kNe, Type::kI32, V(breaker), Operand::Imm(0), slow, test_tracing));
@@ -713,10 +714,6 @@ class Lowerer {
     if (rt_.eval_breaker == 0) return;  // no interpreter state (LIR-level tests)
     DeoptIf(in, Cond::kNe, V(LoadUseTracing()), Operand::Imm(0), Type::kI8);
   }
-
-  // The interpreter's eval breaker word: non-zero when a signal, a GIL drop request or an
-  // async exception is pending.
-  int LoadEvalBreaker() { return Load(V(Mov(Imm(rt_.eval_breaker), Type::kPtr)), 0, Type::kI32); }
 
   // tstate->cframe->use_tracing: non-zero while sys.settrace or sys.setprofile is on.
   int LoadUseTracing() {
@@ -1077,8 +1074,9 @@ class Lowerer {
     return Emit(in).dst;
   }
 
-  // The value of HIR register `reg` when it holds a constant small int (see RuntimeAddresses).
+  // HIR register `reg` is LoadNull's (null_regs_).
   bool IsNullReg(int reg) const { return null_regs_.count(reg) != 0; }
+  // The value of HIR register `reg` when it holds a constant small int (see RuntimeAddresses).
   std::optional<int64_t> SmallIntConst(int reg) const {
     auto source = borrow_source_.find(reg);
     if (source == borrow_source_.end() || source->second->op != Op::kLoadConst) return {};

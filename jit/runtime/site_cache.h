@@ -58,10 +58,10 @@ struct MethodCache {
 
 // CALL of a C function, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCRIPTOR_*
 // make it: the builtin function (`len`) or method descriptor (`str.isdigit`, from LOAD_METHOD)
-// last called here, and how to call its C entry. Compiled code compares the callable and
-// calls `entry(self, arg, nargs)` itself: `arg` is the argument vector for METH_FASTCALL,
-// the one argument for METH_O and NULL for METH_NOARGS (a C function taking two arguments
-// ignores the third). a64_call_enter fills it on a miss.
+// last called here, and how to call its C entry. The call stub (jit/lower/call_stub.h)
+// compares the callable and calls `entry(self, arg, nargs)`: `arg` is the argument vector for
+// METH_FASTCALL, the one argument for METH_O and NULL for METH_NOARGS (a C function taking two
+// arguments ignores the third). a64_call_enter fills it on a miss.
 struct CCallCache {
   void* callable;    // a strong reference (so the address is not reused); nullptr: empty
   void* self_type;   // a method descriptor's type: self must be exactly of it; else nullptr
