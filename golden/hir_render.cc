@@ -27,9 +27,9 @@ lower::RuntimeAddresses FakeAddresses(PyCodeObject* code) {
   uint64_t* const objects[] = {
       &rt.py_true,           &rt.py_false,           &rt.py_none,
       &rt.py_long_type,      &rt.eval_breaker,       &rt.null_sink,
-      &rt.call_stub,   &rt.py_list_type,       &rt.py_tuple_type,
+      &rt.call_stub,         &rt.py_list_type,       &rt.py_tuple_type,
       &rt.py_list_iter_type, &rt.py_tuple_iter_type, &rt.py_range_iter_type,
-      &rt.py_float_type};
+      &rt.py_float_type,     &rt.float_free_list,    &rt.tracemalloc_tracing};
   for (size_t i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {
     *objects[i] = kFakeObjects + 16 * i;
   }

@@ -106,6 +106,14 @@ class Lowerer {
           borrow_source_[in.dst] = &in;
         }
         if (in.op == Op::kLoadNull && in.dst >= 0) null_regs_.insert(in.dst);
+        if (in.op == Op::kBinaryOp && in.dst >= 0 && FloatFormOf(in.imm)) {
+          float_like_regs_.insert(in.dst);
+        }
+      }
+    }
+    for (const Block& b : f.blocks) {
+      for (const Instr& in : b.instrs) {
+        if (in.op == Op::kStoreLocal && IsFloatLike(in.args[0])) float_like_locals_.insert(in.imm);
       }
     }
     for (auto it = borrow_source_.begin(); it != borrow_source_.end();) {
@@ -293,7 +301,7 @@ class Lowerer {
     Binary(lir::Op::kAdd, V(rc), Operand::Imm(1), Type::kI64, rc);
     Store(V(rc), obj, 0, Type::kI64);
   }
-  void Decref(int obj, bool maybe_null, int bc) {
+  void Decref(int obj, bool maybe_null, int bc, bool float_like = false) {
     const int done = NewBlock();
     if (maybe_null) {
       const int nonnull = NewBlock();
@@ -309,11 +317,60 @@ class Lowerer {
     // Deallocation can run arbitrary code (__del__, weakref callbacks): keep the line right.
     cur_ = dealloc;
     const int known = prev_instr_known_;
+    if (float_like && rt_.float_free_list != 0) FreeFloat(obj, done);
     if (bc >= 0) SetPrevInstr(bc);
     CallVoid(Helper::_Py_Dealloc, {V(obj)});
     Jmp(done);
     cur_ = done;
     prev_instr_known_ = bc >= 0 && known != bc ? -1 : known;
+  }
+
+  // When `obj` (whose count reached 0) is an exact float and the free list has room, gives it
+  // back to the list and jumps to `done`, as float deallocation does (nothing else runs: no
+  // __del__, so prev_instr need not be written); else falls through to a new block.
+  void FreeFloat(int obj, int done) {
+    const int other = NewBlock();
+    cold_[static_cast<size_t>(other)] = 1;
+    const int type = Load(V(obj), offsetof(PyObject, ob_type), Type::kPtr);
+    SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_float_type), other);
+    const int list = Mov(Imm(rt_.float_free_list), Type::kPtr);
+    const int count = Load(V(list), offsetof(FloatFreeListLayout, numfree), Type::kI32);
+    SlowIf(Cond::kSge, Type::kI32, V(count), Operand::Imm(kFloatFreeListMax), other);
+    Store(V(Binary(lir::Op::kAdd, V(count), Operand::Imm(1), Type::kI32)), V(list),
+          offsetof(FloatFreeListLayout, numfree), Type::kI32);
+    const int head = Load(V(list), offsetof(FloatFreeListLayout, free_list), Type::kPtr);
+    Store(V(head), V(obj), offsetof(PyObject, ob_type), Type::kPtr);
+    Store(V(obj), V(list), offsetof(FloatFreeListLayout, free_list), Type::kPtr);
+    Jmp(done);
+    cur_ = other;
+  }
+
+  // in.dst = a new float holding `d`, taken from the free list inline as PyFloat_FromDouble
+  // does (the list not empty, tracemalloc not tracing: it must see every new reference);
+  // else from PyFloat_FromDouble in a cold block.
+  void BoxFloat(const Instr& in, int d) {
+    if (rt_.float_free_list == 0 || rt_.tracemalloc_tracing == 0) {
+      return CallChecked(in, Helper::PyFloat_FromDouble, {V(d)});
+    }
+    FastOrGeneric(
+        in,
+        [&](int slow) {
+          const int list = Mov(Imm(rt_.float_free_list), Type::kPtr);
+          const int obj =
+              Load(V(list), offsetof(FloatFreeListLayout, free_list), Type::kPtr, LirReg(in.dst));
+          SlowIf(Cond::kEq, Type::kPtr, V(obj), Operand::Imm(0), slow);
+          const int tracing = Load(V(Mov(Imm(rt_.tracemalloc_tracing), Type::kPtr)), 0, Type::kI32);
+          SlowIf(Cond::kNe, Type::kI32, V(tracing), Operand::Imm(0), slow);
+          Store(V(Load(V(obj), offsetof(PyObject, ob_type), Type::kPtr)), V(list),
+                offsetof(FloatFreeListLayout, free_list), Type::kPtr);
+          const int count = Load(V(list), offsetof(FloatFreeListLayout, numfree), Type::kI32);
+          Store(V(Binary(lir::Op::kSub, V(count), Operand::Imm(1), Type::kI32)), V(list),
+                offsetof(FloatFreeListLayout, numfree), Type::kI32);
+          Store(Imm(rt_.py_float_type), V(obj), offsetof(PyObject, ob_type), Type::kPtr);
+          Store(Operand::Imm(1), V(obj), offsetof(PyObject, ob_refcnt), Type::kI64);
+          Store(V(d), V(obj), offsetof(PyFloatObject, ob_fval), Type::kF64);
+        },
+        [&] { CallChecked(in, Helper::PyFloat_FromDouble, {V(d)}); });
   }
 
   // The exit to the interpreter for `in`'s state, taken from the current block's branch.
@@ -737,7 +794,7 @@ class Lowerer {
     } else if (in.op == Op::kStoreLocal) {
       const int old = Load(V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr);
       Store(V(LirReg(in.args[0])), V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr);
-      Decref(old, true, in.bc);
+      Decref(old, true, in.bc, float_like_locals_.count(in.imm) != 0);
     } else if (in.op == Op::kLoadConst) {
       Mov(Imm(Const(in.imm)), Type::kPtr, LirReg(in.dst));
     } else {
@@ -989,7 +1046,7 @@ class Lowerer {
     } else if (in.op == Op::kIncref) {
       Incref(V(LirReg(in.args[0])));
     } else {
-      Decref(LirReg(in.args[0]), in.op == Op::kXDecref, in.bc);
+      Decref(LirReg(in.args[0]), in.op == Op::kXDecref, in.bc, IsFloatLike(in.args[0]));
     }
   }
 
@@ -1076,6 +1133,7 @@ class Lowerer {
 
   // HIR register `reg` is LoadNull's (null_regs_).
   bool IsNullReg(int reg) const { return null_regs_.count(reg) != 0; }
+  bool IsFloatLike(int reg) const { return float_like_regs_.count(reg) != 0; }
   // The value of HIR register `reg` when it holds a constant small int (see RuntimeAddresses).
   std::optional<int64_t> SmallIntConst(int reg) const {
     auto source = borrow_source_.find(reg);
@@ -1223,7 +1281,7 @@ class Lowerer {
           Binary(lir::Op::kAnd, V(bits), Operand::Imm(INT64_MAX), Type::kI64);  // sign off
       SlowIf(Cond::kEq, Type::kI64, V(magnitude), Operand::Imm(0), slow);
     }
-    CallChecked(in, Helper::PyFloat_FromDouble, {V(Binary(op, V(fa), V(fb), Type::kF64))});
+    BoxFloat(in, Binary(op, V(fa), V(fb), Type::kF64));
   }
 
   // `obj`'s double when it is an exact float, else a jump to `slow`.
@@ -1275,7 +1333,7 @@ class Lowerer {
           Incref(value);
           const int old = Load(V(slot), 0, Type::kPtr);
           Store(value, V(slot), 0, Type::kPtr);
-          Decref(old, false, in.bc);
+          Decref(old, false, in.bc, IsFloatLike(in.args[2]));
         },
         [&] {
           CallInt(in, Helper::PyObject_SetItem,
@@ -1424,7 +1482,7 @@ class Lowerer {
     SlowIf(Cond::kEq, Type::kI64, V(old), Operand::Imm(0), slow);  // a new attribute
     Incref(value);
     Store(value, V(slot), 0, Type::kPtr);
-    Decref(old, false, in.bc);
+    Decref(old, false, in.bc, IsFloatLike(in.args[1]));
     Jmp(done);
     cur_ = slow;
     CallInt(in, Helper::a64_store_attr_cached, {obj, Imm(Name(in.imm)), value, V(cache)});
@@ -1598,6 +1656,10 @@ class Lowerer {
   // HIR registers whose one definition is LoadNull: a CALL with one there calls a plain
   // callable, not LOAD_METHOD's pair.
   std::set<int> null_regs_;
+  // HIR registers some BINARY_OP with a float form defines, and locals stored from one: when
+  // such a value dies it is most likely a float, so its deallocation tries the free list first.
+  std::set<int> float_like_regs_;
+  std::set<int64_t> float_like_locals_;
   int scratch_addr_ = -1;      // the scratch slot's address after kUnpackSequence
   int prev_instr_known_ = -1;  // the unit prev_instr holds on every path here, or -1
 };

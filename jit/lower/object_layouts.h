@@ -25,6 +25,16 @@ struct RangeIterLayout {
   long len;
 };
 
+// Internal/pycore_floatobject.h `struct _Py_float_state`, one per interpreter: the free list
+// of floats, linked through their ob_type, and its length, at most kFloatFreeListMax. It is a
+// header struct but only the C side can include it (interp_state.h); code_info.cc compares its
+// size and offsets with these and leaves the inline path out if they differ.
+struct FloatFreeListLayout {
+  int numfree;
+  PyFloatObject* free_list;
+};
+constexpr int kFloatFreeListMax = 100;  // PyFloat_MAXFREELIST
+
 }  // namespace a64jit::lower
 
 #endif  // A64JIT_JIT_LOWER_OBJECT_LAYOUTS_H_

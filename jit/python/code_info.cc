@@ -95,6 +95,14 @@ template <typename Layout>
 uint64_t TypeIfSized(PyTypeObject* type) {
   return type->tp_basicsize == sizeof(Layout) ? reinterpret_cast<uint64_t>(type) : 0;
 }
+
+// The free list's layout as this build has it (interp_state.c) is the one lowering mirrors.
+bool FloatFreeListMatches() {
+  using L = lower::FloatFreeListLayout;
+  const FloatFreeListFacts& f = kFloatFreeListFacts;
+  return f.size == sizeof(L) && f.numfree_offset == offsetof(L, numfree) &&
+         f.free_list_offset == offsetof(L, free_list) && f.max_free == lower::kFloatFreeListMax;
+}
 }  // namespace
 
 lower::RuntimeAddresses AddressesOf(PyCodeObject* code) {
@@ -121,6 +129,10 @@ lower::RuntimeAddresses AddressesOf(PyCodeObject* code) {
   rt.py_tuple_iter_type = TypeIfSized<lower::SequenceIterLayout>(&PyTupleIter_Type);
   rt.py_range_iter_type = TypeIfSized<lower::RangeIterLayout>(&PyRangeIter_Type);
   rt.eval_breaker = reinterpret_cast<uint64_t>(EvalBreakerAddress(PyInterpreterState_Get()));
+  if (FloatFreeListMatches()) {
+    rt.float_free_list = reinterpret_cast<uint64_t>(FloatFreeListAddress(PyInterpreterState_Get()));
+    rt.tracemalloc_tracing = reinterpret_cast<uint64_t>(TracemallocTracingAddress());
+  }
   // Never deallocated: a decrement per call for 2^60 calls does not reach 0.
   static PyObject null_sink = {_PyObject_EXTRA_INIT int64_t{1} << 60, &PyBaseObject_Type};
   rt.null_sink = reinterpret_cast<uint64_t>(&null_sink);

@@ -10,6 +10,11 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <vector>
+
+#include "jit/lower/object_layouts.h"
+#include "jit/python/code_info.h"
+#include "jit/python/interp_state.h"
 
 namespace {
 
@@ -82,6 +87,46 @@ TEST_F(Python311, TracingIsVisibleInCframe) {
   EXPECT_NE(tstate->cframe->use_tracing, 0) << "the JIT must fall back while tracing";
   ASSERT_EQ(PyRun_SimpleString("sys.settrace(None)\n"), 0);
   EXPECT_EQ(tstate->cframe->use_tracing, 0);
+}
+
+// Compiled code boxes and frees floats through the interpreter's free list, as
+// PyFloat_FromDouble and float deallocation do (lower.cc BoxFloat, FreeFloat): the layout
+// lowering mirrors is this build's (else AddressesOf leaves the inline path out), a freed float
+// becomes the list's head and the next new float is that one, and tracemalloc's flag is where
+// compiled code reads it.
+TEST_F(Python311, FloatFreeListIsWhereCompiledCodeLooks) {
+  PyObject* code = Py_CompileString("0.5", "<facts>", Py_eval_input);
+  ASSERT_NE(code, nullptr);
+  const auto rt = a64jit::python::AddressesOf(reinterpret_cast<PyCodeObject*>(code));
+  Py_DECREF(code);
+  ASSERT_NE(rt.float_free_list, 0u) << "struct _Py_float_state differs from FloatFreeListLayout";
+  ASSERT_EQ(rt.float_free_list,
+            reinterpret_cast<uintptr_t>(FloatFreeListAddress(PyInterpreterState_Get())));
+  auto* list = reinterpret_cast<a64jit::lower::FloatFreeListLayout*>(rt.float_free_list);
+  std::vector<PyObject*> drained;  // empties the list, so the next free goes on it
+  for (int i = 0; i < a64jit::lower::kFloatFreeListMax + 20; i++) {
+    drained.push_back(PyFloat_FromDouble(i));
+  }
+  EXPECT_EQ(list->numfree, 0);
+  EXPECT_EQ(list->free_list, nullptr);
+  PyObject* a = drained.back();
+  drained.pop_back();
+  Py_DECREF(a);
+  EXPECT_EQ(list->numfree, 1);
+  EXPECT_EQ(reinterpret_cast<PyObject*>(list->free_list), a);
+  PyObject* b = PyFloat_FromDouble(2.5);
+  EXPECT_EQ(b, a) << "PyFloat_FromDouble takes the list's head";
+  EXPECT_EQ(list->numfree, 0);
+  Py_DECREF(b);
+  for (PyObject* f : drained) Py_DECREF(f);
+  EXPECT_EQ(list->numfree, a64jit::lower::kFloatFreeListMax) << "the list stops at its maximum";
+
+  const auto* tracing = reinterpret_cast<const int*>(rt.tracemalloc_tracing);
+  EXPECT_EQ(*tracing, 0);
+  ASSERT_EQ(PyRun_SimpleString("import tracemalloc\ntracemalloc.start()\n"), 0);
+  EXPECT_EQ(*tracing, 1);
+  ASSERT_EQ(PyRun_SimpleString("tracemalloc.stop()\n"), 0);
+  EXPECT_EQ(*tracing, 0);
 }
 
 }  // namespace

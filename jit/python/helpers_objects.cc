@@ -158,6 +158,14 @@ PyObject* a64_call_ex(PyObject* func, PyObject* callargs, PyObject* kwargs) {
 // UNPACK_SEQUENCE: out[0..n) = the items, last first (stack order); `seq` borrowed. The
 // messages are 3.11's.
 int a64_unpack_sequence(PyObject* seq, int64_t n, PyObject** out) {
+  // An exact tuple or list of n items (longer than lowering unpacks inline): copied, as the
+  // interpreter's UNPACK_SEQUENCE does, without an iterator.
+  if ((PyTuple_CheckExact(seq) || PyList_CheckExact(seq)) && Py_SIZE(seq) == n) {
+    PyObject** items =
+        PyTuple_CheckExact(seq) ? &PyTuple_GET_ITEM(seq, 0) : PySequence_Fast_ITEMS(seq);
+    for (int64_t i = 0; i < n; i++) out[n - 1 - i] = Py_NewRef(items[i]);
+    return 0;
+  }
   PyObject* it = PyObject_GetIter(seq);
   if (it == nullptr) {
     FormatNotIterableForUnpack(seq);

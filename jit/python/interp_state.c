@@ -3,6 +3,7 @@
 #define Py_BUILD_CORE 1
 #include <Python.h>
 #include <internal/pycore_interp.h>
+#include <internal/pycore_pymem.h>
 #include <internal/pycore_pystate.h>
 #include <internal/pycore_runtime.h>
 #include <stddef.h>
@@ -14,6 +15,22 @@ const void* EvalBreakerAddress(PyInterpreterState* interp) {
 }
 
 const size_t kEvalBreakerOffset = offsetof(PyInterpreterState, ceval.eval_breaker);
+
+const void* FloatFreeListAddress(PyInterpreterState* interp) {
+  return &interp->float_state;
+}
+
+#if PyFloat_MAXFREELIST > 0
+const struct FloatFreeListFacts kFloatFreeListFacts = {
+    sizeof(struct _Py_float_state), offsetof(struct _Py_float_state, numfree),
+    offsetof(struct _Py_float_state, free_list), PyFloat_MAXFREELIST};
+#else
+const struct FloatFreeListFacts kFloatFreeListFacts = {0, 0, 0, 0};
+#endif
+
+const void* TracemallocTracingAddress(void) {
+  return &_Py_tracemalloc_config.tracing;
+}
 
 /* ceval.c's COMPUTE_EVAL_BREAKER (static there): the breaker is the OR of its causes. */
 static void RecomputeEvalBreaker(PyInterpreterState* interp) {

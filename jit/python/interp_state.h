@@ -21,6 +21,20 @@ int HandleEvalBreaker(PyThreadState* ts);
 // Where the breaker lies in PyInterpreterState (an _Py_atomic_int: one int).
 extern const size_t kEvalBreakerOffset;
 
+// The interpreter's free list of floats (pycore_floatobject.h's struct _Py_float_state: the
+// count, and the list linked through the floats' ob_type), which PyFloat_FromDouble takes
+// from and float deallocation gives back to while the count is below its maximum.
+const void* FloatFreeListAddress(PyInterpreterState* interp);
+struct FloatFreeListFacts {
+  size_t size, numfree_offset, free_list_offset;
+  int max_free;  // PyFloat_MAXFREELIST; 0: this build keeps no free list
+};
+extern const struct FloatFreeListFacts kFloatFreeListFacts;
+
+// _Py_tracemalloc_config.tracing (an int): while it is set, every new reference must be
+// reported (_Py_NewReference), so a float is not taken from the free list inline.
+const void* TracemallocTracingAddress(void);
+
 #ifdef __cplusplus
 }
 
