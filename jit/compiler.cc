@@ -4,6 +4,7 @@
 
 #include "jit/hir/builder.h"
 #include "jit/hir/passes.h"
+#include "jit/lir/jump_threading.h"
 #include "jit/lir/peephole.h"
 #include "jit/lir/regalloc.h"
 #include "jit/lir/text.h"
@@ -19,6 +20,7 @@ hir::Function BuildHir(const hir::CodeInfo& code) {
 lir::Function LowerToLir(const hir::Function& f, const lower::RuntimeAddresses& rt,
                          const std::string& name, std::vector<lower::DeoptSite>* deopt_sites) {
   lir::Function out = lower::Lower(f, rt, name, deopt_sites);
+  lir::ThreadJumps(out);
   lir::FuseCompareBranches(out);
   lir::Verify(out);
   return out;

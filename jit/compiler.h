@@ -5,11 +5,12 @@
 //   1. hir::Build                  bytecode -> HIR                      (jit/hir/builder.h)
 //   2. hir::RunPasses              simplify, dead code, refcounts        (jit/hir/passes.h)
 //   3. lower::Lower                HIR -> LIR                           (jit/lower/lower.h)
-//   4. lir::FuseCompareBranches    peephole                             (jit/lir/peephole.h)
-//   5. lir::Verify                 once per function                    (jit/lir/lir.h)
-//   6. lir::AllocateRegisters      linear scan                          (jit/lir/regalloc.h)
-//   7. codegen::EmitAllocated      aarch64 machine code through asmjit  (jit/codegen/codegen.h)
-//   8. runtime::CodeSink           executable memory                    (jit/runtime/code_sink.h)
+//   4. lir::ThreadJumps            branches past jump-only blocks       (jit/lir/jump_threading.h)
+//   5. lir::FuseCompareBranches    peephole                             (jit/lir/peephole.h)
+//   6. lir::Verify                 once per function                    (jit/lir/lir.h)
+//   7. lir::AllocateRegisters      linear scan                          (jit/lir/regalloc.h)
+//   8. codegen::EmitAllocated      aarch64 machine code through asmjit  (jit/codegen/codegen.h)
+//   9. runtime::CodeSink           executable memory                    (jit/runtime/code_sink.h)
 //
 // The runtime (jit/python/jit.cc) runs all of it for each function it compiles; the golden
 // tests run the front half (HIR, LIR) and the benchmarks the back half (LIR -> code).

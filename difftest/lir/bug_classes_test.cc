@@ -6,9 +6,9 @@
 #include <cstring>
 
 #include "difftest/lir/expect_match.h"
-#include "emulation/executors.h"
 #include "difftest/lir/helpers.h"
 #include "difftest/lir/lir_diff.h"
+#include "emulation/executors.h"
 #include "emulation/helper_registry.h"
 #include "jit/codegen/codegen.h"
 #include "jit/lir/text.h"
@@ -106,6 +106,32 @@ bb2:
       for (uint64_t c : {0x55555555555555ffull, 0x0000000000000002ull}) {
         ExpectMatch(diff, text, {Value{a}, Value{b}, Value{c}});
       }
+    }
+  }
+}
+
+// An i8 or i16 against zero is one tst of its own bits (codegen's rule): bits above its
+// width, which arguments and truncations leave, must not make it non-zero.
+TEST(BugClass2, NarrowBranchesAgainstZeroSeeOnlyTheirBits) {
+  LirDiff diff;
+  const std::string text = R"(func @f(%0:i8, %1:i16) -> i64 {
+bb0:
+  br.i8 eq %0, 0, bb1, bb2
+bb1:
+  br.i16 ne %1, 0, bb3, bb4
+bb2:
+  br.i16 eq %1, 0, bb4, bb5
+bb3:
+  ret 1
+bb4:
+  ret 2
+bb5:
+  ret 3
+}
+)";
+  for (uint64_t a : {0xabcdef0000000100ull, 0x0000000000000001ull, 0x0000000000000000ull}) {
+    for (uint64_t b : {0xffffffffffff0000ull, 0x0000000000008000ull, 0x10000ull}) {
+      ExpectMatch(diff, text, {Value{a}, Value{b}});
     }
   }
 }

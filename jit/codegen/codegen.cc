@@ -46,10 +46,10 @@ const lir::RegisterFile& Aarch64Registers() {
 namespace {
 
 // Scratch registers: never allocated (see Aarch64Registers).
-constexpr int kS0 = 16, kS1 = 17, kS2 = 15;      // x16, x17, x15
-constexpr int kF0 = 31, kF1 = 30, kF2 = 29;      // d31, d30, d29
-constexpr int64_t kMaxFrame = int64_t{1} << 31;  // sanity bound; past 16 MiB SP moves via x16/x17
-constexpr uint64_t kBranchRange = 1u << 20;      // b.cond, cbz, ldr literal: +-1 MiB
+constexpr int kS0 = 16, kS1 = 17, kS2 = 15;       // x16, x17, x15
+constexpr int kF0 = 31, kF1 = 30, kF2 = 29;       // d31, d30, d29
+constexpr int64_t kMaxFrame = int64_t{1} << 31;   // sanity bound; past 16 MiB SP moves via x16/x17
+constexpr uint64_t kBranchRange = 1u << 20;       // b.cond, cbz, ldr literal: +-1 MiB
 constexpr int64_t kCallRange = int64_t{1} << 27;  // bl: +-128 MiB
 
 Gp X(int n) { return asmjit::a64::x(static_cast<uint32_t>(n)); }
@@ -874,6 +874,10 @@ class FunctionCompiler {
       test.nonzero = in.br_on_value || in.cond == Cond::kNe;
     } else if (in.br_on_value) {
       EmitTestNonZero(ReadGp(in.args[0], kS0), t);
+    } else if (against_zero) {
+      // An i8 or i16 against zero: one tst of its low bits, not a zero-extension and a cmp.
+      EmitTestNonZero(ReadGp(in.args[0], kS0), t);
+      test.cc = ToCondCode(in.cond);
     } else {
       EmitCompare(in.cond, in.cmp_type, in.args[0], in.args[1]);
       test.cc = ToCondCode(in.cond);

@@ -1603,12 +1603,35 @@ class Lowerer {
     prev_instr_known_ = known == in.bc ? known : -1;
   }
 
+  // A block reached only from cold blocks is cold too: the continuation of a slow path's own
+  // checks (after the eval breaker's helper, say) would otherwise sit in the hot code, where
+  // the hot path must branch around it.
+  void PropagateCold() {
+    std::vector<std::vector<int>> preds(out_.blocks.size());
+    for (size_t b = 0; b < out_.blocks.size(); b++) {
+      for (int t : out_.blocks[b].instrs.back().targets) {
+        if (t >= 0) preds[static_cast<size_t>(t)].push_back(static_cast<int>(b));
+      }
+    }
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t b = 1; b < out_.blocks.size(); b++) {
+        if (cold_[b] || preds[b].empty()) continue;
+        const bool all_cold = std::all_of(preds[b].begin(), preds[b].end(), [&](int p) {
+          return cold_[static_cast<size_t>(p)] != 0;
+        });
+        if (all_cold) cold_[b] = changed = true;
+      }
+    }
+  }
+
   // Blocks in the order code was emitted into them, and each HIR block's cold blocks (exits
   // to the interpreter, deallocation, slow paths) right after its hot ones: straight-line
   // code falls through instead of branching around exits, and values an exit uses stay
   // live only to the end of their HIR block's code (the register allocator gives each value
   // one interval, from its first to its last live position).
   void Reorder() {
+    PropagateCold();
     std::vector<int> order;
     size_t i = 0;
     while (i < order_.size()) {
