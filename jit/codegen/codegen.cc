@@ -195,8 +195,6 @@ class FunctionCompiler {
 
   // ---- sizing and frame ---------------------------------------------------------------
 
-  // A generous upper bound on the code size, to decide before emitting anything whether
-  // branches and literal loads can reach (+-1 MiB).
   std::vector<Type> ArgTypes(const Instr& call) const {
     std::vector<Type> types;
     for (const Operand& o : call.args) types.push_back(f_.TypeOf(o.vreg));

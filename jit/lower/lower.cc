@@ -311,13 +311,12 @@ class Lowerer {
     const int rc = Load(V(obj), 0, Type::kI64);
     Binary(lir::Op::kSub, V(rc), Operand::Imm(1), Type::kI64, rc);
     Store(V(rc), V(obj), 0, Type::kI64);
-    const int dealloc = NewBlock();
-    cold_[static_cast<size_t>(dealloc)] = 1;
+    const int dealloc = ColdBlock();
     Br(Cond::kEq, V(rc), Operand::Imm(0), dealloc, done);
     // Deallocation can run arbitrary code (__del__, weakref callbacks): keep the line right.
     cur_ = dealloc;
     const int known = prev_instr_known_;
-    if (float_like && rt_.float_free_list != 0) FreeFloat(obj, done);
+    if (float_like && InlineFloatFreeList()) FreeFloat(obj, done);
     if (bc >= 0) SetPrevInstr(bc);
     CallVoid(Helper::_Py_Dealloc, {V(obj)});
     Jmp(done);
@@ -329,15 +328,13 @@ class Lowerer {
   // back to the list and jumps to `done`, as float deallocation does (nothing else runs: no
   // __del__, so prev_instr need not be written); else falls through to a new block.
   void FreeFloat(int obj, int done) {
-    const int other = NewBlock();
-    cold_[static_cast<size_t>(other)] = 1;
+    const int other = ColdBlock();
     const int type = Load(V(obj), offsetof(PyObject, ob_type), Type::kPtr);
     SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_float_type), other);
     const int list = Mov(Imm(rt_.float_free_list), Type::kPtr);
     const int count = Load(V(list), offsetof(FloatFreeListLayout, numfree), Type::kI32);
     SlowIf(Cond::kSge, Type::kI32, V(count), Operand::Imm(kFloatFreeListMax), other);
-    Store(V(Binary(lir::Op::kAdd, V(count), Operand::Imm(1), Type::kI32)), V(list),
-          offsetof(FloatFreeListLayout, numfree), Type::kI32);
+    StoreFreeCount(list, count, lir::Op::kAdd);
     const int head = Load(V(list), offsetof(FloatFreeListLayout, free_list), Type::kPtr);
     Store(V(head), V(obj), offsetof(PyObject, ob_type), Type::kPtr);
     Store(V(obj), V(list), offsetof(FloatFreeListLayout, free_list), Type::kPtr);
@@ -345,11 +342,21 @@ class Lowerer {
     cur_ = other;
   }
 
+  // The free list's addresses are known (they are set together, RuntimeAddresses).
+  bool InlineFloatFreeList() const {
+    return rt_.float_free_list != 0 && rt_.tracemalloc_tracing != 0;
+  }
+  // The free list's count = `count` op 1 (kAdd: a float given back; kSub: one taken).
+  void StoreFreeCount(int list, int count, lir::Op op) {
+    Store(V(Binary(op, V(count), Operand::Imm(1), Type::kI32)), V(list),
+          offsetof(FloatFreeListLayout, numfree), Type::kI32);
+  }
+
   // in.dst = a new float holding `d`, taken from the free list inline as PyFloat_FromDouble
   // does (the list not empty, tracemalloc not tracing: it must see every new reference);
   // else from PyFloat_FromDouble in a cold block.
   void BoxFloat(const Instr& in, int d) {
-    if (rt_.float_free_list == 0 || rt_.tracemalloc_tracing == 0) {
+    if (!InlineFloatFreeList()) {
       return CallChecked(in, Helper::PyFloat_FromDouble, {V(d)});
     }
     FastOrGeneric(
@@ -363,9 +370,8 @@ class Lowerer {
           SlowIf(Cond::kNe, Type::kI32, V(tracing), Operand::Imm(0), slow);
           Store(V(Load(V(obj), offsetof(PyObject, ob_type), Type::kPtr)), V(list),
                 offsetof(FloatFreeListLayout, free_list), Type::kPtr);
-          const int count = Load(V(list), offsetof(FloatFreeListLayout, numfree), Type::kI32);
-          Store(V(Binary(lir::Op::kSub, V(count), Operand::Imm(1), Type::kI32)), V(list),
-                offsetof(FloatFreeListLayout, numfree), Type::kI32);
+          StoreFreeCount(list, Load(V(list), offsetof(FloatFreeListLayout, numfree), Type::kI32),
+                         lir::Op::kSub);
           Store(Imm(rt_.py_float_type), V(obj), offsetof(PyObject, ob_type), Type::kPtr);
           Store(Operand::Imm(1), V(obj), offsetof(PyObject, ob_refcnt), Type::kI64);
           Store(V(d), V(obj), offsetof(PyFloatObject, ob_fval), Type::kF64);
@@ -1627,9 +1633,8 @@ class Lowerer {
 
   // Blocks in the order code was emitted into them, and each HIR block's cold blocks (exits
   // to the interpreter, deallocation, slow paths) right after its hot ones: straight-line
-  // code falls through instead of branching around exits, and values an exit uses stay
-  // live only to the end of their HIR block's code (the register allocator gives each value
-  // one interval, from its first to its last live position).
+  // code falls through instead of branching around exits, and a value an exit uses is not
+  // live across the hot code of the HIR blocks after its own.
   void Reorder() {
     PropagateCold();
     std::vector<int> order;

@@ -161,8 +161,7 @@ int a64_unpack_sequence(PyObject* seq, int64_t n, PyObject** out) {
   // An exact tuple or list of n items (longer than lowering unpacks inline): copied, as the
   // interpreter's UNPACK_SEQUENCE does, without an iterator.
   if ((PyTuple_CheckExact(seq) || PyList_CheckExact(seq)) && Py_SIZE(seq) == n) {
-    PyObject** items =
-        PyTuple_CheckExact(seq) ? &PyTuple_GET_ITEM(seq, 0) : PySequence_Fast_ITEMS(seq);
+    PyObject** items = PySequence_Fast_ITEMS(seq);
     for (int64_t i = 0; i < n; i++) out[n - 1 - i] = Py_NewRef(items[i]);
     return 0;
   }
