@@ -16,6 +16,7 @@ Directives in a program's leading comments:
   # pydiff: min-compiled=N      at least N __main__ functions compiled
   # pydiff: min-STAT=N          the JIT statistic STAT is at least N (for example
                                 min-breaker_calls=1, min-other_thread_entries=1)
+  # pydiff: max-STAT=N          the JIT statistic STAT is at most N (max-deopts=0)
 """
 
 import argparse
@@ -149,6 +150,9 @@ def activity_problems(jit_run, script):
         if key.startswith("min-") and key != "min-compiled" and s.get(stat, 0) < int(value):
             problems.append("statistic %s is %s, the program requires at least %s" %
                             (stat, s.get(stat, 0), value))
+        if key.startswith("max-") and s.get(key[len("max-"):], 0) > int(value):
+            problems.append("statistic %s is %s, the program allows at most %s" %
+                            (key[len("max-"):], s.get(key[len("max-"):], 0), value))
     return problems
 
 

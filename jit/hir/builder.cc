@@ -11,6 +11,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "jit/hir/exception_table.h"
+
 namespace a64jit::hir {
 
 static_assert(kGeneratorFlags ==
@@ -86,6 +88,7 @@ Flow FlowOf(const Insn& in) {
       return {in.next - in.oparg, true};
     case RETURN_VALUE:
     case RAISE_VARARGS:
+    case RERAISE:
     case LOAD_ASSERTION_ERROR:
       return {-1, false};
     default:
@@ -95,7 +98,17 @@ Flow FlowOf(const Insn& in) {
 
 class Builder {
  public:
-  explicit Builder(const CodeInfo& code) : code_(code) { f_.code = code; }
+  // `catching`: exception handlers are translated, and instructions in a protected range
+  // reach them in compiled code (FrameState::catch_block); else every exception leaves for
+  // the interpreter, which runs the handlers.
+  Builder(const CodeInfo& code, bool catching) : code_(code), catching_(catching) {
+    f_.code = code;
+    try {
+      handlers_ = DecodeExceptionTable(code.exception_table);
+    } catch (const BadExceptionTable& e) {
+      throw Unsupported(-1, 0, e.what());
+    }
+  }
 
   Function Run() {
     const int kNotFunction = CO_OPTIMIZED | CO_NEWLOCALS;
@@ -227,8 +240,13 @@ class Builder {
   // Pass 1: the instructions reachable along normal control flow, and where blocks start.
   void FindBlocks() {
     std::deque<int> todo = {0};
-    std::set<int> seen;
     starts_.insert(0);
+    for (const ExceptionHandler& h : handlers_) {
+      if (!catching_) break;
+      starts_.insert(h.target);
+      todo.push_back(h.target);
+    }
+    std::set<int> seen;
     while (!todo.empty()) {
       int unit = todo.front();
       todo.pop_front();
@@ -321,7 +339,12 @@ class Builder {
   // The last emitted instruction may leave for the interpreter.
   void ErrorState(const std::vector<int>& stack) { State(FrameState::Kind::kError, stack); }
   void ResumeState(const std::vector<int>& stack) { State(FrameState::Kind::kResume, stack); }
+  // The landing block's own instructions raise where the frame's prev_instr says.
+  void RaisedState(const std::vector<int>& stack) { State(FrameState::Kind::kRaised, stack); }
   void State(FrameState::Kind kind, const std::vector<int>& stack) {
+    // First: making a landing block may move f_.blocks (and so Last()).
+    const int catch_block =
+        kind == FrameState::Kind::kRaised ? -1 : CatchBlockFor(insn_.unit, stack.size());
     Instr& in = Last();
     if (!InfoOf(in.op).leaves) {
       throw std::logic_error(std::string("builder: ") + OpName(in.op) + " cannot leave");
@@ -330,7 +353,46 @@ class Builder {
     in.state.kind = kind;
     in.state.bc = insn_.unit;
     in.state.resume_unit = insn_.start;
+    in.state.catch_block = catch_block;
+    in.state.protected_range = HandlerIndexAt(handlers_, insn_.unit) >= 0;
     in.state.stack = stack;
+  }
+
+  // The landing block of the exception handler covering code unit `unit` (made on first
+  // use), or -1. It does what the interpreter's exception_unwind does once the stack is cut
+  // to the handler's depth: push the raising offset (a `lasti` handler), push the exception,
+  // then go to the handler.
+  int CatchBlockFor(int unit, size_t depth) {
+    const int e = catching_ ? HandlerIndexAt(handlers_, unit) : -1;
+    if (e < 0) return -1;
+    const ExceptionHandler& h = handlers_[static_cast<size_t>(e)];
+    if (static_cast<size_t>(h.depth) > depth) Fail("exception handler deeper than the stack");
+    auto it = landing_of_.find(e);
+    if (it != landing_of_.end()) return it->second;
+    const int saved_cur = cur_;
+    const std::vector<int> saved_stack = stack_;
+    const Insn saved_insn = insn_;
+    const int block = NewMadeBlock(h.depth);
+    landing_of_[e] = block;
+    cur_ = block;
+    stack_.clear();
+    for (int k = 0; k < h.depth; k++) Push(f_.StackReg(k));
+    insn_ = Decode(h.target);
+    if (h.lasti) {
+      const std::vector<int> pre = stack_;
+      Push(Def(Op::kFrameLasti, {}));
+      RaisedState(pre);
+    }
+    const std::vector<int> pre = stack_;
+    Push(Def(Op::kCatchException, {}));
+    RaisedState(pre);
+    const int target = BlockAt(h.target, Depth());
+    cur_ = block;
+    Terminate(Jump(target));
+    cur_ = saved_cur;
+    stack_ = saved_stack;
+    insn_ = saved_insn;
+    return block;
   }
   static Instr Jump(int target) {
     Instr in;
@@ -750,8 +812,63 @@ class Builder {
     return false;
   }
 
-  // RAISE_VARARGS, LOAD_ASSERTION_ERROR: both only ever lead to raising, and the
-  // interpreter does it, with its exact messages.
+  // RAISE_VARARGS 1 and 2 raise in compiled code (the exception may be caught there);
+  // a bare `raise` re-raises without a new traceback entry, as RERAISE does: the
+  // interpreter does both.
+  bool RaiseVarargs() {
+    if (insn_.oparg == 0) return LeaveToRaise();
+    const std::vector<int> operands = Pop(insn_.oparg);
+    Instr raise;
+    raise.op = Op::kRaise;
+    raise.args = operands;
+    raise.bc = insn_.unit;
+    raise.has_state = true;
+    raise.state.kind = FrameState::Kind::kError;
+    raise.state.bc = insn_.unit;
+    raise.state.resume_unit = insn_.start;
+    raise.state.catch_block = CatchBlockFor(insn_.unit, stack_.size());
+    raise.state.protected_range = HandlerIndexAt(handlers_, insn_.unit) >= 0;
+    raise.state.stack = stack_;
+    f_.blocks[static_cast<size_t>(cur_)].out_depth = 0;
+    Emit(std::move(raise));
+    cur_ = -1;
+    return false;
+  }
+
+  // ---- Exception handlers ----
+
+  bool PushExcInfo() {
+    const int exc = Pop1();
+    Push(Def(Op::kPushExcInfo, {exc}));
+    Push(exc);
+    return true;
+  }
+
+  bool PopExcept() {
+    Effect(Op::kPopExcept, {Pop1()});
+    return true;
+  }
+
+  bool CheckExcMatch() {
+    const std::vector<int> pre = stack_;
+    const int type = Pop1();
+    const int c = Def(Op::kCheckExcMatch, {stack_.back(), type}, 0, ValueType::kCInt);
+    ErrorState(pre);
+    Push(Def(Op::kBoolFromCInt, {c}));
+    return true;
+  }
+
+  // Under the exception: the previous exception, the raising offset, and __exit__.
+  bool WithExceptStart() {
+    if (Depth() < 4) Fail("WITH_EXCEPT_START past the stack");
+    const std::vector<int> pre = stack_;
+    Push(Def(Op::kWithExceptStart, {stack_[stack_.size() - 4], stack_.back()}));
+    ErrorState(pre);
+    return true;
+  }
+
+  // RAISE_VARARGS 0, RERAISE, LOAD_ASSERTION_ERROR: all only ever lead to raising, and
+  // the interpreter does it, with its exact messages and traceback.
   bool LeaveToRaise() {
     Instr deopt;
     deopt.op = Op::kDeopt;
@@ -1038,6 +1155,9 @@ class Builder {
   }
 
   const CodeInfo& code_;
+  const bool catching_;
+  std::vector<ExceptionHandler> handlers_;
+  std::map<int, int> landing_of_;  // handlers_ index -> landing block
   Function f_;
   std::set<int> starts_;
   std::map<int, int> block_at_;
@@ -1110,7 +1230,12 @@ class Builder {
   X(JUMP_IF_TRUE_OR_POP, JumpOrPop)                  \
   X(JUMP_IF_FALSE_OR_POP, JumpOrPop)                 \
   X(RETURN_VALUE, ReturnValue)                       \
-  X(RAISE_VARARGS, LeaveToRaise)                   \
+  X(RAISE_VARARGS, RaiseVarargs)                     \
+  X(RERAISE, LeaveToRaise)                           \
+  X(PUSH_EXC_INFO, PushExcInfo)                      \
+  X(POP_EXCEPT, PopExcept)                           \
+  X(CHECK_EXC_MATCH, CheckExcMatch)                  \
+  X(WITH_EXCEPT_START, WithExceptStart)              \
   X(LOAD_ASSERTION_ERROR, LeaveToRaise)              \
   X(MAKE_CELL, MakeCell)                             \
   X(COPY_FREE_VARS, CopyFreeVars)                    \
@@ -1165,6 +1290,14 @@ Builder::Rule Builder::RuleFor(int opcode) {
 
 }  // namespace
 
-Function Build(const CodeInfo& code) { return Builder(code).Run(); }
+Function Build(const CodeInfo& code) {
+  // A handler the builder cannot translate (an opcode only handlers use, like except*'s)
+  // leaves the handlers to the interpreter, as before handlers were compiled.
+  try {
+    return Builder(code, true).Run();
+  } catch (const Unsupported&) {
+    return Builder(code, false).Run();
+  }
+}
 
 }  // namespace a64jit::hir

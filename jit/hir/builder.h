@@ -1,6 +1,8 @@
 // CPython 3.11 bytecode -> HIR, by abstract interpretation of the value stack from the first
-// instruction along normal control flow. Exception handlers are reached only through the
-// exception table, i.e. in the interpreter after a deopt, so they are never translated.
+// instruction and from each exception handler (co_exceptiontable). An instruction that may
+// raise inside a protected range gets its handler's landing block (FrameState::catch_block).
+// When a handler uses an opcode the builder lacks, the function is built again without
+// handlers: its exceptions then leave for the interpreter, which runs the handler.
 #ifndef A64JIT_JIT_HIR_BUILDER_H_
 #define A64JIT_JIT_HIR_BUILDER_H_
 

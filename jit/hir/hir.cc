@@ -91,6 +91,13 @@ std::string Immediate(const Function& f, const Instr& in) {
     case Op::kCheckEvalBreaker:
     case Op::kCheckTracing:
     case Op::kMakeGenerator:
+    case Op::kFrameLasti:
+    case Op::kCatchException:
+    case Op::kPushExcInfo:
+    case Op::kPopExcept:
+    case Op::kCheckExcMatch:
+    case Op::kWithExceptStart:
+    case Op::kRaise:
       return "";
     case Op::kLoadConst:
       return std::to_string(in.imm) + " (" + Quote(c.const_reprs, in.imm) + ")";
@@ -184,8 +191,13 @@ std::string Print(const Function& f) {
         line += "  {";
         // An error raises at its instruction; a resume names where the interpreter goes on.
         const bool error = st.kind == FrameState::Kind::kError;
-        line += error ? "error @" : "resume @";
-        line += std::to_string((error ? st.bc : st.resume_unit) * 2);
+        if (st.kind == FrameState::Kind::kRaised) {
+          line += "raised";
+        } else {
+          line += error ? "error @" : "resume @";
+          line += std::to_string((error ? st.bc : st.resume_unit) * 2);
+        }
+        if (st.catch_block >= 0) line += " catch bb" + std::to_string(st.catch_block);
         line += " [";
         for (size_t i = 0; i < st.stack.size(); i++) {
           if (i > 0) line += ", ";

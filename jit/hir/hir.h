@@ -29,11 +29,21 @@ enum class ValueType : uint8_t { kObject, kCInt };
 // continue. kError: the instruction at `bc` failed with an exception set (the interpreter
 // unwinds from it, adding the traceback entry). kResume: execute the instruction at `bc`
 // (and the rest) in the interpreter; `resume_unit` is where its EXTENDED_ARGs start.
+// kRaised: as kError, for the instruction the frame's prev_instr already names (a handler's
+// landing block, shared by every instruction that raises into it).
+//
+// `catch_block`: the landing block of the exception handler covering `bc` (the builder makes
+// one per exception-table entry), or -1. An error there does not leave compiled code: the
+// stack below the handler's depth moves into s_k, the rest is released, and the landing
+// block takes over.
 struct FrameState {
-  enum class Kind : uint8_t { kError, kResume };
+  enum class Kind : uint8_t { kError, kResume, kRaised };
   Kind kind = Kind::kError;
   int bc = 0;           // code unit of the instruction
   int resume_unit = 0;  // kResume: first code unit to execute
+  int catch_block = -1;
+  // A handler of this function covers `bc` (whether compiled or left to the interpreter).
+  bool protected_range = false;
   std::vector<int> stack;
   // Filled by the refcount pass: entries that hold a borrowed reference and need a new one
   // before the frame owns them.
@@ -74,6 +84,7 @@ struct CodeInfo {
   int nargs = 0;  // positional + keyword-only + *args + **kwargs: bound on entry
   int flags = 0;
   int first_traceable = 0;
+  std::vector<uint8_t> exception_table;  // co_exceptiontable (exception_table.h)
 };
 
 // CO_GENERATOR | CO_COROUTINE | CO_ITERABLE_COROUTINE | CO_ASYNC_GENERATOR (checked against

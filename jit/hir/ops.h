@@ -180,6 +180,22 @@ constexpr int kVariadic = -1;
   X(LoadBuildClass,   kOwned,           false, true,  false, 0,         kPlain)                \
   /* %d, %d2 = bound __exit__, bound __enter__ of %a (imm 1: the async ones) */                \
   X(BeforeWith,       kOwned,           false, true,  false, 1,         kPlain)                \
+  /* ---- Exception handlers (reached through FrameState::catch_block) ---- */                 \
+  /* %d = the raising instruction's offset (prev_instr) as an int, for a `lasti` handler */     \
+  X(FrameLasti,       kOwned,           false, true,  false, 0,         kPlain)                \
+  /* %d = the pending exception, normalised, with this frame's traceback entry added; the */    \
+  /* exception is no longer set. While tracing is on the interpreter takes over (kRaised) */    \
+  X(CatchException,   kOwned,           false, true,  false, 0,         kPlain)                \
+  /* %d = the thread's handled exception (None if none); %a becomes it (PUSH_EXC_INFO) */      \
+  X(PushExcInfo,      kOwned,           false, false, false, 1,         kPlain)                \
+  /* the thread's handled exception = %a, the one it replaces released (POP_EXCEPT) */         \
+  X(PopExcept,        kNone,            true,  false, false, 1,         kPlain)                \
+  /* %d:cint = exception %a matches %b, a class or tuple of classes (CHECK_EXC_MATCH) */        \
+  X(CheckExcMatch,    kCInt,            false, true,  false, 2,         kPlain)                \
+  /* %d = %a(type(%b), %b, %b.__traceback__): a context manager's __exit__ on an exception */  \
+  X(WithExceptStart,  kOwned,           false, true,  false, 2,         kPlain)                \
+  /* raise %a [from %b] (RAISE_VARARGS 1 and 2): always leaves with the exception set */       \
+  X(Raise,            kNone,            true,  true,  false, kVariadic, kTerminator)           \
   /* ---- Generators and coroutines ---- */                                                    \
   /* %d:cint = the frame was suspended at code unit imm (prev_instr) */                       \
   X(ResumedAt,        kCInt,            false, false, true,  0,         kPlain)                \

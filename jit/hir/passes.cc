@@ -61,14 +61,13 @@ void RemoveUnboundChecks(Function& f) {
     for (size_t b = 0; b < nb; b++) {
       if (!reached[b]) continue;
       std::vector<bool> out = in[b];
-      for (const Instr& ins : f.blocks[b].instrs) UpdateBound(f, ins, out);
-      for (int s : Successors(f.blocks[b])) {
+      auto flow_to = [&](int s) {
         auto& target = in[static_cast<size_t>(s)];
         if (!reached[static_cast<size_t>(s)]) {
           reached[static_cast<size_t>(s)] = true;
           target = out;
           changed = true;
-          continue;
+          return;
         }
         for (int i = 0; i < n; i++) {
           if (target[static_cast<size_t>(i)] && !out[static_cast<size_t>(i)]) {
@@ -76,7 +75,13 @@ void RemoveUnboundChecks(Function& f) {
             changed = true;
           }
         }
+      };
+      for (const Instr& ins : f.blocks[b].instrs) {
+        // An exception handler is entered with the locals as they were before the raise.
+        if (ins.has_state && ins.state.catch_block >= 0) flow_to(ins.state.catch_block);
+        UpdateBound(f, ins, out);
       }
+      for (int s : Successors(f.blocks[b])) flow_to(s);
     }
   }
   for (size_t b = 0; b < nb; b++) {
@@ -145,8 +150,9 @@ bool MaybeNull(const Instr& in, int reg) {
 
 bool Steals(Op op) { return InfoOf(op).steals; }
 
-// Terminators whose frame state's values go to the frame (it owns them afterwards).
-bool HandsStackToFrame(Op op) { return op == Op::kDeopt || op == Op::kYield; }
+// Terminators whose frame state's values go to the frame (it owns them afterwards), or to
+// the exception handler's landing block.
+bool HandsStackToFrame(Op op) { return op == Op::kDeopt || op == Op::kYield || op == Op::kRaise; }
 
 // One definition of a register within a block.
 struct Value {

@@ -17,6 +17,7 @@ enum class Lead : uint8_t {
   kNone,
   kFrame,      // the frame
   kFrameName,  // the frame, then co_names[imm]
+  kThread,     // the thread state
 };
 
 // Arguments after the operands.
@@ -33,6 +34,7 @@ enum class Outcome : uint8_t {
   kObject,  // a new reference, NULL on error
   kStatus,  // an int, negative on error
   kVoid,    // cannot fail
+  kValue,   // a new reference; cannot fail
 };
 
 struct CallRule {
@@ -68,6 +70,10 @@ inline constexpr CallRule kCallRules[] = {
   {hir::Op::kGetAnext,         runtime::Helper::a64_get_anext,          Lead::kNone,      Tail::kNone,     Outcome::kObject},
   {hir::Op::kGetYieldFromIter, runtime::Helper::a64_get_yield_from_iter, Lead::kFrame,    Tail::kNone,     Outcome::kObject},
   {hir::Op::kAsyncGenWrap,     runtime::Helper::a64_async_gen_wrap,     Lead::kNone,      Tail::kNone,     Outcome::kObject},
+  {hir::Op::kPushExcInfo,      runtime::Helper::a64_push_exc_info,      Lead::kThread,    Tail::kNone,     Outcome::kValue},
+  {hir::Op::kPopExcept,        runtime::Helper::a64_pop_except,         Lead::kThread,    Tail::kNone,     Outcome::kVoid},
+  {hir::Op::kCheckExcMatch,    runtime::Helper::a64_check_exc_match,    Lead::kNone,      Tail::kNone,     Outcome::kStatus},
+  {hir::Op::kWithExceptStart,  runtime::Helper::a64_with_except_start,  Lead::kNone,      Tail::kNone,     Outcome::kObject},
 };
 // clang-format on
 

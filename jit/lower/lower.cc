@@ -392,10 +392,14 @@ class Lowerer {
     return b;
   }
   void EmitDeopt(const FrameState& st) {
+    if (st.kind == FrameState::Kind::kError && st.catch_block >= 0) return EmitCatchEdge(st);
     const int64_t base = kLocalsPlus + 8 * int64_t{f_.code.nlocalsplus};
-    const bool error = st.kind == FrameState::Kind::kError;
+    const bool error = st.kind != FrameState::Kind::kResume;
     DeoptSite site;
     site.prev_unit = error ? st.bc : st.resume_unit - 1;
+    site.keep_prev_instr = st.kind == FrameState::Kind::kRaised;
+    site.unwinds = st.kind == FrameState::Kind::kError && !st.protected_range &&
+                   !hir::IsGenerator(f_.code.flags) && st.bc >= f_.code.first_traceable;
     site.depth = static_cast<int>(st.stack.size());
     for (size_t i = 0; i < st.stack.size(); i++) {
       const int v = LirReg(st.stack[i]);
@@ -419,6 +423,33 @@ class Lowerer {
     prev_instr_known_ = -1;
     Ret(Imm(static_cast<int64_t>(code)));
   }
+  // An exception at st.bc, caught by a handler of this function: what the interpreter's
+  // exception_unwind does up to pushing the exception. The stack below the handler's depth
+  // moves into s_k (the frame state's borrowed values get their own reference), the rest is
+  // released, prev_instr names the raising instruction (for the traceback entry and the
+  // handler's lasti), and the handler's landing block goes on.
+  void EmitCatchEdge(const FrameState& st) {
+    const int landing = st.catch_block;
+    const size_t depth = static_cast<size_t>(f_.blocks[static_cast<size_t>(landing)].in_depth);
+    if (st.stack.size() < depth) throw std::logic_error("lowering: handler deeper than the stack");
+    SetPrevInstr(st.bc);
+    std::vector<int> kept;
+    for (size_t i = 0; i < st.stack.size(); i++) {
+      const int v = LirReg(st.stack[i]);
+      const bool borrowed = i < st.borrowed.size() && st.borrowed[i];
+      if (i < depth) {
+        if (borrowed) Incref(V(v));
+        kept.push_back(Mov(V(v), Type::kPtr));  // through temporaries: s_k may be a source
+      } else if (!borrowed && null_regs_.count(st.stack[i]) == 0) {
+        Decref(v, true, st.bc, IsFloatLike(st.stack[i]));
+      }
+    }
+    for (size_t k = 0; k < kept.size(); k++) {
+      Mov(V(kept[k]), Type::kPtr, LirReg(f_.stack_regs[k]));
+    }
+    Jmp(block_of_[static_cast<size_t>(landing)]);
+  }
+
   // if (value cond rhs) leave for the interpreter.
   void DeoptIf(const Instr& in, Cond c, Operand value, Operand rhs, Type t = Type::kI64) {
     DeoptIf(in.state, c, value, rhs, t);
@@ -550,6 +581,8 @@ class Lowerer {
       case Op::kReturn:
       case Op::kDeopt:
         return LowerTerminator(in);
+      case Op::kRaise:
+        return LowerRaise(in);
       case Op::kLoadDeref:
       case Op::kStoreDeref:
       case Op::kDeleteDeref:
@@ -577,7 +610,14 @@ class Lowerer {
       case Op::kGetAnext:
       case Op::kGetYieldFromIter:
       case Op::kAsyncGenWrap:
+      case Op::kPushExcInfo:
+      case Op::kPopExcept:
+      case Op::kCheckExcMatch:
+      case Op::kWithExceptStart:
         return LowerByCallRule(in);
+      case Op::kFrameLasti:
+      case Op::kCatchException:
+        return LowerCatch(in);
       case Op::kBuildSet:
         return LowerBuild(in);
       case Op::kUnpackEx:
@@ -606,6 +646,29 @@ class Lowerer {
       case Op::kMakeGenerator:
         return LowerMakeGenerator(in);
     }
+  }
+
+  // ---- Exception handlers ----
+
+  // A landing block's FrameLasti and CatchException read prev_instr, which the catch edge
+  // set to the raising instruction: no SetPrevInstr here. On failure (or, for
+  // CatchException, while tracing is on) the interpreter takes the frame there (kRaised).
+  void LowerCatch(const Instr& in) {
+    if (in.op == Op::kFrameLasti) {
+      Call(Helper::a64_frame_lasti, {V(frame_)}, LirReg(in.dst));
+    } else {
+      Call(Helper::a64_catch_exception, {V(tstate_), V(frame_)}, LirReg(in.dst));
+    }
+    DeoptIf(in, Cond::kEq, V(LirReg(in.dst)), Operand::Imm(0));
+  }
+
+  // RAISE_VARARGS 1 or 2: the helper sets the exception (consuming its operands), then the
+  // error path: the handler's landing block, or the interpreter.
+  void LowerRaise(const Instr& in) {
+    SetPrevInstr(in.bc);
+    const Operand cause = in.args.size() > 1 ? V(LirReg(in.args[1])) : Operand::Imm(0);
+    CallVoid(Helper::a64_raise, {V(LirReg(in.args[0])), cause});
+    EmitDeopt(in.state);
   }
 
   // ---- Cells, closures, deletions, generators (3.11's full function bodies) ----
@@ -647,7 +710,8 @@ class Lowerer {
     if (rule == nullptr)
       throw std::logic_error(std::string("lowering: no call rule for ") + hir::OpName(in.op));
     std::vector<Operand> args;
-    if (rule->lead != Lead::kNone) args.push_back(V(frame_));
+    if (rule->lead == Lead::kThread) args.push_back(V(tstate_));
+    if (rule->lead == Lead::kFrame || rule->lead == Lead::kFrameName) args.push_back(V(frame_));
     if (rule->lead == Lead::kFrameName) args.push_back(Imm(Name(in.imm)));
     for (int a : in.args) args.push_back(V(LirReg(a)));
     if (rule->tail == Tail::kName || rule->tail == Tail::kNameNull) {
@@ -662,10 +726,14 @@ class Lowerer {
     }
     if (rule->outcome == Outcome::kObject) return CallChecked(in, rule->helper, std::move(args));
     if (rule->outcome == Outcome::kStatus) {
-      CallInt(in, rule->helper, std::move(args));
+      CallInt(in, rule->helper, std::move(args), in.dst >= 0 ? LirReg(in.dst) : -1);
       return;
     }
     SetPrevInstr(in.bc);
+    if (rule->outcome == Outcome::kValue) {
+      Call(rule->helper, std::move(args), LirReg(in.dst));
+      return;
+    }
     CallVoid(rule->helper, std::move(args));
   }
 

@@ -45,6 +45,13 @@ struct DeoptSite {
   // The frame is complete as it is (a generator suspended where compiled code cannot resume
   // it): the runtime changes nothing before the interpreter takes it.
   bool keep_frame = false;
+  // prev_instr already names the raising instruction (a handler's landing block, which
+  // every instruction that raises into it shares): the runtime leaves it.
+  bool keep_prev_instr = false;
+  // An error no handler of the function covers, in a function frame past its prologue: the
+  // runtime can add the traceback entry and release the stack itself (the interpreter would
+  // find no handler and leave the frame) unless tracing is on.
+  bool unwinds = false;
 };
 
 // Every address the generated code embeds; the code object keeps them alive. Lowering

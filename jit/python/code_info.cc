@@ -85,6 +85,8 @@ hir::CodeInfo CodeInfoOf(PyCodeObject* code, const std::string& module) {
                ((code->co_flags & CO_VARKEYWORDS) ? 1 : 0);
   info.flags = code->co_flags;
   info.first_traceable = code->_co_firsttraceable;
+  const auto* table = reinterpret_cast<const uint8_t*>(PyBytes_AS_STRING(code->co_exceptiontable));
+  info.exception_table.assign(table, table + PyBytes_GET_SIZE(code->co_exceptiontable));
   return info;
 }
 

@@ -292,7 +292,7 @@ void CompleteFrame(const CodeState& st, _PyInterpreterFrame* frame, uint64_t cod
                                              : frame->localsplus[ref.index]);
   }
   frame->stacktop = co->co_nlocalsplus + site.depth;
-  frame->prev_instr = _PyCode_CODE(co) + site.prev_unit;
+  if (!site.keep_prev_instr) frame->prev_instr = _PyCode_CODE(co) + site.prev_unit;
 }
 
 // A compiled frame that leaves with an exception enters the interpreter as a generator's
@@ -342,20 +342,54 @@ A64JIT_ALWAYS_INLINE bool BeginRun(Runtime& r, PyThreadState* ts, _PyInterpreter
   return true;
 }
 
-// The second half, given what the entry returned: the frame no longer current, and a deopt
-// finished by the interpreter.
-A64JIT_ALWAYS_INLINE PyObject* EndRun(Runtime& r, CodeState* st, PyThreadState* ts,
-                                      _PyInterpreterFrame* frame, uint64_t result) {
+// An exception no handler of the (current, completed) frame covers, with tracing off: what
+// the interpreter's error path does before it leaves such a frame, without entering it. The
+// frame's traceback entry, then its value stack released from the top. PyEval_GetFrame
+// makes the frame object keeping the pending exception, but clears the error it fails with.
+void UnwindFrame(_PyInterpreterFrame* frame) {
+  PyFrameObject* f = frame->frame_obj != nullptr ? frame->frame_obj : PyEval_GetFrame();
+  if (f != nullptr) {
+    PyTraceBack_Here(f);
+  } else {
+    PyErr_NoMemory();
+  }
+  const int base = frame->f_code->co_nlocalsplus;
+  while (frame->stacktop > base) {
+    frame->stacktop--;
+    Py_XDECREF(frame->localsplus[frame->stacktop]);
+  }
+}
+
+// What a deopt exit left: the frame completed, then the interpreter takes it over, or (an
+// exception leaving the function) the runtime unwinds it.
+__attribute__((noinline)) PyObject* FinishDeopt(Runtime& r, CodeState* st, PyThreadState* ts,
+                                                _PyInterpreterFrame* frame, uint64_t code) {
+  CompleteFrame(*st, frame, code);
+  const bool error = (code & lower::kDeoptKindMask) == lower::kDeoptError;
+  const bool unwind = error && st->deopt_sites.at(code >> 2).unwinds && !ts->cframe->use_tracing;
+  if (unwind) UnwindFrame(frame);
   ts->cframe->current_frame = frame->previous;
   ts->recursion_remaining++;  // Py_LeaveRecursiveCall()
+  if (unwind) {
+    r.stats.unwinds++;
+    return nullptr;
+  }
+  r.stats.deopts++;
+  if (!error) return _PyEval_EvalFrameDefault(ts, frame, 0);
+  return RaiseInInterpreter(ts, frame);
+}
+
+// The second half, given what the entry returned: the frame no longer current, and a deopt
+// finished.
+A64JIT_ALWAYS_INLINE PyObject* EndRun(Runtime& r, CodeState* st, PyThreadState* ts,
+                                      _PyInterpreterFrame* frame, uint64_t result) {
   const uint64_t kind = result & lower::kDeoptKindMask;
   if (result < lower::kDeoptCodeLimit &&
       (kind == lower::kDeoptError || kind == lower::kDeoptResume)) {
-    r.stats.deopts++;
-    CompleteFrame(*st, frame, result);
-    if (kind == lower::kDeoptResume) return _PyEval_EvalFrameDefault(ts, frame, 0);
-    return RaiseInInterpreter(ts, frame);
+    return FinishDeopt(r, st, ts, frame, result);
   }
+  ts->cframe->current_frame = frame->previous;
+  ts->recursion_remaining++;  // Py_LeaveRecursiveCall()
   return reinterpret_cast<PyObject*>(result);
 }
 
@@ -845,6 +879,7 @@ std::string DumpKept() {
 }
 
 void CountBreakerCall() { TheRuntime().stats.breaker_calls++; }
+void CountCaughtException() { TheRuntime().stats.caught++; }
 
 Stats GetStats() {
   Runtime& r = TheRuntime();
@@ -889,7 +924,9 @@ std::string StatsSummary() {
   for (const auto& [name, why] : s.failures) o << "a64jit:   " << name << ": " << why << "\n";
   o << "a64jit: entries " << s.entries << " (" << s.vectorcall_entries << " by vectorcall, "
     << s.direct_entries << " called directly by compiled code, " << s.stub_entries
-    << " of them entered by the guest call stub), deopts " << s.deopts << "\n";
+    << " of them entered by the guest call stub), deopts " << s.deopts
+    << "\na64jit: exceptions caught by compiled handlers " << s.caught
+    << ", left compiled frames without the interpreter " << s.unwinds << "\n";
   o << "a64jit: entries on other threads " << s.other_thread_entries << ", eval-breaker calls "
     << s.breaker_calls << "\n";
   o << "a64jit: emulated instructions "
@@ -940,8 +977,8 @@ std::string StatsJson() {
     << ", \"host_calls\": " << s.host_calls << ", \"host_calls_in_hook\": " << s.host_calls_in_hook
     << ", \"code_bytes\": " << s.code_bytes << ", \"exec_mode\": " << JsonString(s.exec_mode)
     << ", \"other_thread_entries\": " << s.other_thread_entries
-    << ", \"breaker_calls\": " << s.breaker_calls
-    << ", \"compile_us_median\": " << s.compile_us_median
+    << ", \"breaker_calls\": " << s.breaker_calls << ", \"caught\": " << s.caught
+    << ", \"unwinds\": " << s.unwinds << ", \"compile_us_median\": " << s.compile_us_median
     << ", \"compile_us_max\": " << s.compile_us_max << ", \"compile_hir_ns\": " << s.compile_hir_ns
     << ", \"compile_lower_ns\": " << s.compile_lower_ns
     << ", \"compile_emit_ns\": " << s.compile_emit_ns << ",\n \"functions\": {";

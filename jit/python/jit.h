@@ -84,6 +84,11 @@ struct Stats {
   int64_t other_thread_entries = 0;
   // Times compiled code found the eval breaker or tracing set and called a64_eval_breaker.
   int64_t breaker_calls = 0;
+  // Exceptions caught by a handler in compiled code (without leaving for the interpreter).
+  int64_t caught = 0;
+  // Exceptions that left a compiled frame through the runtime (traceback entry and stack
+  // released there), not through the interpreter: not counted as deopts.
+  int64_t unwinds = 0;
   uint64_t guest_instructions = 0;  // Unicorn; 0 natively
   // Unicorn: guest -> host calls, and those made without stopping emulation (0 natively).
   uint64_t host_calls = 0, host_calls_in_hook = 0;
@@ -136,6 +141,8 @@ PyObject* LeaveCompiledCall(PyThreadState* ts, _PyInterpreterFrame* frame, uint6
 
 // Counts a call of a64_eval_breaker (Stats::breaker_calls).
 void CountBreakerCall();
+// Counts an exception a compiled handler caught (a64_catch_exception).
+void CountCaughtException();
 
 // All calls need the GIL. Errors are Python exceptions (return false / nullptr).
 bool Enable(const Config& config);

@@ -141,12 +141,12 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "failed", s.failed) == 0 && SetInt(d, "entries", s.entries) == 0 &&
        SetInt(d, "vectorcall_entries", s.vectorcall_entries) == 0 &&
        SetInt(d, "direct_entries", s.direct_entries) == 0 &&
-       SetInt(d, "stub_entries", s.stub_entries) == 0 &&
-       SetInt(d, "deopts", s.deopts) == 0 &&
+       SetInt(d, "stub_entries", s.stub_entries) == 0 && SetInt(d, "deopts", s.deopts) == 0 &&
        SetInt(d, "interpreted_entries", s.interpreted_entries) == 0 &&
        SetInt(d, "bodies", s.bodies) == 0 &&
        SetInt(d, "other_thread_entries", s.other_thread_entries) == 0 &&
-       SetInt(d, "breaker_calls", s.breaker_calls) == 0 &&
+       SetInt(d, "breaker_calls", s.breaker_calls) == 0 && SetInt(d, "caught", s.caught) == 0 &&
+       SetInt(d, "unwinds", s.unwinds) == 0 &&
        SetInt(d, "emulated_instructions", static_cast<long long>(s.guest_instructions)) == 0 &&
        SetInt(d, "host_calls", static_cast<long long>(s.host_calls)) == 0 &&
        SetInt(d, "host_calls_in_hook", static_cast<long long>(s.host_calls_in_hook)) == 0 &&

@@ -69,6 +69,13 @@ struct _PyInterpreterFrame;
   X(a64_async_gen_wrap)             \
   X(a64_make_generator)             \
   X(a64_eval_breaker)               \
+  X(a64_frame_lasti)                \
+  X(a64_catch_exception)            \
+  X(a64_push_exc_info)              \
+  X(a64_pop_except)                 \
+  X(a64_check_exc_match)            \
+  X(a64_with_except_start)          \
+  X(a64_raise)                      \
   /* libpython */                   \
   X(_Py_Dealloc)                    \
   X(PySlice_New)                    \
@@ -230,6 +237,28 @@ PyObject* a64_make_generator(PyThreadState* ts, _PyInterpreterFrame* frame);
 // (it raises at the instruction), 1 when tracing or profiling is on (the interpreter takes
 // the frame there and emits the events).
 int64_t a64_eval_breaker(PyThreadState* ts);
+
+// ---- Exception handlers (jit/python/helpers_exceptions.cc) ----
+// The raising instruction's offset in code units (prev_instr), as an int.
+PyObject* a64_frame_lasti(_PyInterpreterFrame* frame);
+// The pending exception, caught by a handler of `frame` (the thread's current frame): the
+// frame's traceback entry added, normalised, its __traceback__ set; the exception is no
+// longer pending. NULL, with the exception still pending and nothing done, while tracing or
+// profiling is on (the interpreter then reports the exception event and runs the handler).
+PyObject* a64_catch_exception(PyThreadState* ts, _PyInterpreterFrame* frame);
+// PUSH_EXC_INFO: `exc` becomes the thread's handled exception; returns the one it replaces
+// (None if none). Cannot fail.
+PyObject* a64_push_exc_info(PyThreadState* ts, PyObject* exc);
+// POP_EXCEPT: `value` (consumed) becomes the thread's handled exception again.
+void a64_pop_except(PyThreadState* ts, PyObject* value);
+// CHECK_EXC_MATCH: 1 if `exc` is an instance of `type` (a class or a tuple of classes), else
+// 0; stock's TypeError for a type that is not an exception class.
+int a64_check_exc_match(PyObject* exc, PyObject* type);
+// WITH_EXCEPT_START: exit_func(type(exc), exc, exc.__traceback__).
+PyObject* a64_with_except_start(PyObject* exit_func, PyObject* exc);
+// RAISE_VARARGS 1 and 2: raises `exc` (a class is called first) with __cause__ `cause`
+// (NULL: none given); consumes both. Always leaves an exception set.
+void a64_raise(PyObject* exc, PyObject* cause);
 
 // The typed id of every helper: Helper::PyNumber_Add, Helper::a64_call, ...
 enum class Helper : uint16_t {
