@@ -344,7 +344,7 @@ class Builder {
   void State(FrameState::Kind kind, const std::vector<int>& stack) {
     // First: making a landing block may move f_.blocks (and so Last()).
     const int catch_block =
-        kind == FrameState::Kind::kRaised ? -1 : CatchBlockFor(insn_.unit, stack.size());
+        kind == FrameState::Kind::kRaised ? -1 : CatchBlockFor(insn_.unit, stack.size(), false);
     Instr& in = Last();
     if (!InfoOf(in.op).leaves) {
       throw std::logic_error(std::string("builder: ") + OpName(in.op) + " cannot leave");
@@ -362,18 +362,20 @@ class Builder {
   // use), or -1. It does what the interpreter's exception_unwind does once the stack is cut
   // to the handler's depth: push the raising offset (a `lasti` handler), push the exception,
   // then go to the handler.
-  int CatchBlockFor(int unit, size_t depth) {
+  // A re-raise (`reraise`) gets a landing block of its own that adds no traceback entry.
+  int CatchBlockFor(int unit, size_t depth, bool reraise) {
     const int e = catching_ ? HandlerIndexAt(handlers_, unit) : -1;
     if (e < 0) return -1;
     const ExceptionHandler& h = handlers_[static_cast<size_t>(e)];
     if (static_cast<size_t>(h.depth) > depth) Fail("exception handler deeper than the stack");
-    auto it = landing_of_.find(e);
+    const int key = 2 * e + (reraise ? 1 : 0);
+    auto it = landing_of_.find(key);
     if (it != landing_of_.end()) return it->second;
     const int saved_cur = cur_;
     const std::vector<int> saved_stack = stack_;
     const Insn saved_insn = insn_;
     const int block = NewMadeBlock(h.depth);
-    landing_of_[e] = block;
+    landing_of_[key] = block;
     cur_ = block;
     stack_.clear();
     for (int k = 0; k < h.depth; k++) Push(f_.StackReg(k));
@@ -384,7 +386,7 @@ class Builder {
       RaisedState(pre);
     }
     const std::vector<int> pre = stack_;
-    Push(Def(Op::kCatchException, {}));
+    Push(Def(Op::kCatchException, {}, reraise ? 1 : 0));
     RaisedState(pre);
     const int target = BlockAt(h.target, Depth());
     cur_ = block;
@@ -826,7 +828,7 @@ class Builder {
     raise.state.kind = FrameState::Kind::kError;
     raise.state.bc = insn_.unit;
     raise.state.resume_unit = insn_.start;
-    raise.state.catch_block = CatchBlockFor(insn_.unit, stack_.size());
+    raise.state.catch_block = CatchBlockFor(insn_.unit, stack_.size(), false);
     raise.state.protected_range = HandlerIndexAt(handlers_, insn_.unit) >= 0;
     raise.state.stack = stack_;
     f_.blocks[static_cast<size_t>(cur_)].out_depth = 0;
@@ -836,6 +838,30 @@ class Builder {
   }
 
   // ---- Exception handlers ----
+
+  // RERAISE n: the exception on top raised again, without a traceback entry, from the
+  // offset the int n entries below it names. A generator's frame leaves it to the
+  // interpreter (which also marks a generator it leaves completed).
+  bool Reraise() {
+    if (IsGenerator(code_.flags) || !catching_) return LeaveToRaise();
+    if (insn_.oparg >= Depth()) Fail("RERAISE past the stack");
+    Instr reraise;
+    reraise.op = Op::kReraise;
+    reraise.args = {Pop1()};
+    reraise.imm = insn_.oparg;
+    reraise.bc = insn_.unit;
+    reraise.has_state = true;
+    reraise.state.kind = FrameState::Kind::kReraise;
+    reraise.state.bc = insn_.unit;
+    reraise.state.resume_unit = insn_.start;
+    reraise.state.catch_block = CatchBlockFor(insn_.unit, stack_.size(), true);
+    reraise.state.protected_range = HandlerIndexAt(handlers_, insn_.unit) >= 0;
+    reraise.state.stack = stack_;
+    f_.blocks[static_cast<size_t>(cur_)].out_depth = 0;
+    Emit(std::move(reraise));
+    cur_ = -1;
+    return false;
+  }
 
   bool PushExcInfo() {
     const int exc = Pop1();
@@ -1157,7 +1183,7 @@ class Builder {
   const CodeInfo& code_;
   const bool catching_;
   std::vector<ExceptionHandler> handlers_;
-  std::map<int, int> landing_of_;  // handlers_ index -> landing block
+  std::map<int, int> landing_of_;  // 2 * handlers_ index (+ 1: re-raise) -> landing block
   Function f_;
   std::set<int> starts_;
   std::map<int, int> block_at_;
@@ -1231,7 +1257,7 @@ class Builder {
   X(JUMP_IF_FALSE_OR_POP, JumpOrPop)                 \
   X(RETURN_VALUE, ReturnValue)                       \
   X(RAISE_VARARGS, RaiseVarargs)                     \
-  X(RERAISE, LeaveToRaise)                           \
+  X(RERAISE, Reraise)                                \
   X(PUSH_EXC_INFO, PushExcInfo)                      \
   X(POP_EXCEPT, PopExcept)                           \
   X(CHECK_EXC_MATCH, CheckExcMatch)                  \

@@ -14,9 +14,8 @@ namespace {
 //       finally:
 //           x = 0
 // and the entries dis._parse_exception_table reads from it (in code units).
-const std::vector<uint8_t> kTable = {130, 14, 19, 0,  147, 17, 50, 3,  164, 1, 45,
-                                     3,   165, 1, 50, 3,   166, 4,  53, 0,   173, 5,
-                                     50,  3,   178, 3, 53, 0,   181, 4, 57, 3};
+const std::vector<uint8_t> kTable = {130, 14, 19, 0, 147, 17, 50, 3, 164, 1, 45, 3, 165, 1, 50, 3,
+                                     166, 4,  53, 0, 173, 5,  50, 3, 178, 3, 53, 0, 181, 4, 57, 3};
 
 TEST(ExceptionTable, DecodesWhatDisReads) {
   const std::vector<ExceptionHandler> h = DecodeExceptionTable(kTable);

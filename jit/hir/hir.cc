@@ -92,13 +92,16 @@ std::string Immediate(const Function& f, const Instr& in) {
     case Op::kCheckTracing:
     case Op::kMakeGenerator:
     case Op::kFrameLasti:
-    case Op::kCatchException:
     case Op::kPushExcInfo:
     case Op::kPopExcept:
     case Op::kCheckExcMatch:
     case Op::kWithExceptStart:
     case Op::kRaise:
       return "";
+    case Op::kReraise:
+      return std::to_string(in.imm);
+    case Op::kCatchException:
+      return in.imm != 0 ? "reraised" : "";
     case Op::kLoadConst:
       return std::to_string(in.imm) + " (" + Quote(c.const_reprs, in.imm) + ")";
     case Op::kLoadGlobal:
@@ -193,6 +196,8 @@ std::string Print(const Function& f) {
         const bool error = st.kind == FrameState::Kind::kError;
         if (st.kind == FrameState::Kind::kRaised) {
           line += "raised";
+        } else if (st.kind == FrameState::Kind::kReraise) {
+          line += "reraise @" + std::to_string(st.bc * 2);
         } else {
           line += error ? "error @" : "resume @";
           line += std::to_string((error ? st.bc : st.resume_unit) * 2);

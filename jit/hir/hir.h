@@ -30,14 +30,15 @@ enum class ValueType : uint8_t { kObject, kCInt };
 // unwinds from it, adding the traceback entry). kResume: execute the instruction at `bc`
 // (and the rest) in the interpreter; `resume_unit` is where its EXTENDED_ARGs start.
 // kRaised: as kError, for the instruction the frame's prev_instr already names (a handler's
-// landing block, shared by every instruction that raises into it).
+// landing block, shared by every instruction that raises into it). kReraise: RERAISE at
+// `bc` re-raised the exception: no new traceback entry, and prev_instr is what RERAISE set.
 //
 // `catch_block`: the landing block of the exception handler covering `bc` (the builder makes
 // one per exception-table entry), or -1. An error there does not leave compiled code: the
 // stack below the handler's depth moves into s_k, the rest is released, and the landing
 // block takes over.
 struct FrameState {
-  enum class Kind : uint8_t { kError, kResume, kRaised };
+  enum class Kind : uint8_t { kError, kResume, kRaised, kReraise };
   Kind kind = Kind::kError;
   int bc = 0;           // code unit of the instruction
   int resume_unit = 0;  // kResume: first code unit to execute

@@ -183,8 +183,9 @@ constexpr int kVariadic = -1;
   /* ---- Exception handlers (reached through FrameState::catch_block) ---- */                 \
   /* %d = the raising instruction's offset (prev_instr) as an int, for a `lasti` handler */     \
   X(FrameLasti,       kOwned,           false, true,  false, 0,         kPlain)                \
-  /* %d = the pending exception, normalised, with this frame's traceback entry added; the */    \
-  /* exception is no longer set. While tracing is on the interpreter takes over (kRaised) */    \
+  /* %d = the pending exception, normalised, with this frame's traceback entry added (imm */    \
+  /* 1: not, after a re-raise); the exception is no longer set. While tracing is on the */       \
+  /* interpreter takes over (kRaised) */                                                        \
   X(CatchException,   kOwned,           false, true,  false, 0,         kPlain)                \
   /* %d = the thread's handled exception (None if none); %a becomes it (PUSH_EXC_INFO) */      \
   X(PushExcInfo,      kOwned,           false, false, false, 1,         kPlain)                \
@@ -196,6 +197,9 @@ constexpr int kVariadic = -1;
   X(WithExceptStart,  kOwned,           false, true,  false, 2,         kPlain)                \
   /* raise %a [from %b] (RAISE_VARARGS 1 and 2): always leaves with the exception set */       \
   X(Raise,            kNone,            true,  true,  false, kVariadic, kTerminator)           \
+  /* re-raise exception %a (RERAISE imm; imm > 0: prev_instr from the int imm entries down */ \
+  /* the state's stack); while tracing, the interpreter redoes the RERAISE */                  \
+  X(Reraise,          kNone,            true,  true,  false, 1,         kTerminator)           \
   /* ---- Generators and coroutines ---- */                                                    \
   /* %d:cint = the frame was suspended at code unit imm (prev_instr) */                       \
   X(ResumedAt,        kCInt,            false, false, true,  0,         kPlain)                \

@@ -392,14 +392,18 @@ class Lowerer {
     return b;
   }
   void EmitDeopt(const FrameState& st) {
-    if (st.kind == FrameState::Kind::kError && st.catch_block >= 0) return EmitCatchEdge(st);
+    const bool raises =
+        st.kind == FrameState::Kind::kError || st.kind == FrameState::Kind::kReraise;
+    if (raises && st.catch_block >= 0) return EmitCatchEdge(st);
     const int64_t base = kLocalsPlus + 8 * int64_t{f_.code.nlocalsplus};
     const bool error = st.kind != FrameState::Kind::kResume;
     DeoptSite site;
     site.prev_unit = error ? st.bc : st.resume_unit - 1;
-    site.keep_prev_instr = st.kind == FrameState::Kind::kRaised;
-    site.unwinds = st.kind == FrameState::Kind::kError && !st.protected_range &&
+    const bool reraise = st.kind == FrameState::Kind::kReraise;
+    site.keep_prev_instr = st.kind == FrameState::Kind::kRaised || reraise;
+    site.unwinds = (st.kind == FrameState::Kind::kError || reraise) && !st.protected_range &&
                    !hir::IsGenerator(f_.code.flags) && st.bc >= f_.code.first_traceable;
+    site.reraised = reraise;
     site.depth = static_cast<int>(st.stack.size());
     for (size_t i = 0; i < st.stack.size(); i++) {
       const int v = LirReg(st.stack[i]);
@@ -427,12 +431,14 @@ class Lowerer {
   // exception_unwind does up to pushing the exception. The stack below the handler's depth
   // moves into s_k (the frame state's borrowed values get their own reference), the rest is
   // released, prev_instr names the raising instruction (for the traceback entry and the
-  // handler's lasti), and the handler's landing block goes on.
+  // handler's lasti; after a re-raise, RERAISE has set it), and the handler's landing
+  // block goes on.
   void EmitCatchEdge(const FrameState& st) {
     const int landing = st.catch_block;
     const size_t depth = static_cast<size_t>(f_.blocks[static_cast<size_t>(landing)].in_depth);
     if (st.stack.size() < depth) throw std::logic_error("lowering: handler deeper than the stack");
-    SetPrevInstr(st.bc);
+    const bool reraise = st.kind == FrameState::Kind::kReraise;
+    if (!reraise) SetPrevInstr(st.bc);
     std::vector<int> kept;
     for (size_t i = 0; i < st.stack.size(); i++) {
       const int v = LirReg(st.stack[i]);
@@ -441,7 +447,7 @@ class Lowerer {
         if (borrowed) Incref(V(v));
         kept.push_back(Mov(V(v), Type::kPtr));  // through temporaries: s_k may be a source
       } else if (!borrowed && null_regs_.count(st.stack[i]) == 0) {
-        Decref(v, true, st.bc, IsFloatLike(st.stack[i]));
+        Decref(v, true, reraise ? -1 : st.bc, IsFloatLike(st.stack[i]));
       }
     }
     for (size_t k = 0; k < kept.size(); k++) {
@@ -583,6 +589,8 @@ class Lowerer {
         return LowerTerminator(in);
       case Op::kRaise:
         return LowerRaise(in);
+      case Op::kReraise:
+        return LowerReraise(in);
       case Op::kLoadDeref:
       case Op::kStoreDeref:
       case Op::kDeleteDeref:
@@ -657,7 +665,8 @@ class Lowerer {
     if (in.op == Op::kFrameLasti) {
       Call(Helper::a64_frame_lasti, {V(frame_)}, LirReg(in.dst));
     } else {
-      Call(Helper::a64_catch_exception, {V(tstate_), V(frame_)}, LirReg(in.dst));
+      Call(Helper::a64_catch_exception, {V(tstate_), V(frame_), Operand::Imm(in.imm == 0)},
+           LirReg(in.dst));
     }
     DeoptIf(in, Cond::kEq, V(LirReg(in.dst)), Operand::Imm(0));
   }
@@ -669,6 +678,28 @@ class Lowerer {
     const Operand cause = in.args.size() > 1 ? V(LirReg(in.args[1])) : Operand::Imm(0);
     CallVoid(Helper::a64_raise, {V(LirReg(in.args[0])), cause});
     EmitDeopt(in.state);
+  }
+
+  // RERAISE: the helper re-raises (setting prev_instr from the lasti entry, if any), then the
+  // error path without a new traceback entry. While tracing, it does nothing and the
+  // interpreter redoes the RERAISE with the stack as it was.
+  void LowerReraise(const Instr& in) {
+    const FrameState& st = in.state;
+    const Operand lasti = in.imm > 0
+                              ? V(LirReg(st.stack[st.stack.size() - static_cast<size_t>(in.imm)]))
+                              : Operand::Imm(0);
+    SetPrevInstr(in.bc);
+    const int r = Call(Helper::a64_reraise, {V(tstate_), V(frame_), V(LirReg(in.args[0])), lasti},
+                       -1, Type::kI64);
+    FrameState redo = st;
+    redo.kind = FrameState::Kind::kResume;
+    redo.catch_block = -1;
+    redo.stack.push_back(in.args[0]);
+    redo.borrowed.resize(st.stack.size(), false);
+    redo.borrowed.push_back(false);  // stolen by the op: the refcount pass made it owned
+    DeoptIf(redo, Cond::kNe, V(r), Operand::Imm(0));
+    prev_instr_known_ = -1;  // the lasti entry's offset
+    EmitDeopt(st);
   }
 
   // ---- Cells, closures, deletions, generators (3.11's full function bodies) ----

@@ -52,6 +52,8 @@ struct DeoptSite {
   // runtime can add the traceback entry and release the stack itself (the interpreter would
   // find no handler and leave the frame) unless tracing is on.
   bool unwinds = false;
+  // The exception was re-raised (RERAISE): the runtime adds no traceback entry.
+  bool reraised = false;
 };
 
 // Every address the generated code embeds; the code object keeps them alive. Lowering

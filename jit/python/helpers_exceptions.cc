@@ -29,13 +29,16 @@ PyFrameObject* FrameObjectOf(_PyInterpreterFrame* frame) {
 
 }  // namespace
 
-PyObject* a64_catch_exception(PyThreadState* ts, _PyInterpreterFrame* frame) {
+PyObject* a64_catch_exception(PyThreadState* ts, _PyInterpreterFrame* frame,
+                              int64_t add_traceback) {
   // Tracing reports the exception from the interpreter's error path (call_exc_trace); and
   // only the thread's current frame gets its frame object from PyEval_GetFrame.
   if (ts->cframe->use_tracing || ts->cframe->current_frame != frame) return nullptr;
   python::CountCaughtException();
-  PyFrameObject* f = FrameObjectOf(frame);
-  if (f != nullptr) PyTraceBack_Here(f);
+  if (add_traceback != 0) {
+    PyFrameObject* f = FrameObjectOf(frame);
+    if (f != nullptr) PyTraceBack_Here(f);
+  }
   PyObject *type = nullptr, *value = nullptr, *tb = nullptr;
   PyErr_Fetch(&type, &value, &tb);
   PyErr_NormalizeException(&type, &value, &tb);
@@ -150,6 +153,16 @@ void a64_raise(PyObject* exc, PyObject* cause) {
   }
   PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(value)), value);
   Py_DECREF(value);
+}
+
+int64_t a64_reraise(PyThreadState* ts, _PyInterpreterFrame* frame, PyObject* exc, PyObject* lasti) {
+  if (ts->cframe->use_tracing) return 1;
+  if (lasti != nullptr && PyLong_Check(lasti)) {
+    frame->prev_instr = _PyCode_CODE(frame->f_code) + PyLong_AsLong(lasti);
+  }
+  PyErr_Restore(Py_NewRef(reinterpret_cast<PyObject*>(Py_TYPE(exc))), exc,
+                PyException_GetTraceback(exc));
+  return 0;
 }
 
 }  // namespace a64jit::runtime

@@ -346,11 +346,12 @@ A64JIT_ALWAYS_INLINE bool BeginRun(Runtime& r, PyThreadState* ts, _PyInterpreter
 // the interpreter's error path does before it leaves such a frame, without entering it. The
 // frame's traceback entry, then its value stack released from the top. PyEval_GetFrame
 // makes the frame object keeping the pending exception, but clears the error it fails with.
-void UnwindFrame(_PyInterpreterFrame* frame) {
-  PyFrameObject* f = frame->frame_obj != nullptr ? frame->frame_obj : PyEval_GetFrame();
-  if (f != nullptr) {
+// A re-raise (`reraised`) adds no traceback entry.
+void UnwindFrame(_PyInterpreterFrame* frame, bool reraised) {
+  PyFrameObject* f = frame->frame_obj != nullptr || reraised ? frame->frame_obj : PyEval_GetFrame();
+  if (f != nullptr && !reraised) {
     PyTraceBack_Here(f);
-  } else {
+  } else if (!reraised) {
     PyErr_NoMemory();
   }
   const int base = frame->f_code->co_nlocalsplus;
@@ -366,8 +367,9 @@ __attribute__((noinline)) PyObject* FinishDeopt(Runtime& r, CodeState* st, PyThr
                                                 _PyInterpreterFrame* frame, uint64_t code) {
   CompleteFrame(*st, frame, code);
   const bool error = (code & lower::kDeoptKindMask) == lower::kDeoptError;
-  const bool unwind = error && st->deopt_sites.at(code >> 2).unwinds && !ts->cframe->use_tracing;
-  if (unwind) UnwindFrame(frame);
+  const lower::DeoptSite& site = st->deopt_sites.at(code >> 2);
+  const bool unwind = error && site.unwinds && !ts->cframe->use_tracing;
+  if (unwind) UnwindFrame(frame, site.reraised);
   ts->cframe->current_frame = frame->previous;
   ts->recursion_remaining++;  // Py_LeaveRecursiveCall()
   if (unwind) {

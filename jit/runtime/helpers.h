@@ -76,6 +76,7 @@ struct _PyInterpreterFrame;
   X(a64_check_exc_match)            \
   X(a64_with_except_start)          \
   X(a64_raise)                      \
+  X(a64_reraise)                    \
   /* libpython */                   \
   X(_Py_Dealloc)                    \
   X(PySlice_New)                    \
@@ -242,10 +243,11 @@ int64_t a64_eval_breaker(PyThreadState* ts);
 // The raising instruction's offset in code units (prev_instr), as an int.
 PyObject* a64_frame_lasti(_PyInterpreterFrame* frame);
 // The pending exception, caught by a handler of `frame` (the thread's current frame): the
-// frame's traceback entry added, normalised, its __traceback__ set; the exception is no
-// longer pending. NULL, with the exception still pending and nothing done, while tracing or
-// profiling is on (the interpreter then reports the exception event and runs the handler).
-PyObject* a64_catch_exception(PyThreadState* ts, _PyInterpreterFrame* frame);
+// frame's traceback entry added (unless it was re-raised: `add_traceback` 0), normalised, its
+// __traceback__ set; the exception is no longer pending. NULL, with the exception still pending and
+// nothing done, while tracing or profiling is on (the interpreter then reports the exception event
+// and runs the handler).
+PyObject* a64_catch_exception(PyThreadState* ts, _PyInterpreterFrame* frame, int64_t add_traceback);
 // PUSH_EXC_INFO: `exc` becomes the thread's handled exception; returns the one it replaces
 // (None if none). Cannot fail.
 PyObject* a64_push_exc_info(PyThreadState* ts, PyObject* exc);
@@ -259,6 +261,9 @@ PyObject* a64_with_except_start(PyObject* exit_func, PyObject* exc);
 // RAISE_VARARGS 1 and 2: raises `exc` (a class is called first) with __cause__ `cause`
 // (NULL: none given); consumes both. Always leaves an exception set.
 void a64_raise(PyObject* exc, PyObject* cause);
+// RERAISE: 0 with `exc` (consumed) pending again, its traceback as it is, and prev_instr set
+// from `lasti` (an int, or NULL: left); 1, with nothing done, while tracing or profiling is on.
+int64_t a64_reraise(PyThreadState* ts, _PyInterpreterFrame* frame, PyObject* exc, PyObject* lasti);
 
 // The typed id of every helper: Helper::PyNumber_Add, Helper::a64_call, ...
 enum class Helper : uint16_t {

@@ -26,7 +26,9 @@ SENTINEL = object()
 def lines_of(tb):
     out = []
     while tb is not None:
-        out.append((tb.tb_frame.f_code.co_name, tb.tb_lineno))
+        # f_lineno of a frame that has finished: the line its last instruction had, which a
+        # `finally` or `with` re-raise sets back to the raising line.
+        out.append((tb.tb_frame.f_code.co_name, tb.tb_lineno, tb.tb_frame.f_lineno))
         tb = tb.tb_next
     return out
 
@@ -165,6 +167,26 @@ def gen_with_handler(n):
             yield ("after yield", sys.exc_info()[0].__name__)
 
 
+def escapes_finally(x):
+    try:
+        fails(x)
+    finally:
+        x = "cleaned"
+
+
+def escapes_with(x):
+    with Manager(False):
+        fails(x)
+        x += 1
+
+
+def escaped(fn, x):
+    try:
+        fn(x)
+    except Problem as e:
+        return lines_of(e.__traceback__)
+
+
 def bare_reraise():
     try:
         try:
@@ -186,3 +208,4 @@ print(deep_stack(300), sys.getrefcount(SENTINEL) - before)
 print(with_blocks())
 print(list(gen_with_handler(4)))
 print(bare_reraise())
+print(escaped(escapes_finally, 0), escaped(escapes_with, 1))
