@@ -814,27 +814,35 @@ class Builder {
     return false;
   }
 
-  // RAISE_VARARGS 1 and 2 raise in compiled code (the exception may be caught there);
-  // a bare `raise` re-raises without a new traceback entry, as RERAISE does: the
-  // interpreter does both.
+  // RAISE_VARARGS 1 and 2 raise in compiled code (the exception may be caught there); a
+  // bare `raise` (the handled exception again, or stock's RuntimeError when there is none)
+  // is left to the interpreter.
   bool RaiseVarargs() {
     if (insn_.oparg == 0) return LeaveToRaise();
-    const std::vector<int> operands = Pop(insn_.oparg);
+    EndWithRaise(Op::kRaise, Pop(insn_.oparg), FrameState::Kind::kError, 0);
+    return false;
+  }
+
+  // Ends the block with Raise or Reraise (terminators that always leave with an exception
+  // set): the state holds the stack under the operands, and names the handler that
+  // catches the exception here, if any.
+  void EndWithRaise(Op op, std::vector<int> operands, FrameState::Kind kind, int64_t imm) {
     Instr raise;
-    raise.op = Op::kRaise;
-    raise.args = operands;
+    raise.op = op;
+    raise.args = std::move(operands);
+    raise.imm = imm;
     raise.bc = insn_.unit;
     raise.has_state = true;
-    raise.state.kind = FrameState::Kind::kError;
+    raise.state.kind = kind;
     raise.state.bc = insn_.unit;
     raise.state.resume_unit = insn_.start;
-    raise.state.catch_block = CatchBlockFor(insn_.unit, stack_.size(), false);
+    const bool reraise = kind == FrameState::Kind::kReraise;
+    raise.state.catch_block = CatchBlockFor(insn_.unit, stack_.size(), reraise);
     raise.state.protected_range = HandlerIndexAt(handlers_, insn_.unit) >= 0;
     raise.state.stack = stack_;
     f_.blocks[static_cast<size_t>(cur_)].out_depth = 0;
     Emit(std::move(raise));
     cur_ = -1;
-    return false;
   }
 
   // ---- Exception handlers ----
@@ -845,21 +853,7 @@ class Builder {
   bool Reraise() {
     if (IsGenerator(code_.flags) || !catching_) return LeaveToRaise();
     if (insn_.oparg >= Depth()) Fail("RERAISE past the stack");
-    Instr reraise;
-    reraise.op = Op::kReraise;
-    reraise.args = {Pop1()};
-    reraise.imm = insn_.oparg;
-    reraise.bc = insn_.unit;
-    reraise.has_state = true;
-    reraise.state.kind = FrameState::Kind::kReraise;
-    reraise.state.bc = insn_.unit;
-    reraise.state.resume_unit = insn_.start;
-    reraise.state.catch_block = CatchBlockFor(insn_.unit, stack_.size(), true);
-    reraise.state.protected_range = HandlerIndexAt(handlers_, insn_.unit) >= 0;
-    reraise.state.stack = stack_;
-    f_.blocks[static_cast<size_t>(cur_)].out_depth = 0;
-    Emit(std::move(reraise));
-    cur_ = -1;
+    EndWithRaise(Op::kReraise, {Pop1()}, FrameState::Kind::kReraise, insn_.oparg);
     return false;
   }
 
@@ -893,8 +887,8 @@ class Builder {
     return true;
   }
 
-  // RAISE_VARARGS 0, RERAISE, LOAD_ASSERTION_ERROR: all only ever lead to raising, and
-  // the interpreter does it, with its exact messages and traceback.
+  // RAISE_VARARGS 0, LOAD_ASSERTION_ERROR, and a generator's RERAISE: all only ever lead to
+  // raising, and the interpreter does it, with its exact messages and traceback.
   bool LeaveToRaise() {
     Instr deopt;
     deopt.op = Op::kDeopt;
