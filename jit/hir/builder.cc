@@ -241,10 +241,11 @@ class Builder {
   void FindBlocks() {
     std::deque<int> todo = {0};
     starts_.insert(0);
-    for (const ExceptionHandler& h : handlers_) {
-      if (!catching_) break;
-      starts_.insert(h.target);
-      todo.push_back(h.target);
+    if (catching_) {
+      for (const ExceptionHandler& h : handlers_) {
+        starts_.insert(h.target);
+        todo.push_back(h.target);
+      }
     }
     std::set<int> seen;
     while (!todo.empty()) {
@@ -344,7 +345,9 @@ class Builder {
   void State(FrameState::Kind kind, const std::vector<int>& stack) {
     // First: making a landing block may move f_.blocks (and so Last()).
     const int catch_block =
-        kind == FrameState::Kind::kRaised ? -1 : CatchBlockFor(insn_.unit, stack.size(), false);
+        kind == FrameState::Kind::kRaised
+            ? -1
+            : CatchBlockFor(insn_.unit, stack.size(), kind == FrameState::Kind::kReraise);
     Instr& in = Last();
     if (!InfoOf(in.op).leaves) {
       throw std::logic_error(std::string("builder: ") + OpName(in.op) + " cannot leave");
@@ -832,16 +835,9 @@ class Builder {
     raise.args = std::move(operands);
     raise.imm = imm;
     raise.bc = insn_.unit;
-    raise.has_state = true;
-    raise.state.kind = kind;
-    raise.state.bc = insn_.unit;
-    raise.state.resume_unit = insn_.start;
-    const bool reraise = kind == FrameState::Kind::kReraise;
-    raise.state.catch_block = CatchBlockFor(insn_.unit, stack_.size(), reraise);
-    raise.state.protected_range = HandlerIndexAt(handlers_, insn_.unit) >= 0;
-    raise.state.stack = stack_;
-    f_.blocks[static_cast<size_t>(cur_)].out_depth = 0;
     Emit(std::move(raise));
+    State(kind, stack_);
+    f_.blocks[static_cast<size_t>(cur_)].out_depth = 0;
     cur_ = -1;
   }
 

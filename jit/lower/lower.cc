@@ -401,8 +401,8 @@ class Lowerer {
     site.prev_unit = error ? st.bc : st.resume_unit - 1;
     const bool reraise = st.kind == FrameState::Kind::kReraise;
     site.keep_prev_instr = st.kind == FrameState::Kind::kRaised || reraise;
-    site.unwinds = (st.kind == FrameState::Kind::kError || reraise) && !st.protected_range &&
-                   !hir::IsGenerator(f_.code.flags) && st.bc >= f_.code.first_traceable;
+    site.unwinds = raises && !st.protected_range && !hir::IsGenerator(f_.code.flags) &&
+                   st.bc >= f_.code.first_traceable;
     site.reraised = reraise;
     site.depth = static_cast<int>(st.stack.size());
     for (size_t i = 0; i < st.stack.size(); i++) {

@@ -15,30 +15,13 @@ PyObject* a64_frame_lasti(_PyInterpreterFrame* frame) {
   return PyLong_FromLong(_PyInterpreterFrame_LASTI(frame));
 }
 
-namespace {
-
-// The frame object of `frame`, made if it has none yet. PyEval_GetFrame makes the current
-// frame's (keeping the pending exception) but clears the error it fails with; NULL then
-// leaves MemoryError pending, as the interpreter's _PyFrame_GetFrameObject would.
-PyFrameObject* FrameObjectOf(_PyInterpreterFrame* frame) {
-  if (frame->frame_obj != nullptr) return frame->frame_obj;
-  PyFrameObject* f = PyEval_GetFrame();
-  if (f == nullptr) PyErr_NoMemory();
-  return f;
-}
-
-}  // namespace
-
 PyObject* a64_catch_exception(PyThreadState* ts, _PyInterpreterFrame* frame,
                               int64_t add_traceback) {
   // Tracing reports the exception from the interpreter's error path (call_exc_trace); and
   // only the thread's current frame gets its frame object from PyEval_GetFrame.
   if (ts->cframe->use_tracing || ts->cframe->current_frame != frame) return nullptr;
   python::CountCaughtException();
-  if (add_traceback != 0) {
-    PyFrameObject* f = FrameObjectOf(frame);
-    if (f != nullptr) PyTraceBack_Here(f);
-  }
+  if (add_traceback != 0) python::AddTracebackEntry(frame);
   PyObject *type = nullptr, *value = nullptr, *tb = nullptr;
   PyErr_Fetch(&type, &value, &tb);
   PyErr_NormalizeException(&type, &value, &tb);

@@ -344,16 +344,10 @@ A64JIT_ALWAYS_INLINE bool BeginRun(Runtime& r, PyThreadState* ts, _PyInterpreter
 
 // An exception no handler of the (current, completed) frame covers, with tracing off: what
 // the interpreter's error path does before it leaves such a frame, without entering it. The
-// frame's traceback entry, then its value stack released from the top. PyEval_GetFrame
-// makes the frame object keeping the pending exception, but clears the error it fails with.
-// A re-raise (`reraised`) adds no traceback entry.
+// frame's traceback entry (none after a re-raise, `reraised`), then its value stack
+// released from the top.
 void UnwindFrame(_PyInterpreterFrame* frame, bool reraised) {
-  PyFrameObject* f = frame->frame_obj != nullptr || reraised ? frame->frame_obj : PyEval_GetFrame();
-  if (f != nullptr && !reraised) {
-    PyTraceBack_Here(f);
-  } else if (!reraised) {
-    PyErr_NoMemory();
-  }
+  if (!reraised) AddTracebackEntry(frame);
   const int base = frame->f_code->co_nlocalsplus;
   while (frame->stacktop > base) {
     frame->stacktop--;
@@ -882,6 +876,15 @@ std::string DumpKept() {
 
 void CountBreakerCall() { TheRuntime().stats.breaker_calls++; }
 void CountCaughtException() { TheRuntime().stats.caught++; }
+
+void AddTracebackEntry(_PyInterpreterFrame* frame) {
+  PyFrameObject* f = frame->frame_obj != nullptr ? frame->frame_obj : PyEval_GetFrame();
+  if (f != nullptr) {
+    PyTraceBack_Here(f);
+  } else {
+    PyErr_NoMemory();
+  }
+}
 
 Stats GetStats() {
   Runtime& r = TheRuntime();

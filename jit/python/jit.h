@@ -143,6 +143,11 @@ PyObject* LeaveCompiledCall(PyThreadState* ts, _PyInterpreterFrame* frame, uint6
 void CountBreakerCall();
 // Counts an exception a compiled handler caught (a64_catch_exception).
 void CountCaughtException();
+// The pending exception's traceback entry for `frame`, the thread's current frame, as the
+// interpreter's error path adds it. PyEval_GetFrame makes the frame object (keeping the
+// pending exception) but clears the error it fails with: MemoryError is then pending, as
+// after the interpreter's _PyFrame_GetFrameObject.
+void AddTracebackEntry(_PyInterpreterFrame* frame);
 
 // All calls need the GIL. Errors are Python exceptions (return false / nullptr).
 bool Enable(const Config& config);
