@@ -139,4 +139,43 @@ bb2:
 }
 
 }  // namespace
+TEST(RegAlloc, AValueStaysLiveThroughBlocksThatNeitherReadNorWriteIt) {
+  // %1 is defined in bb0 and read only in bb3; bb1 and bb2 pass it on untouched, so it is
+  // live across both, and bb1's call makes it a value that crosses a call. %2 is written in
+  // two blocks (LIR is not SSA) and read after they join: live out of both writers.
+  Module m = Parse(R"(func @f(%0:i64) -> i64 {
+bb0:
+  %1:i64 = add %0, 1
+  br.i64 eq %0, 0, bb1, bb2
+bb1:
+  %3:i64 = call @g(%0)
+  %2:i64 = add %3, 1
+  jmp bb3
+bb2:
+  %2:i64 = add %0, 2
+  jmp bb3
+bb3:
+  %4:i64 = add %1, %2
+  ret %4
+}
+)");
+  const Function& f = m.functions[0];
+  std::vector<LiveInterval> iv = ComputeLiveIntervals(f);
+  auto find = [&](int v) {
+    return *std::find_if(iv.begin(), iv.end(), [&](auto& x) { return x.vreg == v; });
+  };
+  // Positions: bb0 0-3, bb1 4-9, bb2 10-13, bb3 14-17.
+  ASSERT_EQ(find(1).ranges.size(), 1u);
+  EXPECT_EQ(find(1).start, 1);
+  EXPECT_EQ(find(1).end, 14);  // read by bb3's add, instruction 7
+  ASSERT_EQ(find(2).ranges.size(), 2u);
+  EXPECT_EQ(find(2).ranges[0].start, 7);  // written by bb1's add, live to bb1's end
+  EXPECT_EQ(find(2).ranges[0].end, 9);
+  EXPECT_EQ(find(2).ranges[1].start, 11);  // written by bb2's add, live on into bb3
+  EXPECT_EQ(find(2).ranges[1].end, 14);
+  Allocation a = AllocateRegisters(f, SmallFile());
+  EXPECT_TRUE(a.crosses_call[1]);
+  ExpectNoOverlap(f, a);
+}
+
 }  // namespace a64jit::lir

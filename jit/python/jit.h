@@ -94,8 +94,10 @@ struct Stats {
   uint64_t host_calls = 0, host_calls_in_hook = 0;
   bool instructions_counted = true;  // false under A64JIT_UNICORN_UNCOUNTED=1
   uint64_t code_bytes = 0;
-  // Compile time: per function (median and maximum) and per stage (total over functions).
+  // Compile time: per function (median, 90th percentile, maximum) and per stage (total over
+  // functions).
   int64_t compile_us_median = 0;
+  int64_t compile_us_p90 = 0;
   int64_t compile_us_max = 0;
   int64_t compile_hir_ns = 0;    // bytecode -> optimised HIR
   int64_t compile_lower_ns = 0;  // HIR -> verified LIR

@@ -152,6 +152,7 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "host_calls_in_hook", static_cast<long long>(s.host_calls_in_hook)) == 0 &&
        SetInt(d, "code_bytes", static_cast<long long>(s.code_bytes)) == 0 &&
        SetInt(d, "compile_us_median", s.compile_us_median) == 0 &&
+       SetInt(d, "compile_us_p90", s.compile_us_p90) == 0 &&
        SetInt(d, "compile_us_max", s.compile_us_max) == 0 &&
        SetInt(d, "compile_hir_ns", s.compile_hir_ns) == 0 &&
        SetInt(d, "compile_lower_ns", s.compile_lower_ns) == 0 &&
