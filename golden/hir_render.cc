@@ -29,7 +29,8 @@ lower::RuntimeAddresses FakeAddresses(PyCodeObject* code) {
       &rt.py_long_type,      &rt.eval_breaker,       &rt.null_sink,
       &rt.call_stub,         &rt.py_list_type,       &rt.py_tuple_type,
       &rt.py_list_iter_type, &rt.py_tuple_iter_type, &rt.py_range_iter_type,
-      &rt.py_float_type,     &rt.float_free_list,    &rt.tracemalloc_tracing};
+      &rt.py_float_type,     &rt.float_free_list,    &rt.tracemalloc_tracing,
+      &rt.py_str_type};
   for (size_t i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {
     *objects[i] = kFakeObjects + 16 * i;
   }

@@ -1247,6 +1247,29 @@ class Lowerer {
     return i < rt_.small_int_consts.size() ? rt_.small_int_consts[i] : std::nullopt;
   }
 
+  using ConstKind = RuntimeAddresses::ConstKind;
+  // What HIR register `reg` is known to be when it holds a constant; kUnknown otherwise.
+  ConstKind ConstKindOf(int reg) const {
+    auto source = borrow_source_.find(reg);
+    if (source == borrow_source_.end() || source->second->op != Op::kLoadConst) {
+      return ConstKind::kUnknown;
+    }
+    const size_t i = static_cast<size_t>(source->second->imm);
+    return i < rt_.const_kinds.size() ? rt_.const_kinds[i] : ConstKind::kUnknown;
+  }
+  bool KnownNotInt(int reg) const {
+    const ConstKind k = ConstKindOf(reg);
+    return k != ConstKind::kUnknown && k != ConstKind::kInt;
+  }
+  bool KnownNotFloat(int reg) const {
+    const ConstKind k = ConstKindOf(reg);
+    return k != ConstKind::kUnknown && k != ConstKind::kFloat;
+  }
+  bool IsStrConst(int reg) const {
+    const ConstKind k = ConstKindOf(reg);
+    return k == ConstKind::kStr || k == ConstKind::kInternedStr;
+  }
+
   // The value of an int object of at most one digit (|ob_size| <= 1), or a jump to `slow`.
   int SmallIntValue(Operand obj, int slow) {
     const int type = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
@@ -1315,11 +1338,14 @@ class Lowerer {
   // PyLong_FromLongLong; exact floats for + - * / (a divisor other than +-0.0, which raises),
   // computed in D registers and boxed by PyFloat_FromDouble. An operand that is an int
   // constant rules the float form out (int op float is mixed: stock takes it generically
-  // too). Anything else, and a failed guard, through PyNumber_*.
+  // too), a float constant the int form, and a constant of any other type (`"%d" % n`) both.
+  // Anything else, and a failed guard, through PyNumber_*.
   void LowerArithmetic(const Instr& in) {
-    const bool ints = HasSmallIntForm(in.imm, SmallIntConst(in.args[1]));
+    const bool ints = HasSmallIntForm(in.imm, SmallIntConst(in.args[1])) &&
+                      !KnownNotInt(in.args[0]) && !KnownNotInt(in.args[1]);
     const std::optional<lir::Op> fop = rt_.py_float_type != 0 ? FloatFormOf(in.imm) : std::nullopt;
-    const bool floats = fop && !SmallIntConst(in.args[0]) && !SmallIntConst(in.args[1]);
+    const bool floats = fop && !SmallIntConst(in.args[0]) && !SmallIntConst(in.args[1]) &&
+                        !KnownNotFloat(in.args[0]) && !KnownNotFloat(in.args[1]);
     const auto generic = [&] {
       CallChecked(in, kBinaryHelpers[in.imm], {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
     };
@@ -1461,25 +1487,58 @@ class Lowerer {
         });
   }
 
-  // bool(a op b): small ints compared inline, anything else through a64_compare_bool.
+  // bool(a op b): small ints compared inline; a str constant tested for (in)equality inline
+  // (StrEquality); anything else through a64_compare_bool. An operand that is a constant of
+  // another type than int skips the small-int test, which could only fail.
   void LowerCompareBool(const Instr& in) {
     static const Cond kConds[] = {Cond::kSlt, Cond::kSle, Cond::kEq,
                                   Cond::kNe,  Cond::kSgt, Cond::kSge};
     const int c = LirReg(in.dst);
-    const int slow = NewBlock();
-    cold_[static_cast<size_t>(slow)] = 1;
-    const int done = NewBlock();
-    const Operand a = SmallIntOperand(in.args[0], slow);
-    const Operand b = SmallIntOperand(in.args[1], slow);
-    Compare(a, b, kConds[in.imm], c);
-    Jmp(done);
-    cur_ = slow;
+    const int slow = ColdBlock(), done = NewBlock();
     const int known = prev_instr_known_;
+    if (!KnownNotInt(in.args[0]) && !KnownNotInt(in.args[1])) {
+      const Operand a = SmallIntOperand(in.args[0], slow);
+      const Operand b = SmallIntOperand(in.args[1], slow);
+      Compare(a, b, kConds[in.imm], c);
+      Jmp(done);
+    } else if (rt_.py_str_type != 0 && (in.imm == Py_EQ || in.imm == Py_NE) &&
+               (IsStrConst(in.args[0]) || IsStrConst(in.args[1]))) {
+      StrEquality(in, c, slow, done);
+    } else {
+      Jmp(slow);
+    }
+    cur_ = slow;
+    prev_instr_known_ = known;
     CallInt(in, Helper::a64_compare_bool,
             {V(LirReg(in.args[0])), V(LirReg(in.args[1])), Operand::Imm(in.imm)}, c);
     Jmp(done);
-    cur_ = done;
-    prev_instr_known_ = known == in.bc ? known : -1;
+    Join(done, known, in.bc);
+  }
+
+  // a == b or a != b (in.imm) into `c`, where one operand is a str constant, as 3.11's
+  // COMPARE_OP_STR_JUMP decides it without comparing characters when it can: the same
+  // object is equal; two distinct interned strs are not (interning keeps one object per
+  // value). Anything else jumps to `slow`.
+  void StrEquality(const Instr& in, int c, int slow, int done) {
+    const bool const_first = IsStrConst(in.args[0]);
+    const int k = const_first ? in.args[0] : in.args[1];
+    const int other = const_first ? in.args[1] : in.args[0];
+    const int same = NewBlock(), differ = NewBlock();
+    Br(Cond::kEq, V(LirReg(k)), V(LirReg(other)), same, differ);
+    cur_ = same;
+    Mov(Operand::Imm(in.imm == Py_EQ), Type::kI64, c);
+    Jmp(done);
+    cur_ = differ;
+    if (ConstKindOf(k) != ConstKind::kInternedStr) return Jmp(slow);
+    const Operand x = V(LirReg(other));
+    const int type = Load(x, offsetof(PyObject, ob_type), Type::kPtr);
+    SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_str_type), slow);
+    // PyASCIIObject.state's first bit field, `interned` (2 bits), is its low bits.
+    const int state = Load(x, offsetof(PyASCIIObject, state), Type::kI32);
+    const int interned = Binary(lir::Op::kAnd, V(ZExt(V(state))), Operand::Imm(3), Type::kI64);
+    SlowIf(Cond::kEq, Type::kI64, V(interned), Operand::Imm(0), slow);
+    Mov(Operand::Imm(in.imm == Py_NE), Type::kI64, c);
+    Jmp(done);
   }
 
   // ---- Inline cache checks: a hit runs no call at all; the helper on the slow path fills

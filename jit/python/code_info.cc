@@ -107,6 +107,16 @@ bool FloatFreeListMatches() {
 }
 }  // namespace
 
+namespace {
+lower::RuntimeAddresses::ConstKind KindOf(PyObject* c) {
+  using K = lower::RuntimeAddresses::ConstKind;
+  if (PyLong_CheckExact(c)) return K::kInt;
+  if (PyFloat_CheckExact(c)) return K::kFloat;
+  if (PyUnicode_CheckExact(c)) return PyUnicode_CHECK_INTERNED(c) ? K::kInternedStr : K::kStr;
+  return K::kOther;
+}
+}  // namespace
+
 lower::RuntimeAddresses AddressesOf(PyCodeObject* code) {
   lower::RuntimeAddresses rt;
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(code->co_consts); i++) {
@@ -115,6 +125,7 @@ lower::RuntimeAddresses AddressesOf(PyCodeObject* code) {
     std::optional<int64_t> small;
     if (PyLong_CheckExact(c) && Py_SIZE(c) >= -1 && Py_SIZE(c) <= 1) small = PyLong_AsLong(c);
     rt.small_int_consts.push_back(small);
+    rt.const_kinds.push_back(KindOf(c));
   }
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(code->co_names); i++) {
     rt.names.push_back(reinterpret_cast<uint64_t>(PyTuple_GET_ITEM(code->co_names, i)));
@@ -126,6 +137,7 @@ lower::RuntimeAddresses AddressesOf(PyCodeObject* code) {
   rt.py_long_type = reinterpret_cast<uint64_t>(&PyLong_Type);
   rt.py_list_type = reinterpret_cast<uint64_t>(&PyList_Type);
   rt.py_float_type = reinterpret_cast<uint64_t>(&PyFloat_Type);
+  rt.py_str_type = reinterpret_cast<uint64_t>(&PyUnicode_Type);
   rt.py_tuple_type = reinterpret_cast<uint64_t>(&PyTuple_Type);
   rt.py_list_iter_type = TypeIfSized<lower::SequenceIterLayout>(&PyListIter_Type);
   rt.py_tuple_iter_type = TypeIfSized<lower::SequenceIterLayout>(&PyTupleIter_Type);
