@@ -1494,23 +1494,27 @@ class Lowerer {
     static const Cond kConds[] = {Cond::kSlt, Cond::kSle, Cond::kEq,
                                   Cond::kNe,  Cond::kSgt, Cond::kSge};
     const int c = LirReg(in.dst);
+    const auto helper = [&] {
+      CallInt(in, Helper::a64_compare_bool,
+              {V(LirReg(in.args[0])), V(LirReg(in.args[1])), Operand::Imm(in.imm)}, c);
+    };
+    const bool ints = !KnownNotInt(in.args[0]) && !KnownNotInt(in.args[1]);
+    const bool strs = rt_.py_str_type != 0 && (in.imm == Py_EQ || in.imm == Py_NE) &&
+                      (IsStrConst(in.args[0]) || IsStrConst(in.args[1]));
+    if (!ints && !strs) return helper();  // no inline form: the call is the hot path
     const int slow = ColdBlock(), done = NewBlock();
     const int known = prev_instr_known_;
-    if (!KnownNotInt(in.args[0]) && !KnownNotInt(in.args[1])) {
+    if (ints) {
       const Operand a = SmallIntOperand(in.args[0], slow);
       const Operand b = SmallIntOperand(in.args[1], slow);
       Compare(a, b, kConds[in.imm], c);
       Jmp(done);
-    } else if (rt_.py_str_type != 0 && (in.imm == Py_EQ || in.imm == Py_NE) &&
-               (IsStrConst(in.args[0]) || IsStrConst(in.args[1]))) {
-      StrEquality(in, c, slow, done);
     } else {
-      Jmp(slow);
+      StrEquality(in, c, slow, done);
     }
     cur_ = slow;
     prev_instr_known_ = known;
-    CallInt(in, Helper::a64_compare_bool,
-            {V(LirReg(in.args[0])), V(LirReg(in.args[1])), Operand::Imm(in.imm)}, c);
+    helper();
     Jmp(done);
     Join(done, known, in.bc);
   }
