@@ -34,6 +34,13 @@ void ExpectNoOverlap(const Function& f, const Allocation& a) {
   }
 }
 
+// The interval of vreg `v` among `iv` (the test fails if it has none).
+LiveInterval IntervalOf(const std::vector<LiveInterval>& iv, int v) {
+  auto it = std::find_if(iv.begin(), iv.end(), [&](const LiveInterval& x) { return x.vreg == v; });
+  EXPECT_NE(it, iv.end()) << "no interval for %" << v;
+  return it == iv.end() ? LiveInterval{} : *it;
+}
+
 TEST(RegAlloc, PressureSpillsAndNothingOverlaps) {
   // Eight values live at once with five GP registers: some must spill.
   std::string text = "func @f(%0:i64) -> i64 {\nbb0:\n";
@@ -94,9 +101,7 @@ bb2:
 )");
   const Function& f = m.functions[0];
   std::vector<LiveInterval> iv = ComputeLiveIntervals(f);
-  auto find = [&](int v) {
-    return *std::find_if(iv.begin(), iv.end(), [&](auto& x) { return x.vreg == v; });
-  };
+  auto find = [&](int v) { return IntervalOf(iv, v); };
   // %0 is read by the loop's branch (instruction 6) and live around the back edge, so it
   // lives to the end of bb1 (position 13); %1 is returned by instruction 7 (position 14).
   EXPECT_EQ(find(0).end, 13);
@@ -123,9 +128,7 @@ bb2:
 )");
   const Function& f = m.functions[0];
   std::vector<LiveInterval> iv = ComputeLiveIntervals(f);
-  auto find = [&](int v) {
-    return *std::find_if(iv.begin(), iv.end(), [&](auto& x) { return x.vreg == v; });
-  };
+  auto find = [&](int v) { return IntervalOf(iv, v); };
   // Positions: bb0 0-3, bb1 4-9, bb2 10-13.
   ASSERT_EQ(find(1).ranges.size(), 2u);
   EXPECT_EQ(find(1).ranges[0].end, 3);     // live out of bb0 (into bb2)
@@ -161,9 +164,7 @@ bb3:
 )");
   const Function& f = m.functions[0];
   std::vector<LiveInterval> iv = ComputeLiveIntervals(f);
-  auto find = [&](int v) {
-    return *std::find_if(iv.begin(), iv.end(), [&](auto& x) { return x.vreg == v; });
-  };
+  auto find = [&](int v) { return IntervalOf(iv, v); };
   // Positions: bb0 0-3, bb1 4-9, bb2 10-13, bb3 14-17.
   ASSERT_EQ(find(1).ranges.size(), 1u);
   EXPECT_EQ(find(1).start, 1);

@@ -1239,31 +1239,28 @@ class Lowerer {
   // HIR register `reg` is LoadNull's (null_regs_).
   bool IsNullReg(int reg) const { return null_regs_.count(reg) != 0; }
   bool IsFloatLike(int reg) const { return float_like_regs_.count(reg) != 0; }
-  // The value of HIR register `reg` when it holds a constant small int (see RuntimeAddresses).
-  std::optional<int64_t> SmallIntConst(int reg) const {
+  // The co_consts index of the constant HIR register `reg` holds, if it holds one.
+  std::optional<size_t> ConstIndex(int reg) const {
     auto source = borrow_source_.find(reg);
     if (source == borrow_source_.end() || source->second->op != Op::kLoadConst) return {};
-    const size_t i = static_cast<size_t>(source->second->imm);
-    return i < rt_.small_int_consts.size() ? rt_.small_int_consts[i] : std::nullopt;
+    return static_cast<size_t>(source->second->imm);
+  }
+  // The value of HIR register `reg` when it holds a constant small int (see RuntimeAddresses).
+  std::optional<int64_t> SmallIntConst(int reg) const {
+    const std::optional<size_t> i = ConstIndex(reg);
+    return i && *i < rt_.small_int_consts.size() ? rt_.small_int_consts[*i] : std::nullopt;
   }
 
   using ConstKind = RuntimeAddresses::ConstKind;
   // What HIR register `reg` is known to be when it holds a constant; kUnknown otherwise.
   ConstKind ConstKindOf(int reg) const {
-    auto source = borrow_source_.find(reg);
-    if (source == borrow_source_.end() || source->second->op != Op::kLoadConst) {
-      return ConstKind::kUnknown;
-    }
-    const size_t i = static_cast<size_t>(source->second->imm);
-    return i < rt_.const_kinds.size() ? rt_.const_kinds[i] : ConstKind::kUnknown;
+    const std::optional<size_t> i = ConstIndex(reg);
+    return i && *i < rt_.const_kinds.size() ? rt_.const_kinds[*i] : ConstKind::kUnknown;
   }
-  bool KnownNotInt(int reg) const {
+  // `reg` holds a constant of a known type other than `kind` (kInt or kFloat).
+  bool KnownNot(int reg, ConstKind kind) const {
     const ConstKind k = ConstKindOf(reg);
-    return k != ConstKind::kUnknown && k != ConstKind::kInt;
-  }
-  bool KnownNotFloat(int reg) const {
-    const ConstKind k = ConstKindOf(reg);
-    return k != ConstKind::kUnknown && k != ConstKind::kFloat;
+    return k != ConstKind::kUnknown && k != kind;
   }
   bool IsStrConst(int reg) const {
     const ConstKind k = ConstKindOf(reg);
@@ -1342,10 +1339,12 @@ class Lowerer {
   // Anything else, and a failed guard, through PyNumber_*.
   void LowerArithmetic(const Instr& in) {
     const bool ints = HasSmallIntForm(in.imm, SmallIntConst(in.args[1])) &&
-                      !KnownNotInt(in.args[0]) && !KnownNotInt(in.args[1]);
+                      !KnownNot(in.args[0], ConstKind::kInt) &&
+                      !KnownNot(in.args[1], ConstKind::kInt);
     const std::optional<lir::Op> fop = rt_.py_float_type != 0 ? FloatFormOf(in.imm) : std::nullopt;
     const bool floats = fop && !SmallIntConst(in.args[0]) && !SmallIntConst(in.args[1]) &&
-                        !KnownNotFloat(in.args[0]) && !KnownNotFloat(in.args[1]);
+                        !KnownNot(in.args[0], ConstKind::kFloat) &&
+                        !KnownNot(in.args[1], ConstKind::kFloat);
     const auto generic = [&] {
       CallChecked(in, kBinaryHelpers[in.imm], {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
     };
@@ -1498,7 +1497,8 @@ class Lowerer {
       CallInt(in, Helper::a64_compare_bool,
               {V(LirReg(in.args[0])), V(LirReg(in.args[1])), Operand::Imm(in.imm)}, c);
     };
-    const bool ints = !KnownNotInt(in.args[0]) && !KnownNotInt(in.args[1]);
+    const bool ints =
+        !KnownNot(in.args[0], ConstKind::kInt) && !KnownNot(in.args[1], ConstKind::kInt);
     const bool strs = rt_.py_str_type != 0 && (in.imm == Py_EQ || in.imm == Py_NE) &&
                       (IsStrConst(in.args[0]) || IsStrConst(in.args[1]));
     if (!ints && !strs) return helper();  // no inline form: the call is the hot path
