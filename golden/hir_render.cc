@@ -35,7 +35,7 @@ lower::RuntimeAddresses FakeAddresses(PyCodeObject* code) {
     *objects[i] = kFakeObjects + 16 * i;
   }
   auto next_cache = std::make_shared<uint64_t>(kFakeCaches);
-  rt.new_site_cache = [next_cache] {
+  rt.new_site_cache = [next_cache](int) {
     auto* cache = reinterpret_cast<runtime::SiteCache*>(*next_cache);
     *next_cache += 0x100;
     return cache;

@@ -177,5 +177,56 @@ else
   # Natively compiled code is called directly; A64JIT_CHECKED=1 goes through the executor.
   expect "checked native calls" 0 "^42 \[\]$" env A64JIT_CHECKED=1 "${run[@]}" "$tmp/prog.py"
 fi
+# JIT list files: patterns a line, # comments; a malformed line names the file and line.
+cat >"$tmp/two.py" <<'PY'
+import a64jit
+def f(x): return x + 1
+def g(x): return x + 2
+print(f(1) + g(1), a64jit.get_compiled_functions())
+PY
+printf '# the hot one\n\n__main__:f   # f only\n' >"$tmp/list.txt"
+: >"$tmp/empty.txt"
+printf '__main__:f\n\n__main__ g\n' >"$tmp/bad.txt"
+expect "--jitlist-file" 0 "^5 \['__main__:f'\]$" "${run[@]}" --jitlist-file="$tmp/list.txt" "$tmp/two.py"
+expect "A64JIT_JITLIST_FILE" 0 "^5 \['__main__:f'\]$" env A64JIT_JITLIST_FILE="$tmp/list.txt" \
+  "${run[@]}" "$tmp/two.py"
+expect "an empty JIT list file compiles nothing" 0 "^5 \[\]$" \
+  "${run[@]}" --jitlist-file="$tmp/empty.txt" "$tmp/two.py"
+expect "a malformed JIT list line" 2 "bad.txt:3: malformed pattern '__main__ g'" \
+  "${run[@]}" --jitlist-file="$tmp/bad.txt" "$tmp/two.py"
+expect "a missing JIT list file" 2 "cannot read JIT list file .*nope.txt" \
+  "${run[@]}" --jitlist-file="$tmp/nope.txt" "$tmp/two.py"
+expect "bad A64JIT_PERFMAP" 2 "A64JIT_PERFMAP: expected 0 or 1, got yes" \
+  env A64JIT_PERFMAP=yes "${run[@]}" "$tmp/prog.py"
+expect "jitdump into a missing directory" 2 "cannot create $tmp/nodir/jit-[0-9]+.dump" \
+  "${run[@]}" --jitdump="$tmp/nodir" "$tmp/prog.py"
+expect "bad --max-code-size" 2 "not a byte count: 1k" "${run[@]}" --max-code-size=1k "$tmp/prog.py"
+# The code-size cap: once reached, functions stay interpreted with the reason logged, and
+# the program's results are unchanged.
+cat >"$tmp/many.py" <<'PY'
+import a64jit
+def make(k):
+    src = "def f%d(x):\n    return [x * %d + i for i in range(3)]\n" % (k, k)
+    ns = {}
+    exec(src, ns)
+    return ns["f%d" % k]
+total = sum(sum(make(k)(k)) for k in range(40))
+s = a64jit.stats()
+print(total, s["compiled"] > 0, s["refused_by_code_cap"] > 0,
+      s["code_memory_used"] <= s["max_code_size"])
+PY
+expect "code-size cap" 0 "^61740 True True True$" "${run[@]}" --max-code-size=20000 "$tmp/many.py"
+expect "code-size cap: stock's result" 0 "^61740 False False True$" "${run[@]}" --no-jit \
+  "$tmp/many.py"
+expect "code-size cap: the reason logged" 0 "not compiled .*code size cap reached \(A64JIT_MAX_CODE_SIZE=20000" \
+  "${run[@]}" --log=stderr --max-code-size=20000 "$tmp/many.py"
+# --help lists every option and environment variable the sources read, and the README's
+# table lists the same.
+if /usr/bin/python3.11 difftest/python/options_doc_check.py <("${run[@]}" --help) README.md \
+  $(find jit emulation -name '*.cc' -o -name '*.c'); then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -164,7 +164,11 @@ class Lowerer {
       group_now_ = static_cast<int>(b) + 1;
       group_[static_cast<size_t>(cur_)] = group_now_;
       prev_instr_known_ = -1;
-      for (const Instr& in : f_.blocks[b].instrs) LowerInstr(in);
+      for (const Instr& in : f_.blocks[b].instrs) {
+        lowering_ = &in;
+        LowerInstr(in);
+      }
+      lowering_ = nullptr;
     }
     if (return_block_ >= 0) LowerReturnBlock();
     Reorder();
@@ -404,6 +408,8 @@ class Lowerer {
     site.unwinds = raises && !st.protected_range && !hir::IsGenerator(f_.code.flags) &&
                    st.bc >= f_.code.first_traceable;
     site.reraised = reraise;
+    site.bc = lowering_ != nullptr ? lowering_->bc : st.bc;
+    site.reason = DeoptReasonFor(lowering_ != nullptr ? &lowering_->op : nullptr, st.kind);
     site.depth = static_cast<int>(st.stack.size());
     for (size_t i = 0; i < st.stack.size(); i++) {
       const int v = LirReg(st.stack[i]);
@@ -492,7 +498,10 @@ class Lowerer {
     return p;
   }
 
-  SiteCache* NewSiteCache() { return rt_.new_site_cache ? rt_.new_site_cache() : nullptr; }
+  SiteCache* NewSiteCache() {
+    return rt_.new_site_cache ? rt_.new_site_cache(lowering_ != nullptr ? lowering_->bc : -1)
+                              : nullptr;
+  }
   static Operand Ptr(const void* p) {
     return Operand::Imm(static_cast<int64_t>(reinterpret_cast<uintptr_t>(p)));
   }
@@ -887,6 +896,8 @@ class Lowerer {
   void LowerEnterInterpreter() {
     DeoptSite site;
     site.keep_frame = true;
+    site.bc = lowering_ != nullptr ? lowering_->bc : -1;
+    site.reason = DeoptReason::kGenerator;
     const uint64_t code = (deopt_sites_->size() << 2) | kDeoptResume;
     deopt_sites_->push_back(std::move(site));
     Ret(Imm(code));
@@ -1852,6 +1863,7 @@ class Lowerer {
   std::set<int64_t> float_like_locals_;
   int scratch_addr_ = -1;      // the scratch slot's address after kUnpackSequence
   int prev_instr_known_ = -1;  // the unit prev_instr holds on every path here, or -1
+  const Instr* lowering_ = nullptr;  // the HIR instruction being lowered (deopt sites, caches)
 };
 
 }  // namespace

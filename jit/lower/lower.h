@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "jit/hir/hir.h"
+#include "jit/lower/deopt_reason.h"
 #include "jit/lir/lir.h"
 #include "jit/runtime/site_cache.h"
 
@@ -54,13 +55,18 @@ struct DeoptSite {
   bool unwinds = false;
   // The exception was re-raised (RERAISE): the runtime adds no traceback entry.
   bool reraised = false;
+  // For a64jit.get_deopt_stats(): the instruction whose lowering made the exit (its code
+  // unit; -1: none), and why the exit is taken.
+  int bc = -1;
+  DeoptReason reason = DeoptReason::kException;
 };
 
 // Every address the generated code embeds; the code object keeps them alive. Lowering
 // takes them from here only, so golden tests can lower with fixed, readable addresses.
 struct RuntimeAddresses {
-  // A new zeroed SiteCache that lives as long as the compiled code; nullptr: no caches.
-  std::function<runtime::SiteCache*()> new_site_cache;
+  // A new zeroed SiteCache that lives as long as the compiled code, for the instruction at
+  // code unit `bc` (the runtime names the site in its statistics); nullptr: no caches.
+  std::function<runtime::SiteCache*(int bc)> new_site_cache;
   std::vector<uint64_t> consts;  // co_consts items
   // Per co_consts item: its value when it is an exact int of at most one digit (compared
   // as an immediate, without the type and size checks a variable needs).

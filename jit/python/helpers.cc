@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "emulation/helper_registry.h"
+#include "jit/python/deopt_stats.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/jit.h"
 #include "jit/runtime/helpers.h"
@@ -83,9 +84,11 @@ Entry& SlotFor(Entry (&entries)[kPolymorphicEntries], uint32_t version, uint32_t
 
 // After a miss the generic path served: within the budget of misses, adds the entry
 // `entry_for()` makes for the receiver's type (none when its type_version is 0). The budget
-// counts misses, not entries, so a site that can never be cached stops trying.
+// counts misses, not entries, so a site that can never be cached stops trying. A miss at a
+// site that had an entry is a failed type guard (a64jit.get_deopt_stats()).
 template <typename Cache, typename EntryFor>
-void Specialize(Cache* cache, EntryFor entry_for) {
+void Specialize(Cache* cache, PyTypeObject* receiver, EntryFor entry_for) {
+  if (cache->entries[0].type_version != 0) python::RecordGuardMiss(cache, receiver);
   if (cache->respecializations >= kMaxRespecializations) return;
   const uint32_t turn = cache->respecializations++;
   const auto e = entry_for();
@@ -134,7 +137,8 @@ static PyObject** CachedSlot(PyObject* obj, const AttrCache* cache) {
 PyObject* a64_load_attr_cached(PyObject* obj, PyObject* name, AttrCache* cache) {
   if (PyObject** slot = CachedSlot(obj, cache)) return Py_NewRef(*slot);
   PyObject* res = PyObject_GetAttr(obj, name);
-  if (res != nullptr) Specialize(cache, [&] { return AttrEntryFor(obj, name, false); });
+  if (res != nullptr)
+    Specialize(cache, Py_TYPE(obj), [&] { return AttrEntryFor(obj, name, false); });
   return res;
 }
 
@@ -148,7 +152,7 @@ int a64_store_attr_cached(PyObject* obj, PyObject* name, PyObject* value, AttrCa
     return 0;
   }
   const int rc = PyObject_SetAttr(obj, name, value);
-  if (rc == 0) Specialize(cache, [&] { return AttrEntryFor(obj, name, true); });
+  if (rc == 0) Specialize(cache, Py_TYPE(obj), [&] { return AttrEntryFor(obj, name, true); });
   return rc;
 }
 
@@ -196,7 +200,8 @@ int a64_load_method_cached(PyObject* obj, PyObject* name, PyObject** out, Method
     break;  // this type's entry is stale
   }
   const int rc = a64_load_method(obj, name, out);
-  if (rc == 0 && out[0] != nullptr) Specialize(cache, [&] { return MethodEntryFor(obj, name); });
+  if (rc == 0 && out[0] != nullptr)
+    Specialize(cache, Py_TYPE(obj), [&] { return MethodEntryFor(obj, name); });
   return rc;
 }
 
@@ -333,6 +338,9 @@ void FillCCallCache(uint64_t tagged, PyObject* const* sp, int64_t oparg) {
   auto* cache = reinterpret_cast<CCallCache*>(tagged & ~kCCallMethodShape);
   const bool method = (tagged & kCCallMethodShape) != 0;
   PyObject* callable = method ? sp[0] : sp[1];
+  if (cache != nullptr && cache->callable != nullptr && callable != cache->callable) {
+    python::RecordGuardMiss(cache, callable != nullptr ? Py_TYPE(callable) : nullptr);
+  }
   if (cache == nullptr || callable == nullptr || (!method && sp[0] != nullptr) ||
       callable == cache->callable || cache->respecializations >= kMaxRespecializations) {
     return;

@@ -18,8 +18,13 @@
 #include "jit/lower/lower.h"
 #include "jit/python/arguments.h"
 #include "jit/python/code_info.h"
+#include "jit/python/code_listing.h"
+#include "jit/python/deopt_stats.h"
 #include "jit/python/helpers.h"
 #include "jit/python/interp_state.h"
+#include "jit/python/jitlist_file.h"
+#include "jit/python/json_text.h"
+#include "jit/runtime/capped_sink.h"
 
 namespace a64jit::python {
 
@@ -63,6 +68,7 @@ struct CodeState {
   std::string module;             // for the text of its stages (TextOf)
   PyCodeObject* code = nullptr;   // set once compiled (and then pinned)
   std::string failure;
+  int64_t compile_ns = -1;
   std::string kept_text;  // Config::keep_text's text, made at compile time
   std::vector<std::unique_ptr<runtime::SiteCache>> site_caches;  // referenced by the code
   std::vector<lower::DeoptSite> deopt_sites;                     // indexed by deopt codes
@@ -191,6 +197,7 @@ uint64_t CompileCallStub(Runtime& r) {
         options.base_address = base;
         return compiler::EmitCode(stub, options);
       });
+  ListCode("a64jit:stub:call", loaded.entry, loaded.code.bytes.size());
   return reinterpret_cast<uintptr_t>(loaded.entry);
 }
 
@@ -208,45 +215,59 @@ std::string TextOf(const CodeState& st, const std::string& what) {
   if (what == "hir") return compiler::HirText(info);
   lower::RuntimeAddresses rt = AddressesFor(st.code);
   size_t next = 0;
-  rt.new_site_cache = [&st, &next]() -> runtime::SiteCache* {
+  rt.new_site_cache = [&st, &next](int) -> runtime::SiteCache* {
     if (next >= st.site_caches.size()) throw std::logic_error("LIR text: more site caches");
     return st.site_caches[next++].get();
   };
   return compiler::LirText(info, rt);
 }
 
-void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
-  Runtime& r = TheRuntime();
+// Makes `c` the code of `st` and counts it.
+void Install(Runtime& r, CodeState* st, PyCodeObject* code, compiler::CompiledCode& c) {
+  st->code = code;
+  st->deopt_sites = std::move(c.deopt_sites);
+  st->stub.frame_bytes = static_cast<int64_t>(sizeof(PyObject*)) * FrameSlots(code);
+  // Generator code is entered through the helper: its entry is also where it resumes, so
+  // it cannot clear its locals there as other code does for the stub (lower.cc).
+  const bool plain = OnlyPositionalParameters(code) && !hir::IsGenerator(code->co_flags);
+  st->stub.plain_argcount = plain ? code->co_argcount : -1;
+  st->stub.entry = c.code.entry;
+  st->code_size = c.code.code.bytes.size();
+  st->code_stats = c.code.code.stats;
+  st->kept_text = std::move(c.text);
+  st->compile_ns = c.times.total_ns();
+  st->status = CodeState::Status::kCompiled;
+  Py_INCREF(code);  // the machine code embeds its constants and names
+  g_state_cache[StateCacheIndex(code)] = {code, st};
+  r.compiled.push_back(st);
+  r.stats.compiled++;
+  r.stats.code_bytes += st->code_size;
+  r.stats.compile_hir_ns += c.times.hir_ns;
+  r.stats.compile_lower_ns += c.times.lower_ns;
+  r.stats.compile_emit_ns += c.times.emit_ns;
+  r.stats.compile_ns_total += st->compile_ns;
+  r.compile_ns.push_back(st->compile_ns);
+  ListCode("a64jit:" + st->name, st->stub.entry, st->code_size);
+  Log("compiled " + st->name + " (" + std::to_string(st->code_size) + " bytes)");
+}
+
+// Compiles and installs, or leaves st failed with the reason.
+void TryCompile(Runtime& r, CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
   try {
     lower::RuntimeAddresses rt = AddressesFor(code);
-    rt.new_site_cache = [st] {
+    rt.new_site_cache = [st, code](int bc) {
       st->site_caches.push_back(std::make_unique<runtime::SiteCache>());
+      RegisterCacheSite(st->site_caches.back().get(), &st->name, code, bc);
       return st->site_caches.back().get();
     };
-    compiler::CompiledCode c = compiler::Compile(CodeInfoOf(code, ModuleOf(func)), rt, *r.executor,
+    runtime::Executor& executor = *r.executor;
+    runtime::CappedSink capped(executor, r.config.max_code_size,
+                               [&executor] { return executor.code_bytes_used(); });
+    runtime::CodeSink& sink =
+        r.config.max_code_size != 0 ? static_cast<runtime::CodeSink&>(capped) : executor;
+    compiler::CompiledCode c = compiler::Compile(CodeInfoOf(code, ModuleOf(func)), rt, sink,
                                                  ResolveHelper, r.config.keep_text);
-    st->code = code;
-    st->deopt_sites = std::move(c.deopt_sites);
-    st->stub.frame_bytes = static_cast<int64_t>(sizeof(PyObject*)) * FrameSlots(code);
-    // Generator code is entered through the helper: its entry is also where it resumes, so
-    // it cannot clear its locals there as other code does for the stub (lower.cc).
-    const bool plain = OnlyPositionalParameters(code) && !hir::IsGenerator(code->co_flags);
-    st->stub.plain_argcount = plain ? code->co_argcount : -1;
-    st->stub.entry = c.code.entry;
-    st->code_size = c.code.code.bytes.size();
-    st->code_stats = c.code.code.stats;
-    st->kept_text = std::move(c.text);
-    st->status = CodeState::Status::kCompiled;
-    Py_INCREF(code);  // the machine code embeds its constants and names
-    g_state_cache[StateCacheIndex(code)] = {code, st};
-    r.compiled.push_back(st);
-    r.stats.compiled++;
-    r.stats.code_bytes += st->code_size;
-    r.stats.compile_hir_ns += c.times.hir_ns;
-    r.stats.compile_lower_ns += c.times.lower_ns;
-    r.stats.compile_emit_ns += c.times.emit_ns;
-    r.compile_ns.push_back(c.times.total_ns());
-    Log("compiled " + st->name + " (" + std::to_string(st->code_size) + " bytes)");
+    Install(r, st, code, c);
   } catch (const hir::Unsupported& e) {
     st->status = CodeState::Status::kFailed;
     if (e.opcode() >= 0) {
@@ -256,11 +277,21 @@ void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
     } else {
       st->failure = std::string(e.what()) + " (offset " + std::to_string(e.offset()) + ")";
     }
+  } catch (const runtime::CodeCapReached& e) {
+    st->status = CodeState::Status::kFailed;
+    st->failure = e.what();
+    r.stats.refused_by_code_cap++;
   } catch (const std::exception& e) {
     st->status = CodeState::Status::kFailed;
     st->failure = std::string("internal error: ") + e.what();
   }
+}
+
+void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
+  Runtime& r = TheRuntime();
+  TryCompile(r, st, code, func);
   if (st->status == CodeState::Status::kFailed) {
+    for (const auto& cache : st->site_caches) ForgetCacheSite(cache.get());
     r.stats.failed++;
     r.stats.failures[st->name] = st->failure;
     Log("not compiled " + st->name + ": " + st->failure);
@@ -271,9 +302,11 @@ bool Qualifies(CodeState* st) {
   const Config& c = TheRuntime().config;
   if (!st->list_checked) {
     st->list_checked = true;
-    st->listed = c.jitlist.empty();
-    for (const std::string& p : c.jitlist) {
-      if (GlobMatch(p.c_str(), st->name.c_str())) st->listed = true;
+    st->listed = c.jitlist.empty() && c.jitlist_file.empty();
+    for (const auto* list : {&c.jitlist, &c.jitlist_file_patterns}) {
+      for (const std::string& p : *list) {
+        if (GlobMatch(p.c_str(), st->name.c_str())) st->listed = true;
+      }
     }
   }
   if (!st->listed) return false;
@@ -363,6 +396,11 @@ __attribute__((noinline)) PyObject* FinishDeopt(Runtime& r, CodeState* st, PyThr
   const bool error = (code & lower::kDeoptKindMask) == lower::kDeoptError;
   const lower::DeoptSite& site = st->deopt_sites.at(code >> 2);
   const bool unwind = error && site.unwinds && !ts->cframe->use_tracing;
+  PyObject* raised = error ? PyErr_Occurred() : nullptr;
+  RecordDeopt(
+      &st->name, frame->f_code, site.bc, site.reason,
+      raised != nullptr && PyType_Check(raised) ? reinterpret_cast<PyTypeObject*>(raised) : nullptr,
+      unwind ? DeoptExit::kUnwound : DeoptExit::kInterpreter);
   if (unwind) UnwindFrame(frame, site.reraised);
   ts->cframe->current_frame = frame->previous;
   ts->recursion_remaining++;  // Py_LeaveRecursiveCall()
@@ -669,6 +707,22 @@ CodeState* StateOfFunction(PyObject* func, bool create) {
   return st;
 }
 
+// perf map and jitdump files as `config` asks, the stubs listed in them.
+bool StartNativeTools(Runtime& r, const Config& config) {
+  static bool stubs_listed = false;
+  if (!stubs_listed) {
+    ListCode("a64jit:stub:executor_entry", r.executor->entry_stub(), r.executor->entry_stub_size());
+    stubs_listed = true;
+  }
+  try {
+    ConfigureNativeTools(NativeToolsConfig{config.perf_map, config.jitdump_dir});
+  } catch (const std::exception& e) {
+    PyErr_Format(PyExc_OSError, "a64jit: %s", e.what());
+    return false;
+  }
+  return true;
+}
+
 bool EnsureRuntime(const Config& config) {
   Runtime& r = TheRuntime();
   try {
@@ -713,7 +767,7 @@ bool EnsureRuntime(const Config& config) {
       return false;
     }
   }
-  return true;
+  return StartNativeTools(r, config);
 }
 
 }  // namespace
@@ -759,6 +813,26 @@ EnvConfig ConfigFromEnvironment() {
     }
   }
   if (const char* g = std::getenv("A64JIT_LOG"); g != nullptr) env.config.log = g;
+  if (const char* f = std::getenv("A64JIT_JITLIST_FILE"); f != nullptr && *f != '\0') {
+    env.config.jitlist_file = f;
+    LoadJitListFile(&env.config);
+    env.any = true;
+  }
+  if (const char* m = std::getenv("A64JIT_MAX_CODE_SIZE"); m != nullptr && *m != '\0') {
+    char* end = nullptr;
+    const long long v = std::strtoll(m, &end, 10);
+    if (*end != '\0' || v < 0) {
+      throw std::invalid_argument(std::string("A64JIT_MAX_CODE_SIZE: not a byte count: ") + m);
+    }
+    env.config.max_code_size = static_cast<uint64_t>(v);
+  }
+  if (const char* p = std::getenv("A64JIT_PERFMAP"); p != nullptr && *p != '\0') {
+    if (std::strcmp(p, "0") != 0 && std::strcmp(p, "1") != 0) {
+      throw std::invalid_argument(std::string("A64JIT_PERFMAP: expected 0 or 1, got ") + p);
+    }
+    env.config.perf_map = *p == '1';
+  }
+  if (const char* d = std::getenv("A64JIT_JITDUMP"); d != nullptr) env.config.jitdump_dir = d;
   if (const char* c = std::getenv("A64JIT_CHECKED");
       c != nullptr && *c != '\0' && std::string(c) != "0") {
     env.config.checked_native = true;
@@ -781,6 +855,15 @@ void ExportToEnvironment(const Config& config) {
   set_or_clear("A64JIT_EXEC", config.exec_mode ? runtime::ExecModeName(*config.exec_mode) : "");
   set_or_clear("A64JIT_LOG", config.log);
   set_or_clear("A64JIT_CHECKED", config.checked_native ? "1" : "");
+  set_or_clear("A64JIT_JITLIST_FILE", config.jitlist_file);
+  set_or_clear("A64JIT_MAX_CODE_SIZE",
+               config.max_code_size != 0 ? std::to_string(config.max_code_size) : "");
+  set_or_clear("A64JIT_PERFMAP", config.perf_map ? "1" : "");
+  set_or_clear("A64JIT_JITDUMP", config.jitdump_dir);
+}
+
+void LoadJitListFile(Config* config) {
+  config->jitlist_file_patterns = ReadJitListFile(config->jitlist_file);
 }
 
 bool Enable(const Config& config) {
@@ -824,6 +907,18 @@ int64_t CompiledSize(PyObject* func) {
   return st != nullptr && st->status == CodeState::Status::kCompiled
              ? static_cast<int64_t>(st->code_size)
              : 0;
+}
+
+uint64_t CompiledAddress(PyObject* func) {
+  CodeState* st = StateOfFunction(func, false);
+  return st != nullptr && st->status == CodeState::Status::kCompiled
+             ? reinterpret_cast<uintptr_t>(st->stub.entry)
+             : 0;
+}
+
+int64_t CompilationTimeNs(PyObject* func) {
+  CodeState* st = StateOfFunction(func, false);
+  return st != nullptr && st->status == CodeState::Status::kCompiled ? st->compile_ns : -1;
 }
 
 std::vector<std::string> CompiledFunctions() {
@@ -902,6 +997,11 @@ Stats GetStats() {
     r.stats.compile_us_p90 = ns[ns.size() * 9 / 10] / 1000;
     r.stats.compile_us_max = ns.back() / 1000;
   }
+  if (r.executor != nullptr) {
+    r.stats.code_memory_used = r.executor->code_bytes_used();
+    r.stats.code_memory_reserved = r.executor->code_bytes_reserved();
+  }
+  r.stats.max_code_size = r.config.max_code_size;
   Stats s = r.stats;
   s.stub_entries = r.stub_entries;  // entered directly by compiled code, through the stub
   s.entries += r.stub_entries;
@@ -944,27 +1044,15 @@ std::string StatsSummary() {
     << s.compile_us_p90 << " us, max " << s.compile_us_max << " us; by stage: hir "
     << s.compile_hir_ns / 1000000 << " ms, lower " << s.compile_lower_ns / 1000000 << " ms, emit "
     << s.compile_emit_ns / 1000000 << " ms\n";
+  o << "a64jit: code memory " << s.code_memory_used << " bytes in use, " << s.code_memory_reserved
+    << " reserved";
+  if (s.max_code_size != 0) {
+    o << ", cap " << s.max_code_size << " (" << s.refused_by_code_cap
+      << " functions left interpreted by it)";
+  }
+  o << "\n" << DeoptSummary(10);
   return o.str();
 }
-
-namespace {
-std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
-}  // namespace
 
 bool WriteStatsFile(const std::string& path) {
   FILE* f = std::fopen(path.c_str(), "w");
@@ -989,7 +1077,12 @@ std::string StatsJson() {
     << ", \"compile_us_p90\": " << s.compile_us_p90 << ", \"compile_us_max\": " << s.compile_us_max
     << ", \"compile_hir_ns\": " << s.compile_hir_ns
     << ", \"compile_lower_ns\": " << s.compile_lower_ns
-    << ", \"compile_emit_ns\": " << s.compile_emit_ns << ",\n \"functions\": {";
+    << ", \"compile_emit_ns\": " << s.compile_emit_ns
+    << ", \"compile_ns_total\": " << s.compile_ns_total
+    << ", \"code_memory_used\": " << s.code_memory_used
+    << ", \"code_memory_reserved\": " << s.code_memory_reserved
+    << ", \"max_code_size\": " << s.max_code_size
+    << ", \"refused_by_code_cap\": " << s.refused_by_code_cap << ",\n \"functions\": {";
   bool first = true;
   for (const CodeState* st : TheRuntime().compiled) {
     o << (first ? "" : ", ") << JsonString(st->name) << ": " << st->code_size;
@@ -1007,7 +1100,7 @@ std::string StatsJson() {
     o << (first ? "" : ", ") << JsonString(op) << ": " << n;
     first = false;
   }
-  o << "}}\n";
+  o << "},\n \"deopt_sites\": " << DeoptJson() << "}\n";
   return o.str();
 }
 

@@ -51,16 +51,32 @@ struct Config {
   // DumpKept works after the interpreter has finalised. Empty: texts are made on demand
   // (they are about ten times the size of the code, and slower to make than the code).
   std::string keep_text;
+  // A JIT list file (jitlist_file.h) and its patterns, read when the config is made: with a
+  // file, only functions matching one of its or `jitlist`'s patterns are compiled (an empty
+  // file: none).
+  std::string jitlist_file;
+  std::vector<std::string> jitlist_file_patterns;
+  // A cap on code memory in use (bytes): a function whose code would pass it stays
+  // interpreted, with the reason logged and in stats()' failures (a smaller one later may
+  // still fit). 0: no cap.
+  uint64_t max_code_size = 0;
+  // Native tools (code_listing.h): perf's /tmp/perf-PID.map, jitdump files in a directory.
+  bool perf_map = false;
+  std::string jitdump_dir;
 };
 
-// Settings from A64JIT_THRESHOLD, A64JIT_JITLIST (comma-separated), A64JIT_EXEC, A64JIT_LOG,
-// A64JIT_CHECKED (1: checked_native).
+// Settings from A64JIT_THRESHOLD, A64JIT_JITLIST (comma-separated), A64JIT_JITLIST_FILE,
+// A64JIT_EXEC, A64JIT_LOG, A64JIT_CHECKED (1: checked_native), A64JIT_MAX_CODE_SIZE,
+// A64JIT_PERFMAP (1: perf_map) and A64JIT_JITDUMP (a directory).
 // `any` is false when none is set. Throws std::invalid_argument for a malformed value.
 struct EnvConfig {
   Config config;
   bool any = false;
 };
 EnvConfig ConfigFromEnvironment();
+// Reads config->jitlist_file's patterns into config->jitlist_file_patterns (throws
+// std::invalid_argument naming the file and line).
+void LoadJitListFile(Config* config);
 // The reverse: sets the variables ConfigFromEnvironment reads to what `config` says (and
 // clears those it leaves unset), so a subprocess that reads them runs as configured.
 void ExportToEnvironment(const Config& config);
@@ -102,6 +118,12 @@ struct Stats {
   int64_t compile_hir_ns = 0;    // bytecode -> optimised HIR
   int64_t compile_lower_ns = 0;  // HIR -> verified LIR
   int64_t compile_emit_ns = 0;   // register allocation, encoding, loading
+  int64_t compile_ns_total = 0;  // all compiles, all stages
+  // Code memory: bytes placed (functions, stubs; each rounded up to 16) and mapped.
+  uint64_t code_memory_used = 0;
+  uint64_t code_memory_reserved = 0;
+  uint64_t max_code_size = 0;       // the cap (0: none)
+  int64_t refused_by_code_cap = 0;  // functions left interpreted because of it
   std::string exec_mode;
 };
 
@@ -159,6 +181,10 @@ bool IsEnabled();
 bool ForceCompile(PyObject* func);
 bool IsCompiled(PyObject* func);
 int64_t CompiledSize(PyObject* func);  // bytes of machine code, 0 when not compiled
+// Where its code starts (0 when not compiled), and how long compiling it took in
+// nanoseconds (-1 when not compiled).
+uint64_t CompiledAddress(PyObject* func);
+int64_t CompilationTimeNs(PyObject* func);
 std::vector<std::string> CompiledFunctions();
 // (module:qualname, bytes of machine code) of every compiled function, in compile order.
 std::vector<std::pair<std::string, int64_t>> CompiledFunctionSizes();

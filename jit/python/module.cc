@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "jit/python/code_listing.h"
+#include "jit/python/deopt_stats.h"
 #include "jit/python/jit.h"
 
 namespace a64jit::python {
@@ -96,6 +98,24 @@ PyObject* PyGetCompiledSize(PyObject*, PyObject* func) {
   return PyLong_FromLongLong(CompiledSize(func));
 }
 
+PyObject* PyGetCodeAddress(PyObject*, PyObject* func) {
+  if (!PyFunction_Check(func)) {
+    PyErr_SetString(PyExc_TypeError, "a64jit.get_code_address: expected a Python function");
+    return nullptr;
+  }
+  return PyLong_FromUnsignedLongLong(CompiledAddress(func));
+}
+
+PyObject* PyGetCompilationTime(PyObject*, PyObject* func) {
+  if (!PyFunction_Check(func)) {
+    PyErr_SetString(PyExc_TypeError, "a64jit.get_compilation_time: expected a Python function");
+    return nullptr;
+  }
+  const int64_t ns = CompilationTimeNs(func);
+  if (ns < 0) Py_RETURN_NONE;
+  return PyFloat_FromDouble(static_cast<double>(ns) / 1e9);
+}
+
 PyObject* PyDump(PyObject*, PyObject* args) {
   PyObject* func = nullptr;
   const char* what = "asm";
@@ -107,6 +127,14 @@ PyObject* PyDump(PyObject*, PyObject* args) {
 
 int SetInt(PyObject* d, const char* key, long long v) {
   PyObject* o = PyLong_FromLongLong(v);
+  if (o == nullptr) return -1;
+  const int rc = PyDict_SetItemString(d, key, o);
+  Py_DECREF(o);
+  return rc;
+}
+
+int SetStr(PyObject* d, const char* key, const std::string& v) {
+  PyObject* o = PyUnicode_FromString(v.c_str());
   if (o == nullptr) return -1;
   const int rc = PyDict_SetItemString(d, key, o);
   Py_DECREF(o);
@@ -157,6 +185,13 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "compile_hir_ns", s.compile_hir_ns) == 0 &&
        SetInt(d, "compile_lower_ns", s.compile_lower_ns) == 0 &&
        SetInt(d, "compile_emit_ns", s.compile_emit_ns) == 0 &&
+       SetInt(d, "compile_ns_total", s.compile_ns_total) == 0 &&
+       SetInt(d, "code_memory_used", static_cast<long long>(s.code_memory_used)) == 0 &&
+       SetInt(d, "code_memory_reserved", static_cast<long long>(s.code_memory_reserved)) == 0 &&
+       SetInt(d, "max_code_size", static_cast<long long>(s.max_code_size)) == 0 &&
+       SetInt(d, "refused_by_code_cap", s.refused_by_code_cap) == 0 &&
+       SetStr(d, "perf_map_file", PerfMapPath()) == 0 &&
+       SetStr(d, "jitdump_file", JitdumpPath()) == 0 &&
        PyDict_SetItemString(d, "failures", failures) == 0 &&
        PyDict_SetItemString(d, "unsupported_opcodes", opcodes) == 0 &&
        PyDict_SetItemString(d, "exec_mode", mode) == 0;
@@ -168,6 +203,40 @@ PyObject* PyStats(PyObject*, PyObject*) {
     return nullptr;
   }
   return d;
+}
+
+PyObject* DeoptEntryDict(const DeoptEntry& e) {
+  PyObject* d = PyDict_New();
+  if (d == nullptr) return nullptr;
+  PyObject* type = e.type.empty() ? Py_NewRef(Py_None) : PyUnicode_FromString(e.type.c_str());
+  const bool ok = type != nullptr && SetStr(d, "function", e.function) == 0 &&
+                  SetInt(d, "line", e.line) == 0 && SetInt(d, "offset", e.offset) == 0 &&
+                  SetStr(d, "opcode", e.opcode) == 0 && SetStr(d, "reason", e.reason) == 0 &&
+                  PyDict_SetItemString(d, "type", type) == 0 &&
+                  SetStr(d, "exit", DeoptExitName(e.exit)) == 0 && SetInt(d, "count", e.count) == 0;
+  Py_XDECREF(type);
+  if (!ok) Py_CLEAR(d);
+  return d;
+}
+
+PyObject* PyGetDeoptStats(PyObject*, PyObject*) {
+  PyObject* list = PyList_New(0);
+  if (list == nullptr) return nullptr;
+  for (const DeoptEntry& e : DeoptEntries()) {
+    PyObject* d = DeoptEntryDict(e);
+    if (d == nullptr || PyList_Append(list, d) < 0) {
+      Py_XDECREF(d);
+      Py_DECREF(list);
+      return nullptr;
+    }
+    Py_DECREF(d);
+  }
+  return list;
+}
+
+PyObject* PyClearDeoptStats(PyObject*, PyObject*) {
+  ClearDeoptStats();
+  Py_RETURN_NONE;
 }
 
 PyMethodDef kMethods[] = {
@@ -183,7 +252,16 @@ PyMethodDef kMethods[] = {
      "The 'module:qualname' of every compiled function."},
     {"get_compiled_size", PyGetCompiledSize, METH_O,
      "get_compiled_size(f) -> bytes of machine code (0: not compiled)."},
+    {"get_code_address", PyGetCodeAddress, METH_O,
+     "get_code_address(f) -> where f's machine code starts (0: not compiled)."},
+    {"get_compilation_time", PyGetCompilationTime, METH_O,
+     "get_compilation_time(f) -> seconds compiling f took, None when not compiled."},
     {"dump", PyDump, METH_VARARGS, "dump(f, what='asm'): 'hir', 'lir' or 'asm' text of f."},
+    {"get_deopt_stats", PyGetDeoptStats, METH_NOARGS,
+     "One dict per site and reason where compiled code gave up, most frequent first: "
+     "function, line, offset, opcode, reason, type (the guilty one or None), exit "
+     "('interpreter', 'unwound' or 'generic path') and count."},
+    {"clear_deopt_stats", PyClearDeoptStats, METH_NOARGS, "Forget get_deopt_stats()' counts."},
     {"stats", PyStats, METH_NOARGS,
      "Counters: compiled, failed (with reasons), entries, deopts, emulated instructions."},
     {nullptr, nullptr, 0, nullptr},

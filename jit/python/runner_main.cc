@@ -16,22 +16,46 @@
 
 namespace {
 
+// Each option with the environment variable that means the same (the README's table
+// lists the same rows; runner_cli_test checks that they match).
 constexpr char kUsage[] =
     "usage: a64jit-run [options] [python3.11 options] (script.py | -m module | -c cmd) [args]\n"
-    "  --threshold=N      compile a function on its (N+1)-th call (default 0)\n"
-    "  --jitlist=P,P...   only functions matching a module:qualname pattern (* wildcard)\n"
-    "  --exec=MODE        native | unicorn (default: this host's: native on aarch64)\n"
-    "  --no-jit           run the stock interpreter (the a64jit module stays importable)\n"
-    "  --stats            print JIT statistics to stderr at exit\n"
-    "  --stats-file=PATH  write them as JSON (also: A64JIT_STATS_FILE)\n"
-    "  --dump=WHAT        print hir, lir or asm of every compiled function to stderr at exit\n"
-    "  --log=DEST         log compilation to stderr or to a file (also: A64JIT_LOG)\n"
-    "  --native-backtrace on a crash of this process, print its native stack to stderr\n"
-    "                     (also: A64JIT_NATIVE_BACKTRACE=1; not passed on to subprocesses)\n"
-    "Environment: A64JIT_THRESHOLD, A64JIT_JITLIST, A64JIT_EXEC, A64JIT_LOG as the options,\n"
-    "  A64JIT_NO_JIT=1 as --no-jit; A64JIT_EXECUTABLE: sys.executable (a wrapper starting\n"
-    "  this binary under QEMU). The runner sets them from its options, so a\n"
-    "  program that starts sys.executable again gets the same JIT settings.\n";
+    "  --threshold=N         compile a function on its (N+1)-th call (default 0)\n"
+    "                        [A64JIT_THRESHOLD]\n"
+    "  --jitlist=P,P...      only functions matching a module:qualname pattern (* wildcard)\n"
+    "                        [A64JIT_JITLIST]\n"
+    "  --jitlist-file=PATH   patterns from a file, one a line, # comments [A64JIT_JITLIST_FILE]\n"
+    "  --exec=MODE           native | unicorn (default: this host's: native on aarch64)\n"
+    "                        [A64JIT_EXEC]\n"
+    "  --no-jit              run the stock interpreter (the a64jit module stays importable)\n"
+    "                        [A64JIT_NO_JIT=1]\n"
+    "  --stats               print JIT statistics and the top deopt sites to stderr at exit\n"
+    "  --stats-file=PATH     write the statistics as JSON [A64JIT_STATS_FILE]\n"
+    "  --dump=WHAT           print hir, lir or asm of every compiled function to stderr at exit\n"
+    "  --log=DEST            log compilation to stderr or to a file [A64JIT_LOG]\n"
+    "  --max-code-size=N     stop compiling once N bytes of code memory are in use\n"
+    "                        [A64JIT_MAX_CODE_SIZE]\n"
+    "  --perf-map            write /tmp/perf-PID.map for perf [A64JIT_PERFMAP=1]\n"
+    "  --jitdump=DIR         write DIR/jit-PID.dump for perf inject --jit [A64JIT_JITDUMP]\n"
+    "  --native-backtrace    on a crash of this process, print its native stack to stderr\n"
+    "                        [A64JIT_NATIVE_BACKTRACE=1; not passed on to subprocesses]\n"
+    "Environment only:\n"
+    "  A64JIT_CHECKED=1      native: run compiled code through the executor (faults become\n"
+    "                        SystemError)\n"
+    "  A64JIT_EXECUTABLE     sys.executable (a wrapper starting this binary under QEMU)\n"
+    "  A64JIT_NO_CALL_STUB=1 compiled CALLs go through the host helper\n"
+    "  A64JIT_UNICORN_UNCOUNTED=1  Unicorn: do not count guest instructions (faster)\n"
+    "  A64JIT_TRACE=1        Unicorn: print every executed instruction to stderr\n"
+    "Unicorn knobs, for measuring the emulator (x86-64 hosts):\n"
+    "  A64JIT_UNICORN_TB_MIB=N          translation buffer size (4 to 1024 MiB)\n"
+    "  A64JIT_UNICORN_TLB_ENTRIES=N     soft TLB entries (256 to 1048576)\n"
+    "  A64JIT_UNICORN_FIXED_TLB=1       do not resize the soft TLB\n"
+    "  A64JIT_UNICORN_QEMU_TLB_SIZE=1   leave the TLB at QEMU's own size\n"
+    "  A64JIT_UNICORN_SLOW_STORES=1     keep Unicorn's slow path for guest stores\n"
+    "  A64JIT_UNICORN_REG_CALLS=1       access registers through Unicorn calls\n"
+    "  A64JIT_UNICORN_STOP_CALLS=1      stop emulation for every host call\n"
+    "The runner sets the variables from its options, so a program that starts\n"
+    "sys.executable again (or forks) gets the same JIT settings.\n";
 
 struct Options {
   a64jit::python::Config jit;
@@ -115,6 +139,24 @@ int main(int argc, char** argv) {
       o.jit.keep_text = v;  // the dump is printed after the interpreter has finalised
     } else if (StartsWith(a, "--log=", &v)) {
       o.jit.log = v;
+    } else if (StartsWith(a, "--jitlist-file=", &v)) {
+      o.jit.jitlist_file = v;
+      try {
+        a64jit::python::LoadJitListFile(&o.jit);
+      } catch (const std::exception& e) {
+        return Usage(std::string("--jitlist-file: ") + e.what());
+      }
+    } else if (StartsWith(a, "--max-code-size=", &v)) {
+      char* end = nullptr;
+      const long long n = std::strtoll(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || n < 0)
+        return Usage("--max-code-size: not a byte count: " + v);
+      o.jit.max_code_size = static_cast<uint64_t>(n);
+    } else if (a == "--perf-map") {
+      o.jit.perf_map = true;
+    } else if (StartsWith(a, "--jitdump=", &v)) {
+      if (v.empty()) return Usage("--jitdump: expected a directory");
+      o.jit.jitdump_dir = v;
     } else if (a.compare(0, 2, "--") == 0 && a != "--version" &&
                a.compare(0, 25, "--check-hash-based-pycs") != 0) {
       return Usage("unknown option " + a);

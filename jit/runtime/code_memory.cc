@@ -63,6 +63,18 @@ uint64_t CodeMemory::NextAddress() const {
   return reinterpret_cast<uintptr_t>(arenas_.back().base + arenas_.back().used);
 }
 
+size_t CodeMemory::used_bytes() const {
+  size_t n = 0;
+  for (const Arena& a : arenas_) n += a.used;
+  return n;
+}
+
+size_t CodeMemory::reserved_bytes() const {
+  size_t n = 0;
+  for (const Arena& a : arenas_) n += a.size;
+  return n;
+}
+
 void FlushInstructionCache(const uint8_t* begin, size_t size) {
 #if defined(__aarch64__)
   auto* b = reinterpret_cast<char*>(const_cast<uint8_t*>(begin));

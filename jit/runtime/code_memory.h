@@ -33,6 +33,9 @@ class CodeMemory {
   bool Contains(uint64_t address) const;
   // Where the next Add will place its code if it fits in the current arena; 0 if none.
   uint64_t NextAddress() const;
+  // Bytes placed by Add (each rounded up to 16), and bytes of the arenas mapped for them.
+  size_t used_bytes() const;
+  size_t reserved_bytes() const;
 
  private:
   struct Arena {

@@ -148,6 +148,7 @@ void Executor::FinishOutermostCall(const CallStats& call) {
 void Executor::Init() {
   const std::vector<uint8_t> stub = AssembleCallStub();
   stub_ = Load(stub);
+  stub_size_ = stub.size();
 }
 
 const uint8_t* Executor::Load(const uint8_t* code, size_t size) {

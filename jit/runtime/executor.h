@@ -144,6 +144,13 @@ class Executor : public CodeSink {
     return Call(entry, args).d0;
   }
 
+  // The executor's own stub, through which Call enters guest code (native tools name it).
+  const uint8_t* entry_stub() const { return stub_; }
+  size_t entry_stub_size() const { return stub_size_; }
+  // Code memory: bytes placed (each piece rounded up to 16) and bytes mapped for code.
+  size_t code_bytes_used() const { return code_.used_bytes(); }
+  size_t code_bytes_reserved() const { return code_.reserved_bytes(); }
+
   // Statistics of the most recent outermost call (of any thread), and of all calls so far.
   CallStats last_call_stats() const;
   CallStats total_stats() const;
@@ -205,6 +212,7 @@ class Executor : public CodeSink {
   ExecutorOptions options_;
   CodeMemory code_;
   const uint8_t* stub_ = nullptr;
+  size_t stub_size_ = 0;
   mutable std::mutex stats_mutex_;  // last_ and total_: outermost calls end on any thread
   CallStats last_, total_;
 };

@@ -1,0 +1,154 @@
+#include "jit/python/deopt_stats.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <tuple>
+#include <unordered_map>
+
+#include "jit/python/code_info.h"
+#include "jit/python/json_text.h"
+
+namespace a64jit::python {
+
+namespace {
+
+// Events are counted under this key; the entry's text is made once, on the first event.
+struct Key {
+  const std::string* function;
+  int bc;
+  lower::DeoptReason reason;
+  PyTypeObject* type;  // a strong reference while the entry lives: its address stays its own
+  DeoptExit exit;
+  bool operator<(const Key& o) const {
+    return std::tie(function, bc, reason, type, exit) <
+           std::tie(o.function, o.bc, o.reason, o.type, o.exit);
+  }
+};
+
+struct CacheSite {
+  const std::string* function;
+  PyCodeObject* code;
+  int bc;
+};
+
+std::map<Key, DeoptEntry>& Entries() {
+  static auto* entries = new std::map<Key, DeoptEntry>();
+  return *entries;
+}
+
+std::unordered_map<const void*, CacheSite>& CacheSites() {
+  static auto* sites = new std::unordered_map<const void*, CacheSite>();
+  return *sites;
+}
+
+// The line and unspecialised opcode of code unit `bc`. Called with an exception possibly
+// pending (an error exit): it is kept.
+void Describe(PyCodeObject* code, int bc, DeoptEntry* e) {
+  if (bc < 0) return;
+  e->offset = 2 * bc;
+  e->line = PyCode_Addr2Line(code, e->offset);
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  if (PyObject* bytes = PyCode_GetCode(code)) {  // 3.11: without the quickened forms
+    if (e->offset < PyBytes_GET_SIZE(bytes)) {
+      e->opcode = OpcodeName(static_cast<unsigned char>(PyBytes_AS_STRING(bytes)[e->offset]));
+    }
+    Py_DECREF(bytes);
+  } else {
+    PyErr_Clear();
+  }
+  PyErr_Restore(type, value, tb);
+}
+
+}  // namespace
+
+const char* DeoptExitName(DeoptExit exit) {
+  switch (exit) {
+    case DeoptExit::kInterpreter:
+      return "interpreter";
+    case DeoptExit::kUnwound:
+      return "unwound";
+    case DeoptExit::kGenericPath:
+      return "generic path";
+  }
+  return "?";
+}
+
+void RecordDeopt(const std::string* function, PyCodeObject* code, int bc, lower::DeoptReason reason,
+                 PyTypeObject* type, DeoptExit exit) {
+  const Key key{function, bc, reason, type, exit};
+  auto it = Entries().find(key);
+  if (it == Entries().end()) {
+    DeoptEntry e;
+    e.function = *function;
+    e.reason = lower::DeoptReasonName(reason);
+    e.type = type != nullptr ? type->tp_name : "";
+    e.exit = exit;
+    Describe(code, bc, &e);
+    Py_XINCREF(type);
+    it = Entries().emplace(key, std::move(e)).first;
+  }
+  it->second.count++;
+}
+
+void RegisterCacheSite(const void* cache, const std::string* function, PyCodeObject* code, int bc) {
+  CacheSites()[cache] = CacheSite{function, code, bc};
+}
+
+void ForgetCacheSite(const void* cache) { CacheSites().erase(cache); }
+
+void RecordGuardMiss(const void* cache, PyTypeObject* type) {
+  auto it = CacheSites().find(cache);
+  if (it == CacheSites().end()) return;
+  const CacheSite& s = it->second;
+  RecordDeopt(s.function, s.code, s.bc, lower::DeoptReason::kTypeGuard, type,
+              DeoptExit::kGenericPath);
+}
+
+std::vector<DeoptEntry> DeoptEntries() {
+  std::vector<DeoptEntry> out;
+  for (const auto& [key, e] : Entries()) out.push_back(e);
+  std::stable_sort(out.begin(), out.end(),
+                   [](const DeoptEntry& a, const DeoptEntry& b) { return a.count > b.count; });
+  return out;
+}
+
+void ClearDeoptStats() {
+  for (const auto& [key, e] : Entries()) Py_XDECREF(key.type);
+  Entries().clear();
+}
+
+std::string DeoptSummary(size_t top) {
+  const std::vector<DeoptEntry> all = DeoptEntries();
+  int64_t total = 0;
+  for (const DeoptEntry& e : all) total += e.count;
+  std::ostringstream o;
+  o << "a64jit: deopt sites " << all.size() << ", events " << total
+    << " (a64jit.get_deopt_stats() has them all)\n";
+  for (size_t i = 0; i < all.size() && i < top; i++) {
+    const DeoptEntry& e = all[i];
+    o << "a64jit:   " << e.count << "  " << e.function << " line " << e.line << " "
+      << (e.opcode.empty() ? "?" : e.opcode) << " @" << e.offset << ": " << e.reason
+      << (e.type.empty() ? "" : " (" + e.type + ")") << " -> " << DeoptExitName(e.exit) << "\n";
+  }
+  return o.str();
+}
+
+std::string DeoptJson() {
+  std::ostringstream o;
+  o << "[";
+  bool first = true;
+  for (const DeoptEntry& e : DeoptEntries()) {
+    o << (first ? "" : ",\n  ") << "{\"function\": " << JsonString(e.function)
+      << ", \"line\": " << e.line << ", \"offset\": " << e.offset
+      << ", \"opcode\": " << JsonString(e.opcode) << ", \"reason\": " << JsonString(e.reason)
+      << ", \"type\": " << JsonString(e.type) << ", \"exit\": " << JsonString(DeoptExitName(e.exit))
+      << ", \"count\": " << e.count << "}";
+    first = false;
+  }
+  o << "]";
+  return o.str();
+}
+
+}  // namespace a64jit::python
