@@ -20,6 +20,7 @@
 #include "jit/python/code_info.h"
 #include "jit/python/code_listing.h"
 #include "jit/python/deopt_stats.h"
+#include "jit/python/gdb_jit.h"
 #include "jit/python/helpers.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/jitlist_file.h"
@@ -198,6 +199,9 @@ uint64_t CompileCallStub(Runtime& r) {
         return compiler::EmitCode(stub, options);
       });
   ListCode("a64jit:stub:call", loaded.entry, loaded.code.bytes.size());
+  if (r.executor->mode() == runtime::ExecMode::kNative) {
+    RegisterWithDebugger("a64jit:stub:call", loaded.entry, loaded.code.bytes.size());
+  }
   return reinterpret_cast<uintptr_t>(loaded.entry);
 }
 
@@ -248,6 +252,9 @@ void Install(Runtime& r, CodeState* st, PyCodeObject* code, compiler::CompiledCo
   r.stats.compile_ns_total += st->compile_ns;
   r.compile_ns.push_back(st->compile_ns);
   ListCode("a64jit:" + st->name, st->stub.entry, st->code_size);
+  if (r.executor->mode() == runtime::ExecMode::kNative) {
+    RegisterWithDebugger("a64jit:" + st->name, st->stub.entry, st->code_size);
+  }
   Log("compiled " + st->name + " (" + std::to_string(st->code_size) + " bytes)");
 }
 
