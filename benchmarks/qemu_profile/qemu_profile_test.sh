@@ -44,3 +44,20 @@ for e in errors:
 print("qemu_profile: %d instructions counted, bump %s, spin %s" % (total, bump, spin))
 sys.exit(1 if errors else 0)
 PY
+# --perf-map names code in anonymous memory (JIT code) by a perf map: the same profile with
+# spin's mappings made anonymous, and a perf map that names bump's bytes, must give the
+# perf map's name bump's 2000 blocks.
+read -r bump_at bump_size < <(aarch64-linux-gnu-nm -S "$tmp/spin" | awk '$4 == "bump" {print $1, $2}')
+awk -v exe="$tmp/spin" '$6 == exe {$6 = ""} {print}' "$tmp/p3000.maps" >"$tmp/anon3000.maps"
+cp "$tmp/p3000" "$tmp/anon3000"
+cp "$tmp/p1000" "$tmp/anon1000"
+cp "$tmp/p1000.maps" "$tmp/anon1000.maps"
+printf '%x %x jit:bump\n' "0x$bump_at" "0x$bump_size" >"$tmp/perf.map"
+/usr/bin/python3.11 "$report" "$tmp/anon3000" --base "$tmp/anon1000" --top 10 \
+  --perf-map "$tmp/perf.map" | tee "$tmp/report_map"
+if awk '$5 == "jit:bump" && $3 == 2000 {found = 1} END {exit !found}' "$tmp/report_map"; then
+  echo "PASS --perf-map names anonymous code"
+else
+  echo "FAIL --perf-map names anonymous code: no jit:bump row with 2000 blocks"
+  exit 1
+fi

@@ -8,7 +8,8 @@ PROFILE.maps). With --base, the base run's counts are subtracted first: profile 
 program for 12 and for 2 iterations and report --per 10 to get exact figures per iteration
 without start-up. Addresses are symbolised with aarch64-linux-gnu-nm against the ELF files
 the maps name (guest address == host address under qemu-user here); anonymous memory (JIT
-code) is reported per mapping.
+code) is reported per mapping, or per compiled function with --perf-map (the
+/tmp/perf-PID.map that `a64jit-run --perf-map` wrote in the profiled run).
 """
 import argparse
 import bisect
@@ -38,9 +39,21 @@ def is_indirect_branch(word):
     return (word & 0xfffffc1f) in (0xd65f0000, 0xd61f0000, 0xd63f0000)
 
 
+def load_perf_map(path):
+    """[(start, end, name)] of a perf map file, sorted."""
+    regions = []
+    with open(path) as f:
+        for line in f:
+            start, size, name = line.rstrip("\n").split(" ", 2)
+            regions.append((int(start, 16), int(start, 16) + int(size, 16), name))
+    return sorted(regions)
+
+
 class Symbolizer:
-    def __init__(self, maps_path, nm):
+    def __init__(self, maps_path, nm, perf_map=None):
         self.nm = nm
+        self.jit = load_perf_map(perf_map) if perf_map else []
+        self.jit_starts = [r[0] for r in self.jit]
         self.regions = []  # (start, end, path or None)
         self.bases = {}    # path -> address of its offset-0 mapping
         with open(maps_path) as f:
@@ -96,6 +109,9 @@ class Symbolizer:
         if i < 0 or address >= self.regions[i][1]:
             return "[unmapped 0x%x]" % address
         start, end, path = self.regions[i]
+        k = bisect.bisect_right(self.jit_starts, address) - 1
+        if path is None and k >= 0 and address < self.jit[k][1]:
+            return self.jit[k][2]
         if path is None:
             return "[anonymous 0x%x-0x%x]" % (start, end)
         short = path.rsplit("/", 1)[-1]
@@ -111,12 +127,13 @@ def main(argv):
     ap.add_argument("--per", type=float, default=1.0, help="divide the counts by this")
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--nm", default="aarch64-linux-gnu-nm")
+    ap.add_argument("--perf-map", help="name JIT code by this perf map (a64jit-run --perf-map)")
     args = ap.parse_args(argv)
     try:
         counts = load_profile(args.profile)
         if args.base:
             counts.subtract(load_profile(args.base))
-        sym = Symbolizer(args.profile + ".maps", args.nm)
+        sym = Symbolizer(args.profile + ".maps", args.nm, args.perf_map)
     except OSError as e:
         sys.exit("report.py: %s (a tb_profile run writes PROFILE and PROFILE.maps)" % e)
     insns = collections.Counter()
