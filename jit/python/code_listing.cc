@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <vector>
 
+#include "jit/python/code_region.h"
 #include "jit/python/jitdump.h"
 #include "jit/python/perf_map.h"
 
@@ -111,7 +113,6 @@ void ListCode(const std::string& name, const void* start, size_t size) {
   }
 }
 
-std::vector<CodeRegion> ListedCode() { return TheListing().regions; }
 std::string PerfMapPath() { return TheListing().perf_map.path(); }
 std::string JitdumpPath() { return TheListing().jitdump.path(); }
 

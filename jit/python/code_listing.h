@@ -8,9 +8,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <vector>
-
-#include "jit/python/code_region.h"
 
 namespace a64jit::python {
 
@@ -26,7 +23,6 @@ void ConfigureNativeTools(const NativeToolsConfig& config);
 // Lists [start, start+size) as `name` ("a64jit:..."). Errors writing a file are reported
 // once on stderr and stop that file; the JIT goes on.
 void ListCode(const std::string& name, const void* start, size_t size);
-std::vector<CodeRegion> ListedCode();
 // The files being written ("" when off).
 std::string PerfMapPath();
 std::string JitdumpPath();

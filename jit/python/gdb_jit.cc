@@ -215,6 +215,4 @@ void RegisterWithDebugger(const std::string& name, const void* start, size_t siz
   __jit_debug_descriptor.action_flag = kJitNoAction;
 }
 
-size_t DebuggerObjectCount() { return Objects().size(); }
-
 }  // namespace a64jit::python

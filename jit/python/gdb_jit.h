@@ -22,8 +22,6 @@ std::vector<uint8_t> JitDebugObject(const std::string& name, uint64_t start, uin
 // Announces the code to an attached (or later attaching) debugger. Needs the GIL (or another
 // lock around every call).
 void RegisterWithDebugger(const std::string& name, const void* start, size_t size);
-// Objects announced so far.
-size_t DebuggerObjectCount();
 
 }  // namespace a64jit::python
 

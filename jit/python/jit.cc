@@ -171,6 +171,13 @@ lower::RuntimeAddresses AddressesFor(PyCodeObject* code) {
   return rt;
 }
 
+// Tells native tools about code just placed: the perf map and jitdump (code_listing.h) and,
+// where it runs natively, a debugger (gdb_jit.h: the code must start with codegen's prologue).
+void AnnounceCode(const Runtime& r, const std::string& name, const void* start, size_t size) {
+  ListCode(name, start, size);
+  if (r.executor->mode() == runtime::ExecMode::kNative) RegisterWithDebugger(name, start, size);
+}
+
 // Compiles the guest call stub (jit/lower/call_stub.h) into the executor's code memory.
 uint64_t CompileCallStub(Runtime& r) {
   static const CodeState probe;
@@ -198,10 +205,7 @@ uint64_t CompileCallStub(Runtime& r) {
         options.base_address = base;
         return compiler::EmitCode(stub, options);
       });
-  ListCode("a64jit:stub:call", loaded.entry, loaded.code.bytes.size());
-  if (r.executor->mode() == runtime::ExecMode::kNative) {
-    RegisterWithDebugger("a64jit:stub:call", loaded.entry, loaded.code.bytes.size());
-  }
+  AnnounceCode(r, "a64jit:stub:call", loaded.entry, loaded.code.bytes.size());
   return reinterpret_cast<uintptr_t>(loaded.entry);
 }
 
@@ -251,10 +255,7 @@ void Install(Runtime& r, CodeState* st, PyCodeObject* code, compiler::CompiledCo
   r.stats.compile_emit_ns += c.times.emit_ns;
   r.stats.compile_ns_total += st->compile_ns;
   r.compile_ns.push_back(st->compile_ns);
-  ListCode("a64jit:" + st->name, st->stub.entry, st->code_size);
-  if (r.executor->mode() == runtime::ExecMode::kNative) {
-    RegisterWithDebugger("a64jit:" + st->name, st->stub.entry, st->code_size);
-  }
+  AnnounceCode(r, "a64jit:" + st->name, st->stub.entry, st->code_size);
   Log("compiled " + st->name + " (" + std::to_string(st->code_size) + " bytes)");
 }
 
@@ -714,13 +715,8 @@ CodeState* StateOfFunction(PyObject* func, bool create) {
   return st;
 }
 
-// perf map and jitdump files as `config` asks, the stubs listed in them.
-bool StartNativeTools(Runtime& r, const Config& config) {
-  static bool stubs_listed = false;
-  if (!stubs_listed) {
-    ListCode("a64jit:stub:executor_entry", r.executor->entry_stub(), r.executor->entry_stub_size());
-    stubs_listed = true;
-  }
+// perf map and jitdump files as `config` asks, with the code listed so far.
+bool StartNativeTools(const Config& config) {
   try {
     ConfigureNativeTools(NativeToolsConfig{config.perf_map, config.jitdump_dir});
   } catch (const std::exception& e) {
@@ -749,6 +745,9 @@ bool EnsureRuntime(const Config& config) {
       }
       r.executor = emu::CreateExecutor(mode);
       r.call_stub = 0;
+      // Not announced to a debugger: hand-written, without codegen's prologue.
+      ListCode("a64jit:stub:executor_entry", r.executor->entry_stub(),
+               r.executor->entry_stub_size());
     }
     RegisterHelpers();
     LoadOpcodeNames();
@@ -774,7 +773,7 @@ bool EnsureRuntime(const Config& config) {
       return false;
     }
   }
-  return StartNativeTools(r, config);
+  return StartNativeTools(config);
 }
 
 }  // namespace
@@ -794,15 +793,19 @@ std::vector<std::string> SplitList(const std::string& s) {
   return out;
 }
 
+std::optional<int64_t> ParseCount(const std::string& s) {
+  char* end = nullptr;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  if (s.empty() || *end != '\0' || v < 0) return std::nullopt;
+  return v;
+}
+
 EnvConfig ConfigFromEnvironment() {
   EnvConfig env;
   if (const char* t = std::getenv("A64JIT_THRESHOLD"); t != nullptr && *t != '\0') {
-    char* end = nullptr;
-    const long long v = std::strtoll(t, &end, 10);
-    if (*end != '\0' || v < 0) {
-      throw std::invalid_argument(std::string("A64JIT_THRESHOLD: not a count: ") + t);
-    }
-    env.config.threshold = v;
+    const std::optional<int64_t> v = ParseCount(t);
+    if (!v) throw std::invalid_argument(std::string("A64JIT_THRESHOLD: not a count: ") + t);
+    env.config.threshold = *v;
     env.any = true;
   }
   if (const char* l = std::getenv("A64JIT_JITLIST"); l != nullptr && *l != '\0') {
@@ -826,12 +829,10 @@ EnvConfig ConfigFromEnvironment() {
     env.any = true;
   }
   if (const char* m = std::getenv("A64JIT_MAX_CODE_SIZE"); m != nullptr && *m != '\0') {
-    char* end = nullptr;
-    const long long v = std::strtoll(m, &end, 10);
-    if (*end != '\0' || v < 0) {
+    const std::optional<int64_t> v = ParseCount(m);
+    if (!v)
       throw std::invalid_argument(std::string("A64JIT_MAX_CODE_SIZE: not a byte count: ") + m);
-    }
-    env.config.max_code_size = static_cast<uint64_t>(v);
+    env.config.max_code_size = static_cast<uint64_t>(*v);
   }
   if (const char* p = std::getenv("A64JIT_PERFMAP"); p != nullptr && *p != '\0') {
     if (std::strcmp(p, "0") != 0 && std::strcmp(p, "1") != 0) {

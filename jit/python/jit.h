@@ -81,6 +81,8 @@ void LoadJitListFile(Config* config);
 // clears those it leaves unset), so a subprocess that reads them runs as configured.
 void ExportToEnvironment(const Config& config);
 std::vector<std::string> SplitList(const std::string& s);
+// A non-negative decimal count (a threshold, a byte count); nullopt for anything else.
+std::optional<int64_t> ParseCount(const std::string& s);
 
 struct Stats {
   int64_t compiled = 0;

@@ -112,10 +112,9 @@ int main(int argc, char** argv) {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (StartsWith(a, "--threshold=", &v)) {
-      char* end = nullptr;
-      const long long t = std::strtoll(v.c_str(), &end, 10);
-      if (v.empty() || *end != '\0' || t < 0) return Usage("--threshold: not a count: " + v);
-      o.jit.threshold = t;
+      const std::optional<int64_t> t = a64jit::python::ParseCount(v);
+      if (!t) return Usage("--threshold: not a count: " + v);
+      o.jit.threshold = *t;
     } else if (StartsWith(a, "--jitlist=", &v)) {
       o.jit.jitlist = a64jit::python::SplitList(v);
     } else if (StartsWith(a, "--exec=", &v)) {
@@ -147,11 +146,9 @@ int main(int argc, char** argv) {
         return Usage(std::string("--jitlist-file: ") + e.what());
       }
     } else if (StartsWith(a, "--max-code-size=", &v)) {
-      char* end = nullptr;
-      const long long n = std::strtoll(v.c_str(), &end, 10);
-      if (v.empty() || *end != '\0' || n < 0)
-        return Usage("--max-code-size: not a byte count: " + v);
-      o.jit.max_code_size = static_cast<uint64_t>(n);
+      const std::optional<int64_t> n = a64jit::python::ParseCount(v);
+      if (!n) return Usage("--max-code-size: not a byte count: " + v);
+      o.jit.max_code_size = static_cast<uint64_t>(*n);
     } else if (a == "--perf-map") {
       o.jit.perf_map = true;
     } else if (StartsWith(a, "--jitdump=", &v)) {
