@@ -30,10 +30,13 @@ lower::RuntimeAddresses FakeAddresses(PyCodeObject* code) {
       &rt.call_stub,         &rt.py_list_type,       &rt.py_tuple_type,
       &rt.py_list_iter_type, &rt.py_tuple_iter_type, &rt.py_range_iter_type,
       &rt.py_float_type,     &rt.float_free_list,    &rt.tracemalloc_tracing,
-      &rt.py_str_type};
+      &rt.py_str_type,       &rt.builtin_len,        &rt.builtin_isinstance,
+      &rt.list_append,       &rt.small_int_zero,     &rt.builtin_ord,
+      &rt.builtin_chr,       &rt.ascii_char_zero};
   for (size_t i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {
     *objects[i] = kFakeObjects + 16 * i;
   }
+  rt.ascii_char_stride = 56;  // 3.11's: a PyASCIIObject and two bytes, padded
   auto next_cache = std::make_shared<uint64_t>(kFakeCaches);
   rt.new_site_cache = [next_cache](int) {
     auto* cache = reinterpret_cast<runtime::SiteCache*>(*next_cache);

@@ -10,11 +10,13 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <map>
 #include <set>
 #include <stdexcept>
 
 #include "jit/lower/call_rules.h"
+#include "jit/lower/known_calls.h"
 #include "jit/lower/object_layouts.h"
 #include "jit/runtime/helpers.h"
 
@@ -93,7 +95,7 @@ class Lowerer {
  public:
   Lowerer(const Function& f, const RuntimeAddresses& rt, const std::string& name,
           std::vector<DeoptSite>* deopt_sites)
-      : f_(f), rt_(rt), deopt_sites_(deopt_sites) {
+      : f_(f), rt_(rt), deopt_sites_(deopt_sites), known_calls_(f) {
     out_.name = name;
     // Only registers with one definition (stack registers s_k have several).
     std::map<int, int> defs;
@@ -919,14 +921,24 @@ class Lowerer {
   }
 
   void LowerCall(const Instr& in) {
-    const int p = Spill(in.args);
     if (in.kwnames >= 0) {
+      const int p = Spill(in.args);
       return CallChecked(in, Helper::a64_call,
                          {V(tstate_), V(p), Operand::Imm(in.imm), Imm(Const(in.kwnames))});
     }
-    // The call stub makes the call: a C function through the site's CCallCache, a compiled
-    // callee without a host frame between (and under Unicorn without nested emulation).
-    // Without it, the host helper.
+    const KnownCall known = known_calls_.Of(in);
+    if (KnownCallInline(known)) {
+      return FastOrGeneric(
+          in, [&](int slow) { LowerKnownCall(in, known, slow); }, [&] { CallGeneric(in); });
+    }
+    CallGeneric(in);
+  }
+
+  // CALL without keywords. The call stub makes the call: a C function through the site's
+  // CCallCache, a compiled callee without a host frame between (and under Unicorn without
+  // nested emulation). Without it, the host helper.
+  void CallGeneric(const Instr& in) {
+    const int p = Spill(in.args);
     const int dst = LirReg(in.dst);
     SetPrevInstr(in.bc);
     if (rt_.call_stub != 0) {
@@ -943,6 +955,214 @@ class Lowerer {
     }
     prev_instr_known_ = -1;
     DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));
+  }
+
+  bool KnownCallInline(KnownCall known) const {
+    switch (known) {
+      case KnownCall::kNone:
+        return false;
+      case KnownCall::kLen:
+        return rt_.builtin_len != 0 && rt_.py_list_type != 0 && rt_.py_tuple_type != 0 &&
+               rt_.py_str_type != 0;
+      case KnownCall::kIsInstance:
+        return rt_.builtin_isinstance != 0;
+      case KnownCall::kListAppend:
+        return rt_.list_append != 0 && rt_.py_list_type != 0;
+      case KnownCall::kOrd:
+        return rt_.builtin_ord != 0 && rt_.py_str_type != 0 && rt_.small_int_zero != 0;
+      case KnownCall::kChr:
+        return rt_.builtin_chr != 0 && rt_.ascii_char_zero != 0 && rt_.py_long_type != 0;
+    }
+    return false;
+  }
+
+  // The inline form of a known call (known_calls.h) into in.dst, taking the references of
+  // in.args; `slow` (the generic call, with every reference still held) when the callable is
+  // not the one expected or the arguments are not ones the inline form handles.
+  void LowerKnownCall(const Instr& in, KnownCall known, int slow) {
+    switch (known) {
+      case KnownCall::kNone:
+        break;
+      case KnownCall::kLen:
+        return InlineLen(in, slow);
+      case KnownCall::kIsInstance:
+        return InlineIsInstance(in, slow);
+      case KnownCall::kListAppend:
+        return InlineListAppend(in, slow);
+      case KnownCall::kOrd:
+        return InlineOrd(in, slow);
+      case KnownCall::kChr:
+        return InlineChr(in, slow);
+    }
+  }
+
+  // The callable's reference, released without a test: the runtime holds one more
+  // (code_info.cc), so this one is never the last.
+  void ReleaseHeld(Operand obj) {
+    const int rc = Load(obj, 0, Type::kI64);
+    Binary(lir::Op::kSub, V(rc), Operand::Imm(1), Type::kI64, rc);
+    Store(V(rc), obj, 0, Type::kI64);
+  }
+
+  // len(x) for an exact list, tuple or (ready) str: their lengths are all the word after
+  // the object header (ob_size, PyASCIIObject.length).
+  void InlineLen(const Instr& in, int slow) {
+    static_assert(offsetof(PyVarObject, ob_size) == 16 && offsetof(PyASCIIObject, length) == 16,
+                  "one load reads the length of all three");
+    const Operand callable = V(LirReg(in.args[1]));
+    const int x = LirReg(in.args[2]);
+    SlowIf(Cond::kNe, Type::kI64, callable, Imm(rt_.builtin_len), slow);
+    const int type = Load(V(x), offsetof(PyObject, ob_type), Type::kPtr);
+    const int have = NewBlock(), is_str = NewBlock(), not_str = NewBlock();
+    Br(Cond::kEq, V(type), Imm(rt_.py_str_type), is_str, not_str);
+    cur_ = is_str;
+    const int state = Load(V(x), offsetof(PyASCIIObject, state), Type::kI32);
+    const int ready = Binary(lir::Op::kAnd, V(state), Operand::Imm(StrReadyBit()), Type::kI32);
+    SlowIf(Cond::kEq, Type::kI32, V(ready), Operand::Imm(0), slow);
+    Jmp(have);
+    cur_ = not_str;
+    const int not_list = NewBlock();
+    Br(Cond::kEq, V(type), Imm(rt_.py_list_type), have, not_list);
+    cur_ = not_list;
+    SlowIf(Cond::kNe, Type::kI64, V(type), Imm(rt_.py_tuple_type), slow);
+    Jmp(have);
+    cur_ = have;
+    const int n = Load(V(x), offsetof(PyVarObject, ob_size), Type::kI64);
+    Decref(x, false, in.bc);
+    ReleaseHeld(callable);
+    BoxInt(in, n, Helper::PyLong_FromSsize_t);
+  }
+
+  // PyASCIIObject.state's `ready` bit, as a mask of the 32-bit word that holds it.
+  static int64_t StrReadyBit() { return StrStateMask(false); }
+  // Its `ready`, `compact` and `ascii` bits: the characters are bytes after the header.
+  static int64_t StrCompactAsciiBits() { return StrStateMask(true); }
+  static int64_t StrStateMask(bool compact_ascii) {
+    PyASCIIObject probe{};
+    probe.state.ready = 1;
+    probe.state.compact = compact_ascii ? 1 : 0;
+    probe.state.ascii = compact_ascii ? 1 : 0;
+    uint32_t word = 0;
+    std::memcpy(&word, &probe.state, sizeof(word));
+    return word;
+  }
+
+  // The int value `v` into in.dst: one of the small ints (a new reference) from kSmallIntMin
+  // to kSmallIntMax, else `box` (PyLong_FromSsize_t, PyLong_FromLongLong).
+  void BoxInt(const Instr& in, int v, Helper box) {
+    if (rt_.small_int_zero == 0) return CallChecked(in, box, {V(v)});
+    FastOrGeneric(
+        in,
+        [&](int big) {
+          // one unsigned compare: v - kSmallIntMin wraps past the range for v < kSmallIntMin
+          const int index = Binary(lir::Op::kSub, V(v), Operand::Imm(kSmallIntMin), Type::kI64);
+          SlowIf(Cond::kUgt, Type::kI64, V(index), Operand::Imm(kSmallIntMax - kSmallIntMin), big);
+          SmallInt(v, LirReg(in.dst));
+        },
+        [&] { CallChecked(in, box, {V(v)}); });
+  }
+
+  // dst = the small int whose value `v` is known to be in range, a new reference.
+  void SmallInt(int v, int dst) {
+    static_assert(kSmallIntStride == 32, "a shift by 5");
+    const int offset = Binary(lir::Op::kShl, V(v), Operand::Imm(5), Type::kI64);
+    Binary(lir::Op::kAdd, V(offset), Imm(rt_.small_int_zero), Type::kPtr, dst);
+    Incref(V(dst));
+  }
+
+  // ord(c) of an exact str of one ASCII character (compact: its bytes follow the header).
+  void InlineOrd(const Instr& in, int slow) {
+    const Operand callable = V(LirReg(in.args[1]));
+    const int c = LirReg(in.args[2]);
+    SlowIf(Cond::kNe, Type::kI64, callable, Imm(rt_.builtin_ord), slow);
+    const int type = Load(V(c), offsetof(PyObject, ob_type), Type::kPtr);
+    SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_str_type), slow);
+    const int length = Load(V(c), offsetof(PyASCIIObject, length), Type::kI64);
+    SlowIf(Cond::kNe, Type::kI64, V(length), Operand::Imm(1), slow);
+    const int state = Load(V(c), offsetof(PyASCIIObject, state), Type::kI32);
+    const int64_t bits = StrCompactAsciiBits();
+    const int has = Binary(lir::Op::kAnd, V(state), Operand::Imm(bits), Type::kI32);
+    SlowIf(Cond::kNe, Type::kI32, V(has), Operand::Imm(bits), slow);
+    const int byte = Load(V(c), sizeof(PyASCIIObject), Type::kI8);
+    const int code = ZExt(V(byte));
+    Decref(c, false, in.bc);
+    ReleaseHeld(callable);
+    SmallInt(code, LirReg(in.dst));
+  }
+
+  // chr(i) for a small int 0 <= i < 128: the interpreter's own one-character str.
+  void InlineChr(const Instr& in, int slow) {
+    const Operand callable = V(LirReg(in.args[1]));
+    const int i = LirReg(in.args[2]);
+    SlowIf(Cond::kNe, Type::kI64, callable, Imm(rt_.builtin_chr), slow);
+    const Operand value = SmallIntOperand(in.args[2], slow);
+    const int code = value.is_vreg() ? value.vreg : Mov(value, Type::kI64);
+    SlowIf(Cond::kUgt, Type::kI64, V(code), Operand::Imm(127), slow);
+    const int offset =
+        Binary(lir::Op::kMul, V(code), Operand::Imm(rt_.ascii_char_stride), Type::kI64);
+    Binary(lir::Op::kAdd, V(offset), Imm(rt_.ascii_char_zero), Type::kPtr, LirReg(in.dst));
+    Incref(V(LirReg(in.dst)));
+    Decref(i, false, in.bc);
+    ReleaseHeld(callable);
+  }
+
+  // isinstance(x, cls): True for x exactly of type cls, else PyObject_IsInstance (what the
+  // builtin calls after parsing its arguments).
+  void InlineIsInstance(const Instr& in, int slow) {
+    const Operand callable = V(LirReg(in.args[1]));
+    const int x = LirReg(in.args[2]), cls = LirReg(in.args[3]);
+    SlowIf(Cond::kNe, Type::kI64, callable, Imm(rt_.builtin_isinstance), slow);
+    const int type = Load(V(x), offsetof(PyObject, ob_type), Type::kPtr);
+    const int result = out_.NewVReg(Type::kI64);
+    const int exact = NewBlock(), other = NewBlock(), done = NewBlock();
+    Br(Cond::kEq, V(type), V(cls), exact, other);
+    cur_ = exact;
+    Mov(Operand::Imm(1), Type::kI64, result);
+    Jmp(done);
+    cur_ = other;
+    SetPrevInstr(in.bc);
+    const int r = Call(Helper::PyObject_IsInstance, {V(x), V(cls)}, -1, Type::kI64);
+    lir::Instr trunc;  // the C function returns int: only the low 32 bits are defined
+    trunc.op = lir::Op::kTrunc;
+    trunc.dst = out_.NewVReg(Type::kI32);
+    trunc.args = {V(r)};
+    lir::Instr ext;
+    ext.op = lir::Op::kSExt;
+    ext.dst = result;
+    ext.args = {V(Emit(trunc).dst)};
+    Emit(ext);
+    Jmp(done);
+    cur_ = done;
+    prev_instr_known_ = -1;
+    Decref(x, false, in.bc);
+    Decref(cls, false, in.bc);
+    ReleaseHeld(callable);
+    DeoptIf(in, Cond::kSlt, V(result), Operand::Imm(0));  // the references are released
+    Select(V(result), Imm(rt_.py_true), Imm(rt_.py_false), Type::kPtr, LirReg(in.dst));
+    Incref(V(LirReg(in.dst)));
+  }
+
+  // list.append(x) on an exact list with room for one more item (3.11's
+  // _PyList_AppendTakeRef): the item's reference moves into the list; the result is None.
+  void InlineListAppend(const Instr& in, int slow) {
+    const Operand method = V(LirReg(in.args[0]));
+    const int self = LirReg(in.args[1]);
+    const Operand item = V(LirReg(in.args[2]));
+    SlowIf(Cond::kNe, Type::kI64, method, Imm(rt_.list_append), slow);
+    const int type = Load(V(self), offsetof(PyObject, ob_type), Type::kPtr);
+    SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_list_type), slow);
+    const int size = Load(V(self), offsetof(PyVarObject, ob_size), Type::kI64);
+    const int allocated = Load(V(self), offsetof(PyListObject, allocated), Type::kI64);
+    SlowIf(Cond::kSge, Type::kI64, V(size), V(allocated), slow);
+    const int items = Load(V(self), offsetof(PyListObject, ob_item), Type::kPtr);
+    const int offset = Binary(lir::Op::kShl, V(size), Operand::Imm(3), Type::kI64);
+    Store(item, V(Binary(lir::Op::kAdd, V(items), V(offset), Type::kPtr)), 0, Type::kPtr);
+    Store(V(Binary(lir::Op::kAdd, V(size), Operand::Imm(1), Type::kI64)), V(self),
+          offsetof(PyVarObject, ob_size), Type::kI64);
+    Decref(self, false, in.bc);
+    ReleaseHeld(method);
+    Mov(Imm(rt_.py_none), Type::kPtr, LirReg(in.dst));
+    Incref(V(LirReg(in.dst)));
   }
 
   // [i64] call *%target(args...): a call of machine code whose address is known at run time.
@@ -1396,7 +1616,7 @@ class Lowerer {
       if (b.is_vreg()) SlowIf(Cond::kSle, Type::kI64, V(divisor), Operand::Imm(0), slow);
       r = FloorDivOrMod(lhs, divisor, nb == NB_REMAINDER);
     }
-    CallChecked(in, Helper::PyLong_FromLongLong, {V(r)});
+    BoxInt(in, r, Helper::PyLong_FromLongLong);
   }
 
   // Python's a // b or a % b for b > 0: C's truncating quotient and remainder, moved down by
@@ -1842,6 +2062,7 @@ class Lowerer {
   const Function& f_;
   const RuntimeAddresses& rt_;
   std::vector<DeoptSite>* deopt_sites_;
+  const KnownCallSites known_calls_;
   std::map<int, const Instr*> borrow_source_;  // HIR reg -> its LoadLocal or LoadConst
   std::vector<char> cold_, emitted_;
   std::vector<int> group_;  // per LIR block: 1 + the HIR block it belongs to (0: entry)
@@ -1861,8 +2082,8 @@ class Lowerer {
   // such a value dies it is most likely a float, so its deallocation tries the free list first.
   std::set<int> float_like_regs_;
   std::set<int64_t> float_like_locals_;
-  int scratch_addr_ = -1;      // the scratch slot's address after kUnpackSequence
-  int prev_instr_known_ = -1;  // the unit prev_instr holds on every path here, or -1
+  int scratch_addr_ = -1;            // the scratch slot's address after kUnpackSequence
+  int prev_instr_known_ = -1;        // the unit prev_instr holds on every path here, or -1
   const Instr* lowering_ = nullptr;  // the HIR instruction being lowered (deopt sites, caches)
 };
 

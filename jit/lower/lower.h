@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "jit/hir/hir.h"
-#include "jit/lower/deopt_reason.h"
 #include "jit/lir/lir.h"
+#include "jit/lower/deopt_reason.h"
 #include "jit/runtime/site_cache.h"
 
 namespace a64jit::lower {
@@ -96,7 +96,22 @@ struct RuntimeAddresses {
   // An object whose reference count never reaches 0 (2^60), released in place of a NULL
   // local when a returning frame clears its locals without a branch per local; 0: branch.
   uint64_t null_sink = 0;
+  // Calls made inline (known_calls.h), each guarded by the callable's identity: the builtins
+  // `len` and `isinstance` and the descriptor `list.append`; 0: that call is not inline.
+  uint64_t builtin_len = 0, builtin_isinstance = 0, list_append = 0;
+  uint64_t builtin_ord = 0, builtin_chr = 0;
+  // The int 0 among the interpreter's small ints, which lie kSmallIntStride bytes apart from
+  // kSmallIntMin to kSmallIntMax; 0: ints are boxed by a call.
+  uint64_t small_int_zero = 0;
+  // The interpreter's one-character ASCII strs: chr(0), and the bytes from one to the next;
+  // 0: chr is not inline.
+  uint64_t ascii_char_zero = 0;
+  int64_t ascii_char_stride = 0;
 };
+
+constexpr int64_t kSmallIntStride = 32;  // sizeof(PyLongObject) on a 64-bit build
+constexpr int64_t kSmallIntMin = -5;     // -_PY_NSMALLNEGINTS
+constexpr int64_t kSmallIntMax = 256;    // _PY_NSMALLPOSINTS - 1
 
 // `deopt_sites` receives the exits' sites, indexed by their codes.
 lir::Function Lower(const hir::Function& f, const RuntimeAddresses& rt, const std::string& name,

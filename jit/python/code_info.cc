@@ -4,6 +4,8 @@
 
 #include <cstring>
 #include <stdexcept>
+#include <tuple>
+#include <utility>
 
 #include "jit/lower/object_layouts.h"
 #include "jit/python/interp_state.h"
@@ -117,6 +119,90 @@ lower::RuntimeAddresses::ConstKind KindOf(PyObject* c) {
 }
 }  // namespace
 
+namespace {
+
+// The callables lowering makes inline (jit/lower/known_calls.h), looked up once and held
+// for the life of the process, so that no other object can take their addresses.
+struct KnownCallees {
+  uint64_t len = 0, isinstance = 0, list_append = 0, ord = 0, chr = 0;
+};
+
+uint64_t HeldBuiltin(PyObject* builtins, const char* name) {
+  PyObject* f = builtins != nullptr ? PyObject_GetAttrString(builtins, name) : nullptr;
+  if (f == nullptr || !PyCFunction_Check(f)) {
+    Py_XDECREF(f);
+    PyErr_Clear();
+    return 0;
+  }
+  return reinterpret_cast<uint64_t>(f);  // the reference is kept
+}
+
+const KnownCallees& TheKnownCallees() {
+  static const KnownCallees callees = [] {
+    KnownCallees c;
+    PyObject* builtins = PyImport_ImportModule("builtins");
+    c.len = HeldBuiltin(builtins, "len");
+    c.isinstance = HeldBuiltin(builtins, "isinstance");
+    c.ord = HeldBuiltin(builtins, "ord");
+    c.chr = HeldBuiltin(builtins, "chr");
+    Py_XDECREF(builtins);
+    PyErr_Clear();
+    PyObject* append = PyDict_GetItemString(PyList_Type.tp_dict, "append");
+    if (append != nullptr && Py_IS_TYPE(append, &PyMethodDescr_Type)) {
+      Py_INCREF(append);
+      c.list_append = reinterpret_cast<uint64_t>(append);
+    }
+    return c;
+  }();
+  return callees;
+}
+
+// The address of make(0) when make(i) for every i in [first, last] is one object, `stride`
+// bytes after make(i - 1) (an array of the runtime's singletons); else 0.
+template <typename Make>
+uint64_t SingletonArrayAt0(long first, long last, int64_t stride, Make make) {
+  PyObject* zero = make(0);
+  if (zero == nullptr) {
+    PyErr_Clear();
+    return 0;
+  }
+  const auto base = reinterpret_cast<int64_t>(zero);
+  bool ok = true;
+  for (long i = first; i <= last && ok; i++) {
+    PyObject* v = make(i);
+    ok = v != nullptr && reinterpret_cast<int64_t>(v) == base + i * stride;
+    Py_XDECREF(v);
+  }
+  Py_DECREF(zero);
+  PyErr_Clear();
+  return ok ? static_cast<uint64_t>(base) : 0;
+}
+
+// The int 0 among 3.11's small ints (_PyRuntime's array from -5 to 256), or 0.
+uint64_t SmallIntZero() {
+  static const uint64_t zero = SingletonArrayAt0(lower::kSmallIntMin, lower::kSmallIntMax,
+                                                 lower::kSmallIntStride, PyLong_FromLong);
+  return zero;
+}
+
+// chr(0) among 3.11's one-character ASCII strs (_Py_SINGLETON(strings).ascii), and the
+// bytes between two of them; {0, 0} if chr(0 .. 127) are not such an array.
+std::pair<uint64_t, int64_t> AsciiChars() {
+  static const std::pair<uint64_t, int64_t> chars = [] {
+    const auto one_char = [](long i) { return PyUnicode_FromOrdinal(static_cast<int>(i)); };
+    PyObject* a = one_char(0);
+    PyObject* b = one_char(1);
+    const int64_t stride = reinterpret_cast<int64_t>(b) - reinterpret_cast<int64_t>(a);
+    Py_DECREF(a);
+    Py_DECREF(b);
+    const uint64_t zero = stride > 0 ? SingletonArrayAt0(0, 127, stride, one_char) : 0;
+    return std::make_pair(zero, zero != 0 ? stride : int64_t{0});
+  }();
+  return chars;
+}
+
+}  // namespace
+
 lower::RuntimeAddresses AddressesOf(PyCodeObject* code) {
   lower::RuntimeAddresses rt;
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(code->co_consts); i++) {
@@ -150,6 +236,13 @@ lower::RuntimeAddresses AddressesOf(PyCodeObject* code) {
   // Never deallocated: a decrement per call for 2^60 calls does not reach 0.
   static PyObject null_sink = {_PyObject_EXTRA_INIT int64_t{1} << 60, &PyBaseObject_Type};
   rt.null_sink = reinterpret_cast<uint64_t>(&null_sink);
+  rt.builtin_len = TheKnownCallees().len;
+  rt.builtin_isinstance = TheKnownCallees().isinstance;
+  rt.list_append = TheKnownCallees().list_append;
+  rt.builtin_ord = TheKnownCallees().ord;
+  rt.builtin_chr = TheKnownCallees().chr;
+  rt.small_int_zero = SmallIntZero();
+  std::tie(rt.ascii_char_zero, rt.ascii_char_stride) = AsciiChars();
   return rt;
 }
 

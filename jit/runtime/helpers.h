@@ -83,6 +83,8 @@ struct _PyInterpreterFrame;
   X(PyList_Append)                  \
   X(PyList_AsTuple)                 \
   X(PyLong_FromLongLong)            \
+  X(PyLong_FromSsize_t)             \
+  X(PyObject_IsInstance)            \
   X(PyFloat_FromDouble)             \
   X(PySet_Add)                      \
   X(_PySet_Update)                  \

@@ -1,0 +1,45 @@
+#include "jit/lower/known_calls.h"
+
+namespace a64jit::lower {
+
+using hir::Instr;
+using hir::Op;
+
+KnownCallSites::KnownCallSites(const hir::Function& f) : f_(f) {
+  std::map<int, int> defs;
+  for (const hir::Block& b : f.blocks) {
+    for (const Instr& in : b.instrs) {
+      for (int d : {in.dst, in.dst2}) {
+        if (d >= 0) defs[d]++;
+      }
+      if (in.op == Op::kLoadGlobal && in.dst >= 0) loaders_[in.dst] = Loader{false, in.imm};
+      if (in.op == Op::kLoadMethod && in.dst >= 0) {
+        loaders_[in.dst] = Loader{true, in.imm, in.dst2};
+      }
+      if (in.op == Op::kLoadNull && in.dst >= 0) null_defs_[in.dst] = 0;
+    }
+  }
+  // A register defined more than once (a stack register s_k, which joins values from several
+  // blocks) says nothing about what it holds.
+  for (auto it = loaders_.begin(); it != loaders_.end();) {
+    const bool single = defs[it->first] == 1 && (it->second.self < 0 || defs[it->second.self] == 1);
+    it = single ? std::next(it) : loaders_.erase(it);
+  }
+  for (auto& [reg, count] : null_defs_) count = defs[reg];
+}
+
+KnownCall KnownCallSites::Of(const Instr& call) const {
+  if (call.op != Op::kCall || call.kwnames >= 0 || call.args.size() < 2) return KnownCall::kNone;
+  auto null = null_defs_.find(call.args[0]);
+  const bool method = !(null != null_defs_.end() && null->second == 1);
+  auto loader = loaders_.find(method ? call.args[0] : call.args[1]);
+  if (loader == loaders_.end() || loader->second.method != method) return KnownCall::kNone;
+  if (method && loader->second.self != call.args[1]) return KnownCall::kNone;
+  const std::string& name = f_.code.names.at(static_cast<size_t>(loader->second.name));
+  for (const KnownCallRule& rule : kKnownCallRules) {
+    if (rule.method == method && rule.argc == call.imm && name == rule.name) return rule.call;
+  }
+  return KnownCall::kNone;
+}
+
+}  // namespace a64jit::lower

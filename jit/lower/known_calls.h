@@ -1,0 +1,65 @@
+// Calls that lowering makes inline, as CPython 3.11's specialising interpreter does with
+// PRECALL_NO_KW_LEN, PRECALL_NO_KW_ISINSTANCE and PRECALL_NO_KW_LIST_APPEND (and for ord and chr,
+// what their C functions do for ASCII). A site is recognised by its shape: what loaded the callable
+// (LOAD_GLOBAL of a name, or LOAD_METHOD of a name) and how many arguments it passes. The name is
+// only a hint: the inline path is guarded at run time by the callable's identity (the builtin
+// `len`, the descriptor `list.append`), and any other callable, or an argument the inline path does
+// not handle, takes the generic call.
+#ifndef A64JIT_JIT_LOWER_KNOWN_CALLS_H_
+#define A64JIT_JIT_LOWER_KNOWN_CALLS_H_
+
+#include <cstdint>
+#include <map>
+
+#include "jit/hir/hir.h"
+
+namespace a64jit::lower {
+
+enum class KnownCall : uint8_t {
+  kNone,
+  kLen,         // len(x): an exact str, list or tuple's length
+  kIsInstance,  // isinstance(x, cls): PyObject_IsInstance without the builtin's parsing
+  kListAppend,  // list.append(x) on an exact list with room: stored in place
+  kOrd,         // ord(c) of a one-character ASCII str: one of the small ints
+  kChr,         // chr(i) for 0 <= i < 128: the interpreter's one-character ASCII str
+};
+
+struct KnownCallRule {
+  const char* name;  // co_names item that loaded the callable
+  bool method;       // loaded by LOAD_METHOD (else LOAD_GLOBAL with its NULL)
+  int argc;          // CALL's oparg
+  KnownCall call;
+};
+
+// clang-format off
+inline constexpr KnownCallRule kKnownCallRules[] = {
+  // name          method  argc  call
+  {"len",          false,  1,    KnownCall::kLen},
+  {"isinstance",   false,  2,    KnownCall::kIsInstance},
+  {"append",       true,   1,    KnownCall::kListAppend},
+  {"ord",          false,  1,    KnownCall::kOrd},
+  {"chr",          false,  1,    KnownCall::kChr},
+};
+// clang-format on
+
+// Which call sites of one function have a known callable, by the shape of their operands.
+class KnownCallSites {
+ public:
+  explicit KnownCallSites(const hir::Function& f);
+  // The known call `call` (an Op::kCall) may be, or kNone.
+  KnownCall Of(const hir::Instr& call) const;
+
+ private:
+  struct Loader {
+    bool method;
+    int64_t name;   // co_names index
+    int self = -1;  // LOAD_METHOD's second result
+  };
+  const hir::Function& f_;
+  std::map<int, Loader> loaders_;  // registers with one definition, by what loaded them
+  std::map<int, int> null_defs_;   // LoadNull's registers -> definitions of that register
+};
+
+}  // namespace a64jit::lower
+
+#endif  // A64JIT_JIT_LOWER_KNOWN_CALLS_H_
