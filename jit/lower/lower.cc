@@ -1348,8 +1348,9 @@ class Lowerer {
     Mov(V(item), Type::kPtr, dst);
   }
 
-  // A range iterator's next value, start + index * step, boxed by PyLong_FromLongLong
-  // (PyLong_FromLong, as rangeiter_next does) into in.dst; `slow` when it has none left.
+  // A range iterator's next value, start + index * step, boxed (BoxInt: a small int, else
+  // PyLong_FromLongLong where rangeiter_next calls PyLong_FromLong) into in.dst; `slow` when it has
+  // none left.
   void NextRangeValue(const Instr& in, Operand iter, int slow) {
     const int index = Load(iter, offsetof(RangeIterLayout, index), Type::kI64);
     const int len = Load(iter, offsetof(RangeIterLayout, len), Type::kI64);
@@ -1360,7 +1361,7 @@ class Lowerer {
                              V(Binary(lir::Op::kMul, V(index), V(step), Type::kI64)), Type::kI64);
     Store(V(Binary(lir::Op::kAdd, V(index), Operand::Imm(1), Type::kI64)), iter,
           offsetof(RangeIterLayout, index), Type::kI64);
-    CallChecked(in, Helper::PyLong_FromLongLong, {V(value)});
+    BoxInt(in, value, Helper::PyLong_FromLongLong);
   }
 
   void LowerIdentity(const Instr& in) {
