@@ -42,6 +42,15 @@ expect "missing script" 2 "can't open file" "${run[@]}" "$tmp/nope.py"
 expect "script args" 0 "^42 \['a', '-b'\]$" "${run[@]}" "$tmp/prog.py" a -b
 expect "-c" 0 "^7$" "${run[@]}" -c "print(3 + 4)"
 expect "-m" 0 "^6$" "${run[@]}" -m json.tool <(echo 6)
+# The first function compiled can be a __del__ that the last collection runs at shutdown (a
+# -c program calls no function before): compiling then must not run Python code (importing
+# would run importlib, whose compilation came back into the first one's set-up: abort).
+expect "first compile at shutdown" 0 "^__del__ called$" "${run[@]}" --threshold=0 -c "if 1:
+    class C:
+        def __del__(self):
+            print('__del__ called')
+    l = [C()]
+    l.append(l)"
 expect "help" 0 "usage: a64jit-run" "${run[@]}" --help
 # Interpreter options reach CPython (regrtest starts sys.executable with -E, -I, -X ...).
 expect "python options" 0 "^1 True$" "${run[@]}" -E -X dev -c \

@@ -128,32 +128,40 @@ struct KnownCallees {
 };
 
 uint64_t HeldBuiltin(PyObject* builtins, const char* name) {
-  PyObject* f = builtins != nullptr ? PyObject_GetAttrString(builtins, name) : nullptr;
-  if (f == nullptr || !PyCFunction_Check(f)) {
-    Py_XDECREF(f);
-    PyErr_Clear();
-    return 0;
+  PyObject* f = builtins != nullptr ? PyDict_GetItemString(builtins, name) : nullptr;
+  if (f == nullptr || !PyCFunction_Check(f)) return 0;
+  Py_INCREF(f);  // kept
+  return reinterpret_cast<uint64_t>(f);
+}
+
+// Nothing here may run Python code: the first compilation can happen anywhere, even while
+// the interpreter shuts down (a __del__ run by the last collection, when importing would
+// run importlib, whose functions would be compiled, which would come back here). So the
+// builtins come from the running frame's (or the interpreter's) dict, not an import, and a
+// call that comes back here anyway gets no known callees rather than a recursive init.
+KnownCallees LookUpKnownCallees() {
+  KnownCallees c;
+  PyObject* builtins = PyEval_GetBuiltins();  // borrowed
+  c.len = HeldBuiltin(builtins, "len");
+  c.isinstance = HeldBuiltin(builtins, "isinstance");
+  c.ord = HeldBuiltin(builtins, "ord");
+  c.chr = HeldBuiltin(builtins, "chr");
+  PyObject* append = PyDict_GetItemString(PyList_Type.tp_dict, "append");
+  if (append != nullptr && Py_IS_TYPE(append, &PyMethodDescr_Type)) {
+    Py_INCREF(append);
+    c.list_append = reinterpret_cast<uint64_t>(append);
   }
-  return reinterpret_cast<uint64_t>(f);  // the reference is kept
+  PyErr_Clear();
+  return c;
 }
 
 const KnownCallees& TheKnownCallees() {
-  static const KnownCallees callees = [] {
-    KnownCallees c;
-    PyObject* builtins = PyImport_ImportModule("builtins");
-    c.len = HeldBuiltin(builtins, "len");
-    c.isinstance = HeldBuiltin(builtins, "isinstance");
-    c.ord = HeldBuiltin(builtins, "ord");
-    c.chr = HeldBuiltin(builtins, "chr");
-    Py_XDECREF(builtins);
-    PyErr_Clear();
-    PyObject* append = PyDict_GetItemString(PyList_Type.tp_dict, "append");
-    if (append != nullptr && Py_IS_TYPE(append, &PyMethodDescr_Type)) {
-      Py_INCREF(append);
-      c.list_append = reinterpret_cast<uint64_t>(append);
-    }
-    return c;
-  }();
+  static KnownCallees callees;
+  static bool looked_up = false;
+  if (!looked_up) {
+    looked_up = true;
+    callees = LookUpKnownCallees();
+  }
   return callees;
 }
 
