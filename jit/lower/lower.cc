@@ -18,6 +18,7 @@
 #include "jit/lower/call_rules.h"
 #include "jit/lower/known_calls.h"
 #include "jit/lower/object_layouts.h"
+#include "jit/lower/unboxed_ints.h"
 #include "jit/runtime/helpers.h"
 
 namespace a64jit::lower {
@@ -134,6 +135,7 @@ class Lowerer {
     for (ValueType t : f_.reg_types) {
       regs_.push_back(out_.NewVReg(t == ValueType::kCInt ? Type::kI64 : Type::kPtr));
     }
+    unboxed_ = UnboxedIntTemporaries(f_, [this](const Instr& in) { return HasIntForm(in); });
     int scratch = 2;
     for (const Block& b : f_.blocks) {
       for (const Instr& in : b.instrs) {
@@ -1383,7 +1385,8 @@ class Lowerer {
     } else if (in.op == Op::kIncref) {
       Incref(V(LirReg(in.args[0])));
     } else {
-      Decref(LirReg(in.args[0]), in.op == Op::kXDecref, in.bc, IsFloatLike(in.args[0]));
+      const bool maybe_null = in.op == Op::kXDecref || unboxed_.count(in.args[0]) != 0;
+      Decref(LirReg(in.args[0]), maybe_null, in.bc, IsFloatLike(in.args[0]));
     }
   }
 
@@ -1525,7 +1528,29 @@ class Lowerer {
   // is not an int of at most one digit).
   Operand SmallIntOperand(int reg, int slow) {
     const std::optional<int64_t> k = SmallIntConst(reg);
-    return k ? Operand::Imm(*k) : V(SmallIntValue(V(LirReg(reg)), slow));
+    if (k) return Operand::Imm(*k);
+    if (unboxed_.count(reg) != 0) return V(UnboxedSmallInt(reg, slow));
+    return V(SmallIntValue(V(LirReg(reg)), slow));
+  }
+
+  // An unboxed temporary's value, from its C value while its object is NULL (a jump to
+  // `slow` outside the small-int range: |v| < 2^30, as an int of one digit), else from the
+  // object as SmallIntValue reads it.
+  int UnboxedSmallInt(int reg, int slow) {
+    const int value = out_.NewVReg(Type::kI64);
+    const int raw = NewBlock(), boxed = NewBlock(), have = NewBlock();
+    Br(Cond::kEq, V(LirReg(reg)), Operand::Imm(0), raw, boxed);
+    cur_ = raw;
+    constexpr int64_t kDigitMax = (int64_t{1} << 30) - 1;
+    const int biased = Binary(lir::Op::kAdd, V(RawOf(reg)), Operand::Imm(kDigitMax), Type::kI64);
+    SlowIf(Cond::kUgt, Type::kI64, V(biased), Operand::Imm(2 * kDigitMax), slow);
+    Mov(V(RawOf(reg)), Type::kI64, value);
+    Jmp(have);
+    cur_ = boxed;
+    Mov(V(SmallIntValue(V(LirReg(reg)), slow)), Type::kI64, value);
+    Jmp(have);
+    cur_ = have;
+    return value;
   }
 
   // BINARY_OP's operation, the in-place form as the binary one (ints and floats are
@@ -1570,9 +1595,10 @@ class Lowerer {
   // too), a float constant the int form, and a constant of any other type (`"%d" % n`) both.
   // Anything else, and a failed guard, through PyNumber_*.
   void LowerArithmetic(const Instr& in) {
-    const bool ints = HasSmallIntForm(in.imm, SmallIntConst(in.args[1])) &&
-                      !KnownNot(in.args[0], ConstKind::kInt) &&
-                      !KnownNot(in.args[1], ConstKind::kInt);
+    const bool ints = HasIntForm(in);
+    // An unboxed result's C value is read only while its object is NULL, but is defined on
+    // every path.
+    if (unboxed_.count(in.dst) != 0) Mov(Operand::Imm(0), Type::kI64, RawOf(in.dst));
     const std::optional<lir::Op> fop = rt_.py_float_type != 0 ? FloatFormOf(in.imm) : std::nullopt;
     const bool floats = fop && !SmallIntConst(in.args[0]) && !SmallIntConst(in.args[1]) &&
                         !KnownNot(in.args[0], ConstKind::kFloat) &&
@@ -1601,7 +1627,8 @@ class Lowerer {
 
   // The small-int form of in.imm (HasSmallIntForm) into in.dst; `slow` when an operand is
   // not a small int or a variable divisor is not positive.
-  void SmallIntArithmetic(const Instr& in, int slow) {
+  void SmallIntArithmetic(const Instr& in, int not_ints) {
+    const int slow = BoxingFirst(in, not_ints);
     const Operand a = SmallIntOperand(in.args[0], slow);
     const Operand b = SmallIntOperand(in.args[1], slow);
     const int lhs = a.is_vreg() ? a.vreg : Mov(a, Type::kI64);
@@ -1617,7 +1644,53 @@ class Lowerer {
       if (b.is_vreg()) SlowIf(Cond::kSle, Type::kI64, V(divisor), Operand::Imm(0), slow);
       r = FloorDivOrMod(lhs, divisor, nb == NB_REMAINDER);
     }
-    BoxInt(in, r, Helper::PyLong_FromLongLong);
+    if (unboxed_.count(in.dst) == 0) return BoxInt(in, r, Helper::PyLong_FromLongLong);
+    Mov(V(r), Type::kI64, RawOf(in.dst));  // the object stays NULL: unboxed_ints.h
+    Mov(Operand::Imm(0), Type::kPtr, LirReg(in.dst));
+  }
+
+  // Whether `in` (kBinaryOp or kCompareBool) has a small-int form here.
+  bool HasIntForm(const Instr& in) const {
+    const bool maybe_ints =
+        !KnownNot(in.args[0], ConstKind::kInt) && !KnownNot(in.args[1], ConstKind::kInt);
+    if (in.op == Op::kCompareBool) return maybe_ints;
+    return in.op == Op::kBinaryOp && maybe_ints &&
+           HasSmallIntForm(in.imm, SmallIntConst(in.args[1]));
+  }
+
+  // The LIR register holding unboxed temporary `reg`'s C value while its object is NULL.
+  int RawOf(int reg) {
+    auto it = raw_.find(reg);
+    if (it == raw_.end()) it = raw_.emplace(reg, out_.NewVReg(Type::kI64)).first;
+    return it->second;
+  }
+
+  // The block `in`'s small-int form leaves for when a guard fails: `target` itself, or, when
+  // an operand is an unboxed temporary, a cold block that boxes those still unboxed (the
+  // other forms and the generic call take objects) and then goes to `target`.
+  int BoxingFirst(const Instr& in, int target) {
+    std::vector<int> raw_operands;
+    for (int a : in.args) {
+      if (unboxed_.count(a) != 0) raw_operands.push_back(a);
+    }
+    if (raw_operands.empty()) return target;
+    const int saved = cur_, known = prev_instr_known_;
+    const int box = ColdBlock();
+    cur_ = box;
+    for (int a : raw_operands) {
+      const int boxed = NewBlock(), unboxed = NewBlock();
+      Br(Cond::kEq, V(LirReg(a)), Operand::Imm(0), unboxed, boxed);
+      cur_ = unboxed;
+      SetPrevInstr(in.bc);
+      Call(Helper::PyLong_FromLongLong, {V(RawOf(a))}, LirReg(a));
+      DeoptIf(in, Cond::kEq, V(LirReg(a)), Operand::Imm(0));  // the state may hold NULLs
+      Jmp(boxed);
+      cur_ = boxed;
+    }
+    Jmp(target);
+    cur_ = saved;
+    prev_instr_known_ = known;
+    return box;
   }
 
   // Python's a // b or a % b for b > 0: C's truncating quotient and remainder, moved down by
@@ -1729,16 +1802,16 @@ class Lowerer {
       CallInt(in, Helper::a64_compare_bool,
               {V(LirReg(in.args[0])), V(LirReg(in.args[1])), Operand::Imm(in.imm)}, c);
     };
-    const bool ints =
-        !KnownNot(in.args[0], ConstKind::kInt) && !KnownNot(in.args[1], ConstKind::kInt);
+    const bool ints = HasIntForm(in);
     const bool strs = rt_.py_str_type != 0 && (in.imm == Py_EQ || in.imm == Py_NE) &&
                       (IsStrConst(in.args[0]) || IsStrConst(in.args[1]));
     if (!ints && !strs) return helper();  // no inline form: the call is the hot path
     const int slow = ColdBlock(), done = NewBlock();
     const int known = prev_instr_known_;
     if (ints) {
-      const Operand a = SmallIntOperand(in.args[0], slow);
-      const Operand b = SmallIntOperand(in.args[1], slow);
+      const int fail = BoxingFirst(in, slow);
+      const Operand a = SmallIntOperand(in.args[0], fail);
+      const Operand b = SmallIntOperand(in.args[1], fail);
       Compare(a, b, kConds[in.imm], c);
       Jmp(done);
     } else {
@@ -2083,6 +2156,9 @@ class Lowerer {
   // such a value dies it is most likely a float, so its deallocation tries the free list first.
   std::set<int> float_like_regs_;
   std::set<int64_t> float_like_locals_;
+  // Int temporaries kept unboxed (unboxed_ints.h), and the LIR registers of their C values.
+  std::set<int> unboxed_;
+  std::map<int, int> raw_;
   int scratch_addr_ = -1;            // the scratch slot's address after kUnpackSequence
   int prev_instr_known_ = -1;        // the unit prev_instr holds on every path here, or -1
   const Instr* lowering_ = nullptr;  // the HIR instruction being lowered (deopt sites, caches)
