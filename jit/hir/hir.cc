@@ -15,6 +15,18 @@ bool Function::IsStackReg(int reg) const {
   return std::find(stack_regs.begin(), stack_regs.end(), reg) != stack_regs.end();
 }
 
+std::vector<int> Function::DefinitionCounts() const {
+  std::vector<int> counts(reg_types.size(), 0);
+  for (const Block& b : blocks) {
+    for (const Instr& in : b.instrs) {
+      for (int d : {in.dst, in.dst2}) {
+        if (d >= 0) counts.at(static_cast<size_t>(d))++;
+      }
+    }
+  }
+  return counts;
+}
+
 size_t Function::InstrCount() const {
   size_t n = 0;
   for (const Block& b : blocks) n += b.instrs.size();

@@ -106,6 +106,8 @@ struct Function {
   int StackReg(int depth);  // s_depth, created on first use
   bool IsStackReg(int reg) const;
   size_t InstrCount() const;
+  // How many instructions define each register (dst or dst2); 1 for all but the s_k.
+  std::vector<int> DefinitionCounts() const;
 };
 
 // Bytecode the builder does not handle: the function stays interpreted and the reason

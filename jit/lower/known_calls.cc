@@ -6,12 +6,10 @@ using hir::Instr;
 using hir::Op;
 
 KnownCallSites::KnownCallSites(const hir::Function& f) : f_(f) {
-  std::map<int, int> defs;
+  const std::vector<int> defs = f.DefinitionCounts();
+  const auto once = [&](int reg) { return defs.at(static_cast<size_t>(reg)) == 1; };
   for (const hir::Block& b : f.blocks) {
     for (const Instr& in : b.instrs) {
-      for (int d : {in.dst, in.dst2}) {
-        if (d >= 0) defs[d]++;
-      }
       if (in.op == Op::kLoadGlobal && in.dst >= 0) loaders_[in.dst] = Loader{false, in.imm};
       if (in.op == Op::kLoadMethod && in.dst >= 0) {
         loaders_[in.dst] = Loader{true, in.imm, in.dst2};
@@ -22,10 +20,10 @@ KnownCallSites::KnownCallSites(const hir::Function& f) : f_(f) {
   // A register defined more than once (a stack register s_k, which joins values from several
   // blocks) says nothing about what it holds.
   for (auto it = loaders_.begin(); it != loaders_.end();) {
-    const bool single = defs[it->first] == 1 && (it->second.self < 0 || defs[it->second.self] == 1);
+    const bool single = once(it->first) && (it->second.self < 0 || once(it->second.self));
     it = single ? std::next(it) : loaders_.erase(it);
   }
-  for (auto& [reg, count] : null_defs_) count = defs[reg];
+  for (auto& [reg, count] : null_defs_) count = defs.at(static_cast<size_t>(reg));
 }
 
 KnownCall KnownCallSites::Of(const Instr& call) const {

@@ -99,12 +99,9 @@ class Lowerer {
       : f_(f), rt_(rt), deopt_sites_(deopt_sites), known_calls_(f) {
     out_.name = name;
     // Only registers with one definition (stack registers s_k have several).
-    std::map<int, int> defs;
+    const std::vector<int> defs = f.DefinitionCounts();
     for (const Block& b : f.blocks) {
       for (const Instr& in : b.instrs) {
-        for (int d : {in.dst, in.dst2}) {
-          if (d >= 0) defs[d]++;
-        }
         if ((in.op == Op::kLoadLocal || in.op == Op::kLoadConst) && in.dst >= 0) {
           borrow_source_[in.dst] = &in;
         }
@@ -120,10 +117,10 @@ class Lowerer {
       }
     }
     for (auto it = borrow_source_.begin(); it != borrow_source_.end();) {
-      it = defs[it->first] == 1 ? std::next(it) : borrow_source_.erase(it);
+      it = defs.at(static_cast<size_t>(it->first)) == 1 ? std::next(it) : borrow_source_.erase(it);
     }
     for (auto it = null_regs_.begin(); it != null_regs_.end();) {
-      it = defs[*it] == 1 ? std::next(it) : null_regs_.erase(it);
+      it = defs.at(static_cast<size_t>(*it)) == 1 ? std::next(it) : null_regs_.erase(it);
     }
     out_.ret = Type::kPtr;
   }
@@ -523,19 +520,21 @@ class Lowerer {
   int CallInt(const Instr& in, Helper h, std::vector<Operand> args, int dst = -1) {
     SetPrevInstr(in.bc);
     const int r = Call(h, std::move(args), dst, Type::kI64);
-    // The C functions return int: only the low 32 bits are defined.
+    SExtInt(r, r);
+    DeoptIf(in, Cond::kSlt, V(r), Operand::Imm(0));
+    return r;
+  }
+  // dst:i64 = a C function's int result `r`: only its low 32 bits are defined.
+  void SExtInt(int r, int dst) {
     lir::Instr trunc;
     trunc.op = lir::Op::kTrunc;
     trunc.dst = out_.NewVReg(Type::kI32);
     trunc.args = {V(r)};
-    const int w = Emit(trunc).dst;
     lir::Instr ext;
     ext.op = lir::Op::kSExt;
-    ext.dst = r;
-    ext.args = {V(w)};
+    ext.dst = dst;
+    ext.args = {V(Emit(trunc).dst)};
     Emit(ext);
-    DeoptIf(in, Cond::kSlt, V(r), Operand::Imm(0));
-    return r;
   }
 
   // One function per op family; the switch lists every HIR op (no default).
@@ -1123,16 +1122,7 @@ class Lowerer {
     Jmp(done);
     cur_ = other;
     SetPrevInstr(in.bc);
-    const int r = Call(Helper::PyObject_IsInstance, {V(x), V(cls)}, -1, Type::kI64);
-    lir::Instr trunc;  // the C function returns int: only the low 32 bits are defined
-    trunc.op = lir::Op::kTrunc;
-    trunc.dst = out_.NewVReg(Type::kI32);
-    trunc.args = {V(r)};
-    lir::Instr ext;
-    ext.op = lir::Op::kSExt;
-    ext.dst = result;
-    ext.args = {V(Emit(trunc).dst)};
-    Emit(ext);
+    SExtInt(Call(Helper::PyObject_IsInstance, {V(x), V(cls)}, -1, Type::kI64), result);
     Jmp(done);
     cur_ = done;
     prev_instr_known_ = -1;

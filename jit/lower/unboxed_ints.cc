@@ -1,7 +1,6 @@
 #include "jit/lower/unboxed_ints.h"
 
 #include <algorithm>
-#include <map>
 
 namespace a64jit::lower {
 
@@ -57,20 +56,13 @@ bool Unboxable(const hir::Function& f, const std::vector<Instr>& instrs, size_t 
 
 std::set<int> UnboxedIntTemporaries(const hir::Function& f,
                                     const std::function<bool(const Instr&)>& has_int_form) {
-  std::map<int, int> defs;
-  for (const hir::Block& b : f.blocks) {
-    for (const Instr& in : b.instrs) {
-      for (int d : {in.dst, in.dst2}) {
-        if (d >= 0) defs[d]++;
-      }
-    }
-  }
+  const std::vector<int> defs = f.DefinitionCounts();
   std::set<int> out;
   for (const hir::Block& b : f.blocks) {
     for (size_t i = 0; i < b.instrs.size(); i++) {
       const Instr& in = b.instrs[i];
-      if (in.op != Op::kBinaryOp || in.dst < 0 || defs[in.dst] != 1 || f.IsStackReg(in.dst) ||
-          !has_int_form(in)) {
+      if (in.op != Op::kBinaryOp || in.dst < 0 || defs.at(static_cast<size_t>(in.dst)) != 1 ||
+          f.IsStackReg(in.dst) || !has_int_form(in)) {
         continue;
       }
       if (Unboxable(f, b.instrs, i, has_int_form)) out.insert(in.dst);
