@@ -11,17 +11,18 @@
 
 namespace a64jit::compiler {
 
-hir::Function BuildHir(const hir::CodeInfo& code) {
+hir::Function BuildHir(const hir::CodeInfo& code, Decisions* decisions) {
   hir::Function f = hir::Build(code);
-  hir::RunPasses(f);
+  hir::RunPasses(f, decisions);
   return f;
 }
 
 lir::Function LowerToLir(const hir::Function& f, const lower::RuntimeAddresses& rt,
-                         const std::string& name, std::vector<lower::DeoptSite>* deopt_sites) {
-  lir::Function out = lower::Lower(f, rt, name, deopt_sites);
-  lir::ThreadJumps(out);
-  lir::FuseCompareBranches(out);
+                         const std::string& name, std::vector<lower::DeoptSite>* deopt_sites,
+                         Decisions* decisions) {
+  lir::Function out = lower::Lower(f, rt, name, deopt_sites, decisions);
+  lir::ThreadJumps(out, decisions);
+  lir::FuseCompareBranches(out, decisions);
   lir::Verify(out);
   return out;
 }
@@ -41,16 +42,19 @@ int64_t NanosSince(std::chrono::steady_clock::time_point start) {
 
 CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& rt,
                      runtime::CodeSink& sink, const codegen::CallResolver& resolve,
-                     const std::string& keep_text) {
+                     const std::string& keep_text, Decisions* decisions) {
   CompiledCode out;
+  const bool all = keep_text == "all";
   auto start = std::chrono::steady_clock::now();
-  const hir::Function hir = BuildHir(code);
+  const hir::Function hir = BuildHir(code, decisions);
   out.times.hir_ns = NanosSince(start);
   if (keep_text == "hir") out.text = hir::Print(hir);
+  if (all) out.text = "=== hir ===\n" + hir::Print(hir);
   start = std::chrono::steady_clock::now();
-  const lir::Function lir = LowerToLir(hir, rt, "jit_function", &out.deopt_sites);
+  const lir::Function lir = LowerToLir(hir, rt, "jit_function", &out.deopt_sites, decisions);
   out.times.lower_ns = NanosSince(start);
   if (keep_text == "lir") out.text = lir::Print(lir);
+  if (all) out.text += "=== lir ===\n" + lir::Print(lir);
   start = std::chrono::steady_clock::now();
   codegen::CompileOptions options;
   options.resolve = resolve;
@@ -59,17 +63,23 @@ CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& r
     return EmitCode(lir, options);
   });
   out.times.emit_ns = NanosSince(start);
-  if (keep_text == "asm") {
-    out.text = codegen::Disassemble(out.code.code, reinterpret_cast<uintptr_t>(out.code.entry));
+  if (keep_text == "asm" || all) {
+    const std::string asm_text =
+        codegen::Disassemble(out.code.code, reinterpret_cast<uintptr_t>(out.code.entry));
+    out.text = all ? out.text + "=== asm ===\n" + asm_text : asm_text;
   }
   return out;
 }
 
-std::string HirText(const hir::CodeInfo& code) { return hir::Print(BuildHir(code)); }
+std::string HirText(const hir::CodeInfo& code, Decisions* decisions) {
+  return hir::Print(BuildHir(code, decisions));
+}
 
-std::string LirText(const hir::CodeInfo& code, const lower::RuntimeAddresses& rt) {
+std::string LirText(const hir::CodeInfo& code, const lower::RuntimeAddresses& rt,
+                    Decisions* decisions) {
   std::vector<lower::DeoptSite> deopt_sites;
-  return lir::Print(LowerToLir(BuildHir(code), rt, "jit_function", &deopt_sites));
+  return lir::Print(
+      LowerToLir(BuildHir(code, decisions), rt, "jit_function", &deopt_sites, decisions));
 }
 
 }  // namespace a64jit::compiler

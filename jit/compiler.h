@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "jit/codegen/codegen.h"
+#include "jit/decisions.h"
 #include "jit/hir/hir.h"
 #include "jit/lir/lir.h"
 #include "jit/lower/lower.h"
@@ -29,12 +30,16 @@
 
 namespace a64jit::compiler {
 
+// Every stage's optional rewrites and fast paths ask `decisions` (jit/decisions.h), numbered
+// in this order; null takes them all.
+
 // Stages 1-2: the optimised HIR of a function. Throws hir::Unsupported.
-hir::Function BuildHir(const hir::CodeInfo& code);
+hir::Function BuildHir(const hir::CodeInfo& code, Decisions* decisions = nullptr);
 
 // Stages 3-5: the verified LIR function `name`; `deopt_sites` receives its exits' sites.
 lir::Function LowerToLir(const hir::Function& f, const lower::RuntimeAddresses& rt,
-                         const std::string& name, std::vector<lower::DeoptSite>* deopt_sites);
+                         const std::string& name, std::vector<lower::DeoptSite>* deopt_sites,
+                         Decisions* decisions = nullptr);
 
 // Stages 6-7 for a verified LIR function.
 codegen::CompiledFunction EmitCode(const lir::Function& f, const codegen::CompileOptions& options);
@@ -60,17 +65,19 @@ struct CompiledCode {
 };
 
 // Stages 1-8: compiles `code` into `sink`, keeping the text of stage `keep_text` ("hir",
-// "lir" or "asm"; anything else: none). Throws hir::Unsupported (bytecode the JIT does not
-// handle), lir::VerifyError and codegen::CompileError (internal errors).
+// "lir", "asm", or "all": the three under `=== hir ===` headers; anything else: none). Throws
+// hir::Unsupported (bytecode the JIT does not handle), lir::VerifyError and
+// codegen::CompileError (internal errors).
 CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& rt,
                      runtime::CodeSink& sink, const codegen::CallResolver& resolve,
-                     const std::string& keep_text = "");
+                     const std::string& keep_text = "", Decisions* decisions = nullptr);
 
 // The text of stages 1-2 and 3-5 of `code`. Both stages are deterministic: given the same
-// code and the same addresses (the same site caches, in the order Compile asked for them),
-// this is the text of what Compile compiled.
-std::string HirText(const hir::CodeInfo& code);
-std::string LirText(const hir::CodeInfo& code, const lower::RuntimeAddresses& rt);
+// code, the same addresses (the same site caches, in the order Compile asked for them) and
+// decisions of the same limit and plant, this is the text of what Compile compiled.
+std::string HirText(const hir::CodeInfo& code, Decisions* decisions = nullptr);
+std::string LirText(const hir::CodeInfo& code, const lower::RuntimeAddresses& rt,
+                    Decisions* decisions = nullptr);
 
 }  // namespace a64jit::compiler
 

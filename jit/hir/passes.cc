@@ -47,7 +47,7 @@ bool WritesLocal(const Instr& in, int64_t local) {
 
 // Locals assigned on every path to each block's entry (a forward "must" dataflow). A
 // generator resumes with whatever its earlier runs left, so there nothing is known.
-void RemoveUnboundChecks(Function& f) {
+void RemoveUnboundChecks(Function& f, Decisions* d) {
   const int n = f.code.nlocalsplus;
   const size_t nb = f.blocks.size();
   std::vector<std::vector<bool>> in(nb, std::vector<bool>(static_cast<size_t>(n), true));
@@ -89,6 +89,7 @@ void RemoveUnboundChecks(Function& f) {
     for (Instr& ins : f.blocks[b].instrs) {
       UpdateBound(f, ins, assigned);
       if (ins.op == Op::kLoadLocal && assigned[static_cast<size_t>(ins.imm)]) {
+        if (ins.checked && !Take(d, "hir.unbound-check", ins.bc)) continue;
         ins.checked = false;
         ins.has_state = false;
       }
@@ -97,7 +98,7 @@ void RemoveUnboundChecks(Function& f) {
 }
 
 // Branch(IsTrue(BoolFromCInt(c))) -> Branch(c), targets swapped when inverted.
-void FoldBoolBranches(Function& f) {
+void FoldBoolBranches(Function& f, Decisions* d) {
   for (Block& b : f.blocks) {
     if (b.instrs.empty() || b.instrs.back().op != Op::kBranch) continue;
     Instr& br = b.instrs.back();
@@ -108,6 +109,7 @@ void FoldBoolBranches(Function& f) {
       for (size_t j = 0; j < i; j++) {
         const Instr& def = b.instrs[j];
         if (def.op != Op::kBoolFromCInt || def.dst != boolean) continue;
+        if (!Take(d, "hir.fold-bool-branch", br.bc)) break;
         br.args[0] = def.args[0];
         if (def.imm != 0) std::swap(br.targets[0], br.targets[1]);
         b.instrs.erase(b.instrs.begin() + static_cast<std::ptrdiff_t>(i));
@@ -325,9 +327,15 @@ void RefcountBlock(Function& f, Block& b) {
 
 }  // namespace
 
+namespace {
+// not (a op b), as a comparison: Py_LT..Py_GE are 0..5, and LT/GE, LE/GT, EQ/NE sum to 5.
+// (For the flip-branch plant only: with a NaN, not (a < b) is not a >= b.)
+int64_t NegatedComparison(int64_t op) { return 5 - op; }
+}  // namespace
+
 // IsTrue(CompareOp(a, b)) of a comparison used for nothing else -> CompareBool(a, b): no
 // bool object, and lowering can compare small ints inline.
-void FuseCompareTruth(Function& f) {
+void FuseCompareTruth(Function& f, Decisions* d) {
   std::map<int, int> uses;  // reg -> uses in args and frame states, function-wide
   for (const Block& b : f.blocks) {
     for (const Instr& in : b.instrs) {
@@ -351,8 +359,9 @@ void FuseCompareTruth(Function& f) {
         for (size_t k = i + 1; k < j; k++) {
           if (b.instrs[k].has_state) clear = false;
         }
-        if (!clear) break;
+        if (!clear || !Take(d, "hir.fuse-compare-truth", cmp.bc)) break;
         cmp.op = Op::kCompareBool;
+        if (d != nullptr && d->Planted(Plant::kFlipBranch)) cmp.imm = NegatedComparison(cmp.imm);
         cmp.dst = is_true.dst;
         b.instrs.erase(b.instrs.begin() + static_cast<std::ptrdiff_t>(j));
         j--;
@@ -362,13 +371,13 @@ void FuseCompareTruth(Function& f) {
   }
 }
 
-void Simplify(Function& f) {
-  RemoveUnboundChecks(f);
-  FoldBoolBranches(f);
-  FuseCompareTruth(f);
+void Simplify(Function& f, Decisions* d) {
+  RemoveUnboundChecks(f, d);
+  FoldBoolBranches(f, d);
+  FuseCompareTruth(f, d);
 }
 
-void EliminateDeadCode(Function& f) {
+void EliminateDeadCode(Function& f, Decisions* d) {
   bool changed = true;
   while (changed) {
     changed = false;
@@ -381,7 +390,8 @@ void EliminateDeadCode(Function& f) {
     }
     for (Block& b : f.blocks) {
       auto dead = [&](const Instr& in) {
-        return IsPure(in) && in.dst >= 0 && !f.IsStackReg(in.dst) && !used.count(in.dst);
+        return IsPure(in) && in.dst >= 0 && !f.IsStackReg(in.dst) && !used.count(in.dst) &&
+               Take(d, "hir.dead-code", in.bc);
       };
       const size_t before = b.instrs.size();
       b.instrs.erase(std::remove_if(b.instrs.begin(), b.instrs.end(), dead), b.instrs.end());
@@ -394,9 +404,9 @@ void InsertRefcounts(Function& f) {
   for (Block& b : f.blocks) RefcountBlock(f, b);
 }
 
-void RunPasses(Function& f) {
-  Simplify(f);
-  EliminateDeadCode(f);
+void RunPasses(Function& f, Decisions* d) {
+  Simplify(f, d);
+  EliminateDeadCode(f, d);
   InsertRefcounts(f);
 }
 

@@ -14,14 +14,17 @@
 #ifndef A64JIT_JIT_HIR_PASSES_H_
 #define A64JIT_JIT_HIR_PASSES_H_
 
+#include "jit/decisions.h"
 #include "jit/hir/hir.h"
 
 namespace a64jit::hir {
 
-void Simplify(Function& f);
-void EliminateDeadCode(Function& f);
+// Each rewrite of Simplify and EliminateDeadCode is an optional decision (jit/decisions.h);
+// `d` null takes them all. InsertRefcounts is not optional.
+void Simplify(Function& f, Decisions* d = nullptr);
+void EliminateDeadCode(Function& f, Decisions* d = nullptr);
 void InsertRefcounts(Function& f);
-void RunPasses(Function& f);
+void RunPasses(Function& f, Decisions* d = nullptr);
 
 }  // namespace a64jit::hir
 

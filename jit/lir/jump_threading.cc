@@ -39,8 +39,8 @@ std::vector<char> Reachable(const Function& f) {
 
 }  // namespace
 
-int ThreadJumps(Function& f) {
-  if (f.blocks.empty()) return 0;
+int ThreadJumps(Function& f, Decisions* d) {
+  if (f.blocks.empty() || !Take(d, "lir.thread-jumps")) return 0;
   for (Block& b : f.blocks) {
     Instr& t = b.instrs.back();
     for (int& target : t.targets) {

@@ -5,6 +5,7 @@
 #ifndef A64JIT_JIT_LIR_JUMP_THREADING_H_
 #define A64JIT_JIT_LIR_JUMP_THREADING_H_
 
+#include "jit/decisions.h"
 #include "jit/lir/lir.h"
 
 namespace a64jit::lir {
@@ -12,7 +13,8 @@ namespace a64jit::lir {
 // Retargets every branch past blocks that are one `jmp`, turns a `br` whose two targets are
 // the same block into a `jmp`, and deletes the blocks no path from the entry reaches (the
 // others keep their order). Returns how many blocks it deleted.
-int ThreadJumps(Function& f);
+// The pass as a whole is one optional decision (jit/decisions.h); `d` null takes it.
+int ThreadJumps(Function& f, Decisions* d = nullptr);
 
 }  // namespace a64jit::lir
 

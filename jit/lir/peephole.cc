@@ -4,7 +4,7 @@
 
 namespace a64jit::lir {
 
-int FuseCompareBranches(Function& f) {
+int FuseCompareBranches(Function& f, Decisions* d) {
   std::vector<int> reads(f.vreg_types.size(), 0);
   for (const Block& b : f.blocks) {
     for (const Instr& in : b.instrs) {
@@ -31,6 +31,7 @@ int FuseCompareBranches(Function& f) {
       continue;
     }
     if (reads[static_cast<size_t>(cmp.dst)] != 1) continue;
+    if (!Take(d, "lir.fuse-compare-branch")) continue;
     Instr fusedbr = br;
     fusedbr.br_on_value = false;
     fusedbr.cond = taken_when_true ? cmp.cond : Negate(cmp.cond);

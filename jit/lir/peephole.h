@@ -3,6 +3,7 @@
 #ifndef A64JIT_JIT_LIR_PEEPHOLE_H_
 #define A64JIT_JIT_LIR_PEEPHOLE_H_
 
+#include "jit/decisions.h"
 #include "jit/lir/lir.h"
 
 namespace a64jit::lir {
@@ -10,7 +11,8 @@ namespace a64jit::lir {
 // `%c = cmp.T cond %a, %b` followed by the block's `br %c`, `br.i64 ne %c, 0` or `eq %c, 0`, with
 // %c read nowhere else, becomes one `br.T cond %a, %b` (or the negated cond): on aarch64, a
 // cmp and a b.cond instead of cmp, cset, cmp, b.cond. Returns how many it fused.
-int FuseCompareBranches(Function& f);
+// Each fusion is an optional decision (jit/decisions.h); `d` null takes them all.
+int FuseCompareBranches(Function& f, Decisions* d = nullptr);
 
 }  // namespace a64jit::lir
 

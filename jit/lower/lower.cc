@@ -95,8 +95,8 @@ constexpr Helper kUnaryHelpers[] = {Helper::PyNumber_Negative, Helper::PyNumber_
 class Lowerer {
  public:
   Lowerer(const Function& f, const RuntimeAddresses& rt, const std::string& name,
-          std::vector<DeoptSite>* deopt_sites)
-      : f_(f), rt_(rt), deopt_sites_(deopt_sites), known_calls_(f) {
+          std::vector<DeoptSite>* deopt_sites, Decisions* decisions)
+      : f_(f), rt_(rt), deopt_sites_(deopt_sites), decisions_(decisions), known_calls_(f) {
     out_.name = name;
     // Only registers with one definition (stack registers s_k have several).
     const std::vector<int> defs = f.DefinitionCounts();
@@ -133,6 +133,10 @@ class Lowerer {
       regs_.push_back(out_.NewVReg(t == ValueType::kCInt ? Type::kI64 : Type::kPtr));
     }
     unboxed_ = UnboxedIntTemporaries(f_, [this](const Instr& in) { return HasIntForm(in); });
+    for (auto it = unboxed_.begin(); it != unboxed_.end();) {
+      it = Take(decisions_, "lower.unboxed-int", BcOfDefinition(*it)) ? std::next(it)
+                                                                      : unboxed_.erase(it);
+    }
     int scratch = 2;
     for (const Block& b : f_.blocks) {
       for (const Instr& in : b.instrs) {
@@ -365,7 +369,7 @@ class Lowerer {
       return CallChecked(in, Helper::PyFloat_FromDouble, {V(d)});
     }
     FastOrGeneric(
-        in,
+        "lower.float-box-inline", in,
         [&](int slow) {
           const int list = Mov(Imm(rt_.float_free_list), Type::kPtr);
           const int obj =
@@ -930,7 +934,8 @@ class Lowerer {
     const KnownCall known = known_calls_.Of(in);
     if (KnownCallInline(known)) {
       return FastOrGeneric(
-          in, [&](int slow) { LowerKnownCall(in, known, slow); }, [&] { CallGeneric(in); });
+          "lower.known-call", in, [&](int slow) { LowerKnownCall(in, known, slow); },
+          [&] { CallGeneric(in); });
     }
     CallGeneric(in);
   }
@@ -1053,7 +1058,7 @@ class Lowerer {
   void BoxInt(const Instr& in, int v, Helper box) {
     if (rt_.small_int_zero == 0) return CallChecked(in, box, {V(v)});
     FastOrGeneric(
-        in,
+        "lower.small-int-box", in,
         [&](int big) {
           // one unsigned compare: v - kSmallIntMin wraps past the range for v < kSmallIntMin
           const int index = Binary(lir::Op::kSub, V(v), Operand::Imm(kSmallIntMin), Type::kI64);
@@ -1251,7 +1256,7 @@ class Lowerer {
       return generic();
     }
     FastOrGeneric(
-        in,
+        "lower.unpack-inline", in,
         [&](int slow) {
           const int items = SequenceItems(seq, in.imm, slow);
           for (int64_t i = 0; i < in.imm; i++) {
@@ -1298,7 +1303,7 @@ class Lowerer {
       return generic();
     }
     FastOrGeneric(
-        in,
+        "lower.for-iter-inline", in,
         [&](int slow) {
           const int type = Load(iter, offsetof(PyObject, ob_type), Type::kPtr);
           const int list = NewBlock(), other = NewBlock(), tuple = NewBlock(), range = NewBlock();
@@ -1598,7 +1603,7 @@ class Lowerer {
     };
     if (!ints && !floats) return generic();
     FastOrGeneric(
-        in,
+        "lower.arithmetic-inline", in,
         [&](int slow) {
           if (!floats) return SmallIntArithmetic(in, slow);
           if (!ints) return FloatArithmetic(in, *fop, slow);
@@ -1612,7 +1617,7 @@ class Lowerer {
           Jmp(done);
           Join(done, known, in.bc);
         },
-        generic);
+        generic, HasUnboxedOperand(in));
   }
 
   // The small-int form of in.imm (HasSmallIntForm) into in.dst; `slow` when an operand is
@@ -1637,6 +1642,25 @@ class Lowerer {
     if (unboxed_.count(in.dst) == 0) return BoxInt(in, r, Helper::PyLong_FromLongLong);
     Mov(V(r), Type::kI64, RawOf(in.dst));  // the object stays NULL: unboxed_ints.h
     Mov(Operand::Imm(0), Type::kPtr, LirReg(in.dst));
+  }
+
+  // Whether an operand of `in` is an unboxed temporary (its consumer must take its int form).
+  bool HasUnboxedOperand(const Instr& in) const {
+    return std::any_of(in.args.begin(), in.args.end(),
+                       [this](int a) { return unboxed_.count(a) != 0; });
+  }
+
+  // True once, in the first taken decision that can carry this function's test-only plant.
+  bool Planted(Plant p) { return decisions_ != nullptr && decisions_->Planted(p); }
+
+  // The bytecode offset of the instruction defining `reg` (single-definition registers).
+  int BcOfDefinition(int reg) const {
+    for (const Block& b : f_.blocks) {
+      for (const Instr& in : b.instrs) {
+        if (in.dst == reg) return in.bc;
+      }
+    }
+    return -1;
   }
 
   // Whether `in` (kBinaryOp or kCompareBool) has a small-int form here.
@@ -1718,8 +1742,12 @@ class Lowerer {
 
   // `fast`, given the cold block to jump to when its guards fail, then in that block
   // `generic`; both continue at one join, where prev_instr is known only if both agree.
+  // The fast path is optional decision `kind` (jit/decisions.h) unless `forced`; declined,
+  // `generic` alone is the code.
   template <typename Fast, typename Generic>
-  void FastOrGeneric(const Instr& in, Fast fast, Generic generic) {
+  void FastOrGeneric(const char* kind, const Instr& in, Fast fast, Generic generic,
+                     bool forced = false) {
+    if (!forced && !Take(decisions_, kind, in.bc)) return generic();
     const int slow = ColdBlock(), done = NewBlock();
     const int known = prev_instr_known_;
     fast(slow);
@@ -1752,12 +1780,13 @@ class Lowerer {
   void LowerListStore(const Instr& in) {
     const Operand value = V(LirReg(in.args[2]));
     FastOrGeneric(
-        in,
+        "lower.list-store-inline", in,
         [&](int slow) {
           const int slot = ListSlot(in, slow);
           Incref(value);
           const int old = Load(V(slot), 0, Type::kPtr);
           Store(value, V(slot), 0, Type::kPtr);
+          if (Planted(Plant::kDropDecref)) return;
           Decref(old, false, in.bc, IsFloatLike(in.args[2]));
         },
         [&] {
@@ -1770,7 +1799,7 @@ class Lowerer {
   // BINARY_SUBSCR_LIST_INT); anything else through PyObject_GetItem.
   void LowerListIndex(const Instr& in) {
     FastOrGeneric(
-        in,
+        "lower.list-index-inline", in,
         [&](int slow) {
           const int item = Load(V(ListSlot(in, slow)), 0, Type::kPtr);
           Incref(V(item));
@@ -1796,6 +1825,10 @@ class Lowerer {
     const bool strs = rt_.py_str_type != 0 && (in.imm == Py_EQ || in.imm == Py_NE) &&
                       (IsStrConst(in.args[0]) || IsStrConst(in.args[1]));
     if (!ints && !strs) return helper();  // no inline form: the call is the hot path
+    // An unboxed operand is read only by the int form (unboxed_ints.h), so it is not optional.
+    if (!HasUnboxedOperand(in) && !Take(decisions_, "lower.compare-inline", in.bc)) {
+      return helper();
+    }
     const int slow = ColdBlock(), done = NewBlock();
     const int known = prev_instr_known_;
     if (ints) {
@@ -1910,7 +1943,7 @@ class Lowerer {
   }
 
   void LowerLoadAttr(const Instr& in) {
-    SiteCache* site = NewSiteCache();
+    SiteCache* site = Take(decisions_, "lower.load-attr-inline", in.bc) ? NewSiteCache() : nullptr;
     const Operand obj = V(LirReg(in.args[0]));
     if (site == nullptr) {
       CallChecked(in, Helper::PyObject_GetAttr, {obj, Imm(Name(in.imm))});
@@ -1920,7 +1953,7 @@ class Lowerer {
     const int slow = ColdBlock(), done = NewBlock();
     const int cache = Mov(Ptr(site), Type::kPtr);
     const int slot = GuardedSlot(obj, cache, slow);
-    Load(V(slot), 0, Type::kPtr, LirReg(in.dst));
+    Load(V(slot), Planted(Plant::kCacheIndex) ? 8 : 0, Type::kPtr, LirReg(in.dst));
     SlowIf(Cond::kEq, Type::kI64, V(LirReg(in.dst)), Operand::Imm(0), slow);
     Incref(V(LirReg(in.dst)));
     Jmp(done);
@@ -1931,7 +1964,7 @@ class Lowerer {
   }
 
   void LowerStoreAttr(const Instr& in) {
-    SiteCache* site = NewSiteCache();
+    SiteCache* site = Take(decisions_, "lower.store-attr-inline", in.bc) ? NewSiteCache() : nullptr;
     const Operand obj = V(LirReg(in.args[0])), value = V(LirReg(in.args[1]));
     if (site == nullptr) {
       CallInt(in, Helper::PyObject_SetAttr, {obj, Imm(Name(in.imm)), value});
@@ -1961,7 +1994,8 @@ class Lowerer {
   }
 
   void LowerLoadGlobal(const Instr& in) {
-    SiteCache* site = NewSiteCache();
+    SiteCache* site =
+        Take(decisions_, "lower.load-global-inline", in.bc) ? NewSiteCache() : nullptr;
     const int dst = LirReg(in.dst);
     if (site == nullptr) {
       SetPrevInstr(in.bc);
@@ -1995,7 +2029,8 @@ class Lowerer {
 
   void LowerLoadMethod(const Instr& in) {
     const Operand obj = V(LirReg(in.args[0]));
-    SiteCache* site = NewSiteCache();
+    SiteCache* site =
+        Take(decisions_, "lower.load-method-inline", in.bc) ? NewSiteCache() : nullptr;
     if (site == nullptr) {
       const int p = ScratchAddr();
       CallInt(in, Helper::a64_load_method, {obj, Imm(Name(in.imm)), V(p)});
@@ -2126,6 +2161,7 @@ class Lowerer {
   const Function& f_;
   const RuntimeAddresses& rt_;
   std::vector<DeoptSite>* deopt_sites_;
+  Decisions* decisions_;  // null: every optional decision taken
   const KnownCallSites known_calls_;
   std::map<int, const Instr*> borrow_source_;  // HIR reg -> its LoadLocal or LoadConst
   std::vector<char> cold_, emitted_;
@@ -2157,8 +2193,8 @@ class Lowerer {
 }  // namespace
 
 lir::Function Lower(const Function& f, const RuntimeAddresses& rt, const std::string& name,
-                    std::vector<DeoptSite>* deopt_sites) {
-  Lowerer l(f, rt, name, deopt_sites);
+                    std::vector<DeoptSite>* deopt_sites, Decisions* decisions) {
+  Lowerer l(f, rt, name, deopt_sites, decisions);
   return l.Run();
 }
 

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "jit/decisions.h"
 #include "jit/hir/hir.h"
 #include "jit/lir/lir.h"
 #include "jit/lower/deopt_reason.h"
@@ -114,8 +115,10 @@ constexpr int64_t kSmallIntMin = -5;     // -_PY_NSMALLNEGINTS
 constexpr int64_t kSmallIntMax = 256;    // _PY_NSMALLPOSINTS - 1
 
 // `deopt_sites` receives the exits' sites, indexed by their codes.
+// Each inline fast path and unboxed temporary is an optional decision (jit/decisions.h);
+// `decisions` null takes them all.
 lir::Function Lower(const hir::Function& f, const RuntimeAddresses& rt, const std::string& name,
-                    std::vector<DeoptSite>* deopt_sites);
+                    std::vector<DeoptSite>* deopt_sites, Decisions* decisions = nullptr);
 
 }  // namespace a64jit::lower
 

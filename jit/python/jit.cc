@@ -1,8 +1,10 @@
 #include "jit/python/jit.h"
 
 #include <internal/pycore_frame.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -71,6 +73,9 @@ struct CodeState {
   std::string failure;
   int64_t compile_ns = -1;
   std::string kept_text;  // Config::keep_text's text, made at compile time
+  // The compile's decisions (jit/decisions.h), for TextOf to make the same text again.
+  std::optional<int> opt_limit;
+  Plant plant = Plant::kNone;
   std::vector<std::unique_ptr<runtime::SiteCache>> site_caches;  // referenced by the code
   std::vector<lower::DeoptSite> deopt_sites;                     // indexed by deopt codes
 };
@@ -92,8 +97,10 @@ struct Runtime {
   // Native mode calls compiled code directly unless config.checked_native asks for the
   // executor (which turns guest faults into Python errors, at the price of signal setup).
   bool direct_calls = false;
-  uint64_t call_stub = 0;    // the guest call stub's entry; 0: CALLs ask a64_call
-  int64_t stub_entries = 0;  // counted by the stub itself
+  uint64_t call_stub = 0;                  // the guest call stub's entry; 0: CALLs ask a64_call
+  int dumps_written = 0;                   // Config::dump_dir files of this process
+  std::optional<bool> flaky_plant_active;  // decided at the first planted compile
+  int64_t stub_entries = 0;                // counted by the stub itself
 };
 
 // Never destroyed: code may outlive main(). A plain pointer rather than a function-local
@@ -220,14 +227,67 @@ std::string TextOf(const CodeState& st, const std::string& what) {
     return codegen::Disassemble(loaded, reinterpret_cast<uintptr_t>(st.stub.entry));
   }
   const hir::CodeInfo info = CodeInfoOf(st.code, st.module);
-  if (what == "hir") return compiler::HirText(info);
+  Decisions decisions(st.opt_limit, st.plant);
+  if (what == "hir") return compiler::HirText(info, &decisions);
   lower::RuntimeAddresses rt = AddressesFor(st.code);
   size_t next = 0;
   rt.new_site_cache = [&st, &next](int) -> runtime::SiteCache* {
     if (next >= st.site_caches.size()) throw std::logic_error("LIR text: more site caches");
     return st.site_caches[next++].get();
   };
-  return compiler::LirText(info, rt);
+  return compiler::LirText(info, rt, &decisions);
+}
+
+// The counter in `path` (0 if there is none), which is then written back one higher.
+int64_t BumpCounterFile(const std::string& path) {
+  int64_t value = 0;
+  if (FILE* in = std::fopen(path.c_str(), "r")) {
+    long long v = 0;
+    if (std::fscanf(in, "%lld", &v) == 1) value = v;
+    std::fclose(in);
+  }
+  if (FILE* out = std::fopen(path.c_str(), "w")) {
+    std::fprintf(out, "%lld\n", static_cast<long long>(value + 1));
+    std::fclose(out);
+  }
+  return value;
+}
+
+// The test-only plant (Config::plant) for function `name`: none unless the pattern matches;
+// with a flaky counter, in one process in three.
+Plant PlantFor(Runtime& r, const std::string& name) {
+  const Config& c = r.config;
+  if (c.plant == Plant::kNone || !GlobMatch(c.plant_pattern.c_str(), name.c_str())) {
+    return Plant::kNone;
+  }
+  if (c.plant_flaky_counter.empty()) return c.plant;
+  if (!r.flaky_plant_active) r.flaky_plant_active = BumpCounterFile(c.plant_flaky_counter) % 3 == 2;
+  return *r.flaky_plant_active ? c.plant : Plant::kNone;
+}
+
+// Config::dump_dir's file for one compile: the function's name, its decisions, then the
+// HIR, LIR and disassembly its compile made (`all_text`).
+void WriteDump(Runtime& r, const CodeState& st, const Decisions& decisions,
+               const std::string& all_text) {
+  std::string file = st.name;
+  for (char& ch : file) {
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '_' && ch != '-') {
+      ch = '_';
+    }
+  }
+  const std::string path = r.config.dump_dir + "/" + file + "." + std::to_string(getpid()) + "." +
+                           std::to_string(++r.dumps_written) + ".txt";
+  FILE* out = std::fopen(path.c_str(), "w");
+  if (out == nullptr) {
+    Log("cannot write dump " + path);
+    return;
+  }
+  const std::string limit = st.opt_limit ? std::to_string(*st.opt_limit) : "none";
+  std::fprintf(out, "function: %s\nopt limit: %s\ndecisions: %zu (%d taken)\n=== decisions ===\n%s",
+               st.name.c_str(), limit.c_str(), decisions.records().size(), decisions.taken(),
+               decisions.Text().c_str());
+  std::fputs(all_text.c_str(), out);
+  std::fclose(out);
 }
 
 // Makes `c` the code of `st` and counts it.
@@ -273,8 +333,14 @@ void TryCompile(Runtime& r, CodeState* st, PyCodeObject* code, PyFunctionObject*
                                [&executor] { return executor.code_bytes_used(); });
     runtime::CodeSink& sink =
         r.config.max_code_size != 0 ? static_cast<runtime::CodeSink&>(capped) : executor;
-    compiler::CompiledCode c = compiler::Compile(CodeInfoOf(code, ModuleOf(func)), rt, sink,
-                                                 ResolveHelper, r.config.keep_text);
+    st->opt_limit = r.config.opt_limit;
+    st->plant = PlantFor(r, st->name);
+    Decisions decisions(st->opt_limit, st->plant);
+    const bool dump = !r.config.dump_dir.empty();
+    compiler::CompiledCode c =
+        compiler::Compile(CodeInfoOf(code, ModuleOf(func)), rt, sink, ResolveHelper,
+                          dump ? "all" : r.config.keep_text, &decisions);
+    if (dump) WriteDump(r, *st, decisions, c.text);
     Install(r, st, code, c);
   } catch (const hir::Unsupported& e) {
     st->status = CodeState::Status::kFailed;
@@ -800,6 +866,32 @@ std::optional<int64_t> ParseCount(const std::string& s) {
   return v;
 }
 
+namespace {
+// A64JIT_OPT_LIMIT, A64JIT_DUMP_DIR and the test-only plant (Config's bisection fields).
+void ReadBisectionSettings(Config* config) {
+  if (const char* l = std::getenv("A64JIT_OPT_LIMIT"); l != nullptr && *l != '\0') {
+    const std::optional<int64_t> v = ParseCount(l);
+    if (!v || *v > INT32_MAX) {
+      throw std::invalid_argument(std::string("A64JIT_OPT_LIMIT: not a count: ") + l);
+    }
+    config->opt_limit = static_cast<int>(*v);
+  }
+  if (const char* d = std::getenv("A64JIT_DUMP_DIR"); d != nullptr) config->dump_dir = d;
+  if (const char* p = std::getenv("A64JIT_TEST_PLANT"); p != nullptr && *p != '\0') {
+    const std::string plant = p;
+    const size_t colon = plant.find(':');
+    if (colon == std::string::npos || colon + 1 == plant.size()) {
+      throw std::invalid_argument("A64JIT_TEST_PLANT: expected KIND:PATTERN, got " + plant);
+    }
+    config->plant = ParsePlant(plant.substr(0, colon));
+    config->plant_pattern = plant.substr(colon + 1);
+  }
+  if (const char* f = std::getenv("A64JIT_TEST_PLANT_FLAKY"); f != nullptr) {
+    config->plant_flaky_counter = f;
+  }
+}
+}  // namespace
+
 EnvConfig ConfigFromEnvironment() {
   EnvConfig env;
   if (const char* t = std::getenv("A64JIT_THRESHOLD"); t != nullptr && *t != '\0') {
@@ -841,6 +933,7 @@ EnvConfig ConfigFromEnvironment() {
     env.config.perf_map = *p == '1';
   }
   if (const char* d = std::getenv("A64JIT_JITDUMP"); d != nullptr) env.config.jitdump_dir = d;
+  ReadBisectionSettings(&env.config);
   if (const char* c = std::getenv("A64JIT_CHECKED");
       c != nullptr && *c != '\0' && std::string(c) != "0") {
     env.config.checked_native = true;

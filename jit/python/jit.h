@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "jit/decisions.h"
 #include "jit/runtime/executor.h"
 
 namespace a64jit::python {
@@ -63,11 +64,22 @@ struct Config {
   // Native tools (code_listing.h): perf's /tmp/perf-PID.map, jitdump files in a directory.
   bool perf_map = false;
   std::string jitdump_dir;
+  // Bisection (jit/decisions.h, difftest/bisect): take only the first opt_limit optional
+  // decisions of each function compiled; write each compiled function's decisions, HIR, LIR
+  // and disassembly, made by its compile, to a file in dump_dir.
+  std::optional<int> opt_limit;
+  std::string dump_dir;
+  // Test-only: break the functions matching plant_pattern with `plant`; with a counter file,
+  // only in one process in three (the counter's value before this process, mod 3, is 2).
+  Plant plant = Plant::kNone;
+  std::string plant_pattern;
+  std::string plant_flaky_counter;
 };
 
 // Settings from A64JIT_THRESHOLD, A64JIT_JITLIST (comma-separated), A64JIT_JITLIST_FILE,
 // A64JIT_EXEC, A64JIT_LOG, A64JIT_CHECKED (1: checked_native), A64JIT_MAX_CODE_SIZE,
-// A64JIT_PERFMAP (1: perf_map) and A64JIT_JITDUMP (a directory).
+// A64JIT_PERFMAP (1: perf_map), A64JIT_JITDUMP (a directory), A64JIT_OPT_LIMIT,
+// A64JIT_DUMP_DIR, A64JIT_TEST_PLANT (KIND:PATTERN) and A64JIT_TEST_PLANT_FLAKY (a file).
 // `any` is false when none is set. Throws std::invalid_argument for a malformed value.
 struct EnvConfig {
   Config config;

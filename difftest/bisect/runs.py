@@ -1,0 +1,117 @@
+"""Running the command under test in one JIT configuration, and its verdict.
+
+The bisector never changes the command; it sets the JIT's variables around it (jit/README.md):
+A64JIT_JITLIST_FILE (which functions may be compiled; an empty file: none), A64JIT_LOG (to
+learn which were), A64JIT_OPT_LIMIT (how many optional decisions each takes) and
+A64JIT_DUMP_DIR (their decisions, HIR, LIR and disassembly). A run is red when the command
+exits with a status other than 0, dies of a signal, or passes the time limit.
+"""
+import os
+import re
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+
+COMPILED_LINE = re.compile(r"^a64jit: compiled (\S+) \(\d+ bytes\)$")
+# Variables the bisector owns: inherited values would change what a run compiles.
+OWNED = ("A64JIT_JITLIST", "A64JIT_JITLIST_FILE", "A64JIT_LOG", "A64JIT_OPT_LIMIT",
+         "A64JIT_DUMP_DIR", "A64JIT_NO_JIT")
+
+
+class BudgetExceeded(Exception):
+    """More runs were needed than --max-runs allows."""
+
+
+@dataclass
+class Run:
+    number: int
+    red: bool
+    status: str  # "exit 0", "exit 1", "signal SIGSEGV", "timeout after 600 s"
+    seconds: float
+    compiled: list = field(default_factory=list)  # names, in the order first compiled
+    dump_dir: str = ""
+    output: str = ""  # the output's last lines
+
+
+def describe_status(returncode):
+    if returncode < 0:
+        try:
+            return "signal " + signal.Signals(-returncode).name
+        except ValueError:
+            return f"signal {-returncode}"
+    return f"exit {returncode}"
+
+
+class Runner:
+    def __init__(self, command, workdir, timeout, max_runs, deadline=None, cwd=None, say=print):
+        self.command = command
+        self.deadline = deadline  # time.monotonic() after which no run starts
+        self.workdir = workdir
+        self.timeout = timeout
+        self.max_runs = max_runs
+        self.cwd = cwd
+        self.say = say
+        self.count = 0
+
+    def run(self, label, jitlist=None, opt_limit=None, dump=False):
+        """One run; `jitlist` None compiles every function, [] none."""
+        if self.count >= self.max_runs:
+            raise BudgetExceeded(f"run budget of {self.max_runs} runs spent")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise BudgetExceeded(f"time budget spent after {self.count} runs")
+        self.count += 1
+        n = self.count
+        base = os.path.join(self.workdir, f"run{n:03d}")
+        env = {k: v for k, v in os.environ.items() if k not in OWNED}
+        env["A64JIT_LOG"] = base + ".log"
+        if jitlist is not None:
+            with open(base + ".jitlist", "w") as f:
+                f.write("".join(name + "\n" for name in jitlist))
+            env["A64JIT_JITLIST_FILE"] = base + ".jitlist"
+        if opt_limit is not None:
+            env["A64JIT_OPT_LIMIT"] = str(opt_limit)
+        dump_dir = ""
+        if dump:
+            dump_dir = base + ".dump"
+            os.makedirs(dump_dir, exist_ok=True)
+            env["A64JIT_DUMP_DIR"] = dump_dir
+        start = time.monotonic()
+        with open(base + ".out", "wb") as out:
+            proc = subprocess.Popen(self.command, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                    cwd=self.cwd, start_new_session=True)
+            try:
+                status = describe_status(proc.wait(timeout=self.timeout))
+                red = proc.returncode != 0
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+                status, red = f"timeout after {self.timeout:g} s", True
+        seconds = time.monotonic() - start
+        run = Run(n, red, status, seconds, read_compiled(base + ".log"), dump_dir,
+                  tail(base + ".out"))
+        self.say(f"  run {n:3d}  {label:<44} {'RED  ' if red else 'green'}  {status}, "
+                 f"{len(run.compiled)} compiled, {seconds:.1f} s")
+        return run
+
+
+def read_compiled(log_path):
+    names, seen = [], set()
+    try:
+        with open(log_path, errors="replace") as f:
+            for line in f:
+                m = COMPILED_LINE.match(line.rstrip("\n"))
+                if m and m.group(1) not in seen:
+                    seen.add(m.group(1))
+                    names.append(m.group(1))
+    except FileNotFoundError:
+        pass
+    return names
+
+
+def tail(path, lines=12):
+    try:
+        with open(path, errors="replace") as f:
+            return "".join(f.readlines()[-lines:])
+    except FileNotFoundError:
+        return ""

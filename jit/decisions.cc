@@ -1,0 +1,68 @@
+#include "jit/decisions.h"
+
+#include <stdexcept>
+
+namespace a64jit {
+
+namespace {
+struct PlantRow {
+  Plant plant;
+  const char* name;
+};
+constexpr PlantRow kPlants[] = {
+    {Plant::kNone, "none"},
+    {Plant::kFlipBranch, "flip-branch"},
+    {Plant::kDropDecref, "drop-decref"},
+    {Plant::kCacheIndex, "cache-index"},
+};
+}  // namespace
+
+Plant ParsePlant(const std::string& name) {
+  for (const PlantRow& row : kPlants) {
+    if (name == row.name && row.plant != Plant::kNone) return row.plant;
+  }
+  throw std::invalid_argument("unknown plant '" + name +
+                              "' (expected flip-branch, drop-decref or cache-index)");
+}
+
+const char* PlantName(Plant p) {
+  for (const PlantRow& row : kPlants) {
+    if (row.plant == p) return row.name;
+  }
+  return "?";
+}
+
+bool Decisions::Take(const char* kind, int bc) {
+  const int number = static_cast<int>(records_.size()) + 1;
+  const bool taken = !limit_ || number <= *limit_;
+  records_.push_back({number, kind, bc, taken});
+  return taken;
+}
+
+bool Decisions::Planted(Plant p) {
+  if (p != plant_ || plant_applied_ || records_.empty() || !records_.back().taken) return false;
+  plant_applied_ = true;
+  planted_at_ = records_.back().number;
+  return true;
+}
+
+int Decisions::taken() const {
+  int n = 0;
+  for (const Record& r : records_) n += r.taken ? 1 : 0;
+  return n;
+}
+
+std::string Decisions::Text() const {
+  std::string out;
+  for (const Record& r : records_) {
+    out += std::to_string(r.number) + (r.taken ? " taken " : " declined ") + r.kind;
+    out += r.bc >= 0 ? " bc " + std::to_string(r.bc) + "\n" : "\n";
+  }
+  if (plant_applied_) {
+    out += std::string("plant ") + PlantName(plant_) + " at decision " +
+           std::to_string(planted_at_) + "\n";
+  }
+  return out;
+}
+
+}  // namespace a64jit

@@ -1,0 +1,71 @@
+// The compiler's optional decisions, numbered so that a bisection can find the one that breaks
+// a function (as LLVM's -opt-bisect-limit does for its passes).
+//
+// Every transformation the pipeline could leave out and still compile correct code asks
+// Take() first: a HIR pass's rewrite, an inline fast path with a generic fallback, a
+// specialisation, a peephole, a whole LIR pass. For one function, decisions are numbered from
+// 1 in the order the pipeline (compiler.h) meets them. With a limit L, decisions 1..L are
+// taken and the rest declined. The numbering up to L does not depend on L, so the code
+// compiled at limits L-1 and L differs by exactly decision L: a test green at L-1 and red at L
+// names decision L. difftest/bisect runs that search (A64JIT_OPT_LIMIT, jit/README.md).
+//
+// Plants are test-only miscompiles (A64JIT_TEST_PLANT): the first taken decision that can
+// carry the plant's kind breaks its own code, so the bisector's answer can be checked.
+#ifndef A64JIT_JIT_DECISIONS_H_
+#define A64JIT_JIT_DECISIONS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace a64jit {
+
+enum class Plant {
+  kNone,
+  kFlipBranch,  // hir.fuse-compare-truth: the fused comparison is negated
+  kDropDecref,  // lower.list-store-inline: the replaced item is not released
+  kCacheIndex,  // lower.load-attr-inline: the slot one past the cached one is read
+};
+
+// "flip-branch", "drop-decref" or "cache-index"; throws std::invalid_argument otherwise.
+Plant ParsePlant(const std::string& name);
+const char* PlantName(Plant p);
+
+class Decisions {
+ public:
+  struct Record {
+    int number;        // from 1
+    const char* kind;  // "hir.fuse-compare-truth", "lower.list-index-inline", ...
+    int bc;            // the bytecode offset it concerns, -1 for a whole pass
+    bool taken;
+  };
+
+  Decisions() = default;  // every decision taken, nothing planted
+  Decisions(std::optional<int> limit, Plant plant) : limit_(limit), plant_(plant) {}
+
+  // Numbers a decision of `kind` at bytecode offset `bc`; true when it is within the limit.
+  bool Take(const char* kind, int bc);
+  // True for the first caller asking for this function's plant, after its decision was taken.
+  bool Planted(Plant p);
+
+  const std::vector<Record>& records() const { return records_; }
+  int taken() const;
+  // One line a decision: number, taken or declined, kind, offset; then the plant, if applied.
+  std::string Text() const;
+
+ private:
+  std::optional<int> limit_;
+  Plant plant_ = Plant::kNone;
+  bool plant_applied_ = false;
+  int planted_at_ = 0;
+  std::vector<Record> records_;
+};
+
+// d->Take(kind, bc), or true when there is no Decisions (every decision taken).
+inline bool Take(Decisions* d, const char* kind, int bc = -1) {
+  return d == nullptr || d->Take(kind, bc);
+}
+
+}  // namespace a64jit
+
+#endif  // A64JIT_JIT_DECISIONS_H_
