@@ -21,7 +21,8 @@ import dumps  # noqa: E402
 import runs  # noqa: E402
 import search  # noqa: E402
 
-EXIT = {"culprit": 0, "passes": 2, "flaky": 3, "fails-without-jit": 4, "unfinished": 5}
+# Exit statuses (2 is argparse's usage error).
+EXIT = {"culprit": 0, "passes": 3, "fails-without-jit": 4, "flaky": 5, "unfinished": 6}
 
 
 class Outcome(Exception):
@@ -63,7 +64,7 @@ class Bisection:
             raise Outcome("passes", f"the command passes with the JIT (0 of {self.repeats} runs "
                                     "red): nothing to bisect")
         if reds < self.repeats:
-            raise Outcome("flaky", f"flaky: red in {reds} of {self.repeats} runs with every "
+            raise Outcome("flaky", f"red in {reds} of {self.repeats} runs with every "
                                    "function compiled; not bisected")
         self.result["failure"] = done[-1].status
         self.result["output"] = done[-1].output
@@ -75,7 +76,7 @@ class Bisection:
             raise Outcome("fails-without-jit", f"red in {reds} of {reds} runs with no function "
                                                "compiled: not a failure of compiled code")
         if reds > 0:
-            raise Outcome("flaky", f"flaky: red in {reds} of {self.repeats} runs with no function "
+            raise Outcome("flaky", f"red in {reds} of {self.repeats} runs with no function "
                                    "compiled")
         self.say(f"bisecting {len(compiled)} functions (log2 = "
                  f"{math.ceil(math.log2(len(compiled))) if len(compiled) > 1 else 0})")
@@ -109,7 +110,7 @@ class Bisection:
                      "always emits")
             return
         if reds > 0:
-            raise Outcome("flaky", f"flaky: red in {reds} of {self.repeats} runs of {function} "
+            raise Outcome("flaky", f"red in {reds} of {self.repeats} runs of {function} "
                                    "with no optional decision")
         limit = search.first_red_limit(
             count, lambda l: self.runner.run(f"culprit, decisions 1..{l}", jitlist=[function],
