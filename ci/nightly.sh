@@ -8,13 +8,18 @@
 #                 [--night NAME] [--timeout SECONDS] [--compare BIN] TEST_FILE...
 #   ci/nightly.sh --demo        # the fixture suites, with a stand-in JIT
 #   ci/nightly.sh --suite cpython [--tag core] [--config aarch64] [--jobs N] [--out DIR]
-#                 [--history DIR] [--night NAME]
+#                 [--history DIR] [--night NAME] [--max-bisections N] [--target T]...
+#                 [--plant KIND:PATTERN]
 #
 # --suite runs a suite's Bazel test targets (//suites/<suite>/..., each module stock and
 # with the JIT; --tag filters them, e.g. core) with `bazel test --keep_going`, gathers the
 # testlogs (suites/collect.py), re-runs each regression alone through its module's targets
-# to label it (suites/rerun.py) and compares them. Bazel's --jobs runs the modules in
-# parallel, and --remote_executor would run them on a pool of ARM hosts (suites/README.md).
+# to label it (suites/rerun.py), bisects each confirmed one to its culprit function and
+# compiler decision (suites/culprits.py, at most --max-bisections, default 3) and compares
+# them. --target runs only the named targets (e.g. //suites/cpython:test_heapq_stock and
+# _jit). --plant (a test of the whole chain) miscompiles the matching functions on the JIT
+# side (A64JIT_TEST_PLANT, jit/decisions.h). Bazel's --jobs runs the modules in parallel,
+# and --remote_executor would run them on a pool of ARM hosts (suites/README.md).
 #
 # Exit status: junit_compare's (0 no regression, 1 regressions, 2 evidence not trusted).
 set -euo pipefail
@@ -26,7 +31,7 @@ history="out/nightly/history"
 timeout=900
 jit_cmd=""
 compare=""
-suite="" tag="" jobs=2 config=()
+suite="" tag="" jobs=2 config=() max_bisections=3 targets=() plant=()
 jit_env=()
 files=()
 while [ $# -gt 0 ]; do
@@ -47,7 +52,10 @@ while [ $# -gt 0 ]; do
     --tag) tag=$2; shift 2 ;;
     --config) config=(--config="$2"); shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    --max-bisections) max_bisections=$2; shift 2 ;;
+    --target) targets+=("$2"); shift 2 ;;
+    --plant) plant=(--test_env="A64JIT_TEST_PLANT=$2"); shift 2 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "nightly: unknown option $1" >&2; exit 2 ;;
     *) files+=("$1"); shift ;;
   esac
@@ -76,10 +84,16 @@ run_suite_targets() {
     filter=(--test_tag_filters="$tag")
     query="attr(tags, $tag, $query)"
   fi
-  mapfile -t expect < <(bazel query "$query" 2>/dev/null)
+  local patterns=("//suites/$suite/...")
+  if [ "${#targets[@]}" -gt 0 ]; then
+    patterns=("${targets[@]}")
+    expect=("${targets[@]}")
+  else
+    mapfile -t expect < <(bazel query "$query" 2>/dev/null)
+  fi
   t0=$(date +%s)
-  bazel test "${config[@]}" --keep_going --jobs="$jobs" "${filter[@]}" \
-    --test_summary=short -- "//suites/$suite/..." >&2 || true
+  bazel test "${config[@]}" "${plant[@]}" --keep_going --jobs="$jobs" "${filter[@]}" \
+    --test_summary=short -- "${patterns[@]}" >&2 || true
   echo "nightly: ${#expect[@]} target(s) of //suites/$suite in $(( $(date +%s) - t0 )) s" >&2
   /usr/bin/python3.11 suites/collect.py --suite "$suite" --out "$out" \
     --testlogs "$(bazel info "${config[@]}" bazel-testlogs 2>/dev/null)" --expect "${expect[@]}"
@@ -90,9 +104,13 @@ run_suite_targets() {
 rerun_suite_regressions() {
   local bazel_args=()
   [ "${#config[@]}" -gt 0 ] && bazel_args=(--bazel-arg="${config[0]}")
+  [ "${#plant[@]}" -gt 0 ] && bazel_args+=(--bazel-arg="${plant[0]}")
   $compare "$out/stock" "$out/jit" --json="$out/first-report.json" > /dev/null || true
   /usr/bin/python3.11 suites/rerun.py --suite "$suite" --report "$out/first-report.json" \
     --labels "$out/labels.json" "${bazel_args[@]}" >&2
+  /usr/bin/python3.11 suites/culprits.py --suite "$suite" --report "$out/first-report.json" \
+    --labels "$out/labels.json" --out "$out/culprits" --max-bisections "$max_bisections" \
+    "${bazel_args[@]}" >&2
 }
 
 # Fills $out/stock and $out/jit by running the test files, and labels the regressions.

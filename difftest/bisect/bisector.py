@@ -156,7 +156,7 @@ class Bisection:
             self.result["message"] = self.summary()
         except Outcome as o:
             self.result["verdict"], self.result["message"] = o.verdict, o.message
-        except runs.BudgetExceeded as e:
+        except (runs.BudgetExceeded, runs.CannotRun) as e:
             self.result["verdict"] = "unfinished"
             self.result["message"] = f"bisection could not finish: {e}"
         self.result["runs"] = self.runner.count
@@ -184,6 +184,9 @@ def parse(argv):
     p.add_argument("--deadline", type=float, default=None, help="seconds for the whole bisection")
     p.add_argument("--workdir", default=None, help="keep the runs' files here (default: temp)")
     p.add_argument("--json", default=None, help="write the result as JSON to this file")
+    p.add_argument("--red-exit", type=int, action="append", default=None, metavar="N",
+                   help="only this exit status means the test failed (repeatable); any other "
+                        "but 0 stops the bisection (for bazel test: --red-exit 3)")
     p.add_argument("--no-decisions", action="store_true", help="stop at the culprit function")
     p.add_argument("--full-texts", action="store_true",
                    help="also print the culprit's HIR, LIR and asm with and without the decision")
@@ -205,7 +208,7 @@ def main(argv):
     deadline = time.monotonic() + args.deadline if args.deadline else None
     cwd = os.environ.get("BUILD_WORKING_DIRECTORY")  # bazel run: the caller's directory
     runner = runs.Runner(args.command, workdir, args.timeout, args.max_runs, deadline, cwd,
-                         say=lambda s: print(s, flush=True))
+                         say=lambda s: print(s, flush=True), red_statuses=args.red_exit)
     print(f"bisecting: {' '.join(args.command)}\nruns' files: {workdir}", flush=True)
     bisection = Bisection(runner, args.repeats, say=lambda s: print(s, flush=True))
     bisection.full_texts = args.full_texts

@@ -20,7 +20,11 @@ OWNED = ("A64JIT_JITLIST", "A64JIT_JITLIST_FILE", "A64JIT_LOG", "A64JIT_OPT_LIMI
 
 
 class BudgetExceeded(Exception):
-    """More runs were needed than --max-runs allows."""
+    """More runs were needed than --max-runs allows, or the time ran out."""
+
+
+class CannotRun(Exception):
+    """The command ended with a status that is neither a pass nor a failure of the test."""
 
 
 @dataclass
@@ -44,8 +48,12 @@ def describe_status(returncode):
 
 
 class Runner:
-    def __init__(self, command, workdir, timeout, max_runs, deadline=None, cwd=None, say=print):
+    def __init__(self, command, workdir, timeout, max_runs, deadline=None, cwd=None, say=print,
+                 red_statuses=None):
         self.command = command
+        # Exit statuses that mean "the test failed"; others but 0 mean the command could not
+        # run (bazel test: 3 is a failed test, 1 a build error). None: any status but 0.
+        self.red_statuses = red_statuses
         self.deadline = deadline  # time.monotonic() after which no run starts
         self.workdir = workdir
         self.timeout = timeout
@@ -83,6 +91,10 @@ class Runner:
             try:
                 status = describe_status(proc.wait(timeout=self.timeout))
                 red = proc.returncode != 0
+                if red and self.red_statuses and proc.returncode not in self.red_statuses:
+                    raise CannotRun(f"run {n} ({label}): {status} is neither a pass (exit 0) nor "
+                                    f"a failure (exit {', '.join(map(str, self.red_statuses))}); "
+                                    f"output in {base}.out")
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
