@@ -8,7 +8,8 @@ suites/rerun.py does: `bazel test --test_filter=TEST //suites/SUITE:MODULE_jit`,
 JIT's bisection variables passed into the test (--test_env). Only bazel's exit status 3 (the
 test failed) counts as red; any other failure stops that bisection with the reason.
 
-  confirmed; culprit function: M:F; decision N of D: KIND at bytecode offset B
+  confirmed; culprit function: M:F; decision N of D: KIND at bytecode offset B;
+             reproducer DIR/N/reproducer.py (C calls) fails with the JIT
   confirmed; bisection unfinished: ...   (time budget, a run bazel could not make)
   confirmed; bisection flaky: ...        (not red in every run of a verdict)
 
@@ -26,7 +27,8 @@ import sys
 BISECTOR = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "difftest", "bisect",
                         "bisector.py")
 # What the bisector sets around a run; the test inherits them from bazel's client.
-PASSED_ON = ("A64JIT_JITLIST_FILE", "A64JIT_LOG", "A64JIT_OPT_LIMIT", "A64JIT_DUMP_DIR")
+PASSED_ON = ("A64JIT_JITLIST_FILE", "A64JIT_LOG", "A64JIT_OPT_LIMIT", "A64JIT_DUMP_DIR",
+             "A64JIT_CAPTURE", "A64JIT_CAPTURE_FILE")
 BAZEL_TEST_FAILED = 3
 
 
@@ -41,8 +43,13 @@ def bisect(n, suite, regression, bazel_args, out, deadline):
     """The label suffix for one confirmed regression."""
     test_id = regression["test"].split("::", 1)[1]
     json_path, log_path = os.path.join(out, "%d.json" % n), os.path.join(out, "%d.log" % n)
+    # The reproducer runs on the same side as the night's JIT targets: QEMU under
+    # --config=aarch64 (bazel run's --run_under), a remote ARM host's a64jit-run elsewhere.
+    repro_runner = " ".join(["bazel", "run", "--ui_event_filters=-info,-stdout"] + bazel_args +
+                            ["//jit/python:a64jit-run", "--"])
     argv = ([BISECTOR, "--json", json_path, "--workdir", os.path.join(out, str(n)),
-             "--red-exit", str(BAZEL_TEST_FAILED), "--deadline", str(deadline), "--"] +
+             "--red-exit", str(BAZEL_TEST_FAILED), "--deadline", str(deadline),
+             "--repro-runner", repro_runner, "--"] +
             bisect_command(suite, regression["module"], test_id, bazel_args))
     with open(log_path, "w") as log:
         subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT)

@@ -12,12 +12,14 @@ import argparse
 import json
 import math
 import os
+import shlex
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import dumps  # noqa: E402
+import reproducer  # noqa: E402
 import runs  # noqa: E402
 import search  # noqa: E402
 
@@ -35,10 +37,12 @@ class Outcome(Exception):
 
 
 class Bisection:
-    def __init__(self, runner, repeats, say=print):
+    def __init__(self, runner, repeats, say=print, repro_runner=None):
         self.runner = runner
         self.repeats = repeats
         self.say = say
+        self.repro_runner = repro_runner  # an a64jit-run command line, or None
+        self.diff_only = False
         self.result = {"verdict": None, "message": "", "functions": [], "decision": None,
                        "compiled": 0, "runs": 0}
 
@@ -136,14 +140,43 @@ class Bisection:
             diff = dumps.section_diff(before, after, section, without, with_)
             self.say(f"--- {function}: {section} diff, without and with decision {limit} ---")
             self.say(diff or "(no difference)")
-        if self.full_texts:
+        if not self.diff_only:
             for label, d in ((without, before), (with_, after)):
                 for section in ("hir", "lir", "asm"):
                     self.say(f"--- {function}: {section} {label} ---")
                     self.say(d.get(section, ""))
         self.say(f"texts: {before['path']} (without), {after['path']} (with)")
 
-    def run(self, decisions=True):
+    def reproduce(self, function):
+        """A standalone script calling `function` with arguments captured in a run with no
+        function compiled (reproducer.py), checked stock and with only it compiled."""
+        captured = self.runner.run(f"capture calls of {function}", jitlist=[], capture=function)
+        calls, why = reproducer.read_calls(captured.calls, function)
+        if not calls:
+            return {"verdict": "none", "why": why}
+        path = os.path.join(self.runner.workdir, "reproducer.py")
+        reproducer.write(calls, function, path)
+        found = {"path": path, "calls": len(calls)}
+        if not self.repro_runner:
+            return dict(found, verdict="unchecked", why="no a64jit-run command to run it with "
+                                                        "(--repro-runner)")
+        stock_rc, _, stock_out = runs.run_script(self.repro_runner, path, None,
+                                                 self.runner.workdir, self.runner.timeout)
+        jit_rc, compiled, jit_out = runs.run_script(self.repro_runner, path, function,
+                                                    self.runner.workdir, self.runner.timeout)
+        self.say(f"reproducer {path}: stock exit {stock_rc}, with the JIT exit {jit_rc} "
+                 f"({function} {'compiled' if compiled else 'NOT compiled'})\n{jit_out}")
+        if stock_rc != 0:
+            return dict(found, verdict="broken", why=f"fails stock (exit {stock_rc}): "
+                                                     f"{stock_out.strip()[-200:]}")
+        if jit_rc == 1 and compiled:
+            return dict(found, verdict="reproduces", why="fails with the JIT, passes stock")
+        return dict(found, verdict="does not reproduce",
+                    why=f"with the JIT: exit {jit_rc}, {function} "
+                        f"{'compiled' if compiled else 'not compiled'}: the failure needs "
+                        "more than these calls (state, other functions, refcounts)")
+
+    def run(self, decisions=True, reproduce=True):
         try:
             culprits = self.functions()
             if not decisions:
@@ -152,6 +185,8 @@ class Bisection:
                 self.decision(culprits[0])
             else:
                 self.say("decision bisection skipped: it needs a single culprit function")
+            if reproduce and len(culprits) == 1:
+                self.result["reproducer"] = self.reproduce(culprits[0])
             self.result["verdict"] = "culprit"
             self.result["message"] = self.summary()
         except Outcome as o:
@@ -171,6 +206,12 @@ class Bisection:
         elif d:
             where = f" at bytecode offset {d['bc']}" if d["bc"] >= 0 else ""
             text += f"; decision {d['number']} of {d['count']}: {d['kind']}{where}"
+        repro = r.get("reproducer")
+        if repro and repro["verdict"] == "reproduces":
+            calls = f"{repro['calls']} call{'s' if repro['calls'] != 1 else ''}"
+            text += f"; reproducer {repro['path']} ({calls}) fails with the JIT"
+        elif repro:
+            text += f"; reproducer: {repro['verdict']}: {repro['why']}"
         return text
 
 
@@ -188,8 +229,13 @@ def parse(argv):
                    help="only this exit status means the test failed (repeatable); any other "
                         "but 0 stops the bisection (for bazel test: --red-exit 3)")
     p.add_argument("--no-decisions", action="store_true", help="stop at the culprit function")
-    p.add_argument("--full-texts", action="store_true",
-                   help="also print the culprit's HIR, LIR and asm with and without the decision")
+    p.add_argument("--no-reproducer", action="store_true",
+                   help="do not write a reproducer script for the culprit")
+    p.add_argument("--repro-runner", default=None,
+                   help="the a64jit-run command line to check the reproducer with (default: "
+                        "the command's words up to its a64jit-run)")
+    p.add_argument("--diff-only", action="store_true",
+                   help="print only the diffs of the culprit's HIR, LIR and asm, not both whole")
     p.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND [ARGS...]")
     args = p.parse_args(argv)
     if args.command[:1] == ["--"]:
@@ -201,6 +247,16 @@ def parse(argv):
     return args
 
 
+def repro_runner(args):
+    """The a64jit-run command line (with any wrapper before it) to run a reproducer with."""
+    if args.repro_runner:
+        return shlex.split(args.repro_runner)
+    for i, word in enumerate(args.command):
+        if os.path.basename(word) == "a64jit-run":
+            return args.command[:i + 1]
+    return None
+
+
 def main(argv):
     args = parse(argv)
     workdir = args.workdir or tempfile.mkdtemp(prefix="a64jit-bisect-")
@@ -210,9 +266,10 @@ def main(argv):
     runner = runs.Runner(args.command, workdir, args.timeout, args.max_runs, deadline, cwd,
                          say=lambda s: print(s, flush=True), red_statuses=args.red_exit)
     print(f"bisecting: {' '.join(args.command)}\nruns' files: {workdir}", flush=True)
-    bisection = Bisection(runner, args.repeats, say=lambda s: print(s, flush=True))
-    bisection.full_texts = args.full_texts
-    result = bisection.run(decisions=not args.no_decisions)
+    bisection = Bisection(runner, args.repeats, say=lambda s: print(s, flush=True),
+                          repro_runner=repro_runner(args))
+    bisection.diff_only = args.diff_only
+    result = bisection.run(decisions=not args.no_decisions, reproduce=not args.no_reproducer)
     n = result["compiled"]
     log2 = math.ceil(math.log2(n)) if n > 1 else 0
     print(f"result: {result['verdict']}: {result['message']}")

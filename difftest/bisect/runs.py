@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 COMPILED_LINE = re.compile(r"^a64jit: compiled (\S+) \(\d+ bytes\)$")
 # Variables the bisector owns: inherited values would change what a run compiles.
 OWNED = ("A64JIT_JITLIST", "A64JIT_JITLIST_FILE", "A64JIT_LOG", "A64JIT_OPT_LIMIT",
-         "A64JIT_DUMP_DIR", "A64JIT_NO_JIT")
+         "A64JIT_DUMP_DIR", "A64JIT_NO_JIT", "A64JIT_CAPTURE", "A64JIT_CAPTURE_FILE")
 
 
 class BudgetExceeded(Exception):
@@ -36,6 +36,7 @@ class Run:
     compiled: list = field(default_factory=list)  # names, in the order first compiled
     dump_dir: str = ""
     output: str = ""  # the output's last lines
+    calls: str = ""  # the capture file, when asked for
 
 
 def describe_status(returncode):
@@ -62,8 +63,9 @@ class Runner:
         self.say = say
         self.count = 0
 
-    def run(self, label, jitlist=None, opt_limit=None, dump=False):
-        """One run; `jitlist` None compiles every function, [] none."""
+    def run(self, label, jitlist=None, opt_limit=None, dump=False, capture=None):
+        """One run; `jitlist` None compiles every function, [] none. `capture`: a function
+        whose calls are recorded in the run's .calls file (Run.calls)."""
         if self.count >= self.max_runs:
             raise BudgetExceeded(f"run budget of {self.max_runs} runs spent")
         if self.deadline is not None and time.monotonic() > self.deadline:
@@ -79,6 +81,9 @@ class Runner:
             env["A64JIT_JITLIST_FILE"] = base + ".jitlist"
         if opt_limit is not None:
             env["A64JIT_OPT_LIMIT"] = str(opt_limit)
+        if capture is not None:
+            env["A64JIT_CAPTURE"] = capture
+            env["A64JIT_CAPTURE_FILE"] = base + ".calls"
         dump_dir = ""
         if dump:
             dump_dir = base + ".dump"
@@ -101,10 +106,32 @@ class Runner:
                 status, red = f"timeout after {self.timeout:g} s", True
         seconds = time.monotonic() - start
         run = Run(n, red, status, seconds, read_compiled(base + ".log"), dump_dir,
-                  tail(base + ".out"))
+                  tail(base + ".out"), base + ".calls")
         self.say(f"  run {n:3d}  {label:<44} {'RED  ' if red else 'green'}  {status}, "
                  f"{len(run.compiled)} compiled, {seconds:.1f} s")
         return run
+
+
+def run_script(runner_cmd, script, jit_function, workdir, timeout):
+    """Runs `script` with `runner_cmd` (an a64jit-run command line): stock (jit_function
+    None, --no-jit) or compiling only jit_function at threshold 0. (exit status, whether
+    the function was compiled, output tail)."""
+    side = "jit" if jit_function else "stock"
+    env = {k: v for k, v in os.environ.items() if k not in OWNED}
+    args = ["--no-jit"]
+    if jit_function:
+        env["A64JIT_JITLIST"] = jit_function
+        env["A64JIT_LOG"] = os.path.join(workdir, "repro-jit.log")
+        args = ["--threshold=0"]
+    out_path = os.path.join(workdir, f"repro-{side}.out")
+    with open(out_path, "wb") as out:
+        try:
+            rc = subprocess.run(runner_cmd + args + [script], stdout=out, stderr=subprocess.STDOUT,
+                                env=env, timeout=timeout).returncode
+        except subprocess.TimeoutExpired:
+            rc = None
+    compiled = bool(jit_function) and jit_function in read_compiled(env.get("A64JIT_LOG", ""))
+    return rc, compiled, tail(out_path, 6)
 
 
 def read_compiled(log_path):

@@ -19,6 +19,7 @@
 #include "jit/lower/call_stub.h"
 #include "jit/lower/lower.h"
 #include "jit/python/arguments.h"
+#include "jit/python/call_capture.h"
 #include "jit/python/code_info.h"
 #include "jit/python/code_listing.h"
 #include "jit/python/deopt_stats.h"
@@ -76,6 +77,7 @@ struct CodeState {
   // The compile's decisions (jit/decisions.h), for TextOf to make the same text again.
   std::optional<int> opt_limit;
   Plant plant = Plant::kNone;
+  int8_t captured = -1;  // matches Config::capture_pattern: -1 not yet known, 0 no, 1 yes
   std::vector<std::unique_ptr<runtime::SiteCache>> site_caches;  // referenced by the code
   std::vector<lower::DeoptSite> deopt_sites;                     // indexed by deopt codes
 };
@@ -738,7 +740,31 @@ void InstallVectorcall(PyFunctionObject* func, CodeState* st) {
   }
 }
 
+PyObject* EvalFrameHookUncaptured(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag);
+
+// Whether calls of `st`'s function are recorded (Config::capture_pattern).
+bool Captured(CodeState* st) {
+  if (st->captured < 0) {
+    const std::string& p = TheRuntime().config.capture_pattern;
+    st->captured = !p.empty() && GlobMatch(p.c_str(), st->name.c_str()) ? 1 : 0;
+  }
+  return st->captured == 1;
+}
+
 PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag) {
+  if (__builtin_expect(CaptureActive(), 0) && throwflag == 0) {
+    CodeState* st = StateOf(frame->f_code, frame->f_func);
+    std::string record = st != nullptr && Captured(st) ? BeginCapture(st->name, frame) : "";
+    if (!record.empty()) {
+      PyObject* result = EvalFrameHookUncaptured(ts, frame, throwflag);
+      EndCapture(std::move(record), result);
+      return result;
+    }
+  }
+  return EvalFrameHookUncaptured(ts, frame, throwflag);
+}
+
+PyObject* EvalFrameHookUncaptured(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag) {
   Runtime& r = TheRuntime();
   if (throwflag == 0 && ts->interp == r.interp && !ts->cframe->use_tracing) {
     // Compiled code's state is cached (a resumed generator comes here on every next()).
@@ -889,6 +915,15 @@ void ReadBisectionSettings(Config* config) {
   if (const char* f = std::getenv("A64JIT_TEST_PLANT_FLAKY"); f != nullptr) {
     config->plant_flaky_counter = f;
   }
+  const char* capture = std::getenv("A64JIT_CAPTURE");
+  const char* capture_file = std::getenv("A64JIT_CAPTURE_FILE");
+  if ((capture != nullptr && *capture != '\0') != (capture_file != nullptr && *capture_file)) {
+    throw std::invalid_argument("A64JIT_CAPTURE and A64JIT_CAPTURE_FILE go together");
+  }
+  if (capture != nullptr && *capture != '\0') {
+    config->capture_pattern = capture;
+    config->capture_file = capture_file;
+  }
 }
 }  // namespace
 
@@ -969,6 +1004,7 @@ void LoadJitListFile(Config* config) {
 
 bool Enable(const Config& config) {
   if (!EnsureRuntime(config)) return false;
+  ConfigureCapture(CaptureSettings{config.capture_file});
   Runtime& r = TheRuntime();
   r.config = config;
   r.enabled = true;

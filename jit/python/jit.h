@@ -74,12 +74,17 @@ struct Config {
   Plant plant = Plant::kNone;
   std::string plant_pattern;
   std::string plant_flaky_counter;
+  // Record the arguments and results of calls to functions matching capture_pattern in
+  // capture_file (call_capture.h; for difftest/bisect's reproducers).
+  std::string capture_pattern;
+  std::string capture_file;
 };
 
 // Settings from A64JIT_THRESHOLD, A64JIT_JITLIST (comma-separated), A64JIT_JITLIST_FILE,
 // A64JIT_EXEC, A64JIT_LOG, A64JIT_CHECKED (1: checked_native), A64JIT_MAX_CODE_SIZE,
 // A64JIT_PERFMAP (1: perf_map), A64JIT_JITDUMP (a directory), A64JIT_OPT_LIMIT,
-// A64JIT_DUMP_DIR, A64JIT_TEST_PLANT (KIND:PATTERN) and A64JIT_TEST_PLANT_FLAKY (a file).
+// A64JIT_DUMP_DIR, A64JIT_TEST_PLANT (KIND:PATTERN), A64JIT_TEST_PLANT_FLAKY (a file),
+// A64JIT_CAPTURE (a pattern) and A64JIT_CAPTURE_FILE.
 // `any` is false when none is set. Throws std::invalid_argument for a malformed value.
 struct EnvConfig {
   Config config;

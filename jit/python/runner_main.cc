@@ -52,6 +52,8 @@ constexpr char kUsage[] =
     "  A64JIT_TEST_PLANT=KIND:PATTERN  test only: miscompile matching functions (flip-branch,\n"
     "                        drop-decref, cache-index)\n"
     "  A64JIT_TEST_PLANT_FLAKY=FILE    test only: plant in one process in three (a counter)\n"
+    "  A64JIT_CAPTURE=PATTERN, A64JIT_CAPTURE_FILE=PATH  record the plain arguments and\n"
+    "                        results of calls of matching functions (for reproducers)\n"
     "Unicorn knobs, for measuring the emulator (x86-64 hosts):\n"
     "  A64JIT_UNICORN_TB_MIB=N          translation buffer size (4 to 1024 MiB)\n"
     "  A64JIT_UNICORN_TLB_ENTRIES=N     soft TLB entries (256 to 1048576)\n"

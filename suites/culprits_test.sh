@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# suites/culprits.py end to end with a stand-in `bazel` on PATH: a confirmed regression's
+# label must gain its culprit function, decision and reproducer, found by the real bisector
+# on a planted miscompile (A64JIT_TEST_PLANT) of difftest/bisect/testdata/planted.py; an
+# unconfirmed regression's label must stay as it was.
+set -uo pipefail
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/bin"
+# bazel test ... //suites/fake:M_jit: the planted program with the JIT, exit 3 when it fails
+# (bazel's status for a failed test). bazel run ... //jit/python:a64jit-run -- ARGS: the runner.
+cat > "$tmp/bin/bazel" <<SH
+#!/usr/bin/env bash
+runner=(${A64JIT_TARGET_RUNNER:-} "$PWD/jit/python/a64jit-run")
+if [ "\$1" = run ]; then
+  while [ "\$1" != -- ]; do shift; done
+  shift
+  exec "\${runner[@]}" "\$@"
+fi
+"\${runner[@]}" --threshold=0 "$PWD/difftest/bisect/testdata/planted.py" > /dev/null 2>&1 || exit 3
+SH
+chmod +x "$tmp/bin/bazel"
+cat > "$tmp/report.json" <<'JSON'
+{"regressions": [{"test": "planted::test_count", "module": "planted", "kind": "fail"},
+                 {"test": "planted::test_other", "module": "planted", "kind": "fail"}]}
+JSON
+echo '{"planted::test_count": "confirmed", "planted::test_other": "flaky"}' > "$tmp/labels.json"
+PATH="$tmp/bin:$PATH" A64JIT_TEST_PLANT=flip-branch:__main__:count_below \
+  /usr/bin/python3.11 suites/culprits.py --suite fake --report "$tmp/report.json" \
+  --labels "$tmp/labels.json" --out "$tmp/culprits" 2>&1 | grep "^culprits"
+if /usr/bin/python3.11 - "$tmp/labels.json" <<'PY'
+import json, sys
+labels = json.load(open(sys.argv[1]))
+print("label:", labels["planted::test_count"])
+want = ("confirmed; culprit function: __main__:count_below; decision 6 of 12: "
+        "hir.fuse-compare-truth at bytecode offset 9; reproducer ")
+assert labels["planted::test_count"].startswith(want), labels
+assert "fails with the JIT" in labels["planted::test_count"], labels
+assert labels["planted::test_other"] == "flaky", labels
+PY
+then
+  echo "PASS culprits.py labels the confirmed regression with its culprit"
+else
+  echo "FAIL culprits.py labels the confirmed regression with its culprit"
+  tail -15 "$tmp/culprits/1.log"
+  exit 1
+fi
