@@ -31,7 +31,7 @@ history="out/nightly/history"
 timeout=900
 jit_cmd=""
 compare=""
-suite="" tag="" jobs=2 config=() max_bisections=3 targets=() plant=()
+suite="" tag="" jobs=2 config=() max_bisections=3 targets=() plant=() plant_value=""
 jit_env=()
 files=()
 while [ $# -gt 0 ]; do
@@ -54,7 +54,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift 2 ;;
     --max-bisections) max_bisections=$2; shift 2 ;;
     --target) targets+=("$2"); shift 2 ;;
-    --plant) plant=(--test_env="A64JIT_TEST_PLANT=$2"); shift 2 ;;
+    --plant) plant=(--test_env="A64JIT_TEST_PLANT=$2") plant_value=$2; shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "nightly: unknown option $1" >&2; exit 2 ;;
     *) files+=("$1"); shift ;;
@@ -108,9 +108,11 @@ rerun_suite_regressions() {
   $compare "$out/stock" "$out/jit" --json="$out/first-report.json" > /dev/null || true
   /usr/bin/python3.11 suites/rerun.py --suite "$suite" --report "$out/first-report.json" \
     --labels "$out/labels.json" "${bazel_args[@]}" >&2
-  /usr/bin/python3.11 suites/culprits.py --suite "$suite" --report "$out/first-report.json" \
-    --labels "$out/labels.json" --out "$out/culprits" --max-bisections "$max_bisections" \
-    "${bazel_args[@]}" >&2
+  # The plant (a test of this chain) also reaches the reproducers' bazel run.
+  ${plant_value:+env A64JIT_TEST_PLANT="$plant_value"} \
+    /usr/bin/python3.11 suites/culprits.py --suite "$suite" --report "$out/first-report.json" \
+      --labels "$out/labels.json" --out "$out/culprits" --max-bisections "$max_bisections" \
+      "${bazel_args[@]}" >&2
 }
 
 # Fills $out/stock and $out/jit by running the test files, and labels the regressions.
