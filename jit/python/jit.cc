@@ -229,7 +229,7 @@ std::string TextOf(const CodeState& st, const std::string& what) {
     return codegen::Disassemble(loaded, reinterpret_cast<uintptr_t>(st.stub.entry));
   }
   const hir::CodeInfo info = CodeInfoOf(st.code, st.module);
-  Decisions decisions(st.opt_limit, st.plant);
+  Decisions decisions(st.opt_limit, st.plant);  // as the compile took them
   if (what == "hir") return compiler::HirText(info, &decisions);
   lower::RuntimeAddresses rt = AddressesFor(st.code);
   size_t next = 0;
@@ -339,9 +339,11 @@ void TryCompile(Runtime& r, CodeState* st, PyCodeObject* code, PyFunctionObject*
     st->plant = PlantFor(r, st->name);
     Decisions decisions(st->opt_limit, st->plant);
     const bool dump = !r.config.dump_dir.empty();
+    // Without a limit, a plant or a dump, nothing asks about decisions: none are recorded.
+    const bool counted = st->opt_limit || st->plant != Plant::kNone || dump;
     compiler::CompiledCode c =
         compiler::Compile(CodeInfoOf(code, ModuleOf(func)), rt, sink, ResolveHelper,
-                          dump ? "all" : r.config.keep_text, &decisions);
+                          dump ? "all" : r.config.keep_text, counted ? &decisions : nullptr);
     if (dump) WriteDump(r, *st, decisions, c.text);
     Install(r, st, code, c);
   } catch (const hir::Unsupported& e) {

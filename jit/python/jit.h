@@ -66,7 +66,8 @@ struct Config {
   std::string jitdump_dir;
   // Bisection (jit/decisions.h, difftest/bisect): take only the first opt_limit optional
   // decisions of each function compiled; write each compiled function's decisions, HIR, LIR
-  // and disassembly, made by its compile, to a file in dump_dir.
+  // and disassembly, made by its compile, to a file in dump_dir (keep_text's text is then
+  // all three).
   std::optional<int> opt_limit;
   std::string dump_dir;
   // Test-only: break the functions matching plant_pattern with `plant`; with a counter file,
