@@ -530,14 +530,10 @@ class Lowerer {
   }
   // dst:i64 = a C function's int result `r`: only its low 32 bits are defined.
   void SExtInt(int r, int dst) {
-    lir::Instr trunc;
-    trunc.op = lir::Op::kTrunc;
-    trunc.dst = out_.NewVReg(Type::kI32);
-    trunc.args = {V(r)};
     lir::Instr ext;
     ext.op = lir::Op::kSExt;
     ext.dst = dst;
-    ext.args = {V(Emit(trunc).dst)};
+    ext.args = {V(Truncate(r, Type::kI32))};
     Emit(ext);
   }
 
@@ -1929,9 +1925,12 @@ class Lowerer {
     cur_ = matched;
     return entry;
   }
-  // The address of the cached attribute's slot in `obj`'s inline values, for the AttrCache
-  // entry of obj's type.
-  int GuardedSlot(Operand obj, int cache, int slow) {
+  // The cached attribute's place in `obj`'s inline values, for the AttrCache entry of obj's
+  // type: the values, the slot's byte offset in them and its address.
+  struct AttrSlot {
+    int values, offset, slot;
+  };
+  AttrSlot GuardedAttrSlot(Operand obj, int cache, int slow) {
     const int tp = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
     const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
     const int entry = MatchEntry(version, cache, sizeof(AttrEntry),
@@ -1939,7 +1938,31 @@ class Lowerer {
     const int values = Load(obj, runtime::kInlineValuesOffset, Type::kPtr);
     SlowIf(Cond::kEq, Type::kI64, V(values), Operand::Imm(0), slow);
     const int offset = Load(V(entry), offsetof(AttrEntry, offset), Type::kI64);
-    return Binary(lir::Op::kAdd, V(values), V(offset), Type::kPtr);
+    return {values, offset, Binary(lir::Op::kAdd, V(values), V(offset), Type::kPtr)};
+  }
+  int GuardedSlot(Operand obj, int cache, int slow) {
+    return GuardedAttrSlot(obj, cache, slow).slot;
+  }
+
+  // A new attribute in inline values joins their insertion order, as 3.11's
+  // _PyDictValues_AddToInsertionOrder does: the byte before the values counts the
+  // attributes present (the one before it is the capacity), and the bytes below those list
+  // their indexes in order: size += 1, then values[-2 - size] = index, values[-2] = size.
+  void AddToInsertionOrder(int values, int offset) {
+    const int size = ZExt(V(Load(V(values), -2, Type::kI8)));
+    const int grown = Binary(lir::Op::kAdd, V(size), Operand::Imm(1), Type::kI64);
+    const int at = Binary(lir::Op::kSub, V(values), V(grown), Type::kPtr);
+    const int index = Binary(lir::Op::kLShr, V(offset), Operand::Imm(3), Type::kI64);
+    Store(V(Truncate(index, Type::kI8)), V(at), -2, Type::kI8);
+    Store(V(Truncate(grown, Type::kI8)), V(values), -2, Type::kI8);
+  }
+  // The low bits of i64 `v` as a `t` value.
+  int Truncate(int v, Type t) {
+    lir::Instr trunc;
+    trunc.op = lir::Op::kTrunc;
+    trunc.dst = out_.NewVReg(t);
+    trunc.args = {V(v)};
+    return Emit(trunc).dst;
   }
 
   void LowerLoadAttr(const Instr& in) {
@@ -1973,11 +1996,18 @@ class Lowerer {
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
     const int cache = Mov(Ptr(site), Type::kPtr);
-    const int slot = GuardedSlot(obj, cache, slow);
-    const int old = Load(V(slot), 0, Type::kPtr);
-    SlowIf(Cond::kEq, Type::kI64, V(old), Operand::Imm(0), slow);  // a new attribute
+    const AttrSlot place = GuardedAttrSlot(obj, cache, slow);
+    const int old = Load(V(place.slot), 0, Type::kPtr);
     Incref(value);
-    Store(value, V(slot), 0, Type::kPtr);
+    Store(value, V(place.slot), 0, Type::kPtr);
+    // 3.11's STORE_ATTR_INSTANCE_VALUE: a new attribute (as in __init__) joins the insertion
+    // order, a replaced one is released.
+    const int added = NewBlock(), replaced = NewBlock();
+    Br(Cond::kEq, V(old), Operand::Imm(0), added, replaced);
+    cur_ = added;
+    AddToInsertionOrder(place.values, place.offset);
+    Jmp(done);
+    cur_ = replaced;
     Decref(old, false, in.bc, IsFloatLike(in.args[1]));
     Jmp(done);
     cur_ = slow;

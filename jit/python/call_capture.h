@@ -1,8 +1,10 @@
 // Records the arguments and outcome of calls to chosen functions, for the reproducers that
 // difftest/bisect writes (A64JIT_CAPTURE=PATTERN, A64JIT_CAPTURE_FILE=PATH).
 //
-// The eval-frame hook asks Begin() before a frame of a matching function runs and hands the
-// result to End(). A call is written only when every argument is a plain value, one whose
+// The eval-frame hook asks BeginCapture() before the interpreter runs a frame of a matching
+// function and hands the result to EndCapture(). Calls into compiled code are not recorded:
+// the bisector captures in a run that compiles nothing, and the path into compiled code stays
+// free of the test. A call is written only when every argument is a plain value, one whose
 // repr() reads back as the same value with ast.literal_eval: None, bool, int, finite float,
 // str, bytes, and tuples, lists and dicts of plain values. Its result is written as its
 // repr when plain, else by type; an exception by its type's name. One JSON object a line.
