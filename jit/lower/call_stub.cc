@@ -51,7 +51,8 @@ bb2:   ; the cached callable: one test for the self type and the recursion limit
   %86:i8 = or %83, %85
   br %86, bb10, bb3
 bb3:   ; its C entry, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCRIPTOR_* call
-        ; it: the argument vector (METH_FASTCALL), the one argument (METH_O) or NULL
+        ; it: the argument vector (METH_FASTCALL, and a type's vectorcall), the one argument
+        ; (METH_O) or NULL
   %84:i32 = sub %84, 1
   store.i32 %84, [%0 + $ts_recursion_remaining]
   %87:ptr = add %1, 16
@@ -61,7 +62,8 @@ bb3:   ; its C entry, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCR
   %91:i64 = load [%72 + $ccall_fastcall]
   %92:ptr = select %91, %87, %90
   %93:ptr = load [%72 + $ccall_entry]
-  %94:ptr = call *%93(%77, %92, %2)
+  %106:ptr = mov 0              ; a type's tp_vectorcall reads it: no keyword names
+  %94:ptr = call *%93(%77, %92, %2, %106)
   %95:i32 = load [%0 + $ts_recursion_remaining]
   %95:i32 = add %95, 1
   store.i32 %95, [%0 + $ts_recursion_remaining]

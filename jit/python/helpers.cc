@@ -330,6 +330,34 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
 
 namespace {
 
+// How a CCallCache calls `callable` (entry, self, self type, convention) and how many integer
+// arguments its entry takes, or false when it is not cached: a C function or method
+// descriptor of this shape (3 arguments: self, args, nargs), or a builtin type with a
+// vectorcall slot (`range`, `list`, `float`, `enumerate`; 4 arguments: the type, args, nargs,
+// NULL keyword names), called as 3.11's PRECALL_BUILTIN_CLASS calls it.
+bool CacheableEntry(PyObject* callable, int64_t oparg, bool method, CCallCache* out, int* arity) {
+  if (!method && PyType_Check(callable)) {
+    auto* type = reinterpret_cast<PyTypeObject*>(callable);
+    if (type->tp_vectorcall == nullptr) return false;
+    out->entry = reinterpret_cast<void*>(type->tp_vectorcall);
+    out->self = callable;
+    out->fastcall = 1;
+    *arity = 4;
+    return true;
+  }
+  CEntry e;
+  if (!CEntryOf(callable, oparg, &e) || e.descriptor != method) return false;
+  // A module's function (len, math.sqrt), not a bound method (xs.append): the cache's
+  // reference to it would keep its object alive past where stock releases it.
+  if (e.self != nullptr && !PyModule_Check(e.self)) return false;
+  out->entry = reinterpret_cast<void*>(e.meth);
+  out->self_type = e.self_type;
+  out->self = e.self;
+  out->fastcall = e.fastcall ? 1 : 0;
+  *arity = 3;
+  return true;
+}
+
 // On a miss of compiled code's C-call fast path (sp as CALL has it): caches the callable if
 // it is a C function of the site's shape, within the site's budget of refills. Under Unicorn
 // compiled code can call only registered host functions, so the entry is registered (three
@@ -345,20 +373,13 @@ void FillCCallCache(uint64_t tagged, PyObject* const* sp, int64_t oparg) {
       callable == cache->callable || cache->respecializations >= kMaxRespecializations) {
     return;
   }
-  CEntry e;
-  if (!CEntryOf(callable, oparg, &e) || e.descriptor != method) return;
-  // A module's function (len, math.sqrt), not a bound method (xs.append): the cache's
-  // reference to it would keep its object alive past where stock releases it.
-  if (e.self != nullptr && !PyModule_Check(e.self)) return;
   CCallCache filled{};
-  filled.entry = reinterpret_cast<void*>(e.meth);
-  filled.self_type = e.self_type;
-  filled.self = e.self;
-  filled.fastcall = e.fastcall ? 1 : 0;
+  int arity = 0;
+  if (!CacheableEntry(callable, oparg, method, &filled, &arity)) return;
   const auto* known = emu::LookupHelper(reinterpret_cast<uint64_t>(filled.entry));
   if (known == nullptr) {
-    emu::RegisterHelper(filled.entry, emu::HelperSignature{"C entry of a cached call site", 3, 0,
-                                                           runtime::RetKind::kInt});
+    emu::RegisterHelper(filled.entry, emu::HelperSignature{"C entry of a cached call site", arity,
+                                                           0, runtime::RetKind::kInt});
   } else if (known->int_args < 2 || known->double_args != 0) {
     return;  // a helper of another shape: leave the call to the generic path
   }

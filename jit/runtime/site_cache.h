@@ -65,8 +65,8 @@ struct MethodCache {
 struct CCallCache {
   void* callable;    // a strong reference (so the address is not reused); nullptr: empty
   void* self_type;   // a method descriptor's type: self must be exactly of it; else nullptr
-  void* self;        // a builtin function's self (its module), borrowed from it
-  void* entry;       // the C function
+  void* self;        // a builtin function's self (its module), borrowed from it; a type itself
+  void* entry;       // the C function, or a builtin type's tp_vectorcall (4th argument NULL)
   int64_t fastcall;  // 1: arg is the argument vector; 0: the one argument or NULL
   uint32_t respecializations;
 };
