@@ -33,16 +33,15 @@ const char* PlantName(Plant p) {
 }
 
 bool Decisions::Take(const char* kind, int bc) {
-  const int number = static_cast<int>(records_.size()) + 1;
-  const bool taken = !limit_ || number <= *limit_;
-  records_.push_back({number, kind, bc, taken});
+  const bool taken = !limit_ || static_cast<int>(records_.size()) < *limit_;
+  records_.push_back({kind, bc, taken});
   return taken;
 }
 
 bool Decisions::Planted(Plant p) {
   if (p != plant_ || plant_applied_ || records_.empty() || !records_.back().taken) return false;
   plant_applied_ = true;
-  planted_at_ = records_.back().number;
+  planted_at_ = static_cast<int>(records_.size());
   return true;
 }
 
@@ -54,8 +53,9 @@ int Decisions::taken() const {
 
 std::string Decisions::Text() const {
   std::string out;
-  for (const Record& r : records_) {
-    out += std::to_string(r.number) + (r.taken ? " taken " : " declined ") + r.kind;
+  for (size_t i = 0; i < records_.size(); i++) {
+    const Record& r = records_[i];
+    out += std::to_string(i + 1) + (r.taken ? " taken " : " declined ") + r.kind;
     out += r.bc >= 0 ? " bc " + std::to_string(r.bc) + "\n" : "\n";
   }
   if (plant_applied_) {

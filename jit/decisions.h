@@ -33,8 +33,7 @@ const char* PlantName(Plant p);
 
 class Decisions {
  public:
-  struct Record {
-    int number;        // from 1
+  struct Record {      // decision number i + 1 is records()[i]
     const char* kind;  // "hir.fuse-compare-truth", "lower.list-index-inline", ...
     int bc;            // the bytecode offset it concerns, -1 for a whole pass
     bool taken;
@@ -65,6 +64,8 @@ class Decisions {
 inline bool Take(Decisions* d, const char* kind, int bc = -1) {
   return d == nullptr || d->Take(kind, bc);
 }
+// d->Planted(p), or false when there is no Decisions (nothing planted).
+inline bool Planted(Decisions* d, Plant p) { return d != nullptr && d->Planted(p); }
 
 }  // namespace a64jit
 

@@ -24,19 +24,18 @@ import os
 import subprocess
 import sys
 
+from rerun import BAZEL_TEST_FAILED, test_alone_command
+
 BISECTOR = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "difftest", "bisect",
                         "bisector.py")
 # What the bisector sets around a run; the test inherits them from bazel's client.
 PASSED_ON = ("A64JIT_JITLIST_FILE", "A64JIT_LOG", "A64JIT_OPT_LIMIT", "A64JIT_DUMP_DIR",
              "A64JIT_CAPTURE", "A64JIT_CAPTURE_FILE")
-BAZEL_TEST_FAILED = 3
 
 
 def bisect_command(suite, module, test_id, bazel_args):
-    return (["bazel", "test"] + bazel_args +
-            ["--cache_test_results=no", "--test_output=summary", "--test_filter=" + test_id] +
-            ["--test_env=" + name for name in PASSED_ON] +
-            ["//suites/%s:%s_jit" % (suite, module)])
+    return test_alone_command(suite, module + "_jit", test_id,
+                              bazel_args + ["--test_env=" + name for name in PASSED_ON])
 
 
 def bisect(n, suite, regression, bazel_args, out, deadline):

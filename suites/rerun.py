@@ -29,12 +29,18 @@ import sys
 BAZEL_PASSED, BAZEL_TEST_FAILED = 0, 3
 
 
+def test_alone_command(suite, target, test_id, bazel_args):
+    """`bazel test` of one test alone in //suites/SUITE:TARGET, never from the cache (also
+    suites/culprits.py's runs)."""
+    return (["bazel", "test"] + bazel_args +
+            ["--cache_test_results=no", "--test_output=summary", "--test_filter=" + test_id,
+             "//suites/%s:%s" % (suite, target)])
+
+
 def passes_alone(suite, target, test_id, bazel_args):
     """True or False for the test alone in //suites/SUITE:TARGET, or Bazel's exit status
     when it could not run the target at all."""
-    argv = (["bazel", "test"] + bazel_args +
-            ["--cache_test_results=no", "--test_output=summary", "--test_filter=" + test_id,
-             "//suites/%s:%s" % (suite, target)])
+    argv = test_alone_command(suite, target, test_id, bazel_args)
     status = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
     if status == BAZEL_PASSED:
         return True

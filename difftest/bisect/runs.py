@@ -19,6 +19,11 @@ OWNED = ("A64JIT_JITLIST", "A64JIT_JITLIST_FILE", "A64JIT_LOG", "A64JIT_OPT_LIMI
          "A64JIT_DUMP_DIR", "A64JIT_NO_JIT", "A64JIT_CAPTURE", "A64JIT_CAPTURE_FILE")
 
 
+def environment():
+    """This process's environment without the variables the bisector owns."""
+    return {k: v for k, v in os.environ.items() if k not in OWNED}
+
+
 class BudgetExceeded(Exception):
     """More runs were needed than --max-runs allows, or the time ran out."""
 
@@ -73,7 +78,7 @@ class Runner:
         self.count += 1
         n = self.count
         base = os.path.join(self.workdir, f"run{n:03d}")
-        env = {k: v for k, v in os.environ.items() if k not in OWNED}
+        env = environment()
         env["A64JIT_LOG"] = base + ".log"
         if jitlist is not None:
             with open(base + ".jitlist", "w") as f:
@@ -117,7 +122,7 @@ def run_script(runner_cmd, script, jit_function, workdir, timeout):
     None, --no-jit) or compiling only jit_function at threshold 0. (exit status, whether
     the function was compiled, output tail)."""
     side = "jit" if jit_function else "stock"
-    env = {k: v for k, v in os.environ.items() if k not in OWNED}
+    env = environment()
     args = ["--no-jit"]
     if jit_function:
         env["A64JIT_JITLIST"] = jit_function

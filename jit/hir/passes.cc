@@ -361,7 +361,7 @@ void FuseCompareTruth(Function& f, Decisions* d) {
         }
         if (!clear || !Take(d, "hir.fuse-compare-truth", cmp.bc)) break;
         cmp.op = Op::kCompareBool;
-        if (d != nullptr && d->Planted(Plant::kFlipBranch)) cmp.imm = NegatedComparison(cmp.imm);
+        if (Planted(d, Plant::kFlipBranch)) cmp.imm = NegatedComparison(cmp.imm);
         cmp.dst = is_true.dst;
         b.instrs.erase(b.instrs.begin() + static_cast<std::ptrdiff_t>(j));
         j--;

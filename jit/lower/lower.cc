@@ -1646,9 +1646,6 @@ class Lowerer {
                        [this](int a) { return unboxed_.count(a) != 0; });
   }
 
-  // True once, in the first taken decision that can carry this function's test-only plant.
-  bool Planted(Plant p) { return decisions_ != nullptr && decisions_->Planted(p); }
-
   // The bytecode offset of the instruction defining `reg` (single-definition registers).
   int BcOfDefinition(int reg) const {
     for (const Block& b : f_.blocks) {
@@ -1782,7 +1779,7 @@ class Lowerer {
           Incref(value);
           const int old = Load(V(slot), 0, Type::kPtr);
           Store(value, V(slot), 0, Type::kPtr);
-          if (Planted(Plant::kDropDecref)) return;
+          if (Planted(decisions_, Plant::kDropDecref)) return;
           Decref(old, false, in.bc, IsFloatLike(in.args[2]));
         },
         [&] {
@@ -1940,9 +1937,6 @@ class Lowerer {
     const int offset = Load(V(entry), offsetof(AttrEntry, offset), Type::kI64);
     return {values, offset, Binary(lir::Op::kAdd, V(values), V(offset), Type::kPtr)};
   }
-  int GuardedSlot(Operand obj, int cache, int slow) {
-    return GuardedAttrSlot(obj, cache, slow).slot;
-  }
 
   // A new attribute in inline values joins their insertion order, as 3.11's
   // _PyDictValues_AddToInsertionOrder does: the byte before the values counts the
@@ -1975,8 +1969,8 @@ class Lowerer {
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
     const int cache = Mov(Ptr(site), Type::kPtr);
-    const int slot = GuardedSlot(obj, cache, slow);
-    Load(V(slot), Planted(Plant::kCacheIndex) ? 8 : 0, Type::kPtr, LirReg(in.dst));
+    const int slot = GuardedAttrSlot(obj, cache, slow).slot;
+    Load(V(slot), Planted(decisions_, Plant::kCacheIndex) ? 8 : 0, Type::kPtr, LirReg(in.dst));
     SlowIf(Cond::kEq, Type::kI64, V(LirReg(in.dst)), Operand::Imm(0), slow);
     Incref(V(LirReg(in.dst)));
     Jmp(done);
