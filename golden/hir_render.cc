@@ -70,6 +70,9 @@ void Walk(PyCodeObject* code, Stage stage, std::string& out) {
   }
 }
 
+// In a source's comments: run the module before rendering its functions.
+constexpr char kRunDirective[] = "# golden: run";
+
 }  // namespace
 
 std::string RenderPython(const std::string& python_source, Stage stage) {
@@ -77,6 +80,19 @@ std::string RenderPython(const std::string& python_source, Stage stage) {
   python::LoadOpcodeNames();
   PyObject* code = Py_CompileString(python_source.c_str(), "golden.py", Py_file_input);
   if (code == nullptr) return "error: " + python::TakePythonError() + "\n";
+  if (python_source.find(kRunDirective) != std::string::npos) {
+    // Run the module first: its own loop calls the functions, 3.11 quickens their code
+    // objects in place, and they are rendered with that type feedback (jit/hir/feedback.h).
+    PyObject* globals =
+        Py_BuildValue("{s:s, s:O}", "__name__", "golden", "__builtins__", PyEval_GetBuiltins());
+    PyObject* result = globals != nullptr ? PyEval_EvalCode(code, globals, globals) : nullptr;
+    Py_XDECREF(globals);
+    if (result == nullptr) {
+      Py_DECREF(code);
+      return "error: running the module: " + python::TakePythonError() + "\n";
+    }
+    Py_DECREF(result);
+  }
   std::string out;
   Walk(reinterpret_cast<PyCodeObject*>(code), stage, out);
   Py_DECREF(code);

@@ -48,6 +48,9 @@ CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& r
   auto start = std::chrono::steady_clock::now();
   const hir::Function hir = BuildHir(code, decisions);
   out.times.hir_ns = NanosSince(start);
+  for (const hir::Block& b : hir.blocks) {
+    for (const hir::Instr& in : b.instrs) out.feedback_sites += in.feedback != hir::Feedback::kNone;
+  }
   if (keep_text == "hir") out.text = hir::Print(hir);
   if (all) out.text = "=== hir ===\n" + hir::Print(hir);
   start = std::chrono::steady_clock::now();

@@ -61,6 +61,9 @@ struct CompiledCode {
   std::vector<lower::DeoptSite> deopt_sites;  // indexed by the deopt codes it returns
   codegen::LoadedFunction code;               // entry and bytes, in the sink
   StageTimes times;
+  // Instructions whose inline forms type feedback narrowed (hir/feedback.h): 0 for a function
+  // compiled before 3.11 quickened it.
+  int feedback_sites = 0;
   std::string text;  // the stage text Compile was asked to keep, if any
 };
 

@@ -2,7 +2,9 @@
 
 Each function is compiled alone (`--jitlist`, `--threshold=0`) in a run of its program, and
 its size read from the run's JSON statistics (`code_bytes`, with `compiled` == 1 as the proof
-that the JIT compiled it). Prints a table of size, budget, goal and CinderX's figure, and
+that the JIT compiled it). A function written `NAME@T` is compiled on its call T + 1 instead
+(`--threshold=T`), after 3.11 quickened it: with type feedback (jit/hir/feedback.h) when T is
+at least 9; such a row also needs `feedback_sites` > 0. Prints a table of size, budget, goal and CinderX's figure, and
 exits 1 if a function is over its budget, did not compile, or its program failed.
 
 Usage: code_size.py --runner A64JIT_RUN [--budgets FILE] [--programs DIR]
@@ -40,14 +42,19 @@ def read_budgets(path):
 
 
 def measure(runner, program_path, function):
-    """(code bytes, compiled count) of `function` compiled alone, or an error string."""
+    """(code bytes, compiled count, feedback sites) of `function` compiled alone, or an error
+    string."""
+    function, _, threshold = function.partition("@")
+    threshold = int(threshold or 0)
     with tempfile.TemporaryDirectory() as tmp:
         stats = os.path.join(tmp, "stats.json")
         prefix = shlex.split(os.environ.get("A64JIT_TARGET_RUNNER", ""))
-        cmd = prefix + [runner, "--threshold=0", f"--jitlist={function}",
+        cmd = prefix + [runner, f"--threshold={threshold}", f"--jitlist={function}",
                         f"--stats-file={stats}", program_path]
         if program_path.endswith("richards.py"):
             cmd.append("1")
+        elif program_path.endswith("sqrt200.py"):
+            cmd.append(str(threshold + 1))  # calls: the last one runs compiled
         run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              timeout=600)
         if run.returncode != 0:
@@ -58,7 +65,7 @@ def measure(runner, program_path, function):
                 data = json.load(f)
         except (OSError, ValueError) as e:
             return f"no statistics: {e}"
-        return data["code_bytes"], data["compiled"]
+        return data["code_bytes"], data["compiled"], data["feedback_sites"]
 
 
 def main():
@@ -84,11 +91,14 @@ def main():
             print(f"FAIL {function}: {result}")
             failures += 1
             continue
-        size, compiled = result
+        size, compiled, feedback_sites = result
         print(f"| {function} | {size:,} | {budget:,} | {goal:,} | {cinderx:,} | "
               f"{size / goal:.2f} |")
         if compiled != 1:
             print(f"FAIL {function}: compiled {compiled} functions, expected 1")
+            failures += 1
+        elif "@" in function and feedback_sites == 0:
+            print(f"FAIL {function}: compiled without type feedback (feedback_sites 0)")
             failures += 1
         elif size > budget:
             print(f"FAIL {function}: {size:,} B is over its budget of {budget:,} B")

@@ -2,7 +2,8 @@
 """Oracle 2: a Python program run by CPython's interpreter and with the JIT, compared.
 
 Both runs use the same a64jit-run binary (same libpython, same architecture): the reference
-with --no-jit, the JIT run with --threshold=0 (every function compiled on its first call).
+with --no-jit, the JIT run with --threshold=0 (every function compiled on its first call)
+unless the program asks for another threshold (below).
 Compared: stdout, stderr (tracebacks with line numbers and carets), and the exit status.
 A JIT run must prove the JIT was active: compiled functions > 0, entries into compiled code
 > 0 and, under Unicorn, emulated instructions > 0. A death by signal is a failure that names
@@ -17,6 +18,9 @@ Directives in a program's leading comments:
   # pydiff: min-STAT=N          the JIT statistic STAT is at least N (for example
                                 min-breaker_calls=1, min-other_thread_entries=1)
   # pydiff: max-STAT=N          the JIT statistic STAT is at most N (max-deopts=0)
+  # pydiff: threshold=N         the JIT run compiles a function on call N + 1 instead of
+                                the first (after 8 interpreted runs, 3.11 has quickened it:
+                                type feedback, jit/hir/feedback.h)
 """
 
 import argparse
@@ -56,8 +60,8 @@ def describe_status(status):
     return "exit status %d" % status
 
 
-def run(runner, script, jit, extra_args=(), cwd=None):
-    """Runs `script` with a64jit-run, JIT on or off."""
+def run(runner, script, jit, extra_args=(), cwd=None, threshold=0):
+    """Runs `script` with a64jit-run, JIT on (compiling on call threshold + 1) or off."""
     env = dict(os.environ)
     env["PYTHONHASHSEED"] = "0"
     env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -67,7 +71,7 @@ def run(runner, script, jit, extra_args=(), cwd=None):
         stats_file = os.path.join(tmp, "stats.json")
         cmd = target_prefix() + [runner]
         if jit:
-            cmd += ["--threshold=0", "--stats-file=" + stats_file]
+            cmd += ["--threshold=%d" % threshold, "--stats-file=" + stats_file]
         else:
             cmd += ["--no-jit"]
         cmd += list(extra_args) + [script]
@@ -163,8 +167,9 @@ def check(runner, script, stock_python=None):
     name = os.path.basename(script)
     cwd = os.path.dirname(os.path.abspath(script))
     runner = os.path.abspath(runner)
+    threshold = int(directives(script).get("threshold", 0))
     reference = run(runner, name, jit=False, cwd=cwd)
-    jit_run = run(runner, name, jit=True, cwd=cwd)
+    jit_run = run(runner, name, jit=True, cwd=cwd, threshold=threshold)
     report = []
     mismatch = compare(reference, jit_run)
     if mismatch:

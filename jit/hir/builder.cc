@@ -211,6 +211,12 @@ class Builder {
   void Push(int reg) { stack_.push_back(reg); }
   int Depth() const { return static_cast<int>(stack_.size()); }
   Instr& Last() { return f_.blocks[static_cast<size_t>(cur_)].instrs.back(); }
+  // The last emitted instruction carries what 3.11's interpreter saw at this one
+  // (feedback.h), read off its quickened opcode.
+  void TakeFeedback() {
+    const size_t unit = static_cast<size_t>(insn_.unit);
+    if (unit < code_.quickened.size()) Last().feedback = FeedbackOf(code_.quickened[unit]);
+  }
   [[noreturn]] void Fail(const std::string& what) const {
     throw Unsupported(insn_.opcode, insn_.unit * 2, what);
   }
@@ -554,6 +560,7 @@ class Builder {
   bool LoadAttr() {
     const std::vector<int> pre = stack_;
     const int r = Def(Op::kLoadAttr, {Pop1()}, insn_.oparg);
+    TakeFeedback();
     ErrorState(pre);
     Push(r);
     return true;
@@ -564,6 +571,7 @@ class Builder {
     const int owner = Pop1();
     const int value = Pop1();
     Effect(Op::kStoreAttr, {owner, value}, insn_.oparg);
+    TakeFeedback();
     ErrorState(pre);
     return true;
   }
@@ -572,6 +580,7 @@ class Builder {
     const std::vector<int> pre = stack_;
     const int r = Def(Op::kLoadMethod, {Pop1()}, insn_.oparg);
     const int self = Last().dst2 = f_.NewReg(ValueType::kObject);
+    TakeFeedback();
     ErrorState(pre);
     Push(r);
     Push(self);
@@ -601,6 +610,7 @@ class Builder {
     const int lhs = Pop1();
     const Op op = insn_.opcode == BINARY_OP ? Op::kBinaryOp : Op::kCompareOp;
     const int r = Def(op, {lhs, rhs}, insn_.oparg);
+    TakeFeedback();
     ErrorState(pre);
     Push(r);
     return true;
@@ -648,6 +658,7 @@ class Builder {
     const int sub = Pop1();
     const int container = Pop1();
     const int r = Def(Op::kGetItem, {container, sub});
+    TakeFeedback();
     ErrorState(pre);
     Push(r);
     return true;
@@ -659,6 +670,7 @@ class Builder {
     const int container = Pop1();
     const int value = Pop1();
     Effect(Op::kSetItem, {container, sub, value});
+    TakeFeedback();
     ErrorState(pre);
     return true;
   }
@@ -746,6 +758,7 @@ class Builder {
   bool UnpackSequence() {
     const std::vector<int> pre = stack_;
     Effect(Op::kUnpackSequence, {Pop1()}, insn_.oparg);
+    TakeFeedback();
     ErrorState(pre);
     for (int i = 0; i < insn_.oparg; i++) Push(Def(Op::kScratchLoad, {}, i));
     return true;

@@ -197,6 +197,8 @@ std::string Print(const Function& f) {
       line += operands;
       std::string imm = Immediate(f, in);
       if (!imm.empty()) line += (operands.empty() ? " " : ", ") + imm;
+      if (in.feedback != Feedback::kNone)
+        line += std::string(" [") + FeedbackName(in.feedback) + "]";
       if (in.op == Op::kJump) line += " bb" + std::to_string(in.targets[0]);
       if (in.op == Op::kBranch) {
         line += " -> bb" + std::to_string(in.targets[0]) + ", bb" + std::to_string(in.targets[1]);

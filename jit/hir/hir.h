@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "jit/hir/feedback.h"
 #include "jit/hir/ops.h"
 
 namespace a64jit::hir {
@@ -64,6 +65,9 @@ struct Instr {
   bool has_state = false;     // can leave for the interpreter (error or resume)
   FrameState state;           // valid when has_state
   int targets[2] = {-1, -1};  // kJump, kBranch
+  // BinaryOp, CompareOp/CompareBool, GetItem, SetItem, UnpackSequence, LoadAttr, StoreAttr,
+  // LoadMethod: the types 3.11's interpreter saw here (feedback.h); kNone: unknown.
+  Feedback feedback = Feedback::kNone;
 };
 
 struct Block {
@@ -78,6 +82,9 @@ struct CodeInfo {
   std::string qualname;
   std::string module;
   std::vector<uint16_t> code;  // the unquickened code units (co_code)
+  // Each code unit's opcode in the quickened code (co_code_adaptive) as it was when the
+  // function was compiled, the type feedback (feedback.h); empty: none.
+  std::vector<uint8_t> quickened;
   std::vector<std::string> const_reprs;
   std::vector<std::string> names;
   std::vector<std::string> localsplus_names;

@@ -26,6 +26,7 @@ namespace a64jit::lower {
 namespace {
 
 using hir::Block;
+using hir::Feedback;
 using hir::FrameState;
 using hir::Function;
 using hir::Instr;
@@ -1180,10 +1181,10 @@ class Lowerer {
     } else if (in.op == Op::kUnaryOp) {
       CallChecked(in, kUnaryHelpers[in.imm], {a});
     } else if (in.op == Op::kGetItem) {
-      if (rt_.py_list_type != 0) return LowerListIndex(in);
+      if (rt_.py_list_type != 0 && Allows(in, Feedback::kListInt)) return LowerListIndex(in);
       CallChecked(in, Helper::PyObject_GetItem, {a, V(LirReg(in.args[1]))});
     } else if (in.op == Op::kSetItem) {
-      if (rt_.py_list_type != 0) return LowerListStore(in);
+      if (rt_.py_list_type != 0 && Allows(in, Feedback::kListInt)) return LowerListStore(in);
       CallInt(in, Helper::PyObject_SetItem, {a, V(LirReg(in.args[1])), V(LirReg(in.args[2]))});
     } else if (in.op == Op::kContains) {
       CallInt(in, Helper::PySequence_Contains, {V(LirReg(in.args[1])), a}, LirReg(in.dst));
@@ -1254,7 +1255,7 @@ class Lowerer {
     FastOrGeneric(
         "lower.unpack-inline", in,
         [&](int slow) {
-          const int items = SequenceItems(seq, in.imm, slow);
+          const int items = SequenceItems(seq, in.imm, in.feedback, slow);
           for (int64_t i = 0; i < in.imm; i++) {
             const int item = Load(V(items), 8 * i, Type::kPtr);
             Incref(V(item));
@@ -1265,19 +1266,30 @@ class Lowerer {
   }
 
   // The address of `seq`'s first item when it is an exact tuple or list of `n` items, else a
-  // jump to `slow`.
-  int SequenceItems(Operand seq, int64_t n, int slow) {
+  // jump to `slow`. Feedback kTuple or kList (UNPACK_SEQUENCE_TUPLE, _LIST) tests that type
+  // alone.
+  int SequenceItems(Operand seq, int64_t n, Feedback seen, int slow) {
     const int items = out_.NewVReg(Type::kPtr);
     const int type = Load(seq, offsetof(PyObject, ob_type), Type::kPtr);
-    const int list = NewBlock(), tuple = NewBlock(), sized = NewBlock();
-    Emit(BrInstr(Cond::kEq, Type::kPtr, V(type), Imm(rt_.py_tuple_type), tuple, list));
-    cur_ = list;
-    SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_list_type), slow);
-    Load(seq, offsetof(PyListObject, ob_item), Type::kPtr, items);
-    Jmp(sized);
-    cur_ = tuple;
-    Binary(lir::Op::kAdd, seq, Operand::Imm(offsetof(PyTupleObject, ob_item)), Type::kPtr, items);
-    Jmp(sized);
+    const bool tuples = seen != Feedback::kList, lists = seen != Feedback::kTuple;
+    const int tuple = tuples ? NewBlock() : slow, list = lists ? NewBlock() : slow;
+    const int sized = NewBlock();
+    if (tuples) {
+      Emit(BrInstr(Cond::kEq, Type::kPtr, V(type), Imm(rt_.py_tuple_type), tuple, list));
+    } else {
+      Jmp(list);
+    }
+    if (lists) {
+      cur_ = list;
+      SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_list_type), slow);
+      Load(seq, offsetof(PyListObject, ob_item), Type::kPtr, items);
+      Jmp(sized);
+    }
+    if (tuples) {
+      cur_ = tuple;
+      Binary(lir::Op::kAdd, seq, Operand::Imm(offsetof(PyTupleObject, ob_item)), Type::kPtr, items);
+      Jmp(sized);
+    }
     cur_ = sized;
     const int size = Load(seq, offsetof(PyVarObject, ob_size), Type::kI64);
     SlowIf(Cond::kNe, Type::kI64, V(size), Operand::Imm(n), slow);
@@ -1593,7 +1605,7 @@ class Lowerer {
     const std::optional<lir::Op> fop = rt_.py_float_type != 0 ? FloatFormOf(in.imm) : std::nullopt;
     const bool floats = fop && !SmallIntConst(in.args[0]) && !SmallIntConst(in.args[1]) &&
                         !KnownNot(in.args[0], ConstKind::kFloat) &&
-                        !KnownNot(in.args[1], ConstKind::kFloat);
+                        !KnownNot(in.args[1], ConstKind::kFloat) && Allows(in, Feedback::kFloat);
     const auto generic = [&] {
       CallChecked(in, kBinaryHelpers[in.imm], {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
     };
@@ -1656,10 +1668,19 @@ class Lowerer {
     return -1;
   }
 
+  // Whether `in`'s type feedback (hir/feedback.h) leaves inline form `form` possible: without
+  // feedback every form is; with it, only the one 3.11's interpreter specialised the site to.
+  static bool Allows(const Instr& in, Feedback form) {
+    return in.feedback == Feedback::kNone || in.feedback == form;
+  }
+  // The instance attribute and method probes: not for a site 3.11 found a module attribute,
+  // a slot or a class method at, where the probe could only fail.
+  static bool InstanceProbe(const Instr& in) { return Allows(in, Feedback::kInstance); }
+
   // Whether `in` (kBinaryOp or kCompareBool) has a small-int form here.
   bool HasIntForm(const Instr& in) const {
-    const bool maybe_ints =
-        !KnownNot(in.args[0], ConstKind::kInt) && !KnownNot(in.args[1], ConstKind::kInt);
+    const bool maybe_ints = !KnownNot(in.args[0], ConstKind::kInt) &&
+                            !KnownNot(in.args[1], ConstKind::kInt) && Allows(in, Feedback::kInt);
     if (in.op == Op::kCompareBool) return maybe_ints;
     return in.op == Op::kBinaryOp && maybe_ints &&
            HasSmallIntForm(in.imm, SmallIntConst(in.args[1]));
@@ -1816,7 +1837,8 @@ class Lowerer {
     };
     const bool ints = HasIntForm(in);
     const bool strs = rt_.py_str_type != 0 && (in.imm == Py_EQ || in.imm == Py_NE) &&
-                      (IsStrConst(in.args[0]) || IsStrConst(in.args[1]));
+                      (IsStrConst(in.args[0]) || IsStrConst(in.args[1])) &&
+                      Allows(in, Feedback::kStr);
     if (!ints && !strs) return helper();  // no inline form: the call is the hot path
     // An unboxed operand is read only by the int form (unboxed_ints.h), so it is not optional.
     if (!HasUnboxedOperand(in) && !Take(decisions_, "lower.compare-inline", in.bc)) {
@@ -1966,6 +1988,9 @@ class Lowerer {
       CallChecked(in, Helper::PyObject_GetAttr, {obj, Imm(Name(in.imm))});
       return;
     }
+    if (!InstanceProbe(in)) {
+      return CallChecked(in, Helper::a64_load_attr_cached, {obj, Imm(Name(in.imm)), Ptr(site)});
+    }
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
     const int cache = Mov(Ptr(site), Type::kPtr);
@@ -1985,6 +2010,10 @@ class Lowerer {
     const Operand obj = V(LirReg(in.args[0])), value = V(LirReg(in.args[1]));
     if (site == nullptr) {
       CallInt(in, Helper::PyObject_SetAttr, {obj, Imm(Name(in.imm)), value});
+      return;
+    }
+    if (!InstanceProbe(in)) {
+      CallInt(in, Helper::a64_store_attr_cached, {obj, Imm(Name(in.imm)), value, Ptr(site)});
       return;
     }
     const int known = prev_instr_known_;
@@ -2062,6 +2091,7 @@ class Lowerer {
       Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
       return;
     }
+    if (!InstanceProbe(in)) return LoadMethodCached(in, obj, Ptr(site));
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock(), hit = NewBlock();
     const int cache = Mov(Ptr(site), Type::kPtr);
@@ -2093,12 +2123,16 @@ class Lowerer {
     Incref(V(LirReg(in.dst2)));
     Jmp(done);
     cur_ = slow;
-    const int p = ScratchAddr();
-    CallInt(in, Helper::a64_load_method_cached, {obj, Imm(Name(in.imm)), V(p), V(cache)});
-    Load(V(p), 0, Type::kPtr, LirReg(in.dst));
-    Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
+    LoadMethodCached(in, obj, V(cache));
     Jmp(done);
     Join(done, known, in.bc);
+  }
+  // LOAD_METHOD through a64_load_method_cached, which checks and fills the site's cache.
+  void LoadMethodCached(const Instr& in, Operand obj, Operand cache) {
+    const int p = ScratchAddr();
+    CallInt(in, Helper::a64_load_method_cached, {obj, Imm(Name(in.imm)), V(p), cache});
+    Load(V(p), 0, Type::kPtr, LirReg(in.dst));
+    Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
   }
 
   // True/False/None inline, anything else through PyObject_IsTrue.

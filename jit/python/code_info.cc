@@ -76,6 +76,15 @@ hir::CodeInfo CodeInfoOf(PyCodeObject* code, const std::string& module) {
   info.code.resize(static_cast<size_t>(n));
   std::memcpy(info.code.data(), PyBytes_AS_STRING(bytes), static_cast<size_t>(n) * 2);
   Py_DECREF(bytes);
+  // 3.11 quickens a code object in place once co_warmup has counted up to 0 (8 runs): from
+  // then on co_code_adaptive holds adaptive and specialised opcodes, the type feedback.
+  if (code->co_warmup == 0) {
+    const _Py_CODEUNIT* quickened = _PyCode_CODE(code);
+    info.quickened.resize(static_cast<size_t>(n));
+    for (Py_ssize_t i = 0; i < n; i++) {
+      info.quickened[static_cast<size_t>(i)] = static_cast<uint8_t>(_Py_OPCODE(quickened[i]));
+    }
+  }
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(code->co_consts); i++) {
     info.const_reprs.push_back(Repr(PyTuple_GET_ITEM(code->co_consts, i)));
   }

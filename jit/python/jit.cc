@@ -318,6 +318,8 @@ void Install(Runtime& r, CodeState* st, PyCodeObject* code, compiler::CompiledCo
   r.compiled.push_back(st);
   r.stats.compiled++;
   r.stats.code_bytes += st->code_size;
+  r.stats.feedback_sites += c.feedback_sites;
+  r.stats.feedback_functions += c.feedback_sites > 0;
   r.stats.compile_hir_ns += c.times.hir_ns;
   r.stats.compile_lower_ns += c.times.lower_ns;
   r.stats.compile_emit_ns += c.times.emit_ns;
@@ -1170,6 +1172,8 @@ std::string StatsSummary() {
     << " module and class bodies stay interpreted)\n";
   o << "a64jit: compiled entries " << Share(s.entries, s.entries + s.interpreted_entries)
     << " of the function entries\n";
+  o << "a64jit: type feedback from 3.11's quickened code: " << s.feedback_sites << " sites in "
+    << s.feedback_functions << " of the compiled functions\n";
   for (const auto& [name, why] : s.failures) o << "a64jit:   " << name << ": " << why << "\n";
   o << "a64jit: entries " << s.entries << " (" << s.vectorcall_entries << " by vectorcall, "
     << s.direct_entries << " called directly by compiled code, " << s.stub_entries
@@ -1213,7 +1217,9 @@ std::string StatsJson() {
     << ", \"deopts\": " << s.deopts << ", \"interpreted_entries\": " << s.interpreted_entries
     << ", \"bodies\": " << s.bodies << ", \"guest_instructions\": " << s.guest_instructions
     << ", \"host_calls\": " << s.host_calls << ", \"host_calls_in_hook\": " << s.host_calls_in_hook
-    << ", \"code_bytes\": " << s.code_bytes << ", \"exec_mode\": " << JsonString(s.exec_mode)
+    << ", \"code_bytes\": " << s.code_bytes << ", \"feedback_sites\": " << s.feedback_sites
+    << ", \"feedback_functions\": " << s.feedback_functions
+    << ", \"exec_mode\": " << JsonString(s.exec_mode)
     << ", \"other_thread_entries\": " << s.other_thread_entries
     << ", \"breaker_calls\": " << s.breaker_calls << ", \"caught\": " << s.caught
     << ", \"unwinds\": " << s.unwinds << ", \"compile_us_median\": " << s.compile_us_median

@@ -130,6 +130,9 @@ struct Stats {
   uint64_t host_calls = 0, host_calls_in_hook = 0;
   bool instructions_counted = true;  // false under A64JIT_UNICORN_UNCOUNTED=1
   uint64_t code_bytes = 0;
+  // Compiled instructions whose inline forms 3.11's quickened code narrowed (hir/feedback.h),
+  // and the functions with at least one.
+  int64_t feedback_sites = 0, feedback_functions = 0;
   // Compile time: per function (median, 90th percentile, maximum) and per stage (total over
   // functions).
   int64_t compile_us_median = 0;

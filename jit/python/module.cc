@@ -181,6 +181,8 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "code_bytes", static_cast<long long>(s.code_bytes)) == 0 &&
        SetInt(d, "compile_us_median", s.compile_us_median) == 0 &&
        SetInt(d, "compile_us_p90", s.compile_us_p90) == 0 &&
+       SetInt(d, "feedback_sites", s.feedback_sites) == 0 &&
+       SetInt(d, "feedback_functions", s.feedback_functions) == 0 &&
        SetInt(d, "compile_us_max", s.compile_us_max) == 0 &&
        SetInt(d, "compile_hir_ns", s.compile_hir_ns) == 0 &&
        SetInt(d, "compile_lower_ns", s.compile_lower_ns) == 0 &&
