@@ -6,6 +6,7 @@
 #include <cpython/longintrepr.h>
 #include <internal/pycore_dict.h>
 #include <internal/pycore_frame.h>
+#include <internal/pycore_moduleobject.h>
 #include <opcode.h>
 
 #include <algorithm>
@@ -42,6 +43,7 @@ using runtime::GlobalCache;
 using runtime::Helper;
 using runtime::MethodCache;
 using runtime::MethodEntry;
+using runtime::ModuleEntry;
 using runtime::SiteCache;
 
 constexpr int64_t kLocalsPlus = offsetof(_PyInterpreterFrame, localsplus);
@@ -1988,6 +1990,18 @@ class Lowerer {
       CallChecked(in, Helper::PyObject_GetAttr, {obj, Imm(Name(in.imm))});
       return;
     }
+    if (in.feedback == Feedback::kModule) {
+      return FastOrGeneric(
+          "lower.load-attr-inline", in,  // taken above
+          [&](int slow) {
+            const int cache = Mov(Ptr(site), Type::kPtr);
+            ModuleProbe(obj, cache, offsetof(AttrCache, module), LirReg(in.dst), slow);
+          },
+          [&] {
+            CallChecked(in, Helper::a64_load_attr_cached, {obj, Imm(Name(in.imm)), Ptr(site)});
+          },
+          /*forced=*/true);
+    }
     if (!InstanceProbe(in)) {
       return CallChecked(in, Helper::a64_load_attr_cached, {obj, Imm(Name(in.imm)), Ptr(site)});
     }
@@ -2037,6 +2051,18 @@ class Lowerer {
     CallInt(in, Helper::a64_store_attr_cached, {obj, Imm(Name(in.imm)), value, V(cache)});
     Jmp(done);
     Join(done, known, in.bc);
+  }
+
+  // dst = the value the ModuleEntry at `cache + at` remembers, with a new reference, when
+  // `obj` is its module and the module's dict still has the version tag it had (3.11's
+  // LOAD_ATTR_MODULE, for sites with that feedback); else a jump to `slow`.
+  void ModuleProbe(Operand obj, int cache, int64_t at, int dst, int slow) {
+    const int module = Load(V(cache), at + offsetof(ModuleEntry, module), Type::kPtr);
+    SlowIf(Cond::kNe, Type::kI64, obj, V(module), slow);
+    const int dict = Load(obj, offsetof(PyModuleObject, md_dict), Type::kPtr);
+    CheckVersion(dict, cache, at + offsetof(ModuleEntry, version), slow);
+    Load(V(cache), at + offsetof(ModuleEntry, value), Type::kPtr, dst);
+    Incref(V(dst));
   }
 
   // Goes to `slow` unless dict `dict`'s version tag equals the one cached at `cache + at`.
@@ -2090,6 +2116,16 @@ class Lowerer {
       Load(V(p), 0, Type::kPtr, LirReg(in.dst));
       Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
       return;
+    }
+    if (in.feedback == Feedback::kModule) {  // [NULL, the module's attribute]
+      return FastOrGeneric(
+          "lower.load-method-inline", in,  // taken above
+          [&](int slow) {
+            const int cache = Mov(Ptr(site), Type::kPtr);
+            ModuleProbe(obj, cache, offsetof(MethodCache, module), LirReg(in.dst2), slow);
+            Mov(Operand::Imm(0), Type::kPtr, LirReg(in.dst));
+          },
+          [&] { LoadMethodCached(in, obj, Ptr(site)); }, /*forced=*/true);
     }
     if (!InstanceProbe(in)) return LoadMethodCached(in, obj, Ptr(site));
     const int known = prev_instr_known_;

@@ -3,6 +3,7 @@
 #include <Python.h>
 #include <internal/pycore_dict.h>
 #include <internal/pycore_frame.h>
+#include <internal/pycore_moduleobject.h>
 
 #include <map>
 #include <mutex>
@@ -134,11 +135,49 @@ static PyObject** CachedSlot(PyObject* obj, const AttrCache* cache) {
   return nullptr;
 }
 
+// The module entry's value (borrowed) when `obj` is its module and the module's dict is
+// unchanged since, else nullptr.
+static PyObject* CachedModuleValue(PyObject* obj, const ModuleEntry& e) {
+  if (e.module != obj) return nullptr;
+  auto* dict = reinterpret_cast<PyDictObject*>(reinterpret_cast<PyModuleObject*>(obj)->md_dict);
+  return dict->ma_version_tag == e.version ? static_cast<PyObject*>(e.value) : nullptr;
+}
+
+// After `obj.name` gave `value`: when obj is a plain module whose dict holds `value` under
+// `name` (no attribute of the module type in between, no __getattr__ involved), the entry
+// remembers it with the dict's version tag. Within the site's budget of misses.
+static void RememberModuleValue(ModuleEntry& e, uint32_t& respecializations, PyObject* obj,
+                                PyObject* name, PyObject* value) {
+  if (!PyModule_CheckExact(obj) || !PyUnicode_CheckExact(name) ||
+      respecializations >= kMaxRespecializations) {
+    return;
+  }
+  respecializations++;
+  PyObject* dict = reinterpret_cast<PyModuleObject*>(obj)->md_dict;
+  if (dict == nullptr || !PyDict_CheckExact(dict) ||
+      _PyType_Lookup(&PyModule_Type, name) != nullptr) {
+    return;
+  }
+  PyObject* found = PyDict_GetItemWithError(dict, name);  // borrowed
+  if (found != value) {
+    PyErr_Clear();
+    return;
+  }
+  Py_INCREF(obj);
+  Py_XDECREF(static_cast<PyObject*>(e.module));
+  e = {obj, reinterpret_cast<PyDictObject*>(dict)->ma_version_tag, value};
+}
+
 PyObject* a64_load_attr_cached(PyObject* obj, PyObject* name, AttrCache* cache) {
   if (PyObject** slot = CachedSlot(obj, cache)) return Py_NewRef(*slot);
+  if (PyObject* value = CachedModuleValue(obj, cache->module)) return Py_NewRef(value);
   PyObject* res = PyObject_GetAttr(obj, name);
-  if (res != nullptr)
+  if (res == nullptr) return nullptr;
+  if (PyModule_CheckExact(obj)) {
+    RememberModuleValue(cache->module, cache->respecializations, obj, name, res);
+  } else {
     Specialize(cache, Py_TYPE(obj), [&] { return AttrEntryFor(obj, name, false); });
+  }
   return res;
 }
 
@@ -186,6 +225,11 @@ static MethodEntry MethodEntryFor(PyObject* obj, PyObject* name) {
 }
 
 int a64_load_method_cached(PyObject* obj, PyObject* name, PyObject** out, MethodCache* cache) {
+  if (PyObject* value = CachedModuleValue(obj, cache->module)) {
+    out[0] = nullptr;
+    out[1] = Py_NewRef(value);
+    return 0;
+  }
   PyTypeObject* tp = Py_TYPE(obj);
   for (const MethodEntry& e : cache->entries) {
     if (e.type_version != tp->tp_version_tag || e.type_version == 0) continue;
@@ -200,8 +244,11 @@ int a64_load_method_cached(PyObject* obj, PyObject* name, PyObject** out, Method
     break;  // this type's entry is stale
   }
   const int rc = a64_load_method(obj, name, out);
-  if (rc == 0 && out[0] != nullptr)
+  if (rc == 0 && out[0] != nullptr) {
     Specialize(cache, Py_TYPE(obj), [&] { return MethodEntryFor(obj, name); });
+  } else if (rc == 0) {
+    RememberModuleValue(cache->module, cache->respecializations, obj, name, out[1]);
+  }
   return rc;
 }
 

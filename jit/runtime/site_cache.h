@@ -13,7 +13,7 @@ constexpr int64_t kInlineValuesOffset = -4 * static_cast<int64_t>(sizeof(void*))
 
 // Memory of one site's cache, zeroed, owned by the compiled function.
 struct SiteCache {
-  uint64_t words[14];
+  uint64_t words[16];
 };
 
 // Attribute and method sites keep one entry per receiver type, up to this many: a site that
@@ -38,9 +38,18 @@ struct AttrEntry {
   uint32_t unused;
   int64_t offset;  // bytes from the start of the inline values: index * sizeof(PyObject*)
 };
+// LOAD_ATTR / LOAD_METHOD of a module's attribute (`math.sqrt`), as 3.11's LOAD_ATTR_MODULE
+// and LOAD_METHOD_MODULE: the value found in the module's dict, valid while that dict keeps
+// the version tag it had (every mutation gives it a fresh one).
+struct ModuleEntry {
+  void* module;      // a strong reference (its address is not reused); nullptr: empty
+  uint64_t version;  // the module dict's ma_version_tag
+  void* value;       // borrowed from the dict
+};
 struct AttrCache {
   AttrEntry entries[kPolymorphicEntries];
   uint32_t respecializations;
+  ModuleEntry module;
 };
 
 // LOAD_METHOD of a method the type defines: its version tag, and for instances with inline
@@ -54,6 +63,7 @@ struct MethodEntry {
 struct MethodCache {
   MethodEntry entries[kPolymorphicEntries];
   uint32_t respecializations;
+  ModuleEntry module;  // LOAD_METHOD of a module attribute: [NULL, value]
 };
 
 // CALL of a C function, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCRIPTOR_*
