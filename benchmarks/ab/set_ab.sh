@@ -3,6 +3,8 @@
 # stock (A, a64jit-run --no-jit) against the JIT (B, every function compiled on its first
 # call), natively under qemu-aarch64, interleaved (ab.py), then one table: per program the
 # medians, the ratio and its 95% CI, and the geometric mean of the ratios.
+# A64JIT_SET_THRESHOLD=T compiles each function on its call T + 1 instead (T >= 8: with 3.11's
+# type feedback, jit/hir/feedback.h).
 # Usage: benchmarks/ab/set_ab.sh [RUNS] [PROGRAM...]   (default: 5 runs, every program)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -15,14 +17,15 @@ source benchmarks/ab/set_programs.sh
 cp bazel-out/aarch64-fastbuild/bin/jit/python/a64jit-run "$tmp/"
 copy_set "$tmp"
 run="qemu-aarch64 -cpu ${A64JIT_QEMU_CPU:-neoverse-n1} $tmp/a64jit-run"
+threshold=--threshold=${A64JIT_SET_THRESHOLD:-0}
 set_names "$tmp" "$@"
 for p in "${programs[@]}"; do
   echo "== $p" >&2
   # The JIT side's compiled share, once, for the record.
-  $run --threshold=0 --stats "$tmp/$p.py" 2>&1 >/dev/null | grep -E "compiled share" >&2 || true
+  $run $threshold --stats "$tmp/$p.py" 2>&1 >/dev/null | grep -E "compiled share" >&2 || true
   /usr/bin/python3.11 benchmarks/ab/ab.py --runs "$runs" --label-a stock --label-b jit \
     --metric 'regex:time=([0-9.]+)' --json "$tmp/$p.json" \
-    --a "$run --no-jit $tmp/$p.py" --b "$run --threshold=0 $tmp/$p.py" >&2
+    --a "$run --no-jit $tmp/$p.py" --b "$run $threshold $tmp/$p.py" >&2
 done
 /usr/bin/python3.11 - "$tmp" "${programs[@]}" <<'PY'
 import json, math, sys

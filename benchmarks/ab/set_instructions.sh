@@ -12,6 +12,8 @@
 # interpreter). The rest (objects, dicts, sorting, C calls) runs the same C code on both
 # sides. Library code is attributed to the nearest exported symbol, so the interpreter's
 # share is approximate: static helpers of ceval.c may land elsewhere.
+# A64JIT_SET_THRESHOLD=T compiles each function on its call T + 1 instead of the first (T >= 8:
+# with 3.11's type feedback, jit/hir/feedback.h).
 # Usage: benchmarks/ab/set_instructions.sh [PROGRAM...]   (default: every program)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -28,7 +30,7 @@ set_names "$tmp" "$@"
 for p in "${programs[@]}"; do
   for side in stock jit; do
     flag=--no-jit
-    [ "$side" = jit ] && flag=--threshold=0
+    [ "$side" = jit ] && flag=--threshold=${A64JIT_SET_THRESHOLD:-0}
     for rounds in 2 6; do
       $run -plugin "$tmp/tb_profile.so,out=$tmp/$p.$side.$rounds" "$tmp/a64jit-run" $flag \
         "$tmp/$p.py" - "$rounds" >/dev/null
