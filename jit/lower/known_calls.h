@@ -1,10 +1,10 @@
 // Calls that lowering makes inline, as CPython 3.11's specialising interpreter does with
-// PRECALL_NO_KW_LEN, PRECALL_NO_KW_ISINSTANCE and PRECALL_NO_KW_LIST_APPEND (and for ord and chr,
-// what their C functions do for ASCII). A site is recognised by its shape: what loaded the callable
-// (LOAD_GLOBAL of a name, or LOAD_METHOD of a name) and how many arguments it passes. The name is
-// only a hint: the inline path is guarded at run time by the callable's identity (the builtin
-// `len`, the descriptor `list.append`), and any other callable, or an argument the inline path does
-// not handle, takes the generic call.
+// PRECALL_NO_KW_LEN, PRECALL_NO_KW_ISINSTANCE, PRECALL_NO_KW_LIST_APPEND and PRECALL_NO_KW_STR_1
+// (and for ord, chr and int, what their C functions do). A site is recognised by its shape: what
+// loaded the callable (LOAD_GLOBAL of a name, or LOAD_METHOD of a name) and how many arguments it
+// passes. The name is only a hint: the inline path is guarded at run time by the callable's
+// identity (the builtin `len`, the descriptor `list.append`), and any other callable, or an
+// argument the inline path does not handle, takes the generic call.
 #ifndef A64JIT_JIT_LOWER_KNOWN_CALLS_H_
 #define A64JIT_JIT_LOWER_KNOWN_CALLS_H_
 
@@ -22,6 +22,8 @@ enum class KnownCall : uint8_t {
   kListAppend,  // list.append(x) on an exact list with room: stored in place
   kOrd,         // ord(c) of a one-character ASCII str: one of the small ints
   kChr,         // chr(i) for 0 <= i < 128: the interpreter's one-character ASCII str
+  kIntOf,       // int(x): x itself if an exact int, else PyNumber_Long without the type call
+  kStrOf,       // str(x): x itself if an exact str, else PyObject_Str (PRECALL_NO_KW_STR_1)
 };
 
 struct KnownCallRule {
@@ -39,6 +41,8 @@ inline constexpr KnownCallRule kKnownCallRules[] = {
   {"append",       true,   1,    KnownCall::kListAppend},
   {"ord",          false,  1,    KnownCall::kOrd},
   {"chr",          false,  1,    KnownCall::kChr},
+  {"int",          false,  1,    KnownCall::kIntOf},
+  {"str",          false,  1,    KnownCall::kStrOf},
 };
 // clang-format on
 

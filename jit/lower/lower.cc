@@ -977,6 +977,10 @@ class Lowerer {
         return rt_.builtin_ord != 0 && rt_.py_str_type != 0 && rt_.small_int_zero != 0;
       case KnownCall::kChr:
         return rt_.builtin_chr != 0 && rt_.ascii_char_zero != 0 && rt_.py_long_type != 0;
+      case KnownCall::kIntOf:
+        return rt_.py_long_type != 0;
+      case KnownCall::kStrOf:
+        return rt_.py_str_type != 0;
     }
     return false;
   }
@@ -998,6 +1002,10 @@ class Lowerer {
         return InlineOrd(in, slow);
       case KnownCall::kChr:
         return InlineChr(in, slow);
+      case KnownCall::kIntOf:
+        return InlineConversion(in, rt_.py_long_type, slow);
+      case KnownCall::kStrOf:
+        return InlineConversion(in, rt_.py_str_type, slow);
     }
   }
 
@@ -1136,6 +1144,35 @@ class Lowerer {
     DeoptIf(in, Cond::kSlt, V(result), Operand::Imm(0));  // the references are released
     Select(V(result), Imm(rt_.py_true), Imm(rt_.py_false), Type::kPtr, LirReg(in.dst));
     Incref(V(LirReg(in.dst)));
+  }
+
+  // int(x) or str(x), `type` being the callable expected (&PyLong_Type, &PyUnicode_Type; a
+  // static type, never freed): x itself when it is exactly of that type (its reference is
+  // the result), else the conversion the type's tp_new makes of one positional argument
+  // (a64_int_of, PyObject_Str), without the argument tuple and parsing of a type call.
+  void InlineConversion(const Instr& in, uint64_t type, int slow) {
+    const Operand callable = V(LirReg(in.args[1]));
+    const int x = LirReg(in.args[2]), dst = LirReg(in.dst);
+    SlowIf(Cond::kNe, Type::kI64, callable, Imm(type), slow);
+    const int x_type = Load(V(x), offsetof(PyObject, ob_type), Type::kPtr);
+    const int same = NewBlock(), other = NewBlock(), done = NewBlock();
+    Br(Cond::kEq, V(x_type), Imm(type), same, other);
+    cur_ = same;
+    Mov(V(x), Type::kPtr, dst);
+    Jmp(done);
+    cur_ = other;
+    SetPrevInstr(in.bc);
+    if (type == rt_.py_long_type) {
+      Call(Helper::a64_int_of, {V(tstate_), V(x)}, dst);
+    } else {
+      Call(Helper::PyObject_Str, {V(x)}, dst);
+    }
+    Decref(x, false, in.bc);
+    Jmp(done);
+    cur_ = done;
+    prev_instr_known_ = -1;
+    ReleaseHeld(callable);
+    DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));  // the references are released
   }
 
   // list.append(x) on an exact list with room for one more item (3.11's

@@ -601,6 +601,13 @@ int CompareDoubles(double a, double b, int64_t op) {
 // COMPARE_OP feeding a branch: the truth of the comparison, -1 on error. Two exact floats,
 // and two exact strs compared for (in)equality, are decided here without a bool object (3.11's
 // COMPARE_OP_FLOAT_JUMP and COMPARE_OP_STR_JUMP).
+PyObject* a64_int_of(PyThreadState* ts, PyObject* x) {
+  if (!python::EnterRecursiveCall(ts, " while calling a Python object")) return nullptr;
+  PyObject* res = PyNumber_Long(x);
+  ts->recursion_remaining++;
+  return res;
+}
+
 int a64_compare_bool(PyObject* a, PyObject* b, int64_t op) {
   if (PyFloat_CheckExact(a) && PyFloat_CheckExact(b)) {
     return CompareDoubles(PyFloat_AS_DOUBLE(a), PyFloat_AS_DOUBLE(b), op);

@@ -29,6 +29,7 @@ struct _PyInterpreterFrame;
   X(a64_load_method)                \
   X(a64_load_method_cached)         \
   X(a64_compare_bool)               \
+  X(a64_int_of)                     \
   X(a64_call)                       \
   X(a64_call_enter)                 \
   X(a64_call_leave)                 \
@@ -91,6 +92,7 @@ struct _PyInterpreterFrame;
   X(PyDict_SetItem)                 \
   X(PyObject_DelItem)               \
   X(PyObject_GetAttr)               \
+  X(PyObject_Str)                   \
   X(PyObject_SetAttr)               \
   X(PyObject_RichCompare)           \
   X(PyObject_GetItem)               \
@@ -143,6 +145,10 @@ int a64_load_method(PyObject* obj, PyObject* name, PyObject** out);
 int a64_load_method_cached(PyObject* obj, PyObject* name, PyObject** out, MethodCache* cache);
 // bool(a op b): 1, 0, or -1 on error.
 int a64_compare_bool(PyObject* a, PyObject* b, int64_t op);
+// int(x), one positional argument: what int's tp_new does with it (PyNumber_Long), inside
+// the recursion check that calling a type makes (_PyObject_MakeTpCall), so that compiled code
+// and the interpreter fail alike at the recursion limit.
+PyObject* a64_int_of(PyThreadState* ts, PyObject* x);
 // CALL over sp[0 .. oparg+1]: [callable|NULL, self|callable, args...], references moved.
 PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kwnames);
 // The same CALL (without keywords), made by compiled code itself when the callee is
