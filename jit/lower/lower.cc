@@ -19,6 +19,7 @@
 #include "jit/lower/call_rules.h"
 #include "jit/lower/known_calls.h"
 #include "jit/lower/object_layouts.h"
+#include "jit/lower/probable_floats.h"
 #include "jit/lower/unboxed_ints.h"
 #include "jit/runtime/helpers.h"
 
@@ -135,6 +136,13 @@ class Lowerer {
     for (ValueType t : f_.reg_types) {
       regs_.push_back(out_.NewVReg(t == ValueType::kCInt ? Type::kI64 : Type::kPtr));
     }
+    probable_floats_ = ProbableFloats(
+        f_,
+        [this](int64_t i) {
+          return static_cast<size_t>(i) < rt_.const_kinds.size() &&
+                 rt_.const_kinds[static_cast<size_t>(i)] == ConstKind::kFloat;
+        },
+        [](int64_t nb) { return FloatFormOf(nb).has_value(); });
     unboxed_ = UnboxedIntTemporaries(f_, [this](const Instr& in) { return HasIntForm(in); });
     for (auto it = unboxed_.begin(); it != unboxed_.end();) {
       it = Take(decisions_, "lower.unboxed-int", BcOfDefinition(*it)) ? std::next(it)
@@ -1716,10 +1724,19 @@ class Lowerer {
   // a slot or a class method at, where the probe could only fail.
   static bool InstanceProbe(const Instr& in) { return Allows(in, Feedback::kInstance); }
 
+  // Without feedback, an operand guessed to be a float (probable_floats.h) rules the
+  // small-int form out.
+  bool GuessedFloat(const Instr& in) const {
+    return in.feedback == Feedback::kNone &&
+           std::any_of(in.args.begin(), in.args.end(),
+                       [this](int a) { return probable_floats_.count(a) != 0; });
+  }
+
   // Whether `in` (kBinaryOp or kCompareBool) has a small-int form here.
   bool HasIntForm(const Instr& in) const {
     const bool maybe_ints = !KnownNot(in.args[0], ConstKind::kInt) &&
-                            !KnownNot(in.args[1], ConstKind::kInt) && Allows(in, Feedback::kInt);
+                            !KnownNot(in.args[1], ConstKind::kInt) && Allows(in, Feedback::kInt) &&
+                            !GuessedFloat(in);
     if (in.op == Op::kCompareBool) return maybe_ints;
     return in.op == Op::kBinaryOp && maybe_ints &&
            HasSmallIntForm(in.imm, SmallIntConst(in.args[1]));
@@ -2315,6 +2332,7 @@ class Lowerer {
   std::set<int64_t> float_like_locals_;
   // Int temporaries kept unboxed (unboxed_ints.h), and the LIR registers of their C values.
   std::set<int> unboxed_;
+  std::set<int> probable_floats_;  // probable_floats.h: no small-int form for them
   std::map<int, int> raw_;
   int scratch_addr_ = -1;            // the scratch slot's address after kUnpackSequence
   int prev_instr_known_ = -1;        // the unit prev_instr holds on every path here, or -1
