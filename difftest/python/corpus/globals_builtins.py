@@ -34,3 +34,25 @@ try:
     missing()
 except NameError as e:
     print("NameError:", e)
+
+
+# One code object run with several globals (and builtins) dicts: a compiled LOAD_GLOBAL
+# compares the dicts' version tags only, which no two dicts share.
+import builtins
+import types
+
+
+def scaled(x):
+    return x * LIMIT + len(names)
+
+
+other_globals = {"LIMIT": 1000, "names": [1], "__builtins__": builtins}
+twin = types.FunctionType(scaled.__code__, other_globals)
+copied = types.FunctionType(scaled.__code__, dict(globals()))  # equal contents, another dict
+odd_builtins = {"LIMIT": 5, "names": "ab", "__builtins__": {"len": lambda x: -1}}
+odd = types.FunctionType(scaled.__code__, odd_builtins)
+for _ in range(3):
+    print(scaled(1), twin(1), copied(1), odd(1))
+    LIMIT += 1
+    other_globals["LIMIT"] += 10
+print(scaled(2), twin(2), copied(2), odd(2))
