@@ -143,7 +143,9 @@ class Lowerer {
                  rt_.const_kinds[static_cast<size_t>(i)] == ConstKind::kFloat;
         },
         [](int64_t nb) { return FloatFormOf(nb).has_value(); });
-    unboxed_ = UnboxedIntTemporaries(f_, [this](const Instr& in) { return HasIntForm(in); });
+    unboxed_ = UnboxedIntTemporaries(f_, [this](const Instr& in) {
+      return in.op == Op::kIsTrue ? rt_.py_long_type != 0 : HasIntForm(in);
+    });
     for (auto it = unboxed_.begin(); it != unboxed_.end();) {
       it = Take(decisions_, "lower.unboxed-int", BcOfDefinition(*it)) ? std::next(it)
                                                                       : unboxed_.erase(it);
@@ -1610,15 +1612,31 @@ class Lowerer {
   // The small-int form of NB_* `nb`, if it has one; `divisor` is b's constant, if any.
   static bool HasSmallIntForm(int64_t nb, std::optional<int64_t> divisor) {
     switch (BinaryOf(nb)) {
-      case NB_ADD:
-      case NB_SUBTRACT:
-      case NB_MULTIPLY:
-        return true;
       case NB_FLOOR_DIVIDE:
       case NB_REMAINDER:
         return !divisor || *divisor > 0;  // a variable divisor is guarded > 0
       default:
-        return false;
+        return SmallIntOp(BinaryOf(nb)).has_value();
+    }
+  }
+  // The i64 operation of NB_* `nb` on small ints, when one instruction makes it (& | ^: two's
+  // complement in 64 bits is Python's infinite one for ints of one digit).
+  static std::optional<lir::Op> SmallIntOp(int64_t nb) {
+    switch (nb) {
+      case NB_ADD:
+        return lir::Op::kAdd;
+      case NB_SUBTRACT:
+        return lir::Op::kSub;
+      case NB_MULTIPLY:
+        return lir::Op::kMul;
+      case NB_AND:
+        return lir::Op::kAnd;
+      case NB_OR:
+        return lir::Op::kOr;
+      case NB_XOR:
+        return lir::Op::kXor;
+      default:
+        return std::nullopt;
     }
   }
   // The f64 operation of NB_* `nb`, if it has an inline float form.
@@ -1684,11 +1702,8 @@ class Lowerer {
     const int lhs = a.is_vreg() ? a.vreg : Mov(a, Type::kI64);
     const int64_t nb = BinaryOf(in.imm);
     int r;
-    if (nb == NB_ADD || nb == NB_SUBTRACT || nb == NB_MULTIPLY) {
-      const lir::Op op = nb == NB_ADD        ? lir::Op::kAdd
-                         : nb == NB_SUBTRACT ? lir::Op::kSub
-                                             : lir::Op::kMul;
-      r = Binary(op, V(lhs), b, Type::kI64);  // |a * b| < 2**60
+    if (std::optional<lir::Op> op = SmallIntOp(nb)) {
+      r = Binary(*op, V(lhs), b, Type::kI64);  // |a * b| < 2**60
     } else {
       const int divisor = b.is_vreg() ? b.vreg : Mov(b, Type::kI64);
       if (b.is_vreg()) SlowIf(Cond::kSle, Type::kI64, V(divisor), Operand::Imm(0), slow);
@@ -2229,6 +2244,14 @@ class Lowerer {
     const int c = LirReg(in.dst);
     const Operand v = V(LirReg(in.args[0]));
     const int done = NewBlock();
+    if (unboxed_.count(in.args[0]) != 0) {  // `if x & 1:` tests the C value (unboxed_ints.h)
+      const int raw = NewBlock(), boxed = NewBlock();
+      Br(Cond::kEq, v, Operand::Imm(0), raw, boxed);
+      cur_ = raw;
+      Compare(V(RawOf(in.args[0])), Operand::Imm(0), Cond::kNe, c);
+      Jmp(done);
+      cur_ = boxed;
+    }
     Mov(Operand::Imm(1), Type::kI64, c);
     int next = NewBlock();
     Br(Cond::kEq, v, Imm(rt_.py_true), done, next);
@@ -2242,6 +2265,16 @@ class Lowerer {
     Br(Cond::kEq, v, Imm(rt_.py_none), done, next);
     cur_ = next;
     const int known = prev_instr_known_;
+    if (rt_.py_long_type != 0) {  // an exact int is true unless 0 (ob_size 0)
+      const int other = NewBlock(), is_int = NewBlock();
+      const int type = Load(v, offsetof(PyObject, ob_type), Type::kPtr);
+      Br(Cond::kEq, V(type), Imm(rt_.py_long_type), is_int, other);
+      cur_ = is_int;
+      const int size = Load(v, offsetof(PyVarObject, ob_size), Type::kI64);
+      Compare(V(size), Operand::Imm(0), Cond::kNe, c);
+      Jmp(done);
+      cur_ = other;
+    }
     CallInt(in, Helper::PyObject_IsTrue, {v}, c);
     Jmp(done);
     cur_ = done;

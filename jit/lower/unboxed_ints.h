@@ -1,7 +1,7 @@
 // Int temporaries that need no box: a BINARY_OP result whose small-int form lowering emits,
 // used by exactly one later operation of its block that has a small-int form too (another
-// BINARY_OP, or a comparison), then released. `x * x + y * y <= r * r` makes three such
-// temporaries; boxed, each costs an allocation and a free (PyLong_FromLongLong,
+// BINARY_OP, a comparison, or a truth test: `if x & 1:`), then released. `x * x + y * y <= r * r`
+// makes three such temporaries; boxed, each costs an allocation and a free (PyLong_FromLongLong,
 // PyObject_Malloc, _Py_Dealloc, PyObject_Free: about 150 aarch64 instructions), more than
 // the arithmetic itself.
 //
@@ -22,8 +22,8 @@
 
 namespace a64jit::lower {
 
-// `has_int_form(in)`: lowering emits a small-int form for `in` (a kBinaryOp or
-// kCompareBool). Returns the HIR registers that can stay unboxed.
+// `has_int_form(in)`: lowering emits a small-int form for `in` (a kBinaryOp, kCompareBool
+// or kIsTrue). Returns the HIR registers that can stay unboxed.
 std::set<int> UnboxedIntTemporaries(const hir::Function& f,
                                     const std::function<bool(const hir::Instr&)>& has_int_form);
 
