@@ -2059,7 +2059,7 @@ class Lowerer {
       CallChecked(in, Helper::PyObject_GetAttr, {obj, Imm(Name(in.imm))});
       return;
     }
-    if (in.feedback == Feedback::kModule) {
+    if (in.feedback == Feedback::kModule && rt_.py_module_type != 0) {
       return FastOrGeneric(
           "lower.load-attr-inline", in,  // taken above
           [&](int slow) {
@@ -2128,6 +2128,9 @@ class Lowerer {
   void ModuleProbe(Operand obj, int cache, int64_t at, int dst, int slow) {
     const int module = Load(V(cache), at + offsetof(ModuleEntry, module), Type::kPtr);
     SlowIf(Cond::kNe, Type::kI64, obj, V(module), slow);
+    // The entry's module is borrowed: another object may have its address now.
+    const int type = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
+    SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_module_type), slow);
     const int dict = Load(obj, offsetof(PyModuleObject, md_dict), Type::kPtr);
     CheckVersion(dict, cache, at + offsetof(ModuleEntry, version), slow);
     Load(V(cache), at + offsetof(ModuleEntry, value), Type::kPtr, dst);
@@ -2185,7 +2188,8 @@ class Lowerer {
       Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
       return;
     }
-    if (in.feedback == Feedback::kModule) {  // [NULL, the module's attribute]
+    if (in.feedback == Feedback::kModule &&
+        rt_.py_module_type != 0) {  // [NULL, the module's attribute]
       return FastOrGeneric(
           "lower.load-method-inline", in,  // taken above
           [&](int slow) {

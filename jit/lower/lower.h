@@ -79,10 +79,11 @@ struct RuntimeAddresses {
   std::vector<uint64_t> names;  // co_names items
   uint64_t first_instr = 0;     // _PyCode_CODE(code)
   uint64_t py_true = 0, py_false = 0, py_none = 0;
-  uint64_t py_long_type = 0;   // &PyLong_Type
-  uint64_t py_list_type = 0;   // &PyList_Type; 0: list[int] is not indexed inline
-  uint64_t py_float_type = 0;  // &PyFloat_Type; 0: float arithmetic is not inline
-  uint64_t py_str_type = 0;    // &PyUnicode_Type; 0: str (in)equality is not tested inline
+  uint64_t py_long_type = 0;    // &PyLong_Type
+  uint64_t py_list_type = 0;    // &PyList_Type; 0: list[int] is not indexed inline
+  uint64_t py_float_type = 0;   // &PyFloat_Type; 0: float arithmetic is not inline
+  uint64_t py_str_type = 0;     // &PyUnicode_Type; 0: str (in)equality is not tested inline
+  uint64_t py_module_type = 0;  // &PyModule_Type; 0: module attributes are not read inline
   // The interpreter's float free list (object_layouts.h FloatFreeListLayout) and
   // _Py_tracemalloc_config.tracing; either 0: floats are boxed by PyFloat_FromDouble and
   // freed by _Py_Dealloc, not inline.

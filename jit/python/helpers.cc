@@ -138,7 +138,7 @@ static PyObject** CachedSlot(PyObject* obj, const AttrCache* cache) {
 // The module entry's value (borrowed) when `obj` is its module and the module's dict is
 // unchanged since, else nullptr.
 static PyObject* CachedModuleValue(PyObject* obj, const ModuleEntry& e) {
-  if (e.module != obj) return nullptr;
+  if (e.module != obj || !PyModule_CheckExact(obj)) return nullptr;  // the address reused
   auto* dict = reinterpret_cast<PyDictObject*>(reinterpret_cast<PyModuleObject*>(obj)->md_dict);
   return dict->ma_version_tag == e.version ? static_cast<PyObject*>(e.value) : nullptr;
 }
@@ -163,8 +163,6 @@ static void RememberModuleValue(ModuleEntry& e, uint32_t& respecializations, PyO
     PyErr_Clear();
     return;
   }
-  Py_INCREF(obj);
-  Py_XDECREF(static_cast<PyObject*>(e.module));
   e = {obj, reinterpret_cast<PyDictObject*>(dict)->ma_version_tag, value};
 }
 

@@ -42,7 +42,10 @@ struct AttrEntry {
 // and LOAD_METHOD_MODULE: the value found in the module's dict, valid while that dict keeps
 // the version tag it had (every mutation gives it a fresh one).
 struct ModuleEntry {
-  void* module;      // a strong reference (its address is not reused); nullptr: empty
+  // Borrowed, compared by address: a cache must not keep a module alive (test_struct checks
+  // that a dropped module is collected). An object that reused the address is caught by the
+  // exact-module test and then by its dict's version tag, which no other dict has.
+  void* module;      // nullptr: empty
   uint64_t version;  // the module dict's ma_version_tag
   void* value;       // borrowed from the dict
 };

@@ -75,3 +75,28 @@ sub = SubModule("sub")
 print(read_dict_len(sub), read_dict_len(mod))
 for _ in range(3):
     print(read_any(sub, "value"), read_any(mod, "value"), read_any(sys.modules[__name__], "mod") is mod)
+
+
+# A site's cache does not keep a module alive: once dropped, the module is collected (as
+# CPython's test_struct checks for a fresh _struct).
+import gc
+import weakref
+
+
+def read_and_call(m):
+    return m.value, m.double(4)
+
+
+def collected():
+    m = types.ModuleType("temporary")
+    m.value = 5
+    m.double = lambda x: 2 * x
+    result = read_and_call(m)
+    ref = weakref.ref(m)
+    del m
+    gc.collect()
+    return result, ref() is None
+
+
+for _ in range(3):
+    print(collected())
