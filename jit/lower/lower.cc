@@ -2059,21 +2059,14 @@ class Lowerer {
       CallChecked(in, Helper::PyObject_GetAttr, {obj, Imm(Name(in.imm))});
       return;
     }
-    if (in.feedback == Feedback::kModule && rt_.py_module_type != 0) {
-      return FastOrGeneric(
-          "lower.load-attr-inline", in,  // taken above
-          [&](int slow) {
-            const int cache = Mov(Ptr(site), Type::kPtr);
-            ModuleProbe(obj, cache, offsetof(AttrCache, module), LirReg(in.dst), slow);
-          },
-          [&] {
-            CallChecked(in, Helper::a64_load_attr_cached, {obj, Imm(Name(in.imm)), Ptr(site)});
-          },
-          /*forced=*/true);
+    const auto cached = [&] {
+      CallChecked(in, Helper::a64_load_attr_cached, {obj, Imm(Name(in.imm)), Ptr(site)});
+    };
+    if (InlineModuleProbe(in)) {
+      return ModuleAttribute(in, obj, site, offsetof(AttrCache, module), LirReg(in.dst), -1,
+                             cached);
     }
-    if (!InstanceProbe(in)) {
-      return CallChecked(in, Helper::a64_load_attr_cached, {obj, Imm(Name(in.imm)), Ptr(site)});
-    }
+    if (!InstanceProbe(in)) return cached();
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
     const int cache = Mov(Ptr(site), Type::kPtr);
@@ -2122,6 +2115,23 @@ class Lowerer {
     Join(done, known, in.bc);
   }
 
+  // A site whose feedback says module, with its cache (the site's decision was taken when the
+  // cache was made): the ModuleEntry at `at` in it checked inline into `dst` (and NULL into
+  // `null_dst`, if any: LOAD_METHOD's first result), `cached` behind it.
+  bool InlineModuleProbe(const Instr& in) const {
+    return in.feedback == Feedback::kModule && rt_.py_module_type != 0;
+  }
+  template <typename Cached>
+  void ModuleAttribute(const Instr& in, Operand obj, SiteCache* site, int64_t at, int dst,
+                       int null_dst, Cached cached) {
+    FastOrGeneric(
+        "", in,
+        [&](int slow) {
+          ModuleProbe(obj, Mov(Ptr(site), Type::kPtr), at, dst, slow);
+          if (null_dst >= 0) Mov(Operand::Imm(0), Type::kPtr, null_dst);
+        },
+        cached, /*forced=*/true);
+  }
   // dst = the value the ModuleEntry at `cache + at` remembers, with a new reference, when
   // `obj` is its module and the module's dict still has the version tag it had (3.11's
   // LOAD_ATTR_MODULE, for sites with that feedback); else a jump to `slow`.
@@ -2188,16 +2198,9 @@ class Lowerer {
       Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
       return;
     }
-    if (in.feedback == Feedback::kModule &&
-        rt_.py_module_type != 0) {  // [NULL, the module's attribute]
-      return FastOrGeneric(
-          "lower.load-method-inline", in,  // taken above
-          [&](int slow) {
-            const int cache = Mov(Ptr(site), Type::kPtr);
-            ModuleProbe(obj, cache, offsetof(MethodCache, module), LirReg(in.dst2), slow);
-            Mov(Operand::Imm(0), Type::kPtr, LirReg(in.dst));
-          },
-          [&] { LoadMethodCached(in, obj, Ptr(site)); }, /*forced=*/true);
+    if (InlineModuleProbe(in)) {  // [NULL, the module's attribute]
+      return ModuleAttribute(in, obj, site, offsetof(MethodCache, module), LirReg(in.dst2),
+                             LirReg(in.dst), [&] { LoadMethodCached(in, obj, Ptr(site)); });
     }
     if (!InstanceProbe(in)) return LoadMethodCached(in, obj, Ptr(site));
     const int known = prev_instr_known_;
