@@ -6,12 +6,16 @@ found to the regression's label, which the report prints with the regression.
 The bisector runs the regression's test alone through the module's JIT target, as
 suites/rerun.py does: `bazel test --test_filter=TEST //suites/SUITE:MODULE_jit`, with the
 JIT's bisection variables passed into the test (--test_env). Only bazel's exit status 3 (the
-test failed) counts as red; any other failure stops that bisection with the reason.
+test failed) counts as red; any other failure stops that bisection with the reason. A
+regression `confirmed in module` (it fails only after its module's earlier tests) is bisected
+on its module run whole: `rerun.py --module-red MODULE TEST` exits 3 when that test failed in
+the run, whatever else did.
 
   confirmed; culprit function: M:F; decision N of D: KIND at bytecode offset B;
              reproducer DIR/N/reproducer.py (C calls) fails with the JIT
   confirmed; bisection unfinished: ...   (time budget, a run bazel could not make)
   confirmed; bisection flaky: ...        (not red in every run of a verdict)
+  confirmed in module; ...               (the same suffixes)
 
 Usage: culprits.py --suite cpython --report REPORT.json --labels LABELS.json --out DIR
                    [--bazel-arg A]... [--max-bisections N] [--deadline SECONDS]
@@ -29,16 +33,20 @@ from rerun import BAZEL_TEST_FAILED, test_alone_command
 BISECTOR = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "difftest", "bisect",
                         "bisector.py")
 # What the bisector sets around a run; the test inherits them from bazel's client.
+RERUN = os.path.join(os.path.dirname(os.path.realpath(__file__)), "rerun.py")
 PASSED_ON = ("A64JIT_JITLIST_FILE", "A64JIT_LOG", "A64JIT_OPT_LIMIT", "A64JIT_DUMP_DIR",
              "A64JIT_CAPTURE", "A64JIT_CAPTURE_FILE")
 
 
-def bisect_command(suite, module, test_id, bazel_args):
-    return test_alone_command(suite, module + "_jit", test_id,
-                              bazel_args + ["--test_env=" + name for name in PASSED_ON])
+def bisect_command(suite, module, test_id, bazel_args, in_module=False):
+    env_args = ["--test_env=" + name for name in PASSED_ON]
+    if in_module:
+        return ([RERUN, "--suite", suite, "--module-red", module, test_id] +
+                ["--bazel-arg=" + a for a in bazel_args + env_args])
+    return test_alone_command(suite, module + "_jit", test_id, bazel_args + env_args)
 
 
-def bisect(n, suite, regression, bazel_args, out, deadline):
+def bisect(n, suite, regression, label, bazel_args, out, deadline):
     """The label suffix for one confirmed regression."""
     test_id = regression["test"].split("::", 1)[1]
     json_path, log_path = os.path.join(out, "%d.json" % n), os.path.join(out, "%d.log" % n)
@@ -49,7 +57,8 @@ def bisect(n, suite, regression, bazel_args, out, deadline):
     argv = ([BISECTOR, "--json", json_path, "--workdir", os.path.join(out, str(n)),
              "--red-exit", str(BAZEL_TEST_FAILED), "--deadline", str(deadline),
              "--repro-runner", repro_runner, "--"] +
-            bisect_command(suite, regression["module"], test_id, bazel_args))
+            bisect_command(suite, regression["module"], test_id, bazel_args,
+                           in_module=label == "confirmed in module"))
     with open(log_path, "w") as log:
         subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT)
     try:
@@ -91,15 +100,17 @@ def main():
         return 2
     os.makedirs(args.out, exist_ok=True)
     confirmed = [r for r in regressions
-                 if labels.get(r["test"]) == "confirmed" and "::" in r["test"]]
+                 if labels.get(r["test"]) in ("confirmed", "confirmed in module") and
+                 "::" in r["test"]]
     for n, r in enumerate(confirmed, 1):
         if n > args.max_bisections:
             found = "not bisected: more than %d confirmed regressions" % args.max_bisections
         else:
             print("culprits: bisecting %s (%d of %d)" % (r["test"], n, len(confirmed)),
                   file=sys.stderr)
-            found = bisect(n, args.suite, r, args.bazel_arg, args.out, args.deadline)
-        labels[r["test"]] = "confirmed; " + found
+            found = bisect(n, args.suite, r, labels[r["test"]], args.bazel_arg, args.out,
+                           args.deadline)
+        labels[r["test"]] += "; " + found
         print("culprits: %s: %s" % (r["test"], found), file=sys.stderr)
     with open(args.labels, "w") as f:
         json.dump(labels, f, indent=2)

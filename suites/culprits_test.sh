@@ -1,30 +1,47 @@
 #!/usr/bin/env bash
 # suites/culprits.py end to end with a stand-in `bazel` on PATH: a confirmed regression's
 # label must gain its culprit function, decision and reproducer, found by the real bisector
-# on a planted miscompile (A64JIT_TEST_PLANT) of difftest/bisect/testdata/planted.py; an
-# unconfirmed regression's label must stay as it was.
+# on a planted miscompile (A64JIT_TEST_PLANT) of difftest/bisect/testdata/planted.py, both for
+# a regression confirmed alone and for one `confirmed in module` (bisected on its module's
+# whole run, whose test.xml says whether the test failed); an unconfirmed regression's label
+# must stay as it was.
 set -uo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/bin"
 # bazel test ... //suites/fake:M_jit: the planted program with the JIT, exit 3 when it fails
-# (bazel's status for a failed test). bazel run ... //jit/python:a64jit-run -- ARGS: the runner.
+# (bazel's status for a failed test); without --test_filter (the whole module) it also writes
+# the module's test.xml, where test_module fails or passes with the program.
+# bazel info ... bazel-testlogs: where. bazel run ... //jit/python:a64jit-run -- ARGS: the runner.
 cat > "$tmp/bin/bazel" <<SH
 #!/usr/bin/env bash
 runner=(${A64JIT_TARGET_RUNNER:-} "$PWD/jit/python/a64jit-run")
+if [ "\$1" = info ]; then echo "$tmp/testlogs"; exit 0; fi
 if [ "\$1" = run ]; then
   while [ "\$1" != -- ]; do shift; done
   shift
   exec "\${runner[@]}" "\$@"
 fi
-"\${runner[@]}" --threshold=0 "$PWD/difftest/bisect/testdata/planted.py" > /dev/null 2>&1 || exit 3
+status=0
+"\${runner[@]}" --threshold=0 "$PWD/difftest/bisect/testdata/planted.py" > /dev/null 2>&1 || status=3
+case " \$* " in
+  *" --test_filter="*) ;;
+  *) mkdir -p "$tmp/testlogs/suites/fake/planted_jit"
+     outcome=""
+     [ \$status = 3 ] && outcome='<failure message="planted"/>'
+     echo "<testsuite><testcase name=\"test_module\">\$outcome</testcase></testsuite>" \
+       > "$tmp/testlogs/suites/fake/planted_jit/test.xml" ;;
+esac
+exit \$status
 SH
 chmod +x "$tmp/bin/bazel"
 cat > "$tmp/report.json" <<'JSON'
 {"regressions": [{"test": "planted::test_count", "module": "planted", "kind": "fail"},
-                 {"test": "planted::test_other", "module": "planted", "kind": "fail"}]}
+                 {"test": "planted::test_other", "module": "planted", "kind": "fail"},
+                 {"test": "planted::test_module", "module": "planted", "kind": "fail"}]}
 JSON
-echo '{"planted::test_count": "confirmed", "planted::test_other": "flaky"}' > "$tmp/labels.json"
+echo '{"planted::test_count": "confirmed", "planted::test_other": "flaky",
+       "planted::test_module": "confirmed in module"}' > "$tmp/labels.json"
 PATH="$tmp/bin:$PATH" A64JIT_TEST_PLANT=flip-branch:__main__:count_below \
   /usr/bin/python3.11 suites/culprits.py --suite fake --report "$tmp/report.json" \
   --labels "$tmp/labels.json" --out "$tmp/culprits" 2>&1 | grep "^culprits"
@@ -37,6 +54,9 @@ want = ("confirmed; culprit function: __main__:count_below; decision 6 of 12: "
 assert labels["planted::test_count"].startswith(want), labels
 assert "fails with the JIT" in labels["planted::test_count"], labels
 assert labels["planted::test_other"] == "flaky", labels
+print("label:", labels["planted::test_module"])
+assert labels["planted::test_module"].startswith(
+    "confirmed in module; culprit function: __main__:count_below; decision 6 of 12"), labels
 PY
 then
   echo "PASS culprits.py labels the confirmed regression with its culprit"
