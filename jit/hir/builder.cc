@@ -552,6 +552,7 @@ class Builder {
     const std::vector<int> pre = stack_;
     if (insn_.oparg & 1) Push(Def(Op::kLoadNull, {}));
     const int r = Def(Op::kLoadGlobal, {}, insn_.oparg >> 1);
+    TakeFeedback();
     ResumeState(pre);
     Push(r);
     return true;

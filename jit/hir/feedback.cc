@@ -44,6 +44,10 @@ Feedback FeedbackOf(int quickened_opcode) {
     case LOAD_ATTR_MODULE:
     case LOAD_METHOD_MODULE:
       return Feedback::kModule;
+    case LOAD_GLOBAL_MODULE:
+      return Feedback::kGlobalModule;
+    case LOAD_GLOBAL_BUILTIN:
+      return Feedback::kGlobalBuiltin;
     case LOAD_ATTR_SLOT:
     case LOAD_ATTR_WITH_HINT:
     case STORE_ATTR_SLOT:
@@ -82,6 +86,10 @@ const char* FeedbackName(Feedback f) {
       return "instance";
     case Feedback::kModule:
       return "module";
+    case Feedback::kGlobalModule:
+      return "global-module";
+    case Feedback::kGlobalBuiltin:
+      return "global-builtin";
     case Feedback::kOther:
       return "other";
   }

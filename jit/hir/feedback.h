@@ -16,20 +16,22 @@
 namespace a64jit::hir {
 
 enum class Feedback : uint8_t {
-  kNone,      // no specialised form: not run since quickening, adaptive, or not specialisable
-  kInt,       // BINARY_OP_{ADD,SUBTRACT,MULTIPLY}_INT, COMPARE_OP_INT_JUMP
-  kFloat,     // BINARY_OP_{ADD,SUBTRACT,MULTIPLY}_FLOAT, COMPARE_OP_FLOAT_JUMP
-  kStr,       // BINARY_OP_ADD_UNICODE, BINARY_OP_INPLACE_ADD_UNICODE, COMPARE_OP_STR_JUMP
-  kListInt,   // BINARY_SUBSCR_LIST_INT, STORE_SUBSCR_LIST_INT: an exact list and an int
-  kTupleInt,  // BINARY_SUBSCR_TUPLE_INT
-  kDict,      // BINARY_SUBSCR_DICT, STORE_SUBSCR_DICT: an exact dict
-  kGetItem,   // BINARY_SUBSCR_GETITEM: a class with a Python __getitem__
-  kTuple,     // UNPACK_SEQUENCE_TWO_TUPLE, UNPACK_SEQUENCE_TUPLE: an exact tuple
-  kList,      // UNPACK_SEQUENCE_LIST: an exact list
-  kInstance,  // LOAD_ATTR_INSTANCE_VALUE, STORE_ATTR_INSTANCE_VALUE, LOAD_METHOD_WITH_VALUES,
-              // LOAD_METHOD_NO_DICT: an attribute or method found through the type
-  kModule,    // LOAD_ATTR_MODULE, LOAD_METHOD_MODULE: an attribute of a module
-  kOther,     // any other specialised form (slots, dict hints, class methods): not inline here
+  kNone,           // no specialised form: not run since quickening, adaptive, or not specialisable
+  kInt,            // BINARY_OP_{ADD,SUBTRACT,MULTIPLY}_INT, COMPARE_OP_INT_JUMP
+  kFloat,          // BINARY_OP_{ADD,SUBTRACT,MULTIPLY}_FLOAT, COMPARE_OP_FLOAT_JUMP
+  kStr,            // BINARY_OP_ADD_UNICODE, BINARY_OP_INPLACE_ADD_UNICODE, COMPARE_OP_STR_JUMP
+  kListInt,        // BINARY_SUBSCR_LIST_INT, STORE_SUBSCR_LIST_INT: an exact list and an int
+  kTupleInt,       // BINARY_SUBSCR_TUPLE_INT
+  kDict,           // BINARY_SUBSCR_DICT, STORE_SUBSCR_DICT: an exact dict
+  kGetItem,        // BINARY_SUBSCR_GETITEM: a class with a Python __getitem__
+  kTuple,          // UNPACK_SEQUENCE_TWO_TUPLE, UNPACK_SEQUENCE_TUPLE: an exact tuple
+  kList,           // UNPACK_SEQUENCE_LIST: an exact list
+  kInstance,       // LOAD_ATTR_INSTANCE_VALUE, STORE_ATTR_INSTANCE_VALUE, LOAD_METHOD_WITH_VALUES,
+                   // LOAD_METHOD_NO_DICT: an attribute or method found through the type
+  kModule,         // LOAD_ATTR_MODULE, LOAD_METHOD_MODULE: an attribute of a module
+  kGlobalModule,   // LOAD_GLOBAL_MODULE: the name was found in the globals
+  kGlobalBuiltin,  // LOAD_GLOBAL_BUILTIN: the name was found in the builtins
+  kOther,          // any other specialised form (slots, dict hints, class methods): not inline here
 };
 
 // The feedback of one code unit's quickened opcode (CPython's opcode.h numbers).

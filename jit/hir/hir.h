@@ -66,7 +66,7 @@ struct Instr {
   FrameState state;           // valid when has_state
   int targets[2] = {-1, -1};  // kJump, kBranch
   // BinaryOp, CompareOp/CompareBool, GetItem, SetItem, UnpackSequence, LoadAttr, StoreAttr,
-  // LoadMethod: the types 3.11's interpreter saw here (feedback.h); kNone: unknown.
+  // LoadMethod, LoadGlobal: what 3.11's interpreter saw here (feedback.h); kNone: unknown.
   Feedback feedback = Feedback::kNone;
 };
 
@@ -87,6 +87,11 @@ struct CodeInfo {
   std::vector<uint8_t> quickened;
   std::vector<std::string> const_reprs;
   std::vector<std::string> names;
+  // Per co_names entry, what the function's globals held under that name at compile time:
+  // guesses, for code not yet quickened, at LOAD_GLOBAL_MODULE (the name is there) and at
+  // LOAD_ATTR_MODULE (a module is). Empty: globals not given.
+  enum GlobalKind : uint8_t { kNotGlobal = 0, kGlobal = 1, kGlobalModule = 2 };
+  std::vector<uint8_t> global_kinds;
   std::vector<std::string> localsplus_names;
   int nlocalsplus = 0;
   int nargs = 0;  // positional + keyword-only + *args + **kwargs: bound on entry

@@ -110,6 +110,10 @@ class Lowerer {
           borrow_source_[in.dst] = &in;
         }
         if (in.op == Op::kLoadNull && in.dst >= 0) null_regs_.insert(in.dst);
+        if (in.op == Op::kLoadGlobal && in.dst >= 0 &&
+            GlobalKindOf(in.imm) == hir::CodeInfo::kGlobalModule) {
+          module_global_regs_.insert(in.dst);
+        }
         if (in.op == Op::kBinaryOp && in.dst >= 0 && FloatFormOf(in.imm)) {
           float_like_regs_.insert(in.dst);
         }
@@ -123,8 +127,10 @@ class Lowerer {
     for (auto it = borrow_source_.begin(); it != borrow_source_.end();) {
       it = defs.at(static_cast<size_t>(it->first)) == 1 ? std::next(it) : borrow_source_.erase(it);
     }
-    for (auto it = null_regs_.begin(); it != null_regs_.end();) {
-      it = defs.at(static_cast<size_t>(*it)) == 1 ? std::next(it) : null_regs_.erase(it);
+    for (std::set<int>* regs : {&null_regs_, &module_global_regs_}) {
+      for (auto it = regs->begin(); it != regs->end();) {
+        it = defs.at(static_cast<size_t>(*it)) == 1 ? std::next(it) : regs->erase(it);
+      }
     }
     out_.ret = Type::kPtr;
   }
@@ -2117,9 +2123,11 @@ class Lowerer {
 
   // A site whose feedback says module, with its cache (the site's decision was taken when the
   // cache was made): the ModuleEntry at `at` in it checked inline into `dst` (and NULL into
-  // `null_dst`, if any: LOAD_METHOD's first result), `cached` behind it.
+  // `null_dst`, if any: LOAD_METHOD's first result), `cached` behind it. Without feedback, an
+  // attribute of a global that held a module at compile time (`math.sqrt`) is guessed so.
   bool InlineModuleProbe(const Instr& in) const {
-    return in.feedback == Feedback::kModule && rt_.py_module_type != 0;
+    const bool guessed = in.feedback == Feedback::kNone && module_global_regs_.count(in.args[0]);
+    return (in.feedback == Feedback::kModule || guessed) && rt_.py_module_type != 0;
   }
   template <typename Cached>
   void ModuleAttribute(const Instr& in, Operand obj, SiteCache* site, int64_t at, int dst,
@@ -2154,6 +2162,19 @@ class Lowerer {
     SlowIf(Cond::kNe, Type::kI64, V(version), V(cached), slow);
   }
 
+  // Whether a LOAD_GLOBAL's name is in the globals (3.11 specialised it LOAD_GLOBAL_MODULE, or,
+  // not quickened yet, the name was a key of the function's globals when it was compiled):
+  // its site then checks the globals' version alone, and its cache holds only values found
+  // there (a64_load_global_module_cached). A guess that stops being true costs speed only.
+  bool InGlobals(const Instr& in) const {
+    if (in.feedback != Feedback::kNone) return in.feedback == Feedback::kGlobalModule;
+    return GlobalKindOf(in.imm) != hir::CodeInfo::kNotGlobal;
+  }
+  uint8_t GlobalKindOf(int64_t name) const {
+    const std::vector<uint8_t>& kinds = f_.code.global_kinds;
+    return static_cast<size_t>(name) < kinds.size() ? kinds[name] : hir::CodeInfo::kNotGlobal;
+  }
+
   void LowerLoadGlobal(const Instr& in) {
     SiteCache* site =
         Take(decisions_, "lower.load-global-inline", in.bc) ? NewSiteCache() : nullptr;
@@ -2167,21 +2188,23 @@ class Lowerer {
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
     const int cache = Mov(Ptr(site), Type::kPtr);
+    const bool module_only = InGlobals(in);
     // The version tags alone: 3.11 gives every dict, and every change to one, a version tag no
     // other dict has or had (docs/cpython311.md), so equal tags mean the very dicts the cache
     // was filled from, unchanged since; the cache's dict pointers are the helper's.
     const int globals = Load(V(frame_), offsetof(_PyInterpreterFrame, f_globals), Type::kPtr);
-    const int builtins = Load(V(frame_), offsetof(_PyInterpreterFrame, f_builtins), Type::kPtr);
-    // Each load is a statement of its own: two emitting calls in one argument list would
-    // be emitted in whatever order the C++ compiler picks (x86 and aarch64 GCC differ).
     CheckVersion(globals, cache, offsetof(GlobalCache, globals_version), slow);
-    CheckVersion(builtins, cache, offsetof(GlobalCache, builtins_version), slow);
+    if (!module_only) {
+      const int builtins = Load(V(frame_), offsetof(_PyInterpreterFrame, f_builtins), Type::kPtr);
+      CheckVersion(builtins, cache, offsetof(GlobalCache, builtins_version), slow);
+    }
     Load(V(cache), offsetof(GlobalCache, value), Type::kPtr, dst);
     Incref(V(dst));
     Jmp(done);
     cur_ = slow;
     SetPrevInstr(in.bc);
-    Call(Helper::a64_load_global_cached, {V(frame_), Imm(Name(in.imm)), V(cache)}, dst);
+    Call(module_only ? Helper::a64_load_global_module_cached : Helper::a64_load_global_cached,
+         {V(frame_), Imm(Name(in.imm)), V(cache)}, dst);
     DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));
     Jmp(done);
     Join(done, known, in.bc);
@@ -2368,6 +2391,7 @@ class Lowerer {
   // HIR registers some BINARY_OP with a float form defines, and locals stored from one: when
   // such a value dies it is most likely a float, so its deallocation tries the free list first.
   std::set<int> float_like_regs_;
+  std::set<int> module_global_regs_;  // defined once, by a LOAD_GLOBAL of a module (guessed)
   std::set<int64_t> float_like_locals_;
   // Int temporaries kept unboxed (unboxed_ints.h), and the LIR registers of their C values.
   std::set<int> unboxed_;

@@ -66,7 +66,7 @@ std::vector<std::string> Strings(PyObject* tuple) {
 
 }  // namespace
 
-hir::CodeInfo CodeInfoOf(PyCodeObject* code, const std::string& module) {
+hir::CodeInfo CodeInfoOf(PyCodeObject* code, const std::string& module, PyObject* globals) {
   hir::CodeInfo info;
   info.qualname = Utf8(code->co_qualname);
   info.module = module;
@@ -89,6 +89,16 @@ hir::CodeInfo CodeInfoOf(PyCodeObject* code, const std::string& module) {
     info.const_reprs.push_back(Repr(PyTuple_GET_ITEM(code->co_consts, i)));
   }
   info.names = Strings(code->co_names);
+  if (globals != nullptr && PyDict_CheckExact(globals)) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(code->co_names); i++) {
+      // Only a guess for lowering: a lookup that fails (an odd key's __eq__) counts as absent.
+      PyObject* v = PyDict_GetItemWithError(globals, PyTuple_GET_ITEM(code->co_names, i));
+      if (v == nullptr) PyErr_Clear();
+      info.global_kinds.push_back(v == nullptr             ? hir::CodeInfo::kNotGlobal
+                                  : PyModule_CheckExact(v) ? hir::CodeInfo::kGlobalModule
+                                                           : hir::CodeInfo::kGlobal);
+    }
+  }
   info.localsplus_names = Strings(code->co_localsplusnames);
   info.nlocalsplus = code->co_nlocalsplus;
   info.nargs = code->co_argcount + code->co_kwonlyargcount +

@@ -11,8 +11,10 @@
 
 namespace a64jit::python {
 
-// `module` names the function's module (code objects do not know it). Needs the GIL.
-hir::CodeInfo CodeInfoOf(PyCodeObject* code, const std::string& module);
+// `module` names the function's module (code objects do not know it); `globals`, the
+// function's globals, gives CodeInfo::global_kinds (nullptr: left empty). Needs the GIL.
+hir::CodeInfo CodeInfoOf(PyCodeObject* code, const std::string& module,
+                         PyObject* globals = nullptr);
 lower::RuntimeAddresses AddressesOf(PyCodeObject* code);
 // The pending Python exception's str(), cleared; "unknown error" when there is none.
 std::string TakePythonError();

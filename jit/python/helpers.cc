@@ -57,6 +57,29 @@ PyObject* a64_load_global_cached(_PyInterpreterFrame* frame, PyObject* name, Glo
   return v;
 }
 
+// A site that found its name in the globals: only the globals can change the answer (the
+// builtins are not reached), so compiled code checks the globals' version tag alone, and the
+// cache takes nothing that came from the builtins (which that check would not guard).
+PyObject* a64_load_global_module_cached(_PyInterpreterFrame* frame, PyObject* name,
+                                        GlobalCache* cache) {
+  auto* g = reinterpret_cast<PyDictObject*>(frame->f_globals);
+  if (cache->globals == g && g->ma_version_tag == cache->globals_version) {
+    return Py_NewRef(static_cast<PyObject*>(cache->value));
+  }
+  if (PyDict_CheckExact(g)) {
+    const uint64_t version = g->ma_version_tag;  // before the lookup: a key's __eq__ may write
+    PyObject* v = PyDict_GetItemWithError(frame->f_globals, name);
+    if (v != nullptr && g->ma_version_tag == version) {
+      cache->globals = g;
+      cache->globals_version = version;
+      cache->value = v;
+      return Py_NewRef(v);
+    }
+    PyErr_Clear();
+  }
+  return a64_load_global(frame, name);
+}
+
 // LOAD_ATTR / STORE_ATTR of an instance attribute kept in the object's inline values (3.11
 // heap types with a managed dict): the type's version tag and the attribute's index in the
 // type's shared keys, as 3.11's LOAD_ATTR_INSTANCE_VALUE specialisation keeps them. A type

@@ -349,9 +349,9 @@ void TryCompile(Runtime& r, CodeState* st, PyCodeObject* code, PyFunctionObject*
     const bool dump = !r.config.dump_dir.empty();
     // Without a limit, a plant or a dump, nothing asks about decisions: none are recorded.
     const bool counted = st->opt_limit || st->plant != Plant::kNone || dump;
-    compiler::CompiledCode c =
-        compiler::Compile(CodeInfoOf(code, ModuleOf(func)), rt, sink, ResolveHelper,
-                          dump ? "all" : r.config.keep_text, counted ? &decisions : nullptr);
+    compiler::CompiledCode c = compiler::Compile(
+        CodeInfoOf(code, ModuleOf(func), func != nullptr ? func->func_globals : nullptr), rt, sink,
+        ResolveHelper, dump ? "all" : r.config.keep_text, counted ? &decisions : nullptr);
     if (dump) WriteDump(r, *st, decisions, c.text);
     Install(r, st, code, c);
   } catch (const hir::Unsupported& e) {

@@ -24,6 +24,7 @@ struct _PyInterpreterFrame;
   /* Written here */                \
   X(a64_load_global)                \
   X(a64_load_global_cached)         \
+  X(a64_load_global_module_cached)  \
   X(a64_load_attr_cached)           \
   X(a64_store_attr_cached)          \
   X(a64_load_method)                \
@@ -138,6 +139,10 @@ namespace a64jit::runtime {
 // interpreter then redoes the instruction and raises stock's exact error).
 PyObject* a64_load_global(_PyInterpreterFrame* frame, PyObject* name);
 PyObject* a64_load_global_cached(_PyInterpreterFrame* frame, PyObject* name, GlobalCache* cache);
+// The cache of a site whose inline check compares the globals' version tag alone: filled
+// only with a value found in the globals (LOAD_GLOBAL_MODULE's case).
+PyObject* a64_load_global_module_cached(_PyInterpreterFrame* frame, PyObject* name,
+                                        GlobalCache* cache);
 PyObject* a64_load_attr_cached(PyObject* obj, PyObject* name, AttrCache* cache);
 int a64_store_attr_cached(PyObject* obj, PyObject* name, PyObject* value, AttrCache* cache);
 // LOAD_METHOD: out[0], out[1] = method, self or NULL, attribute.
