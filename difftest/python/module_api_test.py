@@ -126,6 +126,31 @@ else:
     check("native: nothing emulated", stats["emulated_instructions"] == 0, str(stats))
 a64jit.disable()
 
+# hot_loop_us: a function with a loop compiles below the threshold once its interpreted runs
+# took that long (here 1 us: at once, after its first call); 0 turns it off.
+def looping(n):
+    t = 0
+    for i in range(n):
+        t += i
+    return t
+
+
+a64jit.enable(threshold=100, hot_loop_us=0)
+looping(2000)
+looping(2000)
+check("hot_loop_us=0: calls only", not a64jit.is_jit_compiled(looping))
+a64jit.disable()
+qualified = a64jit.stats()["loop_time_qualified"]
+a64jit.enable(threshold=100, hot_loop_us=1)
+looping(2000)
+check("hot_loop_us: interpreted below the threshold", not a64jit.is_jit_compiled(looping))
+check("hot_loop_us: compiled at the next call", looping(2000) == 1999000 and
+      a64jit.is_jit_compiled(looping) and
+      a64jit.stats()["loop_time_qualified"] == qualified + 1, str(a64jit.stats()))
+check("hot_loop_us < 0 refused", "hot_loop_us" in (raises(ValueError, lambda: a64jit.enable(
+    hot_loop_us=-1)) or ""))
+a64jit.disable()
+
 # Compiled code calls a compiled function itself (a64_call_enter / a64_call_leave): the
 # first call of `leaf` compiles it, the other nine are direct.
 a64jit.enable(threshold=0)

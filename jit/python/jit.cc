@@ -1,6 +1,7 @@
 #include "jit/python/jit.h"
 
 #include <internal/pycore_frame.h>
+#include <opcode.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -64,7 +65,9 @@ struct CodeState {
   enum class Status { kCounting, kCompiled, kFailed };
   Status status = Status::kCounting;
   int64_t calls = 0;
-  bool listed = false;  // matched the jitlist (decided on the first call)
+  int64_t interpreted_ns = 0;  // a function with a loop: its interpreted runs' time in all
+  int8_t has_loop = -1;        // its code has a JUMP_BACKWARD: -1 not yet known, 0 no, 1 yes
+  bool listed = false;         // matched the jitlist (decided on the first call)
   bool list_checked = false;
   size_t code_size = 0;           // instructions and literal pool
   codegen::CodeStats code_stats;  // where the instructions end, for the disassembly
@@ -396,7 +399,55 @@ bool Qualifies(CodeState* st) {
     }
   }
   if (!st->listed) return false;
-  return st->calls++ >= c.threshold.value_or(0);
+  if (st->calls++ >= c.threshold.value_or(0)) return true;
+  if (c.hot_loop_us > 0 && st->interpreted_ns >= c.hot_loop_us * 1000) {
+    TheRuntime().stats.loop_time_qualified++;
+    return true;
+  }
+  return false;
+}
+
+// Whether `code` has a loop: a JUMP_BACKWARD in its unquickened code (3.11 ends every `for`
+// and `while` body with one; JUMP_BACKWARD_NO_INTERRUPT only loops over an awaitable).
+bool HasLoop(PyCodeObject* code) {
+  PyObject* bytes = PyCode_GetCode(code);
+  if (bytes == nullptr) {
+    PyErr_Clear();
+    return false;
+  }
+  const auto* units = reinterpret_cast<const _Py_CODEUNIT*>(PyBytes_AS_STRING(bytes));
+  const Py_ssize_t n = PyBytes_GET_SIZE(bytes) / 2;
+  bool found = false;
+  for (Py_ssize_t i = 0; i < n && !found; i++) found = _Py_OPCODE(units[i]) == JUMP_BACKWARD;
+  Py_DECREF(bytes);
+  return found;
+}
+
+// Whether an interpreted run of `st`'s function is timed, for Config::hot_loop_us: only
+// functions with a loop that are still counting, on their way to a threshold above 0.
+bool TimesLoop(const Runtime& r, CodeState* st, PyCodeObject* code) {
+  if (r.config.hot_loop_us <= 0 || r.config.threshold.value_or(0) == 0 || !st->listed ||
+      st->status != CodeState::Status::kCounting) {
+    return false;
+  }
+  if (st->has_loop < 0) st->has_loop = HasLoop(code) ? 1 : 0;
+  return st->has_loop == 1;
+}
+
+int64_t MonotonicNs() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return int64_t{t.tv_sec} * 1000000000 + t.tv_nsec;
+}
+
+// The interpreter running `frame`, its time added to the function's (the frame keeps the
+// code object, and with it `st`, alive until the caller clears it).
+__attribute__((noinline)) PyObject* InterpretTimed(CodeState* st, PyThreadState* ts,
+                                                   _PyInterpreterFrame* frame, int throwflag) {
+  const int64_t start = MonotonicNs();
+  PyObject* result = _PyEval_EvalFrameDefault(ts, frame, throwflag);
+  st->interpreted_ns += MonotonicNs() - start;
+  return result;
 }
 
 // What a deopt exit leaves to the runtime (hir/lower.h): prev_instr, stacktop, and new
@@ -773,6 +824,7 @@ __attribute__((noinline)) PyObject* InterpretCapturing(PyThreadState* ts,
 
 PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag) {
   Runtime& r = TheRuntime();
+  CodeState* timed = nullptr;  // a function with a loop, run interpreted: its time counts
   if (throwflag == 0 && ts->interp == r.interp && !ts->cframe->use_tracing) {
     // Compiled code's state is cached (a resumed generator comes here on every next()).
     CodeState* st = ExistingState(frame->f_code);
@@ -795,10 +847,12 @@ PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throw
         }
         return RunCompiled(st, ts, frame);
       }
+      if (TimesLoop(r, st, frame->f_code)) timed = st;
     }
   }
   if ((frame->f_code->co_flags & CO_OPTIMIZED) != 0) r.stats.interpreted_entries++;
   if (__builtin_expect(CaptureActive(), 0) && throwflag == 0) return InterpretCapturing(ts, frame);
+  if (timed != nullptr) return InterpretTimed(timed, ts, frame, throwflag);
   return _PyEval_EvalFrameDefault(ts, frame, throwflag);
 }
 
@@ -943,6 +997,11 @@ EnvConfig ConfigFromEnvironment() {
     env.config.threshold = *v;
     env.any = true;
   }
+  if (const char* h = std::getenv("A64JIT_HOT_LOOP_US"); h != nullptr && *h != '\0') {
+    const std::optional<int64_t> v = ParseCount(h);
+    if (!v) throw std::invalid_argument(std::string("A64JIT_HOT_LOOP_US: not a count: ") + h);
+    env.config.hot_loop_us = *v;
+  }
   if (const char* l = std::getenv("A64JIT_JITLIST"); l != nullptr && *l != '\0') {
     env.config.jitlist = SplitList(l);
     env.any = true;
@@ -993,6 +1052,7 @@ void ExportToEnvironment(const Config& config) {
     }
   };
   set_or_clear("A64JIT_THRESHOLD", std::to_string(config.threshold.value_or(0)));
+  set_or_clear("A64JIT_HOT_LOOP_US", std::to_string(config.hot_loop_us));
   std::string list;
   for (const std::string& p : config.jitlist) list += (list.empty() ? "" : ",") + p;
   set_or_clear("A64JIT_JITLIST", list);
@@ -1174,6 +1234,10 @@ std::string StatsSummary() {
     << " of the function entries\n";
   o << "a64jit: type feedback from 3.11's quickened code: " << s.feedback_sites << " sites in "
     << s.feedback_functions << " of the compiled functions\n";
+  if (s.loop_time_qualified > 0) {
+    o << "a64jit: " << s.loop_time_qualified
+      << " functions reached the threshold by their loops' interpreted time\n";
+  }
   for (const auto& [name, why] : s.failures) o << "a64jit:   " << name << ": " << why << "\n";
   o << "a64jit: entries " << s.entries << " (" << s.vectorcall_entries << " by vectorcall, "
     << s.direct_entries << " called directly by compiled code, " << s.stub_entries
@@ -1219,6 +1283,7 @@ std::string StatsJson() {
     << ", \"host_calls\": " << s.host_calls << ", \"host_calls_in_hook\": " << s.host_calls_in_hook
     << ", \"code_bytes\": " << s.code_bytes << ", \"feedback_sites\": " << s.feedback_sites
     << ", \"feedback_functions\": " << s.feedback_functions
+    << ", \"loop_time_qualified\": " << s.loop_time_qualified
     << ", \"exec_mode\": " << JsonString(s.exec_mode)
     << ", \"other_thread_entries\": " << s.other_thread_entries
     << ", \"breaker_calls\": " << s.breaker_calls << ", \"caught\": " << s.caught

@@ -40,6 +40,13 @@ struct Config {
   // Compile a function when it is called for the (threshold+1)-th time: 0 compiles on the
   // first call. nullopt with a jitlist: 0.
   std::optional<int64_t> threshold;
+  // A function with a loop (a JUMP_BACKWARD) whose interpreted runs have taken this many
+  // microseconds in all, callees included, compiles at its next call even below the
+  // threshold: calls alone miss a loop that runs long in a function called a few times, and
+  // there is no on-stack replacement to take over a running frame. 0: calls only. Wall-clock
+  // time, so which functions it picks can vary between runs; threshold 0 never needs it.
+  int64_t hot_loop_us = kDefaultHotLoopUs;
+  static constexpr int64_t kDefaultHotLoopUs = 1000;
   // Only functions matching one of these "module:qualname" patterns (`*` matches any run
   // of characters); empty: all functions.
   std::vector<std::string> jitlist;
@@ -133,6 +140,9 @@ struct Stats {
   // Compiled instructions whose inline forms 3.11's quickened code narrowed (hir/feedback.h),
   // and the functions with at least one.
   int64_t feedback_sites = 0, feedback_functions = 0;
+  // Functions that qualified for compiling by their loops' interpreted time
+  // (Config::hot_loop_us) before their call count reached the threshold.
+  int64_t loop_time_qualified = 0;
   // Compile time: per function (median, 90th percentile, maximum) and per stage (total over
   // functions).
   int64_t compile_us_median = 0;

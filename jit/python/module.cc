@@ -17,11 +17,12 @@ namespace a64jit::python {
 namespace {
 
 PyObject* PyEnable(PyObject*, PyObject* args, PyObject* kwargs) {
-  static const char* kKeywords[] = {"threshold", "jitlist", nullptr};
+  static const char* kKeywords[] = {"threshold", "jitlist", "hot_loop_us", nullptr};
   PyObject* threshold = Py_None;
   PyObject* jitlist = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:enable", const_cast<char**>(kKeywords),
-                                   &threshold, &jitlist)) {
+  PyObject* hot_loop_us = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOO:enable", const_cast<char**>(kKeywords),
+                                   &threshold, &jitlist, &hot_loop_us)) {
     return nullptr;
   }
   Config config;
@@ -39,6 +40,15 @@ PyObject* PyEnable(PyObject*, PyObject* args, PyObject* kwargs) {
       return nullptr;
     }
     config.threshold = t;
+  }
+  if (hot_loop_us != Py_None) {
+    const long long h = PyLong_AsLongLong(hot_loop_us);
+    if (h == -1 && PyErr_Occurred()) return nullptr;
+    if (h < 0) {
+      PyErr_SetString(PyExc_ValueError, "a64jit.enable: hot_loop_us must be >= 0");
+      return nullptr;
+    }
+    config.hot_loop_us = h;
   }
   if (jitlist != Py_None) {
     PyObject* seq = PySequence_Fast(jitlist, "a64jit.enable: jitlist must be a sequence");
@@ -183,6 +193,7 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "compile_us_p90", s.compile_us_p90) == 0 &&
        SetInt(d, "feedback_sites", s.feedback_sites) == 0 &&
        SetInt(d, "feedback_functions", s.feedback_functions) == 0 &&
+       SetInt(d, "loop_time_qualified", s.loop_time_qualified) == 0 &&
        SetInt(d, "compile_us_max", s.compile_us_max) == 0 &&
        SetInt(d, "compile_hir_ns", s.compile_hir_ns) == 0 &&
        SetInt(d, "compile_lower_ns", s.compile_lower_ns) == 0 &&
@@ -244,8 +255,10 @@ PyObject* PyClearDeoptStats(PyObject*, PyObject*) {
 PyMethodDef kMethods[] = {
     {"enable", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(PyEnable)),
      METH_VARARGS | METH_KEYWORDS,
-     "enable(threshold=None, jitlist=None): compile functions after `threshold` calls "
-     "(0: on the first), only those matching a 'module:qualname' pattern of `jitlist`."},
+     "enable(threshold=None, jitlist=None, hot_loop_us=None): compile functions after "
+     "`threshold` calls (0: on the first), or, with a loop, once their interpreted runs took "
+     "`hot_loop_us` microseconds (default 1000, 0: never), only those matching a "
+     "'module:qualname' pattern of `jitlist`."},
     {"disable", PyDisable, METH_NOARGS, "Stop compiling and running compiled code."},
     {"force_compile", PyForceCompile, METH_O,
      "force_compile(f) -> bool: compile f now; the reason for False is in stats()."},

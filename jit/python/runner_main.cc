@@ -22,6 +22,9 @@ constexpr char kUsage[] =
     "usage: a64jit-run [options] [python3.11 options] (script.py | -m module | -c cmd) [args]\n"
     "  --threshold=N         compile a function on its (N+1)-th call (default 0)\n"
     "                        [A64JIT_THRESHOLD]\n"
+    "  --hot-loop-us=N       with a threshold above 0, also compile a function with a loop\n"
+    "                        once its interpreted runs took N us in all (default 1000; 0: off)\n"
+    "                        [A64JIT_HOT_LOOP_US]\n"
     "  --jitlist=P,P...      only functions matching a module:qualname pattern (* wildcard)\n"
     "                        [A64JIT_JITLIST]\n"
     "  --jitlist-file=PATH   patterns from a file, one a line, # comments [A64JIT_JITLIST_FILE]\n"
@@ -123,6 +126,10 @@ int main(int argc, char** argv) {
       const std::optional<int64_t> t = a64jit::python::ParseCount(v);
       if (!t) return Usage("--threshold: not a count: " + v);
       o.jit.threshold = *t;
+    } else if (StartsWith(a, "--hot-loop-us=", &v)) {
+      const std::optional<int64_t> t = a64jit::python::ParseCount(v);
+      if (!t) return Usage("--hot-loop-us: not a count: " + v);
+      o.jit.hot_loop_us = *t;
     } else if (StartsWith(a, "--jitlist=", &v)) {
       o.jit.jitlist = a64jit::python::SplitList(v);
     } else if (StartsWith(a, "--exec=", &v)) {
