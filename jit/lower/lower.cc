@@ -1998,26 +1998,27 @@ class Lowerer {
 
   // The address of the entry, among the kPolymorphicEntries entries of `stride` bytes at
   // `cache`, whose 32-bit type version (at `version_at` in each) is `version`; `slow` if none
-  // is (or `version` is 0). Entry 0 is checked inline and the others in cold blocks, so a
-  // site that sees several types stays out of the helper (a base class's method run on
-  // subclasses: Richards' Task methods see four) while the hot path stays one compare.
+  // is (or `version` is 0). Entry 0 is checked inline and the others by a loop in cold
+  // blocks, so a site that sees several types stays out of the helper (a base class's method
+  // run on subclasses: Richards' Task methods see four) while the hot path stays one compare.
+  // A loop rather than one compare for each: 8 instructions a site instead of 15.
   int MatchEntry(int version, int cache, int64_t stride, int64_t version_at, int slow) {
     SlowIf(Cond::kEq, Type::kI32, V(version), Operand::Imm(0), slow);
     const int entry = Mov(V(cache), Type::kPtr);
-    const int matched = NewBlock();
-    int others = ColdBlock();
+    const int matched = NewBlock(), others = ColdBlock();
     const int first = Load(V(cache), version_at, Type::kI32);
     Emit(BrInstr(Cond::kEq, Type::kI32, V(version), V(first), matched, others));
-    for (int i = 1; i < runtime::kPolymorphicEntries; i++) {
-      cur_ = others;
-      const int cached = Load(V(cache), i * stride + version_at, Type::kI32);
-      const int hit = ColdBlock();
-      others = i + 1 < runtime::kPolymorphicEntries ? ColdBlock() : slow;
-      Emit(BrInstr(Cond::kEq, Type::kI32, V(version), V(cached), hit, others));
-      cur_ = hit;
-      Binary(lir::Op::kAdd, V(cache), Operand::Imm(i * stride), Type::kPtr, entry);
-      Jmp(matched);
-    }
+    cur_ = others;
+    const int last = Binary(lir::Op::kAdd, V(cache),
+                            Operand::Imm((runtime::kPolymorphicEntries - 1) * stride), Type::kPtr);
+    const int loop = ColdBlock(), next = ColdBlock();
+    Jmp(loop);
+    cur_ = loop;  // entries 1 .. kPolymorphicEntries - 1
+    Binary(lir::Op::kAdd, V(entry), Operand::Imm(stride), Type::kPtr, entry);
+    const int cached = Load(V(entry), version_at, Type::kI32);
+    Emit(BrInstr(Cond::kEq, Type::kI32, V(version), V(cached), matched, next));
+    cur_ = next;
+    Emit(BrInstr(Cond::kNe, Type::kI64, V(entry), V(last), loop, slow));
     cur_ = matched;
     return entry;
   }
