@@ -822,11 +822,13 @@ __attribute__((noinline)) PyObject* InterpretCapturing(PyThreadState* ts,
   return result;
 }
 
-PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag) {
-  Runtime& r = TheRuntime();
+// EvalFrameHook's path for everything but compiled code in the state cache: compiling,
+// counting, timing loops, and the interpreter. Out of line, so that the hook's own path
+// saves and restores only the registers it uses.
+__attribute__((noinline)) PyObject* EvalFrameHookSlow(Runtime& r, PyThreadState* ts,
+                                                      _PyInterpreterFrame* frame, int throwflag) {
   CodeState* timed = nullptr;  // a function with a loop, run interpreted: its time counts
   if (throwflag == 0 && ts->interp == r.interp && !ts->cframe->use_tracing) {
-    // Compiled code's state is cached (a resumed generator comes here on every next()).
     CodeState* st = ExistingState(frame->f_code);
     if (st == nullptr) st = StateOf(frame->f_code, frame->f_func);
     if (st != nullptr && st->status == CodeState::Status::kCounting &&
@@ -854,6 +856,23 @@ PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throw
   if (__builtin_expect(CaptureActive(), 0) && throwflag == 0) return InterpretCapturing(ts, frame);
   if (timed != nullptr) return InterpretTimed(timed, ts, frame, throwflag);
   return _PyEval_EvalFrameDefault(ts, frame, throwflag);
+}
+
+PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag) {
+  Runtime& r = TheRuntime();
+  // Compiled code whose state is in the cache (it holds compiled states only): the shortest
+  // path, which a resumed compiled generator takes on every next(). A generator's frame
+  // needs no vectorcall check: its function was called, and checked, when it was made.
+  const StateCacheEntry& cached = g_state_cache[StateCacheIndex(frame->f_code)];
+  if (cached.code == frame->f_code && throwflag == 0 && ts->interp == r.interp &&
+      !ts->cframe->use_tracing) {
+    if (frame->owner != FRAME_OWNED_BY_GENERATOR &&
+        frame->f_func->func_code == reinterpret_cast<PyObject*>(frame->f_code)) {
+      InstallVectorcall(frame->f_func, cached.state);
+    }
+    return RunCompiled(cached.state, ts, frame);
+  }
+  return EvalFrameHookSlow(r, ts, frame, throwflag);
 }
 
 CodeState* StateOfFunction(PyObject* func, bool create) {
