@@ -39,12 +39,18 @@ import xml.etree.ElementTree as ET
 BAZEL_PASSED, BAZEL_TEST_FAILED = 0, 3
 
 
+def test_command(suite, target, bazel_args, test_id=None):
+    """`bazel test` of //suites/SUITE:TARGET, never from the cache: one test alone with
+    TEST_ID, else the whole target."""
+    test_filter = [] if test_id is None else ["--test_filter=" + test_id]
+    return (["bazel", "test"] + bazel_args + ["--cache_test_results=no", "--test_output=summary"] +
+            test_filter + ["//suites/%s:%s" % (suite, target)])
+
+
 def test_alone_command(suite, target, test_id, bazel_args):
-    """`bazel test` of one test alone in //suites/SUITE:TARGET, never from the cache (also
-    suites/culprits.py's runs)."""
-    return (["bazel", "test"] + bazel_args +
-            ["--cache_test_results=no", "--test_output=summary", "--test_filter=" + test_id,
-             "//suites/%s:%s" % (suite, target)])
+    """`bazel test` of one test alone in //suites/SUITE:TARGET (also suites/culprits.py's
+    runs)."""
+    return test_command(suite, target, bazel_args, test_id)
 
 
 def passes_alone(suite, target, test_id, bazel_args):
@@ -81,9 +87,7 @@ def fails_in_module(suite, module, test_id, bazel_args):
     """True when TEST_ID fails with its module's JIT target run whole, False when it passes
     there, or a string saying why that could not be told."""
     target = "%s_jit" % module
-    argv = (["bazel", "test"] + bazel_args +
-            ["--cache_test_results=no", "--test_output=summary", "//suites/%s:%s" % (suite, target)])
-    status = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    status = subprocess.run(test_command(suite, target, bazel_args), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
     if status not in (BAZEL_PASSED, BAZEL_TEST_FAILED):
         return "bazel exit %d on the module's JIT target" % status
     info = subprocess.run(["bazel", "info"] + bazel_args + ["bazel-testlogs"],

@@ -388,7 +388,8 @@ void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
 }
 
 bool Qualifies(CodeState* st) {
-  const Config& c = TheRuntime().config;
+  Runtime& r = TheRuntime();
+  const Config& c = r.config;
   if (!st->list_checked) {
     st->list_checked = true;
     st->listed = c.jitlist.empty() && c.jitlist_file.empty();
@@ -401,7 +402,7 @@ bool Qualifies(CodeState* st) {
   if (!st->listed) return false;
   if (st->calls++ >= c.threshold.value_or(0)) return true;
   if (c.hot_loop_us > 0 && st->interpreted_ns >= c.hot_loop_us * 1000) {
-    TheRuntime().stats.loop_time_qualified++;
+    r.stats.loop_time_qualified++;
     return true;
   }
   return false;

@@ -16,6 +16,20 @@ namespace a64jit::python {
 
 namespace {
 
+// enable()'s count arguments: None leaves `out` as it is; false with an exception set for
+// anything but an int >= 0.
+bool NonNegativeArgument(PyObject* value, const char* name, int64_t* out) {
+  if (value == Py_None) return true;
+  const long long v = PyLong_AsLongLong(value);
+  if (v == -1 && PyErr_Occurred()) return false;
+  if (v < 0) {
+    PyErr_Format(PyExc_ValueError, "a64jit.enable: %s must be >= 0", name);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
 PyObject* PyEnable(PyObject*, PyObject* args, PyObject* kwargs) {
   static const char* kKeywords[] = {"threshold", "jitlist", "hot_loop_us", nullptr};
   PyObject* threshold = Py_None;
@@ -32,24 +46,12 @@ PyObject* PyEnable(PyObject*, PyObject* args, PyObject* kwargs) {
     PyErr_Format(PyExc_ValueError, "a64jit: %s", e.what());
     return nullptr;
   }
-  if (threshold != Py_None) {
-    const long long t = PyLong_AsLongLong(threshold);
-    if (t == -1 && PyErr_Occurred()) return nullptr;
-    if (t < 0) {
-      PyErr_SetString(PyExc_ValueError, "a64jit.enable: threshold must be >= 0");
-      return nullptr;
-    }
-    config.threshold = t;
+  int64_t threshold_value = config.threshold.value_or(0);
+  if (!NonNegativeArgument(threshold, "threshold", &threshold_value) ||
+      !NonNegativeArgument(hot_loop_us, "hot_loop_us", &config.hot_loop_us)) {
+    return nullptr;
   }
-  if (hot_loop_us != Py_None) {
-    const long long h = PyLong_AsLongLong(hot_loop_us);
-    if (h == -1 && PyErr_Occurred()) return nullptr;
-    if (h < 0) {
-      PyErr_SetString(PyExc_ValueError, "a64jit.enable: hot_loop_us must be >= 0");
-      return nullptr;
-    }
-    config.hot_loop_us = h;
-  }
+  if (threshold != Py_None) config.threshold = threshold_value;
   if (jitlist != Py_None) {
     PyObject* seq = PySequence_Fast(jitlist, "a64jit.enable: jitlist must be a sequence");
     if (seq == nullptr) return nullptr;
