@@ -141,7 +141,7 @@ class Generator {
     f_->blocks[static_cast<size_t>(block_)].instrs.push_back(std::move(in));
     return f_->blocks[static_cast<size_t>(block_)].instrs.back().dst;
   }
-  Instr Make(Op op, Type t, std::vector<Operand> args) {
+  Instr Make(Op op, Type t, lir::Operands args) {
     Instr in;
     in.op = op;
     in.dst = f_->NewVReg(t);

@@ -62,19 +62,24 @@ std::vector<int> CrossBlockVregs(const Function& f, int* count) {
   return index;
 }
 
-// Sorts and merges the ranges of one vreg; touching ranges ([a, b] and [b + 1, c]) merge.
+// Orders and merges the ranges of one vreg, in place; touching ranges ([a, b] and [b + 1, c])
+// merge. BuildIntervals adds them walking backwards, so they arrive by descending start
+// and reversing sorts them; the sort stays for any other order.
 void Normalize(LiveInterval& iv) {
-  std::sort(iv.ranges.begin(), iv.ranges.end(),
-            [](const LiveRange& x, const LiveRange& y) { return x.start < y.start; });
-  std::vector<LiveRange> merged;
+  const auto by_start = [](const LiveRange& x, const LiveRange& y) { return x.start < y.start; };
+  std::reverse(iv.ranges.begin(), iv.ranges.end());
+  if (!std::is_sorted(iv.ranges.begin(), iv.ranges.end(), by_start)) {
+    std::sort(iv.ranges.begin(), iv.ranges.end(), by_start);
+  }
+  size_t kept = 0;
   for (const LiveRange& r : iv.ranges) {
-    if (!merged.empty() && r.start <= merged.back().end + 1) {
-      merged.back().end = std::max(merged.back().end, r.end);
+    if (kept != 0 && r.start <= iv.ranges[kept - 1].end + 1) {
+      iv.ranges[kept - 1].end = std::max(iv.ranges[kept - 1].end, r.end);
     } else {
-      merged.push_back(r);
+      iv.ranges[kept++] = r;
     }
   }
-  iv.ranges = std::move(merged);
+  iv.ranges.truncate(kept);
   iv.start = iv.ranges.front().start;
   iv.end = iv.ranges.back().end;
 }
@@ -528,11 +533,16 @@ Allocation AllocateRegisters(const Function& f, const RegisterFile& regs) {
   const size_t nv = f.vreg_types.size();
   a.where.assign(nv, Location{});
   a.crosses_call.assign(nv, false);
-  std::vector<LiveInterval> intervals = ComputeLiveIntervals(f);
-  std::stable_sort(intervals.begin(), intervals.end(),
-                   [](const LiveInterval& x, const LiveInterval& y) { return x.start < y.start; });
+  const std::vector<LiveInterval> intervals = ComputeLiveIntervals(f);
+  // The scan takes them by start, ties in vreg order; sorting (start, index) pairs moves
+  // 8 bytes each instead of whole intervals.
+  std::vector<std::pair<int, int>> by_start(intervals.size());
+  for (size_t i = 0; i < intervals.size(); i++) {
+    by_start[i] = {intervals[i].start, static_cast<int>(i)};
+  }
+  std::sort(by_start.begin(), by_start.end());
   LinearScan scan(f, regs, a, intervals);
-  for (const LiveInterval& iv : intervals) scan.Allocate(iv);
+  for (const auto& s : by_start) scan.Allocate(intervals[static_cast<size_t>(s.second)]);
   scan.ReportCalleeSaved();
   return a;
 }

@@ -52,8 +52,8 @@ struct LiveRange {
 };
 struct LiveInterval {
   int vreg;
-  int start, end;                 // the first and last live position
-  std::vector<LiveRange> ranges;  // ascending, disjoint, not adjacent; within [start, end]
+  int start, end;                    // the first and last live position
+  SmallVector<LiveRange, 2> ranges;  // ascending, disjoint, not adjacent; within [start, end]
   bool Overlaps(const LiveInterval& other) const;
 };
 std::vector<LiveInterval> ComputeLiveIntervals(const Function& f);

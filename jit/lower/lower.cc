@@ -200,11 +200,15 @@ class Lowerer {
   }
 
  private:
+  static constexpr size_t kInstrsPerBlock = 4;
   int NewBlock() {
     group_.push_back(group_now_);
     cold_.push_back(0);
     emitted_.push_back(0);
     out_.blocks.emplace_back();
+    // Most blocks take a few instructions: room for them up front saves the vector's
+    // first regrowths, each of which moves every instruction (benchmarks/compile_time).
+    out_.blocks.back().instrs.reserve(kInstrsPerBlock);
     return static_cast<int>(out_.blocks.size()) - 1;
   }
   lir::Instr& Emit(lir::Instr in) {
@@ -226,14 +230,14 @@ class Lowerer {
     in.op = lir::Op::kMov;
     in.dst = dst >= 0 ? dst : out_.NewVReg(t);
     in.args = {a};
-    return Emit(in).dst;
+    return Emit(std::move(in)).dst;
   }
   int Binary(lir::Op op, Operand a, Operand b, Type t, int dst = -1) {
     lir::Instr in;
     in.op = op;
     in.dst = dst >= 0 ? dst : out_.NewVReg(t);
     in.args = {a, b};
-    return Emit(in).dst;
+    return Emit(std::move(in)).dst;
   }
   int Load(Operand base, int64_t disp, Type t, int dst = -1) {
     lir::Instr in;
@@ -241,7 +245,7 @@ class Lowerer {
     in.dst = dst >= 0 ? dst : out_.NewVReg(t);
     in.base = base;
     in.disp = disp;
-    return Emit(in).dst;
+    return Emit(std::move(in)).dst;
   }
   void Store(Operand value, Operand base, int64_t disp, Type t) {
     lir::Instr in;
@@ -250,17 +254,17 @@ class Lowerer {
     in.args = {value};
     in.base = base;
     in.disp = disp;
-    Emit(in);
+    Emit(std::move(in));
   }
   // LIR call arguments are registers.
-  std::vector<Operand> InRegisters(std::vector<Operand> args) {
+  lir::Operands InRegisters(lir::Operands args) {
     for (Operand& a : args) {
       if (!a.is_vreg()) a = V(Mov(a, Type::kI64));
     }
     return args;
   }
   // A call of a helper (jit/runtime/helpers.h) with as many arguments as its C type takes.
-  lir::Instr HelperCall(Helper h, std::vector<Operand> args) {
+  lir::Instr HelperCall(Helper h, lir::Operands args) {
     if (static_cast<int>(args.size()) != runtime::HelperArity(h)) {
       throw std::logic_error(std::string("lowering: ") + runtime::HelperName(h) + " takes " +
                              std::to_string(runtime::HelperArity(h)) + " arguments, not " +
@@ -272,31 +276,31 @@ class Lowerer {
     in.args = InRegisters(std::move(args));
     return in;
   }
-  int Call(Helper h, std::vector<Operand> args, int dst = -1, Type t = Type::kPtr) {
+  int Call(Helper h, lir::Operands args, int dst = -1, Type t = Type::kPtr) {
     lir::Instr in = HelperCall(h, std::move(args));
     in.dst = dst >= 0 ? dst : out_.NewVReg(t);
-    return Emit(in).dst;
+    return Emit(std::move(in)).dst;
   }
-  void CallVoid(Helper h, std::vector<Operand> args) { Emit(HelperCall(h, std::move(args))); }
+  void CallVoid(Helper h, lir::Operands args) { Emit(HelperCall(h, std::move(args))); }
   // `v` zero-extended to 64 bits.
   int ZExt(Operand v) {
     lir::Instr ext;
     ext.op = lir::Op::kZExt;
     ext.dst = out_.NewVReg(Type::kI64);
     ext.args = {v};
-    return Emit(ext).dst;
+    return Emit(std::move(ext)).dst;
   }
   void Ret(Operand value) {
     lir::Instr ret;
     ret.op = lir::Op::kRet;
     ret.args = {value};
-    Emit(ret);
+    Emit(std::move(ret));
   }
   void Jmp(int target) {
     lir::Instr in;
     in.op = lir::Op::kJmp;
     in.targets[0] = target;
-    Emit(in);
+    Emit(std::move(in));
   }
   void Br(Cond c, Operand a, Operand b, int if_true, int if_false, Type t = Type::kI64) {
     Emit(BrInstr(c, t, a, b, if_true, if_false));
@@ -510,7 +514,7 @@ class Lowerer {
     addr.op = lir::Op::kSlotAddr;
     addr.dst = out_.NewVReg(Type::kPtr);
     addr.slot = 0;
-    return Emit(addr).dst;
+    return Emit(std::move(addr)).dst;
   }
 
   // Stores `args` into the scratch slot and returns its address.
@@ -534,13 +538,13 @@ class Lowerer {
   uint64_t Const(int64_t i) const { return rt_.consts.at(static_cast<size_t>(i)); }
 
   // A call returning a new reference, NULL on error.
-  void CallChecked(const Instr& in, Helper h, std::vector<Operand> args) {
+  void CallChecked(const Instr& in, Helper h, lir::Operands args) {
     SetPrevInstr(in.bc);
     Call(h, std::move(args), LirReg(in.dst));
     DeoptIf(in, Cond::kEq, V(LirReg(in.dst)), Operand::Imm(0));
   }
   // A call returning an int, negative on error.
-  int CallInt(const Instr& in, Helper h, std::vector<Operand> args, int dst = -1) {
+  int CallInt(const Instr& in, Helper h, lir::Operands args, int dst = -1) {
     SetPrevInstr(in.bc);
     const int r = Call(h, std::move(args), dst, Type::kI64);
     SExtInt(r, r);
@@ -553,7 +557,7 @@ class Lowerer {
     ext.op = lir::Op::kSExt;
     ext.dst = dst;
     ext.args = {V(Truncate(r, Type::kI32))};
-    Emit(ext);
+    Emit(std::move(ext));
   }
 
   // One function per op family; the switch lists every HIR op (no default).
@@ -771,7 +775,7 @@ class Lowerer {
     const CallRule* rule = CallRuleFor(in.op);
     if (rule == nullptr)
       throw std::logic_error(std::string("lowering: no call rule for ") + hir::OpName(in.op));
-    std::vector<Operand> args;
+    lir::Operands args;
     if (rule->lead == Lead::kThread) args.push_back(V(tstate_));
     if (rule->lead == Lead::kFrame || rule->lead == Lead::kFrameName) args.push_back(V(frame_));
     if (rule->lead == Lead::kFrameName) args.push_back(Imm(Name(in.imm)));
@@ -1215,13 +1219,13 @@ class Lowerer {
   }
 
   // [i64] call *%target(args...): a call of machine code whose address is known at run time.
-  int CallThrough(int target, std::vector<Operand> args) {
+  int CallThrough(int target, lir::Operands args) {
     lir::Instr in;
     in.op = lir::Op::kCall;
     in.base = V(target);
     in.args = InRegisters(std::move(args));
     in.dst = out_.NewVReg(Type::kI64);
-    return Emit(in).dst;
+    return Emit(std::move(in)).dst;
   }
 
   // Operations that are one libpython call on their operands.
@@ -1518,7 +1522,7 @@ class Lowerer {
     in.cond = c;
     in.cmp_type = Type::kI64;
     in.args = {a, b};
-    return Emit(in).dst;
+    return Emit(std::move(in)).dst;
   }
   // dst:t = c != 0 ? a : b.
   int Select(Operand c, Operand a, Operand b, Type t, int dst = -1) {
@@ -1526,7 +1530,7 @@ class Lowerer {
     in.op = lir::Op::kSelect;
     in.dst = dst >= 0 ? dst : out_.NewVReg(t);
     in.args = {c, a, b};
-    return Emit(in).dst;
+    return Emit(std::move(in)).dst;
   }
 
   // HIR register `reg` is LoadNull's (null_regs_).
@@ -1576,7 +1580,7 @@ class Lowerer {
     br.args = {V(biased), Operand::Imm(2)};
     br.targets[0] = slow;
     br.targets[1] = next;
-    Emit(br);
+    Emit(std::move(br));
     cur_ = next;
     const int digit = Load(obj, offsetof(PyLongObject, ob_digit), Type::kI32);
     return Binary(lir::Op::kMul, V(size), V(ZExt(V(digit))), Type::kI64);  // size is -1, 0 or 1
@@ -2056,7 +2060,7 @@ class Lowerer {
     trunc.op = lir::Op::kTrunc;
     trunc.dst = out_.NewVReg(t);
     trunc.args = {V(v)};
-    return Emit(trunc).dst;
+    return Emit(std::move(trunc)).dst;
   }
 
   void LowerLoadAttr(const Instr& in) {
@@ -2248,7 +2252,7 @@ class Lowerer {
     ext.op = lir::Op::kZExt;
     ext.dst = out_.NewVReg(Type::kI64);
     ext.args = {V(n32)};
-    const int cached_n = Emit(ext).dst;
+    const int cached_n = Emit(std::move(ext)).dst;
     SlowIf(Cond::kNe, Type::kI64, V(n), V(cached_n), slow);
     Jmp(hit);
     cur_ = hit;
@@ -2316,19 +2320,32 @@ class Lowerer {
   // checks (after the eval breaker's helper, say) would otherwise sit in the hot code, where
   // the hot path must branch around it.
   void PropagateCold() {
-    std::vector<std::vector<int>> preds(out_.blocks.size());
-    for (size_t b = 0; b < out_.blocks.size(); b++) {
+    // Predecessors as one flat list per block (counted, then placed): one allocation for
+    // all blocks, not one each.
+    const size_t nb = out_.blocks.size();
+    std::vector<int> first(nb + 1, 0), preds;
+    for (size_t b = 0; b < nb; b++) {
       for (int t : out_.blocks[b].instrs.back().targets) {
-        if (t >= 0) preds[static_cast<size_t>(t)].push_back(static_cast<int>(b));
+        if (t >= 0) first[static_cast<size_t>(t) + 1]++;
+      }
+    }
+    for (size_t b = 0; b < nb; b++) first[b + 1] += first[b];
+    preds.resize(static_cast<size_t>(first[nb]));
+    std::vector<int> next(first.begin(), first.end() - 1);
+    for (size_t b = 0; b < nb; b++) {
+      for (int t : out_.blocks[b].instrs.back().targets) {
+        if (t >= 0)
+          preds[static_cast<size_t>(next[static_cast<size_t>(t)]++)] = static_cast<int>(b);
       }
     }
     for (bool changed = true; changed;) {
       changed = false;
-      for (size_t b = 1; b < out_.blocks.size(); b++) {
-        if (cold_[b] || preds[b].empty()) continue;
-        const bool all_cold = std::all_of(preds[b].begin(), preds[b].end(), [&](int p) {
-          return cold_[static_cast<size_t>(p)] != 0;
-        });
+      for (size_t b = 1; b < nb; b++) {
+        const int* begin = preds.data() + first[b];
+        const int* end = preds.data() + first[b + 1];
+        if (cold_[b] || begin == end) continue;
+        const bool all_cold =
+            std::all_of(begin, end, [&](int p) { return cold_[static_cast<size_t>(p)] != 0; });
         if (all_cold) cold_[b] = changed = true;
       }
     }
@@ -2341,6 +2358,7 @@ class Lowerer {
   void Reorder() {
     PropagateCold();
     std::vector<int> order;
+    order.reserve(order_.size());
     size_t i = 0;
     while (i < order_.size()) {
       const int group = group_[static_cast<size_t>(order_[i])];
@@ -2359,6 +2377,7 @@ class Lowerer {
       index[static_cast<size_t>(order[n])] = static_cast<int>(n);
     }
     std::vector<lir::Block> blocks;
+    blocks.reserve(order.size());
     for (int b : order) blocks.push_back(std::move(out_.blocks[static_cast<size_t>(b)]));
     for (lir::Block& b : blocks) {
       lir::Instr& t = b.instrs.back();
