@@ -75,21 +75,11 @@ struct Operand {
     double fimm;
   };
 
-  static Operand VReg(int v) {
-    Operand o;
-    o.kind = Kind::kVReg;
-    o.vreg = v;
-    return o;
-  }
-  static Operand Imm(int64_t i) {
-    Operand o;
-    o.kind = Kind::kImm;
-    o.imm = i;
-    return o;
-  }
+  Operand() = default;
+  static Operand VReg(int v) { return Operand(Kind::kVReg, v, 0); }
+  static Operand Imm(int64_t i) { return Operand(Kind::kImm, -1, i); }
   static Operand FImm(double f) {
-    Operand o;
-    o.kind = Kind::kFImm;
+    Operand o(Kind::kFImm, -1, 0);
     o.fimm = f;
     return o;
   }
@@ -97,6 +87,9 @@ struct Operand {
   bool is_imm() const { return kind == Kind::kImm; }
   bool is_fimm() const { return kind == Kind::kFImm; }
   bool is_none() const { return kind == Kind::kNone; }
+
+ private:
+  Operand(Kind k, int v, int64_t i) : kind(k), vreg(v), imm(i) {}
 };
 
 // An instruction's value operands: most have at most three.
