@@ -1204,18 +1204,25 @@ class Lowerer {
     SlowIf(Cond::kNe, Type::kI64, method, Imm(rt_.list_append), slow);
     const int type = Load(V(self), offsetof(PyObject, ob_type), Type::kPtr);
     SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_list_type), slow);
-    const int size = Load(V(self), offsetof(PyVarObject, ob_size), Type::kI64);
-    const int allocated = Load(V(self), offsetof(PyListObject, allocated), Type::kI64);
-    SlowIf(Cond::kSge, Type::kI64, V(size), V(allocated), slow);
-    const int items = Load(V(self), offsetof(PyListObject, ob_item), Type::kPtr);
-    const int offset = Binary(lir::Op::kShl, V(size), Operand::Imm(3), Type::kI64);
-    Store(item, V(Binary(lir::Op::kAdd, V(items), V(offset), Type::kPtr)), 0, Type::kPtr);
-    Store(V(Binary(lir::Op::kAdd, V(size), Operand::Imm(1), Type::kI64)), V(self),
-          offsetof(PyVarObject, ob_size), Type::kI64);
+    AppendInPlace(V(self), item, false, slow);
     Decref(self, false, in.bc);
     ReleaseHeld(method);
     Mov(Imm(rt_.py_none), Type::kPtr, LirReg(in.dst));
     Incref(V(LirReg(in.dst)));
+  }
+
+  // list.append(item) when the exact list `list` has room, else a jump to `slow`: the item
+  // stored after the last, with a new reference when `incref` (else the caller's moves in).
+  void AppendInPlace(Operand list, Operand item, bool incref, int slow) {
+    const int size = Load(list, offsetof(PyVarObject, ob_size), Type::kI64);
+    const int allocated = Load(list, offsetof(PyListObject, allocated), Type::kI64);
+    SlowIf(Cond::kSge, Type::kI64, V(size), V(allocated), slow);
+    if (incref) Incref(item);
+    const int items = Load(list, offsetof(PyListObject, ob_item), Type::kPtr);
+    const int offset = Binary(lir::Op::kShl, V(size), Operand::Imm(3), Type::kI64);
+    Store(item, V(Binary(lir::Op::kAdd, V(items), V(offset), Type::kPtr)), 0, Type::kPtr);
+    Store(V(Binary(lir::Op::kAdd, V(size), Operand::Imm(1), Type::kI64)), list,
+          offsetof(PyVarObject, ob_size), Type::kI64);
   }
 
   // [i64] call *%target(args...): a call of machine code whose address is known at run time.
@@ -1282,11 +1289,23 @@ class Lowerer {
     CallChecked(in, Helper::a64_make_function, {V(frame_), V(p), count(), Operand::Imm(in.imm)});
   }
 
+  // LIST_APPEND: a comprehension's list, which only its BUILD_LIST made (an exact list, as
+  // 3.11's LIST_APPEND assumes too). With room, the item goes in place with a new
+  // reference, as _PyList_AppendTakeRef does; a full list grows in PyList_Append.
+  void LowerListAppend(const Instr& in) {
+    const Operand list = V(LirReg(in.args[0]));
+    const Operand item = V(LirReg(in.args[1]));
+    FastOrGeneric(
+        "lower.list-append-inline", in,
+        [&](int slow) { AppendInPlace(list, item, true, slow); },
+        [&] { CallInt(in, Helper::PyList_Append, {list, item}); });
+  }
+
   void LowerSequence(const Instr& in) {
     if (in.op == Op::kListExtend) {
       CallInt(in, Helper::a64_list_extend, {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
     } else if (in.op == Op::kListAppend) {
-      CallInt(in, Helper::PyList_Append, {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
+      LowerListAppend(in);
     } else if (in.op == Op::kUnpackSequence) {
       LowerUnpackSequence(in);
     } else if (in.op == Op::kUnpackEx) {
