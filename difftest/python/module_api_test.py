@@ -175,6 +175,22 @@ check("compiled calls of compiled functions are direct",
 check("the call stub enters them",
       a64jit.stats()["stub_entries"] == before["stub_entries"] + 9, str(a64jit.stats()))
 
+# Disabling the JIT from inside compiled code: the compiled callee's later calls from the
+# same compiled caller are interpreted (the stub's one test of the enabled thread).
+def disables_then_calls(n):
+    total = leaf(n)
+    a64jit.disable()
+    total += leaf(n)
+    a64jit.enable(threshold=0)
+    return total
+
+
+disables_then_calls(1)  # compiles it
+before = a64jit.stats()
+check("a disabled JIT's calls are not direct",
+      disables_then_calls(1) == 4 and
+      a64jit.stats()["stub_entries"] == before["stub_entries"] + 1, str(a64jit.stats()))
+
 # A compiled frame releases its locals when it returns (lower.cc, LowerReturnBlock), and
 # keeps them when a frame object may outlive it.
 deleted = []

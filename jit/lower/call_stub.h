@@ -43,10 +43,11 @@ struct CallStubFacts {
   // positional parameters when that is all the code takes (-1 otherwise), and the bytes its
   // frame takes on the data stack.
   int64_t state_entry = 0, state_plain_argcount = 0, state_frame_bytes = 0;
-  uint64_t enabled_flag = 0;       // a bool: the JIT is on
-  uint64_t first_thread_slot = 0;  // a PyThreadState*: the thread that enabled it
-  uint64_t entry_counter = 0;      // an int64 the stub counts its entries in
-  uint64_t eval_breaker = 0;       // the interpreter's eval breaker, an int32
+  // A PyThreadState*: the thread that enabled the JIT while it is on, else NULL (so one test
+  // covers both).
+  uint64_t direct_thread_slot = 0;
+  uint64_t entry_counter = 0;  // an int64 the stub counts its entries in
+  uint64_t eval_breaker = 0;   // the interpreter's eval breaker, an int32
 };
 
 // The stub's LIR text, `ptr @a64_call_stub(ptr ts, ptr sp, i64 oparg, i64 cache)`, which calls

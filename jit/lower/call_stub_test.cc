@@ -20,8 +20,7 @@ CallStubFacts SomeFacts() {
   f.state_entry = 0;
   f.state_plain_argcount = 8;
   f.state_frame_bytes = 16;
-  f.enabled_flag = 0x3000;
-  f.first_thread_slot = 0x3008;
+  f.direct_thread_slot = 0x3008;
   f.entry_counter = 0x3010;
   f.eval_breaker = 0x3018;
   return f;
@@ -30,7 +29,7 @@ CallStubFacts SomeFacts() {
 TEST(CallStub, EveryFactIsFilledIn) {
   const std::string text = CallStubText(SomeFacts());
   EXPECT_EQ(text.find('$'), std::string::npos) << text;
-  EXPECT_NE(text.find("br.i64 ne %13, 4096, bb16, bb12"), std::string::npos) << text;
+  EXPECT_NE(text.find("br.i64 ne %13, 4096, bb21, bb13"), std::string::npos) << text;
 }
 
 TEST(CallStub, VerifiesAndFallsBackToTheHelpers) {

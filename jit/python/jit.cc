@@ -95,6 +95,8 @@ struct Runtime {
   // statistics and the caches need no other lock.
   PyInterpreterState* interp = nullptr;
   PyThreadState* first_thread = nullptr;  // the thread that enabled the JIT
+  // first_thread while the JIT is enabled, else NULL: the call stub's one test of both.
+  PyThreadState* direct_thread = nullptr;
   Stats stats;
   std::vector<int64_t> compile_ns;   // per compiled function, for the median and maximum
   std::vector<CodeState*> compiled;  // pinned: their code objects are never freed
@@ -211,8 +213,7 @@ uint64_t CompileCallStub(Runtime& r) {
   facts.state_entry = offset(&probe.stub.entry);
   facts.state_plain_argcount = offset(&probe.stub.plain_argcount);
   facts.state_frame_bytes = offset(&probe.stub.frame_bytes);
-  facts.enabled_flag = reinterpret_cast<uintptr_t>(&r.enabled);
-  facts.first_thread_slot = reinterpret_cast<uintptr_t>(&r.first_thread);
+  facts.direct_thread_slot = reinterpret_cast<uintptr_t>(&r.direct_thread);
   facts.entry_counter = reinterpret_cast<uintptr_t>(&r.stub_entries);
   facts.eval_breaker = reinterpret_cast<uintptr_t>(EvalBreakerAddress(PyInterpreterState_Get()));
   const lir::Function stub = lower::CallStub(facts);
@@ -1098,6 +1099,7 @@ bool Enable(const Config& config) {
   r.enabled = true;
   r.interp = PyInterpreterState_Get();
   r.first_thread = PyThreadState_Get();
+  r.direct_thread = r.first_thread;
   _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), EvalFrameHook);
   return true;
 }
@@ -1105,6 +1107,7 @@ bool Enable(const Config& config) {
 void Disable() {
   Runtime& r = TheRuntime();
   r.enabled = false;
+  r.direct_thread = nullptr;
   _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), _PyEval_EvalFrameDefault);
 }
 
