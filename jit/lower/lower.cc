@@ -1247,7 +1247,9 @@ class Lowerer {
     } else if (in.op == Op::kUnaryOp) {
       CallChecked(in, kUnaryHelpers[in.imm], {a});
     } else if (in.op == Op::kGetItem) {
-      if (rt_.py_list_type != 0 && Allows(in, Feedback::kListInt)) return LowerListIndex(in);
+      const bool lists = rt_.py_list_type != 0 && Allows(in, Feedback::kListInt);
+      const bool tuples = rt_.py_tuple_type != 0 && Allows(in, Feedback::kTupleInt);
+      if (lists || tuples) return LowerIndex(in, lists, tuples);
       CallChecked(in, Helper::PyObject_GetItem, {a, V(LirReg(in.args[1]))});
     } else if (in.op == Op::kSetItem) {
       if (rt_.py_list_type != 0 && Allows(in, Feedback::kListInt)) return LowerListStore(in);
@@ -1296,9 +1298,10 @@ class Lowerer {
     const Operand list = V(LirReg(in.args[0]));
     const Operand item = V(LirReg(in.args[1]));
     FastOrGeneric(
-        "lower.list-append-inline", in,
-        [&](int slow) { AppendInPlace(list, item, true, slow); },
-        [&] { CallInt(in, Helper::PyList_Append, {list, item}); });
+        "lower.list-append-inline", in, [&](int slow) { AppendInPlace(list, item, true, slow); },
+        [&] {
+          CallInt(in, Helper::PyList_Append, {list, item});
+        });
   }
 
   void LowerSequence(const Instr& in) {
@@ -1347,30 +1350,43 @@ class Lowerer {
   // jump to `slow`. Feedback kTuple or kList (UNPACK_SEQUENCE_TUPLE, _LIST) tests that type
   // alone.
   int SequenceItems(Operand seq, int64_t n, Feedback seen, int slow) {
-    const int items = out_.NewVReg(Type::kPtr);
-    const int type = Load(seq, offsetof(PyObject, ob_type), Type::kPtr);
-    const bool tuples = seen != Feedback::kList, lists = seen != Feedback::kTuple;
-    const int tuple = tuples ? NewBlock() : slow, list = lists ? NewBlock() : slow;
-    const int sized = NewBlock();
-    if (tuples) {
-      Emit(BrInstr(Cond::kEq, Type::kPtr, V(type), Imm(rt_.py_tuple_type), tuple, list));
-    } else {
-      Jmp(list);
-    }
-    if (lists) {
-      cur_ = list;
-      SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_list_type), slow);
-      Load(seq, offsetof(PyListObject, ob_item), Type::kPtr, items);
-      Jmp(sized);
-    }
-    if (tuples) {
-      cur_ = tuple;
-      Binary(lir::Op::kAdd, seq, Operand::Imm(offsetof(PyTupleObject, ob_item)), Type::kPtr, items);
-      Jmp(sized);
-    }
-    cur_ = sized;
+    const int items =
+        FirstItemAddress(seq, seen != Feedback::kTuple, seen != Feedback::kList, true, slow);
     const int size = Load(seq, offsetof(PyVarObject, ob_size), Type::kI64);
     SlowIf(Cond::kNe, Type::kI64, V(size), Operand::Imm(n), slow);
+    return items;
+  }
+
+  // The address of the first item of `seq` when it is an exact list (if `lists`) or tuple (if
+  // `tuples`; tested first when `tuple_first`); any other type jumps to `slow` before anything
+  // else of it is read. Both keep their length in ob_size.
+  int FirstItemAddress(Operand seq, bool lists, bool tuples, bool tuple_first, int slow) {
+    const int items = out_.NewVReg(Type::kPtr);
+    const int type = Load(seq, offsetof(PyObject, ob_type), Type::kPtr);
+    const int have = NewBlock();
+    struct Kind {
+      bool allowed;
+      uint64_t type;
+      std::function<void()> items;
+    };
+    const Kind list{lists, rt_.py_list_type,
+                    [&] { Load(seq, offsetof(PyListObject, ob_item), Type::kPtr, items); }};
+    const Kind tuple{tuples, rt_.py_tuple_type, [&] {
+                       Binary(lir::Op::kAdd, seq, Operand::Imm(offsetof(PyTupleObject, ob_item)),
+                              Type::kPtr, items);
+                     }};
+    const Kind* const order[] = {tuple_first ? &tuple : &list, tuple_first ? &list : &tuple};
+    for (const Kind* k : order) {
+      if (!k->allowed) continue;
+      const int is = NewBlock(), is_not = NewBlock();
+      Br(Cond::kEq, V(type), Imm(k->type), is, is_not, Type::kPtr);
+      cur_ = is;
+      k->items();
+      Jmp(have);
+      cur_ = is_not;
+    }
+    Jmp(slow);
+    cur_ = have;
     return items;
   }
 
@@ -1873,30 +1889,29 @@ class Lowerer {
     Join(done, known, in.bc);
   }
 
-  // The address of list[i] (in.args[0], in.args[1]) when the container is an exact list and
-  // the index an int of at most one digit with 0 <= i < len; else a jump to `slow`. One
-  // unsigned compare against the size rejects negative indexes too.
-  int ListSlot(const Instr& in, int slow) {
-    const Operand list = V(LirReg(in.args[0]));
-    const int type = Load(list, offsetof(PyObject, ob_type), Type::kPtr);
-    SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_list_type), slow);
+  // The address of seq[i] (in.args[0], in.args[1]) when the container is an exact list (if
+  // `lists`) or tuple (if `tuples`) and the index an int of at most one digit with
+  // 0 <= i < len; else a jump to `slow`. One unsigned compare against the length rejects
+  // negative indexes too.
+  int ItemSlot(const Instr& in, int slow, bool lists, bool tuples) {
+    const Operand seq = V(LirReg(in.args[0]));
+    const int items = FirstItemAddress(seq, lists, tuples, false, slow);
     const Operand index = SmallIntOperand(in.args[1], slow);
     const int i = index.is_vreg() ? index.vreg : Mov(index, Type::kI64);
-    const int size = Load(list, offsetof(PyVarObject, ob_size), Type::kI64);
+    const int size = Load(seq, offsetof(PyVarObject, ob_size), Type::kI64);
     SlowIf(Cond::kUge, Type::kI64, V(i), V(size), slow);
-    const int items = Load(list, offsetof(PyListObject, ob_item), Type::kPtr);
     const int offset = Binary(lir::Op::kShl, V(i), Operand::Imm(3), Type::kI64);
     return Binary(lir::Op::kAdd, V(items), V(offset), Type::kPtr);
   }
 
-  // container[i] = value: for a list slot (ListSlot), the value stored and the old item
+  // container[i] = value: for a list slot (ItemSlot), the value stored and the old item
   // released inline (3.11's STORE_SUBSCR_LIST_INT); anything else through PyObject_SetItem.
   void LowerListStore(const Instr& in) {
     const Operand value = V(LirReg(in.args[2]));
     FastOrGeneric(
         "lower.list-store-inline", in,
         [&](int slow) {
-          const int slot = ListSlot(in, slow);
+          const int slot = ItemSlot(in, slow, true, false);
           Incref(value);
           const int old = Load(V(slot), 0, Type::kPtr);
           Store(value, V(slot), 0, Type::kPtr);
@@ -1909,13 +1924,14 @@ class Lowerer {
         });
   }
 
-  // container[i]: for a list slot (ListSlot), the item, inline (3.11's
-  // BINARY_SUBSCR_LIST_INT); anything else through PyObject_GetItem.
-  void LowerListIndex(const Instr& in) {
+  // container[i]: for a list or tuple slot (ItemSlot: those `lists` and `tuples` allow), the
+  // item, inline (3.11's BINARY_SUBSCR_LIST_INT and BINARY_SUBSCR_TUPLE_INT); anything else
+  // through PyObject_GetItem.
+  void LowerIndex(const Instr& in, bool lists, bool tuples) {
     FastOrGeneric(
         "lower.list-index-inline", in,
         [&](int slow) {
-          const int item = Load(V(ListSlot(in, slow)), 0, Type::kPtr);
+          const int item = Load(V(ItemSlot(in, slow, lists, tuples)), 0, Type::kPtr);
           Incref(V(item));
           Mov(V(item), Type::kPtr, LirReg(in.dst));
         },
