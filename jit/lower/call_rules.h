@@ -49,7 +49,6 @@ struct CallRule {
 inline constexpr CallRule kCallRules[] = {
   // op                        helper                                  lead              tail             outcome
   {hir::Op::kMakeCell,         runtime::Helper::a64_make_cell,          Lead::kFrame,     Tail::kImm,      Outcome::kStatus},
-  {hir::Op::kCopyFreeVars,     runtime::Helper::a64_copy_free_vars,     Lead::kFrame,     Tail::kImm,      Outcome::kVoid},
   {hir::Op::kSetAdd,           runtime::Helper::PySet_Add,              Lead::kNone,      Tail::kNone,     Outcome::kStatus},
   {hir::Op::kSetUpdate,        runtime::Helper::_PySet_Update,          Lead::kNone,      Tail::kNone,     Outcome::kStatus},
   {hir::Op::kMapAdd,           runtime::Helper::PyDict_SetItem,         Lead::kNone,      Tail::kNone,     Outcome::kStatus},

@@ -631,8 +631,9 @@ class Lowerer {
       case Op::kDeleteDeref:
       case Op::kDeleteLocal:
         return LowerCellOrDelete(in);
-      case Op::kMakeCell:
       case Op::kCopyFreeVars:
+        return LowerCopyFreeVars(in);
+      case Op::kMakeCell:
       case Op::kSetAdd:
       case Op::kSetUpdate:
       case Op::kMapAdd:
@@ -771,6 +772,20 @@ class Lowerer {
   }
 
   // One helper call as the op's row in call_rules.h says.
+  // COPY_FREE_VARS n: the function's closure cells into its last n locals, where 3.11's
+  // compiler puts the free variables (hir/passes.cc marks them bound), each with a new
+  // reference: one load, increment and store a cell, where a64_copy_free_vars was a call.
+  void LowerCopyFreeVars(const Instr& in) {
+    const int func = Load(V(frame_), offsetof(_PyInterpreterFrame, f_func), Type::kPtr);
+    const int closure = Load(V(func), offsetof(PyFunctionObject, func_closure), Type::kPtr);
+    const int64_t first = f_.code.nlocalsplus - in.imm;
+    for (int64_t i = 0; i < in.imm; i++) {
+      const int cell = Load(V(closure), offsetof(PyTupleObject, ob_item) + 8 * i, Type::kPtr);
+      Incref(V(cell));
+      Store(V(cell), V(frame_), LocalOffset(first + i), Type::kPtr);
+    }
+  }
+
   void LowerByCallRule(const Instr& in) {
     const CallRule* rule = CallRuleFor(in.op);
     if (rule == nullptr)

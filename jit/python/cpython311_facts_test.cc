@@ -89,6 +89,47 @@ TEST_F(Python311, TracingIsVisibleInCframe) {
   EXPECT_EQ(tstate->cframe->use_tracing, 0);
 }
 
+// COPY_FREE_VARS n, as 3.11's compiler emits it, fills the last n slots of localsplus with the
+// closure's cells in order (lower.cc LowerCopyFreeVars, hir/passes.cc): n is co_nfreevars, and
+// the free variables come after the locals and the cells that are not arguments.
+TEST_F(Python311, FreeVariablesAreTheLastLocals) {
+  PyObject* globals = PyDict_New();
+  PyObject* done = PyRun_String(
+      "def outer():\n"
+      "    a = 1\n"
+      "    b = 2\n"
+      "    def inner(p):\n"
+      "        q = p\n"
+      "        c = 3\n"
+      "        def innermost():\n"
+      "            return c\n"
+      "        return a + b + q\n"
+      "    return inner\n"
+      "f = outer()\n"
+      "import dis\n"
+      "ops = [(i.opname, i.arg) for i in dis.get_instructions(f)][:1]\n",
+      Py_file_input, globals, globals);
+  ASSERT_NE(done, nullptr);
+  Py_DECREF(done);
+  auto* func = reinterpret_cast<PyFunctionObject*>(PyDict_GetItemString(globals, "f"));
+  auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
+  EXPECT_EQ(code->co_nlocals, 3);         // p, q, innermost
+  EXPECT_EQ(code->co_nplaincellvars, 1);  // c
+  EXPECT_EQ(code->co_nfreevars, 2);       // a, b
+  EXPECT_EQ(code->co_nlocals + code->co_nplaincellvars + code->co_nfreevars, code->co_nlocalsplus);
+  PyObject* names = code->co_localsplusnames;
+  EXPECT_STREQ(PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, code->co_nlocalsplus - 2)), "a");
+  EXPECT_STREQ(PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, code->co_nlocalsplus - 1)), "b");
+  EXPECT_EQ(PyTuple_GET_SIZE(func->func_closure), 2);
+  // The first instruction: COPY_FREE_VARS 2.
+  PyObject* ops = PyDict_GetItemString(globals, "ops");
+  ASSERT_NE(ops, nullptr);
+  PyObject* repr = PyObject_Repr(ops);
+  EXPECT_STREQ(PyUnicode_AsUTF8(repr), "[('COPY_FREE_VARS', 2)]");
+  Py_DECREF(repr);
+  Py_DECREF(globals);
+}
+
 // Compiled code boxes and frees floats through the interpreter's free list, as
 // PyFloat_FromDouble and float deallocation do (lower.cc BoxFloat, FreeFloat): the layout
 // lowering mirrors is this build's (else AddressesOf leaves the inline path out), a freed float

@@ -157,36 +157,6 @@ TEST_F(Helpers311, MakeCellMovesTheOldValueIntoANewCell) {
   Py_DECREF(value);
 }
 
-TEST_F(Helpers311, CopyFreeVarsFillsTheSlotsAfterLocalsAndCells) {
-  Exec(
-      "def outer():\n"
-      "    a = 1\n"
-      "    b = 2\n"
-      "    def inner(p):\n"
-      "        q = p\n"
-      "        c = 3\n"
-      "        def innermost():\n"
-      "            return c\n"
-      "        return a + b + q\n"
-      "    return inner\n"
-      "f = outer()\n");
-  auto* func = reinterpret_cast<PyFunctionObject*>(Get("f"));
-  auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
-  ASSERT_EQ(code->co_nlocals, 3);         // p, q, innermost
-  ASSERT_EQ(code->co_nplaincellvars, 1);  // c
-  ASSERT_EQ(code->co_nfreevars, 2);       // a, b
-  FakeFrame frame(code->co_nlocalsplus);
-  frame->f_code = code;
-  frame->f_func = func;
-  a64_copy_free_vars(frame.get(), code->co_nfreevars);
-  for (int i = 0; i < 2; i++) {
-    PyObject* cell = PyTuple_GET_ITEM(func->func_closure, i);
-    EXPECT_EQ(frame->localsplus[4 + i], cell);
-    Py_DECREF(frame->localsplus[4 + i]);
-  }
-  EXPECT_EQ(frame->localsplus[3], nullptr);  // c's slot: MAKE_CELL's
-}
-
 // ---- Containers, calls, names ----
 
 TEST_F(Helpers311, BuildSetConsumesItems) {

@@ -48,7 +48,6 @@ struct _PyInterpreterFrame;
   X(a64_power)                      \
   X(a64_inplace_power)              \
   X(a64_make_cell)                  \
-  X(a64_copy_free_vars)             \
   X(a64_build_set)                  \
   X(a64_dict_update)                \
   X(a64_dict_merge)                 \
@@ -185,8 +184,6 @@ PyObject* a64_inplace_power(PyObject* a, PyObject* b);
 // ---- Cells and closures (definitions in jit/python/helpers_closures.cc) ----
 // MAKE_CELL: localsplus[index] becomes a new cell holding its old value (which may be NULL).
 int a64_make_cell(_PyInterpreterFrame* frame, int64_t index);
-// COPY_FREE_VARS: the function's n closure cells into localsplus[co_nlocals + ncellvars ...].
-void a64_copy_free_vars(_PyInterpreterFrame* frame, int64_t n);
 
 // ---- Containers, calls, names (jit/python/helpers_objects.cc). Operands are borrowed
 // unless a comment says "consumes". ----
