@@ -9,7 +9,9 @@
 // with exactly its positional parameters it pushes the callee's frame, moves the references in,
 // makes the frame current, calls the callee's entry and, when the callee returned a value and has
 // no frame object, pops the frame itself; a deopt, a frame object or an error go to
-// `a64_call_leave`. Every case it does not take before the call (a bound-method object, a function
+// `a64_call_leave`. When the site's CCallCache holds that compiled function (a64_call_enter
+// caches one called with exactly its positional parameters), the stub checks only that it is
+// still a function with the cached code, instead of finding the code's state. Every case it does not take before the call (a bound-method object, a function
 // that is not compiled or not called with exactly its positional parameters, tracing, another
 // thread, the recursion limit, a full data-stack chunk, the JIT disabled, a code object missing
 // from the runtime's cache) it hands to `a64_call_enter` unchanged, before writing anything: that

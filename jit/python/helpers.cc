@@ -426,6 +426,24 @@ bool CacheableEntry(PyObject* callable, int64_t oparg, bool method, CCallCache* 
   return true;
 }
 
+// Whether the cache holds a compiled function and `callable`, the live object at its address,
+// is not one with the cached code (its __code__ was replaced, or the function died and another
+// object took its address): the stub then misses on every call, so the site may refill.
+bool StaleFunction(const CCallCache& cache, PyObject* callable) {
+  return cache.state != nullptr &&
+         (!PyFunction_Check(callable) ||
+          reinterpret_cast<PyFunctionObject*>(callable)->func_code != cache.code);
+}
+
+// Replaces the cache's contents with `filled` (which holds its own reference to a C
+// callable), counting a refill and releasing the old C callable's reference.
+void Refill(CCallCache* cache, CCallCache filled) {
+  filled.respecializations = cache->respecializations + 1;
+  PyObject* old = cache->state == nullptr ? static_cast<PyObject*>(cache->callable) : nullptr;
+  *cache = filled;
+  Py_XDECREF(old);
+}
+
 // On a miss of compiled code's C-call fast path (sp as CALL has it): caches the callable if
 // it is a C function of the site's shape, within the site's budget of refills. Under Unicorn
 // compiled code can call only registered host functions, so the entry is registered (three
@@ -434,14 +452,26 @@ void FillCCallCache(uint64_t tagged, PyObject* const* sp, int64_t oparg) {
   auto* cache = reinterpret_cast<CCallCache*>(tagged & ~kCCallMethodShape);
   const bool method = (tagged & kCCallMethodShape) != 0;
   PyObject* callable = method ? sp[0] : sp[1];
-  if (cache != nullptr && cache->callable != nullptr && callable != cache->callable) {
+  // A miss of a cached C function is a failed guard (a64jit.get_deopt_stats()); a site that
+  // holds a compiled function takes its other callees through the stub's own lookups.
+  if (cache != nullptr && cache->callable != nullptr && cache->state == nullptr &&
+      callable != cache->callable) {
     python::RecordGuardMiss(cache, callable != nullptr ? Py_TYPE(callable) : nullptr);
   }
   if (cache == nullptr || callable == nullptr || (!method && sp[0] != nullptr) ||
-      callable == cache->callable || cache->respecializations >= kMaxRespecializations) {
+      (callable == cache->callable && !StaleFunction(*cache, callable)) ||
+      cache->respecializations >= kMaxRespecializations) {
     return;
   }
   CCallCache filled{};
+  if (PyFunction_Check(callable)) {  // a compiled callee: the stub enters it directly
+    filled.state = python::DirectCallState(callable, oparg + (method ? 1 : 0));
+    if (filled.state == nullptr) return;
+    filled.code = reinterpret_cast<PyFunctionObject*>(callable)->func_code;
+    filled.callable = callable;  // borrowed (site_cache.h)
+    Refill(cache, filled);
+    return;
+  }
   int arity = 0;
   if (!CacheableEntry(callable, oparg, method, &filled, &arity)) return;
   const auto* known = emu::LookupHelper(reinterpret_cast<uint64_t>(filled.entry));
@@ -451,11 +481,8 @@ void FillCCallCache(uint64_t tagged, PyObject* const* sp, int64_t oparg) {
   } else if (known->int_args < 2 || known->double_args != 0) {
     return;  // a helper of another shape: leave the call to the generic path
   }
-  filled.respecializations = cache->respecializations + 1;
-  PyObject* old = static_cast<PyObject*>(cache->callable);
   filled.callable = Py_NewRef(callable);
-  *cache = filled;
-  Py_XDECREF(old);
+  Refill(cache, filled);
 }
 
 }  // namespace

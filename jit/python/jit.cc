@@ -763,6 +763,16 @@ const void* EnterCompiledCall(PyThreadState* ts, PyObject* callable, PyObject* c
   return st->stub.entry;
 }
 
+const void* DirectCallState(PyObject* callable, Py_ssize_t nargs) {
+  auto* code =
+      reinterpret_cast<PyCodeObject*>(reinterpret_cast<PyFunctionObject*>(callable)->func_code);
+  const CodeState* st = ExistingState(code);
+  return st != nullptr && st->status == CodeState::Status::kCompiled &&
+                 st->stub.plain_argcount == nargs
+             ? st
+             : nullptr;
+}
+
 PyObject* LeaveCompiledCall(PyThreadState* ts, _PyInterpreterFrame* frame, uint64_t result) {
   CodeState* st = ExistingState(frame->f_code);  // in the cache: entered a moment ago
   PyObject* value = EndRun(TheRuntime(), st, ts, frame, result);

@@ -196,6 +196,11 @@ const void* EnterCompiledCall(PyThreadState* ts, PyObject* callable, PyObject* c
                               Py_ssize_t nargs, _PyInterpreterFrame** frame_out);
 PyObject* LeaveCompiledCall(PyThreadState* ts, _PyInterpreterFrame* frame, uint64_t result);
 
+// For a call site's cache (runtime::CCallCache): the state of the compiled code of Python
+// function `callable` when a call with `nargs` positional arguments passes exactly its
+// positional parameters, so that the call stub can enter it directly; else nullptr.
+const void* DirectCallState(PyObject* callable, Py_ssize_t nargs);
+
 // Counts a call of a64_eval_breaker (Stats::breaker_calls).
 void CountBreakerCall();
 // Counts an exception a compiled handler caught (a64_catch_exception).

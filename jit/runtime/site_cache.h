@@ -76,12 +76,21 @@ struct MethodCache {
 // METH_FASTCALL, the one argument for METH_O and NULL for METH_NOARGS (a C function taking two
 // arguments ignores the third). a64_call_enter fills it on a miss.
 struct CCallCache {
-  void* callable;    // a strong reference (so the address is not reused); nullptr: empty
+  // A C function: a strong reference (so the address is not reused). A compiled Python
+  // function (`state` set): borrowed, since everything the stub takes from the cache
+  // belongs to `code`, which the stub checks the function still has (and compiled code is
+  // pinned): a new function at a dead one's address with the same code is called right.
+  // nullptr: empty.
+  void* callable;
   void* self_type;   // a method descriptor's type: self must be exactly of it; else nullptr
   void* self;        // a builtin function's self (its module), borrowed from it; a type itself
   void* entry;       // the C function, or a builtin type's tp_vectorcall (4th argument NULL)
   int64_t fastcall;  // 1: arg is the argument vector; 0: the one argument or NULL
   uint32_t respecializations;
+  // A compiled Python function called with exactly its positional parameters: its code and
+  // that code's state (jit.cc's CodeState); nullptr for a C function.
+  void* code;
+  const void* state;
 };
 // a64_call_enter's cache argument: the cache's address, with this bit set when the site
 // calls LOAD_METHOD's [method, self] pair (and so looks for a method descriptor).
