@@ -1276,6 +1276,23 @@ class Lowerer {
     }
   }
 
+  // BUILD_TUPLE of up to this many items: PyTuple_New, then the items' references stored
+  // straight into the tuple; a failed allocation goes to the generic path (`slow`), which
+  // tries again and, failing, releases the items and reports the error. Each item's spill and
+  // a64_build_tuple's loop cost more than the stores.
+  static constexpr size_t kInlineTupleMax = 8;
+  void BuildTupleInline(const Instr& in, int slow) {
+    SetPrevInstr(in.bc);  // the allocation may collect garbage, and run finalizers
+    const int tuple =
+        Call(Helper::PyTuple_New, {Operand::Imm(static_cast<int64_t>(in.args.size()))});
+    SlowIf(Cond::kEq, Type::kI64, V(tuple), Operand::Imm(0), slow);
+    for (size_t i = 0; i < in.args.size(); i++) {
+      Store(V(LirReg(in.args[i])), V(tuple),
+            static_cast<int64_t>(offsetof(PyTupleObject, ob_item) + 8 * i), Type::kPtr);
+    }
+    Mov(V(tuple), Type::kPtr, LirReg(in.dst));
+  }
+
   void LowerBuild(const Instr& in) {
     const auto count = [&] { return Operand::Imm(static_cast<int64_t>(in.args.size())); };
     if (in.op == Op::kBuildSlice) {
@@ -1288,6 +1305,13 @@ class Lowerer {
           in, Helper::a64_format_value,
           {V(LirReg(in.args[0])), in.args.size() > 1 ? V(LirReg(in.args[1])) : Operand::Imm(0),
            Operand::Imm(in.imm)});
+    }
+    if (in.op == Op::kBuildTuple && !in.args.empty() && in.args.size() <= kInlineTupleMax) {
+      return FastOrGeneric(
+          "lower.build-tuple-inline", in, [&](int slow) { BuildTupleInline(in, slow); },
+          [&] {
+            CallChecked(in, Helper::a64_build_tuple, {V(Spill(in.args)), count()});
+          });
     }
     const int p = Spill(in.args);
     if (in.op == Op::kBuildList) return CallChecked(in, Helper::a64_build_list, {V(p), count()});

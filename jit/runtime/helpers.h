@@ -83,6 +83,7 @@ struct _PyInterpreterFrame;
   X(PySlice_New)                    \
   X(PyList_Append)                  \
   X(PyList_AsTuple)                 \
+  X(PyTuple_New)                    \
   X(PyLong_FromLongLong)            \
   X(PyLong_FromSsize_t)             \
   X(PyObject_IsInstance)            \
