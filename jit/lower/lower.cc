@@ -1264,7 +1264,10 @@ class Lowerer {
     } else if (in.op == Op::kGetItem) {
       const bool lists = rt_.py_list_type != 0 && Allows(in, Feedback::kListInt);
       const bool tuples = rt_.py_tuple_type != 0 && Allows(in, Feedback::kTupleInt);
-      if (lists || tuples) return LowerIndex(in, lists, tuples);
+      // 3.11 does not specialise a str index: a site it quickened is not one
+      const bool strs =
+          rt_.py_str_type != 0 && rt_.ascii_char_zero != 0 && in.feedback == Feedback::kNone;
+      if (lists || tuples || strs) return LowerIndex(in, lists, tuples, strs);
       CallChecked(in, Helper::PyObject_GetItem, {a, V(LirReg(in.args[1]))});
     } else if (in.op == Op::kSetItem) {
       if (rt_.py_list_type != 0 && Allows(in, Feedback::kListInt)) return LowerListStore(in);
@@ -1397,9 +1400,9 @@ class Lowerer {
   }
 
   // The address of the first item of `seq` when it is an exact list (if `lists`) or tuple (if
-  // `tuples`; tested first when `tuple_first`); any other type jumps to `slow` before anything
+  // `tuples`; tested first when `tuple_first`); any other type jumps to `other` before anything
   // else of it is read. Both keep their length in ob_size.
-  int FirstItemAddress(Operand seq, bool lists, bool tuples, bool tuple_first, int slow) {
+  int FirstItemAddress(Operand seq, bool lists, bool tuples, bool tuple_first, int other) {
     const int items = out_.NewVReg(Type::kPtr);
     const int type = Load(seq, offsetof(PyObject, ob_type), Type::kPtr);
     const int have = NewBlock();
@@ -1424,7 +1427,7 @@ class Lowerer {
       Jmp(have);
       cur_ = is_not;
     }
-    Jmp(slow);
+    Jmp(other);
     cur_ = have;
     return items;
   }
@@ -1932,9 +1935,9 @@ class Lowerer {
   // `lists`) or tuple (if `tuples`) and the index an int of at most one digit with
   // 0 <= i < len; else a jump to `slow`. One unsigned compare against the length rejects
   // negative indexes too.
-  int ItemSlot(const Instr& in, int slow, bool lists, bool tuples) {
+  int ItemSlot(const Instr& in, int slow, bool lists, bool tuples, int other = -1) {
     const Operand seq = V(LirReg(in.args[0]));
-    const int items = FirstItemAddress(seq, lists, tuples, false, slow);
+    const int items = FirstItemAddress(seq, lists, tuples, false, other >= 0 ? other : slow);
     const Operand index = SmallIntOperand(in.args[1], slow);
     const int i = index.is_vreg() ? index.vreg : Mov(index, Type::kI64);
     const int size = Load(seq, offsetof(PyVarObject, ob_size), Type::kI64);
@@ -1966,17 +1969,53 @@ class Lowerer {
   // container[i]: for a list or tuple slot (ItemSlot: those `lists` and `tuples` allow), the
   // item, inline (3.11's BINARY_SUBSCR_LIST_INT and BINARY_SUBSCR_TUPLE_INT); anything else
   // through PyObject_GetItem.
-  void LowerIndex(const Instr& in, bool lists, bool tuples) {
+  void LowerIndex(const Instr& in, bool lists, bool tuples, bool strs) {
     FastOrGeneric(
         "lower.list-index-inline", in,
         [&](int slow) {
-          const int item = Load(V(ItemSlot(in, slow, lists, tuples)), 0, Type::kPtr);
-          Incref(V(item));
-          Mov(V(item), Type::kPtr, LirReg(in.dst));
+          const int not_sequence = strs ? NewBlock() : slow, done = NewBlock();
+          if (lists || tuples) {
+            const int slot = ItemSlot(in, slow, lists, tuples, not_sequence);
+            const int item = Load(V(slot), 0, Type::kPtr);
+            Incref(V(item));
+            Mov(V(item), Type::kPtr, LirReg(in.dst));
+            Jmp(done);
+          } else {
+            Jmp(not_sequence);
+          }
+          if (strs) {
+            cur_ = not_sequence;
+            StrCharAt(in, slow);
+            Jmp(done);
+          }
+          cur_ = done;
         },
         [&] {
           CallChecked(in, Helper::PyObject_GetItem, {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
         });
+  }
+
+  // str[i] for an exact compact ASCII str and 0 <= i < len, into in.dst: the interpreter's own
+  // one-character str (as InlineChr finds it), which is what str's item lookup returns for a
+  // character below 128. Anything else jumps to `slow`.
+  void StrCharAt(const Instr& in, int slow) {
+    const Operand s = V(LirReg(in.args[0]));
+    const int type = Load(s, offsetof(PyObject, ob_type), Type::kPtr);
+    SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_str_type), slow);
+    const int state = Load(s, offsetof(PyASCIIObject, state), Type::kI32);
+    const int64_t bits = StrCompactAsciiBits();
+    const int has = Binary(lir::Op::kAnd, V(state), Operand::Imm(bits), Type::kI32);
+    SlowIf(Cond::kNe, Type::kI32, V(has), Operand::Imm(bits), slow);
+    const Operand index = SmallIntOperand(in.args[1], slow);
+    const int i = index.is_vreg() ? index.vreg : Mov(index, Type::kI64);
+    const int length = Load(s, offsetof(PyASCIIObject, length), Type::kI64);
+    SlowIf(Cond::kUge, Type::kI64, V(i), V(length), slow);
+    const int at = Binary(lir::Op::kAdd, s, V(i), Type::kPtr);
+    const int code = ZExt(V(Load(V(at), sizeof(PyASCIIObject), Type::kI8)));
+    const int offset =
+        Binary(lir::Op::kMul, V(code), Operand::Imm(rt_.ascii_char_stride), Type::kI64);
+    Binary(lir::Op::kAdd, V(offset), Imm(rt_.ascii_char_zero), Type::kPtr, LirReg(in.dst));
+    Incref(V(LirReg(in.dst)));
   }
 
   // bool(a op b): small ints compared inline; a str constant tested for (in)equality inline
