@@ -3,32 +3,13 @@
 #include <algorithm>
 #include <climits>
 
-namespace a64jit::lir {
-namespace {}  // namespace
+#include "jit/lir/cfg.h"
 
+namespace a64jit::lir {
 namespace {
 
 constexpr int kNoBlock = -1;
 constexpr int kManyBlocks = -2;
-
-// Lists of ints keyed by a dense index, stored flat (one allocation for all keys): built
-// from (key, value) pairs, each key's values in the order they were added.
-class Groups {
- public:
-  Groups(size_t keys, const std::vector<std::pair<int, int>>& pairs) : begin_(keys + 1, 0) {
-    for (const auto& kv : pairs) begin_[static_cast<size_t>(kv.first) + 1]++;
-    for (size_t k = 0; k < keys; k++) begin_[k + 1] += begin_[k];
-    values_.resize(pairs.size());
-    std::vector<int> next(begin_.begin(), begin_.end() - 1);
-    for (const auto& kv : pairs) values_[static_cast<size_t>(next[kv.first]++)] = kv.second;
-  }
-  const int* begin(size_t key) const { return values_.data() + begin_[key]; }
-  const int* end(size_t key) const { return values_.data() + begin_[key + 1]; }
-
- private:
-  std::vector<int> begin_;  // offsets into values_, keys + 1 of them
-  std::vector<int> values_;
-};
 
 // Dense numbers for the vregs whose liveness crosses a block boundary: defined in more than
 // one block, used outside their defining block, or used in it before being defined (a
@@ -142,25 +123,6 @@ std::vector<LiveInterval> BuildIntervals(const Function& f, const Groups& live_o
     intervals.push_back(std::move(by_vreg[v]));
   }
   return intervals;
-}
-
-// The blocks a terminator may continue at (none for a return or a trap).
-struct Successors {
-  explicit Successors(const Instr& term) {
-    if (term.op == Op::kJmp || term.op == Op::kBr) targets[count++] = term.targets[0];
-    if (term.op == Op::kBr) targets[count++] = term.targets[1];
-  }
-  int count = 0;
-  int targets[2] = {-1, -1};
-};
-
-Groups Predecessors(const Function& f) {
-  std::vector<std::pair<int, int>> edges;  // (successor, block)
-  for (size_t b = 0; b < f.blocks.size(); b++) {
-    const Successors succ(f.blocks[b].instrs.back());
-    for (int i = 0; i < succ.count; i++) edges.emplace_back(succ.targets[i], static_cast<int>(b));
-  }
-  return Groups(f.blocks.size(), edges);
 }
 
 // Where each cross-block vreg (dense number, CrossBlockVregs) is defined, and where it is

@@ -16,6 +16,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "jit/lir/cfg.h"
 #include "jit/lower/call_rules.h"
 #include "jit/lower/known_calls.h"
 #include "jit/lower/object_layouts.h"
@@ -771,7 +772,6 @@ class Lowerer {
     Decref(old, false, in.bc);
   }
 
-  // One helper call as the op's row in call_rules.h says.
   // COPY_FREE_VARS n: the function's closure cells into its last n locals, where 3.11's
   // compiler puts the free variables (hir/passes.cc marks them bound), each with a new
   // reference: one load, increment and store a cell, where a64_copy_free_vars was a call.
@@ -786,6 +786,7 @@ class Lowerer {
     }
   }
 
+  // One helper call as the op's row in call_rules.h says.
   void LowerByCallRule(const Instr& in) {
     const CallRule* rule = CallRuleFor(in.op);
     if (rule == nullptr)
@@ -1127,10 +1128,7 @@ class Lowerer {
     SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_str_type), slow);
     const int length = Load(V(c), offsetof(PyASCIIObject, length), Type::kI64);
     SlowIf(Cond::kNe, Type::kI64, V(length), Operand::Imm(1), slow);
-    const int state = Load(V(c), offsetof(PyASCIIObject, state), Type::kI32);
-    const int64_t bits = StrCompactAsciiBits();
-    const int has = Binary(lir::Op::kAnd, V(state), Operand::Imm(bits), Type::kI32);
-    SlowIf(Cond::kNe, Type::kI32, V(has), Operand::Imm(bits), slow);
+    RequireCompactAscii(V(c), slow);
     const int byte = Load(V(c), sizeof(PyASCIIObject), Type::kI8);
     const int code = ZExt(V(byte));
     Decref(c, false, in.bc);
@@ -1146,12 +1144,27 @@ class Lowerer {
     const Operand value = SmallIntOperand(in.args[2], slow);
     const int code = value.is_vreg() ? value.vreg : Mov(value, Type::kI64);
     SlowIf(Cond::kUgt, Type::kI64, V(code), Operand::Imm(127), slow);
-    const int offset =
-        Binary(lir::Op::kMul, V(code), Operand::Imm(rt_.ascii_char_stride), Type::kI64);
-    Binary(lir::Op::kAdd, V(offset), Imm(rt_.ascii_char_zero), Type::kPtr, LirReg(in.dst));
-    Incref(V(LirReg(in.dst)));
+    AsciiChar(code, LirReg(in.dst));
     Decref(i, false, in.bc);
     ReleaseHeld(callable);
+  }
+
+  // A str's `state` has its ready, compact and ascii bits (its characters are the bytes after
+  // the header), else a jump to `slow`.
+  void RequireCompactAscii(Operand s, int slow) {
+    const int state = Load(s, offsetof(PyASCIIObject, state), Type::kI32);
+    const int64_t bits = StrCompactAsciiBits();
+    const int has = Binary(lir::Op::kAnd, V(state), Operand::Imm(bits), Type::kI32);
+    SlowIf(Cond::kNe, Type::kI32, V(has), Operand::Imm(bits), slow);
+  }
+
+  // dst = the interpreter's own one-character str for `code` (known to be below 128), a new
+  // reference.
+  void AsciiChar(int code, int dst) {
+    const int offset =
+        Binary(lir::Op::kMul, V(code), Operand::Imm(rt_.ascii_char_stride), Type::kI64);
+    Binary(lir::Op::kAdd, V(offset), Imm(rt_.ascii_char_zero), Type::kPtr, dst);
+    Incref(V(dst));
   }
 
   // isinstance(x, cls): True for x exactly of type cls, else PyObject_IsInstance (what the
@@ -1406,24 +1419,18 @@ class Lowerer {
     const int items = out_.NewVReg(Type::kPtr);
     const int type = Load(seq, offsetof(PyObject, ob_type), Type::kPtr);
     const int have = NewBlock();
-    struct Kind {
-      bool allowed;
-      uint64_t type;
-      std::function<void()> items;
-    };
-    const Kind list{lists, rt_.py_list_type,
-                    [&] { Load(seq, offsetof(PyListObject, ob_item), Type::kPtr, items); }};
-    const Kind tuple{tuples, rt_.py_tuple_type, [&] {
-                       Binary(lir::Op::kAdd, seq, Operand::Imm(offsetof(PyTupleObject, ob_item)),
-                              Type::kPtr, items);
-                     }};
-    const Kind* const order[] = {tuple_first ? &tuple : &list, tuple_first ? &list : &tuple};
-    for (const Kind* k : order) {
-      if (!k->allowed) continue;
+    for (const bool tuple : {tuple_first, !tuple_first}) {
+      if (!(tuple ? tuples : lists)) continue;
       const int is = NewBlock(), is_not = NewBlock();
-      Br(Cond::kEq, V(type), Imm(k->type), is, is_not, Type::kPtr);
+      Br(Cond::kEq, V(type), Imm(tuple ? rt_.py_tuple_type : rt_.py_list_type), is, is_not,
+         Type::kPtr);
       cur_ = is;
-      k->items();
+      if (tuple) {  // the items follow the header; a list points at them
+        Binary(lir::Op::kAdd, seq, Operand::Imm(offsetof(PyTupleObject, ob_item)), Type::kPtr,
+               items);
+      } else {
+        Load(seq, offsetof(PyListObject, ob_item), Type::kPtr, items);
+      }
       Jmp(have);
       cur_ = is_not;
     }
@@ -1935,9 +1942,9 @@ class Lowerer {
   // `lists`) or tuple (if `tuples`) and the index an int of at most one digit with
   // 0 <= i < len; else a jump to `slow`. One unsigned compare against the length rejects
   // negative indexes too.
-  int ItemSlot(const Instr& in, int slow, bool lists, bool tuples, int other = -1) {
+  int ItemSlot(const Instr& in, int slow, int other, bool lists, bool tuples) {
     const Operand seq = V(LirReg(in.args[0]));
-    const int items = FirstItemAddress(seq, lists, tuples, false, other >= 0 ? other : slow);
+    const int items = FirstItemAddress(seq, lists, tuples, false, other);
     const Operand index = SmallIntOperand(in.args[1], slow);
     const int i = index.is_vreg() ? index.vreg : Mov(index, Type::kI64);
     const int size = Load(seq, offsetof(PyVarObject, ob_size), Type::kI64);
@@ -1953,7 +1960,7 @@ class Lowerer {
     FastOrGeneric(
         "lower.list-store-inline", in,
         [&](int slow) {
-          const int slot = ItemSlot(in, slow, true, false);
+          const int slot = ItemSlot(in, slow, slow, true, false);
           Incref(value);
           const int old = Load(V(slot), 0, Type::kPtr);
           Store(value, V(slot), 0, Type::kPtr);
@@ -1975,7 +1982,7 @@ class Lowerer {
         [&](int slow) {
           const int not_sequence = strs ? NewBlock() : slow, done = NewBlock();
           if (lists || tuples) {
-            const int slot = ItemSlot(in, slow, lists, tuples, not_sequence);
+            const int slot = ItemSlot(in, slow, not_sequence, lists, tuples);
             const int item = Load(V(slot), 0, Type::kPtr);
             Incref(V(item));
             Mov(V(item), Type::kPtr, LirReg(in.dst));
@@ -2002,20 +2009,13 @@ class Lowerer {
     const Operand s = V(LirReg(in.args[0]));
     const int type = Load(s, offsetof(PyObject, ob_type), Type::kPtr);
     SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_str_type), slow);
-    const int state = Load(s, offsetof(PyASCIIObject, state), Type::kI32);
-    const int64_t bits = StrCompactAsciiBits();
-    const int has = Binary(lir::Op::kAnd, V(state), Operand::Imm(bits), Type::kI32);
-    SlowIf(Cond::kNe, Type::kI32, V(has), Operand::Imm(bits), slow);
+    RequireCompactAscii(s, slow);
     const Operand index = SmallIntOperand(in.args[1], slow);
     const int i = index.is_vreg() ? index.vreg : Mov(index, Type::kI64);
     const int length = Load(s, offsetof(PyASCIIObject, length), Type::kI64);
     SlowIf(Cond::kUge, Type::kI64, V(i), V(length), slow);
     const int at = Binary(lir::Op::kAdd, s, V(i), Type::kPtr);
-    const int code = ZExt(V(Load(V(at), sizeof(PyASCIIObject), Type::kI8)));
-    const int offset =
-        Binary(lir::Op::kMul, V(code), Operand::Imm(rt_.ascii_char_stride), Type::kI64);
-    Binary(lir::Op::kAdd, V(offset), Imm(rt_.ascii_char_zero), Type::kPtr, LirReg(in.dst));
-    Incref(V(LirReg(in.dst)));
+    AsciiChar(ZExt(V(Load(V(at), sizeof(PyASCIIObject), Type::kI8))), LirReg(in.dst));
   }
 
   // bool(a op b): small ints compared inline; a str constant tested for (in)equality inline
@@ -2433,32 +2433,14 @@ class Lowerer {
   // checks (after the eval breaker's helper, say) would otherwise sit in the hot code, where
   // the hot path must branch around it.
   void PropagateCold() {
-    // Predecessors as one flat list per block (counted, then placed): one allocation for
-    // all blocks, not one each.
-    const size_t nb = out_.blocks.size();
-    std::vector<int> first(nb + 1, 0), preds;
-    for (size_t b = 0; b < nb; b++) {
-      for (int t : out_.blocks[b].instrs.back().targets) {
-        if (t >= 0) first[static_cast<size_t>(t) + 1]++;
-      }
-    }
-    for (size_t b = 0; b < nb; b++) first[b + 1] += first[b];
-    preds.resize(static_cast<size_t>(first[nb]));
-    std::vector<int> next(first.begin(), first.end() - 1);
-    for (size_t b = 0; b < nb; b++) {
-      for (int t : out_.blocks[b].instrs.back().targets) {
-        if (t >= 0)
-          preds[static_cast<size_t>(next[static_cast<size_t>(t)]++)] = static_cast<int>(b);
-      }
-    }
+    const lir::Groups preds = lir::Predecessors(out_);
     for (bool changed = true; changed;) {
       changed = false;
-      for (size_t b = 1; b < nb; b++) {
-        const int* begin = preds.data() + first[b];
-        const int* end = preds.data() + first[b + 1];
-        if (cold_[b] || begin == end) continue;
-        const bool all_cold =
-            std::all_of(begin, end, [&](int p) { return cold_[static_cast<size_t>(p)] != 0; });
+      for (size_t b = 1; b < out_.blocks.size(); b++) {
+        if (cold_[b] || preds.begin(b) == preds.end(b)) continue;
+        const bool all_cold = std::all_of(preds.begin(b), preds.end(b), [&](int p) {
+          return cold_[static_cast<size_t>(p)] != 0;
+        });
         if (all_cold) cold_[b] = changed = true;
       }
     }

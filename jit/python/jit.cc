@@ -87,7 +87,6 @@ struct CodeState {
 
 struct Runtime {
   Config config;
-  bool enabled = false;
   Py_ssize_t extra_index = -1;
   std::unique_ptr<runtime::Executor> executor;
   // Compiled code runs on every thread of this interpreter (its code embeds the address of
@@ -95,8 +94,10 @@ struct Runtime {
   // statistics and the caches need no other lock.
   PyInterpreterState* interp = nullptr;
   PyThreadState* first_thread = nullptr;  // the thread that enabled the JIT
-  // first_thread while the JIT is enabled, else NULL: the call stub's one test of both.
+  // first_thread while the JIT is enabled, else NULL: the on/off state itself, so that the
+  // call stub tests both with one load.
   PyThreadState* direct_thread = nullptr;
+  bool enabled() const { return direct_thread != nullptr; }
   Stats stats;
   std::vector<int64_t> compile_ns;   // per compiled function, for the median and maximum
   std::vector<CodeState*> compiled;  // pinned: their code objects are never freed
@@ -700,7 +701,7 @@ A64JIT_ALWAYS_INLINE _PyInterpreterFrame* PushFrame(Runtime& r, PyThreadState* t
                                                     PyFunctionObject* func, Py_ssize_t first_unset,
                                                     CodeState** st) {
   auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
-  *st = r.enabled && ts->interp == r.interp ? ExistingState(code) : nullptr;
+  *st = r.enabled() && ts->interp == r.interp ? ExistingState(code) : nullptr;
   PyObject** base = ts->datastack_top;
   if (*st == nullptr || (*st)->status != CodeState::Status::kCompiled || ts->cframe->use_tracing ||
       base == nullptr || base + FrameSlots(code) >= ts->datastack_limit) {
@@ -1106,7 +1107,6 @@ bool Enable(const Config& config) {
   ConfigureCapture(CaptureSettings{config.capture_file});
   Runtime& r = TheRuntime();
   r.config = config;
-  r.enabled = true;
   r.interp = PyInterpreterState_Get();
   r.first_thread = PyThreadState_Get();
   r.direct_thread = r.first_thread;
@@ -1116,12 +1116,11 @@ bool Enable(const Config& config) {
 
 void Disable() {
   Runtime& r = TheRuntime();
-  r.enabled = false;
   r.direct_thread = nullptr;
   _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), _PyEval_EvalFrameDefault);
 }
 
-bool IsEnabled() { return TheRuntime().enabled; }
+bool IsEnabled() { return TheRuntime().enabled(); }
 
 bool ForceCompile(PyObject* func) {
   Runtime& r = TheRuntime();
