@@ -485,8 +485,8 @@ class Builder {
   // Where the interpreter tests its eval breaker, compiled code does too: RESUME at a
   // function's start or after a plain yield (not after `yield from`/`await`, oparg >= 2),
   // and backward jumps. When set, the interpreter takes over at the instruction.
-  void CheckEvalBreaker() {
-    Effect(Op::kCheckEvalBreaker, {});
+  void CheckEvalBreaker(bool at_entry = false) {
+    Effect(Op::kCheckEvalBreaker, {}, at_entry ? 1 : 0);
     ResumeState(stack_);
   }
 
@@ -501,7 +501,11 @@ class Builder {
   }
 
   bool Resume() {
-    if (insn_.oparg < 2) CheckEvalBreaker();
+    // A function's start and a plain yield's resume: compiled code gets here straight from
+    // its entry, and every way in tests tracing first (the call stub, the eval-frame hook,
+    // CallCompiled), so only the breaker is left to test. Unless a MAKE_CELL came first: its
+    // allocation may run a finalizer, which may switch tracing on.
+    if (insn_.oparg < 2) CheckEvalBreaker(/*at_entry=*/!MadeCellBefore());
     return true;
   }
 
@@ -930,6 +934,12 @@ class Builder {
 
   // ---- Cells, closures and deletions: imm is the localsplus index ----
 
+  bool MadeCellBefore() const {
+    for (const Instr& in : f_.blocks[static_cast<size_t>(cur_)].instrs) {
+      if (in.op == Op::kMakeCell) return true;
+    }
+    return false;
+  }
   bool MakeCell() {
     Effect(Op::kMakeCell, {}, insn_.oparg);
     ErrorState(stack_);

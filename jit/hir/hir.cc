@@ -100,7 +100,6 @@ std::string Immediate(const Function& f, const Instr& in) {
     case Op::kAsyncGenWrap:
     case Op::kYield:
     case Op::kEnterInterpreter:
-    case Op::kCheckEvalBreaker:
     case Op::kCheckTracing:
     case Op::kMakeGenerator:
     case Op::kFrameLasti:
@@ -110,6 +109,8 @@ std::string Immediate(const Function& f, const Instr& in) {
     case Op::kWithExceptStart:
     case Op::kRaise:
       return "";
+    case Op::kCheckEvalBreaker:
+      return in.imm == 1 ? "entry" : "";
     case Op::kReraise:
       return std::to_string(in.imm);
     case Op::kCatchException:

@@ -119,7 +119,8 @@ constexpr int kVariadic = -1;
   X(Dup,              kBorrowedMutable, false, false, true,  1,         kPlain)                \
   /* RESUME and backward jumps: if the eval breaker is set (a signal, a GIL drop request, an */ \
   /* async exception) do what the interpreter does there, raising at this instruction; if */   \
-  /* tracing is on, resume the interpreter at this instruction */                              \
+  /* tracing is on, resume the interpreter at this instruction. imm 1 (RESUME): tracing was */ \
+  /* off when the frame was entered, and nothing ran since, so only the breaker is tested */   \
   X(CheckEvalBreaker, kNone,            false, true,  false, 0,         kPlain)                \
   /* after a call: if the callee switched tracing or profiling on, resume the interpreter at */ \
   /* the next instruction (which then emits the line events, as it would have) */              \

@@ -237,12 +237,9 @@ bb32:   ; it returned a value and released its locals (stacktop 0); with no fram
   %62:i64 = zext %60
   %63:i64 = or %61, %62
   br.i64 ne %63, 0, bb34, bb33
-bb33:   ; the caller current again (a return block did it already; a generator's creation
-        ; does not), the frame popped before the releases, which may run code that pushes
-        ; frames; the code object is pinned (the runtime holds one), the function may go
-  %64:ptr = load [%0 + $ts_cframe]
-  %65:ptr = load [%58 + $f_previous]
-  store.ptr %65, [%64 + $cframe_current_frame]
+bb33:   ; the caller is current again (the return block, or a64_make_generator, made it so);
+        ; the frame popped before the releases, which may run code that pushes frames; the
+        ; code object is pinned (the runtime holds one), the function may go
   %66:i32 = load [%0 + $ts_recursion_remaining]
   %66:i32 = add %66, 1
   store.i32 %66, [%0 + $ts_recursion_remaining]

@@ -174,9 +174,10 @@ class Lowerer {
     for (size_t b = 0; b < f_.blocks.size(); b++) block_of_.push_back(NewBlock());
     cur_ = entry_;
     first_instr_ = Mov(Operand::Imm(static_cast<int64_t>(rt_.first_instr)), Type::kPtr);
-    // A resumed generator's prev_instr says where it was suspended (block 0 reads it).
+    // prev_instr is left as the caller made it (before the first instruction): every place
+    // that can run other code or leave sets it first (SetPrevInstr), as it must later on
+    // anyway. A resumed generator's says where it was suspended (block 0 reads it).
     if (!hir::IsGenerator(f_.code.flags)) {
-      SetPrevInstr(f_.code.first_traceable);
       // The locals past the arguments start NULL. Every caller has made them so but the
       // guest call stub (call_stub.h), which leaves them to these stores: no loop there.
       for (int i = f_.code.nargs; i < f_.code.nlocalsplus; i++) {
@@ -899,7 +900,8 @@ class Lowerer {
 
   // Where the interpreter tests its eval breaker and, through the opcode it dispatches on,
   // tracing: one word of each (interp->ceval.eval_breaker, tstate->cframe->use_tracing) on
-  // the fast path; the helper only when either is set, in a cold block.
+  // the fast path; the helper only when either is set, in a cold block. At RESUME (imm 1)
+  // only the breaker: the way in tested tracing a moment ago.
   void LowerCheckEvalBreaker(const Instr& in) {
     if (rt_.eval_breaker == 0) return;
     const int address = Mov(Imm(rt_.eval_breaker), Type::kPtr);
@@ -908,7 +910,11 @@ class Lowerer {
     cold_[static_cast<size_t>(slow)] = 1;
     Emit(BrInstr(Cond::kNe, Type::kI32, V(breaker), Operand::Imm(0), slow, test_tracing));
     cur_ = test_tracing;
-    Emit(BrInstr(Cond::kNe, Type::kI8, V(LoadUseTracing()), Operand::Imm(0), slow, cont));
+    if (in.imm == 1) {
+      Jmp(cont);
+    } else {
+      Emit(BrInstr(Cond::kNe, Type::kI8, V(LoadUseTracing()), Operand::Imm(0), slow, cont));
+    }
     const int known = prev_instr_known_;
     cur_ = slow;
     SetPrevInstr(in.bc);  // a signal handler's frame argument shows this line
@@ -1571,7 +1577,7 @@ class Lowerer {
     // finalizer the releases run must not find this half-cleared frame. Whoever pops the
     // frame afterwards makes its caller current again, to the same effect.
     MakeCallerCurrent(frame_);
-    Store(V(Mov(Operand::Imm(0), Type::kI32)), V(frame_), kStackTop, Type::kI32);
+    Store(Operand::Imm(0), V(frame_), kStackTop, Type::kI32);
     const int64_t n = f_.code.nlocalsplus;
     if (rt_.null_sink != 0 && n <= kUnrolledLocals) {
       // One branch per local (its dealloc), not two: under Unicorn each conditional branch

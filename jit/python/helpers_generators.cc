@@ -243,6 +243,9 @@ PyObject* a64_make_generator(PyThreadState* ts, _PyInterpreterFrame* frame) {
   frame->f_locals = nullptr;
   Py_INCREF(frame->f_func);
   Py_INCREF(frame->f_code);
+  // Done with the frame, as a return block is: the caller current again (the call stub
+  // relies on that when it pops the frame).
+  ts->cframe->current_frame = frame->previous;
   return reinterpret_cast<PyObject*>(gen);
 }
 

@@ -723,6 +723,18 @@ A64JIT_ALWAYS_INLINE PyObject* RunPushedFrame(CodeState* st, PyThreadState* ts,
   return result;
 }
 
+// RunPushedFrame after BindArguments, which allocates: a finalizer run then may have switched
+// tracing on, and compiled code expects it off on entry (its RESUME tests only the eval
+// breaker), so the interpreter takes such a frame.
+PyObject* RunBoundFrame(CodeState* st, PyThreadState* ts, _PyInterpreterFrame* frame) {
+  if (__builtin_expect(ts->cframe->use_tracing != 0, 0)) {
+    PyObject* result = _PyEval_EvalFrameDefault(ts, frame, 0);
+    PopFrame(ts, frame);
+    return result;
+  }
+  return RunPushedFrame(st, ts, frame);
+}
+
 }  // namespace
 
 PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* args, size_t nargsf,
@@ -738,6 +750,9 @@ PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* a
   } else if (!BindArguments(func, args, nargs, kwnames, frame->localsplus)) {
     PopUnboundFrame(ts, frame);
     return _PyFunction_Vectorcall(callable, args, nargsf, kwnames);
+  } else {
+    Py_INCREF(func);  // the frame's reference
+    return RunBoundFrame(st, ts, frame);
   }
   Py_INCREF(func);  // the frame's reference
   return RunPushedFrame(st, ts, frame);
@@ -795,7 +810,7 @@ PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject*
   }
   if (frame != nullptr && BindArguments(func, args, nargs, nullptr, frame->localsplus)) {
     for (Py_ssize_t i = 0; i < nargs; i++) Py_DECREF(args[i]);  // the frame took its own
-    return RunPushedFrame(st, ts, frame);
+    return RunBoundFrame(st, ts, frame);
   }
   if (frame != nullptr) PopUnboundFrame(ts, frame);
   PyObject* res = _PyFunction_Vectorcall(
@@ -855,7 +870,9 @@ __attribute__((noinline)) PyObject* EvalFrameHookSlow(Runtime& r, PyThreadState*
       if (st->status == CodeState::Status::kCounting && Qualifies(st)) {
         Compile(st, frame->f_code, frame->f_func);
       }
-      if (st->status == CodeState::Status::kCompiled) {
+      // Compiling allocates, and a finalizer it runs may switch tracing on: compiled code
+      // expects it off on entry (its RESUME tests only the eval breaker).
+      if (st->status == CodeState::Status::kCompiled && !ts->cframe->use_tracing) {
         // Later calls of this function object skip the hook.
         if (frame->f_func->func_code == reinterpret_cast<PyObject*>(frame->f_code)) {
           InstallVectorcall(frame->f_func, st);

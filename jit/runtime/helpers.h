@@ -239,7 +239,7 @@ int a64_send(PyObject* receiver, PyObject* value, PyObject** out);
 PyObject* a64_async_gen_wrap(PyObject* value);
 // RETURN_GENERATOR: the generator, coroutine or async generator of the frame's function,
 // with the frame moved into it (the frame is left as ceval.c leaves it: no locals, its own
-// references to the function and code). NULL on error; (PyObject*)1, with nothing done,
+// references to the function and code; the caller's frame is current again). NULL on error; (PyObject*)1, with nothing done,
 // when coroutine origin tracking is on (the interpreter then makes it: that needs the
 // hidden compute_cr_origin).
 PyObject* a64_make_generator(PyThreadState* ts, _PyInterpreterFrame* frame);

@@ -1,6 +1,7 @@
 # pydiff: all-compiled
 # Frame introspection from compiled code: sys._getframe, f_lineno, f_back, f_locals,
-# traceback.extract_stack, and a warning attributed to the right line.
+# traceback.extract_stack, a warning attributed to the right line, and the caller current
+# again after a compiled call that made a generator.
 import sys
 import traceback
 import warnings
@@ -67,3 +68,21 @@ while tb is not None:
     print(fr.f_code.co_name, tb.tb_lineno, sorted([k for k in fr.f_locals if k != "e"]),
           fr.f_back.f_code.co_name if fr.f_back else None)
     tb = tb.tb_next
+
+
+def numbers():
+    yield 1
+
+
+def callers_name():
+    return sys._getframe(1).f_code.co_name
+
+
+def makes_generator():
+    g = numbers()  # the generator's frame must not stay the thread's current frame
+    return callers_name(), next(g)
+
+
+numbers()  # compiled before the calls below, which enter it through the call stub
+callers_name()
+print(makes_generator(), makes_generator())

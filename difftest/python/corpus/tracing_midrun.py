@@ -2,7 +2,8 @@
 # Tracing and profiling switched on while compiled frames run: a function that traces
 # itself (sys.settrace plus its own f_trace, as pdb.set_trace does), one that traces its
 # caller, sys.setprofile's call and return events, tracing switched off again (compiled code
-# runs after), and RecursionError at the recursion limit with stock's message.
+# runs after), tracing switched on by code run implicitly (a property) and seen by the next
+# call, and RecursionError at the recursion limit with stock's message.
 import sys
 
 events = []
@@ -71,6 +72,21 @@ def profiled():
     return b
 
 
+class Switch:
+    @property
+    def on(self):
+        sys.settrace(tracer)
+        return 1
+
+
+def traced_after_property(n):
+    leaf(n)  # compiled by now, so the call below would enter it compiled
+    x = Switch().on  # no call: compiled code goes on, and its next call is traced
+    y = leaf(x) + n
+    sys.settrace(None)
+    return y
+
+
 def untraced_again(n):
     return sum(leaf(i) for i in range(n))
 
@@ -101,6 +117,7 @@ print(traces_itself(3))
 print(traced_by_callee(5))
 print(profiled())
 traced_exception()
+print(traced_after_property(4))
 for e in events:
     print(e)
 print(untraced_again(10))
