@@ -1649,6 +1649,11 @@ class Lowerer {
     const ConstKind k = ConstKindOf(reg);
     return k != ConstKind::kUnknown && k != kind;
   }
+  // The character code of a one-character ASCII str constant in `reg`, or -1.
+  int AsciiCharConst(int reg) const {
+    const std::optional<size_t> i = ConstIndex(reg);
+    return i && *i < rt_.ascii_char_consts.size() ? rt_.ascii_char_consts[*i] : -1;
+  }
   bool IsStrConst(int reg) const {
     const ConstKind k = ConstKindOf(reg);
     return k == ConstKind::kStr || k == ConstKind::kInternedStr;
@@ -2025,8 +2030,9 @@ class Lowerer {
   }
 
   // bool(a op b): small ints compared inline; a str constant tested for (in)equality inline
-  // (StrEquality); anything else through a64_compare_bool. An operand that is a constant of
-  // another type than int skips the small-int test, which could only fail.
+  // (StrEquality), a str ordered against a one-character one (StrOrderAgainstChar); anything
+  // else through a64_compare_bool. An operand that is a constant of another type than int
+  // skips the small-int test, which could only fail.
   void LowerCompareBool(const Instr& in) {
     static const Cond kConds[] = {Cond::kSlt, Cond::kSle, Cond::kEq,
                                   Cond::kNe,  Cond::kSgt, Cond::kSge};
@@ -2039,7 +2045,11 @@ class Lowerer {
     const bool strs = rt_.py_str_type != 0 && (in.imm == Py_EQ || in.imm == Py_NE) &&
                       (IsStrConst(in.args[0]) || IsStrConst(in.args[1])) &&
                       Allows(in, Feedback::kStr);
-    if (!ints && !strs) return helper();  // no inline form: the call is the hot path
+    const bool ordering = in.imm != Py_EQ && in.imm != Py_NE;
+    const bool str_order = rt_.py_str_type != 0 && ordering &&
+                           (AsciiCharConst(in.args[0]) >= 0 || AsciiCharConst(in.args[1]) >= 0) &&
+                           Allows(in, Feedback::kStr);
+    if (!ints && !strs && !str_order) return helper();  // no inline form: the call is the hot path
     // An unboxed operand is read only by the int form (unboxed_ints.h), so it is not optional.
     if (!HasUnboxedOperand(in) && !Take(decisions_, "lower.compare-inline", in.bc)) {
       return helper();
@@ -2052,8 +2062,10 @@ class Lowerer {
       const Operand b = SmallIntOperand(in.args[1], fail);
       Compare(a, b, kConds[in.imm], c);
       Jmp(done);
-    } else {
+    } else if (strs) {
       StrEquality(in, c, slow, done);
+    } else {
+      StrOrderAgainstChar(in, kConds, c, slow, done);
     }
     cur_ = slow;
     prev_instr_known_ = known;
@@ -2085,6 +2097,33 @@ class Lowerer {
     const int interned = Binary(lir::Op::kAnd, V(ZExt(V(state))), Operand::Imm(3), Type::kI64);
     SlowIf(Cond::kEq, Type::kI64, V(interned), Operand::Imm(0), slow);
     Mov(Operand::Imm(in.imm == Py_NE), Type::kI64, c);
+    Jmp(done);
+  }
+
+  // a op b (an ordering, in.imm: `"a" <= ch`, `ch < "0"`) into `c`, where one operand is a
+  // one-character ASCII str constant k and the other an exact compact ASCII str x of at least
+  // one character. 3.11 has no specialised form and compares through unicode_compare; here
+  // x's first character decides unless it is k's, and then x is the greater exactly when it is
+  // longer. So each side is keyed 2 * first character + (longer than one), and the keys
+  // compare as the strs do. Anything else (not an exact str, not ASCII, empty) jumps to `slow`.
+  void StrOrderAgainstChar(const Instr& in, const Cond* conds, int c, int slow, int done) {
+    const bool const_first = AsciiCharConst(in.args[0]) >= 0;
+    const int k = AsciiCharConst(const_first ? in.args[0] : in.args[1]);
+    const Operand x = V(LirReg(const_first ? in.args[1] : in.args[0]));
+    const int type = Load(x, offsetof(PyObject, ob_type), Type::kPtr);
+    SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_str_type), slow);
+    RequireCompactAscii(x, slow);
+    const int length = Load(x, offsetof(PyASCIIObject, length), Type::kI64);
+    SlowIf(Cond::kEq, Type::kI64, V(length), Operand::Imm(0), slow);
+    const int first = ZExt(V(Load(x, sizeof(PyASCIIObject), Type::kI8)));
+    const int longer = Compare(V(length), Operand::Imm(1), Cond::kNe);
+    const int key =
+        Binary(lir::Op::kOr, V(Binary(lir::Op::kShl, V(first), Operand::Imm(1), Type::kI64)),
+               V(longer), Type::kI64);
+    // `k op x` is `x op' k` with the operands' roles swapped (< for >, <= for >=).
+    static const int kSwapped[] = {Py_GT, Py_GE, Py_EQ, Py_NE, Py_LT, Py_LE};
+    const int op = const_first ? kSwapped[in.imm] : static_cast<int>(in.imm);
+    Compare(V(key), Operand::Imm(2 * int64_t{k}), conds[op], c);
     Jmp(done);
   }
 

@@ -72,6 +72,9 @@ struct RuntimeAddresses {
   // Per co_consts item: its value when it is an exact int of at most one digit (compared
   // as an immediate, without the type and size checks a variable needs).
   std::vector<std::optional<int64_t>> small_int_consts;
+  // Per co_consts item: its character's code when it is a one-character ASCII str (an
+  // ordering against it is decided inline by first characters), else -1.
+  std::vector<int> ascii_char_consts;
   // Per co_consts item: what its type is known to be. An operand known not to be an int
   // needs no small-int path (a str compared, `"%d" % n`), one known to be a float no int path.
   enum class ConstKind : uint8_t { kUnknown, kInt, kFloat, kStr, kInternedStr, kOther };

@@ -239,6 +239,9 @@ lower::RuntimeAddresses AddressesOf(PyCodeObject* code) {
     if (PyLong_CheckExact(c) && Py_SIZE(c) >= -1 && Py_SIZE(c) <= 1) small = PyLong_AsLong(c);
     rt.small_int_consts.push_back(small);
     rt.const_kinds.push_back(KindOf(c));
+    const bool ascii_char =
+        PyUnicode_CheckExact(c) && PyUnicode_GET_LENGTH(c) == 1 && PyUnicode_IS_ASCII(c);
+    rt.ascii_char_consts.push_back(ascii_char ? static_cast<int>(PyUnicode_READ_CHAR(c, 0)) : -1);
   }
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(code->co_names); i++) {
     rt.names.push_back(reinterpret_cast<uint64_t>(PyTuple_GET_ITEM(code->co_names, i)));
