@@ -567,9 +567,8 @@ A64JIT_ALWAYS_INLINE PyObject* EndRun(Runtime& r, CodeState* st, PyThreadState* 
   return reinterpret_cast<PyObject*>(result);
 }
 
-A64JIT_ALWAYS_INLINE PyObject* RunCompiled(CodeState* st, PyThreadState* ts,
+A64JIT_ALWAYS_INLINE PyObject* RunCompiled(Runtime& r, CodeState* st, PyThreadState* ts,
                                            _PyInterpreterFrame* frame) {
-  Runtime& r = TheRuntime();
   if (!BeginRun(r, ts, frame)) return nullptr;
   const int remaining = ts->recursion_remaining;
   uint64_t result = 0;
@@ -717,8 +716,9 @@ A64JIT_ALWAYS_INLINE _PyInterpreterFrame* PushFrame(Runtime& r, PyThreadState* t
 // Runs a frame PushFrame made, with its arguments in place, then pops it.
 A64JIT_ALWAYS_INLINE PyObject* RunPushedFrame(CodeState* st, PyThreadState* ts,
                                               _PyInterpreterFrame* frame) {
-  TheRuntime().stats.vectorcall_entries++;
-  PyObject* result = RunCompiled(st, ts, frame);
+  Runtime& r = TheRuntime();
+  r.stats.vectorcall_entries++;
+  PyObject* result = RunCompiled(r, st, ts, frame);
   PopFrame(ts, frame);
   return result;
 }
@@ -877,7 +877,7 @@ __attribute__((noinline)) PyObject* EvalFrameHookSlow(Runtime& r, PyThreadState*
         if (frame->f_func->func_code == reinterpret_cast<PyObject*>(frame->f_code)) {
           InstallVectorcall(frame->f_func, st);
         }
-        return RunCompiled(st, ts, frame);
+        return RunCompiled(r, st, ts, frame);
       }
       if (TimesLoop(r, st, frame->f_code)) timed = st;
     }
@@ -900,10 +900,67 @@ PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throw
         frame->f_func->func_code == reinterpret_cast<PyObject*>(frame->f_code)) {
       InstallVectorcall(frame->f_func, cached.state);
     }
-    return RunCompiled(cached.state, ts, frame);
+    return RunCompiled(r, cached.state, ts, frame);
   }
   return EvalFrameHookSlow(r, ts, frame, throwflag);
 }
+
+namespace {
+
+// 3.11's own PyGen_Type.tp_iternext (gen_iternext), kept while JitGenIterNext stands in.
+iternextfunc g_gen_iternext = nullptr;
+
+// The end of gen_send_ex2 (Objects/genobject.c) for a generator that returned (`result`) or
+// raised (NULL) in a run JitGenIterNext made, then gen_iternext's: the frame cleared, and a
+// return value other than None becomes StopIteration's value; a StopIteration raised inside
+// becomes RuntimeError (PEP 479). NULL in every case.
+__attribute__((noinline)) PyObject* FinishGenerator(PyGenObject* gen, _PyInterpreterFrame* frame,
+                                                    PyObject* result) {
+  if (result == Py_None) Py_CLEAR(result);
+  if (result == nullptr && PyErr_ExceptionMatches(PyExc_StopIteration)) {
+    _PyErr_FormatFromCause(PyExc_RuntimeError, "%s", "generator raised StopIteration");
+  }
+  Py_CLEAR(gen->gi_exc_state.exc_value);  // _PyErr_ClearExcState
+  gen->gi_frame_state = FRAME_CLEARED;
+  ClearFrame(frame);  // what the hidden _PyFrame_Clear does
+  if (result != nullptr) {
+    _PyGen_SetStopIterationValue(result);
+    Py_DECREF(result);
+  }
+  return nullptr;
+}
+
+// PyGen_Type's tp_iternext while the JIT is enabled (next(), `for`, and the C functions that
+// iterate: sum, join, list). A generator whose code is compiled, started or suspended, with
+// tracing off, resumes here as gen_send_ex2 would resume it (None pushed as the sent value,
+// the exception state linked, FRAME_EXECUTING) but runs its compiled code directly, without
+// _PyEval_EvalFrame and the eval-frame hook's lookups. Everything else, and every error
+// case of gen_send_ex2's start, is 3.11's gen_iternext.
+PyObject* JitGenIterNext(PyObject* self) {
+  auto* gen = reinterpret_cast<PyGenObject*>(self);
+  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
+  if (gen->gi_frame_state >= FRAME_EXECUTING) return g_gen_iternext(self);
+  const StateCacheEntry& cached = g_state_cache[StateCacheIndex(frame->f_code)];
+  PyThreadState* ts = PyThreadState_Get();
+  Runtime& r = TheRuntime();
+  if (cached.code != frame->f_code || ts->interp != r.interp || ts->cframe->use_tracing) {
+    return g_gen_iternext(self);
+  }
+  r.stats.resumed_entries++;
+  frame->localsplus[frame->stacktop++] = Py_NewRef(Py_None);  // (RunCompiled links previous)
+  gen->gi_exc_state.previous_item = ts->exc_info;
+  ts->exc_info = &gen->gi_exc_state;
+  gen->gi_frame_state = FRAME_EXECUTING;
+  PyObject* result = RunCompiled(r, cached.state, ts, frame);
+  if (gen->gi_frame_state == FRAME_EXECUTING) gen->gi_frame_state = FRAME_COMPLETED;
+  ts->exc_info = gen->gi_exc_state.previous_item;
+  gen->gi_exc_state.previous_item = nullptr;
+  frame->previous = nullptr;
+  if (result != nullptr && gen->gi_frame_state == FRAME_SUSPENDED) return result;
+  return FinishGenerator(gen, frame, result);
+}
+
+}  // namespace
 
 CodeState* StateOfFunction(PyObject* func, bool create) {
   if (!PyFunction_Check(func)) {
@@ -1128,6 +1185,10 @@ bool Enable(const Config& config) {
   r.first_thread = PyThreadState_Get();
   r.direct_thread = r.first_thread;
   _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), EvalFrameHook);
+  if (g_gen_iternext == nullptr) {
+    g_gen_iternext = PyGen_Type.tp_iternext;
+    PyGen_Type.tp_iternext = JitGenIterNext;
+  }
   return true;
 }
 
@@ -1135,6 +1196,10 @@ void Disable() {
   Runtime& r = TheRuntime();
   r.direct_thread = nullptr;
   _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), _PyEval_EvalFrameDefault);
+  if (g_gen_iternext != nullptr) {
+    PyGen_Type.tp_iternext = g_gen_iternext;
+    g_gen_iternext = nullptr;
+  }
 }
 
 bool IsEnabled() { return TheRuntime().enabled(); }
@@ -1290,7 +1355,8 @@ std::string StatsSummary() {
   for (const auto& [name, why] : s.failures) o << "a64jit:   " << name << ": " << why << "\n";
   o << "a64jit: entries " << s.entries << " (" << s.vectorcall_entries << " by vectorcall, "
     << s.direct_entries << " called directly by compiled code, " << s.stub_entries
-    << " of them entered by the guest call stub), deopts " << s.deopts
+    << " of them entered by the guest call stub, " << s.resumed_entries
+    << " generator resumes without the eval-frame hook), deopts " << s.deopts
     << "\na64jit: exceptions caught by compiled handlers " << s.caught
     << ", left compiled frames without the interpreter " << s.unwinds << "\n";
   o << "a64jit: entries on other threads " << s.other_thread_entries << ", eval-breaker calls "
@@ -1327,10 +1393,11 @@ std::string StatsJson() {
   o << "{\"compiled\": " << s.compiled << ", \"failed\": " << s.failed
     << ", \"entries\": " << s.entries << ", \"vectorcall_entries\": " << s.vectorcall_entries
     << ", \"direct_entries\": " << s.direct_entries << ", \"stub_entries\": " << s.stub_entries
-    << ", \"deopts\": " << s.deopts << ", \"interpreted_entries\": " << s.interpreted_entries
-    << ", \"bodies\": " << s.bodies << ", \"guest_instructions\": " << s.guest_instructions
-    << ", \"host_calls\": " << s.host_calls << ", \"host_calls_in_hook\": " << s.host_calls_in_hook
-    << ", \"code_bytes\": " << s.code_bytes << ", \"feedback_sites\": " << s.feedback_sites
+    << ", \"resumed_entries\": " << s.resumed_entries << ", \"deopts\": " << s.deopts
+    << ", \"interpreted_entries\": " << s.interpreted_entries << ", \"bodies\": " << s.bodies
+    << ", \"guest_instructions\": " << s.guest_instructions << ", \"host_calls\": " << s.host_calls
+    << ", \"host_calls_in_hook\": " << s.host_calls_in_hook << ", \"code_bytes\": " << s.code_bytes
+    << ", \"feedback_sites\": " << s.feedback_sites
     << ", \"feedback_functions\": " << s.feedback_functions
     << ", \"loop_time_qualified\": " << s.loop_time_qualified
     << ", \"exec_mode\": " << JsonString(s.exec_mode)

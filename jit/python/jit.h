@@ -118,7 +118,10 @@ struct Stats {
   int64_t vectorcall_entries = 0;                      // of which entered by vectorcall
   int64_t direct_entries = 0;  // of which called by compiled code itself (EnterCompiledCall)
   int64_t stub_entries = 0;    // of which entered by the guest call stub (jit/lower/call_stub.h)
-  int64_t deopts = 0;          // of which left for the interpreter
+  // Of the entries, generator resumes by next() that skipped the eval-frame hook (jit.cc
+  // JitGenIterNext).
+  int64_t resumed_entries = 0;
+  int64_t deopts = 0;  // of which left for the interpreter
   // Function frames (not module or class bodies) the interpreter ran: not compiled (yet),
   // or an entry compiled code does not take (a generator being made, a throw(), tracing).
   int64_t interpreted_entries = 0;

@@ -181,7 +181,8 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "failed", s.failed) == 0 && SetInt(d, "entries", s.entries) == 0 &&
        SetInt(d, "vectorcall_entries", s.vectorcall_entries) == 0 &&
        SetInt(d, "direct_entries", s.direct_entries) == 0 &&
-       SetInt(d, "stub_entries", s.stub_entries) == 0 && SetInt(d, "deopts", s.deopts) == 0 &&
+       SetInt(d, "stub_entries", s.stub_entries) == 0 &&
+       SetInt(d, "resumed_entries", s.resumed_entries) == 0 && SetInt(d, "deopts", s.deopts) == 0 &&
        SetInt(d, "interpreted_entries", s.interpreted_entries) == 0 &&
        SetInt(d, "bodies", s.bodies) == 0 &&
        SetInt(d, "other_thread_entries", s.other_thread_entries) == 0 &&
