@@ -1085,7 +1085,7 @@ class Lowerer {
     const int n = Load(V(x), offsetof(PyVarObject, ob_size), Type::kI64);
     Decref(x, false, in.bc);
     ReleaseHeld(callable);
-    BoxInt(in, n, Helper::PyLong_FromSsize_t);
+    BoxInt(in, n);
   }
 
   // PyASCIIObject.state's `ready` bit, as a mask of the 32-bit word that holds it.
@@ -1103,9 +1103,9 @@ class Lowerer {
   }
 
   // The int value `v` into in.dst: one of the small ints (a new reference) from kSmallIntMin
-  // to kSmallIntMax, else `box` (PyLong_FromSsize_t, PyLong_FromLongLong).
-  void BoxInt(const Instr& in, int v, Helper box) {
-    if (rt_.small_int_zero == 0) return CallChecked(in, box, {V(v)});
+  // to kSmallIntMax, else a64_box_int's.
+  void BoxInt(const Instr& in, int v) {
+    if (rt_.small_int_zero == 0) return CallChecked(in, Helper::a64_box_int, {V(v)});
     FastOrGeneric(
         "lower.small-int-box", in,
         [&](int big) {
@@ -1114,7 +1114,7 @@ class Lowerer {
           SlowIf(Cond::kUgt, Type::kI64, V(index), Operand::Imm(kSmallIntMax - kSmallIntMin), big);
           SmallInt(v, LirReg(in.dst));
         },
-        [&] { CallChecked(in, box, {V(v)}); });
+        [&] { CallChecked(in, Helper::a64_box_int, {V(v)}); });
   }
 
   // dst = the small int whose value `v` is known to be in range, a new reference.
@@ -1503,7 +1503,7 @@ class Lowerer {
   }
 
   // A range iterator's next value, start + index * step, boxed (BoxInt: a small int, else
-  // PyLong_FromLongLong where rangeiter_next calls PyLong_FromLong) into in.dst; `slow` when it has
+  // a64_box_int where rangeiter_next calls PyLong_FromLong) into in.dst; `slow` when it has
   // none left.
   void NextRangeValue(const Instr& in, Operand iter, int slow) {
     const int index = Load(iter, offsetof(RangeIterLayout, index), Type::kI64);
@@ -1515,7 +1515,7 @@ class Lowerer {
                              V(Binary(lir::Op::kMul, V(index), V(step), Type::kI64)), Type::kI64);
     Store(V(Binary(lir::Op::kAdd, V(index), Operand::Imm(1), Type::kI64)), iter,
           offsetof(RangeIterLayout, index), Type::kI64);
-    BoxInt(in, value, Helper::PyLong_FromLongLong);
+    BoxInt(in, value);
   }
 
   void LowerIdentity(const Instr& in) {
@@ -1762,7 +1762,7 @@ class Lowerer {
 
   // BINARY_OP with inline forms, as 3.11's specialised BINARY_OPs have: ints of at most one
   // digit (|v| < 2**30) for + - * // % (a divisor > 0), exact in 64 bits and boxed by
-  // PyLong_FromLongLong; exact floats for + - * / (a divisor other than +-0.0, which raises),
+  // a64_box_int; exact floats for + - * / (a divisor other than +-0.0, which raises),
   // computed in D registers and boxed by PyFloat_FromDouble. An operand that is an int
   // constant rules the float form out (int op float is mixed: stock takes it generically
   // too), a float constant the int form, and a constant of any other type (`"%d" % n`) both.
@@ -1814,7 +1814,7 @@ class Lowerer {
       if (b.is_vreg()) SlowIf(Cond::kSle, Type::kI64, V(divisor), Operand::Imm(0), slow);
       r = FloorDivOrMod(lhs, divisor, nb == NB_REMAINDER);
     }
-    if (unboxed_.count(in.dst) == 0) return BoxInt(in, r, Helper::PyLong_FromLongLong);
+    if (unboxed_.count(in.dst) == 0) return BoxInt(in, r);
     Mov(V(r), Type::kI64, RawOf(in.dst));  // the object stays NULL: unboxed_ints.h
     Mov(Operand::Imm(0), Type::kPtr, LirReg(in.dst));
   }
@@ -1886,7 +1886,7 @@ class Lowerer {
       Br(Cond::kEq, V(LirReg(a)), Operand::Imm(0), unboxed, boxed);
       cur_ = unboxed;
       SetPrevInstr(in.bc);
-      Call(Helper::PyLong_FromLongLong, {V(RawOf(a))}, LirReg(a));
+      Call(Helper::a64_box_int, {V(RawOf(a))}, LirReg(a));
       DeoptIf(in, Cond::kEq, V(LirReg(a)), Operand::Imm(0));  // the state may hold NULLs
       Jmp(boxed);
       cur_ = boxed;

@@ -1,7 +1,7 @@
 // Int temporaries that need no box: a BINARY_OP result whose small-int form lowering emits,
 // used by exactly one later operation of its block that has a small-int form too (another
 // BINARY_OP, a comparison, or a truth test: `if x & 1:`), then released. `x * x + y * y <= r * r`
-// makes three such temporaries; boxed, each costs an allocation and a free (PyLong_FromLongLong,
+// makes three such temporaries; boxed, each costs an allocation and a free (a64_box_int,
 // PyObject_Malloc, _Py_Dealloc, PyObject_Free: about 150 aarch64 instructions), more than
 // the arithmetic itself.
 //

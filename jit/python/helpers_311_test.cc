@@ -366,6 +366,41 @@ TEST_F(Helpers311, GetLen) {
   ExpectStockError("len(num)");
 }
 
+// Every value boxes to an int equal to PyLong_FromLongLong's: one-digit ints made inline
+// (a new object, one reference), the small ints the interpreter's own singletons, and values
+// past one digit (2**30 and beyond) through PyLong_FromLongLong.
+TEST_F(Helpers311, BoxIntMatchesPyLongFromLongLong) {
+  const int64_t kValues[] = {0,
+                             -5,
+                             256,
+                             257,
+                             -6,
+                             1000003,
+                             -1000003,
+                             (1 << 30) - 1,
+                             -((1 << 30) - 1),
+                             int64_t{1} << 30,
+                             -(int64_t{1} << 30),
+                             INT64_MAX,
+                             INT64_MIN};
+  for (const int64_t v : kValues) {
+    PyObject* boxed = a64_box_int(v);
+    PyObject* stock = PyLong_FromLongLong(v);
+    ASSERT_NE(boxed, nullptr) << v;
+    EXPECT_TRUE(PyLong_CheckExact(boxed)) << v;
+    EXPECT_EQ(PyObject_RichCompareBool(boxed, stock, Py_EQ), 1) << v;
+    EXPECT_EQ(PyLong_AsLongLong(boxed), v);
+    EXPECT_EQ(Py_SIZE(boxed), Py_SIZE(stock)) << v;
+    if (v >= -5 && v <= 256) {
+      EXPECT_EQ(boxed, stock) << v << " is a small int: the same object";
+    } else {
+      EXPECT_EQ(Py_REFCNT(boxed), 1) << v;
+    }
+    Py_DECREF(boxed);
+    Py_DECREF(stock);
+  }
+}
+
 TEST_F(Helpers311, MatchKeys) {
   Exec(
       "import collections\n"

@@ -349,6 +349,28 @@ PyObject* a64_get_len(PyObject* obj) {
 }
 
 namespace {
+static_assert(PYLONG_BITS_IN_DIGIT == 30, "one digit holds |v| < 2**30");
+// _Py_tracemalloc_config.tracing (interp_state.h: its header is internal).
+const int* const g_tracemalloc_tracing = static_cast<const int*>(TracemallocTracingAddress());
+}  // namespace
+
+PyObject* a64_box_int(int64_t v) {
+  constexpr int64_t kDigitMax = (int64_t{1} << PyLong_SHIFT) - 1;
+  // The small ints (-5 to 256, _PY_NSMALLNEGINTS and _PY_NSMALLPOSINTS) are singletons.
+  const bool small = v >= -5 && v <= 256;
+  if (small || v < -kDigitMax || v > kDigitMax || *g_tracemalloc_tracing != 0) {
+    return PyLong_FromLongLong(v);
+  }
+  auto* obj = static_cast<PyLongObject*>(PyObject_Malloc(sizeof(PyLongObject)));
+  if (obj == nullptr) return PyErr_NoMemory();
+  Py_SET_REFCNT(obj, 1);  // _Py_NewReference, tracemalloc not tracing
+  Py_SET_TYPE(obj, &PyLong_Type);
+  Py_SET_SIZE(obj, v < 0 ? -1 : 1);
+  obj->ob_digit[0] = static_cast<digit>(v < 0 ? -v : v);
+  return reinterpret_cast<PyObject*>(obj);
+}
+
+namespace {
 
 // The values of `keys` in `subject` as a tuple, None when one is missing, NULL on error.
 // `get` is subject.get (unbound when `unbound`: then the subject is its first argument);

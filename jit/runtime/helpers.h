@@ -58,6 +58,7 @@ struct _PyInterpreterFrame;
   X(a64_import_name)                \
   X(a64_import_from)                \
   X(a64_get_len)                    \
+  X(a64_box_int)                    \
   X(a64_match_keys)                 \
   X(a64_match_class)                \
   X(a64_load_build_class)           \
@@ -212,6 +213,12 @@ PyObject* a64_import_name(_PyInterpreterFrame* frame, PyObject* name, PyObject* 
 PyObject* a64_import_from(PyObject* module, PyObject* name);
 // GET_LEN: len(obj) as an int object.
 PyObject* a64_get_len(PyObject* obj);
+// PyLong_FromLongLong(v), faster for what compiled code boxes after its small-int test: an
+// int of one digit (|v| < 2**30) made here as 3.11's _PyLong_FromMedium makes it, without
+// PyLong_FromLongLong's tests and _Py_NewReference's call; the small ints (-5 to 256,
+// singletons), larger ones, and any while tracemalloc traces (it must see each new
+// reference) by PyLong_FromLongLong.
+PyObject* a64_box_int(int64_t v);
 // MATCH_KEYS: a tuple of the values, or None when a key is missing.
 PyObject* a64_match_keys(PyObject* subject, PyObject* keys);
 // MATCH_CLASS: a tuple of the matched attributes, or None (a new reference) on no match.
@@ -239,9 +246,9 @@ int a64_send(PyObject* receiver, PyObject* value, PyObject** out);
 PyObject* a64_async_gen_wrap(PyObject* value);
 // RETURN_GENERATOR: the generator, coroutine or async generator of the frame's function,
 // with the frame moved into it (the frame is left as ceval.c leaves it: no locals, its own
-// references to the function and code; the caller's frame is current again). NULL on error; (PyObject*)1, with nothing done,
-// when coroutine origin tracking is on (the interpreter then makes it: that needs the
-// hidden compute_cr_origin).
+// references to the function and code; the caller's frame is current again). NULL on error;
+// (PyObject*)1, with nothing done, when coroutine origin tracking is on (the interpreter then makes
+// it: that needs the hidden compute_cr_origin).
 PyObject* a64_make_generator(PyThreadState* ts, _PyInterpreterFrame* frame);
 // The eval breaker or tracing is set (compiled code tests both at RESUME and backward
 // jumps): 0 when compiled code goes on (signal handlers, pending calls, a GIL hand-over and
