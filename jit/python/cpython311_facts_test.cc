@@ -80,6 +80,25 @@ TEST_F(Python311, EvalFrameHookSeesEveryCallAndDelegates) {
   EXPECT_EQ(_PyInterpreterState_GetEvalFrameFunc(interp), &_PyEval_EvalFrameDefault);
 }
 
+// interp_state.h's CurrentThreadState reads the slot PyThreadState_Get reads, on the main
+// thread and on another (each sees its own), and NULL once the GIL is released.
+TEST_F(Python311, CurrentThreadStateIsPyThreadStateGet) {
+  EXPECT_EQ(CurrentThreadState(), PyThreadState_Get());
+  PyThreadState* main = PyEval_SaveThread();
+  EXPECT_EQ(CurrentThreadState(), nullptr);
+  PyEval_RestoreThread(main);
+  EXPECT_EQ(CurrentThreadState(), main);
+  // A second thread state, made current on this OS thread while the GIL is held.
+  PyThreadState* other = PyThreadState_New(main->interp);
+  PyThreadState* previous = PyThreadState_Swap(other);
+  EXPECT_EQ(CurrentThreadState(), other);
+  EXPECT_EQ(PyThreadState_Get(), other);
+  PyThreadState_Swap(previous);
+  PyThreadState_Clear(other);
+  PyThreadState_Delete(other);
+  EXPECT_EQ(CurrentThreadState(), main);
+}
+
 TEST_F(Python311, TracingIsVisibleInCframe) {
   PyThreadState* tstate = PyThreadState_Get();
   EXPECT_EQ(tstate->cframe->use_tracing, 0);

@@ -152,7 +152,7 @@ PyObject* a64_call_ex(PyObject* func, PyObject* callargs, PyObject* kwargs) {
   Py_DECREF(args);
   Py_XDECREF(kwdict);
   // CALL_FUNCTION_EX checks the eval breaker after the call, whatever was called.
-  return EvalBreakerAfterCall(PyThreadState_Get(), result);
+  return EvalBreakerAfterCall(CurrentThreadState(), result);
 }
 
 // UNPACK_SEQUENCE: out[0..n) = the items, last first (stack order); `seq` borrowed. The

@@ -32,6 +32,10 @@ const void* TracemallocTracingAddress(void) {
   return &_Py_tracemalloc_config.tracing;
 }
 
+const void* CurrentThreadStateAddress(void) {
+  return &_PyRuntime.gilstate.tstate_current._value;
+}
+
 /* ceval.c's COMPUTE_EVAL_BREAKER (static there): the breaker is the OR of its causes. */
 static void RecomputeEvalBreaker(PyInterpreterState* interp) {
   struct _ceval_state* ceval2 = &interp->ceval;

@@ -35,7 +35,20 @@ extern const struct FloatFreeListFacts kFloatFreeListFacts;
 // reported (_Py_NewReference), so a float is not taken from the free list inline.
 const void* TracemallocTracingAddress(void);
 
+// _PyRuntime.gilstate.tstate_current (an _Py_atomic_address): the thread state holding the
+// GIL, what PyThreadState_Get returns (and checks for NULL) and _PyThreadState_GET reads.
+const void* CurrentThreadStateAddress(void);
+
 #ifdef __cplusplus
+}
+
+// The thread state of the thread that holds the GIL (the caller), as 3.11's inline
+// _PyThreadState_GET reads it: one load instead of a call of PyThreadState_Get.
+inline const uintptr_t* const kCurrentThreadStateSlot =
+    static_cast<const uintptr_t*>(CurrentThreadStateAddress());
+inline PyThreadState* CurrentThreadState() {
+  return reinterpret_cast<PyThreadState*>(
+      __atomic_load_n(kCurrentThreadStateSlot, __ATOMIC_RELAXED));
 }
 
 // What the interpreter does right after a CALL of anything but a Python function, and after

@@ -669,7 +669,7 @@ A64JIT_ALWAYS_INLINE CodeState* ExistingState(PyCodeObject* code) {
 // a replaced __code__) takes CPython's own path, which reaches the hook.
 PyObject* JitVectorcall(PyObject* callable, PyObject* const* args, size_t nargsf,
                         PyObject* kwnames) {
-  return CallCompiled(PyThreadState_Get(), callable, args, nargsf, kwnames);
+  return CallCompiled(CurrentThreadState(), callable, args, nargsf, kwnames);
 }
 
 namespace {
@@ -941,7 +941,7 @@ PyObject* JitGenIterNext(PyObject* self) {
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
   if (gen->gi_frame_state >= FRAME_EXECUTING) return g_gen_iternext(self);
   const StateCacheEntry& cached = g_state_cache[StateCacheIndex(frame->f_code)];
-  PyThreadState* ts = PyThreadState_Get();
+  PyThreadState* ts = CurrentThreadState();
   Runtime& r = TheRuntime();
   if (cached.code != frame->f_code || ts->interp != r.interp || ts->cframe->use_tracing) {
     return g_gen_iternext(self);
