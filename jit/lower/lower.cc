@@ -1173,8 +1173,9 @@ class Lowerer {
     Incref(V(dst));
   }
 
-  // isinstance(x, cls): True for x exactly of type cls, else PyObject_IsInstance (what the
-  // builtin calls after parsing its arguments).
+  // isinstance(x, cls): True for x exactly of type cls, else a64_isinstance (what the
+  // builtin calls after parsing its arguments, PyObject_IsInstance, with its __class__
+  // lookup skipped where that can only find type(x)).
   void InlineIsInstance(const Instr& in, int slow) {
     const Operand callable = V(LirReg(in.args[1]));
     const int x = LirReg(in.args[2]), cls = LirReg(in.args[3]);
@@ -1188,7 +1189,7 @@ class Lowerer {
     Jmp(done);
     cur_ = other;
     SetPrevInstr(in.bc);
-    SExtInt(Call(Helper::PyObject_IsInstance, {V(x), V(cls)}, -1, Type::kI64), result);
+    SExtInt(Call(Helper::a64_isinstance, {V(x), V(cls)}, -1, Type::kI64), result);
     Jmp(done);
     cur_ = done;
     prev_instr_known_ = -1;

@@ -401,6 +401,43 @@ TEST_F(Helpers311, BoxIntMatchesPyLongFromLongLong) {
   }
 }
 
+// a64_isinstance agrees with isinstance for exact types and subclasses, for an instance whose
+// __class__ claims another class (a property, or __getattribute__), a weak proxy, a
+// metaclass with __instancecheck__ and a tuple of classes.
+TEST_F(Helpers311, IsInstanceMatchesTheBuiltin) {
+  Exec(
+      "import weakref\n"
+      "class A: pass\n"
+      "class B(A): pass\n"
+      "class Claims:\n"
+      "    @property\n"
+      "    def __class__(self): return A\n"
+      "class Masks:\n"
+      "    def __getattribute__(self, name):\n"
+      "        return A if name == '__class__' else object.__getattribute__(self, name)\n"
+      "class Meta(type):\n"
+      "    def __instancecheck__(cls, x): return x == 7\n"
+      "class Seven(metaclass=Meta): pass\n"
+      "a = A()\n"
+      "proxy = weakref.proxy(a)\n"
+      "xs = [1, 'a', [], {}, (), None, 1.5, True, a, B(), Claims(), Masks(), proxy, 7, A]\n"
+      "classes = [int, str, list, object, A, B, Seven, (B, str), bool, type]\n"
+      "want = [[isinstance(x, c) for c in classes] for x in xs]\n");
+  PyObject* xs = Get("xs");
+  PyObject* classes = Get("classes");
+  PyObject* want = Get("want");
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(xs); i++) {
+    for (Py_ssize_t j = 0; j < PyList_GET_SIZE(classes); j++) {
+      PyObject* x = PyList_GET_ITEM(xs, i);
+      PyObject* cls = PyList_GET_ITEM(classes, j);
+      const int expected = PyObject_IsTrue(PyList_GET_ITEM(PyList_GET_ITEM(want, i), j));
+      EXPECT_EQ(a64_isinstance(x, cls), expected) << "xs[" << i << "], classes[" << j << "]";
+    }
+  }
+  EXPECT_EQ(a64_isinstance(Get("a"), Get("a")), -1);  // not a class: TypeError
+  PyErr_Clear();
+}
+
 TEST_F(Helpers311, MatchKeys) {
   Exec(
       "import collections\n"

@@ -348,6 +348,21 @@ PyObject* a64_get_len(PyObject* obj) {
   return PyLong_FromSsize_t(len);
 }
 
+int a64_isinstance(PyObject* x, PyObject* cls) {
+  if (PyType_CheckExact(cls)) {
+    PyTypeObject* type = Py_TYPE(x);
+    if (PyType_IsSubtype(type, reinterpret_cast<PyTypeObject*>(cls))) return 1;
+    PyObject* name = A64JIT_STR(__class__);
+    // object's __class__ getset descriptor, which object's dict keeps alive.
+    static PyObject* const object_class = _PyType_Lookup(&PyBaseObject_Type, name);
+    if (name != nullptr && type->tp_getattro == PyObject_GenericGetAttr &&
+        _PyType_Lookup(type, name) == object_class) {
+      return 0;
+    }
+  }
+  return PyObject_IsInstance(x, cls);
+}
+
 namespace {
 static_assert(PYLONG_BITS_IN_DIGIT == 30, "one digit holds |v| < 2**30");
 // _Py_tracemalloc_config.tracing (interp_state.h: its header is internal).

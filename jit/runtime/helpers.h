@@ -59,6 +59,7 @@ struct _PyInterpreterFrame;
   X(a64_import_from)                \
   X(a64_get_len)                    \
   X(a64_box_int)                    \
+  X(a64_isinstance)                 \
   X(a64_match_keys)                 \
   X(a64_match_class)                \
   X(a64_load_build_class)           \
@@ -219,6 +220,13 @@ PyObject* a64_get_len(PyObject* obj);
 // singletons), larger ones, and any while tracemalloc traces (it must see each new
 // reference) by PyLong_FromLongLong.
 PyObject* a64_box_int(int64_t v);
+// isinstance(x, cls) for x not exactly of type cls (compiled code tests that inline): 1, 0,
+// or -1 with an exception set, as PyObject_IsInstance. For cls an exact type, 3.11 answers
+// PyType_IsSubtype(type(x), cls) and, when that fails, looks x.__class__ up in case it names
+// another class. The lookup is skipped where it can only give type(x): x's type gets
+// attributes generically (tp_getattro) and finds object's own __class__, a data descriptor
+// that nothing in x's __dict__ can hide.
+int a64_isinstance(PyObject* x, PyObject* cls);
 // MATCH_KEYS: a tuple of the values, or None when a key is missing.
 PyObject* a64_match_keys(PyObject* subject, PyObject* keys);
 // MATCH_CLASS: a tuple of the matched attributes, or None (a new reference) on no match.

@@ -3,10 +3,11 @@
 # or tuple, isinstance, list.append on an exact list with room, ord of one ASCII character,
 # chr below 128; and every way they fall back to the generic call: subclasses (a __len__ of
 # its own), other sized and unsized objects, lengths past the small ints, a full list, a
-# class that borrows list.append, the builtins rebound or shadowed, isinstance's errors and
-# tuples of types, ord of non-ASCII or longer strs, chr of big or negative ints, and the
-# references each path takes and releases. Int results are boxed from the small ints inline
-# (-5 .. 256), so arithmetic around both ends of that range is here too.
+# class that borrows list.append, the builtins rebound or shadowed, isinstance's errors,
+# tuples of types and objects whose __class__ names another class, ord of non-ASCII or
+# longer strs, chr of big or negative ints, and the references each path takes and releases.
+# Int results are boxed from the small ints inline (-5 .. 256), so arithmetic around both
+# ends of that range is here too.
 import abc
 import builtins
 import sys
@@ -45,6 +46,17 @@ class Duck(abc.ABC):
 
 class Quacker:
     quack = True
+
+
+class ClaimsBase:  # isinstance consults __class__ when the type check fails
+    @property
+    def __class__(self):
+        return Base
+
+
+class MasksAsDerived:
+    def __getattribute__(self, name):
+        return Derived if name == "__class__" else object.__getattribute__(self, name)
 
 
 def lengths(xs):
@@ -159,7 +171,8 @@ items = ["", "abc", "é" * 3, [1] * 7, (1, 2), {1: 2}, MyList([1]), MyStr("xy"),
 for _ in range(3):
     print(lengths(items))
     print(instances(items, list), instances(items, str), instances(items, object))
-    print(hierarchy([Base(), Derived(), 1, "s", 2.0, Quacker()]))
+    print(hierarchy([Base(), Derived(), 1, "s", 2.0, Quacker(), ClaimsBase(), MasksAsDerived(),
+                     [], {}, None]))
     print(appends(1000))
     print(borrowed(), shadowed(), big(), bad_isinstance(), references(), temporaries())
     print(characters(["a", "z", "\x00", "\x7f", "é", "€", "ab", "", MyStr("q"), 7]))
