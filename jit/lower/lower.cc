@@ -1277,8 +1277,7 @@ class Lowerer {
       if (in.imm < 0 || in.imm >= kBinaryCount) throw Unsupported(-1, in.bc * 2, "BINARY_OP");
       LowerArithmetic(in);
     } else if (in.op == Op::kCompareOp) {
-      CallChecked(in, Helper::PyObject_RichCompare,
-                  {a, V(LirReg(in.args[1])), Operand::Imm(in.imm)});
+      LowerCompareOp(in);
     } else if (in.op == Op::kUnaryOp) {
       CallChecked(in, kUnaryHelpers[in.imm], {a});
     } else if (in.op == Op::kGetItem) {
@@ -1858,7 +1857,7 @@ class Lowerer {
     const bool maybe_ints = !KnownNot(in.args[0], ConstKind::kInt) &&
                             !KnownNot(in.args[1], ConstKind::kInt) && Allows(in, Feedback::kInt) &&
                             !GuessedFloat(in);
-    if (in.op == Op::kCompareBool) return maybe_ints;
+    if (in.op == Op::kCompareBool || in.op == Op::kCompareOp) return maybe_ints;
     return in.op == Op::kBinaryOp && maybe_ints &&
            HasSmallIntForm(in.imm, SmallIntConst(in.args[1]));
   }
@@ -2030,44 +2029,86 @@ class Lowerer {
     AsciiChar(ZExt(V(Load(V(at), sizeof(PyASCIIObject), Type::kI8))), LirReg(in.dst));
   }
 
-  // bool(a op b): small ints compared inline; a str constant tested for (in)equality inline
-  // (StrEquality), a str ordered against a one-character one (StrOrderAgainstChar); anything
-  // else through a64_compare_bool. An operand that is a constant of another type than int
-  // skips the small-int test, which could only fail.
-  void LowerCompareBool(const Instr& in) {
+  // The inline forms a comparison has: small ints; a str constant tested for (in)equality
+  // (StrEquality); a str ordered against a one-character one (StrOrderAgainstChar). An operand
+  // that is a constant of another type than int rules the small-int form out.
+  struct CompareForms {
+    bool ints = false, strs = false, str_order = false;
+    bool any() const { return ints || strs || str_order; }
+  };
+  CompareForms CompareFormsOf(const Instr& in) const {
+    CompareForms forms;
+    forms.ints = HasIntForm(in);
+    const bool equality = in.imm == Py_EQ || in.imm == Py_NE;
+    const bool str_feedback = rt_.py_str_type != 0 && Allows(in, Feedback::kStr);
+    forms.strs = str_feedback && equality && (IsStrConst(in.args[0]) || IsStrConst(in.args[1]));
+    forms.str_order = str_feedback && !equality &&
+                      (AsciiCharConst(in.args[0]) >= 0 || AsciiCharConst(in.args[1]) >= 0);
+    return forms;
+  }
+  // Whether `in` gets its inline forms: an unboxed operand is read only by the int form
+  // (unboxed_ints.h), so that one is not optional.
+  bool TakeCompareForms(const Instr& in, const CompareForms& forms) {
+    return forms.any() &&
+           (HasUnboxedOperand(in) || Take(decisions_, "lower.compare-inline", in.bc));
+  }
+  // The one form `forms` picks, deciding `in` into `c` (an i64, 0 or 1) and jumping to `done`;
+  // a failed guard jumps to `slow`.
+  void EmitCompareForm(const Instr& in, const CompareForms& forms, int c, int slow, int done) {
     static const Cond kConds[] = {Cond::kSlt, Cond::kSle, Cond::kEq,
                                   Cond::kNe,  Cond::kSgt, Cond::kSge};
-    const int c = LirReg(in.dst);
-    const auto helper = [&] {
-      CallInt(in, Helper::a64_compare_bool,
-              {V(LirReg(in.args[0])), V(LirReg(in.args[1])), Operand::Imm(in.imm)}, c);
-    };
-    const bool ints = HasIntForm(in);
-    const bool strs = rt_.py_str_type != 0 && (in.imm == Py_EQ || in.imm == Py_NE) &&
-                      (IsStrConst(in.args[0]) || IsStrConst(in.args[1])) &&
-                      Allows(in, Feedback::kStr);
-    const bool ordering = in.imm != Py_EQ && in.imm != Py_NE;
-    const bool str_order = rt_.py_str_type != 0 && ordering &&
-                           (AsciiCharConst(in.args[0]) >= 0 || AsciiCharConst(in.args[1]) >= 0) &&
-                           Allows(in, Feedback::kStr);
-    if (!ints && !strs && !str_order) return helper();  // no inline form: the call is the hot path
-    // An unboxed operand is read only by the int form (unboxed_ints.h), so it is not optional.
-    if (!HasUnboxedOperand(in) && !Take(decisions_, "lower.compare-inline", in.bc)) {
-      return helper();
-    }
-    const int slow = ColdBlock(), done = NewBlock();
-    const int known = prev_instr_known_;
-    if (ints) {
+    if (forms.ints) {
       const int fail = BoxingFirst(in, slow);
       const Operand a = SmallIntOperand(in.args[0], fail);
       const Operand b = SmallIntOperand(in.args[1], fail);
       Compare(a, b, kConds[in.imm], c);
       Jmp(done);
-    } else if (strs) {
+    } else if (forms.strs) {
       StrEquality(in, c, slow, done);
     } else {
       StrOrderAgainstChar(in, kConds, c, slow, done);
     }
+  }
+
+  // bool(a op b): an inline form (CompareFormsOf), else and on its slow path a64_compare_bool.
+  void LowerCompareBool(const Instr& in) {
+    const int c = LirReg(in.dst);
+    const auto helper = [&] {
+      CallInt(in, Helper::a64_compare_bool,
+              {V(LirReg(in.args[0])), V(LirReg(in.args[1])), Operand::Imm(in.imm)}, c);
+    };
+    const CompareForms forms = CompareFormsOf(in);
+    if (!TakeCompareForms(in, forms)) return helper();  // the call is the hot path
+    const int slow = ColdBlock(), done = NewBlock();
+    const int known = prev_instr_known_;
+    EmitCompareForm(in, forms, c, slow, done);
+    cur_ = slow;
+    prev_instr_known_ = known;
+    helper();
+    Jmp(done);
+    Join(done, known, in.bc);
+  }
+
+  // a op b kept as a value (`return a < b`, `x = a == b`, a generator's `yield a <= b`), which
+  // 3.11 never specialises (its COMPARE_OP forms need a jump after them): an inline form
+  // decides it and the result is True or False; else and on its slow path
+  // PyObject_RichCompare.
+  void LowerCompareOp(const Instr& in) {
+    const auto helper = [&] {
+      CallChecked(in, Helper::PyObject_RichCompare,
+                  {V(LirReg(in.args[0])), V(LirReg(in.args[1])), Operand::Imm(in.imm)});
+    };
+    const CompareForms forms = CompareFormsOf(in);
+    if (!TakeCompareForms(in, forms)) return helper();
+    const int slow = ColdBlock(), decided = NewBlock(), done = NewBlock();
+    const int known = prev_instr_known_;
+    const int c = out_.NewVReg(Type::kI64);
+    EmitCompareForm(in, forms, c, slow, decided);
+    cur_ = decided;
+    const int dst = LirReg(in.dst);
+    Select(V(c), Imm(rt_.py_true), Imm(rt_.py_false), Type::kPtr, dst);
+    Incref(V(dst));
+    Jmp(done);
     cur_ = slow;
     prev_instr_known_ = known;
     helper();
