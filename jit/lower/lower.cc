@@ -352,7 +352,7 @@ class Lowerer {
     const int known = prev_instr_known_;
     if (float_like && InlineFloatFreeList()) FreeFloat(obj, done);
     if (bc >= 0) SetPrevInstr(bc);
-    CallVoid(Helper::_Py_Dealloc, {V(obj)});
+    CallVoid(Helper::a64_dealloc, {V(obj)});
     Jmp(done);
     cur_ = done;
     prev_instr_known_ = bc >= 0 && known != bc ? -1 : known;

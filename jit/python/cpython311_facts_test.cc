@@ -80,6 +80,20 @@ TEST_F(Python311, EvalFrameHookSeesEveryCallAndDelegates) {
   EXPECT_EQ(_PyInterpreterState_GetEvalFrameFunc(interp), &_PyEval_EvalFrameDefault);
 }
 
+// An exact int's deallocation is object's (tp_free, PyObject_Free) and nothing more, so the
+// runtime's int free list (helpers_objects.cc a64_dealloc) may keep dead one-digit ints
+// instead; a one-digit int is a PyLongObject of 32 bytes.
+TEST_F(Python311, IntDeallocationOnlyFrees) {
+  EXPECT_EQ(PyLong_Type.tp_dealloc, PyBaseObject_Type.tp_dealloc);
+  EXPECT_EQ(PyLong_Type.tp_free, PyObject_Free);
+  EXPECT_EQ(PyLong_Type.tp_finalize, nullptr);
+  EXPECT_EQ(PyLong_Type.tp_weaklistoffset, 0);
+  EXPECT_EQ(sizeof(PyLongObject), 32u);
+  PyObject* medium = PyLong_FromLong(1000);
+  EXPECT_EQ(Py_SIZE(medium), 1);
+  Py_DECREF(medium);
+}
+
 // interp_state.h's CurrentThreadState reads the slot PyThreadState_Get reads, on the main
 // thread and on another (each sees its own), and NULL once the GIL is released.
 TEST_F(Python311, CurrentThreadStateIsPyThreadStateGet) {

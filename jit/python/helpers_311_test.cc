@@ -401,6 +401,33 @@ TEST_F(Helpers311, BoxIntMatchesPyLongFromLongLong) {
   }
 }
 
+// An int of one digit whose last reference compiled code drops (a64_dealloc) is the next
+// one a64_box_int makes, with its new value and one reference; anything else a64_dealloc
+// gets is deallocated as _Py_Dealloc does (a finalizer runs).
+TEST_F(Helpers311, DeadIntsAreReusedByTheBoxer) {
+  PyObject* first = a64_box_int(1000);
+  ASSERT_NE(first, nullptr);
+  Py_SET_REFCNT(first, 0);  // its last reference released, as compiled code's Decref does
+  a64_dealloc(first);
+  PyObject* second = a64_box_int(-1001);
+  EXPECT_EQ(second, first);
+  EXPECT_EQ(PyLong_AsLongLong(second), -1001);
+  EXPECT_EQ(Py_REFCNT(second), 1);
+  EXPECT_TRUE(PyLong_CheckExact(second));
+  Py_DECREF(second);
+  Exec(
+      "finalized = []\n"
+      "class Finalized:\n"
+      "    def __del__(self): finalized.append(1)\n"
+      "obj = Finalized()\n");
+  PyObject* obj = Get("obj");
+  Py_INCREF(obj);
+  Exec("del obj");
+  Py_SET_REFCNT(obj, 0);
+  a64_dealloc(obj);
+  Exec("assert finalized == [1], finalized");
+}
+
 // a64_isinstance agrees with isinstance for exact types and subclasses, for an instance whose
 // __class__ claims another class (a property, or __getattribute__), a weak proxy, a
 // metaclass with __instancecheck__ and a tuple of classes.

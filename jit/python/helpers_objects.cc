@@ -367,7 +367,30 @@ namespace {
 static_assert(PYLONG_BITS_IN_DIGIT == 30, "one digit holds |v| < 2**30");
 // _Py_tracemalloc_config.tracing (interp_state.h: its header is internal).
 const int* const g_tracemalloc_tracing = static_cast<const int*>(TracemallocTracingAddress());
+
+// Dead ints of one digit, linked through ob_type, as 3.11 links its free floats. Each block
+// came from PyObject_Malloc for an int of at least one digit, so it holds one. Only
+// a64_dealloc adds to it and only a64_box_int takes from it, both with the GIL held.
+struct IntFreeList {
+  int count = 0;
+  PyObject* head = nullptr;
+};
+constexpr int kIntFreeListMax = 100;  // as PyFloat_MAXFREELIST: at most 3.2 kB held
+IntFreeList g_int_free_list;
 }  // namespace
+
+void a64_dealloc(PyObject* obj) {
+  PyTypeObject* type = Py_TYPE(obj);
+  IntFreeList& list = g_int_free_list;
+  if (type == &PyLong_Type && (Py_SIZE(obj) == 1 || Py_SIZE(obj) == -1) &&
+      list.count < kIntFreeListMax && *g_tracemalloc_tracing == 0) {
+    Py_SET_TYPE(obj, reinterpret_cast<PyTypeObject*>(list.head));
+    list.head = obj;
+    list.count++;
+    return;
+  }
+  type->tp_dealloc(obj);  // all that 3.11's _Py_Dealloc does without Py_TRACE_REFS
+}
 
 PyObject* a64_box_int(int64_t v) {
   constexpr int64_t kDigitMax = (int64_t{1} << PyLong_SHIFT) - 1;
@@ -376,8 +399,16 @@ PyObject* a64_box_int(int64_t v) {
   if (small || v < -kDigitMax || v > kDigitMax || *g_tracemalloc_tracing != 0) {
     return PyLong_FromLongLong(v);
   }
-  auto* obj = static_cast<PyLongObject*>(PyObject_Malloc(sizeof(PyLongObject)));
-  if (obj == nullptr) return PyErr_NoMemory();
+  PyLongObject* obj;
+  IntFreeList& list = g_int_free_list;
+  if (list.head != nullptr) {
+    obj = reinterpret_cast<PyLongObject*>(list.head);
+    list.head = reinterpret_cast<PyObject*>(Py_TYPE(list.head));
+    list.count--;
+  } else {
+    obj = static_cast<PyLongObject*>(PyObject_Malloc(sizeof(PyLongObject)));
+    if (obj == nullptr) return PyErr_NoMemory();
+  }
   Py_SET_REFCNT(obj, 1);  // _Py_NewReference, tracemalloc not tracing
   Py_SET_TYPE(obj, &PyLong_Type);
   Py_SET_SIZE(obj, v < 0 ? -1 : 1);

@@ -59,6 +59,7 @@ struct _PyInterpreterFrame;
   X(a64_import_from)                \
   X(a64_get_len)                    \
   X(a64_box_int)                    \
+  X(a64_dealloc)                    \
   X(a64_isinstance)                 \
   X(a64_match_keys)                 \
   X(a64_match_class)                \
@@ -215,11 +216,16 @@ PyObject* a64_import_from(PyObject* module, PyObject* name);
 // GET_LEN: len(obj) as an int object.
 PyObject* a64_get_len(PyObject* obj);
 // PyLong_FromLongLong(v), faster for what compiled code boxes after its small-int test: an
-// int of one digit (|v| < 2**30) made here as 3.11's _PyLong_FromMedium makes it, without
-// PyLong_FromLongLong's tests and _Py_NewReference's call; the small ints (-5 to 256,
-// singletons), larger ones, and any while tracemalloc traces (it must see each new
-// reference) by PyLong_FromLongLong.
+// int of one digit (|v| < 2**30) taken from the runtime's int free list (a64_dealloc fills
+// it) or made here as 3.11's _PyLong_FromMedium makes it, without PyLong_FromLongLong's
+// tests and _Py_NewReference's call; the small ints (-5 to 256, singletons), larger ones,
+// and any while tracemalloc traces (it must see each new reference) by PyLong_FromLongLong.
 PyObject* a64_box_int(int64_t v);
+// _Py_Dealloc(obj) for an object whose last reference compiled code released; an exact int
+// of one digit goes on the runtime's int free list instead, while it has room and
+// tracemalloc is not tracing (3.11 keeps no free list of ints; compiled code's loops make
+// and drop one at almost every step).
+void a64_dealloc(PyObject* obj);
 // isinstance(x, cls) for x not exactly of type cls (compiled code tests that inline): 1, 0,
 // or -1 with an exception set, as PyObject_IsInstance. For cls an exact type, 3.11 answers
 // PyType_IsSubtype(type(x), cls) and, when that fails, looks x.__class__ up in case it names
