@@ -89,7 +89,7 @@ struct RuntimeAddresses {
   uint64_t py_module_type = 0;  // &PyModule_Type; 0: module attributes are not read inline
   // The interpreter's float free list (object_layouts.h FloatFreeListLayout) and
   // _Py_tracemalloc_config.tracing; either 0: floats are boxed by PyFloat_FromDouble and
-  // freed by _Py_Dealloc, not inline.
+  // freed by a64_dealloc, not inline.
   uint64_t float_free_list = 0, tracemalloc_tracing = 0;
   uint64_t py_tuple_type = 0;  // &PyTuple_Type; 0: tuples are not unpacked inline
   // The iterators FOR_ITER steps inline (object_layouts.h); 0: through the helper.
