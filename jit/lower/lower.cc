@@ -1157,6 +1157,12 @@ class Lowerer {
 
   // A str's `state` has its ready, compact and ascii bits (its characters are the bytes after
   // the header), else a jump to `slow`.
+  // `s` is an exact str, compact and ASCII (its bytes follow the header), or a jump to `slow`.
+  void RequireAsciiStr(Operand s, int slow) {
+    const int type = Load(s, offsetof(PyObject, ob_type), Type::kPtr);
+    SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_str_type), slow);
+    RequireCompactAscii(s, slow);
+  }
   void RequireCompactAscii(Operand s, int slow) {
     const int state = Load(s, offsetof(PyASCIIObject, state), Type::kI32);
     const int64_t bits = StrCompactAsciiBits();
@@ -2018,9 +2024,7 @@ class Lowerer {
   // character below 128. Anything else jumps to `slow`.
   void StrCharAt(const Instr& in, int slow) {
     const Operand s = V(LirReg(in.args[0]));
-    const int type = Load(s, offsetof(PyObject, ob_type), Type::kPtr);
-    SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_str_type), slow);
-    RequireCompactAscii(s, slow);
+    RequireAsciiStr(s, slow);
     const Operand index = SmallIntOperand(in.args[1], slow);
     const int i = index.is_vreg() ? index.vreg : Mov(index, Type::kI64);
     const int length = Load(s, offsetof(PyASCIIObject, length), Type::kI64);
@@ -2152,9 +2156,7 @@ class Lowerer {
     const bool const_first = AsciiCharConst(in.args[0]) >= 0;
     const int k = AsciiCharConst(const_first ? in.args[0] : in.args[1]);
     const Operand x = V(LirReg(const_first ? in.args[1] : in.args[0]));
-    const int type = Load(x, offsetof(PyObject, ob_type), Type::kPtr);
-    SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_str_type), slow);
-    RequireCompactAscii(x, slow);
+    RequireAsciiStr(x, slow);
     const int length = Load(x, offsetof(PyASCIIObject, length), Type::kI64);
     SlowIf(Cond::kEq, Type::kI64, V(length), Operand::Imm(0), slow);
     const int first = ZExt(V(Load(x, sizeof(PyASCIIObject), Type::kI8)));

@@ -750,12 +750,9 @@ PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* a
   } else if (!BindArguments(func, args, nargs, kwnames, frame->localsplus)) {
     PopUnboundFrame(ts, frame);
     return _PyFunction_Vectorcall(callable, args, nargsf, kwnames);
-  } else {
-    Py_INCREF(func);  // the frame's reference
-    return RunBoundFrame(st, ts, frame);
   }
   Py_INCREF(func);  // the frame's reference
-  return RunPushedFrame(st, ts, frame);
+  return plain ? RunPushedFrame(st, ts, frame) : RunBoundFrame(st, ts, frame);
 }
 
 const void* EnterCompiledCall(PyThreadState* ts, PyObject* callable, PyObject* const* args,
@@ -888,19 +885,30 @@ __attribute__((noinline)) PyObject* EvalFrameHookSlow(Runtime& r, PyThreadState*
   return _PyEval_EvalFrameDefault(ts, frame, throwflag);
 }
 
+// The compiled state of `frame`'s code when the state cache holds it (compiled states only)
+// and compiled code may run it on `ts` now: this runtime's interpreter, tracing off. Else
+// nullptr, and the caller takes its slow path.
+A64JIT_ALWAYS_INLINE CodeState* RunnableState(const Runtime& r, PyThreadState* ts,
+                                              const _PyInterpreterFrame* frame) {
+  const StateCacheEntry& cached = g_state_cache[StateCacheIndex(frame->f_code)];
+  const bool runnable =
+      cached.code == frame->f_code && ts->interp == r.interp && !ts->cframe->use_tracing;
+  return runnable ? cached.state : nullptr;
+}
+
 PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag) {
   Runtime& r = TheRuntime();
   // Compiled code whose state is in the cache (it holds compiled states only): the shortest
-  // path, which a resumed compiled generator takes on every next(). A generator's frame
-  // needs no vectorcall check: its function was called, and checked, when it was made.
-  const StateCacheEntry& cached = g_state_cache[StateCacheIndex(frame->f_code)];
-  if (cached.code == frame->f_code && throwflag == 0 && ts->interp == r.interp &&
-      !ts->cframe->use_tracing) {
+  // path, which a compiled generator's send() takes (next() skips the hook: JitGenIterNext).
+  // A generator's frame needs no vectorcall check: its function was called, and checked, when
+  // it was made.
+  CodeState* st = throwflag == 0 ? RunnableState(r, ts, frame) : nullptr;
+  if (st != nullptr) {
     if (frame->owner != FRAME_OWNED_BY_GENERATOR &&
         frame->f_func->func_code == reinterpret_cast<PyObject*>(frame->f_code)) {
-      InstallVectorcall(frame->f_func, cached.state);
+      InstallVectorcall(frame->f_func, st);
     }
-    return RunCompiled(r, cached.state, ts, frame);
+    return RunCompiled(r, st, ts, frame);
   }
   return EvalFrameHookSlow(r, ts, frame, throwflag);
 }
@@ -940,18 +948,16 @@ PyObject* JitGenIterNext(PyObject* self) {
   auto* gen = reinterpret_cast<PyGenObject*>(self);
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
   if (gen->gi_frame_state >= FRAME_EXECUTING) return g_gen_iternext(self);
-  const StateCacheEntry& cached = g_state_cache[StateCacheIndex(frame->f_code)];
   PyThreadState* ts = CurrentThreadState();
   Runtime& r = TheRuntime();
-  if (cached.code != frame->f_code || ts->interp != r.interp || ts->cframe->use_tracing) {
-    return g_gen_iternext(self);
-  }
+  CodeState* st = RunnableState(r, ts, frame);
+  if (st == nullptr) return g_gen_iternext(self);
   r.stats.resumed_entries++;
   frame->localsplus[frame->stacktop++] = Py_NewRef(Py_None);  // (RunCompiled links previous)
   gen->gi_exc_state.previous_item = ts->exc_info;
   ts->exc_info = &gen->gi_exc_state;
   gen->gi_frame_state = FRAME_EXECUTING;
-  PyObject* result = RunCompiled(r, cached.state, ts, frame);
+  PyObject* result = RunCompiled(r, st, ts, frame);
   if (gen->gi_frame_state == FRAME_EXECUTING) gen->gi_frame_state = FRAME_COMPLETED;
   ts->exc_info = gen->gi_exc_state.previous_item;
   gen->gi_exc_state.previous_item = nullptr;
