@@ -21,7 +21,7 @@
 #include "jit/lower/known_calls.h"
 #include "jit/lower/object_layouts.h"
 #include "jit/lower/probable_floats.h"
-#include "jit/lower/unboxed_ints.h"
+#include "jit/lower/unboxed_temporaries.h"
 #include "jit/runtime/helpers.h"
 
 namespace a64jit::lower {
@@ -150,12 +150,15 @@ class Lowerer {
                  rt_.const_kinds[static_cast<size_t>(i)] == ConstKind::kFloat;
         },
         [](int64_t nb) { return FloatFormOf(nb).has_value(); });
-    unboxed_ = UnboxedIntTemporaries(f_, [this](const Instr& in) {
+    unboxed_ = UnboxedTemporaries(f_, [this](const Instr& in) {
       return in.op == Op::kIsTrue ? rt_.py_long_type != 0 : HasIntForm(in);
     });
-    for (auto it = unboxed_.begin(); it != unboxed_.end();) {
-      it = Take(decisions_, "lower.unboxed-int", BcOfDefinition(*it)) ? std::next(it)
-                                                                      : unboxed_.erase(it);
+    unboxed_floats_ = UnboxedTemporaries(f_, [this](const Instr& in) { return HasFloatForm(in); });
+    for (auto [set, kind] : {std::pair{&unboxed_, "lower.unboxed-int"},
+                             std::pair{&unboxed_floats_, "lower.unboxed-float"}}) {
+      for (auto it = set->begin(); it != set->end();) {
+        it = Take(decisions_, kind, BcOfDefinition(*it)) ? std::next(it) : set->erase(it);
+      }
     }
     int scratch = 2;
     for (const Block& b : f_.blocks) {
@@ -1543,7 +1546,7 @@ class Lowerer {
     } else if (in.op == Op::kIncref) {
       Incref(V(LirReg(in.args[0])));
     } else {
-      const bool maybe_null = in.op == Op::kXDecref || unboxed_.count(in.args[0]) != 0;
+      const bool maybe_null = in.op == Op::kXDecref || IsUnboxed(in.args[0]);
       Decref(LirReg(in.args[0]), maybe_null, in.bc, IsFloatLike(in.args[0]));
     }
   }
@@ -1689,24 +1692,38 @@ class Lowerer {
 
   // HIR register `reg` as a small int: its constant, or its value (a jump to `slow` when it
   // is not an int of at most one digit).
-  Operand SmallIntOperand(int reg, int slow) {
+  // A temporary of both kinds that holds a double goes to `float_form` (SmallIntArithmetic's
+  // float form, which reads it unboxed).
+  Operand SmallIntOperand(int reg, int slow, int float_form = -1) {
     const std::optional<int64_t> k = SmallIntConst(reg);
     if (k) return Operand::Imm(*k);
-    if (unboxed_.count(reg) != 0) return V(UnboxedSmallInt(reg, slow));
+    if (unboxed_.count(reg) != 0) return V(UnboxedSmallInt(reg, slow, float_form));
     return V(SmallIntValue(V(LirReg(reg)), slow));
   }
 
   // An unboxed temporary's value, from its C value while its object is NULL (a jump to
   // `slow` outside the small-int range: |v| < 2^30, as an int of one digit), else from the
-  // object as SmallIntValue reads it.
-  int UnboxedSmallInt(int reg, int slow) {
+  // object as SmallIntValue reads it. A temporary of both kinds holding a double goes to
+  // `float_form`.
+  int UnboxedSmallInt(int reg, int slow, int float_form) {
     const int value = out_.NewVReg(Type::kI64);
     const int raw = NewBlock(), boxed = NewBlock(), have = NewBlock();
     Br(Cond::kEq, V(LirReg(reg)), Operand::Imm(0), raw, boxed);
     cur_ = raw;
+    // A double's mark fails the range test too: for a temporary of both kinds, the cold
+    // block that test leaves for tells the two apart.
+    int out_of_range = slow;
+    if (IsDual(reg)) {
+      if (float_form < 0) throw std::logic_error("a temporary of both kinds read as an int only");
+      const int saved = cur_;
+      out_of_range = ColdBlock();
+      cur_ = out_of_range;
+      Br(Cond::kEq, V(RawOf(reg)), Operand::Imm(kRawFloatMark), float_form, slow);
+      cur_ = saved;
+    }
     constexpr int64_t kDigitMax = (int64_t{1} << 30) - 1;
     const int biased = Binary(lir::Op::kAdd, V(RawOf(reg)), Operand::Imm(kDigitMax), Type::kI64);
-    SlowIf(Cond::kUgt, Type::kI64, V(biased), Operand::Imm(2 * kDigitMax), slow);
+    SlowIf(Cond::kUgt, Type::kI64, V(biased), Operand::Imm(2 * kDigitMax), out_of_range);
     Mov(V(RawOf(reg)), Type::kI64, value);
     Jmp(have);
     cur_ = boxed;
@@ -1778,10 +1795,11 @@ class Lowerer {
     // An unboxed result's C value is read only while its object is NULL, but is defined on
     // every path.
     if (unboxed_.count(in.dst) != 0) Mov(Operand::Imm(0), Type::kI64, RawOf(in.dst));
-    const std::optional<lir::Op> fop = rt_.py_float_type != 0 ? FloatFormOf(in.imm) : std::nullopt;
-    const bool floats = fop && !SmallIntConst(in.args[0]) && !SmallIntConst(in.args[1]) &&
-                        !KnownNot(in.args[0], ConstKind::kFloat) &&
-                        !KnownNot(in.args[1], ConstKind::kFloat) && Allows(in, Feedback::kFloat);
+    if (unboxed_floats_.count(in.dst) != 0) {
+      Mov(Operand::FImm(0.0), Type::kF64, RawFloatOf(in.dst));
+    }
+    const std::optional<lir::Op> fop = FloatFormOf(in.imm);
+    const bool floats = HasFloatForm(in);
     const auto generic = [&] {
       CallChecked(in, kBinaryHelpers[in.imm], {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
     };
@@ -1805,11 +1823,17 @@ class Lowerer {
   }
 
   // The small-int form of in.imm (HasSmallIntForm) into in.dst; `slow` when an operand is
-  // not a small int or a variable divisor is not positive.
+  // not a small int or a variable divisor is not positive. An operand that is an unboxed
+  // float goes straight to `not_ints` (the float form, which reads it unboxed).
   void SmallIntArithmetic(const Instr& in, int not_ints) {
+    for (int a : in.args) {
+      if (unboxed_floats_.count(a) != 0 && !IsDual(a)) {
+        SlowIf(Cond::kEq, Type::kPtr, V(LirReg(a)), Operand::Imm(0), not_ints);
+      }
+    }
     const int slow = BoxingFirst(in, not_ints);
-    const Operand a = SmallIntOperand(in.args[0], slow);
-    const Operand b = SmallIntOperand(in.args[1], slow);
+    const Operand a = SmallIntOperand(in.args[0], slow, not_ints);
+    const Operand b = SmallIntOperand(in.args[1], slow, not_ints);
     const int lhs = a.is_vreg() ? a.vreg : Mov(a, Type::kI64);
     const int64_t nb = BinaryOf(in.imm);
     int r;
@@ -1821,15 +1845,19 @@ class Lowerer {
       r = FloorDivOrMod(lhs, divisor, nb == NB_REMAINDER);
     }
     if (unboxed_.count(in.dst) == 0) return BoxInt(in, r);
-    Mov(V(r), Type::kI64, RawOf(in.dst));  // the object stays NULL: unboxed_ints.h
+    Mov(V(r), Type::kI64, RawOf(in.dst));  // the object stays NULL: unboxed_temporaries.h
     Mov(Operand::Imm(0), Type::kPtr, LirReg(in.dst));
   }
 
-  // Whether an operand of `in` is an unboxed temporary (its consumer must take its int form).
+  // Whether an operand of `in` is an unboxed temporary (its consumer must take its inline
+  // forms: it is the only reader of the raw value).
   bool HasUnboxedOperand(const Instr& in) const {
-    return std::any_of(in.args.begin(), in.args.end(),
-                       [this](int a) { return unboxed_.count(a) != 0; });
+    return std::any_of(in.args.begin(), in.args.end(), [this](int a) { return IsUnboxed(a); });
   }
+  bool IsUnboxed(int reg) const { return unboxed_.count(reg) != 0 || unboxed_floats_.count(reg); }
+  // Unboxed as an int or as a float, whichever the producer's path made (RawOf holds
+  // kRawFloatMark when it is a float).
+  bool IsDual(int reg) const { return unboxed_.count(reg) != 0 && unboxed_floats_.count(reg); }
 
   // The bytecode offset of the instruction defining `reg` (single-definition registers).
   int BcOfDefinition(int reg) const {
@@ -1858,6 +1886,16 @@ class Lowerer {
                        [this](int a) { return probable_floats_.count(a) != 0; });
   }
 
+  // Whether `in` has the float form here: a BINARY_OP + - * / whose operands may be exact
+  // floats (an int constant rules it out: int op float is mixed, and stock takes it
+  // generically too).
+  bool HasFloatForm(const Instr& in) const {
+    return in.op == Op::kBinaryOp && rt_.py_float_type != 0 && FloatFormOf(in.imm) &&
+           !SmallIntConst(in.args[0]) && !SmallIntConst(in.args[1]) &&
+           !KnownNot(in.args[0], ConstKind::kFloat) && !KnownNot(in.args[1], ConstKind::kFloat) &&
+           Allows(in, Feedback::kFloat);
+  }
+
   // Whether `in` (kBinaryOp or kCompareBool) has a small-int form here.
   bool HasIntForm(const Instr& in) const {
     const bool maybe_ints = !KnownNot(in.args[0], ConstKind::kInt) &&
@@ -1868,12 +1906,17 @@ class Lowerer {
            HasSmallIntForm(in.imm, SmallIntConst(in.args[1]));
   }
 
-  // The LIR register holding unboxed temporary `reg`'s C value while its object is NULL.
-  int RawOf(int reg) {
-    auto it = raw_.find(reg);
-    if (it == raw_.end()) it = raw_.emplace(reg, out_.NewVReg(Type::kI64)).first;
+  // The LIR register holding unboxed temporary `reg`'s C value while its object is NULL: an
+  // int (RawOf) or a double (RawFloatOf). A temporary of both kinds holding a double has
+  // kRawFloatMark as its int, a value no small-int form makes (they stay below 2^61).
+  int RawOf(int reg) { return RawVReg(&raw_, reg, Type::kI64); }
+  int RawFloatOf(int reg) { return RawVReg(&raw_float_, reg, Type::kF64); }
+  int RawVReg(std::map<int, int>* regs, int reg, Type t) {
+    auto it = regs->find(reg);
+    if (it == regs->end()) it = regs->emplace(reg, out_.NewVReg(t)).first;
     return it->second;
   }
+  static constexpr int64_t kRawFloatMark = INT64_MIN;
 
   // The block `in`'s small-int form leaves for when a guard fails: `target` itself, or, when
   // an operand is an unboxed temporary, a cold block that boxes those still unboxed (the
@@ -1881,7 +1924,7 @@ class Lowerer {
   int BoxingFirst(const Instr& in, int target) {
     std::vector<int> raw_operands;
     for (int a : in.args) {
-      if (unboxed_.count(a) != 0) raw_operands.push_back(a);
+      if (IsUnboxed(a)) raw_operands.push_back(a);
     }
     if (raw_operands.empty()) return target;
     const int saved = cur_, known = prev_instr_known_;
@@ -1892,7 +1935,7 @@ class Lowerer {
       Br(Cond::kEq, V(LirReg(a)), Operand::Imm(0), unboxed, boxed);
       cur_ = unboxed;
       SetPrevInstr(in.bc);
-      Call(Helper::a64_box_int, {V(RawOf(a))}, LirReg(a));
+      BoxRaw(a);
       DeoptIf(in, Cond::kEq, V(LirReg(a)), Operand::Imm(0));  // the state may hold NULLs
       Jmp(boxed);
       cur_ = boxed;
@@ -1901,6 +1944,28 @@ class Lowerer {
     cur_ = saved;
     prev_instr_known_ = known;
     return box;
+  }
+
+  // Unboxed temporary `a`'s object from its raw value (NULL when out of memory).
+  void BoxRaw(int a) {
+    const bool ints = unboxed_.count(a) != 0, floats = unboxed_floats_.count(a) != 0;
+    const int done = NewBlock();
+    if (ints && floats) {
+      const int as_int = NewBlock(), as_float = NewBlock();
+      Br(Cond::kEq, V(RawOf(a)), Operand::Imm(kRawFloatMark), as_float, as_int);
+      cur_ = as_int;
+      Call(Helper::a64_box_int, {V(RawOf(a))}, LirReg(a));
+      Jmp(done);
+      cur_ = as_float;
+    } else if (ints) {
+      Call(Helper::a64_box_int, {V(RawOf(a))}, LirReg(a));
+      Jmp(done);
+      cur_ = done;
+      return;
+    }
+    Call(Helper::PyFloat_FromDouble, {V(RawFloatOf(a))}, LirReg(a));
+    Jmp(done);
+    cur_ = done;
   }
 
   // Python's a // b or a % b for b > 0: C's truncating quotient and remainder, moved down by
@@ -1917,16 +1982,60 @@ class Lowerer {
 
   // a op b of two exact floats into in.dst; `slow` when either is not one, or for a division
   // by +-0.0.
-  void FloatArithmetic(const Instr& in, lir::Op op, int slow) {
-    const Operand a = V(LirReg(in.args[0])), b = V(LirReg(in.args[1]));
-    const int fa = FloatValue(a, slow), fb = FloatValue(b, slow);
+  void FloatArithmetic(const Instr& in, lir::Op op, int not_floats) {
+    const int slow = BoxingFirst(in, not_floats);
+    const int fa = FloatOperand(in.args[0], slow), fb = FloatOperand(in.args[1], slow);
     if (op == lir::Op::kFDiv) {
-      const int bits = Load(b, offsetof(PyFloatObject, ob_fval), Type::kI64);
+      // The divisor's bits (LIR has no f64 compare): from its object, or, when it may be an
+      // unboxed float, through the scratch slot.
+      int bits;
+      if (unboxed_floats_.count(in.args[1]) != 0) {
+        const int scratch = ScratchAddr();
+        Store(V(fb), V(scratch), 0, Type::kF64);
+        bits = Load(V(scratch), 0, Type::kI64);
+      } else {
+        bits = Load(V(LirReg(in.args[1])), offsetof(PyFloatObject, ob_fval), Type::kI64);
+      }
       const int magnitude =
           Binary(lir::Op::kAnd, V(bits), Operand::Imm(INT64_MAX), Type::kI64);  // sign off
       SlowIf(Cond::kEq, Type::kI64, V(magnitude), Operand::Imm(0), slow);
     }
-    BoxFloat(in, Binary(op, V(fa), V(fb), Type::kF64));
+    const int r = Binary(op, V(fa), V(fb), Type::kF64);
+    if (unboxed_floats_.count(in.dst) == 0) return BoxFloat(in, r);
+    Mov(V(r), Type::kF64, RawFloatOf(in.dst));  // the object stays NULL: unboxed_temporaries.h
+    if (IsDual(in.dst)) Mov(Operand::Imm(kRawFloatMark), Type::kI64, RawOf(in.dst));
+    Mov(Operand::Imm(0), Type::kPtr, LirReg(in.dst));
+  }
+
+  // HIR register `reg`'s double: a float constant's, its raw value while it is an unboxed
+  // float, else its object's when that is an exact float; else a jump to `slow` (a temporary
+  // of both kinds, or an int one, that holds an int goes there too).
+  int FloatOperand(int reg, int slow) {
+    if (ConstKindOf(reg) == ConstKind::kFloat) {  // a float constant: no type test
+      return Load(V(LirReg(reg)), offsetof(PyFloatObject, ob_fval), Type::kF64);
+    }
+    if (unboxed_floats_.count(reg) == 0) {
+      if (unboxed_.count(reg) != 0) {  // an int temporary: NULL while it holds a C int
+        SlowIf(Cond::kEq, Type::kPtr, V(LirReg(reg)), Operand::Imm(0), slow);
+      }
+      return FloatValue(V(LirReg(reg)), slow);
+    }
+    const int value = out_.NewVReg(Type::kF64);
+    const int raw = NewBlock(), boxed = NewBlock(), have = NewBlock();
+    Br(Cond::kEq, V(LirReg(reg)), Operand::Imm(0), raw, boxed);
+    cur_ = raw;
+    if (IsDual(reg)) {
+      const int is_float = NewBlock();
+      Br(Cond::kEq, V(RawOf(reg)), Operand::Imm(kRawFloatMark), is_float, slow);
+      cur_ = is_float;
+    }
+    Mov(V(RawFloatOf(reg)), Type::kF64, value);
+    Jmp(have);
+    cur_ = boxed;
+    Mov(V(FloatValue(V(LirReg(reg)), slow)), Type::kF64, value);
+    Jmp(have);
+    cur_ = have;
+    return value;
   }
 
   // `obj`'s double when it is an exact float, else a jump to `slow`.
@@ -2051,7 +2160,7 @@ class Lowerer {
     return forms;
   }
   // Whether `in` gets its inline forms: an unboxed operand is read only by the int form
-  // (unboxed_ints.h), so that one is not optional.
+  // (unboxed_temporaries.h), so that one is not optional.
   bool TakeCompareForms(const Instr& in, const CompareForms& forms) {
     return forms.any() &&
            (HasUnboxedOperand(in) || Take(decisions_, "lower.compare-inline", in.bc));
@@ -2481,7 +2590,7 @@ class Lowerer {
     const int c = LirReg(in.dst);
     const Operand v = V(LirReg(in.args[0]));
     const int done = NewBlock();
-    if (unboxed_.count(in.args[0]) != 0) {  // `if x & 1:` tests the C value (unboxed_ints.h)
+    if (unboxed_.count(in.args[0]) != 0) {  // `if x & 1:` tests the C value (unboxed_temporaries.h)
       const int raw = NewBlock(), boxed = NewBlock();
       Br(Cond::kEq, v, Operand::Imm(0), raw, boxed);
       cur_ = raw;
@@ -2597,10 +2706,11 @@ class Lowerer {
   std::set<int> float_like_regs_;
   std::set<int> module_global_regs_;  // defined once, by a LOAD_GLOBAL of a module (guessed)
   std::set<int64_t> float_like_locals_;
-  // Int temporaries kept unboxed (unboxed_ints.h), and the LIR registers of their C values.
-  std::set<int> unboxed_;
+  // Temporaries kept unboxed (unboxed_temporaries.h) as ints, as floats (a register in both
+  // may be either), and the LIR registers of their raw values.
+  std::set<int> unboxed_, unboxed_floats_;
   std::set<int> probable_floats_;  // probable_floats.h: no small-int form for them
-  std::map<int, int> raw_;
+  std::map<int, int> raw_, raw_float_;
   int scratch_addr_ = -1;            // the scratch slot's address after kUnpackSequence
   int prev_instr_known_ = -1;        // the unit prev_instr holds on every path here, or -1
   const Instr* lowering_ = nullptr;  // the HIR instruction being lowered (deopt sites, caches)

@@ -1,4 +1,4 @@
-#include "jit/lower/unboxed_ints.h"
+#include "jit/lower/unboxed_temporaries.h"
 
 #include <algorithm>
 
@@ -29,7 +29,7 @@ bool StateMayHoldNull(const hir::Function& f, const FrameState& st, int reg) {
 
 // Whether the temporary `in` defines (at index i of `instrs`) can stay unboxed.
 bool Unboxable(const hir::Function& f, const std::vector<Instr>& instrs, size_t i,
-               const std::function<bool(const Instr&)>& has_int_form) {
+               const std::function<bool(const Instr&)>& has_form) {
   const int t = instrs[i].dst;
   size_t consumer = 0;
   for (size_t j = i + 1; j < instrs.size(); j++) {
@@ -40,7 +40,7 @@ bool Unboxable(const hir::Function& f, const std::vector<Instr>& instrs, size_t 
         if (x.has_state && !StateMayHoldNull(f, x.state, t)) return false;
         continue;
       }
-      if (uses != 1 || !has_int_form(x)) return false;
+      if (uses != 1 || !has_form(x)) return false;
       if (x.has_state && !StateMayHoldNull(f, x.state, t)) return false;
       consumer = j;
       continue;
@@ -54,18 +54,18 @@ bool Unboxable(const hir::Function& f, const std::vector<Instr>& instrs, size_t 
 
 }  // namespace
 
-std::set<int> UnboxedIntTemporaries(const hir::Function& f,
-                                    const std::function<bool(const Instr&)>& has_int_form) {
+std::set<int> UnboxedTemporaries(const hir::Function& f,
+                                 const std::function<bool(const Instr&)>& has_form) {
   const std::vector<int> defs = f.DefinitionCounts();
   std::set<int> out;
   for (const hir::Block& b : f.blocks) {
     for (size_t i = 0; i < b.instrs.size(); i++) {
       const Instr& in = b.instrs[i];
       if (in.op != Op::kBinaryOp || in.dst < 0 || defs.at(static_cast<size_t>(in.dst)) != 1 ||
-          f.IsStackReg(in.dst) || !has_int_form(in)) {
+          f.IsStackReg(in.dst) || !has_form(in)) {
         continue;
       }
-      if (Unboxable(f, b.instrs, i, has_int_form)) out.insert(in.dst);
+      if (Unboxable(f, b.instrs, i, has_form)) out.insert(in.dst);
     }
   }
   return out;
