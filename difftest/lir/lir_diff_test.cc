@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "difftest/lir/expect_match.h"
 #include "jit/lir/text.h"
 
@@ -77,6 +79,24 @@ TEST_F(LirDiffTest, ComparesAndBranchesWithNarrowGarbage) {
         for (uint64_t b : {0xffffffffffffff81ull, 0x7ull, 0x8000000000000000ull}) {
           ExpectSame(text, {Value{a}, Value{b}});
         }
+      }
+    }
+  }
+}
+
+TEST_F(LirDiffTest, FloatComparesAndBranches) {
+  // Each condition as a value and as a branch (register and immediate operands); NaN
+  // operands make every one but ne false, and a branch inverted by codegen must stay so.
+  for (const char* c : {"eq", "ne", "slt", "sle", "sgt", "sge"}) {
+    const std::string text =
+        std::string("func @f(%0:f64, %1:f64) -> i64 {\nbb0:\n") + "  %2:i64 = cmp.f64 " + c +
+        " %0, %1\n  %3:i64 = cmp.f64 " + c +
+        " %0, 1.5\n  %4:i64 = shl %3, 1\n  %5:i64 = or %2, %4\n" + "  br.f64 " + c +
+        " %0, %1, bb1, bb2\nbb1:\n  ret %5\nbb2:\n" + "  %6:i64 = add %5, 10\n  br.f64 " + c +
+        " %1, %0, bb3, bb4\nbb3:\n  ret %6\nbb4:\n  %7:i64 = add %6, 100" + "\n  ret %7\n}\n";
+    for (double a : {1.5, -0.0, 0.0, 2.0, -1e300, HUGE_VAL, double{NAN}}) {
+      for (double b : {1.5, 0.0, -2.0, double{NAN}, -HUGE_VAL}) {
+        ExpectSame(text, {Value::Double(a), Value::Double(b)});
       }
     }
   }

@@ -56,7 +56,14 @@ Gp X(int n) { return asmjit::a64::x(static_cast<uint32_t>(n)); }
 Gp W(int n) { return asmjit::a64::w(static_cast<uint32_t>(n)); }
 Vec D(int n) { return asmjit::a64::d(static_cast<uint32_t>(n)); }
 
-CondCode ToCondCode(Cond c) {
+// The condition code after a compare of type `t`. After fcmp, an unordered result sets C and
+// V: MI (less), LS (less or equal), GT and GE are false then, as Python's float < <= > >= are
+// with a NaN; EQ is false and NE true.
+CondCode ToCondCode(Cond c, Type t = Type::kI64) {
+  if (lir::IsFloat(t)) {
+    if (c == Cond::kSlt) return CondCode::kMI;
+    if (c == Cond::kSle) return CondCode::kLS;
+  }
   switch (c) {
     case Cond::kEq:
       return CondCode::kEQ;
@@ -436,7 +443,7 @@ class FunctionCompiler {
       case Op::kCmp: {
         EmitCompare(in.cond, in.cmp_type, in.args[0], in.args[1]);
         const int d = DstReg(in.dst, kS0);
-        a_->cset(X(d), ToCondCode(in.cond));
+        a_->cset(X(d), ToCondCode(in.cond, in.cmp_type));
         return CommitGp(in.dst, d);
       }
       case Op::kSelect:
@@ -667,6 +674,10 @@ class FunctionCompiler {
 
   // Sets the flags for `a cond b` over type t, extending i8/i16 operands first.
   void EmitCompare(Cond cond, Type t, const Operand& a_op, const Operand& b_op) {
+    if (lir::IsFloat(t)) {
+      a_->fcmp(D(ReadFp(a_op, kF0)), D(ReadFp(b_op, kF1)));
+      return;
+    }
     const int bits = lir::TypeBits(t);
     const int width = bits == 64 ? 64 : 32;
     const bool is_signed = IsSigned(cond);
@@ -878,7 +889,7 @@ class FunctionCompiler {
       test.cc = ToCondCode(in.cond);
     } else {
       EmitCompare(in.cond, in.cmp_type, in.args[0], in.args[1]);
-      test.cc = ToCondCode(in.cond);
+      test.cc = ToCondCode(in.cond, in.cmp_type);
     }
     return test;
   }

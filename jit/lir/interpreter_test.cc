@@ -67,6 +67,32 @@ TEST(LirInterpreter, FloatFollowsAarch64NaNRules) {
   EXPECT_EQ(ArmFToSI(-2.9, 64), -2);
 }
 
+// cmp.f64 C a, b, and br.f64 C on the same operands (the branch's answer is 10 + its target).
+uint64_t FloatCompare(const std::string& c, double a, double b) {
+  Module m = Parse("func @f(%0:f64, %1:f64) -> i64 {\nbb0:\n  %2:i64 = cmp.f64 " + c +
+                   " %0, %1\n  br.f64 " + c + " %0, %1, bb1, bb2\nbb1:\n  ret 11\nbb2:\n" +
+                   "  ret %2\n}\n");
+  return Interpreter(m, nullptr).Run("f", {Value::Double(a), Value::Double(b)})->bits;
+}
+
+TEST(LirInterpreter, FloatComparesAreOrderedAsPythons) {
+  // Taken branches answer 11, so a compare and its branch must agree.
+  EXPECT_EQ(FloatCompare("slt", 1.0, 2.0), 11u);
+  EXPECT_EQ(FloatCompare("slt", 2.0, 1.0), 0u);
+  EXPECT_EQ(FloatCompare("sle", -0.0, 0.0), 11u);
+  EXPECT_EQ(FloatCompare("eq", -0.0, 0.0), 11u);
+  EXPECT_EQ(FloatCompare("sge", -INFINITY, -1e308), 0u);
+  for (const char* c : {"eq", "slt", "sle", "sgt", "sge"}) {
+    EXPECT_EQ(FloatCompare(c, NAN, 1.0), 0u) << c;  // unordered: false
+    EXPECT_EQ(FloatCompare(c, 1.0, NAN), 0u) << c;
+    EXPECT_EQ(FloatCompare(c, NAN, NAN), 0u) << c;
+  }
+  EXPECT_EQ(FloatCompare("ne", NAN, NAN), 11u);
+  EXPECT_THROW(Parse("func @f(%0:f64) -> i64 {\nbb0:\n  %1:i64 = cmp.f64 ult %0, %0\n"
+                     "  ret %1\n}\n"),
+               VerifyError);  // no unsigned order on f64
+}
+
 TEST(LirInterpreter, LoopsCallsSlotsAndHelpers) {
   Module m = Parse(R"(
 func @sq(%0:i64) -> i64 {

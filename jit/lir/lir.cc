@@ -1,5 +1,6 @@
 #include "jit/lir/lir.h"
 
+#include <cstring>
 #include <iterator>
 #include <sstream>
 
@@ -131,7 +132,36 @@ Cond Negate(Cond c) {
   return c;
 }
 
+bool IsUnsigned(Cond c) {
+  return c == Cond::kUlt || c == Cond::kUle || c == Cond::kUgt || c == Cond::kUge;
+}
+
+// f64 operands as bits. Python's float comparisons: every one but != is false when an
+// operand is NaN (unordered), which C++'s operators give too.
+bool EvalFloatCond(Cond c, uint64_t a_bits, uint64_t b_bits) {
+  double a, b;
+  std::memcpy(&a, &a_bits, sizeof a);
+  std::memcpy(&b, &b_bits, sizeof b);
+  switch (c) {
+    case Cond::kEq:
+      return a == b;
+    case Cond::kNe:
+      return a != b;
+    case Cond::kSlt:
+      return a < b;
+    case Cond::kSle:
+      return a <= b;
+    case Cond::kSgt:
+      return a > b;
+    case Cond::kSge:
+      return a >= b;
+    default:
+      return false;  // the verifier rejects unsigned conditions on f64
+  }
+}
+
 bool EvalCond(Cond c, uint64_t a, uint64_t b, Type t) {
+  if (IsFloat(t)) return EvalFloatCond(c, a, b);
   const uint64_t ua = Truncate(a, t), ub = Truncate(b, t);
   const int64_t sa = SignExtend(a, t), sb = SignExtend(b, t);
   switch (c) {
@@ -390,7 +420,11 @@ class Verifier {
 
   // The two operands of cmp and of br's compare form.
   void CheckCompareOperands(int b, const Instr& in) const {
-    if (!IsInt(in.cmp_type)) Fail(b, &in, "compare operands must be integers");
+    if (IsFloat(in.cmp_type)) {
+      if (IsUnsigned(in.cond)) Fail(b, &in, "f64 compares take eq, ne, slt, sle, sgt or sge");
+    } else if (!IsInt(in.cmp_type)) {
+      Fail(b, &in, "compare operands must be integers or f64");
+    }
     CheckValue(b, in, in.args[0], in.cmp_type);
     CheckValue(b, in, in.args[1], in.cmp_type);
   }

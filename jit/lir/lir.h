@@ -62,8 +62,14 @@ bool IsFloatBinary(Op op);  // family kFloatBinary
 enum class Cond : uint8_t { kEq, kNe, kSlt, kSle, kSgt, kSge, kUlt, kUle, kUgt, kUge };
 const char* CondName(Cond c);
 std::optional<Cond> CondFromName(const std::string& name);
+// Whether `a c b` holds for operands of type `t` (as bits). On f64 the signed conditions are
+// the ordered comparisons (false when an operand is NaN; kNe is true then), and the unsigned
+// ones are not allowed.
 bool EvalCond(Cond c, uint64_t a, uint64_t b, Type t);
-Cond Negate(Cond c);  // holds exactly when c does not
+bool IsUnsigned(Cond c);
+// Holds exactly when c does not, on integers; on f64, where a NaN makes both a < b and
+// a >= b false, a branch is inverted by swapping its targets instead.
+Cond Negate(Cond c);
 
 // An operand: a virtual register, an integer immediate, or an f64 immediate.
 struct Operand {

@@ -89,7 +89,7 @@ enum class OpFamily : uint8_t {
   X(SIToF,    "sitof",    kPlain,   kIntToFloat,  false)                                    \
   /* d:int = f64 a (saturating, NaN -> 0) */                                                \
   X(FToSI,    "ftosi",    kPlain,   kFloatToInt,  false)                                    \
-  /* d = (a cond b) ? 1 : 0, operands of `cmp_type` */                                      \
+  /* d = (a cond b) ? 1 : 0, operands of `cmp_type` (f64: ordered, see EvalCond) */         \
   X(Cmp,      "cmp",      kCmp,     kCompare,     false)                                    \
   /* d = a != 0 ? b : c */                                                                  \
   X(Select,   "select",   kPlain,   kSelect,      false)                                    \

@@ -1,5 +1,6 @@
 #include "jit/lir/peephole.h"
 
+#include <utility>
 #include <vector>
 
 namespace a64jit::lir {
@@ -34,7 +35,12 @@ int FuseCompareBranches(Function& f, Decisions* d) {
     if (!Take(d, "lir.fuse-compare-branch")) continue;
     Instr fusedbr = br;
     fusedbr.br_on_value = false;
-    fusedbr.cond = taken_when_true ? cmp.cond : Negate(cmp.cond);
+    fusedbr.cond = cmp.cond;
+    if (!taken_when_true && IsFloat(cmp.cmp_type)) {
+      std::swap(fusedbr.targets[0], fusedbr.targets[1]);  // Negate is not exact with NaN
+    } else if (!taken_when_true) {
+      fusedbr.cond = Negate(cmp.cond);
+    }
     fusedbr.cmp_type = cmp.cmp_type;
     fusedbr.args = cmp.args;
     b.instrs.pop_back();

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "jit/lir/interpreter.h"
 #include "jit/lir/text.h"
 
@@ -51,6 +53,32 @@ TEST(LirPeephole, FusesSingleUseComparesIntoBranches) {
     for (int64_t b : inputs) {
       const std::vector<Value> args = {Value::Int(static_cast<uint64_t>(a)),
                                        Value::Int(static_cast<uint64_t>(b))};
+      Interpreter before(original, nullptr), after(m, nullptr);
+      EXPECT_EQ(before.Run("f", args)->bits, after.Run("f", args)->bits) << a << ", " << b;
+    }
+  }
+}
+
+TEST(LirPeephole, AnF64BranchOnFalseSwapsItsTargets) {
+  // not (a < b) is not a >= b when an operand is NaN: the fused branch keeps slt and swaps.
+  constexpr char kFloats[] = R"(func @f(%0:f64, %1:f64) -> i64 {
+bb0:
+  %2:i64 = cmp.f64 slt %0, %1
+  br.i64 eq %2, 0, bb1, bb2
+bb1:
+  ret 10
+bb2:
+  ret 20
+}
+)";
+  Module m = Parse(kFloats);
+  const Module original = Parse(kFloats);
+  EXPECT_EQ(FuseCompareBranches(m.functions[0]), 1);
+  Verify(m.functions[0]);
+  EXPECT_EQ(m.functions[0].blocks[0].instrs[0].cond, Cond::kSlt);
+  for (double a : {1.0, 2.0, double{NAN}}) {
+    for (double b : {1.0, double{NAN}}) {
+      const std::vector<Value> args = {Value::Double(a), Value::Double(b)};
       Interpreter before(original, nullptr), after(m, nullptr);
       EXPECT_EQ(before.Run("f", args)->bits, after.Run("f", args)->bits) << a << ", " << b;
     }

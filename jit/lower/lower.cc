@@ -1614,12 +1614,13 @@ class Lowerer {
   }
 
   // dst:i64 = (a c b) ? 1 : 0, 64-bit operands.
-  int Compare(Operand a, Operand b, Cond c = Cond::kEq, int dst = -1) {
+  // dst:i64 = (a c b) ? 1 : 0, over operands of type `t` (i64 or f64: lir.h's EvalCond).
+  int Compare(Operand a, Operand b, Cond c = Cond::kEq, int dst = -1, Type t = Type::kI64) {
     lir::Instr in;
     in.op = lir::Op::kCmp;
     in.dst = dst >= 0 ? dst : out_.NewVReg(Type::kI64);
     in.cond = c;
-    in.cmp_type = Type::kI64;
+    in.cmp_type = t;
     in.args = {a, b};
     return Emit(std::move(in)).dst;
   }
@@ -1826,11 +1827,7 @@ class Lowerer {
   // not a small int or a variable divisor is not positive. An operand that is an unboxed
   // float goes straight to `not_ints` (the float form, which reads it unboxed).
   void SmallIntArithmetic(const Instr& in, int not_ints) {
-    for (int a : in.args) {
-      if (unboxed_floats_.count(a) != 0 && !IsDual(a)) {
-        SlowIf(Cond::kEq, Type::kPtr, V(LirReg(a)), Operand::Imm(0), not_ints);
-      }
-    }
+    LeaveIfFloatOnly(in, not_ints);
     const int slow = BoxingFirst(in, not_ints);
     const Operand a = SmallIntOperand(in.args[0], slow, not_ints);
     const Operand b = SmallIntOperand(in.args[1], slow, not_ints);
@@ -1847,6 +1844,16 @@ class Lowerer {
     if (unboxed_.count(in.dst) == 0) return BoxInt(in, r);
     Mov(V(r), Type::kI64, RawOf(in.dst));  // the object stays NULL: unboxed_temporaries.h
     Mov(Operand::Imm(0), Type::kPtr, LirReg(in.dst));
+  }
+
+  // An int form's first step: operands that are unboxed floats only (not of both kinds) go to
+  // `float_form` while their object is NULL, since the int form reads objects.
+  void LeaveIfFloatOnly(const Instr& in, int float_form) {
+    for (int a : in.args) {
+      if (unboxed_floats_.count(a) != 0 && !IsDual(a)) {
+        SlowIf(Cond::kEq, Type::kPtr, V(LirReg(a)), Operand::Imm(0), float_form);
+      }
+    }
   }
 
   // Whether an operand of `in` is an unboxed temporary (its consumer must take its inline
@@ -1886,14 +1893,15 @@ class Lowerer {
                        [this](int a) { return probable_floats_.count(a) != 0; });
   }
 
-  // Whether `in` has the float form here: a BINARY_OP + - * / whose operands may be exact
-  // floats (an int constant rules it out: int op float is mixed, and stock takes it
-  // generically too).
+  // Whether `in` has the float form here: a BINARY_OP + - * / or a comparison whose operands
+  // may be exact floats (an int constant rules it out: int op float is mixed, and stock takes
+  // it generically too, as 3.11's COMPARE_OP_FLOAT_JUMP wants two floats).
   bool HasFloatForm(const Instr& in) const {
-    return in.op == Op::kBinaryOp && rt_.py_float_type != 0 && FloatFormOf(in.imm) &&
-           !SmallIntConst(in.args[0]) && !SmallIntConst(in.args[1]) &&
-           !KnownNot(in.args[0], ConstKind::kFloat) && !KnownNot(in.args[1], ConstKind::kFloat) &&
-           Allows(in, Feedback::kFloat);
+    const bool compare = in.op == Op::kCompareBool || in.op == Op::kCompareOp;
+    const bool arithmetic = in.op == Op::kBinaryOp && FloatFormOf(in.imm);
+    return (compare || arithmetic) && rt_.py_float_type != 0 && !SmallIntConst(in.args[0]) &&
+           !SmallIntConst(in.args[1]) && !KnownNot(in.args[0], ConstKind::kFloat) &&
+           !KnownNot(in.args[1], ConstKind::kFloat) && Allows(in, Feedback::kFloat);
   }
 
   // Whether `in` (kBinaryOp or kCompareBool) has a small-int form here.
@@ -2142,16 +2150,18 @@ class Lowerer {
     AsciiChar(ZExt(V(Load(V(at), sizeof(PyASCIIObject), Type::kI8))), LirReg(in.dst));
   }
 
-  // The inline forms a comparison has: small ints; a str constant tested for (in)equality
-  // (StrEquality); a str ordered against a one-character one (StrOrderAgainstChar). An operand
-  // that is a constant of another type than int rules the small-int form out.
+  // The inline forms a comparison has: small ints; exact floats (ordered: false with a NaN but
+  // for !=); a str constant tested for (in)equality (StrEquality); a str ordered against a
+  // one-character one (StrOrderAgainstChar). An operand that is a constant of another type
+  // than int rules the small-int form out, one of another type than float the float form.
   struct CompareForms {
-    bool ints = false, strs = false, str_order = false;
-    bool any() const { return ints || strs || str_order; }
+    bool ints = false, floats = false, strs = false, str_order = false;
+    bool any() const { return ints || floats || strs || str_order; }
   };
   CompareForms CompareFormsOf(const Instr& in) const {
     CompareForms forms;
     forms.ints = HasIntForm(in);
+    forms.floats = HasFloatForm(in);
     const bool equality = in.imm == Py_EQ || in.imm == Py_NE;
     const bool str_feedback = rt_.py_str_type != 0 && Allows(in, Feedback::kStr);
     forms.strs = str_feedback && equality && (IsStrConst(in.args[0]) || IsStrConst(in.args[1]));
@@ -2165,16 +2175,28 @@ class Lowerer {
     return forms.any() &&
            (HasUnboxedOperand(in) || Take(decisions_, "lower.compare-inline", in.bc));
   }
-  // The one form `forms` picks, deciding `in` into `c` (an i64, 0 or 1) and jumping to `done`;
-  // a failed guard jumps to `slow`.
+  // The forms `forms` picks (small ints, then floats; or one str form), deciding `in` into `c`
+  // (an i64, 0 or 1) and jumping to `done`; a failed guard jumps to `slow`.
   void EmitCompareForm(const Instr& in, const CompareForms& forms, int c, int slow, int done) {
     static const Cond kConds[] = {Cond::kSlt, Cond::kSle, Cond::kEq,
                                   Cond::kNe,  Cond::kSgt, Cond::kSge};
-    if (forms.ints) {
+    if (forms.ints || forms.floats) {
+      const int known = prev_instr_known_;
+      if (forms.ints) {
+        const int not_ints = forms.floats ? NewBlock() : slow;
+        if (forms.floats) LeaveIfFloatOnly(in, not_ints);
+        const int fail = BoxingFirst(in, not_ints);
+        const Operand a = SmallIntOperand(in.args[0], fail, not_ints);
+        const Operand b = SmallIntOperand(in.args[1], fail, not_ints);
+        Compare(a, b, kConds[in.imm], c);
+        Jmp(done);
+        if (!forms.floats) return;
+        cur_ = not_ints;
+        prev_instr_known_ = known;
+      }
       const int fail = BoxingFirst(in, slow);
-      const Operand a = SmallIntOperand(in.args[0], fail);
-      const Operand b = SmallIntOperand(in.args[1], fail);
-      Compare(a, b, kConds[in.imm], c);
+      const int a = FloatOperand(in.args[0], fail), b = FloatOperand(in.args[1], fail);
+      Compare(V(a), V(b), kConds[in.imm], c, Type::kF64);
       Jmp(done);
     } else if (forms.strs) {
       StrEquality(in, c, slow, done);
