@@ -1896,8 +1896,14 @@ class Lowerer {
   // Whether `in` has the float form here: a BINARY_OP + - * / or a comparison whose operands
   // may be exact floats (an int constant rules it out: int op float is mixed, and stock takes
   // it generically too, as 3.11's COMPARE_OP_FLOAT_JUMP wants two floats).
+  // A comparison has it only with a reason to expect floats (3.11's COMPARE_OP_FLOAT_JUMP, an
+  // operand guessed to be one or a float constant): most compares are of ints, and a second
+  // form behind the first costs every one of them code.
   bool HasFloatForm(const Instr& in) const {
-    const bool compare = in.op == Op::kCompareBool || in.op == Op::kCompareOp;
+    const bool compare = (in.op == Op::kCompareBool || in.op == Op::kCompareOp) &&
+                         (in.feedback == Feedback::kFloat || GuessedFloat(in) ||
+                          ConstKindOf(in.args[0]) == ConstKind::kFloat ||
+                          ConstKindOf(in.args[1]) == ConstKind::kFloat);
     const bool arithmetic = in.op == Op::kBinaryOp && FloatFormOf(in.imm);
     return (compare || arithmetic) && rt_.py_float_type != 0 && !SmallIntConst(in.args[0]) &&
            !SmallIntConst(in.args[1]) && !KnownNot(in.args[0], ConstKind::kFloat) &&

@@ -4,7 +4,9 @@
 # false but !=. Covered: each operator over NaN, signed zeros and infinities, as a branch and
 # as a value, negated (`not a < b`, which is not a >= b with a NaN), chained, against float
 # and int constants, mixed with ints (the generic path), float subclasses, and unboxed
-# temporaries (`x * x + y * y < r * r` over floats, ints and a mix).
+# temporaries (`x * x + y * y < r * r` over floats, ints and a mix). Without type feedback a
+# comparison gets the float form when an operand is guessed to be a float (a float constant,
+# or a local only ever assigned floats: `x = a * 1.0`, which keeps -0.0, NaN and infinities).
 import math
 
 VALUES = [0.0, -0.0, 1.5, -2.25, 1e308, -1e-310, math.inf, -math.inf, math.nan, 3]
@@ -21,6 +23,7 @@ class Approx(float):
 
 
 def branches(a, b):
+    a, b = float_locals(a, b)
     out = 0
     if a < b:
         out |= 1
@@ -41,12 +44,23 @@ def branches(a, b):
     return out
 
 
+def float_locals(a, b):
+    x = a * 1.0
+    y = b * 1.0
+    return x, y
+
+
 def values(a, b):
-    return a < b, a <= b, a == b, a != b, a > b, a >= b
+    x = a * 1.0
+    y = b * 1.0
+    return x < y, x <= y, x == y, x != y, x > y, x >= y, a < b, a == b
 
 
 def chained(a, b, c):
-    return a < b < c, a <= b >= c, a == b == c
+    x = a * 1.0
+    y = b * 1.0
+    z = c * 1.0
+    return x < y < z, x <= y >= z, x == y == z
 
 
 def constants(x):
@@ -54,13 +68,18 @@ def constants(x):
 
 
 def inside(x, y, r):
-    return x * x + y * y <= r * r, x * y < r, (x - y) * (x + y) > r * 0.5
+    xf = x * 1.0
+    yf = y * 1.0
+    rf = r * 1.0
+    return (x * x + y * y <= r * r, xf * xf + yf * yf <= rf * rf, xf * yf < rf,
+            (xf - yf) * (xf + yf) > rf * 0.5)
 
 
 def count_below(points, limit):
     n = 0
+    lim = limit * 1.0
     for x, y in points:
-        if x * x + y * y < limit:
+        if x * x + y * y < lim:
             n += 1
     return n
 
