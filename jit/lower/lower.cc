@@ -133,6 +133,7 @@ class Lowerer {
         it = defs.at(static_cast<size_t>(*it)) == 1 ? std::next(it) : regs->erase(it);
       }
     }
+    FindModuleAttrsOfGlobals();
     out_.ret = Type::kPtr;
   }
 
@@ -574,13 +575,16 @@ class Lowerer {
       case Op::kLoadNull:
         return LowerFrameValue(in);
       case Op::kLoadGlobal:
+        if (fused_attr_.count(&in) != 0) return LowerModuleAttrOfGlobal(in);
         return LowerLoadGlobal(in);
       case Op::kLoadAttr:
+        if (fused_tail_.count(&in) != 0) return;  // LowerModuleAttrOfGlobal's
         return LowerLoadAttr(in);
+      case Op::kLoadMethod:
+        if (fused_tail_.count(&in) != 0) return;  // LowerModuleAttrOfGlobal's
+        return LowerLoadMethod(in);
       case Op::kStoreAttr:
         return LowerStoreAttr(in);
-      case Op::kLoadMethod:
-        return LowerLoadMethod(in);
       case Op::kCall:
         return LowerCall(in);
       case Op::kBinaryOp:
@@ -621,6 +625,7 @@ class Lowerer {
       case Op::kIncref:
       case Op::kDecref:
       case Op::kXDecref:
+        if (fused_tail_.count(&in) != 0) return;  // LowerModuleAttrOfGlobal's
         return LowerReference(in);
       case Op::kJump:
       case Op::kBranch:
@@ -2554,6 +2559,91 @@ class Lowerer {
     Join(done, known, in.bc);
   }
 
+  // `module.attr` where the module is a global: LoadGlobal %g, LoadAttr %a = %g or LoadMethod
+  // %null, %a = %g (a module probe, InlineModuleProbe) and Decref %g in a row, %g read by
+  // nothing else. Lowered as
+  // one, the hot path never takes a reference to the module: the globals hold it for as long
+  // as their version tag is the cached one.
+  void FindModuleAttrsOfGlobals() {
+    const std::vector<int> defs = f_.DefinitionCounts();
+    std::map<int, int> reads;
+    for (const Block& b : f_.blocks) {
+      for (const Instr& in : b.instrs) {
+        for (int a : in.args) reads[a]++;
+        if (!in.has_state) continue;
+        for (int a : in.state.stack) reads[a]++;
+      }
+    }
+    for (const Block& b : f_.blocks) {
+      for (size_t i = 0; i + 2 < b.instrs.size(); i++) {
+        const Instr &global = b.instrs[i], &attr = b.instrs[i + 1], &release = b.instrs[i + 2];
+        const int g = global.dst;
+        const bool attr_op = attr.op == Op::kLoadAttr || attr.op == Op::kLoadMethod;
+        if (global.op != Op::kLoadGlobal || g < 0 || defs.at(static_cast<size_t>(g)) != 1 ||
+            !InGlobals(global) || !attr_op || attr.args[0] != g || !InlineModuleProbe(attr) ||
+            release.op != Op::kDecref || release.args[0] != g) {
+          continue;
+        }
+        // Read by the attribute load, its error state (which holds the module) and the release.
+        const bool in_state =
+            attr.has_state && std::count(attr.state.stack.begin(), attr.state.stack.end(), g) == 1;
+        if (reads[g] != 2 + (in_state ? 1 : 0)) continue;
+        fused_attr_[&global] = {&attr, &release};
+        fused_tail_.insert(&attr);
+        fused_tail_.insert(&release);
+      }
+    }
+  }
+
+  // The hot path: the globals' version checked (LowerLoadGlobal's), the module read from the
+  // global's cache without a reference, then the module probe (ModuleProbe) into attr.dst.
+  // Any failed guard runs the three instructions as they are, in a cold block.
+  void LowerModuleAttrOfGlobal(const Instr& global) {
+    const Instr& attr = *fused_attr_.at(&global).first;
+    const Instr& release = *fused_attr_.at(&global).second;
+    if (!Take(decisions_, "lower.module-attr-of-global", global.bc)) {
+      // Each lowered on its own, as if never found: the load here, the other two when the
+      // block's loop reaches them.
+      fused_attr_.erase(&global);
+      fused_tail_.erase(&attr);
+      fused_tail_.erase(&release);
+      return LowerLoadGlobal(global);
+    }
+    const int g = LirReg(global.dst);
+    SiteCache* global_site = NewSiteCache();
+    SiteCache* attr_site = NewSiteCache();
+    const int known = prev_instr_known_;
+    const int slow = ColdBlock(), done = NewBlock();
+    const int cache = Mov(Ptr(global_site), Type::kPtr);
+    const int globals = Load(V(frame_), offsetof(_PyInterpreterFrame, f_globals), Type::kPtr);
+    CheckVersion(globals, cache, offsetof(GlobalCache, globals_version), slow);
+    const int module = Load(V(cache), offsetof(GlobalCache, value), Type::kPtr);
+    lowering_ = &attr;
+    const bool method = attr.op == Op::kLoadMethod;  // [NULL, the module's attribute]
+    const int64_t at = method ? offsetof(MethodCache, module) : offsetof(AttrCache, module);
+    ModuleProbe(V(module), Mov(Ptr(attr_site), Type::kPtr), at,
+                LirReg(method ? attr.dst2 : attr.dst), slow);
+    if (method) Mov(Operand::Imm(0), Type::kPtr, LirReg(attr.dst));
+    Jmp(done);
+    cur_ = slow;
+    prev_instr_known_ = known;
+    lowering_ = &global;
+    SetPrevInstr(global.bc);
+    Call(Helper::a64_load_global_module_cached, {V(frame_), Imm(Name(global.imm)), V(cache)}, g);
+    DeoptIf(global, Cond::kEq, V(g), Operand::Imm(0));
+    lowering_ = &attr;
+    if (method) {
+      LoadMethodCached(attr, V(g), Ptr(attr_site));
+    } else {
+      CallChecked(attr, Helper::a64_load_attr_cached, {V(g), Imm(Name(attr.imm)), Ptr(attr_site)});
+    }
+    lowering_ = &release;
+    Decref(g, false, release.bc);
+    Jmp(done);
+    Join(done, known, -1);  // the cold path stored prev_instr: known only if it was unknown
+    prev_instr_known_ = -1;
+  }
+
   void LowerLoadMethod(const Instr& in) {
     const Operand obj = V(LirReg(in.args[0]));
     SiteCache* site =
@@ -2733,6 +2823,10 @@ class Lowerer {
   // such a value dies it is most likely a float, so its deallocation tries the free list first.
   std::set<int> float_like_regs_;
   std::set<int> module_global_regs_;  // defined once, by a LOAD_GLOBAL of a module (guessed)
+  // `module.attr` lowered as one (FindModuleAttrsOfGlobals): each LoadGlobal's LoadAttr, and
+  // the LoadAttr and Decref the LoadGlobal's lowering takes over.
+  std::map<const Instr*, std::pair<const Instr*, const Instr*>> fused_attr_;
+  std::set<const Instr*> fused_tail_;
   std::set<int64_t> float_like_locals_;
   // Temporaries kept unboxed (unboxed_temporaries.h) as ints, as floats (a register in both
   // may be either), and the LIR registers of their raw values.
