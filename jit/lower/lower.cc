@@ -2640,8 +2640,8 @@ class Lowerer {
     lowering_ = &release;
     Decref(g, false, release.bc);
     Jmp(done);
-    Join(done, known, -1);  // the cold path stored prev_instr: known only if it was unknown
-    prev_instr_known_ = -1;
+    cur_ = done;
+    prev_instr_known_ = -1;  // the cold path stored it (the two paths need not agree)
   }
 
   void LowerLoadMethod(const Instr& in) {
