@@ -1712,28 +1712,38 @@ class Lowerer {
   // object as SmallIntValue reads it. A temporary of both kinds holding a double goes to
   // `float_form`.
   int UnboxedSmallInt(int reg, int slow, int float_form) {
-    const int value = out_.NewVReg(Type::kI64);
-    const int raw = NewBlock(), boxed = NewBlock(), have = NewBlock();
-    Br(Cond::kEq, V(LirReg(reg)), Operand::Imm(0), raw, boxed);
-    cur_ = raw;
-    // A double's mark fails the range test too: for a temporary of both kinds, the cold
-    // block that test leaves for tells the two apart.
-    int out_of_range = slow;
-    if (IsDual(reg)) {
-      if (float_form < 0) throw std::logic_error("a temporary of both kinds read as an int only");
-      const int saved = cur_;
-      out_of_range = ColdBlock();
-      cur_ = out_of_range;
-      Br(Cond::kEq, V(RawOf(reg)), Operand::Imm(kRawFloatMark), float_form, slow);
-      cur_ = saved;
-    }
-    constexpr int64_t kDigitMax = (int64_t{1} << 30) - 1;
-    const int biased = Binary(lir::Op::kAdd, V(RawOf(reg)), Operand::Imm(kDigitMax), Type::kI64);
-    SlowIf(Cond::kUgt, Type::kI64, V(biased), Operand::Imm(2 * kDigitMax), out_of_range);
-    Mov(V(RawOf(reg)), Type::kI64, value);
+    const auto raw = [&] {
+      // A double's mark fails the range test too: for a temporary of both kinds, the cold
+      // block that test leaves for tells the two apart.
+      int out_of_range = slow;
+      if (IsDual(reg)) {
+        if (float_form < 0) throw std::logic_error("a temporary of both kinds read as an int only");
+        const int saved = cur_;
+        out_of_range = ColdBlock();
+        cur_ = out_of_range;
+        Br(Cond::kEq, V(RawOf(reg)), Operand::Imm(kRawFloatMark), float_form, slow);
+        cur_ = saved;
+      }
+      constexpr int64_t kDigitMax = (int64_t{1} << 30) - 1;
+      const int biased = Binary(lir::Op::kAdd, V(RawOf(reg)), Operand::Imm(kDigitMax), Type::kI64);
+      SlowIf(Cond::kUgt, Type::kI64, V(biased), Operand::Imm(2 * kDigitMax), out_of_range);
+      return RawOf(reg);
+    };
+    return RawOrBoxed(reg, Type::kI64, raw, [&] { return SmallIntValue(V(LirReg(reg)), slow); });
+  }
+
+  // Unboxed temporary `reg`'s value as a `t`: `raw()` while its object is NULL, `boxed()`
+  // otherwise, each given the block it runs in and returning a register; joined into one.
+  template <typename Raw, typename Boxed>
+  int RawOrBoxed(int reg, Type t, Raw raw, Boxed boxed) {
+    const int value = out_.NewVReg(t);
+    const int raw_block = NewBlock(), boxed_block = NewBlock(), have = NewBlock();
+    Br(Cond::kEq, V(LirReg(reg)), Operand::Imm(0), raw_block, boxed_block);
+    cur_ = raw_block;
+    Mov(V(raw()), t, value);
     Jmp(have);
-    cur_ = boxed;
-    Mov(V(SmallIntValue(V(LirReg(reg)), slow)), Type::kI64, value);
+    cur_ = boxed_block;
+    Mov(V(boxed()), t, value);
     Jmp(have);
     cur_ = have;
     return value;
@@ -2039,22 +2049,15 @@ class Lowerer {
       }
       return FloatValue(V(LirReg(reg)), slow);
     }
-    const int value = out_.NewVReg(Type::kF64);
-    const int raw = NewBlock(), boxed = NewBlock(), have = NewBlock();
-    Br(Cond::kEq, V(LirReg(reg)), Operand::Imm(0), raw, boxed);
-    cur_ = raw;
-    if (IsDual(reg)) {
-      const int is_float = NewBlock();
-      Br(Cond::kEq, V(RawOf(reg)), Operand::Imm(kRawFloatMark), is_float, slow);
-      cur_ = is_float;
-    }
-    Mov(V(RawFloatOf(reg)), Type::kF64, value);
-    Jmp(have);
-    cur_ = boxed;
-    Mov(V(FloatValue(V(LirReg(reg)), slow)), Type::kF64, value);
-    Jmp(have);
-    cur_ = have;
-    return value;
+    const auto raw = [&] {
+      if (IsDual(reg)) {
+        const int is_float = NewBlock();
+        Br(Cond::kEq, V(RawOf(reg)), Operand::Imm(kRawFloatMark), is_float, slow);
+        cur_ = is_float;
+      }
+      return RawFloatOf(reg);
+    };
+    return RawOrBoxed(reg, Type::kF64, raw, [&] { return FloatValue(V(LirReg(reg)), slow); });
   }
 
   // `obj`'s double when it is an exact float, else a jump to `slow`.
