@@ -568,6 +568,7 @@ class Lowerer {
 
   // One function per op family; the switch lists every HIR op (no default).
   void LowerInstr(const Instr& in) {
+    if (fused_tail_.count(&in) != 0) return;  // LowerModuleAttrOfGlobal lowered it
     switch (in.op) {
       case Op::kLoadLocal:
       case Op::kStoreLocal:
@@ -578,10 +579,8 @@ class Lowerer {
         if (fused_attr_.count(&in) != 0) return LowerModuleAttrOfGlobal(in);
         return LowerLoadGlobal(in);
       case Op::kLoadAttr:
-        if (fused_tail_.count(&in) != 0) return;  // LowerModuleAttrOfGlobal's
         return LowerLoadAttr(in);
       case Op::kLoadMethod:
-        if (fused_tail_.count(&in) != 0) return;  // LowerModuleAttrOfGlobal's
         return LowerLoadMethod(in);
       case Op::kStoreAttr:
         return LowerStoreAttr(in);
@@ -625,7 +624,6 @@ class Lowerer {
       case Op::kIncref:
       case Op::kDecref:
       case Op::kXDecref:
-        if (fused_tail_.count(&in) != 0) return;  // LowerModuleAttrOfGlobal's
         return LowerReference(in);
       case Op::kJump:
       case Op::kBranch:
@@ -1163,14 +1161,14 @@ class Lowerer {
     ReleaseHeld(callable);
   }
 
-  // A str's `state` has its ready, compact and ascii bits (its characters are the bytes after
-  // the header), else a jump to `slow`.
   // `s` is an exact str, compact and ASCII (its bytes follow the header), or a jump to `slow`.
   void RequireAsciiStr(Operand s, int slow) {
     const int type = Load(s, offsetof(PyObject, ob_type), Type::kPtr);
     SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_str_type), slow);
     RequireCompactAscii(s, slow);
   }
+  // A str's `state` has its ready, compact and ascii bits (its characters are the bytes after
+  // the header), else a jump to `slow`.
   void RequireCompactAscii(Operand s, int slow) {
     const int state = Load(s, offsetof(PyASCIIObject, state), Type::kI32);
     const int64_t bits = StrCompactAsciiBits();
@@ -1618,7 +1616,6 @@ class Lowerer {
     Ret(V(return_value_));
   }
 
-  // dst:i64 = (a c b) ? 1 : 0, 64-bit operands.
   // dst:i64 = (a c b) ? 1 : 0, over operands of type `t` (i64 or f64: lir.h's EvalCond).
   int Compare(Operand a, Operand b, Cond c = Cond::kEq, int dst = -1, Type t = Type::kI64) {
     lir::Instr in;
@@ -1697,9 +1694,8 @@ class Lowerer {
   }
 
   // HIR register `reg` as a small int: its constant, or its value (a jump to `slow` when it
-  // is not an int of at most one digit).
-  // A temporary of both kinds that holds a double goes to `float_form` (SmallIntArithmetic's
-  // float form, which reads it unboxed).
+  // is not an int of at most one digit). A temporary of both kinds that holds a double goes
+  // to `float_form` (the consumer's float form, which reads it unboxed).
   Operand SmallIntOperand(int reg, int slow, int float_form = -1) {
     const std::optional<int64_t> k = SmallIntConst(reg);
     if (k) return Operand::Imm(*k);
@@ -1909,11 +1905,10 @@ class Lowerer {
   }
 
   // Whether `in` has the float form here: a BINARY_OP + - * / or a comparison whose operands
-  // may be exact floats (an int constant rules it out: int op float is mixed, and stock takes
-  // it generically too, as 3.11's COMPARE_OP_FLOAT_JUMP wants two floats).
-  // A comparison has it only with a reason to expect floats (3.11's COMPARE_OP_FLOAT_JUMP, an
-  // operand guessed to be one or a float constant): most compares are of ints, and a second
-  // form behind the first costs every one of them code.
+  // may be exact floats (an int constant rules it out: int op float is mixed, which stock
+  // takes generically too). A comparison has it only with a reason to expect floats (3.11's
+  // COMPARE_OP_FLOAT_JUMP, a float constant, an operand guessed to be one): most compares are
+  // of ints, and a second form behind the first would cost every one of them code.
   bool HasFloatForm(const Instr& in) const {
     const bool compare = (in.op == Op::kCompareBool || in.op == Op::kCompareOp) &&
                          (in.feedback == Feedback::kFloat || GuessedFloat(in) ||
@@ -1977,22 +1972,22 @@ class Lowerer {
 
   // Unboxed temporary `a`'s object from its raw value (NULL when out of memory).
   void BoxRaw(int a) {
-    const bool ints = unboxed_.count(a) != 0, floats = unboxed_floats_.count(a) != 0;
+    const auto box_int = [&] { Call(Helper::a64_box_int, {V(RawOf(a))}, LirReg(a)); };
+    const auto box_float = [&] { Call(Helper::PyFloat_FromDouble, {V(RawFloatOf(a))}, LirReg(a)); };
     const int done = NewBlock();
-    if (ints && floats) {
+    if (IsDual(a)) {
       const int as_int = NewBlock(), as_float = NewBlock();
       Br(Cond::kEq, V(RawOf(a)), Operand::Imm(kRawFloatMark), as_float, as_int);
       cur_ = as_int;
-      Call(Helper::a64_box_int, {V(RawOf(a))}, LirReg(a));
+      box_int();
       Jmp(done);
       cur_ = as_float;
-    } else if (ints) {
-      Call(Helper::a64_box_int, {V(RawOf(a))}, LirReg(a));
-      Jmp(done);
-      cur_ = done;
-      return;
+      box_float();
+    } else if (unboxed_.count(a) != 0) {
+      box_int();
+    } else {
+      box_float();
     }
-    Call(Helper::PyFloat_FromDouble, {V(RawFloatOf(a))}, LirReg(a));
     Jmp(done);
     cur_ = done;
   }
@@ -2507,6 +2502,12 @@ class Lowerer {
     Incref(V(dst));
   }
 
+  // Goes to `slow` unless the frame's globals have the version tag GlobalCache `cache` holds.
+  void CheckGlobalsVersion(int cache, int slow) {
+    const int globals = Load(V(frame_), offsetof(_PyInterpreterFrame, f_globals), Type::kPtr);
+    CheckVersion(globals, cache, offsetof(GlobalCache, globals_version), slow);
+  }
+
   // Goes to `slow` unless dict `dict`'s version tag equals the one cached at `cache + at`.
   void CheckVersion(int dict, int cache, int64_t at, int slow) {
     const int version = Load(V(dict), offsetof(PyDictObject, ma_version_tag), Type::kI64);
@@ -2544,8 +2545,7 @@ class Lowerer {
     // The version tags alone: 3.11 gives every dict, and every change to one, a version tag no
     // other dict has or had (docs/cpython311.md), so equal tags mean the very dicts the cache
     // was filled from, unchanged since; the cache's dict pointers are the helper's.
-    const int globals = Load(V(frame_), offsetof(_PyInterpreterFrame, f_globals), Type::kPtr);
-    CheckVersion(globals, cache, offsetof(GlobalCache, globals_version), slow);
+    CheckGlobalsVersion(cache, slow);
     if (!module_only) {
       const int builtins = Load(V(frame_), offsetof(_PyInterpreterFrame, f_builtins), Type::kPtr);
       CheckVersion(builtins, cache, offsetof(GlobalCache, builtins_version), slow);
@@ -2564,9 +2564,8 @@ class Lowerer {
 
   // `module.attr` where the module is a global: LoadGlobal %g, LoadAttr %a = %g or LoadMethod
   // %null, %a = %g (a module probe, InlineModuleProbe) and Decref %g in a row, %g read by
-  // nothing else. Lowered as
-  // one, the hot path never takes a reference to the module: the globals hold it for as long
-  // as their version tag is the cached one.
+  // nothing else. Lowered as one, the hot path never takes a reference to the module: the
+  // globals hold it for as long as their version tag is the cached one.
   void FindModuleAttrsOfGlobals() {
     const std::vector<int> defs = f_.DefinitionCounts();
     std::map<int, int> reads;
@@ -2618,8 +2617,7 @@ class Lowerer {
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
     const int cache = Mov(Ptr(global_site), Type::kPtr);
-    const int globals = Load(V(frame_), offsetof(_PyInterpreterFrame, f_globals), Type::kPtr);
-    CheckVersion(globals, cache, offsetof(GlobalCache, globals_version), slow);
+    CheckGlobalsVersion(cache, slow);
     const int module = Load(V(cache), offsetof(GlobalCache, value), Type::kPtr);
     lowering_ = &attr;
     const bool method = attr.op == Op::kLoadMethod;  // [NULL, the module's attribute]
@@ -2711,7 +2709,7 @@ class Lowerer {
     const int c = LirReg(in.dst);
     const Operand v = V(LirReg(in.args[0]));
     const int done = NewBlock();
-    if (unboxed_.count(in.args[0]) != 0) {  // `if x & 1:` tests the C value (unboxed_temporaries.h)
+    if (unboxed_.count(in.args[0]) != 0) {  // `if x & 1:` tests the C value (an int temporary)
       const int raw = NewBlock(), boxed = NewBlock();
       Br(Cond::kEq, v, Operand::Imm(0), raw, boxed);
       cur_ = raw;
