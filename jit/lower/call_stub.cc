@@ -230,13 +230,16 @@ bb31:    ; the callee %52 runs in its frame %58; below $deopt_code_limit its out
         ; deopt code (or NULL), for the helper
   %59:i64 = call *%52(%0, %58)
   br.i64 ult %59, $deopt_code_limit, bb34, bb32
-bb32:   ; it returned a value and released its locals (stacktop 0); with no frame object the
-        ; frame is popped here, else by the helper
+bb32:   ; it returned a value and released its locals (stacktop 0); with no frame object and
+        ; no f_locals dict (locals() makes one, 3.11's _PyFrame_FastToLocalsWithError) the
+        ; frame is popped here, else by the helper, which releases both
   %60:i32 = load [%58 + $stacktop]
   %61:ptr = load [%58 + $frame_obj]
   %62:i64 = zext %60
   %63:i64 = or %61, %62
-  br.i64 ne %63, 0, bb34, bb33
+  %64:ptr = load [%58 + $f_locals]
+  %65:i64 = or %63, %64
+  br.i64 ne %65, 0, bb34, bb33
 bb33:   ; the caller is current again (the return block, or a64_make_generator, made it so);
         ; the frame popped before the releases, which may run code that pushes frames; the
         ; code object is pinned (the runtime holds one), the function may go
