@@ -110,6 +110,9 @@ struct Function {
   std::vector<ValueType> reg_types;
   std::vector<int> stack_regs;  // s_k
   std::vector<Block> blocks;    // blocks[0] is the entry
+  // Per local, whether it is bound at every Return (passes.cc, RemoveUnboundChecks): the
+  // return's release then needs no NULL test. Empty until that pass ran, and for generators.
+  std::vector<bool> bound_at_return;
 
   int NewReg(ValueType t) {
     reg_types.push_back(t);

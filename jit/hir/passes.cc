@@ -84,10 +84,16 @@ void RemoveUnboundChecks(Function& f, Decisions* d) {
       for (int s : Successors(f.blocks[b])) flow_to(s);
     }
   }
+  // What is bound at every return, for the return's release of the locals (a generator's
+  // returns do not release them).
+  std::vector<bool> at_return(static_cast<size_t>(n), !IsGenerator(f.code.flags));
   for (size_t b = 0; b < nb; b++) {
     std::vector<bool> assigned = in[b];
     for (Instr& ins : f.blocks[b].instrs) {
       UpdateBound(f, ins, assigned);
+      if (ins.op == Op::kReturn && reached[b]) {
+        for (size_t i = 0; i < at_return.size(); i++) at_return[i] = at_return[i] && assigned[i];
+      }
       if (ins.op == Op::kLoadLocal && assigned[static_cast<size_t>(ins.imm)]) {
         if (ins.checked && !Take(d, "hir.unbound-check", ins.bc)) continue;
         ins.checked = false;
@@ -95,6 +101,7 @@ void RemoveUnboundChecks(Function& f, Decisions* d) {
       }
     }
   }
+  f.bound_at_return = std::move(at_return);
 }
 
 // Branch(IsTrue(BoolFromCInt(c))) -> Branch(c), targets swapped when inverted.

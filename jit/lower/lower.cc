@@ -1593,9 +1593,16 @@ class Lowerer {
     const int64_t n = f_.code.nlocalsplus;
     if (rt_.null_sink != 0 && n <= kUnrolledLocals) {
       // One branch per local (its dealloc), not two: under Unicorn each conditional branch
-      // ends a translated block, the unit emulation pays for. A NULL local releases the sink.
+      // ends a translated block, the unit emulation pays for. A NULL local releases the sink;
+      // a local bound at every return (an argument never deleted, say) needs no test at all.
+      const bool known = !f_.bound_at_return.empty() && BoundAtSomeReturn() &&
+                         Take(decisions_, "lower.release-bound-locals");
       for (int64_t i = 0; i < n; i++) {
         const int local = Load(V(frame_), kLocalsPlus + 8 * i, Type::kPtr);
+        if (known && f_.bound_at_return[static_cast<size_t>(i)]) {
+          Decref(local, false, -1);
+          continue;
+        }
         Decref(Select(V(local), V(local), V(Mov(Imm(rt_.null_sink), Type::kPtr)), Type::kPtr),
                false, -1);
       }
@@ -1614,6 +1621,12 @@ class Lowerer {
     Jmp(keep);
     cur_ = keep;
     Ret(V(return_value_));
+  }
+
+  // Whether some local is bound at every return (hir::Function::bound_at_return).
+  bool BoundAtSomeReturn() const {
+    return std::find(f_.bound_at_return.begin(), f_.bound_at_return.end(), true) !=
+           f_.bound_at_return.end();
   }
 
   // dst:i64 = (a c b) ? 1 : 0, over operands of type `t` (i64 or f64: lir.h's EvalCond).
