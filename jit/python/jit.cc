@@ -1048,27 +1048,46 @@ __attribute__((noinline)) PyObject* FinishGenerator(PyGenObject* gen, _PyInterpr
 // the exception state linked, FRAME_EXECUTING) but runs its compiled code directly, without
 // _PyEval_EvalFrame and the eval-frame hook's lookups. Everything else, and every error
 // case of gen_send_ex2's start, is 3.11's gen_iternext.
-PyObject* JitGenIterNext(PyObject* self) {
-  auto* gen = reinterpret_cast<PyGenObject*>(self);
-  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
-  if (gen->gi_frame_state >= FRAME_EXECUTING) return g_gen_iternext(self);
-  PyThreadState* ts = CurrentThreadState();
-  Runtime& r = TheRuntime();
-  CodeState* st = RunnableState(r, ts, frame);
-  if (st == nullptr) return g_gen_iternext(self);
+// The resume itself, for a generator whose compiled state `st` may run on `ts`: RunDirect
+// when `direct` (DirectRunFits), else RunCompiled.
+template <bool direct>
+A64JIT_ALWAYS_INLINE PyObject* ResumeCompiled(Runtime& r, CodeState* st, PyThreadState* ts,
+                                              PyGenObject* gen, _PyInterpreterFrame* frame) {
   r.stats.resumed_entries++;
-  frame->localsplus[frame->stacktop++] = Py_NewRef(Py_None);  // (RunCompiled links previous)
+  frame->localsplus[frame->stacktop++] = Py_NewRef(Py_None);  // (the run links previous)
   gen->gi_exc_state.previous_item = ts->exc_info;
   ts->exc_info = &gen->gi_exc_state;
   gen->gi_frame_state = FRAME_EXECUTING;
-  PyObject* result =
-      DirectRunFits(r, ts) ? RunDirect(r, st, ts, frame) : RunCompiledOutOfLine(r, st, ts, frame);
+  PyObject* result = direct ? RunDirect(r, st, ts, frame) : RunCompiled(r, st, ts, frame);
   if (gen->gi_frame_state == FRAME_EXECUTING) gen->gi_frame_state = FRAME_COMPLETED;
   ts->exc_info = gen->gi_exc_state.previous_item;
   gen->gi_exc_state.previous_item = nullptr;
   frame->previous = nullptr;
   if (result != nullptr && gen->gi_frame_state == FRAME_SUSPENDED) return result;
   return FinishGenerator(gen, frame, result);
+}
+
+// JitGenIterNext where DirectRunFits does not hold (another thread, the executor, at the
+// recursion limit).
+__attribute__((noinline)) PyObject* JitGenIterNextGeneral(Runtime& r, PyThreadState* ts,
+                                                          PyGenObject* gen) {
+  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
+  CodeState* st = RunnableState(r, ts, frame);
+  if (st == nullptr) return g_gen_iternext(reinterpret_cast<PyObject*>(gen));
+  return ResumeCompiled<false>(r, st, ts, gen, frame);
+}
+
+PyObject* JitGenIterNext(PyObject* self) {
+  auto* gen = reinterpret_cast<PyGenObject*>(self);
+  if (gen->gi_frame_state >= FRAME_EXECUTING) return g_gen_iternext(self);
+  PyThreadState* ts = CurrentThreadState();
+  Runtime& r = TheRuntime();
+  if (!DirectRunFits(r, ts)) return JitGenIterNextGeneral(r, ts, gen);
+  // RunnableState without the interpreter test: the JIT's first thread is this runtime's.
+  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
+  const StateCacheEntry& cached = g_state_cache[StateCacheIndex(frame->f_code)];
+  if (cached.code != frame->f_code || ts->cframe->use_tracing) return g_gen_iternext(self);
+  return ResumeCompiled<true>(r, cached.state, ts, gen, frame);
 }
 
 }  // namespace
