@@ -37,6 +37,11 @@ KnownCall KnownCallSites::Of(const Instr& call) const {
   for (const KnownCallRule& rule : kKnownCallRules) {
     if (rule.method == method && rule.argc == call.imm && name == rule.name) return rule.call;
   }
+  if (method && call.imm <= 2) {
+    for (const char* hint : kBuiltinMethodNames) {
+      if (name == hint) return KnownCall::kMethodDescriptor;
+    }
+  }
   return KnownCall::kNone;
 }
 

@@ -24,6 +24,10 @@ enum class KnownCall : uint8_t {
   kChr,         // chr(i) for 0 <= i < 128: the interpreter's one-character ASCII str
   kIntOf,       // int(x): x itself if an exact int, else PyNumber_Long without the type call
   kStrOf,       // str(x): x itself if an exact str, else PyObject_Str (PRECALL_NO_KW_STR_1)
+  // obj.name(args) with a name builtin types' methods have (kBuiltinMethodNames) and at most
+  // two arguments: the C method descriptor the site's CCallCache holds, called through its
+  // C entry (PRECALL_NO_KW_METHOD_DESCRIPTOR_{NOARGS,O,FAST}) without the call stub.
+  kMethodDescriptor,
 };
 
 struct KnownCallRule {
@@ -45,6 +49,25 @@ inline constexpr KnownCallRule kKnownCallRules[] = {
   {"str",          false,  1,    KnownCall::kStrOf},
 };
 // clang-format on
+
+// Names of C methods of str, bytes, list, dict and set that a site calling LOAD_METHOD's pair
+// with at most two arguments makes a kMethodDescriptor site. Only a hint, so that sites
+// calling Python methods (Richards' `task.release()`) do not grow by the inline path: the
+// run-time guard is the cached descriptor and self's exact type.
+inline constexpr const char* kBuiltinMethodNames[] = {
+    // str and bytes
+    "isspace", "isdigit", "isalpha", "isalnum", "isdecimal", "isnumeric", "isidentifier", "islower",
+    "isupper", "istitle", "lower", "upper", "casefold", "title", "capitalize", "swapcase", "strip",
+    "lstrip", "rstrip", "split", "rsplit", "splitlines", "join", "startswith", "endswith", "find",
+    "rfind", "replace", "partition", "rpartition", "zfill", "ljust", "rjust", "center", "encode",
+    "decode", "removeprefix", "removesuffix",
+    // dict
+    "get", "setdefault", "items", "keys", "values", "popitem",
+    // list and set
+    "extend", "insert", "pop", "remove", "reverse", "add", "discard", "issubset", "issuperset",
+    "isdisjoint",
+    // several
+    "copy", "clear", "count", "index", "update"};
 
 // Which call sites of one function have a known callable, by the shape of their operands.
 class KnownCallSites {

@@ -979,6 +979,16 @@ class Lowerer {
                          {V(tstate_), V(p), Operand::Imm(in.imm), Imm(Const(in.kwnames))});
     }
     const KnownCall known = known_calls_.Of(in);
+    if (known == KnownCall::kMethodDescriptor) {
+      // Both paths use one CCallCache: the stub's call fills what the inline path reads.
+      auto* cache =
+          rt_.call_stub != 0 ? reinterpret_cast<runtime::CCallCache*>(NewSiteCache()) : nullptr;
+      if (cache == nullptr || rt_.eval_breaker == 0) return CallGeneric(in, cache);
+      return FastOrGeneric(
+          "lower.method-descriptor-call", in,
+          [&](int slow) { InlineMethodDescriptorCall(in, cache, slow); },
+          [&] { CallGeneric(in, cache); });
+    }
     if (KnownCallInline(known)) {
       return FastOrGeneric(
           "lower.known-call", in, [&](int slow) { LowerKnownCall(in, known, slow); },
@@ -988,14 +998,14 @@ class Lowerer {
   }
 
   // CALL without keywords. The call stub makes the call: a C function through the site's
-  // CCallCache, a compiled callee without a host frame between (and under Unicorn without
-  // nested emulation). Without it, the host helper.
-  void CallGeneric(const Instr& in) {
+  // CCallCache (`c_call`, or a new one), a compiled callee without a host frame between (and
+  // under Unicorn without nested emulation). Without it, the host helper.
+  void CallGeneric(const Instr& in, runtime::CCallCache* c_call = nullptr) {
     const int p = Spill(in.args);
     const int dst = LirReg(in.dst);
     SetPrevInstr(in.bc);
     if (rt_.call_stub != 0) {
-      auto* c_call = reinterpret_cast<runtime::CCallCache*>(NewSiteCache());
+      if (c_call == nullptr) c_call = reinterpret_cast<runtime::CCallCache*>(NewSiteCache());
       const uint64_t tagged = c_call == nullptr
                                   ? 0
                                   : reinterpret_cast<uint64_t>(c_call) |
@@ -1013,6 +1023,7 @@ class Lowerer {
   bool KnownCallInline(KnownCall known) const {
     switch (known) {
       case KnownCall::kNone:
+      case KnownCall::kMethodDescriptor:  // LowerCall's own case
         return false;
       case KnownCall::kLen:
         return rt_.builtin_len != 0 && rt_.py_list_type != 0 && rt_.py_tuple_type != 0 &&
@@ -1039,6 +1050,7 @@ class Lowerer {
   void LowerKnownCall(const Instr& in, KnownCall known, int slow) {
     switch (known) {
       case KnownCall::kNone:
+      case KnownCall::kMethodDescriptor:
         break;
       case KnownCall::kLen:
         return InlineLen(in, slow);
@@ -1270,6 +1282,62 @@ class Lowerer {
     Store(item, V(Binary(lir::Op::kAdd, V(items), V(offset), Type::kPtr)), 0, Type::kPtr);
     Store(V(Binary(lir::Op::kAdd, V(size), Operand::Imm(1), Type::kI64)), list,
           offsetof(PyVarObject, ob_size), Type::kI64);
+  }
+
+  // A method descriptor's call (KnownCall::kMethodDescriptor) inline: what the call stub's C
+  // path does (call_stub.cc, bb1-bb11) for the descriptor `cache` holds, without the stub's
+  // prologue, argument spill and shape tests (about 65 guest instructions a call). Guarded by
+  // the cached descriptor and self's exact type (3.11's PRECALL_NO_KW_METHOD_DESCRIPTOR_*
+  // test the same), and the recursion limit; then the C entry with self and the argument
+  // (METH_O), NULL (METH_NOARGS) or the argument vector (METH_FASTCALL), the references
+  // released, and a set eval breaker handled after the call. Anything else, an empty cache
+  // included, is `slow`: the stub's call with this cache, which fills it.
+  void InlineMethodDescriptorCall(const Instr& in, runtime::CCallCache* cache, int slow) {
+    using runtime::CCallCache;
+    const Operand method = V(LirReg(in.args[0]));
+    const int self = LirReg(in.args[1]);
+    const int c = Mov(Ptr(cache), Type::kPtr);
+    const int cached = Load(V(c), offsetof(CCallCache, callable), Type::kPtr);
+    SlowIf(Cond::kNe, Type::kI64, method, V(cached), slow);
+    // NULL unless the cache holds a descriptor: no object's type matches it then.
+    const int self_type = Load(V(c), offsetof(CCallCache, self_type), Type::kPtr);
+    const int type = Load(V(self), offsetof(PyObject, ob_type), Type::kPtr);
+    SlowIf(Cond::kNe, Type::kI64, V(type), V(self_type), slow);
+    Operand arg = Operand::Imm(0);  // METH_NOARGS, or METH_FASTCALL with no arguments
+    if (in.args.size() > 2) {
+      const int vector = Spill(std::vector<int>(in.args.begin() + 2, in.args.end()));
+      const int fastcall = Load(V(c), offsetof(CCallCache, fastcall), Type::kI64);
+      if (in.args.size() == 3) {
+        arg = V(Select(V(fastcall), V(vector), V(LirReg(in.args[2])), Type::kPtr));
+      } else {
+        SlowIf(Cond::kEq, Type::kI64, V(fastcall), Operand::Imm(0), slow);
+        arg = V(vector);
+      }
+    }
+    const int remaining = Load(V(tstate_), kRecursionRemaining, Type::kI32);
+    SlowIf(Cond::kSle, Type::kI32, V(remaining), Operand::Imm(0), slow);
+    Store(V(Binary(lir::Op::kSub, V(remaining), Operand::Imm(1), Type::kI32)), V(tstate_),
+          kRecursionRemaining, Type::kI32);
+    const int entry = Load(V(c), offsetof(CCallCache, entry), Type::kPtr);
+    SetPrevInstr(in.bc);
+    const int result = CallThrough(entry, {V(self), arg, Operand::Imm(in.imm), Operand::Imm(0)});
+    prev_instr_known_ = -1;
+    const int after = Load(V(tstate_), kRecursionRemaining, Type::kI32);
+    Store(V(Binary(lir::Op::kAdd, V(after), Operand::Imm(1), Type::kI32)), V(tstate_),
+          kRecursionRemaining, Type::kI32);
+    for (size_t i = 2; i < in.args.size(); i++) Decref(LirReg(in.args[i]), false, in.bc);
+    Decref(self, false, in.bc);
+    ReleaseHeld(method);  // the cache holds the descriptor too
+    const int dst = LirReg(in.dst);
+    Mov(V(result), Type::kPtr, dst);
+    const int breaker = Load(V(Mov(Imm(rt_.eval_breaker), Type::kPtr)), 0, Type::kI32);
+    const int handle = ColdBlock(), cont = NewBlock();
+    Emit(BrInstr(Cond::kNe, Type::kI32, V(breaker), Operand::Imm(0), handle, cont));
+    cur_ = handle;
+    Call(Helper::a64_after_c_call, {V(tstate_), V(dst)}, dst);
+    Jmp(cont);
+    cur_ = cont;
+    DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));
   }
 
   // [i64] call *%target(args...): a call of machine code whose address is known at run time.
