@@ -366,24 +366,33 @@ TEST_F(Helpers311, GetLen) {
   ExpectStockError("len(num)");
 }
 
-// Every value boxes to an int equal to PyLong_FromLongLong's: one-digit ints made inline
-// (a new object, one reference), the small ints the interpreter's own singletons, and values
-// past one digit (2**30 and beyond) through PyLong_FromLongLong.
-TEST_F(Helpers311, BoxIntMatchesPyLongFromLongLong) {
-  const int64_t kValues[] = {0,
-                             -5,
-                             256,
-                             257,
-                             -6,
-                             1000003,
-                             -1000003,
-                             (1 << 30) - 1,
-                             -((1 << 30) - 1),
-                             int64_t{1} << 30,
-                             -(int64_t{1} << 30),
-                             INT64_MAX,
-                             INT64_MIN};
-  for (const int64_t v : kValues) {
+// Values at each edge of a64_box_int's cases: the small ints (the interpreter's own
+// singletons), one digit (made by the runtime: a new object, one reference), and past one
+// digit (2**30 and beyond, through PyLong_FromLongLong).
+constexpr int64_t kBoxIntEdges[] = {0,
+                                    -5,
+                                    256,
+                                    257,
+                                    -6,
+                                    1000003,
+                                    -1000003,
+                                    (1 << 30) - 1,
+                                    -((1 << 30) - 1),
+                                    int64_t{1} << 30,
+                                    -(int64_t{1} << 30),
+                                    INT64_MAX,
+                                    INT64_MIN};
+
+// a64_box_int(v) is PyLong_FromLongLong(v): equal, of the same size, the same object for a
+// small int, else a new one with one reference. With `from_free_list`, a dead one-digit int
+// is on the free list first, so that the values take its path where they may.
+void ExpectBoxesLikeStock(bool from_free_list) {
+  for (const int64_t v : kBoxIntEdges) {
+    if (from_free_list) {
+      PyObject* dead = PyLong_FromLong(777777);
+      Py_SET_REFCNT(dead, 0);  // its last reference released, as compiled code's Decref does
+      a64_dealloc(dead);
+    }
     PyObject* boxed = a64_box_int(v);
     PyObject* stock = PyLong_FromLongLong(v);
     ASSERT_NE(boxed, nullptr) << v;
@@ -400,6 +409,10 @@ TEST_F(Helpers311, BoxIntMatchesPyLongFromLongLong) {
     Py_DECREF(stock);
   }
 }
+
+TEST_F(Helpers311, BoxIntMatchesPyLongFromLongLong) { ExpectBoxesLikeStock(false); }
+
+TEST_F(Helpers311, BoxIntFromTheFreeListMatchesPyLongFromLongLong) { ExpectBoxesLikeStock(true); }
 
 // An int of one digit whose last reference compiled code drops (a64_dealloc) is the next
 // one a64_box_int makes, with its new value and one reference; anything else a64_dealloc

@@ -392,23 +392,40 @@ void a64_dealloc(PyObject* obj) {
   type->tp_dealloc(obj);  // all that 3.11's _Py_Dealloc does without Py_TRACE_REFS
 }
 
-PyObject* a64_box_int(int64_t v) {
+namespace {
+
+// a64_box_int's way for everything but a one-digit int the free list has a block for: a
+// small int, a bigger one, tracemalloc tracing, or an empty list. Out of line, so that the
+// common case needs no stack frame.
+__attribute__((noinline)) PyObject* BoxIntSlow(int64_t v) {
   constexpr int64_t kDigitMax = (int64_t{1} << PyLong_SHIFT) - 1;
   // The small ints (-5 to 256, _PY_NSMALLNEGINTS and _PY_NSMALLPOSINTS) are singletons.
   const bool small = v >= -5 && v <= 256;
   if (small || v < -kDigitMax || v > kDigitMax || *g_tracemalloc_tracing != 0) {
     return PyLong_FromLongLong(v);
   }
-  PyLongObject* obj;
+  auto* obj = static_cast<PyLongObject*>(PyObject_Malloc(sizeof(PyLongObject)));
+  if (obj == nullptr) return PyErr_NoMemory();
+  Py_SET_REFCNT(obj, 1);  // _Py_NewReference, tracemalloc not tracing
+  Py_SET_TYPE(obj, &PyLong_Type);
+  Py_SET_SIZE(obj, v < 0 ? -1 : 1);
+  obj->ob_digit[0] = static_cast<digit>(v < 0 ? -v : v);
+  return reinterpret_cast<PyObject*>(obj);
+}
+
+}  // namespace
+
+PyObject* a64_box_int(int64_t v) {
+  constexpr int64_t kDigitMax = (int64_t{1} << PyLong_SHIFT) - 1;
   IntFreeList& list = g_int_free_list;
-  if (list.head != nullptr) {
-    obj = reinterpret_cast<PyLongObject*>(list.head);
-    list.head = reinterpret_cast<PyObject*>(Py_TYPE(list.head));
-    list.count--;
-  } else {
-    obj = static_cast<PyLongObject*>(PyObject_Malloc(sizeof(PyLongObject)));
-    if (obj == nullptr) return PyErr_NoMemory();
-  }
+  PyObject* head = list.head;
+  // One digit, not one of the small ints (-5 to 256): each test one unsigned compare.
+  const bool one_digit = static_cast<uint64_t>(v + kDigitMax) <= 2 * kDigitMax;
+  const bool small = static_cast<uint64_t>(v + 5) <= 261;
+  if (head == nullptr || !one_digit || small || *g_tracemalloc_tracing != 0) return BoxIntSlow(v);
+  list.head = reinterpret_cast<PyObject*>(Py_TYPE(head));
+  list.count--;
+  auto* obj = reinterpret_cast<PyLongObject*>(head);
   Py_SET_REFCNT(obj, 1);  // _Py_NewReference, tracemalloc not tracing
   Py_SET_TYPE(obj, &PyLong_Type);
   Py_SET_SIZE(obj, v < 0 ? -1 : 1);
