@@ -49,14 +49,14 @@ if /usr/bin/python3.11 - "$tmp/labels.json" <<'PY'
 import json, sys
 labels = json.load(open(sys.argv[1]))
 print("label:", labels["planted::test_count"])
-want = ("confirmed; culprit function: __main__:count_below; decision 6 of 12: "
+want = ("confirmed; culprit function: __main__:count_below; decision 6 of 13: "
         "hir.fuse-compare-truth at bytecode offset 9; reproducer ")
 assert labels["planted::test_count"].startswith(want), labels
 assert "fails with the JIT" in labels["planted::test_count"], labels
 assert labels["planted::test_other"] == "flaky", labels
 print("label:", labels["planted::test_module"])
 assert labels["planted::test_module"].startswith(
-    "confirmed in module; culprit function: __main__:count_below; decision 6 of 12"), labels
+    "confirmed in module; culprit function: __main__:count_below; decision 6 of 13"), labels
 PY
 then
   echo "PASS culprits.py labels the confirmed regression with its culprit"
