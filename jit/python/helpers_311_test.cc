@@ -478,6 +478,26 @@ TEST_F(Helpers311, IsInstanceMatchesTheBuiltin) {
   PyErr_Clear();
 }
 
+// A type a64_isinstance has found to report itself as __class__ stops being taken for one
+// once its class, or a base, defines __getattribute__ after all (__class__ itself cannot be
+// assigned on a class: that sets the class's own type).
+TEST_F(Helpers311, IsInstanceSeesClassChangesAfterACachedAnswer) {
+  Exec(
+      "class A: pass\n"
+      "class Base: pass\n"
+      "class Plain(Base): pass\n"
+      "class Other(Base): pass\n"
+      "plain, other = Plain(), Other()\n");
+  PyObject* a = Get("A");
+  EXPECT_EQ(a64_isinstance(Get("plain"), a), 0);
+  EXPECT_EQ(a64_isinstance(Get("plain"), a), 0);  // the cached answer
+  EXPECT_EQ(a64_isinstance(Get("other"), a), 0);
+  Exec("Plain.__getattribute__ = lambda self, name: A if name == '__class__' else 0");
+  EXPECT_EQ(a64_isinstance(Get("plain"), a), 1);
+  Exec("Base.__getattribute__ = lambda self, name: A if name == '__class__' else 0");
+  EXPECT_EQ(a64_isinstance(Get("other"), a), 1);
+}
+
 TEST_F(Helpers311, MatchKeys) {
   Exec(
       "import collections\n"

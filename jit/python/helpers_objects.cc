@@ -348,17 +348,45 @@ PyObject* a64_get_len(PyObject* obj) {
   return PyLong_FromSsize_t(len);
 }
 
+namespace {
+
+// Types whose instances' __class__ is their type (object's descriptor, found by the generic
+// getattr), each with the version tag it had then. Valid while the tag is: assigning
+// __class__ or __getattribute__ on a class, or on a base, changes its tag, and 3.11 never
+// gives a tag twice, so a new type at a dead one's address cannot match.
+struct ClassIsTypeEntry {
+  PyTypeObject* type;
+  unsigned int version;
+};
+constexpr uintptr_t kClassIsTypeEntries = 64;
+ClassIsTypeEntry g_class_is_type[kClassIsTypeEntries];
+
+// Whether `type`'s instances report `type` as their __class__ (then isinstance needs no
+// lookup of it): about 35 guest instructions of _PyType_Lookup saved on a cached type.
+bool ClassIsType(PyTypeObject* type) {
+  ClassIsTypeEntry& e =
+      g_class_is_type[(reinterpret_cast<uintptr_t>(type) >> 4) % kClassIsTypeEntries];
+  const bool tagged = PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG);
+  if (e.type == type && tagged && e.version == type->tp_version_tag) return true;
+  PyObject* name = A64JIT_STR(__class__);
+  // object's __class__ getset descriptor, which object's dict keeps alive.
+  static PyObject* const object_class = _PyType_Lookup(&PyBaseObject_Type, name);
+  const bool is_type = name != nullptr && type->tp_getattro == PyObject_GenericGetAttr &&
+                       _PyType_Lookup(type, name) == object_class;
+  // _PyType_Lookup gave the type a tag if it can have one.
+  if (is_type && PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG)) {
+    e = {type, type->tp_version_tag};
+  }
+  return is_type;
+}
+
+}  // namespace
+
 int a64_isinstance(PyObject* x, PyObject* cls) {
   if (PyType_CheckExact(cls)) {
     PyTypeObject* type = Py_TYPE(x);
     if (PyType_IsSubtype(type, reinterpret_cast<PyTypeObject*>(cls))) return 1;
-    PyObject* name = A64JIT_STR(__class__);
-    // object's __class__ getset descriptor, which object's dict keeps alive.
-    static PyObject* const object_class = _PyType_Lookup(&PyBaseObject_Type, name);
-    if (name != nullptr && type->tp_getattro == PyObject_GenericGetAttr &&
-        _PyType_Lookup(type, name) == object_class) {
-      return 0;
-    }
+    if (ClassIsType(type)) return 0;
   }
   return PyObject_IsInstance(x, cls);
 }
