@@ -1635,9 +1635,31 @@ class Lowerer {
     if (return_block_ < 0) {
       return_block_ = NewBlock();
       return_value_ = out_.NewVReg(Type::kPtr);
+      return_units_ = ReturnUnits();
+      if (return_units_.size() > 1) return_unit_ = out_.NewVReg(Type::kI64);
     }
+    if (return_unit_ >= 0) Mov(Operand::Imm(in.bc), Type::kI64, return_unit_);
     Mov(V(LirReg(in.args[0])), Type::kPtr, return_value_);
     Jmp(return_block_);
+  }
+
+  // The code units of the function's RETURN_VALUEs.
+  std::set<int> ReturnUnits() const {
+    std::set<int> units;
+    for (const hir::Block& b : f_.blocks) {
+      if (!b.instrs.empty() && b.instrs.back().op == Op::kReturn) units.insert(b.instrs.back().bc);
+    }
+    return units;
+  }
+
+  // prev_instr at the RETURN_VALUE the function is leaving by, as the interpreter leaves it:
+  // a frame object that outlives the frame shows that line (f_lineno). Only the return
+  // block's frame-object path needs it; with several returns, each says which (return_unit_).
+  void SetReturnPrevInstr() {
+    if (return_unit_ < 0) return SetPrevInstr(*return_units_.begin());
+    const int offset = Binary(lir::Op::kShl, V(return_unit_), Operand::Imm(1), Type::kI64);
+    Store(V(Binary(lir::Op::kAdd, V(first_instr_), V(offset), Type::kPtr)), V(frame_), kPrevInstr,
+          Type::kPtr);
   }
   // The return of a function frame releases its locals here, as 3.11's _PyFrame_Clear would,
   // and leaves stacktop 0, so that whoever pops the frame (a64_call_leave, the compiled
@@ -1651,8 +1673,10 @@ class Lowerer {
     const int keep = NewBlock();
     const int frame_object = Load(V(frame_), kFrameObject, Type::kPtr);
     const int clear = SplitOn(Cond::kEq, V(frame_object), Operand::Imm(0));
+    SetReturnPrevInstr();
     Jmp(keep);  // a frame object: its frame is cleared by whoever pops it
     cur_ = clear;
+    prev_instr_known_ = -1;
     // Off the thread's stack first, as 3.11 pops a frame before clearing it (gh-99729): a
     // finalizer the releases run must not find this half-cleared frame. Whoever pops the
     // frame afterwards makes its caller current again, to the same effect.
@@ -2894,7 +2918,9 @@ class Lowerer {
   lir::Function out_;
   std::vector<int> regs_;
   std::vector<int> block_of_;
-  int return_block_ = -1;  // the function frame's one return (LowerReturnBlock)
+  int return_block_ = -1;       // the function frame's one return (LowerReturnBlock)
+  std::set<int> return_units_;  // the RETURN_VALUEs' code units (ReturnUnits)
+  int return_unit_ = -1;        // with several: the vreg saying which one is returning
   int return_value_ = -1;
   int tstate_ = -1, frame_ = -1, first_instr_ = -1;
   int entry_ = -1, cur_ = -1;
