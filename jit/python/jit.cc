@@ -794,18 +794,21 @@ A64JIT_ALWAYS_INLINE bool PlainCallFits(PyThreadState* ts, PyCodeObject* code, P
 
 // The common case: the frame pushed and run as PushFrame and RunPushedFrame would, and popped
 // here as the call stub pops it (jit/lower/call_stub.cc): a returned value means the compiled
-// return made the caller current and released the locals, and the function and code are the
-// frame's only while it needs them. The general path took about 160 guest instructions a
-// call, this one about 110 (qemu_profile of map() over a one-line lambda).
+// return made the caller current and released the locals, so only the function remains, and
+// the code is the frame's only while it needs it. The general path took about 160 guest
+// instructions a call, this one about 110 (qemu_profile of map() over a one-line lambda).
 A64JIT_ALWAYS_INLINE PyObject* RunPlainCall(Runtime& r, CodeState* st, PyThreadState* ts,
                                             PyFunctionObject* func, PyObject* const* args,
                                             Py_ssize_t nargs) {
   auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(ts->datastack_top);
   ts->datastack_top += FrameSlots(code);
-  // _PyFrame_InitializeSpecials, but the function and code borrowed: the caller holds the
-  // function for the call (vectorcall's contract) and the runtime pins compiled code. They
-  // become the frame's own references before anything else may clear or keep the frame.
+  // _PyFrame_InitializeSpecials, but the code borrowed (the runtime pins compiled code): it
+  // becomes the frame's own reference before anything else may clear or keep the frame. The
+  // function is the frame's: a C caller may hold it only borrowed (3.11's module_getattro
+  // calls a module's __getattr__ straight out of its dict, and one that deletes itself
+  // drops the last other reference; test_module's test_module_getattr_tricky).
+  Py_INCREF(func);
   frame->f_func = func;
   frame->f_code = code;
   frame->f_builtins = func->func_builtins;
@@ -826,12 +829,12 @@ A64JIT_ALWAYS_INLINE PyObject* RunPlainCall(Runtime& r, CodeState* st, PyThreadS
        reinterpret_cast<uintptr_t>(frame->f_locals)) != 0) {
     // A deopt, an error, a frame object that may take the frame over, an f_locals dict: the
     // general end, which releases a frame's references as 3.11's _PyFrame_Clear does.
-    Py_INCREF(func);
     Py_INCREF(code);
     return FinishPlainCall(r, st, ts, frame, result);
   }
   ts->recursion_remaining++;
-  ts->datastack_top = reinterpret_cast<PyObject**>(frame);
+  ts->datastack_top = reinterpret_cast<PyObject**>(frame);  // popped before the release
+  Py_DECREF(func);
   return reinterpret_cast<PyObject*>(result);
 }
 
