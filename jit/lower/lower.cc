@@ -125,6 +125,7 @@ class Lowerer {
         if (in.op == Op::kStoreLocal && IsFloatLike(in.args[0])) float_like_locals_.insert(in.imm);
       }
     }
+    FindStoreTargets(defs);
     for (auto it = borrow_source_.begin(); it != borrow_source_.end();) {
       it = defs.at(static_cast<size_t>(it->first)) == 1 ? std::next(it) : borrow_source_.erase(it);
     }
@@ -1124,6 +1125,8 @@ class Lowerer {
   // to kSmallIntMax, else a64_box_int's.
   void BoxInt(const Instr& in, int v) {
     if (rt_.small_int_zero == 0) return CallChecked(in, Helper::a64_box_int, {V(v)});
+    const auto target = store_targets_.find(in.dst);
+    bool small_ints_taken = false;
     FastOrGeneric(
         "lower.small-int-box", in,
         [&](int big) {
@@ -1131,8 +1134,20 @@ class Lowerer {
           const int index = Binary(lir::Op::kSub, V(v), Operand::Imm(kSmallIntMin), Type::kI64);
           SlowIf(Cond::kUgt, Type::kI64, V(index), Operand::Imm(kSmallIntMax - kSmallIntMin), big);
           SmallInt(v, LirReg(in.dst));
+          small_ints_taken = true;
         },
-        [&] { CallChecked(in, Helper::a64_box_int, {V(v)}); });
+        [&] {
+          // A result the next instruction stores into a local (store_targets_) may be made in
+          // the local's old int (a64_box_int_reusing). Asked after the small-int form, so that
+          // a limit declining that one declines this one too.
+          if (small_ints_taken && target != store_targets_.end() &&
+              Take(decisions_, "lower.int-store-in-place", in.bc)) {
+            const int slot = Binary(lir::Op::kAdd, V(frame_),
+                                    Operand::Imm(LocalOffset(target->second)), Type::kPtr);
+            return CallChecked(in, Helper::a64_box_int_reusing, {V(v), V(slot)});
+          }
+          CallChecked(in, Helper::a64_box_int, {V(v)});
+        });
   }
 
   // dst = the small int whose value `v` is known to be in range, a new reference.
@@ -1713,6 +1728,34 @@ class Lowerer {
     Jmp(keep);
     cur_ = keep;
     Ret(V(return_value_));
+  }
+
+  // store_targets_: each BINARY_OP result (one definition, one use) that the very next
+  // instruction stores into a local, for a64_box_int_reusing. Nothing runs between the two,
+  // so the local still holds its old value when the result is made (a borrowed copy of that
+  // value still in use gets its own reference before the store, which then is not the very
+  // next instruction).
+  void FindStoreTargets(const std::vector<int>& defs) {
+    std::map<int, int> uses;
+    for (const Block& b : f_.blocks) {
+      for (const Instr& in : b.instrs) {
+        for (int a : in.args) uses[a]++;
+        if (in.has_state) {
+          for (int r : in.state.stack) uses[r]++;
+        }
+      }
+    }
+    for (const Block& b : f_.blocks) {
+      for (size_t i = 0; i + 1 < b.instrs.size(); i++) {
+        const Instr& op = b.instrs[i];
+        const Instr& store = b.instrs[i + 1];
+        if (op.op == Op::kBinaryOp && op.dst >= 0 && store.op == Op::kStoreLocal &&
+            store.args[0] == op.dst && defs.at(static_cast<size_t>(op.dst)) == 1 &&
+            !f_.IsStackReg(op.dst) && uses[op.dst] == 1) {
+          store_targets_[op.dst] = store.imm;
+        }
+      }
+    }
   }
 
   // Whether some local is bound at every return (hir::Function::bound_at_return).
@@ -2911,6 +2954,7 @@ class Lowerer {
   Decisions* decisions_;  // null: every optional decision taken
   const KnownCallSites known_calls_;
   std::map<int, const Instr*> borrow_source_;  // HIR reg -> its LoadLocal or LoadConst
+  std::map<int, int64_t> store_targets_;       // BINARY_OP result -> the local it goes into
   std::vector<char> cold_, emitted_;
   std::vector<int> group_;  // per LIR block: 1 + the HIR block it belongs to (0: entry)
   int group_now_ = 0;

@@ -441,6 +441,44 @@ TEST_F(Helpers311, DeadIntsAreReusedByTheBoxer) {
   Exec("assert finalized == [1], finalized");
 }
 
+// a64_box_int_reusing writes the value into the local's old int only when nothing else can
+// see that int: an exact int of one digit with the local's reference alone, and a value of
+// one digit that is not a small int. Anything else is a64_box_int's new object.
+TEST_F(Helpers311, BoxIntReusingTakesOnlyAnUnsharedOneDigitInt) {
+  PyObject* alone = PyLong_FromLong(5000);
+  PyObject* slot = alone;
+  PyObject* reused = a64_box_int_reusing(-7000, &slot);
+  EXPECT_EQ(reused, alone);
+  EXPECT_EQ(PyLong_AsLong(reused), -7000);
+  EXPECT_EQ(Py_REFCNT(reused), 2);  // the local's and the result's
+  Py_DECREF(reused);
+  PyObject* shared = Py_NewRef(alone);  // a second reference: someone else sees it
+  PyObject* fresh = a64_box_int_reusing(9000, &slot);
+  EXPECT_NE(fresh, alone);
+  EXPECT_EQ(PyLong_AsLong(alone), -7000);
+  EXPECT_EQ(PyLong_AsLong(fresh), 9000);
+  Py_DECREF(fresh);
+  Py_DECREF(shared);
+  PyObject* small = a64_box_int_reusing(200, &slot);  // the singleton, not the old int
+  EXPECT_EQ(small, PyLong_FromLong(200));
+  Py_DECREF(small);
+  Py_DECREF(small);
+  PyObject* big = a64_box_int_reusing(int64_t{1} << 40, &slot);  // two digits
+  EXPECT_NE(big, alone);
+  EXPECT_EQ(PyLong_AsLongLong(big), int64_t{1} << 40);
+  Py_DECREF(big);
+  PyObject* boolean = Py_True;
+  PyObject* from_bool = a64_box_int_reusing(7000, &boolean);
+  EXPECT_NE(from_bool, Py_True);
+  Py_DECREF(from_bool);
+  PyObject* empty = nullptr;
+  PyObject* from_null = a64_box_int_reusing(7000, &empty);
+  EXPECT_EQ(PyLong_AsLong(from_null), 7000);
+  Py_DECREF(from_null);
+  EXPECT_EQ(PyLong_AsLong(alone), -7000);
+  Py_DECREF(alone);
+}
+
 // a64_isinstance agrees with isinstance for exact types and subclasses, for an instance whose
 // __class__ claims another class (a property, or __getattribute__), a weak proxy, a
 // metaclass with __instancecheck__ and a tuple of classes.

@@ -461,6 +461,23 @@ PyObject* a64_box_int(int64_t v) {
   return reinterpret_cast<PyObject*>(obj);
 }
 
+PyObject* a64_box_int_reusing(int64_t v, PyObject** slot) {
+  constexpr int64_t kDigitMax = (int64_t{1} << PyLong_SHIFT) - 1;
+  PyObject* old = *slot;
+  const bool one_digit = static_cast<uint64_t>(v + kDigitMax) <= 2 * kDigitMax;
+  const bool small = static_cast<uint64_t>(v + 5) <= 261;
+  // ob_size 1 or -1: one digit (0 is the int 0, a small int).
+  if (old == nullptr || !Py_IS_TYPE(old, &PyLong_Type) || Py_REFCNT(old) != 1 ||
+      ((Py_SIZE(old) + 1) & ~Py_ssize_t{2}) != 0 || !one_digit || small) {
+    return a64_box_int(v);
+  }
+  auto* obj = reinterpret_cast<PyLongObject*>(old);
+  Py_SET_SIZE(obj, v < 0 ? -1 : 1);
+  obj->ob_digit[0] = static_cast<digit>(v < 0 ? -v : v);
+  Py_INCREF(old);
+  return old;
+}
+
 namespace {
 
 // The values of `keys` in `subject` as a tuple, None when one is missing, NULL on error.

@@ -59,6 +59,7 @@ struct _PyInterpreterFrame;
   X(a64_import_from)                \
   X(a64_get_len)                    \
   X(a64_box_int)                    \
+  X(a64_box_int_reusing)            \
   X(a64_dealloc)                    \
   X(a64_isinstance)                 \
   X(a64_match_keys)                 \
@@ -221,6 +222,13 @@ PyObject* a64_get_len(PyObject* obj);
 // tests and _Py_NewReference's call; the small ints (-5 to 256, singletons), larger ones,
 // and any while tracemalloc traces (it must see each new reference) by PyLong_FromLongLong.
 PyObject* a64_box_int(int64_t v);
+// a64_box_int(v) for a value about to be stored into the local `*slot` (STORE_FAST right
+// after the BINARY_OP that made it): when the local's old value is an exact one-digit int
+// whose only reference is the local's (no one else can see it change) and v has one digit
+// and is not a small int, v is written into that int, which is returned with a new
+// reference (the store then releases the local's): `n = 3 * n + 1` costs no allocation and
+// no deallocation.
+PyObject* a64_box_int_reusing(int64_t v, PyObject** slot);
 // _Py_Dealloc(obj) for an object whose last reference compiled code released; an exact int
 // of one digit goes on the runtime's int free list instead, while it has room and
 // tracemalloc is not tracing (3.11 keeps no free list of ints; compiled code's loops make
