@@ -598,13 +598,6 @@ A64JIT_ALWAYS_INLINE PyObject* RunCompiled(Runtime& r, CodeState* st, PyThreadSt
   return EndRun(r, st, ts, frame, result);
 }
 
-// RunCompiled out of line, for callers whose common case is RunDirect.
-__attribute__((noinline)) PyObject* RunCompiledOutOfLine(Runtime& r, CodeState* st,
-                                                         PyThreadState* ts,
-                                                         _PyInterpreterFrame* frame) {
-  return RunCompiled(r, st, ts, frame);
-}
-
 // BeginRun on the JIT's first thread below the recursion limit (the caller tested both): no
 // other-thread count, no recursion error to raise.
 A64JIT_ALWAYS_INLINE void BeginDirectRun(Runtime& r, PyThreadState* ts,
@@ -782,14 +775,19 @@ __attribute__((noinline)) PyObject* FinishPlainCall(Runtime& r, CodeState* st, P
   return value;
 }
 
+// `base` plus the frame of a compiled state's code (FrameSlots, as its stub view keeps it
+// in bytes: one load, not two).
+A64JIT_ALWAYS_INLINE PyObject** PastFrame(PyObject** base, const CodeState* st) {
+  return reinterpret_cast<PyObject**>(reinterpret_cast<char*>(base) + st->stub.frame_bytes);
+}
+
 // Whether CallCompiled's common case applies where DirectRunFits: a compiled function whose
 // state `st` the cache holds, called with exactly its positional parameters (plain_argcount
 // says so without the code's flags), tracing off, with room on the data stack.
-A64JIT_ALWAYS_INLINE bool PlainCallFits(PyThreadState* ts, PyCodeObject* code, Py_ssize_t nargs,
-                                        const CodeState* st) {
+A64JIT_ALWAYS_INLINE bool PlainCallFits(PyThreadState* ts, Py_ssize_t nargs, const CodeState* st) {
   if (st == nullptr || st->stub.plain_argcount != nargs || ts->cframe->use_tracing) return false;
   PyObject** base = ts->datastack_top;
-  return base != nullptr && base + FrameSlots(code) < ts->datastack_limit;
+  return base != nullptr && PastFrame(base, st) < ts->datastack_limit;
 }
 
 // The common case: the frame pushed and run as PushFrame and RunPushedFrame would, and popped
@@ -802,7 +800,7 @@ A64JIT_ALWAYS_INLINE PyObject* RunPlainCall(Runtime& r, CodeState* st, PyThreadS
                                             Py_ssize_t nargs) {
   auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(ts->datastack_top);
-  ts->datastack_top += FrameSlots(code);
+  ts->datastack_top = PastFrame(ts->datastack_top, st);
   // _PyFrame_InitializeSpecials, but the code borrowed (the runtime pins compiled code): it
   // becomes the frame's own reference before anything else may clear or keep the frame. The
   // function is the frame's: a C caller may hold it only borrowed (3.11's module_getattro
@@ -870,7 +868,7 @@ PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* a
     const StateCacheEntry& e = g_state_cache[StateCacheIndex(code)];
     CodeState* st = e.code == code ? e.state : nullptr;
     const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if (PlainCallFits(ts, code, nargs, st)) return RunPlainCall(r, st, ts, func, args, nargs);
+    if (PlainCallFits(ts, nargs, st)) return RunPlainCall(r, st, ts, func, args, nargs);
   }
   return CallCompiledGeneral(ts, callable, args, nargsf, kwnames);
 }
