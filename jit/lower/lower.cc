@@ -1736,12 +1736,16 @@ class Lowerer {
   // value still in use gets its own reference before the store, which then is not the very
   // next instruction).
   void FindStoreTargets(const std::vector<int>& defs) {
-    std::map<int, int> uses;
+    std::vector<int> uses(f_.reg_types.size(), 0);
     for (const Block& b : f_.blocks) {
       for (const Instr& in : b.instrs) {
-        for (int a : in.args) uses[a]++;
+        for (int a : in.args) {
+          if (a >= 0) uses.at(static_cast<size_t>(a))++;
+        }
         if (in.has_state) {
-          for (int r : in.state.stack) uses[r]++;
+          for (int r : in.state.stack) {
+            if (r >= 0) uses.at(static_cast<size_t>(r))++;
+          }
         }
       }
     }
@@ -1751,7 +1755,7 @@ class Lowerer {
         const Instr& store = b.instrs[i + 1];
         if (op.op == Op::kBinaryOp && op.dst >= 0 && store.op == Op::kStoreLocal &&
             store.args[0] == op.dst && defs.at(static_cast<size_t>(op.dst)) == 1 &&
-            !f_.IsStackReg(op.dst) && uses[op.dst] == 1) {
+            !f_.IsStackReg(op.dst) && uses[static_cast<size_t>(op.dst)] == 1) {
           store_targets_[op.dst] = store.imm;
         }
       }
