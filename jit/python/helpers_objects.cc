@@ -405,13 +405,20 @@ struct IntFreeList {
 };
 constexpr int kIntFreeListMax = 100;  // as PyFloat_MAXFREELIST: at most 3.2 kB held
 IntFreeList g_int_free_list;
+
+#define A64JIT_HELPER_INLINE inline __attribute__((always_inline))
+
+// An int's ob_size is 1 or -1: one digit (0 is the int 0, a small int).
+A64JIT_HELPER_INLINE bool OneDigit(PyObject* obj) {
+  return ((Py_SIZE(obj) + 1) & ~Py_ssize_t{2}) == 0;
+}
 }  // namespace
 
 void a64_dealloc(PyObject* obj) {
   PyTypeObject* type = Py_TYPE(obj);
   IntFreeList& list = g_int_free_list;
-  if (type == &PyLong_Type && (Py_SIZE(obj) == 1 || Py_SIZE(obj) == -1) &&
-      list.count < kIntFreeListMax && *g_tracemalloc_tracing == 0) {
+  if (type == &PyLong_Type && OneDigit(obj) && list.count < kIntFreeListMax &&
+      *g_tracemalloc_tracing == 0) {
     Py_SET_TYPE(obj, reinterpret_cast<PyTypeObject*>(list.head));
     list.head = obj;
     list.count++;
@@ -422,58 +429,58 @@ void a64_dealloc(PyObject* obj) {
 
 namespace {
 
+// Whether v is an int the runtime makes itself: of one digit (|v| < 2**30), and not one of
+// the small ints (-5 to 256, _PY_NSMALLNEGINTS and _PY_NSMALLPOSINTS: singletons). Each
+// test is one unsigned compare.
+A64JIT_HELPER_INLINE bool MediumInt(int64_t v) {
+  constexpr int64_t kDigitMax = (int64_t{1} << PyLong_SHIFT) - 1;
+  return static_cast<uint64_t>(v + kDigitMax) <= 2 * kDigitMax &&
+         static_cast<uint64_t>(v + 5) > 261;
+}
+
+// A one-digit int's value: its sign in ob_size, its magnitude in its digit.
+A64JIT_HELPER_INLINE void SetOneDigit(PyLongObject* obj, int64_t v) {
+  Py_SET_SIZE(obj, v < 0 ? -1 : 1);
+  obj->ob_digit[0] = static_cast<digit>(v < 0 ? -v : v);
+}
+
+// `block` (room for a one-digit int) made the int v (MediumInt) with one reference, as
+// _Py_NewReference does while tracemalloc is not tracing.
+A64JIT_HELPER_INLINE PyObject* MakeMediumInt(void* block, int64_t v) {
+  auto* obj = static_cast<PyLongObject*>(block);
+  Py_SET_REFCNT(obj, 1);
+  Py_SET_TYPE(obj, &PyLong_Type);
+  SetOneDigit(obj, v);
+  return reinterpret_cast<PyObject*>(obj);
+}
+
 // a64_box_int's way for everything but a one-digit int the free list has a block for: a
 // small int, a bigger one, tracemalloc tracing, or an empty list. Out of line, so that the
 // common case needs no stack frame.
 __attribute__((noinline)) PyObject* BoxIntSlow(int64_t v) {
-  constexpr int64_t kDigitMax = (int64_t{1} << PyLong_SHIFT) - 1;
-  // The small ints (-5 to 256, _PY_NSMALLNEGINTS and _PY_NSMALLPOSINTS) are singletons.
-  const bool small = v >= -5 && v <= 256;
-  if (small || v < -kDigitMax || v > kDigitMax || *g_tracemalloc_tracing != 0) {
-    return PyLong_FromLongLong(v);
-  }
-  auto* obj = static_cast<PyLongObject*>(PyObject_Malloc(sizeof(PyLongObject)));
-  if (obj == nullptr) return PyErr_NoMemory();
-  Py_SET_REFCNT(obj, 1);  // _Py_NewReference, tracemalloc not tracing
-  Py_SET_TYPE(obj, &PyLong_Type);
-  Py_SET_SIZE(obj, v < 0 ? -1 : 1);
-  obj->ob_digit[0] = static_cast<digit>(v < 0 ? -v : v);
-  return reinterpret_cast<PyObject*>(obj);
+  if (!MediumInt(v) || *g_tracemalloc_tracing != 0) return PyLong_FromLongLong(v);
+  void* block = PyObject_Malloc(sizeof(PyLongObject));
+  return block != nullptr ? MakeMediumInt(block, v) : PyErr_NoMemory();
 }
 
 }  // namespace
 
 PyObject* a64_box_int(int64_t v) {
-  constexpr int64_t kDigitMax = (int64_t{1} << PyLong_SHIFT) - 1;
   IntFreeList& list = g_int_free_list;
   PyObject* head = list.head;
-  // One digit, not one of the small ints (-5 to 256): each test one unsigned compare.
-  const bool one_digit = static_cast<uint64_t>(v + kDigitMax) <= 2 * kDigitMax;
-  const bool small = static_cast<uint64_t>(v + 5) <= 261;
-  if (head == nullptr || !one_digit || small || *g_tracemalloc_tracing != 0) return BoxIntSlow(v);
+  if (head == nullptr || !MediumInt(v) || *g_tracemalloc_tracing != 0) return BoxIntSlow(v);
   list.head = reinterpret_cast<PyObject*>(Py_TYPE(head));
   list.count--;
-  auto* obj = reinterpret_cast<PyLongObject*>(head);
-  Py_SET_REFCNT(obj, 1);  // _Py_NewReference, tracemalloc not tracing
-  Py_SET_TYPE(obj, &PyLong_Type);
-  Py_SET_SIZE(obj, v < 0 ? -1 : 1);
-  obj->ob_digit[0] = static_cast<digit>(v < 0 ? -v : v);
-  return reinterpret_cast<PyObject*>(obj);
+  return MakeMediumInt(head, v);
 }
 
 PyObject* a64_box_int_reusing(int64_t v, PyObject** slot) {
-  constexpr int64_t kDigitMax = (int64_t{1} << PyLong_SHIFT) - 1;
   PyObject* old = *slot;
-  const bool one_digit = static_cast<uint64_t>(v + kDigitMax) <= 2 * kDigitMax;
-  const bool small = static_cast<uint64_t>(v + 5) <= 261;
-  // ob_size 1 or -1: one digit (0 is the int 0, a small int).
-  if (old == nullptr || !Py_IS_TYPE(old, &PyLong_Type) || Py_REFCNT(old) != 1 ||
-      ((Py_SIZE(old) + 1) & ~Py_ssize_t{2}) != 0 || !one_digit || small) {
+  if (old == nullptr || !Py_IS_TYPE(old, &PyLong_Type) || Py_REFCNT(old) != 1 || !OneDigit(old) ||
+      !MediumInt(v)) {
     return a64_box_int(v);
   }
-  auto* obj = reinterpret_cast<PyLongObject*>(old);
-  Py_SET_SIZE(obj, v < 0 ? -1 : 1);
-  obj->ob_digit[0] = static_cast<digit>(v < 0 ? -v : v);
+  SetOneDigit(reinterpret_cast<PyLongObject*>(old), v);
   Py_INCREF(old);
   return old;
 }

@@ -686,6 +686,13 @@ __attribute__((noinline)) CodeState* ExistingStateSlow(PyCodeObject* code, State
   return st;
 }
 
+// The compiled state of `code` if the state cache holds it (it holds compiled states only),
+// else nullptr: no lookup in the code's extra slot.
+A64JIT_ALWAYS_INLINE CodeState* CachedState(const PyCodeObject* code) {
+  const StateCacheEntry& e = g_state_cache[StateCacheIndex(code)];
+  return e.code == code ? e.state : nullptr;
+}
+
 A64JIT_ALWAYS_INLINE CodeState* ExistingState(PyCodeObject* code) {
   StateCacheEntry& e = g_state_cache[StateCacheIndex(code)];
   return e.code == code ? e.state : ExistingStateSlow(code, e);
@@ -864,9 +871,7 @@ PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* a
   Runtime& r = TheRuntime();
   if (kwnames == nullptr && DirectRunFits(r, ts)) {
     auto* func = reinterpret_cast<PyFunctionObject*>(callable);
-    auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
-    const StateCacheEntry& e = g_state_cache[StateCacheIndex(code)];
-    CodeState* st = e.code == code ? e.state : nullptr;
+    CodeState* st = CachedState(reinterpret_cast<PyCodeObject*>(func->func_code));
     const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (PlainCallFits(ts, nargs, st)) return RunPlainCall(r, st, ts, func, args, nargs);
   }
@@ -1008,10 +1013,8 @@ __attribute__((noinline)) PyObject* EvalFrameHookSlow(Runtime& r, PyThreadState*
 // nullptr, and the caller takes its slow path.
 A64JIT_ALWAYS_INLINE CodeState* RunnableState(const Runtime& r, PyThreadState* ts,
                                               const _PyInterpreterFrame* frame) {
-  const StateCacheEntry& cached = g_state_cache[StateCacheIndex(frame->f_code)];
-  const bool runnable =
-      cached.code == frame->f_code && ts->interp == r.interp && !ts->cframe->use_tracing;
-  return runnable ? cached.state : nullptr;
+  CodeState* st = CachedState(frame->f_code);
+  return st != nullptr && ts->interp == r.interp && !ts->cframe->use_tracing ? st : nullptr;
 }
 
 PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag) {
@@ -1099,6 +1102,7 @@ PyObject* JitGenIterNext(PyObject* self) {
   if (!DirectRunFits(r, ts)) return JitGenIterNextGeneral(r, ts, gen);
   // RunnableState without the interpreter test: the JIT's first thread is this runtime's.
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
+  // The cache entry itself, not CachedState: its NULL test is one more compare a resume.
   const StateCacheEntry& cached = g_state_cache[StateCacheIndex(frame->f_code)];
   if (cached.code != frame->f_code || ts->cframe->use_tracing) return g_gen_iternext(self);
   return ResumeCompiled<true>(r, cached.state, ts, gen, frame);
