@@ -418,6 +418,35 @@ class Lowerer {
         [&] { CallChecked(in, Helper::PyFloat_FromDouble, {V(d)}); });
   }
 
+  // in.dst = a float holding `d`. A result stored into a local (store_targets_) is written
+  // into the local's old float when only the local holds it and that is an exact float, as
+  // stock's `s += x` cannot: no float is taken from the free list and none given back. Its
+  // count goes to 2, for the store's release. Else a new float, from PyFloat_FromDouble out of
+  // line (once a loop runs, the local holds a float of its own).
+  void BoxFloatResult(const Instr& in, int d) {
+    const auto target = store_targets_.find(in.dst);
+    if (target == store_targets_.end() || !Take(decisions_, "lower.float-store-in-place", in.bc)) {
+      return BoxFloat(in, d);
+    }
+    in_place_floats_.insert(in.dst);
+    const int fresh = ColdBlock(), done = NewBlock();
+    const int known = prev_instr_known_;
+    const int old = Load(V(frame_), LocalOffset(target->second), Type::kPtr);
+    SlowIf(Cond::kEq, Type::kPtr, V(old), Operand::Imm(0), fresh);
+    const int type = Load(V(old), offsetof(PyObject, ob_type), Type::kPtr);
+    SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_float_type), fresh);
+    const int count = Load(V(old), offsetof(PyObject, ob_refcnt), Type::kI64);
+    SlowIf(Cond::kNe, Type::kI64, V(count), Operand::Imm(1), fresh);
+    Store(V(d), V(old), offsetof(PyFloatObject, ob_fval), Type::kF64);
+    Store(Operand::Imm(2), V(old), offsetof(PyObject, ob_refcnt), Type::kI64);
+    Mov(V(old), Type::kPtr, LirReg(in.dst));
+    Jmp(done);
+    cur_ = fresh;
+    CallChecked(in, Helper::PyFloat_FromDouble, {V(d)});
+    Jmp(done);
+    Join(done, known, in.bc);
+  }
+
   // The exit to the interpreter for `in`'s state, taken from the current block's branch.
   int DeoptBlock(const FrameState& state) {
     const int saved = cur_;
@@ -965,7 +994,10 @@ class Lowerer {
     } else if (in.op == Op::kStoreLocal) {
       const int old = Load(V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr);
       Store(V(LirReg(in.args[0])), V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr);
-      Decref(old, true, in.bc, float_like_locals_.count(in.imm) != 0);
+      // A float made in place (BoxFloatResult) leaves the old one alive: no free-list path.
+      const bool float_like =
+          float_like_locals_.count(in.imm) != 0 && in_place_floats_.count(in.args[0]) == 0;
+      Decref(old, true, in.bc, float_like);
     } else if (in.op == Op::kLoadConst) {
       Mov(Imm(Const(in.imm)), Type::kPtr, LirReg(in.dst));
     } else {
@@ -1730,11 +1762,11 @@ class Lowerer {
     Ret(V(return_value_));
   }
 
-  // store_targets_: each BINARY_OP result (one definition, one use) that the very next
-  // instruction stores into a local, for a64_box_int_reusing. Nothing runs between the two,
-  // so the local still holds its old value when the result is made (a borrowed copy of that
-  // value still in use gets its own reference before the store, which then is not the very
-  // next instruction).
+  // store_targets_: each BINARY_OP result (one definition, one use) that the next instruction
+  // stores into a local, past releases of the operands only, for a64_box_int_reusing and
+  // FloatInPlace. Nothing else runs between the two, so the local still holds its old value
+  // when the result is made (a borrowed copy of that value still in use gets its own
+  // reference before the store, which then does not follow).
   void FindStoreTargets(const std::vector<int>& defs) {
     std::vector<int> uses(f_.reg_types.size(), 0);
     for (const Block& b : f_.blocks) {
@@ -1752,7 +1784,10 @@ class Lowerer {
     for (const Block& b : f_.blocks) {
       for (size_t i = 0; i + 1 < b.instrs.size(); i++) {
         const Instr& op = b.instrs[i];
-        const Instr& store = b.instrs[i + 1];
+        size_t next = i + 1;
+        while (next < b.instrs.size() && ReleasesOperandOf(b.instrs[next], op)) next++;
+        if (next == b.instrs.size()) continue;
+        const Instr& store = b.instrs[next];
         if (op.op == Op::kBinaryOp && op.dst >= 0 && store.op == Op::kStoreLocal &&
             store.args[0] == op.dst && defs.at(static_cast<size_t>(op.dst)) == 1 &&
             !f_.IsStackReg(op.dst) && uses[static_cast<size_t>(op.dst)] == 1) {
@@ -1760,6 +1795,13 @@ class Lowerer {
         }
       }
     }
+  }
+  // `in` is a Decref of one of `op`'s operands. Between a BINARY_OP and its store that runs no
+  // Python code when the result is made inline: the operands are then exact ints or floats,
+  // whose deallocation calls nothing (`s += math.sqrt(x)` releases the call's result there).
+  static bool ReleasesOperandOf(const Instr& in, const Instr& op) {
+    return in.op == Op::kDecref && op.op == Op::kBinaryOp &&
+           std::find(op.args.begin(), op.args.end(), in.args[0]) != op.args.end();
   }
 
   // Whether some local is bound at every return (hir::Function::bound_at_return).
@@ -2177,7 +2219,7 @@ class Lowerer {
       SlowIf(Cond::kEq, Type::kI64, V(magnitude), Operand::Imm(0), slow);
     }
     const int r = Binary(op, V(fa), V(fb), Type::kF64);
-    if (unboxed_floats_.count(in.dst) == 0) return BoxFloat(in, r);
+    if (unboxed_floats_.count(in.dst) == 0) return BoxFloatResult(in, r);
     Mov(V(r), Type::kF64, RawFloatOf(in.dst));  // the object stays NULL: unboxed_temporaries.h
     if (IsDual(in.dst)) Mov(Operand::Imm(kRawFloatMark), Type::kI64, RawOf(in.dst));
     Mov(Operand::Imm(0), Type::kPtr, LirReg(in.dst));
@@ -2984,6 +3026,7 @@ class Lowerer {
   std::map<const Instr*, std::pair<const Instr*, const Instr*>> fused_attr_;
   std::set<const Instr*> fused_tail_;
   std::set<int64_t> float_like_locals_;
+  std::set<int> in_place_floats_;  // BINARY_OP results BoxFloatResult may write in place
   // Temporaries kept unboxed (unboxed_temporaries.h) as ints, as floats (a register in both
   // may be either), and the LIR registers of their raw values.
   std::set<int> unboxed_, unboxed_floats_;

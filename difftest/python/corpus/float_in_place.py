@@ -1,0 +1,138 @@
+# pydiff: all-compiled
+# `s = s op x` and `d = a op b` over floats may write the result into the local's old float
+# when only the local holds it (lower.float-store-in-place), also when the operands are
+# released between the operation and the store (`s += math.sqrt(x)` releases the call's
+# result there). Everything that still sees the old value must keep it: an alias, a list or
+# dict holding it, a tuple built before the store, a locals() snapshot, a generator's caller;
+# float subclasses and non-floats in the local get new objects. Ints get the same treatment
+# with operands released between (lower.int-store-in-place).
+import math
+import sys
+
+
+class Real(float):
+    pass
+
+
+def accumulate(x, n):
+    s = 0.0
+    for _ in range(n):
+        s += math.sqrt(x)
+    return s
+
+
+def kept_values(x):
+    kept, keys, pairs = [], {}, []
+    s = 1.5
+    for i in range(5):
+        t = s
+        kept.append(s)
+        keys[s] = i
+        s = s * x + 0.25
+        pairs.append((t, s))
+        kept.append(t)
+    return s, kept, sorted(keys.items()), pairs
+
+
+def self_ops(x):
+    out = []
+    for _ in range(4):
+        x = x + x
+        out.append(x)
+        x = x * x / 3.0
+        out.append(x)
+    return out
+
+
+def snapshot(x):
+    seen = []
+    s = x + 1.0
+    for _ in range(3):
+        view = locals()  # the snapshot holds the old float: no write in place
+        s = s + 2.5
+        seen.append((view["s"], s))
+    return seen
+
+
+def not_a_float_first(x):
+    out = []
+    d = "text"
+    for _ in range(2):
+        d = x - 0.5  # the local held a str, then a float of its own
+        out.append(d)
+    d = Real(4.0)
+    for _ in range(2):
+        d = d * 2.0
+        out.append((type(d).__name__, d))
+    d = Real(4.0)
+    d = x * 2.0  # the local's old value is a float subclass that only it holds
+    out.append((type(d).__name__, d))
+    d = [x]
+    d = x / 4.0
+    out.append(d)
+    return out
+
+
+def deltas(points):
+    dx = dy = 0.0
+    total = 0.0
+    for (x1, y1), (x2, y2) in zip(points, points[1:]):
+        dx = x2 - x1
+        dy = y2 - y1
+        d2 = dx * dx + dy * dy
+        total = total + math.sqrt(d2)
+    return dx, dy, total
+
+
+def producer(n):
+    s = 0.0
+    for i in range(n):
+        s = s + 0.5
+        yield s  # the caller keeps each value
+
+
+class Loud:
+    def __init__(self, log):
+        self.log = log
+
+    def __radd__(self, other):
+        return other + 100.0
+
+    def __del__(self):
+        self.log.append(sys._getframe(1).f_locals.get("s"))
+
+
+def generic_release(log):
+    s = 1.0
+    for _ in range(2):
+        s = s + Loud(log)  # the operand's release runs Python code: no write in place
+    return s
+
+
+def ints_released_between(words):
+    n = 1000
+    for w in words:
+        n = n + len(w) * 1000
+        n = n - abs(-len(w))
+    return n
+
+
+def main():
+    print(accumulate(2.0, 50))
+    print(kept_values(1.25))
+    print(self_ops(1.75))
+    print(snapshot(0.5))
+    print(not_a_float_first(3.0))
+    print(deltas([(0.0, 0.0), (3.0, 4.0), (6.0, 8.0), (6.5, 8.5)]))
+    print(list(producer(4)))
+    log = []
+    print(generic_release(log), log)
+    print(ints_released_between(["ab", "cde", "f"]))
+    marker = 98765.4321
+    before = sys.getrefcount(marker)
+    accumulate(marker, 10)
+    kept_values(marker)
+    print("marker references:", sys.getrefcount(marker) - before)
+
+
+main()
