@@ -1,8 +1,10 @@
 # pydiff: all-compiled
 # Unpacking and FOR_ITER over lists, tuples and ranges: the inline paths (exact tuple or
-# list of the right size; list, tuple and range iterators with items left) and every way
+# list of the right size, item by item up to 4 and by a loop up to 16; list, tuple and range
+# iterators with items left) and every way
 # out of them (wrong sizes, subclasses, other iterables, mutation while iterating,
 # exhausted iterators, ranges past a C long, errors raised by an iterable).
+import sys
 
 
 class Seq(tuple):
@@ -40,6 +42,46 @@ def unpack_cases():
             out.append("ValueError: " + str(e))
     pairs = [(i, i * i) for i in range(50)]
     out.append(sum(a * b for a, b in pairs))
+    return out
+
+
+def unpack5(x):
+    a, b, c, d, e = x
+    return e, d, c, b, a
+
+
+def unpack16(x):
+    a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p = x
+    return p, o, n, m, l, k, j, i, h, g, f, e, d, c, b, a
+
+
+def unpack17(x):
+    a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q = x
+    return q, a
+
+
+def long_unpacks():
+    out = []
+    for x in [(1, 2, 3, 4, 5), [6, 7, 8, 9, 10], (1, 2, 3, 4), [1, 2, 3, 4, 5, 6], "abcde",
+              Pair([1, 2, 3, 4, 5]), range(5), iter([1, 2, 3]), 7]:
+        try:
+            out.append(unpack5(x))
+        except (ValueError, TypeError) as e:
+            out.append(type(e).__name__ + ": " + str(e))
+    for n in (15, 16, 17):
+        for make in (tuple, list):
+            for f in (unpack16, unpack17):
+                try:
+                    out.append(f(make(range(n))))
+                except ValueError as e:
+                    out.append("ValueError: " + str(e))
+    # The items outlive the list: each has its own new reference.
+    items = [object() for _ in range(5)]
+    before = [sys.getrefcount(o) for o in items]
+    held = [unpack5(list(items)) for _ in range(3)]
+    out.append([sys.getrefcount(o) - b for o, b in zip(items, before)])
+    del held
+    out.append([sys.getrefcount(o) - b for o, b in zip(items, before)])
     return out
 
 
@@ -128,6 +170,7 @@ def nested():
 
 
 print(unpack_cases())
+print(long_unpacks())
 print(swap_held([0]))
 print(mutate_while_iterating())
 print(exhausted())
