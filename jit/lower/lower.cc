@@ -1045,9 +1045,14 @@ class Lowerer {
                                   ? 0
                                   : reinterpret_cast<uint64_t>(c_call) |
                                         (IsNullReg(in.args[0]) ? 0 : runtime::kCCallMethodShape);
-      const int stub = Mov(Imm(rt_.call_stub), Type::kI64);
-      const int result = CallThrough(stub, {V(tstate_), V(p), Operand::Imm(in.imm), Imm(tagged)});
-      Mov(V(result), Type::kPtr, dst);
+      // By name: a direct call when the stub is in range (an indirect one costs a lookup
+      // under QEMU and a literal and a register here).
+      lir::Instr call;
+      call.op = lir::Op::kCall;
+      call.callee = kCallStubName;
+      call.args = InRegisters({V(tstate_), V(p), Operand::Imm(in.imm), Imm(tagged)});
+      call.dst = out_.NewVReg(Type::kI64);
+      Mov(V(Emit(std::move(call)).dst), Type::kPtr, dst);
     } else {
       Call(Helper::a64_call, {V(tstate_), V(p), Operand::Imm(in.imm), Operand::Imm(0)}, dst);
     }
@@ -2841,20 +2846,22 @@ class Lowerer {
                 LirReg(method ? attr.dst2 : attr.dst), slow);
     if (method) Mov(Operand::Imm(0), Type::kPtr, LirReg(attr.dst));
     Jmp(done);
-    cur_ = slow;
+    cur_ = slow;  // both loads and the module's release in one call: half the code
     prev_instr_known_ = known;
     lowering_ = &global;
     SetPrevInstr(global.bc);
-    Call(Helper::a64_load_global_module_cached, {V(frame_), Imm(Name(global.imm)), V(cache)}, g);
-    DeoptIf(global, Cond::kEq, V(g), Operand::Imm(0));
+    const int out = ScratchAddr();
+    const int status = Call(Helper::a64_module_attr_of_global,
+                            {V(frame_), Imm(Name(global.imm)), V(cache), Imm(Name(attr.imm)),
+                             Ptr(attr_site), V(out), Operand::Imm(int64_t{attr.bc} << 1 | method)},
+                            -1, Type::kI64);
+    DeoptIf(global, Cond::kEq, V(status), Operand::Imm(1));
     lowering_ = &attr;
-    if (method) {
-      LoadMethodCached(attr, V(g), Ptr(attr_site));
-    } else {
-      CallChecked(attr, Helper::a64_load_attr_cached, {V(g), Imm(Name(attr.imm)), Ptr(attr_site)});
-    }
+    Load(V(out), 0, Type::kPtr, g);  // the module when the attribute failed, for its exit
+    DeoptIf(attr, Cond::kEq, V(status), Operand::Imm(2));
+    Mov(V(g), Type::kPtr, LirReg(attr.dst));
+    if (method) Load(V(out), 8, Type::kPtr, LirReg(attr.dst2));
     lowering_ = &release;
-    Decref(g, false, release.bc);
     Jmp(done);
     cur_ = done;
     prev_instr_known_ = -1;  // the cold path stored it (the two paths need not agree)

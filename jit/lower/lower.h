@@ -26,6 +26,9 @@
 
 namespace a64jit::lower {
 
+// The guest call stub's name (call_stub.h): compiled CALLs call it by name.
+inline constexpr const char kCallStubName[] = "a64_call_stub";
+
 constexpr uint64_t kDeoptError = 1;
 constexpr uint64_t kDeoptResume = 2;
 constexpr uint64_t kDeoptKindMask = 3;
@@ -96,7 +99,9 @@ struct RuntimeAddresses {
   uint64_t py_list_iter_type = 0, py_tuple_iter_type = 0, py_range_iter_type = 0;
   // The interpreter's eval breaker (an int32); 0: compiled code does not test it.
   uint64_t eval_breaker = 0;
-  // The guest call stub (call_stub.h); 0: compiled CALLs call the helper a64_call.
+  // The guest call stub (call_stub.h); 0: compiled CALLs call the helper a64_call. Compiled
+  // code calls it by name, kCallStubName (a direct `bl` when in range): the resolver passed to
+  // code generation must know it.
   uint64_t call_stub = 0;
   // An object whose reference count never reaches 0 (2^60), released in place of a NULL
   // local when a returning frame clears its locals without a branch per local; 0: branch.

@@ -202,6 +202,28 @@ PyObject* a64_load_attr_cached(PyObject* obj, PyObject* name, AttrCache* cache) 
   return res;
 }
 
+int64_t a64_module_attr_of_global(_PyInterpreterFrame* frame, PyObject* global_name,
+                                  GlobalCache* global_cache, PyObject* attr_name,
+                                  SiteCache* attr_cache, PyObject** out, int64_t how) {
+  PyObject* module = a64_load_global_module_cached(frame, global_name, global_cache);
+  if (module == nullptr) return 1;
+  frame->prev_instr = _PyCode_CODE(frame->f_code) + (how >> 1);
+  int failed;
+  if (how & 1) {
+    failed = a64_load_method_cached(module, attr_name, out,
+                                    reinterpret_cast<MethodCache*>(attr_cache)) < 0;
+  } else {
+    out[0] = a64_load_attr_cached(module, attr_name, reinterpret_cast<AttrCache*>(attr_cache));
+    failed = out[0] == nullptr;
+  }
+  if (failed) {
+    out[0] = module;
+    return 2;
+  }
+  Py_DECREF(module);
+  return 0;
+}
+
 // 0 or -1, as PyObject_SetAttr. Only replaces an attribute that exists (a new one changes
 // the values' insertion order, which the generic path maintains).
 int a64_store_attr_cached(PyObject* obj, PyObject* name, PyObject* value, AttrCache* cache) {

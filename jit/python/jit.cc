@@ -199,6 +199,12 @@ void AnnounceCode(const Runtime& r, const std::string& name, const void* start, 
   if (r.executor->mode() == runtime::ExecMode::kNative) RegisterWithDebugger(name, start, size);
 }
 
+// What compiled code calls by name: the helpers, and the guest call stub.
+std::optional<uint64_t> ResolveCallee(const std::string& name) {
+  if (name == lower::kCallStubName && TheRuntime().call_stub != 0) return TheRuntime().call_stub;
+  return ResolveHelper(name);
+}
+
 // Compiles the guest call stub (jit/lower/call_stub.h) into the executor's code memory.
 uint64_t CompileCallStub(Runtime& r) {
   static const CodeState probe;
@@ -356,7 +362,7 @@ void TryCompile(Runtime& r, CodeState* st, PyCodeObject* code, PyFunctionObject*
     const bool counted = st->opt_limit || st->plant != Plant::kNone || dump;
     compiler::CompiledCode c = compiler::Compile(
         CodeInfoOf(code, ModuleOf(func), func != nullptr ? func->func_globals : nullptr), rt, sink,
-        ResolveHelper, dump ? "all" : r.config.keep_text, counted ? &decisions : nullptr);
+        ResolveCallee, dump ? "all" : r.config.keep_text, counted ? &decisions : nullptr);
     if (dump) WriteDump(r, *st, decisions, c.text);
     Install(r, st, code, c);
   } catch (const hir::Unsupported& e) {

@@ -25,6 +25,7 @@ struct _PyInterpreterFrame;
   X(a64_load_global)                \
   X(a64_load_global_cached)         \
   X(a64_load_global_module_cached)  \
+  X(a64_module_attr_of_global)      \
   X(a64_load_attr_cached)           \
   X(a64_store_attr_cached)          \
   X(a64_load_method)                \
@@ -148,6 +149,17 @@ PyObject* a64_load_global_cached(_PyInterpreterFrame* frame, PyObject* name, Glo
 PyObject* a64_load_global_module_cached(_PyInterpreterFrame* frame, PyObject* name,
                                         GlobalCache* cache);
 PyObject* a64_load_attr_cached(PyObject* obj, PyObject* name, AttrCache* cache);
+// LOAD_GLOBAL of a module and LOAD_ATTR or LOAD_METHOD of it (`math.sqrt`) as one call: the
+// cold path of lower.module-attr-of-global, through the two sites' caches. `how` is the
+// attribute instruction's code unit << 1, | 1 for LOAD_METHOD (`attr_cache` then a
+// MethodCache). Returns 0 with out[0] the attribute, or out[0..1] LOAD_METHOD's pair; 1 when
+// the global failed (as a64_load_global_module_cached: maybe without an exception), nothing
+// held; 2 when the attribute failed (an exception set), out[0] then the module, a reference
+// for the attribute instruction's error exit. prev_instr is the attribute's once the global
+// is loaded.
+int64_t a64_module_attr_of_global(_PyInterpreterFrame* frame, PyObject* global_name,
+                                  GlobalCache* global_cache, PyObject* attr_name,
+                                  SiteCache* attr_cache, PyObject** out, int64_t how);
 int a64_store_attr_cached(PyObject* obj, PyObject* name, PyObject* value, AttrCache* cache);
 // LOAD_METHOD: out[0], out[1] = method, self or NULL, attribute.
 int a64_load_method(PyObject* obj, PyObject* name, PyObject** out);
