@@ -279,9 +279,13 @@ class Lowerer {
                              std::to_string(runtime::HelperArity(h)) + " arguments, not " +
                              std::to_string(args.size()));
     }
+    return CallByName(runtime::HelperName(h), std::move(args));
+  }
+  // A call of `callee`, which code generation's resolver places (a `bl` when in range).
+  lir::Instr CallByName(const char* callee, lir::Operands args) {
     lir::Instr in;
     in.op = lir::Op::kCall;
-    in.callee = runtime::HelperName(h);
+    in.callee = callee;
     in.args = InRegisters(std::move(args));
     return in;
   }
@@ -427,26 +431,25 @@ class Lowerer {
   // line (once a loop runs, the local holds a float of its own).
   void BoxFloatResult(const Instr& in, int d) {
     const auto target = store_targets_.find(in.dst);
-    if (target == store_targets_.end() || !Take(decisions_, "lower.float-store-in-place", in.bc)) {
-      return BoxFloat(in, d);
-    }
-    in_place_floats_.insert(in.dst);
-    const int fresh = ColdBlock(), done = NewBlock();
-    const int known = prev_instr_known_;
-    const int old = Load(V(frame_), LocalOffset(target->second), Type::kPtr);
-    SlowIf(Cond::kEq, Type::kPtr, V(old), Operand::Imm(0), fresh);
-    const int type = Load(V(old), offsetof(PyObject, ob_type), Type::kPtr);
-    SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_float_type), fresh);
-    const int count = Load(V(old), offsetof(PyObject, ob_refcnt), Type::kI64);
-    SlowIf(Cond::kNe, Type::kI64, V(count), Operand::Imm(1), fresh);
-    Store(V(d), V(old), offsetof(PyFloatObject, ob_fval), Type::kF64);
-    Store(Operand::Imm(2), V(old), offsetof(PyObject, ob_refcnt), Type::kI64);
-    Mov(V(old), Type::kPtr, LirReg(in.dst));
-    Jmp(done);
-    cur_ = fresh;
-    CallChecked(in, Helper::PyFloat_FromDouble, {V(d)});
-    Jmp(done);
-    Join(done, known, in.bc);
+    if (target == store_targets_.end()) return BoxFloat(in, d);
+    FastOrGeneric(
+        "lower.float-store-in-place", in,
+        [&](int fresh) {
+          in_place_floats_.insert(in.dst);
+          const int old = Load(V(frame_), LocalOffset(target->second), Type::kPtr);
+          SlowIf(Cond::kEq, Type::kPtr, V(old), Operand::Imm(0), fresh);
+          const int type = Load(V(old), offsetof(PyObject, ob_type), Type::kPtr);
+          SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_float_type), fresh);
+          const int count = Load(V(old), offsetof(PyObject, ob_refcnt), Type::kI64);
+          SlowIf(Cond::kNe, Type::kI64, V(count), Operand::Imm(1), fresh);
+          Store(V(d), V(old), offsetof(PyFloatObject, ob_fval), Type::kF64);
+          Store(Operand::Imm(2), V(old), offsetof(PyObject, ob_refcnt), Type::kI64);
+          Mov(V(old), Type::kPtr, LirReg(in.dst));
+        },
+        [&] {  // declined: the usual box; taken: the rare case, out of line
+          if (in_place_floats_.count(in.dst) == 0) return BoxFloat(in, d);
+          CallChecked(in, Helper::PyFloat_FromDouble, {V(d)});
+        });
   }
 
   // The exit to the interpreter for `in`'s state, taken from the current block's branch.
@@ -1047,10 +1050,8 @@ class Lowerer {
                                         (IsNullReg(in.args[0]) ? 0 : runtime::kCCallMethodShape);
       // By name: a direct call when the stub is in range (an indirect one costs a lookup
       // under QEMU and a literal and a register here).
-      lir::Instr call;
-      call.op = lir::Op::kCall;
-      call.callee = kCallStubName;
-      call.args = InRegisters({V(tstate_), V(p), Operand::Imm(in.imm), Imm(tagged)});
+      lir::Instr call =
+          CallByName(kCallStubName, {V(tstate_), V(p), Operand::Imm(in.imm), Imm(tagged)});
       call.dst = out_.NewVReg(Type::kI64);
       Mov(V(Emit(std::move(call)).dst), Type::kPtr, dst);
     } else {
@@ -1790,7 +1791,7 @@ class Lowerer {
 
   // store_targets_: each BINARY_OP result (one definition, one use) that the next instruction
   // stores into a local, past releases of the operands only, for a64_box_int_reusing and
-  // FloatInPlace. Nothing else runs between the two, so the local still holds its old value
+  // BoxFloatResult. Nothing else runs between the two, so the local still holds its old value
   // when the result is made (a borrowed copy of that value still in use gets its own
   // reference before the store, which then does not follow).
   void FindStoreTargets(const std::vector<int>& defs) {
@@ -1810,13 +1811,14 @@ class Lowerer {
     for (const Block& b : f_.blocks) {
       for (size_t i = 0; i + 1 < b.instrs.size(); i++) {
         const Instr& op = b.instrs[i];
+        if (op.op != Op::kBinaryOp || op.dst < 0) continue;
         size_t next = i + 1;
         while (next < b.instrs.size() && ReleasesOperandOf(b.instrs[next], op)) next++;
         if (next == b.instrs.size()) continue;
         const Instr& store = b.instrs[next];
-        if (op.op == Op::kBinaryOp && op.dst >= 0 && store.op == Op::kStoreLocal &&
-            store.args[0] == op.dst && defs.at(static_cast<size_t>(op.dst)) == 1 &&
-            !f_.IsStackReg(op.dst) && uses[static_cast<size_t>(op.dst)] == 1) {
+        if (store.op == Op::kStoreLocal && store.args[0] == op.dst &&
+            defs.at(static_cast<size_t>(op.dst)) == 1 && !f_.IsStackReg(op.dst) &&
+            uses[static_cast<size_t>(op.dst)] == 1) {
           store_targets_[op.dst] = store.imm;
         }
       }
@@ -1826,7 +1828,7 @@ class Lowerer {
   // Python code when the result is made inline: the operands are then exact ints or floats,
   // whose deallocation calls nothing (`s += math.sqrt(x)` releases the call's result there).
   static bool ReleasesOperandOf(const Instr& in, const Instr& op) {
-    return in.op == Op::kDecref && op.op == Op::kBinaryOp &&
+    return in.op == Op::kDecref &&
            std::find(op.args.begin(), op.args.end(), in.args[0]) != op.args.end();
   }
 
