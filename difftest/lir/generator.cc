@@ -363,6 +363,17 @@ class Generator {
       br.cmp_type = t;
       br.cond = static_cast<lir::Cond>(Below(10));
       br.args = {Operand::VReg(PickValue(t)), IntOperand(t)};
+      if (Chance(0.3)) {  // the either form: cmp (or tst), ccmp, b.cond
+        br.cond2 = static_cast<lir::Cond>(Below(10));
+        const Type t2 = lir::TypeBits(t) >= 32 && Chance(0.5) ? t
+                        : Chance(0.5)                         ? Type::kI32
+                                                              : Type::kI64;
+        br.cmp_type2 = t2;
+        br.args.push_back(Operand::VReg(PickValue(t2)));
+        // Sometimes the first compare's immediate again (codegen reuses its register).
+        br.args.push_back(br.args[1].is_imm() && t2 == t && Chance(0.5) ? br.args[1]
+                                                                        : IntOperand(t2));
+      }
     }
     const int then_b = NewBlock(), else_b = NewBlock(), join = NewBlock();
     br.targets[0] = then_b;

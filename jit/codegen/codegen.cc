@@ -716,6 +716,67 @@ class FunctionCompiler {
     a_->cmp(GpOfWidth(a), GpOfWidth(b));
   }
 
+  // Rule: a branch on either of two integer compares is a cmp, then a ccmp that compares the
+  // second pair only when the first compare does not hold, and otherwise sets the flags to
+  // ones under which the second condition holds; the branch then tests the second condition.
+  // One conditional branch where two guards with one failure block took two.
+  void EmitEitherCompare(const Instr& in) {
+    const bool small_against_zero = lir::TypeBits(in.cmp_type) < 32 && in.args[1].is_imm() &&
+                                    in.args[1].imm == 0 &&
+                                    (in.cond == Cond::kEq || in.cond == Cond::kNe);
+    if (small_against_zero) {  // an i8 or i16 flag: one tst of its low bits
+      EmitTestNonZero(ReadGp(in.args[0], kS0), in.cmp_type);
+    } else {
+      EmitCompare(in.cond, in.cmp_type, in.args[0], in.args[1]);
+    }
+    const int width = lir::TypeBits(in.cmp_type2) == 64 ? 64 : 32;
+    auto GpOfWidth = [&](int n) { return width == 64 ? X(n) : W(n); };
+    const asmjit::Imm when(static_cast<uint32_t>(Negate(ToCondCode(in.cond, in.cmp_type))));
+    const asmjit::Imm flags(FlagsWhereHolds(ToCondCode(in.cond2, in.cmp_type2)));
+    const Gp c = GpOfWidth(ReadGp(in.args[2], kS0, width));
+    const Operand& d = in.args[3];
+    if (!d.is_imm()) {
+      a_->ccmp(c, GpOfWidth(ReadGp(d, kS1, width)), flags, when);
+      return;
+    }
+    const uint64_t mask = width == 32 ? 0xffffffffull : ~0ull;
+    const uint64_t v = static_cast<uint64_t>(d.imm) & mask;
+    const uint64_t neg = (0 - v) & mask;
+    if (v <= 31) {
+      a_->ccmp(c, asmjit::Imm(v), flags, when);
+    } else if (neg <= 31) {
+      a_->ccmn(c, asmjit::Imm(neg), flags, when);
+    } else {
+      // The first compare left this immediate in kS1 when it could not encode it either.
+      const Operand& b = in.args[1];
+      const bool in_s1 = b.is_imm() && in.cmp_type == in.cmp_type2 &&
+                         (static_cast<uint64_t>(b.imm) & mask) == v && !IsAddSubImm(v) &&
+                         !IsAddSubImm(neg);
+      if (!in_s1) MovImm(kS1, v, width);
+      a_->ccmp(c, GpOfWidth(kS1), flags, when);
+    }
+  }
+
+  // The NZCV value (ccmp's immediate: N 8, Z 4, C 2, V 1) under which condition `cc` holds.
+  static uint32_t FlagsWhereHolds(CondCode cc) {
+    switch (cc) {
+      case CondCode::kEQ:
+      case CondCode::kLS:
+      case CondCode::kLE:
+        return 4;  // Z
+      case CondCode::kHS:
+      case CondCode::kHI:
+        return 2;  // C, not Z
+      case CondCode::kLT:
+      case CondCode::kMI:
+        return 8;  // N, not V
+      case CondCode::kVS:
+        return 1;
+      default:
+        return 0;  // NE, LO, GE, GT, PL, VC: all clear
+    }
+  }
+
   // Sets Z from "value != 0" for an integer register of type t (bits above t ignored).
   void EmitTestNonZero(int reg, Type t) {
     switch (lir::TypeBits(t)) {
@@ -874,6 +935,11 @@ class FunctionCompiler {
   // general path takes a cmp and a b.cond. Otherwise the flags are set here.
   BranchTest EmitBranchCondition(const Instr& in) {
     BranchTest test;
+    if (lir::IsEitherBranch(in)) {
+      EmitEitherCompare(in);
+      test.cc = ToCondCode(in.cond2, in.cmp_type2);
+      return test;
+    }
     const bool against_zero = in.br_on_value || (in.args[1].is_imm() && in.args[1].imm == 0 &&
                                                  (in.cond == Cond::kEq || in.cond == Cond::kNe));
     const Type t = in.br_on_value ? f_.TypeOf(in.args[0].vreg) : in.cmp_type;

@@ -130,7 +130,9 @@ std::optional<Value> Interpreter::Call(const Function& f, const std::vector<Valu
               return o.is_vreg() ? frame.regs[static_cast<size_t>(o.vreg)]
                                  : static_cast<uint64_t>(o.imm);
             };
-            taken = EvalCond(in.cond, get(in.args[0]), get(in.args[1]), in.cmp_type);
+            taken = EvalCond(in.cond, get(in.args[0]), get(in.args[1]), in.cmp_type) ||
+                    (IsEitherBranch(in) &&
+                     EvalCond(in.cond2, get(in.args[2]), get(in.args[3]), in.cmp_type2));
           }
           block = in.targets[taken ? 0 : 1];
           break;

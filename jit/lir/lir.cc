@@ -503,6 +503,14 @@ class Verifier {
       if (!in.args[0].is_vreg() || !IsInt(CheckVReg(b, &in, in.args[0].vreg))) {
         Fail(b, &in, "branch condition must be an integer register");
       }
+    } else if (in.args.size() == 4) {
+      if (!IsInt(in.cmp_type)) Fail(b, &in, "a branch on either of two compares takes integers");
+      if (TypeBits(in.cmp_type2) < 32 || !IsInt(in.cmp_type2)) {
+        Fail(b, &in, "the second compare of an either branch takes i32, i64 or ptr operands");
+      }
+      CheckCompareOperands(b, in);
+      CheckValue(b, in, in.args[2], in.cmp_type2);
+      CheckValue(b, in, in.args[3], in.cmp_type2);
     } else {
       CheckArgs(b, in, 2);
       CheckCompareOperands(b, in);

@@ -122,8 +122,18 @@ struct Instr {
   Cond cond = Cond::kEq;
   Type cmp_type = Type::kI64;
   bool br_on_value = false;  // kBr: `br %c, ...` (c != 0) instead of a compare
+  // kBr's either form (four operands): also taken when args[2] cond2 args[3] holds, compared
+  // as cmp_type2 (IsEitherBranch). The first pair may be any integer type, the second i32,
+  // i64 or ptr.
+  Cond cond2 = Cond::kEq;
+  Type cmp_type2 = Type::kI64;
   Type store_type = Type::kI64;
 };
+
+// A kBr of the either form: `br.T c a, b or c2 c, d, bbT, bbF`.
+inline bool IsEitherBranch(const Instr& in) {
+  return in.op == Op::kBr && !in.br_on_value && in.args.size() == 4;
+}
 
 struct Block {
   std::vector<Instr> instrs;  // the last one is a terminator

@@ -108,7 +108,9 @@ enum class OpFamily : uint8_t {
   /* Terminators: the last instruction of every block, and only there */                    \
   /* goto targets[0] */                                                                     \
   X(Jmp,      "jmp",      kJmp,     kJump,        true)                                     \
-  /* if (cond form) goto targets[0] else targets[1] */                                      \
+  /* if (cond form) goto targets[0] else targets[1]; the either form `br.T c a, b        */ \
+  /* or[.T2] c2 c, d` (integers; T2 at least 32 bits) goes to targets[0] when either     */ \
+  /* compare holds: one branch for two guards with one failure block (cmp, ccmp, b.cc)  */ \
   X(Br,       "br",       kBr,      kBranch,      true)                                     \
   /* return [a] */                                                                          \
   X(Ret,      "ret",      kPlain,   kReturn,      true)

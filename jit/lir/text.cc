@@ -78,6 +78,12 @@ std::string FormatBranch(const Instr& in) {
   } else {
     s += std::string("br.") + TypeName(in.cmp_type) + " " + CondName(in.cond) + " " +
          FormatOperand(in.args[0]) + ", " + FormatOperand(in.args[1]);
+    if (IsEitherBranch(in)) {  // `or` when both pairs have one type, else `or.TYPE`
+      s +=
+          in.cmp_type2 == in.cmp_type ? " or " : std::string(" or.") + TypeName(in.cmp_type2) + " ";
+      s += std::string(CondName(in.cond2)) + " " + FormatOperand(in.args[2]) + ", " +
+           FormatOperand(in.args[3]);
+    }
   }
   return s + ", bb" + std::to_string(in.targets[0]) + ", bb" + std::to_string(in.targets[1]);
 }
@@ -555,12 +561,21 @@ class Parser {
     }
   }
 
-  // `br.TYPE cond a, b, bbT, bbF` or `br %c, bbT, bbF`.
+  // `br.TYPE cond a, b, bbT, bbF`, `br.TYPE cond a, b or[.TYPE2] cond2 c, d, bbT, bbF` or
+  // `br %c, bbT, bbF`.
   void ParseBranch(Instr& in, const std::optional<Type>& suffix) {
     if (suffix) {
       in.cmp_type = *suffix;
       in.cond = ParseCond();
       ParseTwoOperands(in);
+      if (tok_.kind == Token::kIdent && SplitSuffix(tok_.text).first == "or") {
+        const auto [word, type2] = SplitSuffix(tok_.text);
+        if (!type2 && tok_.text != "or") Error("expected 'or' or 'or.TYPE'");
+        in.cmp_type2 = type2.value_or(in.cmp_type);
+        Advance();
+        in.cond2 = ParseCond();
+        ParseTwoOperands(in);
+      }
     } else {
       in.br_on_value = true;
       in.args.push_back(ParseOperand());

@@ -63,10 +63,12 @@ bb0:
   pad 3
   br.i64 sle %35, 10, bb1, bb2
 bb1:
-  br %30, bb2, bb1
+  br.i64 ne %35, 139637976731648 or ugt %0, %35, bb2, bb3
 bb2:
-  jmp bb3
+  br %30, bb3, bb2
 bb3:
+  jmp bb4
+bb4:
   ret %21
 }
 )";
@@ -142,6 +144,25 @@ TEST(LirText, VerifierNamesFunctionBlockAndInstruction) {
   }
   ExpectParseError("func @g() {\nbb0:\n  call *@x()\n}\n", 3, 9,
                    "expected the target register after 'call *'");
+  // The either form of br: integers, the second pair of at least 32 bits (`or.TYPE`).
+  try {
+    Parse("func @g(%0:i8) {\nbb0:\n  br.i8 eq %0, 1 or eq %0, 2, bb1, bb1\nbb1:\n  ret\n}\n");
+    FAIL() << "no error";
+  } catch (const VerifyError& e) {
+    EXPECT_STREQ(e.what(),
+                 "@g bb0 'br' (line 3): the second compare of an either branch takes i32, i64 "
+                 "or ptr operands");
+  }
+  EXPECT_THROW(
+      Parse("func @g(%0:f64) {\nbb0:\n  br.f64 eq %0, %0 or eq %0, %0, bb1, bb1\nbb1:\n  ret\n}\n"),
+      VerifyError);
+  EXPECT_NO_THROW(
+      Parse("func @g(%0:i8, %1:i32) {\nbb0:\n  br.i8 ne %0, 0 or.i32 sgt %1, 2, bb1, bb1\nbb1:\n  "
+            "ret\n}\n"));
+  ExpectParseError("func @g(%0:i64) {\nbb0:\n  br.i64 eq %0, 1 or.f32 eq %0, 2, bb1, bb1\n}\n", 3,
+                   19, "expected 'or' or 'or.TYPE'");
+  ExpectParseError("func @g(%0:i64) {\nbb0:\n  br.i64 eq %0, 1 or %0, 2, bb1, bb1\n}\n", 3, 22,
+                   "expected a condition (eq ne slt sle sgt sge ult ule ugt uge)");
 }
 
 TEST(LirText, TruncatedAndGarbageInputAreErrorsNotCrashes) {

@@ -13,8 +13,10 @@
 #include <cstddef>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 #include "jit/lir/cfg.h"
 #include "jit/lower/call_rules.h"
@@ -941,21 +943,20 @@ class Lowerer {
 
   // Where the interpreter tests its eval breaker and, through the opcode it dispatches on,
   // tracing: one word of each (interp->ceval.eval_breaker, tstate->cframe->use_tracing) on
-  // the fast path; the helper only when either is set, in a cold block. At RESUME (imm 1)
-  // only the breaker: the way in tested tracing a moment ago.
+  // the fast path, in one guard (SlowIfEither); the helper only when either is set, in a cold
+  // block. At RESUME (imm 1) only the breaker: the way in tested tracing a moment ago.
   void LowerCheckEvalBreaker(const Instr& in) {
     if (rt_.eval_breaker == 0) return;
     const int address = Mov(Imm(rt_.eval_breaker), Type::kPtr);
     const int breaker = Load(V(address), 0, Type::kI32);
-    const int slow = NewBlock(), test_tracing = NewBlock(), cont = NewBlock();
-    cold_[static_cast<size_t>(slow)] = 1;
-    Emit(BrInstr(Cond::kNe, Type::kI32, V(breaker), Operand::Imm(0), slow, test_tracing));
-    cur_ = test_tracing;
+    const int slow = ColdBlock();
     if (in.imm == 1) {
-      Jmp(cont);
-    } else {
-      Emit(BrInstr(Cond::kNe, Type::kI8, V(LoadUseTracing()), Operand::Imm(0), slow, cont));
+      SlowIf(Cond::kNe, Type::kI32, V(breaker), Operand::Imm(0), slow);
+    } else {  // the i8 flag first: an either branch's second pair is 32 bits or more
+      lir::Instr br = BrInstr(Cond::kNe, Type::kI8, V(LoadUseTracing()), Operand::Imm(0), slow, -1);
+      EmitEither(std::move(br), Cond::kNe, Type::kI32, V(breaker), Operand::Imm(0), in.bc);
     }
+    const int cont = cur_;
     const int known = prev_instr_known_;
     cur_ = slow;
     SetPrevInstr(in.bc);  // a signal handler's frame argument shows this line
@@ -1340,7 +1341,7 @@ class Lowerer {
   }
 
   // A method descriptor's call (KnownCall::kMethodDescriptor) inline: what the call stub's C
-  // path does (call_stub.cc, bb1-bb11) for the descriptor `cache` holds, without the stub's
+  // path does (call_stub.cc, bb1-bb10) for the descriptor `cache` holds, without the stub's
   // prologue, argument spill and shape tests (about 65 guest instructions a call). Guarded by
   // the cached descriptor and self's exact type (3.11's PRECALL_NO_KW_METHOD_DESCRIPTOR_*
   // test the same), and the recursion limit; then the C entry with self and the argument
@@ -1925,6 +1926,39 @@ class Lowerer {
     return V(SmallIntValue(V(LirReg(reg)), slow));
   }
 
+  // Both operands of `in` as SmallIntOperand reads them. When both are objects (not
+  // constants, not unboxed temporaries) their guards go in pairs, each pair one branch
+  // (SlowIfEither): the two type tests, then the two size tests.
+  std::pair<Operand, Operand> SmallIntOperands(const Instr& in, int slow, int float_form) {
+    const int ra = in.args[0], rb = in.args[1];
+    if (ra == rb) {
+      const Operand a = SmallIntOperand(ra, slow, float_form);
+      return {a, a};
+    }
+    const auto boxed = [this](int reg) { return !SmallIntConst(reg) && !IsUnboxed(reg); };
+    if (!boxed(ra) || !boxed(rb)) {
+      const Operand a = SmallIntOperand(ra, slow, float_form);
+      return {a, SmallIntOperand(rb, slow, float_form)};
+    }
+    const Operand oa = V(LirReg(ra)), ob = V(LirReg(rb));
+    const int ta = Load(oa, offsetof(PyObject, ob_type), Type::kPtr);
+    const int tb = Load(ob, offsetof(PyObject, ob_type), Type::kPtr);
+    const Operand long_type = Imm(rt_.py_long_type);
+    SlowIfEither(Cond::kNe, Type::kPtr, V(ta), long_type, Cond::kNe, V(tb), long_type, slow, in.bc);
+    const int sa = Load(oa, offsetof(PyVarObject, ob_size), Type::kI64);
+    const int sb = Load(ob, offsetof(PyVarObject, ob_size), Type::kI64);
+    const int ba = Binary(lir::Op::kAdd, V(sa), Operand::Imm(1), Type::kI64);
+    const int bb = Binary(lir::Op::kAdd, V(sb), Operand::Imm(1), Type::kI64);
+    SlowIfEither(Cond::kUgt, Type::kI64, V(ba), Operand::Imm(2), Cond::kUgt, V(bb), Operand::Imm(2),
+                 slow, in.bc);
+    const auto value = [&](Operand obj, int size) {  // size is -1, 0 or 1
+      const int digit = Load(obj, offsetof(PyLongObject, ob_digit), Type::kI32);
+      return V(Binary(lir::Op::kMul, V(size), V(ZExt(V(digit))), Type::kI64));
+    };
+    const Operand a = value(oa, sa);
+    return {a, value(ob, sb)};
+  }
+
   // An unboxed temporary's value, from its C value while its object is NULL (a jump to
   // `slow` outside the small-int range: |v| < 2^30, as an int of one digit), else from the
   // object as SmallIntValue reads it. A temporary of both kinds holding a double goes to
@@ -2062,8 +2096,7 @@ class Lowerer {
   void SmallIntArithmetic(const Instr& in, int not_ints) {
     LeaveIfFloatOnly(in, not_ints);
     const int slow = BoxingFirst(in, not_ints);
-    const Operand a = SmallIntOperand(in.args[0], slow, not_ints);
-    const Operand b = SmallIntOperand(in.args[1], slow, not_ints);
+    const auto [a, b] = SmallIntOperands(in, slow, not_ints);
     const int lhs = a.is_vreg() ? a.vreg : Mov(a, Type::kI64);
     const int64_t nb = BinaryOf(in.imm);
     int r;
@@ -2230,7 +2263,7 @@ class Lowerer {
   // by +-0.0.
   void FloatArithmetic(const Instr& in, lir::Op op, int not_floats) {
     const int slow = BoxingFirst(in, not_floats);
-    const int fa = FloatOperand(in.args[0], slow), fb = FloatOperand(in.args[1], slow);
+    const auto [fa, fb] = FloatOperands(in, slow);
     if (op == lir::Op::kFDiv) {
       // The divisor's bits (LIR has no f64 compare): from its object, or, when it may be an
       // unboxed float, through the scratch slot.
@@ -2282,6 +2315,32 @@ class Lowerer {
     const int type = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
     SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_float_type), slow);
     return Load(obj, offsetof(PyFloatObject, ob_fval), Type::kF64);
+  }
+
+  // Both operands of `in` as FloatOperand reads them. When both are objects that need a type
+  // test (not float constants, not unboxed temporaries), the two tests are one branch
+  // (SlowIfEither).
+  std::pair<int, int> FloatOperands(const Instr& in, int slow) {
+    const int ra = in.args[0], rb = in.args[1];
+    if (ra == rb) {
+      const int a = FloatOperand(ra, slow);
+      return {a, a};
+    }
+    const auto tested = [this](int reg) {
+      return ConstKindOf(reg) != ConstKind::kFloat && !IsUnboxed(reg);
+    };
+    if (!tested(ra) || !tested(rb)) {
+      const int a = FloatOperand(ra, slow);
+      return {a, FloatOperand(rb, slow)};
+    }
+    const Operand oa = V(LirReg(ra)), ob = V(LirReg(rb));
+    const int ta = Load(oa, offsetof(PyObject, ob_type), Type::kPtr);
+    const int tb = Load(ob, offsetof(PyObject, ob_type), Type::kPtr);
+    const Operand float_type = Imm(rt_.py_float_type);
+    SlowIfEither(Cond::kNe, Type::kPtr, V(ta), float_type, Cond::kNe, V(tb), float_type, slow,
+                 in.bc);
+    const int a = Load(oa, offsetof(PyFloatObject, ob_fval), Type::kF64);
+    return {a, Load(ob, offsetof(PyFloatObject, ob_fval), Type::kF64)};
   }
 
   // `fast`, given the cold block to jump to when its guards fail, then in that block
@@ -2417,8 +2476,7 @@ class Lowerer {
         const int not_ints = forms.floats ? NewBlock() : slow;
         if (forms.floats) LeaveIfFloatOnly(in, not_ints);
         const int fail = BoxingFirst(in, not_ints);
-        const Operand a = SmallIntOperand(in.args[0], fail, not_ints);
-        const Operand b = SmallIntOperand(in.args[1], fail, not_ints);
+        const auto [a, b] = SmallIntOperands(in, fail, not_ints);
         Compare(a, b, kConds[in.imm], c);
         Jmp(done);
         if (!forms.floats) return;
@@ -2426,7 +2484,7 @@ class Lowerer {
         prev_instr_known_ = known;
       }
       const int fail = BoxingFirst(in, slow);
-      const int a = FloatOperand(in.args[0], fail), b = FloatOperand(in.args[1], fail);
+      const auto [a, b] = FloatOperands(in, fail);
       Compare(V(a), V(b), kConds[in.imm], c, Type::kF64);
       Jmp(done);
     } else if (forms.strs) {
@@ -2551,6 +2609,29 @@ class Lowerer {
     const int next = NewBlock();
     Emit(BrInstr(c, t, a, b, slow, next));
     cur_ = next;
+  }
+  // Two guards with one failure block: `slow` when `a c b` or `x c2 y` holds. Decision
+  // lower.guard-pair makes them one branch (lir.h's either form: cmp, ccmp, b.cond), which
+  // under QEMU also ends one translation block where two did; declined, two SlowIfs.
+  void SlowIfEither(Cond c, Type t, Operand a, Operand b, Cond c2, Operand x, Operand y, int slow,
+                    int bc) {
+    EmitEither(BrInstr(c, t, a, b, slow, -1), c2, t, x, y, bc);
+  }
+  // `first` (a compare-form branch to its targets[0]) or `x c2 y` (as `t2`, 32 bits or more):
+  // one either branch to first.targets[0] when decision lower.guard-pair is taken, else two
+  // branches; either way the code continues in a new block.
+  void EmitEither(lir::Instr first, Cond c2, Type t2, Operand x, Operand y, int bc) {
+    const int slow = first.targets[0];
+    if (!Take(decisions_, "lower.guard-pair", bc)) {
+      SlowIf(first.cond, first.cmp_type, first.args[0], first.args[1], slow);
+      return SlowIf(c2, t2, x, y, slow);
+    }
+    first.targets[1] = NewBlock();
+    first.cond2 = c2;
+    first.cmp_type2 = t2;
+    first.args.push_back(x);
+    first.args.push_back(y);
+    cur_ = Emit(std::move(first)).targets[1];
   }
   int ColdBlock() {
     const int b = NewBlock();
@@ -2712,9 +2793,17 @@ class Lowerer {
   // dst = the value the ModuleEntry at `cache + at` remembers, with a new reference, when
   // `obj` is its module and the module's dict still has the version tag it had (3.11's
   // LOAD_ATTR_MODULE, for sites with that feedback); else a jump to `slow`.
-  void ModuleProbe(Operand obj, int cache, int64_t at, int dst, int slow) {
+  // `unless_ne`, when given, is a pair of values that must be equal too, tested in one guard
+  // with the module's identity (`obj` must be safe to compare before that pair is).
+  void ModuleProbe(Operand obj, int cache, int64_t at, int dst, int slow,
+                   std::optional<std::pair<int, int>> unless_ne = std::nullopt, int bc = -1) {
     const int module = Load(V(cache), at + offsetof(ModuleEntry, module), Type::kPtr);
-    SlowIf(Cond::kNe, Type::kI64, obj, V(module), slow);
+    if (unless_ne) {
+      SlowIfEither(Cond::kNe, Type::kI64, V(unless_ne->first), V(unless_ne->second), Cond::kNe, obj,
+                   V(module), slow, bc);
+    } else {
+      SlowIf(Cond::kNe, Type::kI64, obj, V(module), slow);
+    }
     // The entry's module is borrowed: another object may have its address now.
     const int type = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
     SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_module_type), slow);
@@ -2726,8 +2815,15 @@ class Lowerer {
 
   // Goes to `slow` unless the frame's globals have the version tag GlobalCache `cache` holds.
   void CheckGlobalsVersion(int cache, int slow) {
+    const auto [version, cached] = GlobalsVersion(cache);
+    SlowIf(Cond::kNe, Type::kI64, V(version), V(cached), slow);
+  }
+  // The frame's globals' version tag and the one GlobalCache `cache` holds (loads only: the
+  // globals dict and the cache are always there to read).
+  std::pair<int, int> GlobalsVersion(int cache) {
     const int globals = Load(V(frame_), offsetof(_PyInterpreterFrame, f_globals), Type::kPtr);
-    CheckVersion(globals, cache, offsetof(GlobalCache, globals_version), slow);
+    const int version = Load(V(globals), offsetof(PyDictObject, ma_version_tag), Type::kI64);
+    return {version, Load(V(cache), offsetof(GlobalCache, globals_version), Type::kI64)};
   }
 
   // Goes to `slow` unless dict `dict`'s version tag equals the one cached at `cache + at`.
@@ -2767,10 +2863,15 @@ class Lowerer {
     // The version tags alone: 3.11 gives every dict, and every change to one, a version tag no
     // other dict has or had (docs/cpython311.md), so equal tags mean the very dicts the cache
     // was filled from, unchanged since; the cache's dict pointers are the helper's.
-    CheckGlobalsVersion(cache, slow);
-    if (!module_only) {
+    if (module_only) {
+      CheckGlobalsVersion(cache, slow);
+    } else {  // both tags in one guard
+      const auto [globals, cached_globals] = GlobalsVersion(cache);
       const int builtins = Load(V(frame_), offsetof(_PyInterpreterFrame, f_builtins), Type::kPtr);
-      CheckVersion(builtins, cache, offsetof(GlobalCache, builtins_version), slow);
+      const int version = Load(V(builtins), offsetof(PyDictObject, ma_version_tag), Type::kI64);
+      const int cached = Load(V(cache), offsetof(GlobalCache, builtins_version), Type::kI64);
+      SlowIfEither(Cond::kNe, Type::kI64, V(globals), V(cached_globals), Cond::kNe, V(version),
+                   V(cached), slow, in.bc);
     }
     Load(V(cache), offsetof(GlobalCache, value), Type::kPtr, dst);
     Incref(V(dst));
@@ -2839,13 +2940,15 @@ class Lowerer {
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
     const int cache = Mov(Ptr(global_site), Type::kPtr);
-    CheckGlobalsVersion(cache, slow);
+    // The globals' tag and the module's identity in one guard: the cached value is only
+    // compared (not read through) before the tag says the globals still hold it.
+    const std::pair<int, int> globals_version = GlobalsVersion(cache);
     const int module = Load(V(cache), offsetof(GlobalCache, value), Type::kPtr);
     lowering_ = &attr;
     const bool method = attr.op == Op::kLoadMethod;  // [NULL, the module's attribute]
     const int64_t at = method ? offsetof(MethodCache, module) : offsetof(AttrCache, module);
     ModuleProbe(V(module), Mov(Ptr(attr_site), Type::kPtr), at,
-                LirReg(method ? attr.dst2 : attr.dst), slow);
+                LirReg(method ? attr.dst2 : attr.dst), slow, globals_version, global.bc);
     if (method) Mov(Operand::Imm(0), Type::kPtr, LirReg(attr.dst));
     Jmp(done);
     cur_ = slow;  // both loads and the module's release in one call: half the code
