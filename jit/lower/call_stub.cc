@@ -19,22 +19,21 @@ namespace {
 
 // The stub, with $name for each layout fact and address (StubValues). Its first half is
 // a64_call_enter's path through IsCompiledFunction, EnterCompiledCall, PushFrame and BeginRun
-// (jit/python/helpers.cc, jit.cc), minus what it hands over (bb25); its second half runs the
-// callee and is a64_call_leave's common case (bb28 on). Before both, bb0-bb10 call a C
+// (jit/python/helpers.cc, jit.cc), minus what it hands over (bb23); its second half runs the
+// callee and is a64_call_leave's common case (bb25 on). Before both, bb0-bb9 call a C
 // function through the site's CCallCache (jit/runtime/site_cache.h). A compiled function the
-// cache holds skips the first half's lookups (bb18-bb20: about 20 instructions a call), and the
-// first compiled callee a site enters fills its empty cache (bb15-bb17). Tests that go to the
+// cache holds skips the first half's lookups (bb16-bb18: about 20 instructions a call), and the
+// first compiled callee a site enters fills its empty cache (bb14-bb15). Tests that go to the
 // same place and read only what is always there to read share a branch (LIR's either form: a
 // cmp and a ccmp, no more instructions than two branches, one translated block fewer under
 // QEMU and Unicorn each); or-ing them with cset and orr took 11 more instructions a call.
 constexpr const char kStubTemplate[] = R"(
 func @a64_call_stub(%0:ptr, %1:ptr, %2:i64, %57:i64) -> ptr {
-bb0:   ; the site's C-call cache %72 (none: 0), its low bit set when the site calls LOAD_METHOD's
-        ; [method, self] pair: then %73 is sp[0] and self %75 is sp[1], exactly of the cached
-        ; descriptor's type; else %73 is sp[1], self the cached builtin's self
+bb0:   ; the site's C-call cache %72 (never NULL: a site without one calls a64_call), its low
+        ; bit set when the site calls LOAD_METHOD's [method, self] pair: then %73 is sp[0] and
+        ; self %75 is sp[1], exactly of the cached descriptor's type; else %73 is sp[1], self the
+        ; cached builtin's self
   %72:ptr = and %57, -2
-  br.i64 eq %72, 0, bb11, bb1
-bb1:
   %73:ptr = load [%1]
   %74:i64 = and %57, 1
   %75:ptr = load [%1 + 8]
@@ -42,18 +41,18 @@ bb1:
   %77:ptr = select %74, %75, %76
   %78:ptr = select %74, %73, %75
   %79:ptr = load [%72 + $ccall_callable]
-  br.i64 ne %78, %79, bb11, bb2
-bb2:    ; the cached callable: a compiled Python function (its state %110 set: bb18) or C
+  br.i64 ne %78, %79, bb10, bb1
+bb1:    ; the cached callable: a compiled Python function (its state %110 set: bb16) or C
   %110:ptr = load [%72 + $ccall_state]
-  br.i64 ne %110, 0, bb18, bb3
-bb3:   ; the cached callable: the self type (a builtin's cached self_type is NULL, and so is
+  br.i64 ne %110, 0, bb16, bb2
+bb2:   ; the cached callable: the self type (a builtin's cached self_type is NULL, and so is
         ; its type's place: %75 is the callable then), and the recursion limit
   %80:ptr = load [%75 + $ob_type]
   %81:ptr = load [%72 + $ccall_self_type]
   %82:ptr = select %74, %80, %81
   %84:i32 = load [%0 + $ts_recursion_remaining]
-  br.i64 ne %82, %81 or.i32 sle %84, 0, bb11, bb4
-bb4:   ; its C entry, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCRIPTOR_* call
+  br.i64 ne %82, %81 or.i32 sle %84, 0, bb10, bb3
+bb3:   ; its C entry, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCRIPTOR_* call
         ; it: the argument vector (METH_FASTCALL, and a type's vectorcall), the one argument
         ; (METH_O) or NULL
   %84:i32 = sub %84, 1
@@ -78,30 +77,30 @@ bb4:   ; its C entry, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCR
   %99:i64 = add %2, %74
   %100:i64 = shl %99, 3
   %101:ptr = add %98, %100
-  br.i64 ult %98, %101, bb5, bb8
-bb5:   ; the call's references released (the callable's cannot be the last: the cache holds
+  br.i64 ult %98, %101, bb4, bb7
+bb4:   ; the call's references released (the callable's cannot be the last: the cache holds
         ; one): self for a method, then the arguments, %98 walking to %101
   %102:ptr = load [%98]
   %103:i64 = load [%102]
   %103:i64 = sub %103, 1
   store.i64 %103, [%102]
-  br.i64 eq %103, 0, bb6, bb7
-bb6:
+  br.i64 eq %103, 0, bb5, bb6
+bb5:
   call @_Py_Dealloc(%102)
-  jmp bb7
-bb7:
+  jmp bb6
+bb6:
   %98:ptr = add %98, 8
-  br.i64 ult %98, %101, bb5, bb8
-bb8:   ; a set eval breaker is handled after the call, as stock does
+  br.i64 ult %98, %101, bb4, bb7
+bb7:   ; a set eval breaker is handled after the call, as stock does
   %104:ptr = mov $eval_breaker
   %105:i32 = load [%104]
-  br.i32 ne %105, 0, bb9, bb10
-bb9:
+  br.i32 ne %105, 0, bb8, bb9
+bb8:
   %94:ptr = call @a64_after_c_call(%0, %94)
-  jmp bb10
-bb10:
+  jmp bb9
+bb9:
   ret %94
-bb11:    ; sp (%1) is [NULL, callable, args...] or [method, self, args...]: %4 the function,
+bb10:    ; sp (%1) is [NULL, callable, args...] or [method, self, args...]: %4 the function,
         ; its %6 arguments from %5
   %3:ptr = load [%1]
   %7:ptr = load [%1 + 8]
@@ -113,11 +112,11 @@ bb11:    ; sp (%1) is [NULL, callable, args...] or [method, self, args...]: %4 t
   %5:ptr = sub %11, %10
   %6:i64 = add %2, %9
   %12:ptr = load [%4 + $ob_type]
-  br.i64 ne %12, $function_type, bb25, bb12
-bb12:    ; a compiled function (a bound-method object is the helper's: bb25)
+  br.i64 ne %12, $function_type, bb23, bb11
+bb11:    ; a compiled function (a bound-method object is the helper's: bb23)
   %13:ptr = load [%4 + $func_vectorcall]
-  br.i64 ne %13, $jit_vectorcall, bb25, bb13
-bb13:    ; its code %14's state %20, from the runtime's direct-mapped cache of compiled code
+  br.i64 ne %13, $jit_vectorcall, bb23, bb12
+bb12:    ; its code %14's state %20, from the runtime's direct-mapped cache of compiled code
   %14:ptr = load [%4 + $func_code]
   %15:i64 = lshr %14, 4
   %16:i64 = and %15, $state_cache_mask
@@ -125,52 +124,50 @@ bb13:    ; its code %14's state %20, from the runtime's direct-mapped cache of c
   %18:ptr = mov $state_cache
   %18:ptr = add %18, %17
   %19:ptr = load [%18]
-  br.i64 ne %19, %14, bb25, bb14
-bb14:    ; the rest of the helper's tests (bb21-bb22): a compiled callee's
+  br.i64 ne %19, %14, bb23, bb13
+bb13:    ; the rest of the helper's tests (bb19-bb20): a compiled callee's
         ; state %20 says how many positional parameters it takes when that is all it takes
   %20:ptr = load [%18 + 8]
   %21:i64 = load [%20 + $state_plain_argcount]
-  br.i64 ne %21, %6, bb25, bb15                ; not exactly its positional parameters
-bb15:    ; an empty site cache takes this callee (site_cache.h): its later calls skip the lookups
-  br.i64 eq %72, 0, bb21, bb16
-bb16:
+  br.i64 ne %21, %6, bb23, bb14                ; not exactly its positional parameters
+bb14:    ; an empty site cache takes this callee (site_cache.h): its later calls skip the lookups
   %112:ptr = load [%72 + $ccall_callable]
-  br.i64 ne %112, 0, bb21, bb17
-bb17:
+  br.i64 ne %112, 0, bb19, bb15
+bb15:
   store.ptr %4, [%72 + $ccall_callable]
   store.ptr %14, [%72 + $ccall_code]
   store.ptr %20, [%72 + $ccall_state]
-  jmp bb21
-bb18:    ; a compiled function the site cached (site_cache.h): still a function, and still with
+  jmp bb19
+bb16:    ; a compiled function the site cached (site_cache.h): still a function, and still with
         ; the cached code %14, whose state is %110 (the argument count was checked when cached)
   %12:ptr = load [%78 + $ob_type]
-  br.i64 ne %12, $function_type, bb11, bb19
-bb19:
+  br.i64 ne %12, $function_type, bb10, bb17
+bb17:
   %14:ptr = load [%78 + $func_code]
   %111:ptr = load [%72 + $ccall_code]
-  br.i64 ne %14, %111, bb11, bb20
-bb20:    ; the function %4 and its %6 arguments from %5, as bb11 finds them
+  br.i64 ne %14, %111, bb10, bb18
+bb18:    ; the function %4 and its %6 arguments from %5, as bb10 finds them
   %4:ptr = mov %78
   %10:i64 = shl %74, 3
   %11:ptr = add %1, 16
   %5:ptr = sub %11, %10
   %6:i64 = add %2, %74
   %20:ptr = mov %110
-  jmp bb21
-bb21:    ; tracing (a uint8_t, then padding), or the JIT off (NULL) or on for another thread
+  jmp bb19
+bb19:    ; tracing (a uint8_t, then padding), or the JIT off (NULL) or on for another thread
   %27:ptr = mov $direct_thread_slot
   %28:ptr = load [%27]
   %31:ptr = load [%0 + $ts_cframe]
   %32:i8 = load [%31 + $cframe_use_tracing]
-  br.i8 ne %32, 0 or.i64 ne %28, %0, bb25, bb22
-bb22:    ; at the recursion limit, or no room (also with no chunk: top, limit NULL)
+  br.i8 ne %32, 0 or.i64 ne %28, %0, bb23, bb20
+bb20:    ; at the recursion limit, or no room (also with no chunk: top, limit NULL)
   %35:i32 = load [%0 + $ts_recursion_remaining]
   %38:ptr = load [%0 + $ts_datastack_top]
   %39:i64 = load [%20 + $state_frame_bytes]
   %40:ptr = add %38, %39
   %41:ptr = load [%0 + $ts_datastack_limit]
-  br.i32 sle %35, 0 or.i64 uge %40, %41, bb25, bb23
-bb23:    ; push the frame %38 (3.11's _PyFrame_InitializeSpecials); the callable's reference
+  br.i32 sle %35, 0 or.i64 uge %40, %41, bb23, bb21
+bb21:    ; push the frame %38 (3.11's _PyFrame_InitializeSpecials); the callable's reference
         ; moves in. Locals past the arguments are the callee's to clear (lower.cc).
   store.ptr %40, [%0 + $ts_datastack_top]
   store.ptr %4, [%38 + $f_func]
@@ -193,20 +190,20 @@ bb23:    ; push the frame %38 (3.11's _PyFrame_InitializeSpecials); the callable
   %48:ptr = add %38, $localsplus
   %49:i64 = shl %6, 3
   %50:ptr = add %5, %49
-  br.i64 eq %6, 0, bb26, bb24
-bb24:    ; the arguments' references move in
+  br.i64 eq %6, 0, bb24, bb22
+bb22:    ; the arguments' references move in
   %51:ptr = load [%5]
   store.ptr %51, [%48]
   %48:ptr = add %48, 8
   %5:ptr = add %5, 8
-  br.i64 ult %5, %50, bb24, bb26
-bb25:    ; anything else: the helper, with the arguments as they came. It returns the entry
+  br.i64 ult %5, %50, bb22, bb24
+bb23:    ; anything else: the helper, with the arguments as they came. It returns the entry
         ; of a compiled callee whose frame it pushed (the frame in sp[0]), or 0 when it made
         ; the whole call (its result, NULL on error, in sp[0])
   %52:i64 = call @a64_call_enter(%0, %1, %2, %57)
   %58:ptr = load [%1]
-  br.i64 eq %52, 0, bb27, bb28
-bb26:    ; the frame becomes current (BeginRun)
+  br.i64 eq %52, 0, bb30, bb25
+bb24:    ; the frame becomes current (BeginRun)
   %35:i32 = sub %35, 1
   store.i32 %35, [%0 + $ts_recursion_remaining]
   %53:ptr = load [%31 + $cframe_current_frame]
@@ -218,10 +215,8 @@ bb26:    ; the frame becomes current (BeginRun)
   store.i64 %55, [%54]
   %52:i64 = load [%20 + $state_entry]
   %58:ptr = mov %38
-  jmp bb28
-bb27:
-  ret %58
-bb28:    ; the callee %52 runs in its frame %58; below $deopt_code_limit its outcome %59 is a
+  jmp bb25
+bb25:    ; the callee %52 runs in its frame %58; below $deopt_code_limit its outcome %59 is a
         ; deopt code (or NULL), for the helper. Else it returned a value and released its
         ; locals (stacktop 0); with no frame object and no f_locals dict (locals() makes one,
         ; 3.11's _PyFrame_FastToLocalsWithError) the frame is popped here, else by the helper,
@@ -233,8 +228,8 @@ bb28:    ; the callee %52 runs in its frame %58; below $deopt_code_limit its out
   %63:i64 = or %61, %62
   %64:ptr = load [%58 + $f_locals]
   %65:i64 = or %63, %64
-  br.i64 ult %59, $deopt_code_limit or ne %65, 0, bb30, bb29
-bb29:   ; the caller is current again (the return block, or a64_make_generator, made it so);
+  br.i64 ult %59, $deopt_code_limit or ne %65, 0, bb27, bb26
+bb26:   ; the caller is current again (the return block, or a64_make_generator, made it so);
         ; the frame popped before the releases, which may run code that pushes frames; the
         ; code object is pinned (the runtime holds one), the function may go
   %66:i32 = load [%0 + $ts_recursion_remaining]
@@ -249,15 +244,17 @@ bb29:   ; the caller is current again (the return block, or a64_make_generator, 
   %70:i64 = load [%67]
   %70:i64 = sub %70, 1
   store.i64 %70, [%67]
-  br.i64 eq %70, 0, bb31, bb32
-bb30:   ; anything else: a64_call_leave
+  br.i64 eq %70, 0, bb28, bb29
+bb27:   ; anything else: a64_call_leave
   %71:ptr = call @a64_call_leave(%0, %58, %59)
   ret %71
-bb31:
+bb28:
   call @_Py_Dealloc(%67)
-  jmp bb32
-bb32:
+  jmp bb29
+bb29:
   ret %59
+bb30:   ; the helper made the whole call: its result
+  ret %58
 }
 )";
 

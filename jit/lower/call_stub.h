@@ -2,7 +2,8 @@
 // call site so that a site is one call of it.
 //
 // `a64_call_stub(ts, sp, oparg, c_call_cache)` returns the call's result (a new reference, or NULL
-// with an exception set) and has taken the references in sp. For the C function the site's
+// with an exception set) and has taken the references in sp. The site's cache is never NULL (a
+// site without one calls the host helper `a64_call`). For the C function the site's
 // CCallCache holds (site_cache.h) it calls its C entry (for a builtin type such as `range` or
 // `list`, its vectorcall slot), releases the references and handles a set eval breaker after the
 // call, as 3.11's PRECALL_BUILTIN_* and PRECALL_BUILTIN_CLASS do. For a compiled function called

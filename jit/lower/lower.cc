@@ -199,11 +199,13 @@ class Lowerer {
       group_now_ = static_cast<int>(b) + 1;
       group_[static_cast<size_t>(cur_)] = group_now_;
       prev_instr_known_ = -1;
-      for (const Instr& in : f_.blocks[b].instrs) {
-        lowering_ = &in;
-        LowerInstr(in);
+      const std::vector<Instr>& instrs = f_.blocks[b].instrs;
+      for (size_t i = 0; i < instrs.size(); i++) {
+        lowering_ = &instrs[i];
+        next_ = i + 1 < instrs.size() ? &instrs[i + 1] : nullptr;
+        LowerInstr(instrs[i]);
       }
-      lowering_ = nullptr;
+      lowering_ = next_ = nullptr;
     }
     if (return_block_ >= 0) LowerReturnBlock();
     Reorder();
@@ -973,7 +975,20 @@ class Lowerer {
 
   void LowerCheckTracing(const Instr& in) {
     if (rt_.eval_breaker == 0) return;  // no interpreter state (LIR-level tests)
-    DeoptIf(in, Cond::kNe, V(LoadUseTracing()), Operand::Imm(0), Type::kI8);
+    if (!pending_result_check_) {
+      return DeoptIf(in, Cond::kNe, V(LoadUseTracing()), Operand::Imm(0), Type::kI8);
+    }
+    const ResultCheck call = *pending_result_check_;
+    pending_result_check_.reset();
+    const int either = ColdBlock();
+    EmitEitherBranch(
+        BrInstr(Cond::kNe, Type::kI8, V(LoadUseTracing()), Operand::Imm(0), either, -1), Cond::kEq,
+        Type::kI64, V(call.value), Operand::Imm(0));
+    const int cont = cur_;
+    cur_ = either;  // the call's error first, as when each had its own test
+    Emit(BrInstr(Cond::kEq, Type::kI64, V(call.value), Operand::Imm(0), DeoptBlock(call.state),
+                 DeoptBlock(in.state)));
+    cur_ = cont;
   }
 
   // tstate->cframe->use_tracing: non-zero while sys.settrace or sys.setprofile is on.
@@ -1043,12 +1058,12 @@ class Lowerer {
     const int p = Spill(in.args);
     const int dst = LirReg(in.dst);
     SetPrevInstr(in.bc);
-    if (rt_.call_stub != 0) {
-      if (c_call == nullptr) c_call = reinterpret_cast<runtime::CCallCache*>(NewSiteCache());
-      const uint64_t tagged = c_call == nullptr
-                                  ? 0
-                                  : reinterpret_cast<uint64_t>(c_call) |
-                                        (IsNullReg(in.args[0]) ? 0 : runtime::kCCallMethodShape);
+    if (rt_.call_stub != 0 && c_call == nullptr) {
+      c_call = reinterpret_cast<runtime::CCallCache*>(NewSiteCache());
+    }
+    if (rt_.call_stub != 0 && c_call != nullptr) {  // the stub takes no site without a cache
+      const uint64_t tagged = reinterpret_cast<uint64_t>(c_call) |
+                              (IsNullReg(in.args[0]) ? 0 : runtime::kCCallMethodShape);
       // By name: a direct call when the stub is in range (an indirect one costs a lookup
       // under QEMU and a literal and a register here).
       lir::Instr call =
@@ -1059,6 +1074,18 @@ class Lowerer {
       Call(Helper::a64_call, {V(tstate_), V(p), Operand::Imm(in.imm), Operand::Imm(0)}, dst);
     }
     prev_instr_known_ = -1;
+    CallResultCheck(in, dst);
+  }
+
+  // A call's result `dst` NULL: its error exit. When the CheckTracing that follows every call
+  // comes next, decision lower.guard-pair leaves the test to it, which tests both in one
+  // branch (a cold block then tells them apart).
+  void CallResultCheck(const Instr& in, int dst) {
+    if (next_ != nullptr && next_->op == Op::kCheckTracing && rt_.eval_breaker != 0 &&
+        Take(decisions_, "lower.guard-pair", in.bc)) {
+      pending_result_check_ = ResultCheck{in.state, dst};
+      return;
+    }
     DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));
   }
 
@@ -2626,6 +2653,10 @@ class Lowerer {
       SlowIf(first.cond, first.cmp_type, first.args[0], first.args[1], slow);
       return SlowIf(c2, t2, x, y, slow);
     }
+    EmitEitherBranch(std::move(first), c2, t2, x, y);
+  }
+  // EmitEither's one branch, without the decision.
+  void EmitEitherBranch(lir::Instr first, Cond c2, Type t2, Operand x, Operand y) {
     first.targets[1] = NewBlock();
     first.cond2 = c2;
     first.cmp_type2 = t2;
@@ -2649,15 +2680,20 @@ class Lowerer {
   // `cache`, whose 32-bit type version (at `version_at` in each) is `version`; `slow` if none
   // is (or `version` is 0). Entry 0 is checked inline and the others by a loop in cold
   // blocks, so a site that sees several types stays out of the helper (a base class's method
-  // run on subclasses: Richards' Task methods see four) while the hot path stays one compare.
-  // A loop rather than one compare for each: 8 instructions a site instead of 15.
+  // run on subclasses: Richards' Task methods see four) while the hot path stays one branch
+  // (SlowIfEither: version 0, or not entry 0's; the cold blocks tell them apart). A loop
+  // rather than one compare for each: 8 instructions a site instead of 15.
   int MatchEntry(int version, int cache, int64_t stride, int64_t version_at, int slow) {
-    SlowIf(Cond::kEq, Type::kI32, V(version), Operand::Imm(0), slow);
     const int entry = Mov(V(cache), Type::kPtr);
-    const int matched = NewBlock(), others = ColdBlock();
+    const int others = ColdBlock();
     const int first = Load(V(cache), version_at, Type::kI32);
-    Emit(BrInstr(Cond::kEq, Type::kI32, V(version), V(first), matched, others));
+    SlowIfEither(Cond::kEq, Type::kI32, V(version), Operand::Imm(0), Cond::kNe, V(version),
+                 V(first), others, lowering_ != nullptr ? lowering_->bc : -1);
+    const int matched = cur_;
     cur_ = others;
+    const int tagged = ColdBlock();  // an empty entry's version is 0: no type without a tag
+    Emit(BrInstr(Cond::kEq, Type::kI32, V(version), Operand::Imm(0), slow, tagged));
+    cur_ = tagged;
     const int last = Binary(lir::Op::kAdd, V(cache),
                             Operand::Imm((runtime::kPolymorphicEntries - 1) * stride), Type::kPtr);
     const int loop = ColdBlock(), next = ColdBlock();
@@ -3168,6 +3204,13 @@ class Lowerer {
   int scratch_addr_ = -1;            // the scratch slot's address after kUnpackSequence
   int prev_instr_known_ = -1;        // the unit prev_instr holds on every path here, or -1
   const Instr* lowering_ = nullptr;  // the HIR instruction being lowered (deopt sites, caches)
+  const Instr* next_ = nullptr;      // the one after it in its block, if any
+  // A call's NULL-result test left for the CheckTracing right after it (CallResultCheck).
+  struct ResultCheck {
+    FrameState state;
+    int value;
+  };
+  std::optional<ResultCheck> pending_result_check_;
 };
 
 }  // namespace
