@@ -3035,10 +3035,13 @@ class Lowerer {
     const int check = NewBlock();
     Emit(BrInstr(Cond::kEq, Type::kI64, V(keys), Operand::Imm(0), hit, check));  // no __dict__
     cur_ = check;
+    // The entry's type has instances with inline values (keys set) and is a heap type: both
+    // places are there to read, so one guard for the values and the type's shared keys.
     const int values = Load(obj, runtime::kInlineValuesOffset, Type::kPtr);
-    SlowIf(Cond::kEq, Type::kI64, V(values), Operand::Imm(0), slow);
     const int type_keys = Load(V(tp), offsetof(PyHeapTypeObject, ht_cached_keys), Type::kPtr);
-    SlowIf(Cond::kNe, Type::kI64, V(type_keys), V(keys), slow);
+    SlowIfEither(Cond::kEq, Type::kI64, V(values), Operand::Imm(0), Cond::kNe, V(type_keys),
+                 V(keys), slow, in.bc);
+    // Read through the keys only once they are the type's (alive).
     const int n = Load(V(keys), offsetof(PyDictKeysObject, dk_nentries), Type::kI64);
     const int n32 = Load(V(entry), offsetof(MethodEntry, nentries), Type::kI32);
     lir::Instr ext;
