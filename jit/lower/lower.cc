@@ -986,8 +986,13 @@ class Lowerer {
         Type::kI64, V(call.value), Operand::Imm(0));
     const int cont = cur_;
     cur_ = either;  // the call's error first, as when each had its own test
-    Emit(BrInstr(Cond::kEq, Type::kI64, V(call.value), Operand::Imm(0), DeoptBlock(call.state),
-                 DeoptBlock(in.state)));
+    Emit(BrInstr(Cond::kEq, Type::kI64, V(call.value), Operand::Imm(0), -1, -1));
+    // The exits after the test that picks one, so that it falls into one of them (Reorder
+    // keeps a group's cold blocks in the order their code began).
+    const int error = DeoptBlock(call.state), tracing = DeoptBlock(in.state);
+    int* targets = out_.blocks[static_cast<size_t>(either)].instrs.back().targets;
+    targets[0] = error;
+    targets[1] = tracing;
     cur_ = cont;
   }
 
