@@ -2764,11 +2764,14 @@ class Lowerer {
                              cached);
     }
     if (!InstanceProbe(in)) return cached();
+    // Asked here, while this site's own decision is the last one taken (the guards below take
+    // lower.guard-pair decisions).
+    const bool planted = Planted(decisions_, Plant::kCacheIndex);
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
     const int cache = Mov(Ptr(site), Type::kPtr);
     const int slot = GuardedAttrSlot(obj, cache, slow).slot;
-    Load(V(slot), Planted(decisions_, Plant::kCacheIndex) ? 8 : 0, Type::kPtr, LirReg(in.dst));
+    Load(V(slot), planted ? 8 : 0, Type::kPtr, LirReg(in.dst));
     SlowIf(Cond::kEq, Type::kI64, V(LirReg(in.dst)), Operand::Imm(0), slow);
     Incref(V(LirReg(in.dst)));
     Jmp(done);
