@@ -607,6 +607,10 @@ class Lowerer {
 
   // One function per op family; the switch lists every HIR op (no default).
   void LowerInstr(const Instr& in) {
+    if (pending_result_check_ && in.op != Op::kCheckTracing) {  // CallResultCheck's promise
+      throw std::logic_error(
+          "lowering: a call's result test left for a CheckTracing that did not come");
+    }
     if (fused_tail_.count(&in) != 0) return;  // LowerModuleAttrOfGlobal lowered it
     switch (in.op) {
       case Op::kLoadLocal:
