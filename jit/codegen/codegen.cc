@@ -721,10 +721,7 @@ class FunctionCompiler {
   // ones under which the second condition holds; the branch then tests the second condition.
   // One conditional branch where two guards with one failure block took two.
   void EmitEitherCompare(const Instr& in) {
-    const bool small_against_zero = lir::TypeBits(in.cmp_type) < 32 && in.args[1].is_imm() &&
-                                    in.args[1].imm == 0 &&
-                                    (in.cond == Cond::kEq || in.cond == Cond::kNe);
-    if (small_against_zero) {  // an i8 or i16 flag: one tst of its low bits
+    if (lir::TypeBits(in.cmp_type) < 32 && ComparesWithZero(in)) {  // an i8 or i16 flag: a tst
       EmitTestNonZero(ReadGp(in.args[0], kS0), in.cmp_type);
     } else {
       EmitCompare(in.cond, in.cmp_type, in.args[0], in.args[1]);
@@ -755,6 +752,12 @@ class FunctionCompiler {
       if (!in_s1) MovImm(kS1, v, width);
       a_->ccmp(c, GpOfWidth(kS1), flags, when);
     }
+  }
+
+  // A compare form's first pair is `a == 0` or `a != 0`.
+  static bool ComparesWithZero(const Instr& in) {
+    return in.args[1].is_imm() && in.args[1].imm == 0 &&
+           (in.cond == Cond::kEq || in.cond == Cond::kNe);
   }
 
   // The NZCV value (ccmp's immediate: N 8, Z 4, C 2, V 1) under which condition `cc` holds.
@@ -940,8 +943,7 @@ class FunctionCompiler {
       test.cc = ToCondCode(in.cond2, in.cmp_type2);
       return test;
     }
-    const bool against_zero = in.br_on_value || (in.args[1].is_imm() && in.args[1].imm == 0 &&
-                                                 (in.cond == Cond::kEq || in.cond == Cond::kNe));
+    const bool against_zero = in.br_on_value || ComparesWithZero(in);
     const Type t = in.br_on_value ? f_.TypeOf(in.args[0].vreg) : in.cmp_type;
     if (against_zero && lir::TypeBits(t) >= 32) {
       test.zero_reg = ReadGp(in.args[0], kS0);

@@ -982,6 +982,9 @@ class Lowerer {
     if (!pending_result_check_) {
       return DeoptIf(in, Cond::kNe, V(LoadUseTracing()), Operand::Imm(0), Type::kI8);
     }
+    // The call's error exit is made here, while the CheckTracing is being lowered: its deopt
+    // site comes out the same (the builder gives both instructions the CALL's code unit, and
+    // an error exit's reason is kException for both).
     const ResultCheck call = *pending_result_check_;
     pending_result_check_.reset();
     const int either = ColdBlock();
@@ -1933,23 +1936,19 @@ class Lowerer {
   // The value of an int object of at most one digit (|ob_size| <= 1), or a jump to `slow`.
   int SmallIntValue(Operand obj, int slow) {
     const int type = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
-    int next = NewBlock();
-    Br(Cond::kNe, V(type), Imm(rt_.py_long_type), slow, next);
-    cur_ = next;
+    SlowIf(Cond::kNe, Type::kI64, V(type), Imm(rt_.py_long_type), slow);
     const int size = Load(obj, offsetof(PyVarObject, ob_size), Type::kI64);
-    const int biased = Binary(lir::Op::kAdd, V(size), Operand::Imm(1), Type::kI64);
-    next = NewBlock();
-    lir::Instr br;
-    br.op = lir::Op::kBr;
-    br.cond = Cond::kUgt;
-    br.cmp_type = Type::kI64;
-    br.args = {V(biased), Operand::Imm(2)};
-    br.targets[0] = slow;
-    br.targets[1] = next;
-    Emit(std::move(br));
-    cur_ = next;
+    SlowIf(Cond::kUgt, Type::kI64, V(BiasedSize(size)), Operand::Imm(kBiasedSizeMax), slow);
+    return OneDigitValue(obj, size);
+  }
+  // An int's ob_size + 1, at most kBiasedSizeMax (unsigned) exactly when |ob_size| <= 1: one
+  // test for "at most one digit".
+  static constexpr int64_t kBiasedSizeMax = 2;
+  int BiasedSize(int size) { return Binary(lir::Op::kAdd, V(size), Operand::Imm(1), Type::kI64); }
+  // The value of int `obj` whose ob_size `size` is -1, 0 or 1.
+  int OneDigitValue(Operand obj, int size) {
     const int digit = Load(obj, offsetof(PyLongObject, ob_digit), Type::kI32);
-    return Binary(lir::Op::kMul, V(size), V(ZExt(V(digit))), Type::kI64);  // size is -1, 0 or 1
+    return Binary(lir::Op::kMul, V(size), V(ZExt(V(digit))), Type::kI64);
   }
 
   // HIR register `reg` as a small int: its constant, or its value (a jump to `slow` when it
@@ -1983,16 +1982,11 @@ class Lowerer {
     SlowIfEither(Cond::kNe, Type::kPtr, V(ta), long_type, Cond::kNe, V(tb), long_type, slow, in.bc);
     const int sa = Load(oa, offsetof(PyVarObject, ob_size), Type::kI64);
     const int sb = Load(ob, offsetof(PyVarObject, ob_size), Type::kI64);
-    const int ba = Binary(lir::Op::kAdd, V(sa), Operand::Imm(1), Type::kI64);
-    const int bb = Binary(lir::Op::kAdd, V(sb), Operand::Imm(1), Type::kI64);
-    SlowIfEither(Cond::kUgt, Type::kI64, V(ba), Operand::Imm(2), Cond::kUgt, V(bb), Operand::Imm(2),
-                 slow, in.bc);
-    const auto value = [&](Operand obj, int size) {  // size is -1, 0 or 1
-      const int digit = Load(obj, offsetof(PyLongObject, ob_digit), Type::kI32);
-      return V(Binary(lir::Op::kMul, V(size), V(ZExt(V(digit))), Type::kI64));
-    };
-    const Operand a = value(oa, sa);
-    return {a, value(ob, sb)};
+    const int ba = BiasedSize(sa), bb = BiasedSize(sb);
+    const Operand max = Operand::Imm(kBiasedSizeMax);
+    SlowIfEither(Cond::kUgt, Type::kI64, V(ba), max, Cond::kUgt, V(bb), max, slow, in.bc);
+    const Operand a = V(OneDigitValue(oa, sa));
+    return {a, V(OneDigitValue(ob, sb))};
   }
 
   // An unboxed temporary's value, from its C value while its object is NULL (a jump to
