@@ -57,6 +57,8 @@ std::string Immediate(const Function& f, const Instr& in) {
       return std::to_string(in.imm) + " (" + Quote(c.localsplus_names, in.imm) + ")" +
              (in.checked ? " checked" : "");
     case Op::kStoreLocal:
+      return std::to_string(in.imm) + " (" + Quote(c.localsplus_names, in.imm) + ")" +
+             (in.bound ? " bound" : "");
     case Op::kMakeCell:
     case Op::kLoadDeref:
     case Op::kStoreDeref:
@@ -173,6 +175,12 @@ std::string Immediate(const Function& f, const Instr& in) {
 }
 
 }  // namespace
+
+bool WritesLocal(const Instr& in, int64_t local) {
+  const bool writer =
+      in.op == Op::kStoreLocal || in.op == Op::kMakeCell || in.op == Op::kDeleteLocal;
+  return (writer && in.imm == local) || in.op == Op::kCopyFreeVars;
+}
 
 std::string Print(const Function& f) {
   std::string s = "function " + f.code.module + ":" + f.code.qualname + " (locals " +

@@ -59,6 +59,8 @@ struct Instr {
   std::vector<int> args;
   int64_t imm = 0;            // the op's immediate (see ops.h)
   bool checked = false;       // LoadLocal: an unbound local resumes the interpreter
+  bool bound = false;         // StoreLocal: the local is bound before it (its old value,
+                              // released, needs no NULL test)
   int kwnames = -1;           // Call: co_consts index of the keyword names tuple, or -1
   int keys_const = -1;        // BuildConstKeyMap: co_consts index of the keys tuple
   int bc = -1;                // code unit of the bytecode instruction this came from
@@ -139,6 +141,10 @@ class Unsupported : public std::runtime_error {
   int opcode_;
   int offset_;
 };
+
+// Whether `in` writes local `local` (and so ends what a borrowed reference to its value, or a
+// register known to hold it, may rely on).
+bool WritesLocal(const Instr& in, int64_t local);
 
 std::string Print(const Function& f);
 

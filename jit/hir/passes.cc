@@ -37,15 +37,8 @@ void UpdateBound(const Function& f, const Instr& in, std::vector<bool>& bound) {
   }
 }
 
-// Whether `in` writes local `local` (and so ends what a borrowed reference to its value may
-// rely on).
-bool WritesLocal(const Instr& in, int64_t local) {
-  const bool writer =
-      in.op == Op::kStoreLocal || in.op == Op::kMakeCell || in.op == Op::kDeleteLocal;
-  return (writer && in.imm == local) || in.op == Op::kCopyFreeVars;
-}
-
-// Locals assigned on every path to each block's entry (a forward "must" dataflow). A
+// Locals assigned on every path to each block's entry (a forward "must" dataflow): a load of
+// one needs no unbound test, and a store to one releases an old value that is not NULL. A
 // generator resumes with whatever its earlier runs left, so there nothing is known.
 void RemoveUnboundChecks(Function& f, Decisions* d) {
   const int n = f.code.nlocalsplus;
@@ -90,6 +83,9 @@ void RemoveUnboundChecks(Function& f, Decisions* d) {
   for (size_t b = 0; b < nb; b++) {
     std::vector<bool> assigned = in[b];
     for (Instr& ins : f.blocks[b].instrs) {
+      if (ins.op == Op::kStoreLocal && assigned[static_cast<size_t>(ins.imm)]) {
+        ins.bound = Take(d, "hir.bound-store", ins.bc);
+      }
       UpdateBound(f, ins, assigned);
       if (ins.op == Op::kReturn && reached[b]) {
         for (size_t i = 0; i < at_return.size(); i++) at_return[i] = at_return[i] && assigned[i];

@@ -428,22 +428,30 @@ class Lowerer {
         [&] { CallChecked(in, Helper::PyFloat_FromDouble, {V(d)}); });
   }
 
-  // in.dst = a float holding `d`. A result stored into a local (store_targets_) is written
-  // into the local's old float when only the local holds it and that is an exact float, as
-  // stock's `s += x` cannot: no float is taken from the free list and none given back. Its
-  // count goes to 2, for the store's release. Else a new float, from PyFloat_FromDouble out of
-  // line (once a loop runs, the local holds a float of its own).
+  // in.dst = a float holding `d`, in.args both exact floats. A result stored into a local
+  // (store_targets_) is written into the local's old float when only the local holds it and
+  // that is an exact float, as stock's `s += x` cannot: no float is taken from the free list
+  // and none given back. Its count goes to 2, for the store's release. Else a new float, from
+  // PyFloat_FromDouble out of line (once a loop runs, the local holds a float of its own).
+  // When an operand is the local's value (`s = s + x`), that is the old float, already known
+  // to be one.
   void BoxFloatResult(const Instr& in, int d) {
     const auto target = store_targets_.find(in.dst);
     if (target == store_targets_.end()) return BoxFloat(in, d);
+    const Instr& store = *target->second.store;
+    const int operand = target->second.local_operand;
+    const bool known = operand >= 0 && unboxed_floats_.count(in.args[operand]) == 0;
     FastOrGeneric(
         "lower.float-store-in-place", in,
         [&](int fresh) {
           in_place_floats_.insert(in.dst);
-          const int old = Load(V(frame_), LocalOffset(target->second), Type::kPtr);
-          SlowIf(Cond::kEq, Type::kPtr, V(old), Operand::Imm(0), fresh);
-          const int type = Load(V(old), offsetof(PyObject, ob_type), Type::kPtr);
-          SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_float_type), fresh);
+          const int old = known ? LirReg(in.args[operand])
+                                : Load(V(frame_), LocalOffset(store.imm), Type::kPtr);
+          if (!known) {
+            if (!store.bound) SlowIf(Cond::kEq, Type::kPtr, V(old), Operand::Imm(0), fresh);
+            const int type = Load(V(old), offsetof(PyObject, ob_type), Type::kPtr);
+            SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_float_type), fresh);
+          }
           const int count = Load(V(old), offsetof(PyObject, ob_refcnt), Type::kI64);
           SlowIf(Cond::kNe, Type::kI64, V(count), Operand::Imm(1), fresh);
           Store(V(d), V(old), offsetof(PyFloatObject, ob_fval), Type::kF64);
@@ -1025,17 +1033,22 @@ class Lowerer {
       Load(V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr, LirReg(in.dst));
       if (in.checked) DeoptIf(in, Cond::kEq, V(LirReg(in.dst)), Operand::Imm(0));
     } else if (in.op == Op::kStoreLocal) {
-      const int old = Load(V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr);
-      Store(V(LirReg(in.args[0])), V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr);
-      // A float made in place (BoxFloatResult) leaves the old one alive: no free-list path.
-      const bool float_like =
-          float_like_locals_.count(in.imm) != 0 && in_place_floats_.count(in.args[0]) == 0;
-      Decref(old, true, in.bc, float_like);
+      LowerStoreLocal(in);
     } else if (in.op == Op::kLoadConst) {
       Mov(Imm(Const(in.imm)), Type::kPtr, LirReg(in.dst));
     } else {
       Mov(Operand::Imm(0), Type::kPtr, LirReg(in.dst));
     }
+  }
+
+  // locals[imm] = the value, the old one released (not NULL where the local is bound).
+  void LowerStoreLocal(const Instr& in) {
+    const int old = Load(V(frame_), LocalOffset(in.imm), Type::kPtr);
+    Store(V(LirReg(in.args[0])), V(frame_), LocalOffset(in.imm), Type::kPtr);
+    // A float made in place (BoxFloatResult) leaves the old one alive: no free-list path.
+    const bool float_like =
+        float_like_locals_.count(in.imm) != 0 && in_place_floats_.count(in.args[0]) == 0;
+    Decref(old, !in.bound, in.bc, float_like);
   }
 
   void LowerCall(const Instr& in) {
@@ -1222,8 +1235,9 @@ class Lowerer {
           // a limit declining that one declines this one too.
           if (small_ints_taken && target != store_targets_.end() &&
               Take(decisions_, "lower.int-store-in-place", in.bc)) {
-            const int slot = Binary(lir::Op::kAdd, V(frame_),
-                                    Operand::Imm(LocalOffset(target->second)), Type::kPtr);
+            const int slot =
+                Binary(lir::Op::kAdd, V(frame_),
+                       Operand::Imm(LocalOffset(target->second.store->imm)), Type::kPtr);
             return CallChecked(in, Helper::a64_box_int_reusing, {V(v), V(slot)});
           }
           CallChecked(in, Helper::a64_box_int, {V(v)});
@@ -1859,10 +1873,26 @@ class Lowerer {
         if (store.op == Op::kStoreLocal && store.args[0] == op.dst &&
             defs.at(static_cast<size_t>(op.dst)) == 1 && !f_.IsStackReg(op.dst) &&
             uses[static_cast<size_t>(op.dst)] == 1) {
-          store_targets_[op.dst] = store.imm;
+          store_targets_[op.dst] = StoreTarget{&store, OperandHoldingLocal(b, i, store.imm)};
         }
       }
     }
+  }
+  // Which operand of b.instrs[at] (0 or 1) is the value local `local` holds: a LoadLocal of it
+  // earlier in the block, with no write of the local since. -1 if neither.
+  static int OperandHoldingLocal(const Block& b, size_t at, int64_t local) {
+    const Instr& op = b.instrs[at];
+    for (size_t k = 0; k < op.args.size() && k < 2; k++) {
+      for (size_t i = at; i-- > 0;) {
+        const Instr& x = b.instrs[i];
+        if (x.dst == op.args[k] || x.dst2 == op.args[k]) {
+          if (x.op == Op::kLoadLocal && x.imm == local) return static_cast<int>(k);
+          break;
+        }
+        if (WritesLocal(x, local)) break;
+      }
+    }
+    return -1;
   }
   // `in` is a Decref of one of `op`'s operands. Between a BINARY_OP and its store that runs no
   // Python code when the result is made inline: the operands are then exact ints or floats,
@@ -3178,7 +3208,11 @@ class Lowerer {
   Decisions* decisions_;  // null: every optional decision taken
   const KnownCallSites known_calls_;
   std::map<int, const Instr*> borrow_source_;  // HIR reg -> its LoadLocal or LoadConst
-  std::map<int, int64_t> store_targets_;       // BINARY_OP result -> the local it goes into
+  struct StoreTarget {
+    const Instr* store;      // the StoreLocal taking a BINARY_OP's result
+    int local_operand = -1;  // the operand that is the local's own value (OperandHoldingLocal)
+  };
+  std::map<int, StoreTarget> store_targets_;  // BINARY_OP result -> where it goes
   std::vector<char> cold_, emitted_;
   std::vector<int> group_;  // per LIR block: 1 + the HIR block it belongs to (0: entry)
   int group_now_ = 0;

@@ -4,7 +4,8 @@
 # released between the operation and the store (`s += math.sqrt(x)` releases the call's
 # result there). Everything that still sees the old value must keep it: an alias, a list or
 # dict holding it, a tuple built before the store, a locals() snapshot, a generator's caller;
-# float subclasses and non-floats in the local get new objects. Ints get the same treatment
+# float subclasses and non-floats in the local get new objects. An operand that is the
+# local's own value (`s = x + s`) is the old float, known to be one. Ints get the same treatment
 # with operands released between (lower.int-store-in-place).
 import math
 import sys
@@ -41,6 +42,16 @@ def self_ops(x):
         out.append(x)
         x = x * x / 3.0
         out.append(x)
+    return out
+
+
+def right_operand(a):
+    s = 0.0
+    out = []
+    for _ in range(3):
+        x = a * 2.0  # only x holds it
+        s = x + s  # the local's own old float is the right operand: only that one is reused
+        out.append((x, s))
     return out
 
 
@@ -121,6 +132,7 @@ def main():
     print(accumulate(2.0, 50))
     print(kept_values(1.25))
     print(self_ops(1.75))
+    print(right_operand(1.25))
     print(snapshot(0.5))
     print(not_a_float_first(3.0))
     print(deltas([(0.0, 0.0), (3.0, 4.0), (6.0, 8.0), (6.5, 8.5)]))
