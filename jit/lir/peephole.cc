@@ -5,6 +5,31 @@
 
 namespace a64jit::lir {
 
+namespace {
+
+// The index of the kCmp in `b` that defines `flag` for the block's branch, when nothing after
+// it redefines the flag or the compare's operands (so the compare can move down to the
+// branch); else b.instrs.size(). Loads, stores, moves and calls between are fine: a compare
+// reads registers only (`for` loops put the stack's copy of FOR_ITER's value there).
+size_t CompareFeeding(const Block& b, int flag) {
+  for (size_t i = b.instrs.size() - 1; i-- > 0;) {
+    const Instr& in = b.instrs[i];
+    if (in.op == Op::kCmp && in.dst == flag) {
+      for (size_t k = i + 1; k + 1 < b.instrs.size(); k++) {
+        const int dst = b.instrs[k].dst;
+        for (const Operand& o : in.args) {
+          if (o.is_vreg() && o.vreg == dst) return b.instrs.size();
+        }
+      }
+      return i;
+    }
+    if (in.dst == flag) return b.instrs.size();
+  }
+  return b.instrs.size();
+}
+
+}  // namespace
+
 int FuseCompareBranches(Function& f, Decisions* d) {
   std::vector<int> reads(f.vreg_types.size(), 0);
   for (const Block& b : f.blocks) {
@@ -18,10 +43,10 @@ int FuseCompareBranches(Function& f, Decisions* d) {
   for (Block& b : f.blocks) {
     if (b.instrs.size() < 2) continue;
     Instr& br = b.instrs.back();
-    Instr& cmp = b.instrs[b.instrs.size() - 2];
-    if (br.op != Op::kBr || cmp.op != Op::kCmp || br.args.empty()) continue;
-    const Operand& value = br.args[0];
-    if (!value.is_vreg() || value.vreg != cmp.dst) continue;
+    if (br.op != Op::kBr || br.args.empty() || !br.args[0].is_vreg()) continue;
+    const size_t at = CompareFeeding(b, br.args[0].vreg);
+    if (at == b.instrs.size()) continue;
+    const Instr cmp = b.instrs[at];
     bool taken_when_true;  // the branch goes to targets[0] exactly when the compare holds
     if (br.br_on_value) {
       taken_when_true = true;  // br %c: c != 0
@@ -43,8 +68,8 @@ int FuseCompareBranches(Function& f, Decisions* d) {
     }
     fusedbr.cmp_type = cmp.cmp_type;
     fusedbr.args = cmp.args;
-    b.instrs.pop_back();
     b.instrs.back() = fusedbr;
+    b.instrs.erase(b.instrs.begin() + static_cast<std::ptrdiff_t>(at));
     fused++;
   }
   return fused;

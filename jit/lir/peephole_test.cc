@@ -85,6 +85,43 @@ bb2:
   }
 }
 
+TEST(LirPeephole, MovesACompareDownPastWhatLeavesItsOperands) {
+  // A for loop's shape: the compare, then a copy of the value it tested, then the branch.
+  // bb1's compare must stay: its operand is redefined before the branch.
+  constexpr char kApart[] = R"(func @f(%0:i64, %1:ptr) -> i64 {
+bb0:
+  %2:i64 = cmp.i64 eq %0, 0
+  %3:i64 = mov %0
+  %4:i64 = load [%1]
+  br.i64 ne %2, 0, bb2, bb1
+bb1:
+  %5:i64 = cmp.i64 slt %3, 5
+  %3:i64 = add %3, %4
+  br %5, bb2, bb3
+bb2:
+  ret 20
+bb3:
+  ret %3
+}
+)";
+  Module m = Parse(kApart);
+  const Module original = Parse(kApart);
+  Function& f = m.functions[0];
+  EXPECT_EQ(FuseCompareBranches(f), 1);
+  Verify(f);
+  ASSERT_EQ(f.blocks[0].instrs.size(), 3u);
+  EXPECT_EQ(f.blocks[0].instrs[0].op, Op::kMov);
+  EXPECT_EQ(f.blocks[0].instrs[2].cond, Cond::kEq);
+  EXPECT_EQ(f.blocks[1].instrs.size(), 3u);
+  int64_t word = 3;
+  for (int64_t a : {0, 1, 4, 9}) {
+    const std::vector<Value> args = {Value::Int(static_cast<uint64_t>(a)),
+                                     Value::Int(reinterpret_cast<uint64_t>(&word))};
+    Interpreter before(original, nullptr), after(m, nullptr);
+    EXPECT_EQ(before.Run("f", args)->bits, after.Run("f", args)->bits) << a;
+  }
+}
+
 TEST(LirPeephole, NegatesEveryCondition) {
   for (Cond c : {Cond::kEq, Cond::kNe, Cond::kSlt, Cond::kSle, Cond::kSgt, Cond::kSge, Cond::kUlt,
                  Cond::kUle, Cond::kUgt, Cond::kUge}) {
