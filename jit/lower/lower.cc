@@ -2010,6 +2010,7 @@ class Lowerer {
     const int tb = Load(ob, offsetof(PyObject, ob_type), Type::kPtr);
     const Operand long_type = Imm(rt_.py_long_type);
     SlowIfEither(Cond::kNe, Type::kPtr, V(ta), long_type, Cond::kNe, V(tb), long_type, slow, in.bc);
+    operand_types_ = {ra, rb, ta, tb, slow};
     const int sa = Load(oa, offsetof(PyVarObject, ob_size), Type::kI64);
     const int sb = Load(ob, offsetof(PyVarObject, ob_size), Type::kI64);
     const int ba = BiasedSize(sa), bb = BiasedSize(sb);
@@ -2394,8 +2395,13 @@ class Lowerer {
       return {a, FloatOperand(rb, slow)};
     }
     const Operand oa = V(LirReg(ra)), ob = V(LirReg(rb));
-    const int ta = Load(oa, offsetof(PyObject, ob_type), Type::kPtr);
-    const int tb = Load(ob, offsetof(PyObject, ob_type), Type::kPtr);
+    // Straight after the int form's failure (only its paired tests lead here), the types it
+    // loaded are still in their registers.
+    const OperandTypes& known = operand_types_;
+    const bool reuse = known.fail == cur_ && known.a == ra && known.b == rb;
+    const int ta = reuse ? known.ta : Load(oa, offsetof(PyObject, ob_type), Type::kPtr);
+    const int tb = reuse ? known.tb : Load(ob, offsetof(PyObject, ob_type), Type::kPtr);
+    operand_types_ = {};
     const Operand float_type = Imm(rt_.py_float_type);
     SlowIfEither(Cond::kNe, Type::kPtr, V(ta), float_type, Cond::kNe, V(tb), float_type, slow,
                  in.bc);
@@ -3208,6 +3214,14 @@ class Lowerer {
   Decisions* decisions_;  // null: every optional decision taken
   const KnownCallSites known_calls_;
   std::map<int, const Instr*> borrow_source_;  // HIR reg -> its LoadLocal or LoadConst
+  // The operands' types SmallIntOperands loaded for its paired test, and the block that test
+  // fails to (the float form, when that is where it goes).
+  struct OperandTypes {
+    int a = -1, b = -1;    // HIR operands
+    int ta = -1, tb = -1;  // LIR registers holding their types
+    int fail = -1;
+  };
+  OperandTypes operand_types_;
   struct StoreTarget {
     const Instr* store;      // the StoreLocal taking a BINARY_OP's result
     int local_operand = -1;  // the operand that is the local's own value (OperandHoldingLocal)
