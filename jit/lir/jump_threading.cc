@@ -37,6 +37,33 @@ std::vector<char> Reachable(const Function& f) {
   return seen;
 }
 
+// Whether the last instruction before `b`'s terminator to touch `v` sets it: a branch on `v`
+// put there reads what `b` itself computed.
+bool SetsLast(const Block& b, int v) {
+  for (size_t i = b.instrs.size() - 1; i-- > 0;) {
+    const Instr& in = b.instrs[i];
+    bool read = false;
+    ForEachUse(in, [&](int u) { read = read || u == v; });
+    if (read) return false;
+    if (in.dst == v) return true;
+  }
+  return false;
+}
+
+// A `jmp` to a block that is one branch on a value the jumping block sets becomes a copy of
+// that branch: the value's compare can then fuse with it (peephole.h). Each form of a Python
+// compare (ints, floats) jumps to one such branch at their join.
+void CopyBranchesIntoJumps(Function& f) {
+  for (Block& b : f.blocks) {
+    Instr& t = b.instrs.back();
+    if (t.op != Op::kJmp) continue;
+    const Block& target = f.blocks[static_cast<size_t>(t.targets[0])];
+    if (target.instrs.size() != 1) continue;
+    const int value = BranchValue(target.instrs[0]);
+    if (value >= 0 && SetsLast(b, value)) t = target.instrs[0];
+  }
+}
+
 }  // namespace
 
 int ThreadJumps(Function& f, Decisions* d) {
@@ -54,6 +81,7 @@ int ThreadJumps(Function& f, Decisions* d) {
       t = jmp;
     }
   }
+  CopyBranchesIntoJumps(f);
   const std::vector<char> live = Reachable(f);
   std::vector<int> index(f.blocks.size(), -1);
   std::vector<Block> kept;

@@ -11,8 +11,9 @@
 namespace a64jit::lir {
 
 // Retargets every branch past blocks that are one `jmp`, turns a `br` whose two targets are
-// the same block into a `jmp`, and deletes the blocks no path from the entry reaches (the
-// others keep their order). Returns how many blocks it deleted.
+// the same block into a `jmp`, replaces a `jmp` to a block that is one branch on a value the
+// jumping block sets with a copy of that branch, and deletes the blocks no path from the
+// entry reaches (the others keep their order). Returns how many blocks it deleted.
 // The pass as a whole is one optional decision (jit/decisions.h); `d` null takes it.
 int ThreadJumps(Function& f, Decisions* d = nullptr);
 

@@ -135,6 +135,14 @@ inline bool IsEitherBranch(const Instr& in) {
   return in.op == Op::kBr && !in.br_on_value && in.args.size() == 4;
 }
 
+// The vreg whose value a kBr tests against zero (`br %c`, `br.T ne|eq %c, 0`), or -1.
+inline int BranchValue(const Instr& br) {
+  if (br.op != Op::kBr || br.args.empty() || !br.args[0].is_vreg()) return -1;
+  if (br.br_on_value) return br.args[0].vreg;
+  const bool against_zero = br.args.size() == 2 && br.args[1].is_imm() && br.args[1].imm == 0;
+  return against_zero && (br.cond == Cond::kEq || br.cond == Cond::kNe) ? br.args[0].vreg : -1;
+}
+
 struct Block {
   std::vector<Instr> instrs;  // the last one is a terminator
 };

@@ -1,5 +1,6 @@
 #include "jit/lir/peephole.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -28,9 +29,46 @@ size_t CompareFeeding(const Block& b, int flag) {
   return b.instrs.size();
 }
 
+// Whether `v` may be read after block `b` before something sets it again: a search of the
+// blocks after `b`, giving up (true) past kLivenessBlocks of them. The forms of one Python
+// compare each set the same register and branch on it (jump threading gave each its copy of
+// the branch); their successors never read it.
+constexpr size_t kLivenessBlocks = 64;
+bool LiveAfter(const Function& f, const Block& b, int v) {
+  std::vector<int> work, seen;
+  const auto push = [&](const Block& from) {
+    for (int t : from.instrs.back().targets) {
+      if (t >= 0 && std::find(seen.begin(), seen.end(), t) == seen.end()) {
+        seen.push_back(t);
+        work.push_back(t);
+      }
+    }
+  };
+  push(b);
+  while (!work.empty()) {
+    if (seen.size() > kLivenessBlocks) return true;
+    const Block& s = f.blocks[static_cast<size_t>(work.back())];
+    work.pop_back();
+    bool set = false;
+    for (const Instr& in : s.instrs) {
+      bool read = false;
+      ForEachUse(in, [&](int u) { read = read || u == v; });
+      if (read) return true;
+      if (in.dst == v) {
+        set = true;
+        break;
+      }
+    }
+    if (!set) push(s);
+  }
+  return false;
+}
+
 }  // namespace
 
 int FuseCompareBranches(Function& f, Decisions* d) {
+  // A compare's value may go when the branch is its only reader, or when nothing after the
+  // branch reads it (LiveAfter).
   std::vector<int> reads(f.vreg_types.size(), 0);
   for (const Block& b : f.blocks) {
     for (const Instr& in : b.instrs) {
@@ -43,20 +81,14 @@ int FuseCompareBranches(Function& f, Decisions* d) {
   for (Block& b : f.blocks) {
     if (b.instrs.size() < 2) continue;
     Instr& br = b.instrs.back();
-    if (br.op != Op::kBr || br.args.empty() || !br.args[0].is_vreg()) continue;
-    const size_t at = CompareFeeding(b, br.args[0].vreg);
+    const int value = BranchValue(br);
+    if (value < 0) continue;
+    const size_t at = CompareFeeding(b, value);
     if (at == b.instrs.size()) continue;
     const Instr cmp = b.instrs[at];
-    bool taken_when_true;  // the branch goes to targets[0] exactly when the compare holds
-    if (br.br_on_value) {
-      taken_when_true = true;  // br %c: c != 0
-    } else if (br.args.size() == 2 && br.args[1].is_imm() && br.args[1].imm == 0 &&
-               (br.cond == Cond::kEq || br.cond == Cond::kNe)) {
-      taken_when_true = br.cond == Cond::kNe;
-    } else {
-      continue;
-    }
-    if (reads[static_cast<size_t>(cmp.dst)] != 1) continue;
+    // the branch goes to targets[0] exactly when the compare holds (br %c: c != 0)
+    const bool taken_when_true = br.br_on_value || br.cond == Cond::kNe;
+    if (reads[static_cast<size_t>(cmp.dst)] != 1 && LiveAfter(f, b, cmp.dst)) continue;
     if (!Take(d, "lir.fuse-compare-branch")) continue;
     Instr fusedbr = br;
     fusedbr.br_on_value = false;

@@ -122,6 +122,58 @@ bb3:
   }
 }
 
+TEST(LirPeephole, FusesEachFormOfOneCompareThatBranchesInItsOwnBlock) {
+  // One Python compare in three forms (ints, floats, a helper), each setting %c and ending in
+  // its own copy of the branch on it (jump threading): the two compares fuse, the call stays.
+  // In @g, %c is also returned: it must stay a value everywhere.
+  constexpr char kForms[] = R"(func @f(%0:i64, %1:f64, %2:ptr) -> i64 {
+bb0:
+  br.i64 eq %0, 0, bb1, bb2
+bb1:
+  %3:i64 = cmp.i64 slt %0, 9
+  br.i64 ne %3, 0, bb5, bb6
+bb2:
+  br.i64 eq %0, 1, bb3, bb4
+bb3:
+  %3:i64 = cmp.f64 slt %1, %1
+  br.i64 ne %3, 0, bb5, bb6
+bb4:
+  %3:i64 = call *%2(%0)
+  br.i64 ne %3, 0, bb5, bb6
+bb5:
+  ret 40
+bb6:
+  ret 50
+}
+func @g(%0:i64) -> i64 {
+bb0:
+  br.i64 eq %0, 0, bb1, bb2
+bb1:
+  %3:i64 = cmp.i64 slt %0, 9
+  br.i64 ne %3, 0, bb3, bb3
+bb2:
+  %3:i64 = cmp.i64 sgt %0, 9
+  br.i64 ne %3, 0, bb3, bb3
+bb3:
+  ret %3
+}
+)";
+  Module m = Parse(kForms);
+  const Module original = Parse(kForms);
+  EXPECT_EQ(FuseCompareBranches(m.functions[0]), 2);
+  EXPECT_EQ(FuseCompareBranches(m.functions[1]), 0);
+  Verify(m.functions[0]);
+  EXPECT_EQ(m.functions[0].blocks[1].instrs.size(), 1u);
+  EXPECT_EQ(m.functions[0].blocks[3].instrs.size(), 1u);
+  EXPECT_EQ(m.functions[0].blocks[4].instrs.size(), 2u);
+  for (int64_t a : {0, 1}) {
+    const std::vector<Value> args = {Value::Int(static_cast<uint64_t>(a)), Value::Double(NAN),
+                                     Value::Int(0)};
+    Interpreter before(original, nullptr), after(m, nullptr);
+    EXPECT_EQ(before.Run("f", args)->bits, after.Run("f", args)->bits) << a;
+  }
+}
+
 TEST(LirPeephole, NegatesEveryCondition) {
   for (Cond c : {Cond::kEq, Cond::kNe, Cond::kSlt, Cond::kSle, Cond::kSgt, Cond::kSge, Cond::kUlt,
                  Cond::kUle, Cond::kUgt, Cond::kUge}) {
