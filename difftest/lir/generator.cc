@@ -389,9 +389,23 @@ class Generator {
         Emit(pad);
       }
       Region(depth + 1, 1 + Below(4));
-      Jump(join);
+      if (arm == then_b && Chance(options_.p_early_return)) {
+        Return();
+      } else {
+        Jump(join);
+      }
     }
     block_ = join;
+  }
+
+  // A `ret` of the function's type before its end: of a value, or for an int, of a constant
+  // (code generation places the epilogue after the last block that returns a register).
+  void Return() {
+    Instr ret;
+    ret.op = Op::kRet;
+    const Type t = *f_->ret;
+    ret.args = {t != Type::kF64 && Chance(0.3) ? IntOperand(t) : Operand::VReg(PickValue(t))};
+    Terminate(ret);
   }
 
   void Loop(int depth) {

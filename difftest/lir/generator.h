@@ -24,6 +24,7 @@ struct GenOptions {
   double p_big_frame = 0.15;     // a stack slot over 4 KiB
   double p_huge_frame = 0.05;    // a stack slot over 32 KiB
   double p_long_branch = 0.003;  // > 1 MiB of padding inside a branch arm
+  double p_early_return = 0.15;  // a branch arm that returns instead of rejoining
   double p_many_args = 0.3;      // define and call @many (stack arguments)
 };
 

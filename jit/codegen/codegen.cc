@@ -152,6 +152,7 @@ class FunctionCompiler {
     current_ = nullptr;
     EmitPrologue();
     Check();
+    epilogue_block_ = EpilogueBlock();
     for (size_t b = 0; b < f_.blocks.size(); b++) {
       block_ = static_cast<int>(b);
       a_->bind(block_labels_[b]);
@@ -160,10 +161,13 @@ class FunctionCompiler {
         EmitInstr(in);
         Check();
       }
+      if (block_ == epilogue_block_) {
+        current_ = nullptr;
+        a_->bind(epilogue_);
+        EmitEpilogue();
+      }
     }
     current_ = nullptr;
-    a_->bind(epilogue_);
-    EmitEpilogue();
     stats_.code_bytes = a_->offset();
     EmitPool();
     Check();
@@ -1003,7 +1007,19 @@ class FunctionCompiler {
         }
       }
     }
-    if (static_cast<size_t>(block_) + 1 != f_.blocks.size()) a_->b(epilogue_);
+    if (block_ != epilogue_block_) a_->b(epilogue_);
+  }
+
+  // The block the epilogue follows, so that its `ret` needs no jump there: the last one in
+  // layout order that returns a register (a compiled function's return block, which lowering
+  // puts straight after the hot code; the exits to the interpreter return constants), else
+  // the last block. The blocks after it follow the epilogue.
+  int EpilogueBlock() const {
+    for (size_t b = f_.blocks.size(); b-- > 0;) {
+      const Instr& t = f_.blocks[b].instrs.back();
+      if (t.op == Op::kRet && !t.args.empty() && t.args[0].is_vreg()) return static_cast<int>(b);
+    }
+    return static_cast<int>(f_.blocks.size()) - 1;
   }
 
   // ---- parallel moves -----------------------------------------------------------------
@@ -1223,6 +1239,7 @@ class FunctionCompiler {
   std::unique_ptr<asmjit::a64::Assembler> a_;
   std::vector<asmjit::Label> block_labels_;
   asmjit::Label epilogue_, entry_;
+  int epilogue_block_ = -1;  // EpilogueBlock()
   std::map<uint64_t, asmjit::Label> pool_;
   bool long_ranges_ = false;
   bool pools_ = true;

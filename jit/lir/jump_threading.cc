@@ -82,6 +82,11 @@ int ThreadJumps(Function& f, Decisions* d) {
     }
   }
   CopyBranchesIntoJumps(f);
+  return RemoveUnreachableBlocks(f);
+}
+
+int RemoveUnreachableBlocks(Function& f) {
+  if (f.blocks.empty()) return 0;
   const std::vector<char> live = Reachable(f);
   std::vector<int> index(f.blocks.size(), -1);
   std::vector<Block> kept;

@@ -17,6 +17,10 @@ namespace a64jit::lir {
 // The pass as a whole is one optional decision (jit/decisions.h); `d` null takes it.
 int ThreadJumps(Function& f, Decisions* d = nullptr);
 
+// Deletes the blocks no path from the entry reaches (the others keep their order, branch
+// targets renumbered); returns how many. ThreadJumps ends with it; the LIR shrinker uses it.
+int RemoveUnreachableBlocks(Function& f);
+
 }  // namespace a64jit::lir
 
 #endif  // A64JIT_JIT_LIR_JUMP_THREADING_H_

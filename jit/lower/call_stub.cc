@@ -19,14 +19,18 @@ namespace {
 
 // The stub, with $name for each layout fact and address (StubValues). Its first half is
 // a64_call_enter's path through IsCompiledFunction, EnterCompiledCall, PushFrame and BeginRun
-// (jit/python/helpers.cc, jit.cc), minus what it hands over (bb23); its second half runs the
-// callee and is a64_call_leave's common case (bb25 on). Before both, bb0-bb9 call a C
+// (jit/python/helpers.cc, jit.cc), minus what it hands over (bb10); its second half runs the
+// callee and is a64_call_leave's common case (bb28 on). Before both, bb0-bb9 call a C
 // function through the site's CCallCache (jit/runtime/site_cache.h). A compiled function the
-// cache holds skips the first half's lookups (bb16-bb18: about 20 instructions a call), and the
-// first compiled callee a site enters fills its empty cache (bb14-bb15). Tests that go to the
+// cache holds skips the first half's lookups (bb20-bb22: about 20 instructions a call), and the
+// first compiled callee a site enters fills its empty cache (bb18-bb19). Tests that go to the
 // same place and read only what is always there to read share a branch (LIR's either form: a
 // cmp and a ccmp, no more instructions than two branches, one translated block fewer under
 // QEMU and Unicorn each); or-ing them with cset and orr took 11 more instructions a call.
+// The blocks are in layout order: the helpers' blocks (bb10-bb13) sit after the C path's
+// return, so that a compiled callee's path runs straight from its arguments (bb26) into the
+// call and on to its return, the last block (its ret needs no jump to the epilogue): three
+// jumps, and three translated blocks, fewer a call.
 constexpr const char kStubTemplate[] = R"(
 func @a64_call_stub(%0:ptr, %1:ptr, %2:i64, %57:i64) -> ptr {
 bb0:   ; the site's C-call cache %72 (never NULL: a site without one calls a64_call), its low
@@ -41,17 +45,17 @@ bb0:   ; the site's C-call cache %72 (never NULL: a site without one calls a64_c
   %77:ptr = select %74, %75, %76
   %78:ptr = select %74, %73, %75
   %79:ptr = load [%72 + $ccall_callable]
-  br.i64 ne %78, %79, bb10, bb1
-bb1:    ; the cached callable: a compiled Python function (its state %110 set: bb16) or C
+  br.i64 ne %78, %79, bb14, bb1
+bb1:    ; the cached callable: a compiled Python function (its state %110 set: bb20) or C
   %110:ptr = load [%72 + $ccall_state]
-  br.i64 ne %110, 0, bb16, bb2
+  br.i64 ne %110, 0, bb20, bb2
 bb2:   ; the cached callable: the self type (a builtin's cached self_type is NULL, and so is
         ; its type's place: %75 is the callable then), and the recursion limit
   %80:ptr = load [%75 + $ob_type]
   %81:ptr = load [%72 + $ccall_self_type]
   %82:ptr = select %74, %80, %81
   %84:i32 = load [%0 + $ts_recursion_remaining]
-  br.i64 ne %82, %81 or.i32 sle %84, 0, bb10, bb3
+  br.i64 ne %82, %81 or.i32 sle %84, 0, bb14, bb3
 bb3:   ; its C entry, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCRIPTOR_* call
         ; it: the argument vector (METH_FASTCALL, and a type's vectorcall), the one argument
         ; (METH_O) or NULL
@@ -100,7 +104,21 @@ bb8:
   jmp bb9
 bb9:
   ret %94
-bb10:    ; sp (%1) is [NULL, callable, args...] or [method, self, args...]: %4 the function,
+bb10:    ; anything else: the helper, with the arguments as they came. It returns the entry
+        ; of a compiled callee whose frame it pushed (the frame in sp[0]), or 0 when it made
+        ; the whole call (its result, NULL on error, in sp[0])
+  %52:i64 = call @a64_call_enter(%0, %1, %2, %57)
+  %58:ptr = load [%1]
+  br.i64 eq %52, 0, bb13, bb28
+bb11:   ; anything else: a64_call_leave
+  %71:ptr = call @a64_call_leave(%0, %58, %59)
+  ret %71
+bb12:
+  call @_Py_Dealloc(%67)
+  jmp bb30
+bb13:   ; the helper made the whole call: its result
+  ret %58
+bb14:    ; sp (%1) is [NULL, callable, args...] or [method, self, args...]: %4 the function,
         ; its %6 arguments from %5
   %3:ptr = load [%1]
   %7:ptr = load [%1 + 8]
@@ -112,11 +130,11 @@ bb10:    ; sp (%1) is [NULL, callable, args...] or [method, self, args...]: %4 t
   %5:ptr = sub %11, %10
   %6:i64 = add %2, %9
   %12:ptr = load [%4 + $ob_type]
-  br.i64 ne %12, $function_type, bb23, bb11
-bb11:    ; a compiled function (a bound-method object is the helper's: bb23)
+  br.i64 ne %12, $function_type, bb10, bb15
+bb15:    ; a compiled function (a bound-method object is the helper's: bb10)
   %13:ptr = load [%4 + $func_vectorcall]
-  br.i64 ne %13, $jit_vectorcall, bb23, bb12
-bb12:    ; its code %14's state %20, from the runtime's direct-mapped cache of compiled code
+  br.i64 ne %13, $jit_vectorcall, bb10, bb16
+bb16:    ; its code %14's state %20, from the runtime's direct-mapped cache of compiled code
   %14:ptr = load [%4 + $func_code]
   %15:i64 = lshr %14, 4
   %16:i64 = and %15, $state_cache_mask
@@ -124,50 +142,50 @@ bb12:    ; its code %14's state %20, from the runtime's direct-mapped cache of c
   %18:ptr = mov $state_cache
   %18:ptr = add %18, %17
   %19:ptr = load [%18]
-  br.i64 ne %19, %14, bb23, bb13
-bb13:    ; the rest of the helper's tests (bb19-bb20): a compiled callee's
+  br.i64 ne %19, %14, bb10, bb17
+bb17:    ; the rest of the helper's tests (bb23-bb24): a compiled callee's
         ; state %20 says how many positional parameters it takes when that is all it takes
   %20:ptr = load [%18 + 8]
   %21:i64 = load [%20 + $state_plain_argcount]
-  br.i64 ne %21, %6, bb23, bb14                ; not exactly its positional parameters
-bb14:    ; an empty site cache takes this callee (site_cache.h): its later calls skip the lookups
+  br.i64 ne %21, %6, bb10, bb18                ; not exactly its positional parameters
+bb18:    ; an empty site cache takes this callee (site_cache.h): its later calls skip the lookups
   %112:ptr = load [%72 + $ccall_callable]
-  br.i64 ne %112, 0, bb19, bb15
-bb15:
+  br.i64 ne %112, 0, bb23, bb19
+bb19:
   store.ptr %4, [%72 + $ccall_callable]
   store.ptr %14, [%72 + $ccall_code]
   store.ptr %20, [%72 + $ccall_state]
-  jmp bb19
-bb16:    ; a compiled function the site cached (site_cache.h): still a function, and still with
+  jmp bb23
+bb20:    ; a compiled function the site cached (site_cache.h): still a function, and still with
         ; the cached code %14, whose state is %110 (the argument count was checked when cached)
   %12:ptr = load [%78 + $ob_type]
-  br.i64 ne %12, $function_type, bb10, bb17
-bb17:
+  br.i64 ne %12, $function_type, bb14, bb21
+bb21:
   %14:ptr = load [%78 + $func_code]
   %111:ptr = load [%72 + $ccall_code]
-  br.i64 ne %14, %111, bb10, bb18
-bb18:    ; the function %4 and its %6 arguments from %5, as bb10 finds them
+  br.i64 ne %14, %111, bb14, bb22
+bb22:    ; the function %4 and its %6 arguments from %5, as bb14 finds them
   %4:ptr = mov %78
   %10:i64 = shl %74, 3
   %11:ptr = add %1, 16
   %5:ptr = sub %11, %10
   %6:i64 = add %2, %74
   %20:ptr = mov %110
-  jmp bb19
-bb19:    ; tracing (a uint8_t, then padding), or the JIT off (NULL) or on for another thread
+  jmp bb23
+bb23:    ; tracing (a uint8_t, then padding), or the JIT off (NULL) or on for another thread
   %27:ptr = mov $direct_thread_slot
   %28:ptr = load [%27]
   %31:ptr = load [%0 + $ts_cframe]
   %32:i8 = load [%31 + $cframe_use_tracing]
-  br.i8 ne %32, 0 or.i64 ne %28, %0, bb23, bb20
-bb20:    ; at the recursion limit, or no room (also with no chunk: top, limit NULL)
+  br.i8 ne %32, 0 or.i64 ne %28, %0, bb10, bb24
+bb24:    ; at the recursion limit, or no room (also with no chunk: top, limit NULL)
   %35:i32 = load [%0 + $ts_recursion_remaining]
   %38:ptr = load [%0 + $ts_datastack_top]
   %39:i64 = load [%20 + $state_frame_bytes]
   %40:ptr = add %38, %39
   %41:ptr = load [%0 + $ts_datastack_limit]
-  br.i32 sle %35, 0 or.i64 uge %40, %41, bb23, bb21
-bb21:    ; push the frame %38 (3.11's _PyFrame_InitializeSpecials); the callable's reference
+  br.i32 sle %35, 0 or.i64 uge %40, %41, bb10, bb25
+bb25:    ; push the frame %38 (3.11's _PyFrame_InitializeSpecials); the callable's reference
         ; moves in. Locals past the arguments are the callee's to clear (lower.cc).
   store.ptr %40, [%0 + $ts_datastack_top]
   store.ptr %4, [%38 + $f_func]
@@ -190,20 +208,14 @@ bb21:    ; push the frame %38 (3.11's _PyFrame_InitializeSpecials); the callable
   %48:ptr = add %38, $localsplus
   %49:i64 = shl %6, 3
   %50:ptr = add %5, %49
-  br.i64 eq %6, 0, bb24, bb22
-bb22:    ; the arguments' references move in
+  br.i64 eq %6, 0, bb27, bb26
+bb26:    ; the arguments' references move in
   %51:ptr = load [%5]
   store.ptr %51, [%48]
   %48:ptr = add %48, 8
   %5:ptr = add %5, 8
-  br.i64 ult %5, %50, bb22, bb24
-bb23:    ; anything else: the helper, with the arguments as they came. It returns the entry
-        ; of a compiled callee whose frame it pushed (the frame in sp[0]), or 0 when it made
-        ; the whole call (its result, NULL on error, in sp[0])
-  %52:i64 = call @a64_call_enter(%0, %1, %2, %57)
-  %58:ptr = load [%1]
-  br.i64 eq %52, 0, bb30, bb25
-bb24:    ; the frame becomes current (BeginRun)
+  br.i64 ult %5, %50, bb26, bb27
+bb27:    ; the frame becomes current (BeginRun)
   %35:i32 = sub %35, 1
   store.i32 %35, [%0 + $ts_recursion_remaining]
   %53:ptr = load [%31 + $cframe_current_frame]
@@ -215,8 +227,8 @@ bb24:    ; the frame becomes current (BeginRun)
   store.i64 %55, [%54]
   %52:i64 = load [%20 + $state_entry]
   %58:ptr = mov %38
-  jmp bb25
-bb25:    ; the callee %52 runs in its frame %58; below $deopt_code_limit its outcome %59 is a
+  jmp bb28
+bb28:    ; the callee %52 runs in its frame %58; below $deopt_code_limit its outcome %59 is a
         ; deopt code (or NULL), for the helper. Else it returned a value and released its
         ; locals (stacktop 0); with no frame object and no f_locals dict (locals() makes one,
         ; 3.11's _PyFrame_FastToLocalsWithError) the frame is popped here, else by the helper,
@@ -228,8 +240,8 @@ bb25:    ; the callee %52 runs in its frame %58; below $deopt_code_limit its out
   %63:i64 = or %61, %62
   %64:ptr = load [%58 + $f_locals]
   %65:i64 = or %63, %64
-  br.i64 ult %59, $deopt_code_limit or ne %65, 0, bb27, bb26
-bb26:   ; the caller is current again (the return block, or a64_make_generator, made it so);
+  br.i64 ult %59, $deopt_code_limit or ne %65, 0, bb11, bb29
+bb29:   ; the caller is current again (the return block, or a64_make_generator, made it so);
         ; the frame popped before the releases, which may run code that pushes frames; the
         ; code object is pinned (the runtime holds one), the function may go
   %66:i32 = load [%0 + $ts_recursion_remaining]
@@ -244,17 +256,9 @@ bb26:   ; the caller is current again (the return block, or a64_make_generator, 
   %70:i64 = load [%67]
   %70:i64 = sub %70, 1
   store.i64 %70, [%67]
-  br.i64 eq %70, 0, bb28, bb29
-bb27:   ; anything else: a64_call_leave
-  %71:ptr = call @a64_call_leave(%0, %58, %59)
-  ret %71
-bb28:
-  call @_Py_Dealloc(%67)
-  jmp bb29
-bb29:
+  br.i64 eq %70, 0, bb12, bb30
+bb30:
   ret %59
-bb30:   ; the helper made the whole call: its result
-  ret %58
 }
 )";
 

@@ -1800,9 +1800,12 @@ class Lowerer {
     prev_instr_known_ = -1;
     const int keep = NewBlock();
     const int frame_object = Load(V(frame_), kFrameObject, Type::kPtr);
-    const int clear = SplitOn(Cond::kEq, V(frame_object), Operand::Imm(0));
+    // A frame object (rare: a traceback, sys._getframe) is out of line.
+    const int has_object = ColdBlock(), clear = NewBlock();
+    Br(Cond::kNe, V(frame_object), Operand::Imm(0), has_object, clear);
+    cur_ = has_object;
     SetReturnPrevInstr();
-    Jmp(keep);  // a frame object: its frame is cleared by whoever pops it
+    Jmp(keep);  // its frame is cleared by whoever pops it
     cur_ = clear;
     prev_instr_known_ = -1;
     // Off the thread's stack first, as 3.11 pops a frame before clearing it (gh-99729): a
@@ -3174,23 +3177,39 @@ class Lowerer {
   // Blocks in the order code was emitted into them, and each HIR block's cold blocks (exits
   // to the interpreter, deallocation, slow paths) right after its hot ones: straight-line
   // code falls through instead of branching around exits, and a value an exit uses is not
-  // live across the hot code of the HIR blocks after its own.
+  // live across the hot code of the HIR blocks after its own. The return block is the
+  // exception: it follows the last HIR block's hot code, before that block's cold blocks.
   void Reorder() {
     PropagateCold();
-    std::vector<int> order;
-    order.reserve(order_.size());
-    size_t i = 0;
-    while (i < order_.size()) {
+    // Each group's [begin, end) in order_.
+    std::vector<std::pair<size_t, size_t>> groups;
+    for (size_t i = 0; i < order_.size();) {
       const int group = group_[static_cast<size_t>(order_[i])];
       size_t j = i;
       while (j < order_.size() && group_[static_cast<size_t>(order_[j])] == group) j++;
-      for (size_t k = i; k < j; k++) {
-        if (!cold_[static_cast<size_t>(order_[k])]) order.push_back(order_[k]);
-      }
-      for (size_t k = i; k < j; k++) {
-        if (cold_[static_cast<size_t>(order_[k])]) order.push_back(order_[k]);
-      }
+      groups.emplace_back(i, j);
       i = j;
+    }
+    std::vector<int> order;
+    order.reserve(order_.size());
+    const auto take = [&](std::pair<size_t, size_t> g, bool cold) {
+      for (size_t k = g.first; k < g.second; k++) {
+        if ((cold_[static_cast<size_t>(order_[k])] != 0) == cold) order.push_back(order_[k]);
+      }
+    };
+    // The return block's group comes last; its hot blocks go straight after the hot blocks of
+    // the group before it, which usually ends by jumping there (the function's last return).
+    const bool returns = return_block_ >= 0 && groups.size() >= 2;
+    for (size_t g = 0; g < groups.size(); g++) {
+      if (returns && g + 2 == groups.size()) {
+        take(groups[g], false);
+        take(groups[g + 1], false);
+        take(groups[g], true);
+        take(groups[g + 1], true);
+        break;
+      }
+      take(groups[g], false);
+      take(groups[g], true);
     }
     std::vector<int> index(out_.blocks.size(), -1);
     for (size_t n = 0; n < order.size(); n++) {
