@@ -408,9 +408,38 @@ class Generator {
     Terminate(ret);
   }
 
+  // A loop tested at its bottom, whose exit does not follow the test (a block that is never
+  // run comes between): the branch has a backward and a forward target, neither next (code
+  // generation branches backward and jumps forward then).
+  void BottomTestedLoop(int depth, int counter, int trips) {
+    const int body = NewBlock();
+    Jump(body);
+    block_ = body;
+    Scope scope(this);
+    Region(depth + 1, 1 + Below(5));
+    Instr inc;
+    inc.op = Op::kAdd;
+    inc.dst = counter;
+    inc.args = {Operand::VReg(counter), Operand::Imm(1)};
+    Emit(inc);
+    const int between = NewBlock(), exit = NewBlock();
+    Instr br;
+    br.op = Op::kBr;
+    br.cmp_type = Type::kI64;
+    br.cond = lir::Cond::kSge;
+    br.args = {Operand::VReg(counter), Operand::Imm(trips)};
+    br.targets[0] = exit;
+    br.targets[1] = body;
+    Terminate(br);
+    block_ = between;
+    Jump(exit);
+    block_ = exit;
+  }
+
   void Loop(int depth) {
     const int trips = 1 + Below(4);
     const int counter = Emit(Make(Op::kMov, Type::kI64, {Operand::Imm(0)}));
+    if (Chance(0.5)) return BottomTestedLoop(depth, counter, trips);
     const int head = NewBlock(), body = NewBlock(), exit = NewBlock();
     Jump(head);
     block_ = head;

@@ -3174,11 +3174,28 @@ class Lowerer {
     }
   }
 
+  // Whether the last hot block of group `g` (a [begin, end) of order_) ends in a jump, or a
+  // branch's not-taken way, to the first hot block of group `next`.
+  bool GoesOnInto(std::pair<size_t, size_t> g, std::pair<size_t, size_t> next) const {
+    const auto hot = [&](size_t k) { return cold_[static_cast<size_t>(order_[k])] == 0; };
+    int last = -1, first = -1;
+    for (size_t k = g.first; k < g.second; k++) {
+      if (hot(k)) last = order_[k];
+    }
+    for (size_t k = next.first; k < next.second && first < 0; k++) {
+      if (hot(k)) first = order_[k];
+    }
+    if (last < 0 || first < 0) return false;
+    const lir::Instr& t = out_.blocks[static_cast<size_t>(last)].instrs.back();
+    return (t.op == lir::Op::kJmp && t.targets[0] == first) ||
+           (t.op == lir::Op::kBr && t.targets[1] == first);
+  }
+
   // Blocks in the order code was emitted into them, and each HIR block's cold blocks (exits
   // to the interpreter, deallocation, slow paths) right after its hot ones: straight-line
   // code falls through instead of branching around exits, and a value an exit uses is not
-  // live across the hot code of the HIR blocks after its own. The return block is the
-  // exception: it follows the last HIR block's hot code, before that block's cold blocks.
+  // live across the hot code of the HIR blocks after its own, except where the hot code goes
+  // on into the next HIR block's (GoesOnInto).
   void Reorder() {
     PropagateCold();
     // Each group's [begin, end) in order_.
@@ -3197,19 +3214,20 @@ class Lowerer {
         if ((cold_[static_cast<size_t>(order_[k])] != 0) == cold) order.push_back(order_[k]);
       }
     };
-    // The return block's group comes last; its hot blocks go straight after the hot blocks of
-    // the group before it, which usually ends by jumping there (the function's last return).
-    const bool returns = return_block_ >= 0 && groups.size() >= 2;
+    // A group whose hot code ends by going on into the next group's (the return block's
+    // group, last, after the function's last return, say) leaves its cold blocks until after
+    // the next group's hot blocks, so that it falls through; at most kDeferredGroups in a row,
+    // so that what an exit uses is not kept live across long stretches of hot code.
+    constexpr size_t kDeferredGroups = 3;
+    std::vector<size_t> waiting;  // groups whose cold blocks are still to place
     for (size_t g = 0; g < groups.size(); g++) {
-      if (returns && g + 2 == groups.size()) {
-        take(groups[g], false);
-        take(groups[g + 1], false);
-        take(groups[g], true);
-        take(groups[g + 1], true);
-        break;
-      }
       take(groups[g], false);
-      take(groups[g], true);
+      waiting.push_back(g);
+      const bool goes_on = g + 1 < groups.size() && waiting.size() < kDeferredGroups &&
+                           GoesOnInto(groups[g], groups[g + 1]);
+      if (goes_on) continue;
+      for (size_t w : waiting) take(groups[w], true);
+      waiting.clear();
     }
     std::vector<int> index(out_.blocks.size(), -1);
     for (size_t n = 0; n < order.size(); n++) {
