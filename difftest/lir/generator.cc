@@ -408,6 +408,27 @@ class Generator {
     Terminate(ret);
   }
 
+  // `counter` += 1.
+  void CountUp(int counter) {
+    Instr inc;
+    inc.op = Op::kAdd;
+    inc.dst = counter;
+    inc.args = {Operand::VReg(counter), Operand::Imm(1)};
+    Emit(inc);
+  }
+
+  // br.i64 `cond` `counter`, `trips`, `taken`, `other`.
+  void BranchOnCount(lir::Cond cond, int counter, int trips, int taken, int other) {
+    Instr br;
+    br.op = Op::kBr;
+    br.cmp_type = Type::kI64;
+    br.cond = cond;
+    br.args = {Operand::VReg(counter), Operand::Imm(trips)};
+    br.targets[0] = taken;
+    br.targets[1] = other;
+    Terminate(br);
+  }
+
   // A loop tested at its bottom, whose exit does not follow the test (a block that is never
   // run comes between): the branch has a backward and a forward target, neither next (code
   // generation branches backward and jumps forward then).
@@ -417,20 +438,9 @@ class Generator {
     block_ = body;
     Scope scope(this);
     Region(depth + 1, 1 + Below(5));
-    Instr inc;
-    inc.op = Op::kAdd;
-    inc.dst = counter;
-    inc.args = {Operand::VReg(counter), Operand::Imm(1)};
-    Emit(inc);
+    CountUp(counter);
     const int between = NewBlock(), exit = NewBlock();
-    Instr br;
-    br.op = Op::kBr;
-    br.cmp_type = Type::kI64;
-    br.cond = lir::Cond::kSge;
-    br.args = {Operand::VReg(counter), Operand::Imm(trips)};
-    br.targets[0] = exit;
-    br.targets[1] = body;
-    Terminate(br);
+    BranchOnCount(lir::Cond::kSge, counter, trips, exit, body);
     block_ = between;
     Jump(exit);
     block_ = exit;
@@ -443,23 +453,12 @@ class Generator {
     const int head = NewBlock(), body = NewBlock(), exit = NewBlock();
     Jump(head);
     block_ = head;
-    Instr br;
-    br.op = Op::kBr;
-    br.cmp_type = Type::kI64;
-    br.cond = lir::Cond::kSlt;
-    br.args = {Operand::VReg(counter), Operand::Imm(trips)};
-    br.targets[0] = body;
-    br.targets[1] = exit;
-    Terminate(br);
+    BranchOnCount(lir::Cond::kSlt, counter, trips, body, exit);
     block_ = body;
     {
       Scope scope(this);
       Region(depth + 1, 1 + Below(5));
-      Instr inc;
-      inc.op = Op::kAdd;
-      inc.dst = counter;
-      inc.args = {Operand::VReg(counter), Operand::Imm(1)};
-      Emit(inc);
+      CountUp(counter);
       Jump(head);
     }
     block_ = exit;
