@@ -973,7 +973,7 @@ class FunctionCompiler {
       // Branch on the opposite condition and fall through into the taken block.
       std::swap(taken, other);
       test = test.Negated();
-    } else if (taken != block_ + 1 && other != block_ + 1 && other <= block_ && taken > block_) {
+    } else if (other <= block_ && taken > block_ + 1) {
       // Neither follows: the conditional branch goes backward (a loop's back edge, where the
       // forward target is an exit lowering put out of line), so that the likely way is one
       // taken branch instead of a branch not taken and then a `b` (one block under QEMU).

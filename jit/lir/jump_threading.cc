@@ -42,9 +42,7 @@ std::vector<char> Reachable(const Function& f) {
 bool SetsLast(const Block& b, int v) {
   for (size_t i = b.instrs.size() - 1; i-- > 0;) {
     const Instr& in = b.instrs[i];
-    bool read = false;
-    ForEachUse(in, [&](int u) { read = read || u == v; });
-    if (read) return false;
+    if (ReadsVReg(in, v)) return false;
     if (in.dst == v) return true;
   }
   return false;

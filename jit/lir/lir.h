@@ -177,6 +177,13 @@ void ForEachUse(const Instr& in, Fn fn) {
   if (in.index.is_vreg()) fn(in.index.vreg);
 }
 
+// Whether `in` reads virtual register `v`.
+inline bool ReadsVReg(const Instr& in, int v) {
+  bool read = false;
+  ForEachUse(in, [&](int u) { read = read || u == v; });
+  return read;
+}
+
 // A parsed file: functions, and `extern @name = 0xADDR` declarations of call targets.
 struct Module {
   std::vector<Function> functions;

@@ -9,9 +9,9 @@ namespace a64jit::lir {
 namespace {
 
 // The index of the kCmp in `b` that defines `flag` for the block's branch, when nothing after
-// it redefines the flag or the compare's operands (so the compare can move down to the
-// branch); else b.instrs.size(). Loads, stores, moves and calls between are fine: a compare
-// reads registers only (`for` loops put the stack's copy of FOR_ITER's value there).
+// it reads or redefines the flag or redefines the compare's operands (so the compare can move
+// down to the branch); else b.instrs.size(). Loads, stores, moves and calls between are fine: a
+// compare reads registers only (`for` loops put the stack's copy of FOR_ITER's value there).
 size_t CompareFeeding(const Block& b, int flag) {
   for (size_t i = b.instrs.size() - 1; i-- > 0;) {
     const Instr& in = b.instrs[i];
@@ -24,7 +24,7 @@ size_t CompareFeeding(const Block& b, int flag) {
       }
       return i;
     }
-    if (in.dst == flag) return b.instrs.size();
+    if (in.dst == flag || ReadsVReg(in, flag)) return b.instrs.size();
   }
   return b.instrs.size();
 }
@@ -51,9 +51,7 @@ bool LiveAfter(const Function& f, const Block& b, int v) {
     work.pop_back();
     bool set = false;
     for (const Instr& in : s.instrs) {
-      bool read = false;
-      ForEachUse(in, [&](int u) { read = read || u == v; });
-      if (read) return true;
+      if (ReadsVReg(in, v)) return true;
       if (in.dst == v) {
         set = true;
         break;

@@ -620,6 +620,7 @@ class Lowerer {
           "lowering: a call's result test left for a CheckTracing that did not come");
     }
     if (fused_tail_.count(&in) != 0) return;  // LowerModuleAttrOfGlobal lowered it
+    operand_types_ = {};  // what one instruction's int form loaded is for its own float form
     switch (in.op) {
       case Op::kLoadLocal:
       case Op::kStoreLocal:
@@ -2404,7 +2405,6 @@ class Lowerer {
     const bool reuse = known.fail == cur_ && known.a == ra && known.b == rb;
     const int ta = reuse ? known.ta : Load(oa, offsetof(PyObject, ob_type), Type::kPtr);
     const int tb = reuse ? known.tb : Load(ob, offsetof(PyObject, ob_type), Type::kPtr);
-    operand_types_ = {};
     const Operand float_type = Imm(rt_.py_float_type);
     SlowIfEither(Cond::kNe, Type::kPtr, V(ta), float_type, Cond::kNe, V(tb), float_type, slow,
                  in.bc);
