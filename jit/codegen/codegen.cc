@@ -117,8 +117,12 @@ struct AbiSlot {
   int reg;    // register number, or -1
   int stack;  // stack slot (8 bytes each), or -1
 };
-std::vector<AbiSlot> AssignAbi(const std::vector<Type>& types, int* stack_slots) {
-  std::vector<AbiSlot> slots;
+// Calls rarely pass more than 8 values: these stay off the heap.
+using TypeList = lir::SmallVector<Type, 8>;
+using AbiSlots = lir::SmallVector<AbiSlot, 8>;
+
+AbiSlots AssignAbi(const TypeList& types, int* stack_slots) {
+  AbiSlots slots;
   int next_gp = 0, next_fp = 0, next_stack = 0;
   for (Type t : types) {
     const bool fp = lir::IsFloat(t);
@@ -206,8 +210,8 @@ class FunctionCompiler {
 
   // ---- sizing and frame ---------------------------------------------------------------
 
-  std::vector<Type> ArgTypes(const Instr& call) const {
-    std::vector<Type> types;
+  TypeList ArgTypes(const Instr& call) const {
+    TypeList types;
     for (const Operand& o : call.args) types.push_back(f_.TypeOf(o.vreg));
     return types;
   }
@@ -1032,7 +1036,8 @@ class FunctionCompiler {
 
   // Register-to-register moves that happen "at once" (sources read before any is
   // overwritten); a cycle is broken through `scratch`.
-  void ParallelMove(std::vector<Move> moves, bool fp, int scratch) {
+  // `moves` is used up.
+  void ParallelMove(std::vector<Move>& moves, bool fp, int scratch) {
     moves.erase(
         std::remove_if(moves.begin(), moves.end(), [](const Move& m) { return m.dst == m.src; }),
         moves.end());
@@ -1071,9 +1076,13 @@ class FunctionCompiler {
     }
     // Stack arguments first (their sources are read before any argument register is
     // written), then the register arguments as one parallel move, then spilled ones.
-    std::vector<Move> gp_moves, fp_moves;
-    std::vector<std::pair<int, const Location*>> gp_loads, fp_loads;  // reg <- spill
-    const std::vector<AbiSlot> abi = AssignAbi(ArgTypes(in), nullptr);
+    std::vector<Move>&gp_moves = call_moves_[0], &fp_moves = call_moves_[1];  // used up below
+    struct SpillLoad {
+      int reg;
+      const Location* from;
+    };
+    lir::SmallVector<SpillLoad, 4> gp_loads, fp_loads;  // reg <- spill
+    const AbiSlots abi = AssignAbi(ArgTypes(in), nullptr);
     for (size_t i = 0; i < in.args.size(); i++) {
       const Operand& o = in.args[i];
       const AbiSlot& a = abi[i];
@@ -1086,7 +1095,7 @@ class FunctionCompiler {
       if (l.is_reg()) {
         (a.fp ? fp_moves : gp_moves).push_back(Move{a.reg, l.index});
       } else {
-        (a.fp ? fp_loads : gp_loads).emplace_back(a.reg, &l);
+        (a.fp ? fp_loads : gp_loads).push_back(SpillLoad{a.reg, &l});
       }
     }
     ParallelMove(gp_moves, false, kS0);
@@ -1154,9 +1163,9 @@ class FunctionCompiler {
     // Parameters: from the ABI's places to their allocated ones, as one parallel move.
     std::vector<Move> gp_moves, fp_moves;
     std::vector<std::pair<int, int>> stack_loads;  // param vreg, incoming stack slot
-    std::vector<Type> types;
+    TypeList types;
     for (int p : f_.params) types.push_back(f_.TypeOf(p));
-    const std::vector<AbiSlot> abi = AssignAbi(types, nullptr);
+    const AbiSlots abi = AssignAbi(types, nullptr);
     for (size_t i = 0; i < f_.params.size(); i++) {
       const int p = f_.params[i];
       const AbiSlot& a = abi[i];
@@ -1251,6 +1260,7 @@ class FunctionCompiler {
   bool pools_ = true;
   int64_t out_bytes_ = 0, spill_base_ = 0, frame_size_ = 0;
   std::vector<int64_t> slot_offsets_;
+  std::vector<Move> call_moves_[2];  // a call's argument moves, general and f64: reused
   const Instr* current_ = nullptr;
   int block_ = 0;
   CodeStats stats_;

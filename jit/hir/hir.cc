@@ -27,6 +27,21 @@ std::vector<int> Function::DefinitionCounts() const {
   return counts;
 }
 
+std::vector<int> Function::UseCounts() const {
+  std::vector<int> counts(reg_types.size(), 0);
+  auto read = [&](int r) {
+    if (r >= 0) counts.at(static_cast<size_t>(r))++;
+  };
+  for (const Block& b : blocks) {
+    for (const Instr& in : b.instrs) {
+      for (int a : in.args) read(a);
+      if (!in.has_state) continue;
+      for (int r : in.state.stack) read(r);
+    }
+  }
+  return counts;
+}
+
 size_t Function::InstrCount() const {
   size_t n = 0;
   for (const Block& b : blocks) n += b.instrs.size();

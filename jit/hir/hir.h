@@ -125,6 +125,8 @@ struct Function {
   size_t InstrCount() const;
   // How many instructions define each register (dst or dst2); 1 for all but the s_k.
   std::vector<int> DefinitionCounts() const;
+  // How many times each register is read: as an argument or in a frame state's stack.
+  std::vector<int> UseCounts() const;
 };
 
 // Bytecode the builder does not handle: the function stays interpreted and the reason

@@ -1,7 +1,6 @@
 #include "jit/hir/passes.h"
 
 #include <algorithm>
-#include <map>
 #include <set>
 
 namespace a64jit::hir {
@@ -220,48 +219,78 @@ std::vector<Instr> TerminatorLast(std::vector<Instr> out) {
   return out;
 }
 
-void RefcountBlock(Function& f, Block& b) {
+// Per register, the index of its value in the block being counted, or -1: one array for
+// the whole function (a std::map per block took a quarter of this pass's time), reset after
+// each block for the registers it set.
+class CurrentValues {
+ public:
+  explicit CurrentValues(const Function& f) : index_(f.reg_types.size(), -1) {}
+  void Set(int reg, int value) {
+    const size_t r = static_cast<size_t>(reg);
+    if (r >= index_.size()) index_.resize(r + 1, -1);  // a stack register made since
+    if (index_[r] < 0) set_.push_back(reg);
+    index_[r] = value;
+  }
+  int Find(int reg) const {
+    const size_t r = static_cast<size_t>(reg);
+    return reg >= 0 && r < index_.size() ? index_[r] : -1;
+  }
+  void Clear() {
+    for (int reg : set_) index_[static_cast<size_t>(reg)] = -1;
+    set_.clear();
+  }
+
+ private:
+  std::vector<int> index_;
+  std::vector<int> set_;
+};
+
+// Where a value appears in a frame state: the instruction and the stack slot.
+struct StateUse {
+  size_t value;
+  int at;
+  size_t slot;
+};
+
+void RefcountBlock(Function& f, Block& b, CurrentValues& current) {
   std::vector<Value> values;
-  std::map<int, int> current;  // reg -> index in values
+  current.Clear();
   auto define = [&](int reg, Kind kind, bool maybe_null, int at) {
     values.push_back(Value{reg, kind, maybe_null, at});
-    current[reg] = static_cast<int>(values.size()) - 1;
+    current.Set(reg, static_cast<int>(values.size()) - 1);
   };
   for (int k = 0; k < b.in_depth; k++) define(f.StackReg(k), Kind::kOwned, true, -1);
 
   // Where each value is stolen, and where it appears in frame states.
   std::vector<int> steal_at;
-  std::vector<std::vector<std::pair<int, size_t>>> in_states;  // (instr, stack slot)
-  auto grow = [&] {
-    steal_at.resize(values.size(), -1);
-    in_states.resize(values.size());
-  };
+  std::vector<StateUse> in_states;
+  auto grow = [&] { steal_at.resize(values.size(), -1); };
   grow();
   for (size_t i = 0; i < b.instrs.size(); i++) {
     Instr& in = b.instrs[i];
     const int at = static_cast<int>(i);
     for (int a : in.args) {
-      auto it = current.find(a);
-      if (it == current.end()) continue;  // a cint defined elsewhere cannot happen; be safe
-      Value& v = values[static_cast<size_t>(it->second)];
+      const int vi = current.Find(a);
+      if (vi < 0) continue;  // a cint defined elsewhere cannot happen; be safe
+      Value& v = values[static_cast<size_t>(vi)];
       v.last_use = at;
       if (Steals(in.op) && v.kind != Kind::kCInt) {
         v.stolen = true;
-        steal_at[static_cast<size_t>(it->second)] = at;
+        steal_at[static_cast<size_t>(vi)] = at;
       }
     }
     if (in.has_state) {
       in.state.borrowed.assign(in.state.stack.size(), false);
       for (size_t slot = 0; slot < in.state.stack.size(); slot++) {
-        auto it = current.find(in.state.stack[slot]);
-        if (it == current.end()) continue;
-        Value& v = values[static_cast<size_t>(it->second)];
-        in_states[static_cast<size_t>(it->second)].emplace_back(at, slot);
+        const int vi = current.Find(in.state.stack[slot]);
+        if (vi < 0) continue;
+        Value& v = values[static_cast<size_t>(vi)];
+        in_states.push_back(StateUse{static_cast<size_t>(vi), at, slot});
         // Still on the stack here, so alive here (POP_TOP drops values without a use).
         v.last_use = std::max(v.last_use, at);
         if (HandsStackToFrame(in.op)) {
           v.stolen = true;  // handed to the frame
-          steal_at[static_cast<size_t>(it->second)] = at;
+          steal_at[static_cast<size_t>(vi)] = at;
         }
       }
     }
@@ -271,8 +300,8 @@ void RefcountBlock(Function& f, Block& b) {
     grow();
   }
   for (int k = 0; k < b.out_depth; k++) {
-    auto it = current.find(f.StackReg(k));
-    if (it != current.end()) values[static_cast<size_t>(it->second)].live_out = true;
+    const int vi = current.Find(f.StackReg(k));
+    if (vi >= 0) values[static_cast<size_t>(vi)].live_out = true;
   }
 
   // A local's value needs no reference of its own while the local is not stored to: the
@@ -307,8 +336,10 @@ void RefcountBlock(Function& f, Block& b) {
           std::find(thief.args.begin(), thief.args.end(), v.reg) != thief.args.end();
       if (!HandsStackToFrame(thief.op) || operand) incref_before.emplace_back(steal_at[vi], v.reg);
     }
-    for (auto [at, slot] : in_states[vi])
-      b.instrs[static_cast<size_t>(at)].state.borrowed[slot] = true;
+  }
+  for (const StateUse& use : in_states) {
+    if (values[use.value].kind != Kind::kBorrowedStable) continue;
+    b.instrs[static_cast<size_t>(use.at)].state.borrowed[use.slot] = true;
   }
 
   std::vector<Insertion> inserts;
@@ -339,22 +370,14 @@ int64_t NegatedComparison(int64_t op) { return 5 - op; }
 // IsTrue(CompareOp(a, b)) of a comparison used for nothing else -> CompareBool(a, b): no
 // bool object, and lowering can compare small ints inline.
 void FuseCompareTruth(Function& f, Decisions* d) {
-  std::map<int, int> uses;  // reg -> uses in args and frame states, function-wide
-  for (const Block& b : f.blocks) {
-    for (const Instr& in : b.instrs) {
-      for (int a : in.args) uses[a]++;
-      if (in.has_state) {
-        for (int r : in.state.stack) uses[r]++;
-      }
-    }
-  }
+  const std::vector<int> uses = f.UseCounts();
   for (Block& b : f.blocks) {
     for (size_t j = 0; j < b.instrs.size(); j++) {
       Instr& is_true = b.instrs[j];
       if (is_true.op != Op::kIsTrue) continue;
       const int x = is_true.args[0];
       // The IsTrue's own use and the x in its own error state are all there may be.
-      if (uses[x] != 2) continue;
+      if (uses[static_cast<size_t>(x)] != 2) continue;
       for (size_t i = 0; i < j; i++) {
         Instr& cmp = b.instrs[i];
         if (cmp.op != Op::kCompareOp || cmp.dst != x) continue;
@@ -404,7 +427,8 @@ void EliminateDeadCode(Function& f, Decisions* d) {
 }
 
 void InsertRefcounts(Function& f) {
-  for (Block& b : f.blocks) RefcountBlock(f, b);
+  CurrentValues current(f);
+  for (Block& b : f.blocks) RefcountBlock(f, b, current);
 }
 
 void RunPasses(Function& f, Decisions* d) {

@@ -12,6 +12,7 @@ Groups::Groups(size_t keys, const std::vector<std::pair<int, int>>& pairs) : beg
 
 Groups Predecessors(const Function& f) {
   std::vector<std::pair<int, int>> edges;  // (successor, block)
+  edges.reserve(2 * f.blocks.size());
   for (size_t b = 0; b < f.blocks.size(); b++) {
     const Successors succ(f.blocks[b].instrs.back());
     for (int i = 0; i < succ.count; i++) edges.emplace_back(succ.targets[i], static_cast<int>(b));

@@ -20,7 +20,7 @@ constexpr int kManyBlocks = -2;
 std::vector<int> CrossBlockVregs(const Function& f, int* count) {
   const size_t nv = f.vreg_types.size();
   std::vector<int> home(nv, kNoBlock);  // the one block that defines it, or kManyBlocks
-  std::vector<bool> crosses(nv, false);
+  std::vector<uint8_t> crosses(nv, 0);  // bytes: read and written for every operand
   for (int p : f.params) home[static_cast<size_t>(p)] = 0;  // defined on entry to block 0
   for (size_t b = 0; b < f.blocks.size(); b++) {
     const int block = static_cast<int>(b);
@@ -74,7 +74,7 @@ std::vector<LiveInterval> BuildIntervals(const Function& f, const Groups& live_o
   std::vector<LiveInterval> by_vreg(nv);
   std::vector<int> open_end(nv, INT_MIN);  // end of the range open at the current position
   std::vector<int> open;                   // the vregs with a range open
-  std::vector<bool> is_param(nv, false);
+  std::vector<uint8_t> is_param(nv, 0);
   for (int p : f.params) is_param[static_cast<size_t>(p)] = true;
   auto opens = [&](size_t v, int end) {
     if (open_end[v] != INT_MIN) return;
@@ -115,14 +115,17 @@ std::vector<LiveInterval> BuildIntervals(const Function& f, const Groups& live_o
     const size_t u = static_cast<size_t>(p);
     if (by_vreg[u].ranges.empty()) by_vreg[u].ranges.push_back(LiveRange{-1, -1});
   }
-  std::vector<LiveInterval> intervals;
+  // Compacted in place: the vregs with a range, in vreg order.
+  size_t kept = 0;
   for (size_t v = 0; v < nv; v++) {
     if (by_vreg[v].ranges.empty()) continue;
     by_vreg[v].vreg = static_cast<int>(v);
     Normalize(by_vreg[v]);
-    intervals.push_back(std::move(by_vreg[v]));
+    if (kept != v) by_vreg[kept] = std::move(by_vreg[v]);
+    kept++;
   }
-  return intervals;
+  by_vreg.resize(kept);
+  return by_vreg;
 }
 
 // Where each cross-block vreg (dense number, CrossBlockVregs) is defined, and where it is
@@ -223,65 +226,67 @@ namespace {
 constexpr int kRegsPerClass = 32;
 constexpr int kRegClasses = 2;  // 0: general, 1: f64
 
-// Positions (2k for instruction k) of the calls, ascending.
-std::vector<int> CallPositions(const Function& f) {
-  std::vector<int> calls;
+// What the scan needs from the instructions, found in one walk over them.
+struct ScanFacts {
+  std::vector<int> call_positions;  // positions (2k for instruction k) of the calls, ascending
+  std::vector<int> uses;            // instructions mentioning each vreg: the spill weight
+  // Preferred registers (RegisterFile): arguments first, then call results and returns.
+  std::vector<int> hint;
+};
+
+// Sets the hint of each vreg passed to `call` in an argument register to that register.
+void HintArguments(const Function& f, const Instr& call, const RegisterFile& regs,
+                   std::vector<int>& hint) {
+  size_t next_gp = 0, next_fp = 0;
+  for (const Operand& o : call.args) {
+    if (!o.is_vreg()) continue;
+    const bool fp = IsFloat(f.TypeOf(o.vreg));
+    const std::vector<int>& arg_regs = fp ? regs.fp_args : regs.gp_args;
+    size_t& next = fp ? next_fp : next_gp;
+    if (next < arg_regs.size() && hint[static_cast<size_t>(o.vreg)] < 0) {
+      hint[static_cast<size_t>(o.vreg)] = arg_regs[next];
+    }
+    next++;
+  }
+}
+
+ScanFacts FindScanFacts(const Function& f, const RegisterFile& regs) {
+  const size_t nv = f.vreg_types.size();
+  ScanFacts facts{{}, std::vector<int>(nv, 0), std::vector<int>(nv, -1)};
+  std::vector<int> result_hint(nv, -1);  // applied after every argument hint
   int k = 0;
   for (const Block& b : f.blocks) {
     for (const Instr& in : b.instrs) {
-      if (in.op == Op::kCall) calls.push_back(2 * k);
+      ForEachUse(in, [&](int v) { facts.uses[static_cast<size_t>(v)]++; });
+      if (in.dst >= 0) facts.uses[static_cast<size_t>(in.dst)]++;
+      int result = -1;
+      if (in.op == Op::kCall) {
+        facts.call_positions.push_back(2 * k);
+        HintArguments(f, in, regs, facts.hint);
+        result = in.dst;
+      }
+      if (in.op == Op::kRet && !in.args.empty() && in.args[0].is_vreg()) result = in.args[0].vreg;
+      if (result >= 0 && result_hint[static_cast<size_t>(result)] < 0) {
+        result_hint[static_cast<size_t>(result)] =
+            IsFloat(f.TypeOf(result)) ? regs.fp_result : regs.gp_result;
+      }
       k++;
     }
   }
-  return calls;
+  for (size_t v = 0; v < nv; v++) {
+    if (facts.hint[v] < 0) facts.hint[v] = result_hint[v];
+  }
+  return facts;
 }
 
-// Instructions mentioning each vreg: the spill heuristic's weight.
-std::vector<int> UseCounts(const Function& f) {
-  std::vector<int> uses(f.vreg_types.size(), 0);
-  for (const Block& b : f.blocks) {
-    for (const Instr& in : b.instrs) {
-      ForEachUse(in, [&](int v) { uses[static_cast<size_t>(v)]++; });
-      if (in.dst >= 0) uses[static_cast<size_t>(in.dst)]++;
-    }
-  }
-  return uses;
+// A set of register numbers (0-31) as bits: membership is one test, not a search.
+uint32_t Mask(const std::vector<int>& regs) {
+  uint32_t mask = 0;
+  for (int r : regs) mask |= uint32_t{1} << r;
+  return mask;
 }
 
-// Preferred registers (RegisterFile): arguments first, then call results and returns.
-std::vector<int> RegisterHints(const Function& f, const RegisterFile& regs) {
-  std::vector<int> hint(f.vreg_types.size(), -1);
-  for (const Block& b : f.blocks) {
-    for (const Instr& in : b.instrs) {
-      if (in.op != Op::kCall) continue;
-      size_t next_gp = 0, next_fp = 0;
-      for (const Operand& o : in.args) {
-        if (!o.is_vreg()) continue;
-        const bool fp = IsFloat(f.TypeOf(o.vreg));
-        const std::vector<int>& arg_regs = fp ? regs.fp_args : regs.gp_args;
-        size_t& next = fp ? next_fp : next_gp;
-        if (next < arg_regs.size() && hint[static_cast<size_t>(o.vreg)] < 0) {
-          hint[static_cast<size_t>(o.vreg)] = arg_regs[next];
-        }
-        next++;
-      }
-    }
-  }
-  for (const Block& b : f.blocks) {
-    for (const Instr& in : b.instrs) {
-      int v = -1;
-      if (in.op == Op::kCall && in.dst >= 0) v = in.dst;
-      if (in.op == Op::kRet && !in.args.empty() && in.args[0].is_vreg()) v = in.args[0].vreg;
-      if (v < 0 || hint[static_cast<size_t>(v)] >= 0) continue;
-      hint[static_cast<size_t>(v)] = IsFloat(f.TypeOf(v)) ? regs.fp_result : regs.gp_result;
-    }
-  }
-  return hint;
-}
-
-bool Contains(const std::vector<int>& set, int r) {
-  return std::find(set.begin(), set.end(), r) != set.end();
-}
+bool Contains(uint32_t mask, int r) { return (mask >> r & 1) != 0; }
 
 // Who holds one register (or spill slot) where: disjoint ranges sorted by their start, in
 // one vector (a std::map allocated a node per range; with this vector the emit stage of
@@ -301,13 +306,24 @@ class Occupancy {
     }
   }
   bool IsFree(const LiveInterval& iv) const {
+    // The scan goes by start, so the usual case is a register whose last holder ended
+    // before `iv` begins (the ranges are disjoint and sorted: the last one ends last).
+    if (held_.empty() || held_.back().end < iv.start) return true;
+    if (held_.back().start <= iv.start) return false;  // the last holder covers iv's start
     bool free = true;
     ForEachConflict(iv, [&](int) { free = false; });
     return free;
   }
   void Add(const LiveInterval& iv) {
-    for (const LiveRange& r : iv.ranges)
-      held_.insert(FirstAfter(r.start), Held{r.start, r.end, iv.vreg});
+    if (held_.capacity() == 0) held_.reserve(16);  // a register is mostly reused many times
+    for (const LiveRange& r : iv.ranges) {
+      const Held h{r.start, r.end, iv.vreg};
+      if (held_.empty() || held_.back().start < r.start) {
+        held_.push_back(h);  // the usual case, as above: after everything held
+      } else {
+        held_.insert(FirstAfter(r.start), h);
+      }
+    }
   }
   void Remove(const LiveInterval& iv) {
     for (const LiveRange& r : iv.ranges) {
@@ -338,12 +354,15 @@ class LinearScan {
       : f_(f),
         regs_(regs),
         a_(a),
-        call_positions_(CallPositions(f)),
-        uses_(UseCounts(f)),
-        hint_(RegisterHints(f, regs)),
+        facts_(FindScanFacts(f, regs)),
+        call_positions_(facts_.call_positions),
+        uses_(facts_.uses),
+        hint_(facts_.hint),
         interval_of_(f.vreg_types.size(), nullptr),
         held_(kRegClasses * kRegsPerClass),
-        callee_used_(kRegClasses * kRegsPerClass, false) {
+        callee_used_(kRegClasses * kRegsPerClass, false),
+        callee_mask_{Mask(regs.gp_callee_saved), Mask(regs.fp_callee_saved)},
+        caller_mask_{Mask(regs.gp_caller_saved), Mask(regs.fp_caller_saved)} {
     for (const LiveInterval& iv : intervals) interval_of_[static_cast<size_t>(iv.vreg)] = &iv;
   }
 
@@ -351,7 +370,8 @@ class LinearScan {
     const size_t v = static_cast<size_t>(iv.vreg);
     const bool fp = IsFloat(f_.TypeOf(iv.vreg));
     const Class cls{fp ? kRegsPerClass : 0, fp ? regs_.fp_callee_saved : regs_.gp_callee_saved,
-                    fp ? regs_.fp_caller_saved : regs_.gp_caller_saved};
+                    fp ? regs_.fp_caller_saved : regs_.gp_caller_saved, callee_mask_[fp],
+                    caller_mask_[fp]};
     const bool crosses = CrossesCall(iv);
     a_.crosses_call[v] = crosses;
     int chosen = PickFree(iv, cls, hint_[v], crosses);
@@ -362,7 +382,8 @@ class LinearScan {
     }
     held_[static_cast<size_t>(chosen)].Add(iv);
     a_.where[v] = Location{Location::Kind::kReg, chosen - cls.base};
-    if (Contains(cls.callee, chosen - cls.base)) callee_used_[static_cast<size_t>(chosen)] = true;
+    if (Contains(cls.callee_mask, chosen - cls.base))
+      callee_used_[static_cast<size_t>(chosen)] = true;
   }
 
   // The callee-saved registers handed out, ascending: the prologue saves them.
@@ -381,11 +402,13 @@ class LinearScan {
 
  private:
   // The register class of the interval being allocated: its first slot in held_, and its
-  // callee- and caller-saved registers (register numbers) in order of preference.
+  // callee- and caller-saved registers (register numbers) in order of preference, and the
+  // same as sets.
   struct Class {
     int base;
     const std::vector<int>& callee;
     const std::vector<int>& caller;
+    uint32_t callee_mask, caller_mask;
   };
 
   // A call inside a range (not at its last use) would clobber a caller-saved register.
@@ -401,7 +424,7 @@ class LinearScan {
   // else the first free caller-saved one (no call crossed), else the first free callee-saved
   // one; -1 if none.
   int PickFree(const LiveInterval& iv, const Class& cls, int hint, bool crosses) const {
-    if (!crosses && hint >= 0 && Contains(cls.caller, hint) &&
+    if (!crosses && hint >= 0 && Contains(cls.caller_mask, hint) &&
         held_[static_cast<size_t>(cls.base + hint)].IsFree(iv)) {
       return cls.base + hint;
     }
@@ -479,14 +502,34 @@ class LinearScan {
   const Function& f_;
   const RegisterFile& regs_;
   Allocation& a_;
-  const std::vector<int> call_positions_;
-  const std::vector<int> uses_;
-  const std::vector<int> hint_;
+  const ScanFacts facts_;
+  const std::vector<int>& call_positions_;
+  const std::vector<int>& uses_;
+  const std::vector<int>& hint_;
   std::vector<const LiveInterval*> interval_of_;  // per vreg
   std::vector<Occupancy> held_;                   // per register slot
   std::vector<bool> callee_used_;                 // per register slot
   std::vector<Occupancy> slots_;                  // per spill slot
+  const uint32_t callee_mask_[kRegClasses];       // per class (0: general, 1: f64)
+  const uint32_t caller_mask_[kRegClasses];
 };
+
+// The order the scan takes intervals in: by start, ties in vreg order (the order of
+// `intervals`). Starts are positions, from -1 (a parameter) to twice the instruction count,
+// so a counting sort does it in one pass each way.
+std::vector<int> ByStart(const std::vector<LiveInterval>& intervals) {
+  int last = -1;
+  for (const LiveInterval& iv : intervals) last = std::max(last, iv.start);
+  std::vector<int> next(static_cast<size_t>(last + 3), 0);  // start + 2 -> count, then offset
+  for (const LiveInterval& iv : intervals) next[static_cast<size_t>(iv.start + 2)]++;
+  for (size_t i = 1; i < next.size(); i++) next[i] += next[i - 1];
+  std::vector<int> order(intervals.size());
+  for (size_t i = 0; i < intervals.size(); i++) {
+    order[static_cast<size_t>(next[static_cast<size_t>(intervals[i].start + 1)]++)] =
+        static_cast<int>(i);
+  }
+  return order;
+}
 
 }  // namespace
 
@@ -496,15 +539,8 @@ Allocation AllocateRegisters(const Function& f, const RegisterFile& regs) {
   a.where.assign(nv, Location{});
   a.crosses_call.assign(nv, false);
   const std::vector<LiveInterval> intervals = ComputeLiveIntervals(f);
-  // The scan takes them by start, ties in vreg order; sorting (start, index) pairs moves
-  // 8 bytes each instead of whole intervals.
-  std::vector<std::pair<int, int>> by_start(intervals.size());
-  for (size_t i = 0; i < intervals.size(); i++) {
-    by_start[i] = {intervals[i].start, static_cast<int>(i)};
-  }
-  std::sort(by_start.begin(), by_start.end());
   LinearScan scan(f, regs, a, intervals);
-  for (const auto& s : by_start) scan.Allocate(intervals[static_cast<size_t>(s.second)]);
+  for (int i : ByStart(intervals)) scan.Allocate(intervals[static_cast<size_t>(i)]);
   scan.ReportCalleeSaved();
   return a;
 }

@@ -2972,14 +2972,7 @@ class Lowerer {
   // globals hold it for as long as their version tag is the cached one.
   void FindModuleAttrsOfGlobals() {
     const std::vector<int> defs = f_.DefinitionCounts();
-    std::map<int, int> reads;
-    for (const Block& b : f_.blocks) {
-      for (const Instr& in : b.instrs) {
-        for (int a : in.args) reads[a]++;
-        if (!in.has_state) continue;
-        for (int a : in.state.stack) reads[a]++;
-      }
-    }
+    const std::vector<int> reads = f_.UseCounts();
     for (const Block& b : f_.blocks) {
       for (size_t i = 0; i + 2 < b.instrs.size(); i++) {
         const Instr &global = b.instrs[i], &attr = b.instrs[i + 1], &release = b.instrs[i + 2];
@@ -2993,7 +2986,7 @@ class Lowerer {
         // Read by the attribute load, its error state (which holds the module) and the release.
         const bool in_state =
             attr.has_state && std::count(attr.state.stack.begin(), attr.state.stack.end(), g) == 1;
-        if (reads[g] != 2 + (in_state ? 1 : 0)) continue;
+        if (reads[static_cast<size_t>(g)] != 2 + (in_state ? 1 : 0)) continue;
         fused_attr_[&global] = {&attr, &release};
         fused_tail_.insert(&attr);
         fused_tail_.insert(&release);
