@@ -56,7 +56,11 @@ struct LiveInterval {
   SmallVector<LiveRange, 2> ranges;  // ascending, disjoint, not adjacent; within [start, end]
   bool Overlaps(const LiveInterval& other) const;
 };
-std::vector<LiveInterval> ComputeLiveIntervals(const Function& f);
+// How liveness across blocks is found (regalloc.cc): bit sets per block iterated to a fixed
+// point, or one vreg at a time through predecessors. kAuto takes the bit sets for at most
+// 256 vregs that cross blocks. Both give the same intervals; tests compare them.
+enum class Liveness { kAuto, kDense, kSparse };
+std::vector<LiveInterval> ComputeLiveIntervals(const Function& f, Liveness how = Liveness::kAuto);
 
 }  // namespace a64jit::lir
 
