@@ -148,7 +148,7 @@ class FunctionCompiler {
     code_.init(asmjit::Environment(asmjit::Arch::kAArch64), options_.base_address.value_or(0));
     code_.setErrorHandler(&errors_);
     a_ = std::make_unique<asmjit::a64::Assembler>(&code_);
-    for (size_t b = 0; b < f_.blocks.size(); b++) block_labels_.push_back(a_->newLabel());
+    MakeBlockLabels();
     epilogue_ = a_->newLabel();
     entry_ = a_->newLabel();
 
@@ -159,7 +159,7 @@ class FunctionCompiler {
     epilogue_block_ = EpilogueBlock();
     for (size_t b = 0; b < f_.blocks.size(); b++) {
       block_ = static_cast<int>(b);
-      a_->bind(block_labels_[b]);
+      if (block_labels_[b].isValid()) a_->bind(block_labels_[b]);
       for (const Instr& in : f_.blocks[b].instrs) {
         current_ = &in;
         EmitInstr(in);
@@ -209,6 +209,30 @@ class FunctionCompiler {
   }
 
   // ---- sizing and frame ---------------------------------------------------------------
+
+  // A label for each block a branch goes to; a block entered only by falling into it needs
+  // none (asmjit's labels are a fair part of encoding time: benchmarks/compile_time). A
+  // jmp to the next block emits nothing, and a br branches to each target that does not
+  // follow (to the next block too when both targets are it): EmitInstr's kJmp, EmitBranch.
+  void MakeBlockLabels() {
+    const int n = static_cast<int>(f_.blocks.size());
+    std::vector<uint8_t> branched_to(static_cast<size_t>(n), 0);
+    for (int b = 0; b < n; b++) {
+      const Instr& term = f_.blocks[static_cast<size_t>(b)].instrs.back();
+      if (term.op != Op::kJmp && term.op != Op::kBr) continue;
+      const int count = term.op == Op::kBr ? 2 : 1;
+      const bool both_next =
+          term.op == Op::kBr && term.targets[0] == b + 1 && term.targets[1] == b + 1;
+      for (int i = 0; i < count; i++) {
+        const int t = term.targets[i];
+        if (t != b + 1 || both_next) branched_to[static_cast<size_t>(t)] = 1;
+      }
+    }
+    block_labels_.resize(static_cast<size_t>(n));
+    for (size_t b = 0; b < block_labels_.size(); b++) {
+      if (branched_to[b]) block_labels_[b] = a_->newLabel();
+    }
+  }
 
   TypeList ArgTypes(const Instr& call) const {
     TypeList types;
