@@ -453,13 +453,16 @@ class Builder {
 
   void Translate(int b) {
     cur_ = b;
-    const Block& block = f_.blocks[static_cast<size_t>(b)];
+    // Copied, not referenced: translating makes blocks (NewMadeBlock), and f_.blocks may
+    // move (AddressSanitizer found the read of a freed block here).
+    const int bc_start = f_.blocks[static_cast<size_t>(b)].bc_start;
+    const int in_depth = f_.blocks[static_cast<size_t>(b)].in_depth;
     stack_.clear();
-    for (int k = 0; k < block.in_depth; k++) stack_.push_back(f_.StackReg(k));
-    int unit = block.bc_start;
+    for (int k = 0; k < in_depth; k++) stack_.push_back(f_.StackReg(k));
+    int unit = bc_start;
     kwnames_ = -1;
     for (;;) {
-      if (unit != block.bc_start && starts_.count(unit)) {
+      if (unit != bc_start && starts_.count(unit)) {
         const int target = BlockAt(unit, static_cast<int>(stack_.size()));
         cur_ = b;
         Terminate(Jump(target));

@@ -2242,12 +2242,15 @@ class Lowerer {
 
   // Whether `in` (kBinaryOp or kCompareBool) has a small-int form here.
   bool HasIntForm(const Instr& in) const {
+    // Asked of any consumer of a temporary (UnboxedTemporaries): an op with one operand
+    // must not get as far as reading a second (AddressSanitizer found that read).
+    const bool compare = in.op == Op::kCompareBool || in.op == Op::kCompareOp;
+    if (!compare && in.op != Op::kBinaryOp) return false;
     const bool maybe_ints = !KnownNot(in.args[0], ConstKind::kInt) &&
                             !KnownNot(in.args[1], ConstKind::kInt) && Allows(in, Feedback::kInt) &&
                             !GuessedFloat(in);
-    if (in.op == Op::kCompareBool || in.op == Op::kCompareOp) return maybe_ints;
-    return in.op == Op::kBinaryOp && maybe_ints &&
-           HasSmallIntForm(in.imm, SmallIntConst(in.args[1]));
+    if (compare) return maybe_ints;
+    return maybe_ints && HasSmallIntForm(in.imm, SmallIntConst(in.args[1]));
   }
 
   // The LIR register holding unboxed temporary `reg`'s C value while its object is NULL: an
