@@ -93,7 +93,7 @@ std::vector<LiveInterval> BuildIntervals(const Function& f, const Groups& live_o
   int k = 0;
   for (const Block& b : f.blocks) k += static_cast<int>(b.instrs.size());
   for (size_t bi = f.blocks.size(); bi-- > 0;) {
-    const std::vector<Instr>& instrs = f.blocks[bi].instrs;
+    const InstrList& instrs = f.blocks[bi].instrs;
     const int last = k - 1, first = k - static_cast<int>(instrs.size());
     open.clear();
     for (const int* v = live_out.begin(bi); v != live_out.end(bi); v++) {

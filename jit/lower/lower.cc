@@ -107,6 +107,7 @@ class Lowerer {
           std::vector<DeoptSite>* deopt_sites, Decisions* decisions)
       : f_(f), rt_(rt), deopt_sites_(deopt_sites), decisions_(decisions), known_calls_(f) {
     out_.name = name;
+    out_.arena = std::make_shared<std::pmr::monotonic_buffer_resource>(kArenaBytes);
     // Only registers with one definition (stack registers s_k have several).
     const std::vector<int> defs = f.DefinitionCounts();
     for (const Block& b : f.blocks) {
@@ -214,11 +215,13 @@ class Lowerer {
 
  private:
   static constexpr size_t kInstrsPerBlock = 4;
+  // The arena's first chunk (it doubles after): the median function's blocks take ~70 KB.
+  static constexpr size_t kArenaBytes = 32 * 1024;
   int NewBlock() {
     group_.push_back(group_now_);
     cold_.push_back(0);
     emitted_.push_back(0);
-    out_.blocks.emplace_back();
+    out_.blocks.emplace_back(out_.arena.get());
     // Most blocks take a few instructions: room for them up front saves the vector's
     // first regrowths, each of which moves every instruction (benchmarks/compile_time).
     out_.blocks.back().instrs.reserve(kInstrsPerBlock);
@@ -230,6 +233,9 @@ class Lowerer {
       order_.push_back(cur_);
     }
     auto& instrs = out_.blocks[static_cast<size_t>(cur_)].instrs;
+    // A block past its first few instructions is usually a long one (a fast path): growing
+    // fourfold moves each instruction about a third as often as doubling.
+    if (instrs.size() == instrs.capacity()) instrs.reserve(4 * instrs.capacity());
     instrs.push_back(std::move(in));
     return instrs.back();
   }
