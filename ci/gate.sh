@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The x86 CI gate: every test in the host config (emitted aarch64 code runs under Unicorn),
-# then every test cross-compiled with --config=aarch64 and run under qemu-aarch64.
+# then every test cross-compiled with --config=aarch64 and run under qemu-aarch64, then the
+# compiler's own tests (HIR, lowering, LIR, goldens: no emulator, whose internals
+# emulation/unicorn_dirty_tlb.cc scans past object bounds on purpose) under
+# AddressSanitizer (--config=asan).
 # The real suites (//suites/...) are the nightly's; the gate runs their slice,
 # //suites:gate_slice. Prints the counts per config and ends with one line
-# `N passed, N failed, N skipped` summed over both. Exits non-zero on any failed test, crash, build error, or a config with no tests.
+# `N passed, N failed, N skipped` summed over all three. Exits non-zero on any failed test, crash, build error, or a config with no tests.
 #
 # Usage: ci/gate.sh [extra bazel test flags]     e.g. ci/gate.sh --test_filter=Asmjit.*
 set -uo pipefail
@@ -47,7 +50,9 @@ EXTRA=("$@")
 TARGETS=(//... -//suites/... //suites:gate_slice)
 run_config host
 run_config aarch64 --config=aarch64
+TARGETS=(//jit/hir/... //jit/lower/... //jit/lir/... //golden/... //difftest/lir:liveness_test)
+run_config asan --config=asan
 
-echo "=== gate: both configs in $(($(date +%s) - start)) s"
+echo "=== gate: all configs in $(($(date +%s) - start)) s"
 echo "${total_passed} passed, ${total_failed} failed, ${total_skipped} skipped"
 [ "$total_failed" -eq 0 ]
