@@ -7,7 +7,7 @@
 //   3. lower::Lower                HIR -> LIR                           (jit/lower/lower.h)
 //   4. lir::ThreadJumps            branches past jump-only blocks       (jit/lir/jump_threading.h)
 //   5. lir::FuseCompareBranches    peephole                             (jit/lir/peephole.h)
-//   6. lir::Verify                 once per function                    (jit/lir/lir.h)
+//   6. lir::Verify                 once per function; not in -c opt     (jit/lir/lir.h)
 //   7. lir::AllocateRegisters      linear scan                          (jit/lir/regalloc.h)
 //   8. codegen::EmitAllocated      aarch64 machine code through asmjit  (jit/codegen/codegen.h)
 //   9. runtime::CodeSink           executable memory                    (jit/runtime/code_sink.h)
@@ -36,7 +36,8 @@ namespace a64jit::compiler {
 // Stages 1-2: the optimised HIR of a function. Throws hir::Unsupported.
 hir::Function BuildHir(const hir::CodeInfo& code, Decisions* decisions = nullptr);
 
-// Stages 3-5: the verified LIR function `name`; `deopt_sites` receives its exits' sites.
+// Stages 3-6: the LIR function `name`, verified unless NDEBUG (compiler.cc);
+// `deopt_sites` receives its exits' sites.
 lir::Function LowerToLir(const hir::Function& f, const lower::RuntimeAddresses& rt,
                          const std::string& name, std::vector<lower::DeoptSite>* deopt_sites,
                          Decisions* decisions = nullptr);
