@@ -192,10 +192,11 @@ std::vector<Instr> Merge(std::vector<Instr> instrs, std::vector<Insertion> inser
     return x.pos != y.pos ? x.pos < y.pos : x.order < y.order;
   });
   std::vector<Instr> out;
+  out.reserve(instrs.size() + inserts.size());
   size_t next = 0;
   for (size_t i = 0; i <= instrs.size(); i++) {
     while (next < inserts.size() && inserts[next].pos == static_cast<int>(i)) {
-      out.push_back(inserts[next++].in);
+      out.push_back(std::move(inserts[next++].in));
     }
     if (i < instrs.size()) out.push_back(std::move(instrs[i]));
   }
