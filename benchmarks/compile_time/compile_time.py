@@ -3,7 +3,7 @@
 Run under the JIT with compiling on calls switched off, so that only this script compiles:
 
     a64jit-run --jitlist=-:- benchmarks/compile_time/compile_time.py [--modules M,M...]
-        [--require-all] [--json FILE]
+        [--percentiles LO:HI] [--require-all] [--json FILE]
 
 (the JIT list `-:-` matches no function, so calls compile nothing).
 
@@ -13,6 +13,9 @@ each with `a64jit.force_compile`, and prints how many compiled and the compile t
 function (median, 90th percentile, maximum) with the time per stage, from
 `a64jit.stats()`. The times are what `compiler::Compile` measures: building HIR, its
 passes, lowering, register allocation, encoding and copying into code memory.
+
+--percentiles LO:HI compiles only the functions between those percentiles of bytecode
+length (40:60: the fifth around the median), for profiling what the median function costs.
 """
 
 import importlib
@@ -61,6 +64,17 @@ def collect(module_names):
     return functions
 
 
+def by_percentiles(functions, spec):
+    """The functions from percentile LO to HI of bytecode length (spec "LO:HI")."""
+    lo, hi = (float(x) for x in spec.split(":"))
+    if not 0 <= lo < hi <= 100:
+        raise SystemExit(f"compile_time: --percentiles wants LO:HI with 0 <= LO < HI <= 100, "
+                         f"not {spec!r}")
+    ordered = sorted(functions, key=lambda f: len(f.__code__.co_code))
+    n = len(ordered)
+    return ordered[int(n * lo / 100):int(n * hi / 100)]
+
+
 def option(argv, name, default=None):
     return argv[argv.index(name) + 1] if name in argv else default
 
@@ -68,6 +82,8 @@ def option(argv, name, default=None):
 def main(argv):
     modules = option(argv, "--modules")
     functions = collect(modules.split(",") if modules else MODULES)
+    if "--percentiles" in argv:
+        functions = by_percentiles(functions, option(argv, "--percentiles"))
     failed = [f for f in functions if not a64jit.force_compile(f)]
     compiled = len(functions) - len(failed)
     s = a64jit.stats()
