@@ -315,7 +315,7 @@ class Builder {
     return DropThenGoto(depth, depth - pop, pop, unit);
   }
 
-  Instr& Emit(Instr in) {
+  Instr& Emit(Instr&& in) {  // moved once, into its block
     const int arity = InfoOf(in.op).arity;
     if (arity != kVariadic && arity != static_cast<int>(in.args.size())) {
       throw std::logic_error(std::string("builder: ") + OpName(in.op) + " takes " +
@@ -431,7 +431,7 @@ class Builder {
       mov.dst = f_.StackReg(moves[i].first);
       mov.args = {temps[i]};
       mov.bc = insn_.unit;
-      Emit(mov);
+      Emit(std::move(mov));
     }
     term.bc = insn_.unit;
     Emit(std::move(term));

@@ -227,7 +227,7 @@ class Lowerer {
     out_.blocks.back().instrs.reserve(kInstrsPerBlock);
     return static_cast<int>(out_.blocks.size()) - 1;
   }
-  lir::Instr& Emit(lir::Instr in) {
+  lir::Instr& Emit(lir::Instr&& in) {  // moved once, into its block
     if (!emitted_[static_cast<size_t>(cur_)]) {
       emitted_[static_cast<size_t>(cur_)] = 1;
       order_.push_back(cur_);
