@@ -5,9 +5,9 @@
 #include <internal/pycore_frame.h>
 #include <internal/pycore_moduleobject.h>
 
-#include <unordered_map>
 #include <mutex>
 #include <type_traits>
+#include <unordered_map>
 
 #include "emulation/helper_registry.h"
 #include "jit/python/deopt_stats.h"
