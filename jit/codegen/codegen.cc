@@ -11,6 +11,7 @@
 
 #include "jit/codegen/disassembly.h"
 #include "jit/codegen/immediates.h"
+#include "jit/lir/cfg.h"
 #include "jit/lir/text.h"
 
 namespace a64jit::codegen {
@@ -218,13 +219,11 @@ class FunctionCompiler {
     const int n = static_cast<int>(f_.blocks.size());
     std::vector<uint8_t> branched_to(static_cast<size_t>(n), 0);
     for (int b = 0; b < n; b++) {
-      const Instr& term = f_.blocks[static_cast<size_t>(b)].instrs.back();
-      if (term.op != Op::kJmp && term.op != Op::kBr) continue;
-      const int count = term.op == Op::kBr ? 2 : 1;
+      const lir::Successors succ(f_.blocks[static_cast<size_t>(b)].instrs.back());
       const bool both_next =
-          term.op == Op::kBr && term.targets[0] == b + 1 && term.targets[1] == b + 1;
-      for (int i = 0; i < count; i++) {
-        const int t = term.targets[i];
+          succ.count == 2 && succ.targets[0] == b + 1 && succ.targets[1] == b + 1;
+      for (int i = 0; i < succ.count; i++) {
+        const int t = succ.targets[i];
         if (t != b + 1 || both_next) branched_to[static_cast<size_t>(t)] = 1;
       }
     }

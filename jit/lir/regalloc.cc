@@ -430,9 +430,6 @@ class LinearScan {
         regs_(regs),
         a_(a),
         facts_(FindScanFacts(f, regs)),
-        call_positions_(facts_.call_positions),
-        uses_(facts_.uses),
-        hint_(facts_.hint),
         interval_of_(f.vreg_types.size(), nullptr),
         held_(kRegClasses * kRegsPerClass),
         callee_used_(kRegClasses * kRegsPerClass, false),
@@ -449,7 +446,7 @@ class LinearScan {
                     caller_mask_[fp]};
     const bool crosses = CrossesCall(iv);
     a_.crosses_call[v] = crosses;
-    int chosen = PickFree(iv, cls, hint_[v], crosses);
+    int chosen = PickFree(iv, cls, facts_.hint[v], crosses);
     if (chosen < 0) chosen = Steal(iv, cls, crosses);
     if (chosen < 0) {
       Spill(iv);
@@ -489,8 +486,9 @@ class LinearScan {
   // A call inside a range (not at its last use) would clobber a caller-saved register.
   bool CrossesCall(const LiveInterval& iv) const {
     for (const LiveRange& r : iv.ranges) {
-      auto call = std::lower_bound(call_positions_.begin(), call_positions_.end(), r.start);
-      if (call != call_positions_.end() && *call + 1 < r.end) return true;
+      auto call =
+          std::lower_bound(facts_.call_positions.begin(), facts_.call_positions.end(), r.start);
+      if (call != facts_.call_positions.end() && *call + 1 < r.end) return true;
     }
     return false;
   }
@@ -521,7 +519,7 @@ class LinearScan {
   double Weight(const LiveInterval& iv) const {
     int length = 0;
     for (const LiveRange& r : iv.ranges) length += r.end - r.start + 1;
-    return static_cast<double>(uses_[static_cast<size_t>(iv.vreg)]) / (length + 1);
+    return static_cast<double>(facts_.uses[static_cast<size_t>(iv.vreg)]) / (length + 1);
   }
 
   // No free register: take the allowed register whose holders over `iv`'s ranges are all
@@ -578,9 +576,6 @@ class LinearScan {
   const RegisterFile& regs_;
   Allocation& a_;
   const ScanFacts facts_;
-  const std::vector<int>& call_positions_;
-  const std::vector<int>& uses_;
-  const std::vector<int>& hint_;
   std::vector<const LiveInterval*> interval_of_;  // per vreg
   std::vector<Occupancy> held_;                   // per register slot
   std::vector<bool> callee_used_;                 // per register slot
