@@ -4,6 +4,7 @@ function, a signal handler raising at a loop's eval-breaker check, tracing switc
 compiled code runs. Run with the JIT on (`a64jit-run --jitlist='__main__:*'`). Prints
 PASS/FAIL lines and `N passed, N failed`; exit status 1 on any failure."""
 
+import math
 import signal
 import sys
 
@@ -73,6 +74,14 @@ def traced_after_call():
     return 5
 
 
+class Holder:  # a C function as an instance attribute: LOAD_METHOD pushes [NULL, it]
+    pass
+
+
+def call_held(holder, x):
+    return holder.fn(x)
+
+
 def entries(function, reason=None):
     return [e for e in a64jit.get_deopt_stats()
             if e["function"] == "__main__:" + function and reason in (None, e["reason"])]
@@ -97,6 +106,18 @@ for _ in range(5):
     get_x(Slotted())
 check("a receiver no cache can serve fails the guard every time",
       [e["count"] for e in entries("get_x") if e["type"] == "Slotted"] == [5], entries("get_x"))
+
+# The call stub takes LOAD_METHOD's [NULL, C function] as a plain call and caches the C
+# function at the site: another one there fails the cache's guard once (before the stub
+# looked at sp[0], such a site never filled its cache and called through the host helper).
+holder = Holder()
+holder.fn = math.sqrt
+for _ in range(20):
+    call_held(holder, 4.0)
+holder.fn = math.floor
+check("call_held's results", [call_held(holder, 4.5) for _ in range(3)] == [4, 4, 4])
+expect("a module's C function at a LOAD_METHOD site is cached; another one misses once",
+       "call_held", "type guard", 1, "generic path", "builtin_function_or_method", "CALL")
 
 for _ in range(3):
     try:
@@ -128,7 +149,8 @@ expect("tracing switched on leaves for the interpreter", "traced_after_call", "t
        "interpreter", None)
 
 check("the JIT compiled the planted functions",
-      all(a64jit.is_jit_compiled(f) for f in (get_x, maybe_unbound, lookup, traced_after_call)))
+      all(a64jit.is_jit_compiled(f)
+          for f in (get_x, call_held, maybe_unbound, lookup, traced_after_call)))
 check("every site names its opcode", all(e["opcode"] for e in a64jit.get_deopt_stats()))
 a64jit.clear_deopt_stats()
 check("clear_deopt_stats forgets them", a64jit.get_deopt_stats() == [])

@@ -840,11 +840,15 @@ class FunctionCompiler {
       a_->fcsel(D(d), D(x), D(y), CondCode::kNE);
       return CommitFp(in.dst, d);
     }
-    // Materialising immediates does not touch the flags (mov/movk/orr/ldr literal).
-    const int x = ReadGp(in.args[1], kS1);
-    const int y = ReadGp(in.args[2], kS2);
+    // Materialising immediates does not touch the flags (mov/movk/orr/ldr literal); a 0 is
+    // the zero register.
+    const auto value = [&](const Operand& v, int scratch) {
+      return v.is_imm() && v.imm == 0 ? Gp(asmjit::a64::xzr) : X(ReadGp(v, scratch));
+    };
+    const Gp x = value(in.args[1], kS1);
+    const Gp y = value(in.args[2], kS2);
     const int d = DstReg(in.dst, kS0);
-    a_->csel(X(d), X(x), X(y), CondCode::kNE);
+    a_->csel(X(d), x, y, CondCode::kNE);
     CommitGp(in.dst, d);
   }
 

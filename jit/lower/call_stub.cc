@@ -27,6 +27,8 @@ namespace {
 // same place and read only what is always there to read share a branch (LIR's either form: a
 // cmp and a ccmp, no more instructions than two branches, one translated block fewer under
 // QEMU and Unicorn each); or-ing them with cset and orr took 11 more instructions a call.
+// A miss at a LOAD_METHOD site whose pair is [NULL, attribute] tries the plain shape (bb31-bb32,
+// out of the way at the end) before the lookups, as a64_call_enter fills the cache for it.
 // The blocks are in layout order: the helpers' blocks (bb10-bb13) sit after the C path's
 // return, so that a compiled callee's path runs straight from its arguments (bb26) into the
 // call and on to its return, the last block (its ret needs no jump to the epilogue): three
@@ -45,7 +47,7 @@ bb0:   ; the site's C-call cache %72 (never NULL: a site without one calls a64_c
   %77:ptr = select %74, %75, %76
   %78:ptr = select %74, %73, %75
   %79:ptr = load [%72 + $ccall_callable]
-  br.i64 ne %78, %79, bb14, bb1
+  br.i64 ne %78, %79, bb31, bb1
 bb1:    ; the cached callable: a compiled Python function (its state %110 set: bb20) or C
   %110:ptr = load [%72 + $ccall_state]
   br.i64 ne %110, 0, bb20, bb2
@@ -259,6 +261,14 @@ bb29:   ; the caller is current again (the return block, or a64_make_generator, 
   br.i64 eq %70, 0, bb12, bb30
 bb30:
   ret %59
+bb31:   ; not the cached callable. A LOAD_METHOD site's pair may be [NULL, attribute] (a module's
+        ; function: `math.sqrt(x)`; a function an instance holds): the plain shape then, once more
+  br.i64 eq %74, 0 or.i64 ne %73, 0, bb14, bb32
+bb32:
+  %74:i64 = mov 0
+  %77:ptr = mov %76
+  %78:ptr = mov %75
+  br.i64 ne %78, %79, bb14, bb1
 }
 )";
 

@@ -472,7 +472,9 @@ void Refill(CCallCache* cache, CCallCache filled) {
 // integer arguments, CCallCache's convention) unless it is a helper already.
 void FillCCallCache(uint64_t tagged, PyObject* const* sp, int64_t oparg) {
   auto* cache = reinterpret_cast<CCallCache*>(tagged & ~kCCallMethodShape);
-  const bool method = (tagged & kCCallMethodShape) != 0;
+  // LOAD_METHOD's [NULL, attribute] (a module's function: `math.sqrt(x)`) has the plain shape,
+  // as the stub sees it.
+  const bool method = (tagged & kCCallMethodShape) != 0 && sp[0] != nullptr;
   PyObject* callable = method ? sp[0] : sp[1];
   // A miss of a cached C function is a failed guard (a64jit.get_deopt_stats()); a site that
   // holds a compiled function takes its other callees through the stub's own lookups.
