@@ -19,18 +19,18 @@ namespace {
 
 // The stub, with $name for each layout fact and address (StubValues). Its first half is
 // a64_call_enter's path through IsCompiledFunction, EnterCompiledCall, PushFrame and BeginRun
-// (jit/python/helpers.cc, jit.cc), minus what it hands over (bb10); its second half runs the
-// callee and is a64_call_leave's common case (bb28 on). Before both, bb0-bb9 call a C
+// (jit/python/helpers.cc, jit.cc), minus what it hands over (bb11); its second half runs the
+// callee and is a64_call_leave's common case (bb29 on). Before both, bb0-bb10 call a C
 // function through the site's CCallCache (jit/runtime/site_cache.h). A compiled function the
-// cache holds skips the first half's lookups (bb20-bb22: about 20 instructions a call), and the
-// first compiled callee a site enters fills its empty cache (bb18-bb19). Tests that go to the
+// cache holds skips the first half's lookups (bb21-bb23: about 20 instructions a call), and the
+// first compiled callee a site enters fills its empty cache (bb19-bb20). Tests that go to the
 // same place and read only what is always there to read share a branch (LIR's either form: a
 // cmp and a ccmp, no more instructions than two branches, one translated block fewer under
 // QEMU and Unicorn each); or-ing them with cset and orr took 11 more instructions a call.
-// A miss at a LOAD_METHOD site whose pair is [NULL, attribute] tries the plain shape (bb31-bb32,
+// A miss at a LOAD_METHOD site whose pair is [NULL, attribute] tries the plain shape (bb32-bb33,
 // out of the way at the end) before the lookups, as a64_call_enter fills the cache for it.
-// The blocks are in layout order: the helpers' blocks (bb10-bb13) sit after the C path's
-// return, so that a compiled callee's path runs straight from its arguments (bb26) into the
+// The blocks are in layout order: the helpers' blocks (bb11-bb14) sit after the C path's
+// return, so that a compiled callee's path runs straight from its arguments (bb27) into the
 // call and on to its return, the last block (its ret needs no jump to the epilogue): three
 // jumps, and three translated blocks, fewer a call.
 constexpr const char kStubTemplate[] = R"(
@@ -47,17 +47,17 @@ bb0:   ; the site's C-call cache %72 (never NULL: a site without one calls a64_c
   %77:ptr = select %74, %75, %76
   %78:ptr = select %74, %73, %75
   %79:ptr = load [%72 + $ccall_callable]
-  br.i64 ne %78, %79, bb31, bb1
-bb1:    ; the cached callable: a compiled Python function (its state %110 set: bb20) or C
+  br.i64 ne %78, %79, bb32, bb1
+bb1:    ; the cached callable: a compiled Python function (its state %110 set: bb21) or C
   %110:ptr = load [%72 + $ccall_state]
-  br.i64 ne %110, 0, bb20, bb2
+  br.i64 ne %110, 0, bb21, bb2
 bb2:   ; the cached callable: the self type (a builtin's cached self_type is NULL, and so is
         ; its type's place: %75 is the callable then), and the recursion limit
   %80:ptr = load [%75 + $ob_type]
   %81:ptr = load [%72 + $ccall_self_type]
   %82:ptr = select %74, %80, %81
   %84:i32 = load [%0 + $ts_recursion_remaining]
-  br.i64 ne %82, %81 or.i32 sle %84, 0, bb14, bb3
+  br.i64 ne %82, %81 or.i32 sle %84, 0, bb15, bb3
 bb3:   ; its C entry, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCRIPTOR_* call
         ; it: the argument vector (METH_FASTCALL, and a type's vectorcall), the one argument
         ; (METH_O) or NULL
@@ -78,49 +78,51 @@ bb3:   ; its C entry, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCR
   %96:i64 = load [%78]
   %96:i64 = sub %96, 1
   store.i64 %96, [%78]
+  br.i64 eq %96, 0, bb37, bb4     ; the last only for a bound C method the cache does not hold
+bb4:
   %97:i64 = shl %74, 3
   %98:ptr = sub %87, %97
   %99:i64 = add %2, %74
   %100:i64 = shl %99, 3
   %101:ptr = add %98, %100
-  br.i64 ult %98, %101, bb4, bb7
-bb4:   ; the call's references released (the callable's cannot be the last: the cache holds
-        ; one): self for a method, then the arguments, %98 walking to %101
+  br.i64 ult %98, %101, bb5, bb8
+bb5:   ; the call's other references released: self for a method, then the arguments, %98
+        ; walking to %101
   %102:ptr = load [%98]
   %103:i64 = load [%102]
   %103:i64 = sub %103, 1
   store.i64 %103, [%102]
-  br.i64 eq %103, 0, bb5, bb6
-bb5:
-  call @_Py_Dealloc(%102)
-  jmp bb6
+  br.i64 eq %103, 0, bb6, bb7
 bb6:
+  call @_Py_Dealloc(%102)
+  jmp bb7
+bb7:
   %98:ptr = add %98, 8
-  br.i64 ult %98, %101, bb4, bb7
-bb7:   ; a set eval breaker is handled after the call, as stock does
+  br.i64 ult %98, %101, bb5, bb8
+bb8:   ; a set eval breaker is handled after the call, as stock does
   %104:ptr = mov $eval_breaker
   %105:i32 = load [%104]
-  br.i32 ne %105, 0, bb8, bb9
-bb8:
-  %94:ptr = call @a64_after_c_call(%0, %94)
-  jmp bb9
+  br.i32 ne %105, 0, bb9, bb10
 bb9:
+  %94:ptr = call @a64_after_c_call(%0, %94)
+  jmp bb10
+bb10:
   ret %94
-bb10:    ; anything else: the helper, with the arguments as they came. It returns the entry
+bb11:    ; anything else: the helper, with the arguments as they came. It returns the entry
         ; of a compiled callee whose frame it pushed (the frame in sp[0]), or 0 when it made
         ; the whole call (its result, NULL on error, in sp[0])
   %52:i64 = call @a64_call_enter(%0, %1, %2, %57)
   %58:ptr = load [%1]
-  br.i64 eq %52, 0, bb13, bb28
-bb11:   ; anything else: a64_call_leave
+  br.i64 eq %52, 0, bb14, bb29
+bb12:   ; anything else: a64_call_leave
   %71:ptr = call @a64_call_leave(%0, %58, %59)
   ret %71
-bb12:
+bb13:
   call @_Py_Dealloc(%67)
-  jmp bb30
-bb13:   ; the helper made the whole call: its result
+  jmp bb31
+bb14:   ; the helper made the whole call: its result
   ret %58
-bb14:    ; sp (%1) is [NULL, callable, args...] or [method, self, args...]: %4 the function,
+bb15:    ; sp (%1) is [NULL, callable, args...] or [method, self, args...]: %4 the function,
         ; its %6 arguments from %5
   %3:ptr = load [%1]
   %7:ptr = load [%1 + 8]
@@ -132,11 +134,11 @@ bb14:    ; sp (%1) is [NULL, callable, args...] or [method, self, args...]: %4 t
   %5:ptr = sub %11, %10
   %6:i64 = add %2, %9
   %12:ptr = load [%4 + $ob_type]
-  br.i64 ne %12, $function_type, bb10, bb15
-bb15:    ; a compiled function (a bound-method object is the helper's: bb10)
+  br.i64 ne %12, $function_type, bb11, bb16
+bb16:    ; a compiled function (a bound-method object is the helper's: bb11)
   %13:ptr = load [%4 + $func_vectorcall]
-  br.i64 ne %13, $jit_vectorcall, bb10, bb16
-bb16:    ; its code %14's state %20, from the runtime's direct-mapped cache of compiled code
+  br.i64 ne %13, $jit_vectorcall, bb11, bb17
+bb17:    ; its code %14's state %20, from the runtime's direct-mapped cache of compiled code
   %14:ptr = load [%4 + $func_code]
   %15:i64 = lshr %14, 4
   %16:i64 = and %15, $state_cache_mask
@@ -144,50 +146,50 @@ bb16:    ; its code %14's state %20, from the runtime's direct-mapped cache of c
   %18:ptr = mov $state_cache
   %18:ptr = add %18, %17
   %19:ptr = load [%18]
-  br.i64 ne %19, %14, bb10, bb17
-bb17:    ; the rest of the helper's tests (bb23-bb24): a compiled callee's
+  br.i64 ne %19, %14, bb11, bb18
+bb18:    ; the rest of the helper's tests (bb24-bb25): a compiled callee's
         ; state %20 says how many positional parameters it takes when that is all it takes
   %20:ptr = load [%18 + 8]
   %21:i64 = load [%20 + $state_plain_argcount]
-  br.i64 ne %21, %6, bb10, bb18                ; not exactly its positional parameters
-bb18:    ; an empty site cache takes this callee (site_cache.h): its later calls skip the lookups
+  br.i64 ne %21, %6, bb11, bb19                ; not exactly its positional parameters
+bb19:    ; an empty site cache takes this callee (site_cache.h): its later calls skip the lookups
   %112:ptr = load [%72 + $ccall_callable]
-  br.i64 ne %112, 0, bb23, bb19
-bb19:
+  br.i64 ne %112, 0, bb24, bb20
+bb20:
   store.ptr %4, [%72 + $ccall_callable]
   store.ptr %14, [%72 + $ccall_code]
   store.ptr %20, [%72 + $ccall_state]
-  jmp bb23
-bb20:    ; a compiled function the site cached (site_cache.h): still a function, and still with
+  jmp bb24
+bb21:    ; a compiled function the site cached (site_cache.h): still a function, and still with
         ; the cached code %14, whose state is %110 (the argument count was checked when cached)
   %12:ptr = load [%78 + $ob_type]
-  br.i64 ne %12, $function_type, bb14, bb21
-bb21:
+  br.i64 ne %12, $function_type, bb15, bb22
+bb22:
   %14:ptr = load [%78 + $func_code]
   %111:ptr = load [%72 + $ccall_code]
-  br.i64 ne %14, %111, bb14, bb22
-bb22:    ; the function %4 and its %6 arguments from %5, as bb14 finds them
+  br.i64 ne %14, %111, bb15, bb23
+bb23:    ; the function %4 and its %6 arguments from %5, as bb15 finds them
   %4:ptr = mov %78
   %10:i64 = shl %74, 3
   %11:ptr = add %1, 16
   %5:ptr = sub %11, %10
   %6:i64 = add %2, %74
   %20:ptr = mov %110
-  jmp bb23
-bb23:    ; tracing (a uint8_t, then padding), or the JIT off (NULL) or on for another thread
+  jmp bb24
+bb24:    ; tracing (a uint8_t, then padding), or the JIT off (NULL) or on for another thread
   %27:ptr = mov $direct_thread_slot
   %28:ptr = load [%27]
   %31:ptr = load [%0 + $ts_cframe]
   %32:i8 = load [%31 + $cframe_use_tracing]
-  br.i8 ne %32, 0 or.i64 ne %28, %0, bb10, bb24
-bb24:    ; at the recursion limit, or no room (also with no chunk: top, limit NULL)
+  br.i8 ne %32, 0 or.i64 ne %28, %0, bb11, bb25
+bb25:    ; at the recursion limit, or no room (also with no chunk: top, limit NULL)
   %35:i32 = load [%0 + $ts_recursion_remaining]
   %38:ptr = load [%0 + $ts_datastack_top]
   %39:i64 = load [%20 + $state_frame_bytes]
   %40:ptr = add %38, %39
   %41:ptr = load [%0 + $ts_datastack_limit]
-  br.i32 sle %35, 0 or.i64 uge %40, %41, bb10, bb25
-bb25:    ; push the frame %38 (3.11's _PyFrame_InitializeSpecials); the callable's reference
+  br.i32 sle %35, 0 or.i64 uge %40, %41, bb11, bb26
+bb26:    ; push the frame %38 (3.11's _PyFrame_InitializeSpecials); the callable's reference
         ; moves in. Locals past the arguments are the callee's to clear (lower.cc).
   store.ptr %40, [%0 + $ts_datastack_top]
   store.ptr %4, [%38 + $f_func]
@@ -210,14 +212,14 @@ bb25:    ; push the frame %38 (3.11's _PyFrame_InitializeSpecials); the callable
   %48:ptr = add %38, $localsplus
   %49:i64 = shl %6, 3
   %50:ptr = add %5, %49
-  br.i64 eq %6, 0, bb27, bb26
-bb26:    ; the arguments' references move in
+  br.i64 eq %6, 0, bb28, bb27
+bb27:    ; the arguments' references move in
   %51:ptr = load [%5]
   store.ptr %51, [%48]
   %48:ptr = add %48, 8
   %5:ptr = add %5, 8
-  br.i64 ult %5, %50, bb26, bb27
-bb27:    ; the frame becomes current (BeginRun)
+  br.i64 ult %5, %50, bb27, bb28
+bb28:    ; the frame becomes current (BeginRun)
   %35:i32 = sub %35, 1
   store.i32 %35, [%0 + $ts_recursion_remaining]
   %53:ptr = load [%31 + $cframe_current_frame]
@@ -229,8 +231,8 @@ bb27:    ; the frame becomes current (BeginRun)
   store.i64 %55, [%54]
   %52:i64 = load [%20 + $state_entry]
   %58:ptr = mov %38
-  jmp bb28
-bb28:    ; the callee %52 runs in its frame %58; below $deopt_code_limit its outcome %59 is a
+  jmp bb29
+bb29:    ; the callee %52 runs in its frame %58; below $deopt_code_limit its outcome %59 is a
         ; deopt code (or NULL), for the helper. Else it returned a value and released its
         ; locals (stacktop 0); with no frame object and no f_locals dict (locals() makes one,
         ; 3.11's _PyFrame_FastToLocalsWithError) the frame is popped here, else by the helper,
@@ -242,8 +244,8 @@ bb28:    ; the callee %52 runs in its frame %58; below $deopt_code_limit its out
   %63:i64 = or %61, %62
   %64:ptr = load [%58 + $f_locals]
   %65:i64 = or %63, %64
-  br.i64 ult %59, $deopt_code_limit or ne %65, 0, bb11, bb29
-bb29:   ; the caller is current again (the return block, or a64_make_generator, made it so);
+  br.i64 ult %59, $deopt_code_limit or ne %65, 0, bb12, bb30
+bb30:   ; the caller is current again (the return block, or a64_make_generator, made it so);
         ; the frame popped before the releases, which may run code that pushes frames; the
         ; code object is pinned (the runtime holds one), the function may go
   %66:i32 = load [%0 + $ts_recursion_remaining]
@@ -258,17 +260,31 @@ bb29:   ; the caller is current again (the return block, or a64_make_generator, 
   %70:i64 = load [%67]
   %70:i64 = sub %70, 1
   store.i64 %70, [%67]
-  br.i64 eq %70, 0, bb12, bb30
-bb30:
+  br.i64 eq %70, 0, bb13, bb31
+bb31:
   ret %59
-bb31:   ; not the cached callable. A LOAD_METHOD site's pair may be [NULL, attribute] (a module's
+bb32:   ; not the cached callable. A LOAD_METHOD site's pair may be [NULL, attribute] (a module's
         ; function: `math.sqrt(x)`; a function an instance holds): the plain shape then, once more
-  br.i64 eq %74, 0 or.i64 ne %73, 0, bb14, bb32
-bb32:
+  br.i64 eq %74, 0 or.i64 ne %73, 0, bb34, bb33
+bb33:
   %74:i64 = mov 0
   %77:ptr = mov %76
   %78:ptr = mov %75
-  br.i64 ne %78, %79, bb14, bb1
+  br.i64 ne %78, %79, bb34, bb1
+bb34:   ; a bound C method, held (`get = d.get`, then `get(k)`; Random's `getrandbits`): the
+        ; cache's PyMethodDef (site_cache.h), then the callable's own self. The plain shape only.
+  %114:ptr = load [%78 + $ob_type]
+  br.i64 ne %74, 0 or.i64 ne %114, $cfunction_type, bb15, bb35
+bb35:
+  %115:ptr = load [%78 + $cfunction_ml]
+  %116:ptr = load [%72 + $ccall_method_def]
+  br.i64 ne %115, %116, bb15, bb36
+bb36:
+  %77:ptr = load [%78 + $cfunction_self]
+  jmp bb2
+bb37:   ; the callable's last reference (a bound C method the cache does not hold)
+  call @_Py_Dealloc(%78)
+  jmp bb4
 }
 )";
 
@@ -321,6 +337,10 @@ std::map<std::string, int64_t> StubValues(const CallStubFacts& f) {
       {"ccall_fastcall", at(offsetof(runtime::CCallCache, fastcall))},
       {"ccall_code", at(offsetof(runtime::CCallCache, code))},
       {"ccall_state", at(offsetof(runtime::CCallCache, state))},
+      {"ccall_method_def", at(offsetof(runtime::CCallCache, method_def))},
+      {"cfunction_type", word(f.cfunction_type)},
+      {"cfunction_ml", at(offsetof(PyCFunctionObject, m_ml))},
+      {"cfunction_self", at(offsetof(PyCFunctionObject, m_self))},
       {"localsplus", at(offsetof(_PyInterpreterFrame, localsplus))},
   };
 }
@@ -328,8 +348,8 @@ std::map<std::string, int64_t> StubValues(const CallStubFacts& f) {
 }  // namespace
 
 std::string CallStubText(const CallStubFacts& facts) {
-  if (facts.function_type == 0 || facts.state_cache == 0 || facts.state_cache_mask <= 0 ||
-      facts.jit_vectorcall == 0 || facts.direct_thread_slot == 0 ||
+  if (facts.function_type == 0 || facts.cfunction_type == 0 || facts.state_cache == 0 ||
+      facts.state_cache_mask <= 0 || facts.jit_vectorcall == 0 || facts.direct_thread_slot == 0 ||
       facts.entry_counter == 0 || facts.eval_breaker == 0) {
     throw std::invalid_argument("call stub: incomplete runtime facts");
   }

@@ -5,19 +5,21 @@
 // with an exception set) and has taken the references in sp. The site's cache is never NULL (a
 // site without one calls the host helper `a64_call`). For the C function the site's
 // CCallCache holds (site_cache.h) it calls its C entry (for a builtin type such as `range` or
-// `list`, its vectorcall slot), releases the references and handles a set eval breaker after the
-// call, as 3.11's PRECALL_BUILTIN_* and PRECALL_BUILTIN_CLASS do. For a compiled function called
+// `list`, or a module's function of another convention such as `max`, its vectorcall; for a
+// bound C method cached by its PyMethodDef, with the callable's own self), releases the
+// references and handles a set eval breaker after the call, as 3.11's PRECALL_BUILTIN_* and
+// PRECALL_BUILTIN_CLASS do. For a compiled function called
 // with exactly its positional parameters it pushes the callee's frame, moves the references in,
 // makes the frame current, calls the callee's entry and, when the callee returned a value and has
 // no frame object, pops the frame itself; a deopt, a frame object or an error go to
 // `a64_call_leave`. When the site's CCallCache holds that compiled function (a64_call_enter
 // caches one called with exactly its positional parameters), the stub checks only that it is
-// still a function with the cached code, instead of finding the code's state. Every case it does not take before the call (a bound-method object, a function
-// that is not compiled or not called with exactly its positional parameters, tracing, another
-// thread, the recursion limit, a full data-stack chunk, the JIT disabled, a code object missing
-// from the runtime's cache) it hands to `a64_call_enter` unchanged, before writing anything: that
-// helper either pushes the frame and returns the entry (the stub then goes on as above) or makes
-// the whole call.
+// still a function with the cached code, instead of finding the code's state. Every case it does
+// not take before the call (a bound-method object, a function that is not compiled or not called
+// with exactly its positional parameters, tracing, another thread, the recursion limit, a full
+// data-stack chunk, the JIT disabled, a code object missing from the runtime's cache) it hands to
+// `a64_call_enter` unchanged, before writing anything: that helper either pushes the frame and
+// returns the entry (the stub then goes on as above) or makes the whole call.
 //
 // It is written in LIR and compiled once per runtime. Natively that saves the C++ call path
 // (about 150 aarch64 instructions per call on Richards, measured with qemu_profile); under
@@ -37,6 +39,7 @@ namespace a64jit::lower {
 // What the stub needs from the runtime (jit/python/jit.cc) besides CPython 3.11's layouts.
 struct CallStubFacts {
   uint64_t function_type = 0;   // &PyFunction_Type
+  uint64_t cfunction_type = 0;  // &PyCFunction_Type: builtin functions and bound C methods
   uint64_t jit_vectorcall = 0;  // func->vectorcall of every compiled function
   // The runtime's direct-mapped cache of compiled code's states: 16-byte entries {code,
   // state}, indexed by (code >> 4) & state_cache_mask. A miss is the helper's (which fills it).

@@ -14,6 +14,7 @@ namespace {
 CallStubFacts SomeFacts() {
   CallStubFacts f;
   f.function_type = 0x800;
+  f.cfunction_type = 0x808;
   f.jit_vectorcall = 0x1000;
   f.state_cache = 0x2000;
   f.state_cache_mask = 1023;
@@ -29,7 +30,7 @@ CallStubFacts SomeFacts() {
 TEST(CallStub, EveryFactIsFilledIn) {
   const std::string text = CallStubText(SomeFacts());
   EXPECT_EQ(text.find('$'), std::string::npos) << text;
-  EXPECT_NE(text.find("br.i64 ne %13, 4096, bb10, bb16"), std::string::npos) << text;
+  EXPECT_NE(text.find("br.i64 ne %13, 4096, bb11, bb17"), std::string::npos) << text;
 }
 
 TEST(CallStub, VerifiesAndFallsBackToTheHelpers) {

@@ -420,31 +420,62 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
 
 namespace {
 
-// How a CCallCache calls `callable` (entry, self, self type, convention) and how many integer
-// arguments its entry takes, or false when it is not cached: a C function or method
-// descriptor of this shape (3 arguments: self, args, nargs), or a builtin type with a
-// vectorcall slot (`range`, `list`, `float`, `enumerate`; 4 arguments: the type, args, nargs,
-// NULL keyword names), called as 3.11's PRECALL_BUILTIN_CLASS calls it.
-bool CacheableEntry(PyObject* callable, int64_t oparg, bool method, CCallCache* out, int* arity) {
-  if (!method && PyType_Check(callable)) {
-    auto* type = reinterpret_cast<PyTypeObject*>(callable);
-    if (type->tp_vectorcall == nullptr) return false;
-    out->entry = reinterpret_cast<void*>(type->tp_vectorcall);
-    out->self = callable;
-    out->fastcall = 1;
-    *arity = 4;
-    return true;
-  }
-  CEntry e;
-  if (!CEntryOf(callable, oparg, &e) || e.descriptor != method) return false;
-  // A module's function (len, math.sqrt), not a bound method (xs.append): the cache's
-  // reference to it would keep its object alive past where stock releases it.
-  if (e.self != nullptr && !PyModule_Check(e.self)) return false;
+// A callable the stub calls through its vectorcall with the callable as the first argument
+// (4 arguments: it, args, nargs, NULL keyword names), as 3.11's PRECALL_BUILTIN_CLASS calls a
+// builtin type with a vectorcall slot (`range`, `list`, `float`, `enumerate`).
+void VectorcallEntry(PyObject* callable, vectorcallfunc vectorcall, CCallCache* out, int* arity) {
+  out->entry = reinterpret_cast<void*>(vectorcall);
+  out->self = callable;
+  out->fastcall = 1;
+  *arity = 4;
+}
+
+// A C entry the stub calls directly (3 arguments: self, args or the one argument, nargs).
+void DirectEntry(const CEntry& e, CCallCache* out, int* arity) {
   out->entry = reinterpret_cast<void*>(e.meth);
   out->self_type = e.self_type;
   out->self = e.self;
   out->fastcall = e.fastcall ? 1 : 0;
   *arity = 3;
+}
+
+// How a CCallCache calls `callable` (entry, self, self type, convention) and how many integer
+// arguments its entry takes, or false when it is not cached:
+// - for LOAD_METHOD's [method, self] pair, a method descriptor of a convention CEntryOf takes;
+// - a builtin type with a vectorcall slot;
+// - a module's function (len, math.sqrt): its C entry, or for another convention (METH_VARARGS,
+//   keywords: max, min, print) its vectorcall, which saves this helper's path (about 200
+//   instructions a call); the cache holds a reference to it;
+// - a bound C method (`d.get` held in a local): by its PyMethodDef, with no reference (it
+//   would keep the object alive past where stock releases it), self taken from each callable.
+bool CacheableEntry(PyObject* callable, int64_t oparg, bool method, CCallCache* out, int* arity) {
+  CEntry e;
+  const bool direct = CEntryOf(callable, oparg, &e);
+  if (method) {
+    if (!direct || !e.descriptor) return false;
+    DirectEntry(e, out, arity);
+    return true;
+  }
+  if (PyType_Check(callable)) {
+    auto* type = reinterpret_cast<PyTypeObject*>(callable);
+    if (type->tp_vectorcall == nullptr) return false;
+    VectorcallEntry(callable, type->tp_vectorcall, out, arity);
+    return true;
+  }
+  if (!Py_IS_TYPE(callable, &PyCFunction_Type)) return false;
+  PyObject* self = PyCFunction_GET_SELF(callable);
+  if (self != nullptr && !PyModule_Check(self)) {
+    if (!direct) return false;
+    DirectEntry(e, out, arity);
+    out->self = nullptr;
+    out->method_def = reinterpret_cast<PyCFunctionObject*>(callable)->m_ml;
+    return true;
+  }
+  if (direct) {
+    DirectEntry(e, out, arity);
+  } else {
+    VectorcallEntry(callable, &PyObject_Vectorcall, out, arity);
+  }
   return true;
 }
 
@@ -455,6 +486,16 @@ bool StaleFunction(const CCallCache& cache, PyObject* callable) {
   return cache.state != nullptr &&
          (!PyFunction_Check(callable) ||
           reinterpret_cast<PyFunctionObject*>(callable)->func_code != cache.code);
+}
+
+// Whether the stub would call `callable` through `cache`: it is the cached callable, or a bound
+// C method with the cached PyMethodDef.
+bool Holds(const CCallCache& cache, PyObject* callable) {
+  if (cache.method_def != nullptr) {
+    return callable != nullptr && Py_IS_TYPE(callable, &PyCFunction_Type) &&
+           reinterpret_cast<PyCFunctionObject*>(callable)->m_ml == cache.method_def;
+  }
+  return callable == cache.callable;
 }
 
 // Replaces the cache's contents with `filled` (which holds its own reference to a C
@@ -478,12 +519,12 @@ void FillCCallCache(uint64_t tagged, PyObject* const* sp, int64_t oparg) {
   PyObject* callable = method ? sp[0] : sp[1];
   // A miss of a cached C function is a failed guard (a64jit.get_deopt_stats()); a site that
   // holds a compiled function takes its other callees through the stub's own lookups.
-  if (cache != nullptr && cache->callable != nullptr && cache->state == nullptr &&
-      callable != cache->callable) {
+  if (cache != nullptr && (cache->callable != nullptr || cache->method_def != nullptr) &&
+      cache->state == nullptr && !Holds(*cache, callable)) {
     python::RecordGuardMiss(cache, callable != nullptr ? Py_TYPE(callable) : nullptr);
   }
   if (cache == nullptr || callable == nullptr || (!method && sp[0] != nullptr) ||
-      (callable == cache->callable && !StaleFunction(*cache, callable)) ||
+      (Holds(*cache, callable) && !StaleFunction(*cache, callable)) ||
       cache->respecializations >= kMaxRespecializations) {
     return;
   }
@@ -505,7 +546,8 @@ void FillCCallCache(uint64_t tagged, PyObject* const* sp, int64_t oparg) {
   } else if (known->int_args < 2 || known->double_args != 0) {
     return;  // a helper of another shape: leave the call to the generic path
   }
-  filled.callable = Py_NewRef(callable);
+  // The cache holds a C callable, or for a bound C method its PyMethodDef only.
+  if (filled.method_def == nullptr) filled.callable = Py_NewRef(callable);
   Refill(cache, filled);
 }
 

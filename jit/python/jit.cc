@@ -210,6 +210,7 @@ uint64_t CompileCallStub(Runtime& r) {
   static const CodeState probe;
   lower::CallStubFacts facts;
   facts.function_type = reinterpret_cast<uintptr_t>(&PyFunction_Type);
+  facts.cfunction_type = reinterpret_cast<uintptr_t>(&PyCFunction_Type);
   facts.jit_vectorcall = reinterpret_cast<uintptr_t>(&JitVectorcall);
   facts.state_cache = reinterpret_cast<uintptr_t>(&g_state_cache[0]);
   facts.state_cache_mask = kStateCacheSize - 1;

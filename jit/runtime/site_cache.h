@@ -91,6 +91,12 @@ struct CCallCache {
   // that code's state (jit.cc's CodeState); nullptr for a C function.
   void* code;
   const void* state;
+  // A bound C method (a builtin_function_or_method whose self is not a module: `d.get` held
+  // in a local, Random's `getrandbits`), which a site sees as a new object on each call of
+  // its function: its PyMethodDef (static, never freed), and `callable` nullptr. The stub
+  // calls `entry` with the callable's own self for any such object with this PyMethodDef,
+  // and the cache keeps nothing alive. nullptr: not this shape.
+  const void* method_def;
 };
 // a64_call_enter's cache argument: the cache's address, with this bit set when the site
 // calls LOAD_METHOD's [method, self] pair (and so looks for a method descriptor).
