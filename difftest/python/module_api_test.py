@@ -175,6 +175,45 @@ check("compiled calls of compiled functions are direct",
 check("the call stub enters them",
       a64jit.stats()["stub_entries"] == before["stub_entries"] + 9, str(a64jit.stats()))
 
+
+# A closure made anew by each call of its maker (MAKE_FUNCTION in compiled code) has the JIT's
+# vectorcall from the start once its code is compiled, so the stub enters it.
+def make_and_call(n):
+    def add(x):
+        return x + n
+
+    return add(1)
+
+
+make_and_call(0)  # compiles make_and_call, then add
+before = a64jit.stats()
+sums = []
+for i in range(5):  # interpreted here: only the closures' calls are the stub's
+    sums.append(make_and_call(i))
+check("a closure compiled code made is entered by the stub",
+      sums == [1, 2, 3, 4, 5] and
+      a64jit.stats()["stub_entries"] == before["stub_entries"] + 5, str(a64jit.stats()))
+
+
+# A compiled callee of another shape (*args, a keyword-only default): the helper binds its
+# arguments into its frame and the stub runs it, with no other host frame (direct_entries).
+def star(*items, extra=1):
+    return len(items) + extra
+
+
+def calls_star(n):
+    total = 0
+    for i in range(n):
+        total += star(i, i)
+    return total
+
+
+calls_star(1)  # compiles both
+before = a64jit.stats()
+check("a compiled *args callee is entered directly",
+      calls_star(10) == 30 and
+      a64jit.stats()["direct_entries"] == before["direct_entries"] + 10, str(a64jit.stats()))
+
 # Disabling the JIT from inside compiled code: the compiled callee's later calls from the
 # same compiled caller are interpreted (the stub's one test of the enabled thread).
 def disables_then_calls(n):

@@ -672,6 +672,7 @@ PyObject* a64_make_function(_PyInterpreterFrame* frame, PyObject** items, int64_
   if (flags & 0x04) func->func_annotations = items[i--];
   if (flags & 0x02) func->func_kwdefaults = items[i--];
   if (flags & 0x01) func->func_defaults = items[i--];
+  python::AdoptJitVectorcall(func);
   return reinterpret_cast<PyObject*>(func);
 }
 

@@ -885,25 +885,58 @@ PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* a
   return CallCompiledGeneral(ts, callable, args, nargsf, kwnames);
 }
 
+namespace {
+
+// EnterCompiledCall's other shapes (defaults, *args, keyword-only parameters with defaults):
+// the frame's parameters bound with references of their own, then the callable's reference
+// moves in and the arguments' are released, as CallCompiledConsuming does. False, with the
+// frame popped and nothing else done, when they do not bind (CPython's path raises the
+// error) or when binding, which allocates, ran a finalizer that switched tracing on
+// (compiled code expects it off on entry: RunBoundFrame).
+bool BindBeforeRun(PyFunctionObject* func, PyObject* const* args, Py_ssize_t nargs,
+                   PyThreadState* ts, _PyInterpreterFrame* frame) {
+  if (!BindArguments(func, args, nargs, nullptr, frame->localsplus)) {
+    PopUnboundFrame(ts, frame);
+    return false;
+  }
+  if (__builtin_expect(ts->cframe->use_tracing != 0, 0)) {
+    const auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
+    for (int i = 0; i < code->co_nlocalsplus; i++) Py_CLEAR(frame->localsplus[i]);
+    PopUnboundFrame(ts, frame);
+    return false;
+  }
+  for (Py_ssize_t i = 0; i < nargs; i++) Py_DECREF(args[i]);
+  return true;
+}
+
+}  // namespace
+
 const void* EnterCompiledCall(PyThreadState* ts, PyObject* callable, PyObject* const* args,
                               Py_ssize_t nargs, _PyInterpreterFrame** frame_out) {
   auto* func = reinterpret_cast<PyFunctionObject*>(callable);
-  // Anything but the plain shape, and a call at the recursion limit (whose RecursionError
-  // CallCompiledConsuming raises), take the whole call in the host.
-  if (!PlainShape(reinterpret_cast<PyCodeObject*>(func->func_code), nargs, nullptr) ||
-      ts->recursion_remaining <= 0) {
-    return nullptr;
-  }
+  // A call at the recursion limit (whose RecursionError CallCompiledConsuming raises) takes
+  // the whole call in the host.
+  if (ts->recursion_remaining <= 0) return nullptr;
+  const bool plain = PlainShape(reinterpret_cast<PyCodeObject*>(func->func_code), nargs, nullptr);
   Runtime& r = TheRuntime();
   CodeState* st = nullptr;
-  _PyInterpreterFrame* frame = PushFrame(r, ts, func, nargs, &st);
+  _PyInterpreterFrame* frame = PushFrame(r, ts, func, plain ? nargs : 0, &st);
   if (frame == nullptr) return nullptr;
-  // The callable's reference and the arguments' move into the frame.
-  for (Py_ssize_t i = 0; i < nargs; i++) frame->localsplus[i] = args[i];
+  if (plain) {
+    // The callable's reference and the arguments' move into the frame.
+    for (Py_ssize_t i = 0; i < nargs; i++) frame->localsplus[i] = args[i];
+  } else if (!BindBeforeRun(func, args, nargs, ts, frame)) {
+    return nullptr;
+  }
   BeginRun(r, ts, frame);  // cannot fail: recursion_remaining > 0
   r.stats.direct_entries++;
   *frame_out = frame;
   return st->stub.entry;
+}
+
+void AdoptJitVectorcall(PyFunctionObject* func) {
+  const CodeState* st = ExistingState(reinterpret_cast<PyCodeObject*>(func->func_code));
+  if (st != nullptr && st->status == CodeState::Status::kCompiled) func->vectorcall = JitVectorcall;
 }
 
 const void* DirectCallState(PyObject* callable, Py_ssize_t nargs) {

@@ -191,13 +191,20 @@ PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject*
 // Compiled code's CALL of a compiled function, made by the caller's own code with no host
 // frame between the two (under Unicorn, no nested emulation either). EnterCompiledCall
 // pushes the callee's frame, moves `callable` and its `nargs` positional arguments into
-// it, makes it current and returns the entry to call as entry(ts, *frame_out); nullptr,
-// with nothing done, when the call must take CallCompiledConsuming instead (another
-// shape, tracing, a full data stack, the recursion limit). LeaveCompiledCall takes what
-// the entry returned, finishes a deopt in the interpreter, and pops the frame.
+// it (or, for another shape, binds them: defaults, *args, keyword-only defaults, and
+// releases them), makes it current and returns the entry to call as entry(ts, *frame_out);
+// nullptr, with nothing done, when the call must take CallCompiledConsuming instead
+// (arguments that do not bind, tracing, a full data stack, the recursion limit). LeaveCompiledCall
+// takes what the entry returned, finishes a deopt in the interpreter, and pops the frame.
 const void* EnterCompiledCall(PyThreadState* ts, PyObject* callable, PyObject* const* args,
                               Py_ssize_t nargs, _PyInterpreterFrame** frame_out);
 PyObject* LeaveCompiledCall(PyThreadState* ts, _PyInterpreterFrame* frame, uint64_t result);
+
+// A function compiled code's MAKE_FUNCTION made (a closure, lambda or generator expression
+// made anew on each call of its maker): the JIT's vectorcall when its code is compiled
+// already, as its first run would install it. Until then, calls of it from compiled code
+// missed the call stub's direct path (which tests the vectorcall) and took the host helper.
+void AdoptJitVectorcall(PyFunctionObject* func);
 
 // For a call site's cache (runtime::CCallCache): the state of the compiled code of Python
 // function `callable` when a call with `nargs` positional arguments passes exactly its

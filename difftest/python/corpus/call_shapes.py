@@ -157,3 +157,37 @@ def main():
 
 
 main()
+
+
+# The same shapes called from compiled code with the plain CALL (positional arguments only):
+# the call stub's helper binds them into the callee's frame (defaults, *args, keyword-only
+# defaults, generators), which takes references of its own; the arguments' and the
+# callable's must come out even.
+import sys
+
+
+def star_gen(*items):
+    yield from items
+
+
+def bound_shapes(x, n):
+    out = []
+    for _ in range(n):
+        out.append((describe(x), describe(x, x, x), collect(x, x), remember(x, [])[0] is x,
+                    pos_only(x, x, x), sum(1 for _ in star_gen(x, x))))
+    return out[-1]
+
+
+probe = object()
+callables = [describe, collect, remember, pos_only, star_gen]
+before = sys.getrefcount(probe), [sys.getrefcount(f) for f in callables]
+result = bound_shapes(probe, 200)
+print(result[1][2] == (probe,), result[2][0] == (probe, probe), result[3],
+      all(v is probe for v in result[4][:3]), result[4][3], result[5])
+del result
+print("reference changes:", sys.getrefcount(probe) - before[0],
+      [sys.getrefcount(f) - b for f, b in zip(callables, before[1])])
+try:
+    bound_shapes(1, 1) and describe()
+except TypeError as e:
+    print("TypeError", e)
