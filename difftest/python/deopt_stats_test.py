@@ -4,9 +4,11 @@ function, a signal handler raising at a loop's eval-breaker check, tracing switc
 compiled code runs. Run with the JIT on (`a64jit-run --jitlist='__main__:*'`). Prints
 PASS/FAIL lines and `N passed, N failed`; exit status 1 on any failure."""
 
+import gc
 import math
 import signal
 import sys
+import weakref
 
 import a64jit
 
@@ -106,6 +108,29 @@ for _ in range(5):
     get_x(Slotted())
 check("a receiver no cache can serve fails the guard every time",
       [e["count"] for e in entries("get_x") if e["type"] == "Slotted"] == [5], entries("get_x"))
+
+
+def make_class(k):
+    class Made:
+        def __init__(self):
+            self.x = k
+
+    return Made
+
+
+# A class made and dropped per call, as test suites make them: each fails the attribute
+# site's guard once; the statistics count them by name and keep none alive.
+made = []
+for k in range(5):
+    cls = make_class(k)
+    get_x(cls())
+    made.append(weakref.ref(cls))
+    del cls
+gc.collect()
+check("the statistics keep no class alive", all(r() is None for r in made),
+      sum(r() is not None for r in made))
+check("same-named classes add up",
+      [e["count"] for e in entries("get_x") if e["type"] == "Made"] == [5], entries("get_x"))
 
 # The call stub takes LOAD_METHOD's [NULL, C function] as a plain call and caches the C
 # function at the site: another one there fails the cache's guard once (before the stub

@@ -18,7 +18,10 @@ struct Key {
   const std::string* function;
   int bc;
   lower::DeoptReason reason;
-  PyTypeObject* type;  // a strong reference while the entry lives: its address stays its own
+  // The guilty type by name (tp_name): the statistics keep no type alive (a class made and
+  // dropped per call, as a test suite makes them, would otherwise live on as long as its
+  // entry), and same-named classes at one site add up.
+  std::string type;
   DeoptExit exit;
   bool operator<(const Key& o) const {
     return std::tie(function, bc, reason, type, exit) <
@@ -77,17 +80,16 @@ const char* DeoptExitName(DeoptExit exit) {
 
 void RecordDeopt(const std::string* function, PyCodeObject* code, int bc, lower::DeoptReason reason,
                  PyTypeObject* type, DeoptExit exit) {
-  const Key key{function, bc, reason, type, exit};
+  Key key{function, bc, reason, type != nullptr ? type->tp_name : "", exit};
   auto it = Entries().find(key);
   if (it == Entries().end()) {
     DeoptEntry e;
     e.function = *function;
     e.reason = lower::DeoptReasonName(reason);
-    e.type = type != nullptr ? type->tp_name : "";
+    e.type = key.type;
     e.exit = exit;
     Describe(code, bc, &e);
-    Py_XINCREF(type);
-    it = Entries().emplace(key, std::move(e)).first;
+    it = Entries().emplace(std::move(key), std::move(e)).first;
   }
   it->second.count++;
 }
@@ -114,10 +116,7 @@ std::vector<DeoptEntry> DeoptEntries() {
   return out;
 }
 
-void ClearDeoptStats() {
-  for (const auto& [key, e] : Entries()) Py_XDECREF(key.type);
-  Entries().clear();
-}
+void ClearDeoptStats() { Entries().clear(); }
 
 std::string DeoptSummary(size_t top) {
   const std::vector<DeoptEntry> all = DeoptEntries();

@@ -36,7 +36,7 @@ struct DeoptEntry {
 };
 
 // Counts one event at code unit `bc` of `code`, compiled as `function` (which lives as long
-// as the compiled code). `type` may be nullptr; the statistics keep a reference to it.
+// as the compiled code). `type` may be nullptr; the statistics keep its name only.
 void RecordDeopt(const std::string* function, PyCodeObject* code, int bc, lower::DeoptReason reason,
                  PyTypeObject* type, DeoptExit exit);
 // The cache a compiled site checks, so that a guard failure the helper sees is counted
