@@ -1,6 +1,7 @@
 #include "jit/python/deopt_stats.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <sstream>
 #include <tuple>
@@ -14,19 +15,39 @@ namespace a64jit::python {
 namespace {
 
 // Events are counted under this key; the entry's text is made once, on the first event.
-struct Key {
+// The statistics keep no type alive (a class made and dropped per call, as a test suite
+// makes them, would otherwise live on as long as its entry): the key holds the guilty type's
+// address without a reference, its version tag and its name, which tell a type that took a
+// dead one's address from it (the name is compared last, only between keys equal in all else
+// and without a version tag).
+// DeoptEntries adds up same-named types at one site.
+template <typename Name>
+struct BasicKey {
   const std::string* function;
   int bc;
   lower::DeoptReason reason;
-  // The guilty type by name (tp_name): the statistics keep no type alive (a class made and
-  // dropped per call, as a test suite makes them, would otherwise live on as long as its
-  // entry), and same-named classes at one site add up.
-  std::string type;
   DeoptExit exit;
-  bool operator<(const Key& o) const {
-    return std::tie(function, bc, reason, type, exit) <
-           std::tie(o.function, o.bc, o.reason, o.type, o.exit);
+  const PyTypeObject* type;
+  unsigned int version;  // the type's version tag: unique while not 0, so names need no compare
+  Name name;
+};
+using Key = BasicKey<std::string>;
+using KeyView = BasicKey<const char*>;
+
+struct KeyLess {
+  using is_transparent = void;
+  template <typename A, typename B>
+  bool operator()(const A& a, const B& b) const {
+    if (a.function != b.function) return a.function < b.function;
+    if (a.bc != b.bc) return a.bc < b.bc;
+    if (a.reason != b.reason) return a.reason < b.reason;
+    if (a.exit != b.exit) return a.exit < b.exit;
+    if (a.type != b.type) return a.type < b.type;
+    if (a.version != b.version) return a.version < b.version;
+    return a.version == 0 && std::strcmp(NameOf(a), NameOf(b)) < 0;
   }
+  static const char* NameOf(const Key& k) { return k.name.c_str(); }
+  static const char* NameOf(const KeyView& k) { return k.name; }
 };
 
 struct CacheSite {
@@ -35,8 +56,8 @@ struct CacheSite {
   int bc;
 };
 
-std::map<Key, DeoptEntry>& Entries() {
-  static auto* entries = new std::map<Key, DeoptEntry>();
+std::map<Key, DeoptEntry, KeyLess>& Entries() {
+  static auto* entries = new std::map<Key, DeoptEntry, KeyLess>();
   return *entries;
 }
 
@@ -80,16 +101,24 @@ const char* DeoptExitName(DeoptExit exit) {
 
 void RecordDeopt(const std::string* function, PyCodeObject* code, int bc, lower::DeoptReason reason,
                  PyTypeObject* type, DeoptExit exit) {
-  Key key{function, bc, reason, type != nullptr ? type->tp_name : "", exit};
-  auto it = Entries().find(key);
+  const KeyView view{function,
+                     bc,
+                     reason,
+                     exit,
+                     type,
+                     type != nullptr ? type->tp_version_tag : 0,
+                     type != nullptr ? type->tp_name : ""};
+  auto it = Entries().find(view);
   if (it == Entries().end()) {
     DeoptEntry e;
     e.function = *function;
     e.reason = lower::DeoptReasonName(reason);
-    e.type = key.type;
+    e.type = view.name;
     e.exit = exit;
     Describe(code, bc, &e);
-    it = Entries().emplace(std::move(key), std::move(e)).first;
+    it = Entries()
+             .emplace(Key{function, bc, reason, exit, type, view.version, e.type}, std::move(e))
+             .first;
   }
   it->second.count++;
 }
@@ -109,8 +138,20 @@ void RecordGuardMiss(const void* cache, PyTypeObject* type) {
 }
 
 std::vector<DeoptEntry> DeoptEntries() {
+  // Entries of one site, reason and exit whose types have one name (each key orders them by
+  // address) become one.
   std::vector<DeoptEntry> out;
-  for (const auto& [key, e] : Entries()) out.push_back(e);
+  std::map<std::tuple<const std::string*, int, lower::DeoptReason, DeoptExit, std::string>, size_t>
+      index;
+  for (const auto& [key, e] : Entries()) {
+    auto [at, added] = index.emplace(
+        std::make_tuple(key.function, key.bc, key.reason, key.exit, key.name), out.size());
+    if (added) {
+      out.push_back(e);
+    } else {
+      out[at->second].count += e.count;
+    }
+  }
   std::stable_sort(out.begin(), out.end(),
                    [](const DeoptEntry& a, const DeoptEntry& b) { return a.count > b.count; });
   return out;
