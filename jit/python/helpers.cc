@@ -420,6 +420,63 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
 
 namespace {
 
+// The most arguments a64_instantiate passes on to __init__ itself (its vector on the stack).
+constexpr Py_ssize_t kMaxInitArgs = 8;
+
+// The Python function that calling `type` with `nargs` positional arguments runs as
+// __init__ when 3.11's type_call would do nothing else of note: the metaclass does not
+// override __call__, __new__ is object's (which only allocates, for a class that is not
+// abstract and has an __init__ of its own), and __init__ is a Python function (for a heap
+// type its tp_init is then slot_tp_init, which looks it up and calls it with the object
+// first). Borrowed from the type's MRO; nullptr for anything else.
+PyObject* PythonInit(PyTypeObject* type, Py_ssize_t nargs) {
+  static PyObject* const init_name = PyUnicode_InternFromString("__init__");
+  if (nargs > kMaxInitArgs || Py_TYPE(type)->tp_call != PyType_Type.tp_call ||
+      type->tp_new != PyBaseObject_Type.tp_new || type->tp_init == PyBaseObject_Type.tp_init ||
+      type->tp_init == nullptr || (type->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0 ||
+      (type->tp_flags & Py_TPFLAGS_IS_ABSTRACT) != 0 || init_name == nullptr) {
+    return nullptr;
+  }
+  PyObject* init = _PyType_Lookup(type, init_name);
+  return init != nullptr && PyFunction_Check(init) ? init : nullptr;
+}
+
+// A site's C-call cache entry for a class PythonInit takes (vectorcall's convention, the class
+// first): what type_call, object_new and slot_tp_init do for it, the object from object_new
+// and __init__ called through its vectorcall with the object first, without the argument
+// tuple, their lookups and the eval-frame hook between (a compiled __init__ runs from
+// JitVectorcall). Anything else, including an object that took a dead cached class's
+// address, is called the generic way.
+PyObject* a64_instantiate(PyObject* callable, PyObject* const* args, size_t nargsf,
+                          PyObject* kwnames) {
+  const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  auto* type = reinterpret_cast<PyTypeObject*>(callable);
+  PyObject* init = kwnames == nullptr && PyType_Check(callable) ? PythonInit(type, nargs) : nullptr;
+  if (init == nullptr) return PyObject_Vectorcall(callable, args, nargsf, kwnames);
+  // object_new itself, with no arguments: tp_alloc, then the instance's inline values (3.11's
+  // _PyObject_InitializeDict), without which every attribute site of the object would miss.
+  static PyObject* const no_args = PyTuple_New(0);
+  PyObject* self = no_args != nullptr ? type->tp_new(type, no_args, nullptr) : nullptr;
+  if (self == nullptr) return nullptr;
+  PyObject* stack[1 + kMaxInitArgs];
+  stack[0] = self;
+  for (Py_ssize_t i = 0; i < nargs; i++) stack[1 + i] = args[i];
+  Py_INCREF(init);  // the MRO's dicts hold it, but __init__ may replace itself
+  PyObject* res = PyObject_Vectorcall(init, stack, static_cast<size_t>(nargs) + 1, nullptr);
+  Py_DECREF(init);
+  if (res != Py_None) {
+    if (res != nullptr) {
+      PyErr_Format(PyExc_TypeError, "__init__() should return None, not '%.200s'",
+                   Py_TYPE(res)->tp_name);
+      Py_DECREF(res);
+    }
+    Py_DECREF(self);
+    return nullptr;
+  }
+  Py_DECREF(res);
+  return self;
+}
+
 // A callable the stub calls through its vectorcall with the callable as the first argument
 // (4 arguments: it, args, nargs, NULL keyword names), as 3.11's PRECALL_BUILTIN_CLASS calls a
 // builtin type with a vectorcall slot (`range`, `list`, `float`, `enumerate`).
@@ -449,17 +506,22 @@ void DirectEntry(const CEntry& e, CCallCache* out, int* arity) {
 // - a bound C method (`d.get` held in a local): by its PyMethodDef, with no reference (it
 //   would keep the object alive past where stock releases it), self taken from each callable.
 bool CacheableEntry(PyObject* callable, int64_t oparg, bool method, CCallCache* out, int* arity) {
+  if (!method && PyType_Check(callable)) {
+    auto* type = reinterpret_cast<PyTypeObject*>(callable);
+    if (type->tp_vectorcall != nullptr) {
+      VectorcallEntry(callable, type->tp_vectorcall, out, arity);
+      return true;
+    }
+    if (PythonInit(type, oparg) == nullptr) return false;
+    VectorcallEntry(callable, &a64_instantiate, out, arity);
+    out->callable_borrowed = 1;
+    return true;
+  }
   CEntry e;
   const bool direct = CEntryOf(callable, oparg, &e);
   if (method) {
     if (!direct || !e.descriptor) return false;
     DirectEntry(e, out, arity);
-    return true;
-  }
-  if (PyType_Check(callable)) {
-    auto* type = reinterpret_cast<PyTypeObject*>(callable);
-    if (type->tp_vectorcall == nullptr) return false;
-    VectorcallEntry(callable, type->tp_vectorcall, out, arity);
     return true;
   }
   if (!Py_IS_TYPE(callable, &PyCFunction_Type)) return false;
@@ -502,7 +564,9 @@ bool Holds(const CCallCache& cache, PyObject* callable) {
 // callable), counting a refill and releasing the old C callable's reference.
 void Refill(CCallCache* cache, CCallCache filled) {
   filled.respecializations = cache->respecializations + 1;
-  PyObject* old = cache->state == nullptr ? static_cast<PyObject*>(cache->callable) : nullptr;
+  PyObject* old = cache->state == nullptr && cache->callable_borrowed == 0
+                      ? static_cast<PyObject*>(cache->callable)
+                      : nullptr;
   *cache = filled;
   Py_XDECREF(old);
 }
@@ -524,6 +588,7 @@ void FillCCallCache(uint64_t tagged, PyObject* const* sp, int64_t oparg) {
     python::RecordGuardMiss(cache, callable != nullptr ? Py_TYPE(callable) : nullptr);
   }
   if (cache == nullptr || callable == nullptr || (!method && sp[0] != nullptr) ||
+      callable == cache->rejected ||
       (Holds(*cache, callable) && !StaleFunction(*cache, callable)) ||
       cache->respecializations >= kMaxRespecializations) {
     return;
@@ -538,7 +603,10 @@ void FillCCallCache(uint64_t tagged, PyObject* const* sp, int64_t oparg) {
     return;
   }
   int arity = 0;
-  if (!CacheableEntry(callable, oparg, method, &filled, &arity)) return;
+  if (!CacheableEntry(callable, oparg, method, &filled, &arity)) {
+    cache->rejected = callable;
+    return;
+  }
   const auto* known = emu::LookupHelper(reinterpret_cast<uint64_t>(filled.entry));
   if (known == nullptr) {
     emu::RegisterHelper(filled.entry, emu::HelperSignature{"C entry of a cached call site", arity,
@@ -546,8 +614,11 @@ void FillCCallCache(uint64_t tagged, PyObject* const* sp, int64_t oparg) {
   } else if (known->int_args < 2 || known->double_args != 0) {
     return;  // a helper of another shape: leave the call to the generic path
   }
-  // The cache holds a C callable, or for a bound C method its PyMethodDef only.
-  if (filled.method_def == nullptr) filled.callable = Py_NewRef(callable);
+  // The cache holds a C callable (a class borrowed), or for a bound C method its PyMethodDef
+  // only.
+  if (filled.method_def == nullptr) {
+    filled.callable = filled.callable_borrowed != 0 ? callable : Py_NewRef(callable);
+  }
   Refill(cache, filled);
 }
 

@@ -87,6 +87,10 @@ struct CCallCache {
   void* entry;       // the C function, or a builtin type's tp_vectorcall (4th argument NULL)
   int64_t fastcall;  // 1: arg is the argument vector; 0: the one argument or NULL
   uint32_t respecializations;
+  // `callable` is borrowed: a class instantiated through a64_instantiate, which checks
+  // whatever it is called with (the cache must not keep a class alive; an object that took
+  // a dead class's address is called the generic way).
+  uint32_t callable_borrowed;
   // A compiled Python function called with exactly its positional parameters: its code and
   // that code's state (jit.cc's CodeState); nullptr for a C function.
   void* code;
@@ -97,6 +101,10 @@ struct CCallCache {
   // calls `entry` with the callable's own self for any such object with this PyMethodDef,
   // and the cache keeps nothing alive. nullptr: not this shape.
   const void* method_def;
+  // The last callable a64_call_enter found it could not cache (a class with a __new__ of its
+  // own, an exception class): compared first, so that its later calls skip the attempt.
+  // Only compared, never followed.
+  const void* rejected;
 };
 // a64_call_enter's cache argument: the cache's address, with this bit set when the site
 // calls LOAD_METHOD's [method, self] pair (and so looks for a method descriptor).
