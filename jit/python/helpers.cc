@@ -500,6 +500,7 @@ void DirectEntry(const CEntry& e, CCallCache* out, int* arity) {
 // arguments its entry takes, or false when it is not cached:
 // - for LOAD_METHOD's [method, self] pair, a method descriptor of a convention CEntryOf takes;
 // - a builtin type with a vectorcall slot;
+// - a user class PythonInit takes: a64_instantiate, the class borrowed;
 // - a module's function (len, math.sqrt): its C entry, or for another convention (METH_VARARGS,
 //   keywords: max, min, print) its vectorcall, which saves this helper's path (about 200
 //   instructions a call); the cache holds a reference to it;

@@ -165,3 +165,19 @@ base = sys.getrefcount(Point)
 points = make_points(50)
 del points
 print("Point references:", sys.getrefcount(Point) - base)
+
+
+class Deep:  # __init__ instantiates its own class: the recursion limit's error, as stock's
+    def __init__(self, n):
+        self.child = Deep(n - 1) if n else None
+
+
+def depth(n):
+    try:
+        Deep(n)
+        return "ok"
+    except RecursionError as e:
+        return "RecursionError " + str(e)
+
+
+print(depth(50), depth(100000))
