@@ -214,6 +214,32 @@ check("a compiled *args callee is entered directly",
       calls_star(10) == 30 and
       a64jit.stats()["direct_entries"] == before["direct_entries"] + 10, str(a64jit.stats()))
 
+
+# A generator function called with exactly its positional parameters: the stub pushes its
+# frame and its call path clears the locals past the parameters (HIR ClearLocals), which
+# MAKE_CELL reads before RETURN_GENERATOR; it used to be entered through the helper.
+def cells(n):
+    hidden = [n] * 3  # a local past the parameter, and a cell
+
+    def inner():
+        return hidden[0]
+
+    yield inner()
+
+
+def calls_cells(n):
+    total = 0
+    for i in range(n):
+        total += next(cells(i))
+    return total
+
+
+calls_cells(1)  # compiles both
+before = a64jit.stats()
+check("a compiled generator function is entered by the stub",
+      calls_cells(10) == 45 and  # the generators' calls and their closures'
+      a64jit.stats()["stub_entries"] == before["stub_entries"] + 20, str(a64jit.stats()))
+
 # Disabling the JIT from inside compiled code: the compiled callee's later calls from the
 # same compiled caller are interpreted (the stub's one test of the enabled thread).
 def disables_then_calls(n):

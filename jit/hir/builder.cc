@@ -198,6 +198,7 @@ class Builder {
     cur_ = block;
     stack_.clear();
     for (int k = 0; k < depth; k++) Push(Def(Op::kLoadFrameStack, {}, k));
+    if (prev_unit < 0) Effect(Op::kClearLocals, {});  // the call
     Effect(Op::kResetStackTop, {});
     const int target = BlockAt(unit, depth);
     cur_ = block;

@@ -110,6 +110,7 @@ std::string Immediate(const Function& f, const Instr& in) {
     case Op::kMatchKeys:
     case Op::kLoadBuildClass:
     case Op::kResetStackTop:
+    case Op::kClearLocals:
     case Op::kGetAiter:
     case Op::kGetAnext:
     case Op::kGetYieldFromIter:

@@ -208,6 +208,9 @@ constexpr int kVariadic = -1;
   X(LoadFrameStack,   kOwned,           false, false, false, 0,         kPlain)                \
   /* the frame's value stack is empty (stacktop = co_nlocalsplus): its entries are loaded */   \
   X(ResetStackTop,    kNone,            false, false, false, 0,         kPlain)                \
+  /* the locals past the parameters NULL: a generator's call path only (its entry is also */ \
+  /* where it resumes; the guest call stub pushes the frame without them) */                  \
+  X(ClearLocals,      kNone,            false, false, false, 0,         kPlain)                \
   /* %d = the awaitable of %a (imm: GET_AWAITABLE's oparg) */                                  \
   X(GetAwaitable,     kOwned,           false, true,  false, 1,         kPlain)                \
   /* %d = %a.__aiter__() */                                                                    \

@@ -187,13 +187,8 @@ class Lowerer {
     // prev_instr is left as the caller made it (before the first instruction): every place
     // that can run other code or leave sets it first (SetPrevInstr), as it must later on
     // anyway. A resumed generator's says where it was suspended (block 0 reads it).
-    if (!hir::IsGenerator(f_.code.flags)) {
-      // The locals past the arguments start NULL. Every caller has made them so but the
-      // guest call stub (call_stub.h), which leaves them to these stores: no loop there.
-      for (int i = f_.code.nargs; i < f_.code.nlocalsplus; i++) {
-        Store(Operand::Imm(0), V(frame_), kLocalsPlus + 8 * int64_t{i}, Type::kPtr);
-      }
-    }
+    // A generator's entry is also where it resumes: its call path clears them (ClearLocals).
+    if (!hir::IsGenerator(f_.code.flags)) ClearLocalsPastParameters();
     Jmp(block_of_[0]);
     for (size_t b = 0; b < f_.blocks.size(); b++) {
       cur_ = block_of_[b];
@@ -745,6 +740,8 @@ class Lowerer {
       case Op::kLoadFrameStack:
       case Op::kResetStackTop:
         return LowerResume(in);
+      case Op::kClearLocals:
+        return ClearLocalsPastParameters();
       case Op::kYield:
         return LowerYield(in);
       case Op::kEnterInterpreter:
@@ -920,6 +917,14 @@ class Lowerer {
   }
 
   // A generator's entry: where it was suspended, and its stack taken over from the frame.
+  // The locals past the parameters start NULL. Every caller has made them so but the guest
+  // call stub (call_stub.h), which leaves them to these stores: no loop there.
+  void ClearLocalsPastParameters() {
+    for (int i = f_.code.nargs; i < f_.code.nlocalsplus; i++) {
+      Store(Operand::Imm(0), V(frame_), kLocalsPlus + 8 * int64_t{i}, Type::kPtr);
+    }
+  }
+
   void LowerResume(const Instr& in) {
     if (in.op == Op::kResumedAt) {
       const int prev = Load(V(frame_), kPrevInstr, Type::kPtr);

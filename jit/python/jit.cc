@@ -315,9 +315,9 @@ void Install(Runtime& r, CodeState* st, PyCodeObject* code, compiler::CompiledCo
   st->code = code;
   st->deopt_sites = std::move(c.deopt_sites);
   st->stub.frame_bytes = static_cast<int64_t>(sizeof(PyObject*)) * FrameSlots(code);
-  // Generator code is entered through the helper: its entry is also where it resumes, so
-  // it cannot clear its locals there as other code does for the stub (lower.cc).
-  const bool plain = OnlyPositionalParameters(code) && !hir::IsGenerator(code->co_flags);
+  // Generator code too: its call path clears the locals past the parameters (HIR ClearLocals),
+  // as other code does at its entry (lower.cc).
+  const bool plain = OnlyPositionalParameters(code);
   st->stub.plain_argcount = plain ? code->co_argcount : -1;
   st->stub.entry = c.code.entry;
   st->code_size = c.code.code.bytes.size();
