@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "jit/lir/cfg.h"
+#include "jit/lower/block_layout.h"
 #include "jit/lower/call_rules.h"
 #include "jit/lower/known_calls.h"
 #include "jit/lower/object_layouts.h"
@@ -204,7 +205,7 @@ class Lowerer {
       lowering_ = next_ = nullptr;
     }
     if (return_block_ >= 0) LowerReturnBlock();
-    Reorder();
+    LayOutBlocks(&out_, std::move(cold_), group_, order_);
     return std::move(out_);
   }
 
@@ -3162,94 +3163,6 @@ class Lowerer {
     Jmp(done);
     cur_ = done;
     prev_instr_known_ = known == in.bc ? known : -1;
-  }
-
-  // A block reached only from cold blocks is cold too: the continuation of a slow path's own
-  // checks (after the eval breaker's helper, say) would otherwise sit in the hot code, where
-  // the hot path must branch around it.
-  void PropagateCold() {
-    const lir::Groups preds = lir::Predecessors(out_);
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (size_t b = 1; b < out_.blocks.size(); b++) {
-        if (cold_[b] || preds.begin(b) == preds.end(b)) continue;
-        const bool all_cold = std::all_of(preds.begin(b), preds.end(b), [&](int p) {
-          return cold_[static_cast<size_t>(p)] != 0;
-        });
-        if (all_cold) cold_[b] = changed = true;
-      }
-    }
-  }
-
-  // Whether the last hot block of group `g` (a [begin, end) of order_) ends in a jump, or a
-  // branch's not-taken way, to the first hot block of group `next`.
-  bool GoesOnInto(std::pair<size_t, size_t> g, std::pair<size_t, size_t> next) const {
-    const auto hot = [&](size_t k) { return cold_[static_cast<size_t>(order_[k])] == 0; };
-    int last = -1, first = -1;
-    for (size_t k = g.first; k < g.second; k++) {
-      if (hot(k)) last = order_[k];
-    }
-    for (size_t k = next.first; k < next.second && first < 0; k++) {
-      if (hot(k)) first = order_[k];
-    }
-    if (last < 0 || first < 0) return false;
-    const lir::Instr& t = out_.blocks[static_cast<size_t>(last)].instrs.back();
-    return (t.op == lir::Op::kJmp && t.targets[0] == first) ||
-           (t.op == lir::Op::kBr && t.targets[1] == first);
-  }
-
-  // Blocks in the order code was emitted into them, and each HIR block's cold blocks (exits
-  // to the interpreter, deallocation, slow paths) right after its hot ones: straight-line
-  // code falls through instead of branching around exits, and a value an exit uses is not
-  // live across the hot code of the HIR blocks after its own, except where the hot code goes
-  // on into the next HIR block's (GoesOnInto).
-  void Reorder() {
-    PropagateCold();
-    // Each group's [begin, end) in order_.
-    std::vector<std::pair<size_t, size_t>> groups;
-    for (size_t i = 0; i < order_.size();) {
-      const int group = group_[static_cast<size_t>(order_[i])];
-      size_t j = i;
-      while (j < order_.size() && group_[static_cast<size_t>(order_[j])] == group) j++;
-      groups.emplace_back(i, j);
-      i = j;
-    }
-    std::vector<int> order;
-    order.reserve(order_.size());
-    const auto take = [&](std::pair<size_t, size_t> g, bool cold) {
-      for (size_t k = g.first; k < g.second; k++) {
-        if ((cold_[static_cast<size_t>(order_[k])] != 0) == cold) order.push_back(order_[k]);
-      }
-    };
-    // A group whose hot code ends by going on into the next group's (the return block's
-    // group, last, after the function's last return, say) leaves its cold blocks until after
-    // the next group's hot blocks, so that it falls through; at most kDeferredGroups in a row,
-    // so that what an exit uses is not kept live across long stretches of hot code.
-    constexpr size_t kDeferredGroups = 3;
-    std::vector<size_t> waiting;  // groups whose cold blocks are still to place
-    for (size_t g = 0; g < groups.size(); g++) {
-      take(groups[g], false);
-      waiting.push_back(g);
-      const bool goes_on = g + 1 < groups.size() && waiting.size() < kDeferredGroups &&
-                           GoesOnInto(groups[g], groups[g + 1]);
-      if (goes_on) continue;
-      for (size_t w : waiting) take(groups[w], true);
-      waiting.clear();
-    }
-    std::vector<int> index(out_.blocks.size(), -1);
-    for (size_t n = 0; n < order.size(); n++) {
-      index[static_cast<size_t>(order[n])] = static_cast<int>(n);
-    }
-    std::vector<lir::Block> blocks;
-    blocks.reserve(order.size());
-    for (int b : order) blocks.push_back(std::move(out_.blocks[static_cast<size_t>(b)]));
-    for (lir::Block& b : blocks) {
-      lir::Instr& t = b.instrs.back();
-      for (int& target : t.targets) {
-        if (target >= 0) target = index[static_cast<size_t>(target)];
-      }
-    }
-    out_.blocks = std::move(blocks);
   }
 
   const Function& f_;
