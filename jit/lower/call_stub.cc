@@ -36,9 +36,10 @@ namespace {
 constexpr const char kStubTemplate[] = R"(
 func @a64_call_stub(%0:ptr, %1:ptr, %2:i64, %57:i64) -> ptr {
 bb0:   ; the site's C-call cache %72 (never NULL: a site without one calls a64_call), its low
-        ; bit set when the site calls LOAD_METHOD's [method, self] pair: then %73 is sp[0] and
-        ; self %75 is sp[1], exactly of the cached descriptor's type; else %73 is sp[1], self the
-        ; cached builtin's self
+        ; bit %74 set when the site calls LOAD_METHOD's pair: then the callable %78 is sp[0]
+        ; and self %75 is sp[1], exactly of the cached descriptor's type; else %78 is sp[1],
+        ; self %77 the cached builtin's self. A miss retries a pair [NULL, attribute] in the
+        ; plain shape (bb32-bb33), then a bound C method (bb34-bb36)
   %72:ptr = and %57, -2
   %73:ptr = load [%1]
   %74:i64 = and %57, 1
