@@ -501,11 +501,12 @@ void DirectEntry(const CEntry& e, CCallCache* out, int* arity) {
 // - for LOAD_METHOD's [method, self] pair, a method descriptor of a convention CEntryOf takes;
 // - a builtin type with a vectorcall slot;
 // - a user class PythonInit takes: a64_instantiate, the class borrowed;
-// - a module's function (len, math.sqrt): its C entry, or for another convention (METH_VARARGS,
-//   keywords: max, min, print) its vectorcall, which saves this helper's path (about 200
-//   instructions a call); the cache holds a reference to it;
-// - a bound C method (`d.get` held in a local): by its PyMethodDef, with no reference (it
-//   would keep the object alive past where stock releases it), self taken from each callable.
+// - a builtin (len, max): its C entry, or for another convention (METH_VARARGS, keywords: max,
+//   min, print) its vectorcall, which saves this helper's path (about 200 instructions a
+//   call); the cache holds a reference to it;
+// - another module's function (math.sqrt) or a bound C method (`d.get` held in a local): by
+//   its PyMethodDef, with no reference (it would keep the module or object alive past where
+//   stock releases it), self taken from each callable.
 bool CacheableEntry(PyObject* callable, int64_t oparg, bool method, CCallCache* out, int* arity) {
   if (!method && PyType_Check(callable)) {
     auto* type = reinterpret_cast<PyTypeObject*>(callable);
@@ -526,8 +527,15 @@ bool CacheableEntry(PyObject* callable, int64_t oparg, bool method, CCallCache* 
     return true;
   }
   if (!Py_IS_TYPE(callable, &PyCFunction_Type)) return false;
+  // A builtin (len, max: the builtins module's, which lives as long as the interpreter) is
+  // held by the cache. Any other C function would be kept alive with its self past where
+  // stock releases it: a bound method's object, or a module's (test_struct checks that a
+  // dropped _struct module is collected after calls of its functions). It is cached by its
+  // PyMethodDef, with no reference, and called with each callable's own self.
   PyObject* self = PyCFunction_GET_SELF(callable);
-  if (self != nullptr && !PyModule_Check(self)) {
+  const bool builtin =
+      self == nullptr || (PyModule_Check(self) && PyModule_GetDict(self) == PyEval_GetBuiltins());
+  if (!builtin) {
     if (!direct) return false;
     DirectEntry(e, out, arity);
     out->self = nullptr;

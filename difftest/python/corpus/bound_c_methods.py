@@ -81,3 +81,26 @@ for fn, arg in [(len, "abc"), (max, [1, 5]), ({1: 2}.get, 1), (max, (7, 3)), ([1
                 (len, [1]), (min, "zy")] * 3:
     print(shared_site(fn, arg), end=" ")
 print()
+
+
+# A module's C function is cached without a reference: a dropped module is collected after
+# compiled code called its functions (test_struct's check, with a fresh _struct).
+import gc
+import weakref
+from test.support import import_helper
+
+
+def sizes(module):
+    return module.calcsize(b"b") + module.calcsize("i")
+
+
+def fresh_struct_dies():
+    module = import_helper.import_fresh_module("_struct")
+    ref = weakref.ref(module)
+    total = sum(sizes(module) for _ in range(3))
+    del module
+    gc.collect()
+    return total, ref() is None
+
+
+print("fresh _struct", fresh_struct_dies())
