@@ -917,7 +917,6 @@ class Lowerer {
     Load(V(p), 0, Type::kPtr, LirReg(in.dst));
   }
 
-  // A generator's entry: where it was suspended, and its stack taken over from the frame.
   // The locals past the parameters start NULL. Every caller has made them so but the guest
   // call stub (call_stub.h), which leaves them to these stores: no loop there.
   void ClearLocalsPastParameters() {
@@ -926,6 +925,7 @@ class Lowerer {
     }
   }
 
+  // A generator's entry: where it was suspended, and its stack taken over from the frame.
   void LowerResume(const Instr& in) {
     if (in.op == Op::kResumedAt) {
       const int prev = Load(V(frame_), kPrevInstr, Type::kPtr);

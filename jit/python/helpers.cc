@@ -433,7 +433,7 @@ PyObject* PythonInit(PyTypeObject* type, Py_ssize_t nargs) {
   static PyObject* const init_name = PyUnicode_InternFromString("__init__");
   if (nargs > kMaxInitArgs || Py_TYPE(type)->tp_call != PyType_Type.tp_call ||
       type->tp_new != PyBaseObject_Type.tp_new || type->tp_init == PyBaseObject_Type.tp_init ||
-      type->tp_init == nullptr || (type->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0 ||
+      (type->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0 ||
       (type->tp_flags & Py_TPFLAGS_IS_ABSTRACT) != 0 || init_name == nullptr) {
     return nullptr;
   }
@@ -516,7 +516,6 @@ bool CacheableEntry(PyObject* callable, int64_t oparg, bool method, CCallCache* 
     }
     if (PythonInit(type, oparg) == nullptr) return false;
     VectorcallEntry(callable, &a64_instantiate, out, arity);
-    out->callable_borrowed = 1;
     return true;
   }
   CEntry e;
@@ -569,13 +568,18 @@ bool Holds(const CCallCache& cache, PyObject* callable) {
   return callable == cache.callable;
 }
 
+// Whether the cache holds a reference to its callable (site_cache.h): a C callable but a
+// class made by a64_instantiate; not a compiled function, not a bound C method's (nullptr).
+bool OwnsCallable(const CCallCache& cache) {
+  return cache.state == nullptr && cache.callable != nullptr &&
+         cache.entry != reinterpret_cast<void*>(&a64_instantiate);
+}
+
 // Replaces the cache's contents with `filled` (which holds its own reference to a C
 // callable), counting a refill and releasing the old C callable's reference.
 void Refill(CCallCache* cache, CCallCache filled) {
   filled.respecializations = cache->respecializations + 1;
-  PyObject* old = cache->state == nullptr && cache->callable_borrowed == 0
-                      ? static_cast<PyObject*>(cache->callable)
-                      : nullptr;
+  PyObject* old = OwnsCallable(*cache) ? static_cast<PyObject*>(cache->callable) : nullptr;
   *cache = filled;
   Py_XDECREF(old);
 }
@@ -625,9 +629,8 @@ void FillCCallCache(uint64_t tagged, PyObject* const* sp, int64_t oparg) {
   }
   // The cache holds a C callable (a class borrowed), or for a bound C method its PyMethodDef
   // only.
-  if (filled.method_def == nullptr) {
-    filled.callable = filled.callable_borrowed != 0 ? callable : Py_NewRef(callable);
-  }
+  if (filled.method_def == nullptr) filled.callable = callable;
+  if (OwnsCallable(filled)) Py_INCREF(callable);
   Refill(cache, filled);
 }
 

@@ -934,11 +934,6 @@ const void* EnterCompiledCall(PyThreadState* ts, PyObject* callable, PyObject* c
   return st->stub.entry;
 }
 
-void AdoptJitVectorcall(PyFunctionObject* func) {
-  const CodeState* st = ExistingState(reinterpret_cast<PyCodeObject*>(func->func_code));
-  if (st != nullptr && st->status == CodeState::Status::kCompiled) func->vectorcall = JitVectorcall;
-}
-
 const void* DirectCallState(PyObject* callable, Py_ssize_t nargs) {
   auto* code =
       reinterpret_cast<PyCodeObject*>(reinterpret_cast<PyFunctionObject*>(callable)->func_code);
@@ -988,6 +983,15 @@ void InstallVectorcall(PyFunctionObject* func, CodeState* st) {
     func->vectorcall = JitVectorcall;
   }
 }
+
+}  // namespace
+
+void AdoptJitVectorcall(PyFunctionObject* func) {
+  CodeState* st = ExistingState(reinterpret_cast<PyCodeObject*>(func->func_code));
+  if (st != nullptr) InstallVectorcall(func, st);
+}
+
+namespace {
 
 // Whether calls of `st`'s function are recorded (Config::capture_pattern).
 bool Captured(CodeState* st) {

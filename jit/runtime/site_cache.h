@@ -76,28 +76,27 @@ struct MethodCache {
 // METH_FASTCALL, the one argument for METH_O and NULL for METH_NOARGS (a C function taking two
 // arguments ignores the third). a64_call_enter fills it on a miss.
 struct CCallCache {
-  // A C function: a strong reference (so the address is not reused). A compiled Python
-  // function (`state` set): borrowed, since everything the stub takes from the cache
-  // belongs to `code`, which the stub checks the function still has (and compiled code is
-  // pinned): a new function at a dead one's address with the same code is called right.
-  // nullptr: empty.
+  // A C function: a strong reference (so the address is not reused). A user class made by
+  // a64_instantiate (`entry`): borrowed, since that checks whatever it is called with (the
+  // cache must not keep a class alive; an object that took a dead class's address is called
+  // the generic way). A compiled Python function (`state` set): borrowed, since everything
+  // the stub takes from the cache belongs to `code`, which the stub checks the function
+  // still has (and compiled code is pinned): a new function at a dead one's address with the
+  // same code is called right. nullptr: empty.
   void* callable;
   void* self_type;   // a method descriptor's type: self must be exactly of it; else nullptr
   void* self;        // a builtin function's self (its module), borrowed from it; a type itself
   void* entry;       // the C function, or a builtin type's tp_vectorcall (4th argument NULL)
   int64_t fastcall;  // 1: arg is the argument vector; 0: the one argument or NULL
   uint32_t respecializations;
-  // `callable` is borrowed: a class instantiated through a64_instantiate, which checks
-  // whatever it is called with (the cache must not keep a class alive; an object that took
-  // a dead class's address is called the generic way).
-  uint32_t callable_borrowed;
   // A compiled Python function called with exactly its positional parameters: its code and
   // that code's state (jit.cc's CodeState); nullptr for a C function.
   void* code;
   const void* state;
-  // A bound C method (a builtin_function_or_method whose self is not a module: `d.get` held
-  // in a local, Random's `getrandbits`), which a site sees as a new object on each call of
-  // its function: its PyMethodDef (static, never freed), and `callable` nullptr. The stub
+  // A C function that is not a builtin (a bound method: `d.get` held in a local, Random's
+  // `getrandbits`, which a site sees as a new object on each call of its function; or another
+  // module's function, whose module may be dropped): its PyMethodDef (static, never freed),
+  // and `callable` nullptr. The stub
   // calls `entry` with the callable's own self for any such object with this PyMethodDef,
   // and the cache keeps nothing alive. nullptr: not this shape.
   const void* method_def;
