@@ -73,6 +73,7 @@ CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& r
   start = std::chrono::steady_clock::now();
   codegen::CompileOptions options;
   options.resolve = resolve;
+  options.exit_code_limit = lower::kDeoptCodeLimit;  // each deopt exit one `bl`
   out.code = codegen::CompileInto(sink, [&](std::optional<uint64_t> base) {
     options.base_address = base;
     return EmitCode(lir, options);

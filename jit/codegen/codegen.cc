@@ -173,6 +173,8 @@ class FunctionCompiler {
       }
     }
     current_ = nullptr;
+    EmitExitBlock();
+    Check();
     stats_.code_bytes = a_->offset();
     EmitPool();
     Check();
@@ -189,6 +191,7 @@ class FunctionCompiler {
     stats_.frame_size = frame_size_;
     stats_.spill_slots = alloc_.spill_slots;
     out.stats = stats_;
+    out.exits = std::move(exits_);
     return out;
   }
 
@@ -1022,6 +1025,7 @@ class FunctionCompiler {
         const int s = ReadFp(in.args[0], kF0);
         if (s != 0) a_->fmov(D(0), D(s));
       } else if (in.args[0].is_imm()) {
+        if (EmitExitByCall(static_cast<uint64_t>(in.args[0].imm))) return;
         // Straight into x0 (deopt exits return small codes).
         MovImm(0, static_cast<uint64_t>(lir::Truncate(static_cast<uint64_t>(in.args[0].imm), t)),
                64);
@@ -1045,6 +1049,32 @@ class FunctionCompiler {
       }
     }
     if (block_ != epilogue_block_) a_->b(epilogue_);
+  }
+
+  // CompileOptions::exit_code_limit: `code` returned by a `bl` to the shared exit block.
+  bool EmitExitByCall(uint64_t code) {
+    const uint64_t limit = options_.exit_code_limit;
+    const uint64_t kind = code & kExitByOffset;
+    const uint64_t at = a_->offset();
+    if (limit == 0 || code >= limit || kind == 0 || kind == kExitByOffset ||
+        (at | kExitByOffset) >= limit) {
+      return false;
+    }
+    if (!exit_block_.isValid()) exit_block_ = a_->newLabel();
+    a_->bl(exit_block_);
+    exits_.push_back(ExitByCall{static_cast<uint32_t>(at), static_cast<uint32_t>(code)});
+    stats_.exits_by_call++;
+    return true;
+  }
+  // The exits' shared block: x0 = (the calling bl's offset) | kExitByOffset, which is the
+  // return address's offset - 1, then the epilogue.
+  void EmitExitBlock() {
+    if (!exit_block_.isValid()) return;
+    a_->bind(exit_block_);
+    a_->adr(asmjit::a64::x16, entry_);
+    a_->sub(asmjit::a64::x0, asmjit::a64::x30, asmjit::a64::x16);
+    a_->sub(asmjit::a64::x0, asmjit::a64::x0, 4 - kExitByOffset);
+    a_->b(epilogue_);
   }
 
   // The block the epilogue follows, so that its `ret` needs no jump there: the last one in
@@ -1281,6 +1311,8 @@ class FunctionCompiler {
   std::unique_ptr<asmjit::a64::Assembler> a_;
   std::vector<asmjit::Label> block_labels_;
   asmjit::Label epilogue_, entry_;
+  asmjit::Label exit_block_;  // EmitExitByCall's, once one exit needs it
+  std::vector<ExitByCall> exits_;
   int epilogue_block_ = -1;  // EpilogueBlock()
   std::map<uint64_t, asmjit::Label> pool_;
   bool long_ranges_ = false;
@@ -1340,6 +1372,15 @@ std::string Disassemble(const CompiledFunction& code, uint64_t base_address) {
     out += line;
   }
   return out;
+}
+
+std::optional<uint64_t> ExitCodeAt(const std::vector<ExitByCall>& exits, uint64_t result) {
+  const uint64_t at = result & ~kExitByOffset;
+  const auto it =
+      std::lower_bound(exits.begin(), exits.end(), at,
+                       [](const ExitByCall& e, uint64_t off) { return e.offset < off; });
+  if (it == exits.end() || it->offset != at) return std::nullopt;
+  return it->code;
 }
 
 LoadedFunction CompileInto(runtime::CodeSink& sink, const CompileAt& compile) {

@@ -44,15 +44,33 @@ struct CompileOptions {
   CallResolver resolve;
   // Long forms from the start, as for a function of 1 MiB or more (see EmitAllocated).
   bool force_long_ranges = false;
+  // Exits by call (the JIT's deopt exits, jit/lower/lower.h): nonzero, a `ret` of an
+  // immediate code below this whose low two bits are 1 or 2 becomes one `bl` to an exit
+  // block the function's exits share, which returns that bl's offset in the code ORed with 3
+  // (kExitByOffset; below this limit too, else the exit stays a `ret` of its code).
+  // CompiledFunction::exits maps each offset back to its code: one instruction an exit
+  // instead of two (the code's movz and the branch to the epilogue). 0: every `ret` as
+  // written.
+  uint64_t exit_code_limit = 0;
+};
+
+// What an exit by call returns in its low two bits (the rest is its bl's offset).
+constexpr uint64_t kExitByOffset = 3;
+
+// An exit by call: its bl's offset from the function's start, and the code its `ret` had.
+struct ExitByCall {
+  uint32_t offset;
+  uint32_t code;
 };
 
 struct CodeStats {
   size_t code_bytes = 0;  // instructions (the literal pool follows)
   size_t pool_bytes = 0;
   int pool_entries = 0;
-  int direct_calls = 0;  // bl
-  int pool_calls = 0;    // ldr x16, literal; blr x16
-  int far_calls = 0;     // movz/movk x16; blr x16 (no pool in range)
+  int direct_calls = 0;    // bl
+  int pool_calls = 0;      // ldr x16, literal; blr x16
+  int far_calls = 0;       // movz/movk x16; blr x16 (no pool in range)
+  int exits_by_call = 0;   // CompileOptions::exit_code_limit
   int register_calls = 0;  // blr x17: `call *%t(...)`, a target known only at run time
   bool long_ranges = false;
   int64_t frame_size = 0;
@@ -62,7 +80,12 @@ struct CodeStats {
 struct CompiledFunction {
   std::vector<uint8_t> bytes;
   CodeStats stats;
+  std::vector<ExitByCall> exits;  // by offset (CompileOptions::exit_code_limit)
 };
+
+// For what a function's exit block returned: the code of the exit whose `bl` is at
+// `result & ~kExitByOffset` in `exits` (that function's); nullopt if no exit is there.
+std::optional<uint64_t> ExitCodeAt(const std::vector<ExitByCall>& exits, uint64_t result);
 
 // The registers the allocator may hand out on aarch64 (x15-x18 and d29-d31 are reserved).
 const lir::RegisterFile& Aarch64Registers();

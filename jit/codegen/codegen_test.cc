@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "emulation/executors.h"
 #include "jit/lir/text.h"
 
 namespace a64jit::codegen {
@@ -116,6 +117,51 @@ TEST(Codegen, CallThroughARegisterSavesTheTargetFirst) {
   ASSERT_NE(call, std::string::npos) << d;
   EXPECT_LT(save, move) << d;
   EXPECT_LT(move, call) << d;
+}
+
+// Exits by call (CompileOptions::exit_code_limit): each `ret` of a code with low bits 1 or 2
+// is one `bl` to the shared exit block, which returns that bl's offset | 3; ExitCodeAt maps it
+// back. Codes with low bits 0 or 3, and values, are returned as written. Run on this host's
+// executor (Unicorn on x86-64, natively on aarch64).
+TEST(Codegen, ExitsByCallReturnTheirOffsetForTheirCode) {
+  const std::string text =
+      "func @f(%0:i64) -> i64 {\nbb0:\n  br.i64 eq %0, 1, bb1, bb2\nbb1:\n  ret 5\n"
+      "bb2:\n  br.i64 eq %0, 2, bb3, bb4\nbb3:\n  ret 70002\n"
+      "bb4:\n  br.i64 eq %0, 3, bb5, bb6\nbb5:\n  ret 7\n"
+      "bb6:\n  br.i64 eq %0, 4, bb7, bb8\nbb7:\n  ret 8\nbb8:\n  ret %0\n}\n";
+  const lir::Module m = lir::Parse(text);
+  std::unique_ptr<runtime::Executor> ex = emu::CreateHostExecutor();
+  CompileOptions options;
+  options.exit_code_limit = uint64_t{1} << 20;
+  const LoadedFunction f = CompileInto(*ex, [&](std::optional<uint64_t> base) {
+    options.base_address = base;
+    return Compile(m.functions.back(), options);
+  });
+  EXPECT_EQ(f.code.stats.exits_by_call, 2);
+  ASSERT_EQ(f.code.exits.size(), 2u);
+  EXPECT_LT(f.code.exits[0].offset, f.code.exits[1].offset);
+  auto run = [&](uint64_t arg) { return ex->CallInt(f.entry, {runtime::Arg::Int(arg)}); };
+  for (const auto& [arg, code] : {std::pair<uint64_t, uint64_t>{1, 5}, {2, 70002}}) {
+    const uint64_t got = run(arg);
+    EXPECT_EQ(got & kExitByOffset, kExitByOffset) << arg;
+    EXPECT_LT(got, f.code.bytes.size()) << arg;
+    EXPECT_EQ(ExitCodeAt(f.code.exits, got), std::optional<uint64_t>(code)) << arg;
+  }
+#if !defined(__aarch64__)
+  EXPECT_GT(ex->last_call_stats().guest_instructions, 0u);  // Unicorn ran it
+#endif
+  EXPECT_EQ(run(3), 7u);  // low bits 3: as written
+  EXPECT_EQ(run(4), 8u);  // low bits 0: as written
+  EXPECT_EQ(run(99), 99u);
+  EXPECT_EQ(ExitCodeAt(f.code.exits, 3), std::nullopt);
+  // A limit the offsets would reach: the exits stay `ret`s of their codes.
+  options.exit_code_limit = 16;
+  const LoadedFunction small = CompileInto(*ex, [&](std::optional<uint64_t> base) {
+    options.base_address = base;
+    return Compile(m.functions.back(), options);
+  });
+  EXPECT_EQ(small.code.stats.exits_by_call, 0);
+  EXPECT_EQ(ex->CallInt(small.entry, {runtime::Arg::Int(1)}), 5u);
 }
 
 }  // namespace

@@ -5,7 +5,10 @@
 //   kDeoptResume (2): resume the interpreter at prev_instr + 1 with throwflag = 0
 // and the rest indexes the DeoptSite from which the runtime completes the frame: prev_instr,
 // stacktop, and the stack's borrowed values (locals and constants), each with a new
-// reference. Leaving that to the runtime keeps each exit two instructions long.
+// reference. Leaving that to the runtime keeps each exit short: the JIT's code generator
+// makes each one a single `bl` to an exit block the function's exits share, which returns
+// the bl's offset with low bits 3 (codegen::CompileOptions::exit_code_limit); the runtime
+// maps that back to the code (codegen::ExitCodeAt).
 // Operations are calls of the helpers in jit/runtime/helpers.h (by typed id; the LIR names
 // them, and the runtime resolves the name from the same table); reference counting, truth
 // tests of bools and None, and identity tests are inline.
@@ -32,9 +35,10 @@ inline constexpr const char kCallStubName[] = "a64_call_stub";
 constexpr uint64_t kDeoptError = 1;
 constexpr uint64_t kDeoptResume = 2;
 constexpr uint64_t kDeoptKindMask = 3;
-// Results below this are deopt codes: no object lives in the first 64 KiB (Linux maps
-// nothing there), and a movz can still load every code.
-constexpr uint64_t kDeoptCodeLimit = 65536;
+// Results below this are deopt codes, or exits' offsets (low bits 3) in functions of less
+// than 1 MiB: no object lives in the first MiB of the address space (Linux maps nothing
+// below 64 KiB, and the loader, the heap and mmap place nothing near it).
+constexpr uint64_t kDeoptCodeLimit = uint64_t{1} << 20;
 
 struct DeoptSite {
   int prev_unit = 0;  // prev_instr, in code units from _PyCode_CODE(code)

@@ -83,6 +83,7 @@ struct CodeState {
   int8_t captured = -1;  // matches Config::capture_pattern: -1 not yet known, 0 no, 1 yes
   std::vector<std::unique_ptr<runtime::SiteCache>> site_caches;  // referenced by the code
   std::vector<lower::DeoptSite> deopt_sites;                     // indexed by deopt codes
+  std::vector<codegen::ExitByCall> exits;  // exits by call: their offsets' codes (lower.h)
 };
 
 struct Runtime {
@@ -314,6 +315,7 @@ void WriteDump(Runtime& r, const CodeState& st, const Decisions& decisions,
 void Install(Runtime& r, CodeState* st, PyCodeObject* code, compiler::CompiledCode& c) {
   st->code = code;
   st->deopt_sites = std::move(c.deopt_sites);
+  st->exits = std::move(c.code.code.exits);
   st->stub.frame_bytes = static_cast<int64_t>(sizeof(PyObject*)) * FrameSlots(code);
   // Generator code too: its call path clears the locals past the parameters (HIR ClearLocals),
   // as other code does at its entry (lower.cc).
@@ -539,6 +541,14 @@ void UnwindFrame(_PyInterpreterFrame* frame, bool reraised) {
 // exception leaving the function) the runtime unwinds it.
 __attribute__((noinline)) PyObject* FinishDeopt(Runtime& r, CodeState* st, PyThreadState* ts,
                                                 _PyInterpreterFrame* frame, uint64_t code) {
+  if ((code & lower::kDeoptKindMask) == codegen::kExitByOffset) {
+    // An exit by call (lower.h): its bl's offset, for the code it stands for.
+    const std::optional<uint64_t> exit = codegen::ExitCodeAt(st->exits, code);
+    if (!exit) {
+      Py_FatalError("a64jit: compiled code returned through its exit block from no exit");
+    }
+    code = *exit;
+  }
   CompleteFrame(*st, frame, code);
   const bool error = (code & lower::kDeoptKindMask) == lower::kDeoptError;
   const lower::DeoptSite& site = st->deopt_sites.at(code >> 2);
@@ -566,7 +576,8 @@ A64JIT_ALWAYS_INLINE PyObject* EndRun(Runtime& r, CodeState* st, PyThreadState* 
                                       _PyInterpreterFrame* frame, uint64_t result) {
   const uint64_t kind = result & lower::kDeoptKindMask;
   if (result < lower::kDeoptCodeLimit &&
-      (kind == lower::kDeoptError || kind == lower::kDeoptResume)) {
+      (kind == lower::kDeoptError || kind == lower::kDeoptResume ||
+       kind == codegen::kExitByOffset)) {
     return FinishDeopt(r, st, ts, frame, result);
   }
   ts->cframe->current_frame = frame->previous;
