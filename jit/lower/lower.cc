@@ -581,9 +581,15 @@ class Lowerer {
     return p;
   }
 
-  SiteCache* NewSiteCache() {
-    return rt_.new_site_cache ? rt_.new_site_cache(lowering_ != nullptr ? lowering_->bc : -1)
-                              : nullptr;
+  // A cache for `site` (default: the instruction being lowered), with its instruction and
+  // name in the cache's header (RuntimeAddresses::new_site_cache).
+  SiteCache* NewSiteCache(const Instr* site = nullptr) {
+    if (!rt_.new_site_cache) return nullptr;
+    if (site == nullptr) site = lowering_;
+    if (site == nullptr) return rt_.new_site_cache(-1, -1);
+    const bool named = site->op == Op::kLoadGlobal || site->op == Op::kLoadAttr ||
+                       site->op == Op::kStoreAttr || site->op == Op::kLoadMethod;
+    return rt_.new_site_cache(site->bc, named ? static_cast<int>(site->imm) : -1);
   }
   static Operand Ptr(const void* p) {
     return Operand::Imm(static_cast<int64_t>(reinterpret_cast<uintptr_t>(p)));
@@ -597,6 +603,20 @@ class Lowerer {
     SetPrevInstr(in.bc);
     Call(h, std::move(args), LirReg(in.dst));
     DeoptIf(in, Cond::kEq, V(LirReg(in.dst)), Operand::Imm(0));
+  }
+  // A site helper's call (jit/runtime/helpers.h): the helper itself makes `in` the frame's
+  // prev_instr, from its cache's header, so nothing is stored here.
+  void SiteCallChecked(const Instr& in, Helper h, lir::Operands args) {
+    Call(h, std::move(args), LirReg(in.dst));
+    prev_instr_known_ = in.bc;
+    DeoptIf(in, Cond::kEq, V(LirReg(in.dst)), Operand::Imm(0));
+  }
+  // Its int64_t result, negative on error.
+  int SiteCallInt(const Instr& in, Helper h, lir::Operands args, int dst = -1) {
+    const int r = Call(h, std::move(args), dst, Type::kI64);
+    prev_instr_known_ = in.bc;
+    DeoptIf(in, Cond::kSlt, V(r), Operand::Imm(0));
+    return r;
   }
   // A call returning an int, negative on error.
   int CallInt(const Instr& in, Helper h, lir::Operands args, int dst = -1) {
@@ -2809,7 +2829,7 @@ class Lowerer {
       return;
     }
     const auto cached = [&] {
-      CallChecked(in, Helper::a64_load_attr_cached, {obj, Imm(Name(in.imm)), Ptr(site)});
+      SiteCallChecked(in, Helper::a64_load_attr_cached, {V(frame_), obj, Ptr(site)});
     };
     if (InlineModuleProbe(in)) {
       return ModuleAttribute(in, obj, site, offsetof(AttrCache, module), LirReg(in.dst), -1,
@@ -2828,7 +2848,7 @@ class Lowerer {
     Incref(V(LirReg(in.dst)));
     Jmp(done);
     cur_ = slow;
-    CallChecked(in, Helper::a64_load_attr_cached, {obj, Imm(Name(in.imm)), V(cache)});
+    SiteCallChecked(in, Helper::a64_load_attr_cached, {V(frame_), obj, V(cache)});
     Jmp(done);
     Join(done, known, in.bc);
   }
@@ -2841,7 +2861,7 @@ class Lowerer {
       return;
     }
     if (!InstanceProbe(in)) {
-      CallInt(in, Helper::a64_store_attr_cached, {obj, Imm(Name(in.imm)), value, Ptr(site)});
+      SiteCallInt(in, Helper::a64_store_attr_cached, {V(frame_), obj, value, Ptr(site)});
       return;
     }
     const int known = prev_instr_known_;
@@ -2862,7 +2882,7 @@ class Lowerer {
     Decref(old, false, in.bc, IsFloatLike(in.args[1]));
     Jmp(done);
     cur_ = slow;
-    CallInt(in, Helper::a64_store_attr_cached, {obj, Imm(Name(in.imm)), value, V(cache)});
+    SiteCallInt(in, Helper::a64_store_attr_cached, {V(frame_), obj, value, V(cache)});
     Jmp(done);
     Join(done, known, in.bc);
   }
@@ -2973,10 +2993,9 @@ class Lowerer {
     Incref(V(dst));
     Jmp(done);
     cur_ = slow;
-    SetPrevInstr(in.bc);
-    Call(module_only ? Helper::a64_load_global_module_cached : Helper::a64_load_global_cached,
-         {V(frame_), Imm(Name(in.imm)), V(cache)}, dst);
-    DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));
+    SiteCallChecked(
+        in, module_only ? Helper::a64_load_global_module_cached : Helper::a64_load_global_cached,
+        {V(frame_), V(cache)});
     Jmp(done);
     Join(done, known, in.bc);
   }
@@ -3024,8 +3043,8 @@ class Lowerer {
       return LowerLoadGlobal(global);
     }
     const int g = LirReg(global.dst);
-    SiteCache* global_site = NewSiteCache();
-    SiteCache* attr_site = NewSiteCache();
+    SiteCache* global_site = NewSiteCache(&global);
+    SiteCache* attr_site = NewSiteCache(&attr);
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
     const int cache = Mov(Ptr(global_site), Type::kPtr);
@@ -3043,12 +3062,12 @@ class Lowerer {
     cur_ = slow;  // both loads and the module's release in one call: half the code
     prev_instr_known_ = known;
     lowering_ = &global;
-    SetPrevInstr(global.bc);
     const int out = ScratchAddr();
-    const int status = Call(Helper::a64_module_attr_of_global,
-                            {V(frame_), Imm(Name(global.imm)), V(cache), Imm(Name(attr.imm)),
-                             Ptr(attr_site), V(out), Operand::Imm(int64_t{attr.bc} << 1 | method)},
-                            -1, Type::kI64);
+    const int status =
+        Call(Helper::a64_module_attr_of_global,
+             {V(frame_), V(cache), Ptr(attr_site), V(out), Operand::Imm(method ? 1 : 0)}, -1,
+             Type::kI64);
+    prev_instr_known_ = -1;  // the global's, or the attribute's once the global loaded
     DeoptIf(global, Cond::kEq, V(status), Operand::Imm(1));
     lowering_ = &attr;
     Load(V(out), 0, Type::kPtr, g);  // the module when the attribute failed, for its exit
@@ -3118,7 +3137,7 @@ class Lowerer {
   // LOAD_METHOD through a64_load_method_cached, which checks and fills the site's cache.
   void LoadMethodCached(const Instr& in, Operand obj, Operand cache) {
     const int p = ScratchAddr();
-    CallInt(in, Helper::a64_load_method_cached, {obj, Imm(Name(in.imm)), V(p), cache});
+    SiteCallInt(in, Helper::a64_load_method_cached, {V(frame_), obj, V(p), cache});
     Load(V(p), 0, Type::kPtr, LirReg(in.dst));
     Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
   }

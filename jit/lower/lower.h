@@ -73,8 +73,10 @@ struct DeoptSite {
 // takes them from here only, so golden tests can lower with fixed, readable addresses.
 struct RuntimeAddresses {
   // A new zeroed SiteCache that lives as long as the compiled code, for the instruction at
-  // code unit `bc` (the runtime names the site in its statistics); nullptr: no caches.
-  std::function<runtime::SiteCache*(int bc)> new_site_cache;
+  // code unit `bc` (the runtime names the site in its statistics) whose name is
+  // co_names[name] (-1: none). The runtime puts both in the cache's SiteHeader, where the
+  // global, attribute and method helpers find them. nullptr: no caches.
+  std::function<runtime::SiteCache*(int bc, int name)> new_site_cache;
   std::vector<uint64_t> consts;  // co_consts items
   // Per co_consts item: its value when it is an exact int of at most one digit (compared
   // as an immediate, without the type and size checks a variable needs).

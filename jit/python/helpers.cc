@@ -39,7 +39,16 @@ PyObject* a64_load_global(_PyInterpreterFrame* frame, PyObject* name) {
 
 // LOAD_GLOBAL: 3.11 gives every dict mutation a fresh, process-unique ma_version_tag, so
 // the same dicts with the same tags still hold the cached value.
-PyObject* a64_load_global_cached(_PyInterpreterFrame* frame, PyObject* name, GlobalCache* cache) {
+// The site's instruction, from its cache's header (site_cache.h): it becomes the frame's
+// prev_instr, and its name is returned.
+static PyObject* EnterSite(_PyInterpreterFrame* frame, const void* cache) {
+  const SiteHeader& site = HeaderOf(cache);
+  frame->prev_instr = static_cast<_Py_CODEUNIT*>(const_cast<void*>(site.prev_instr));
+  return static_cast<PyObject*>(site.name);
+}
+
+PyObject* a64_load_global_cached(_PyInterpreterFrame* frame, GlobalCache* cache) {
+  PyObject* name = EnterSite(frame, cache);
   auto* g = reinterpret_cast<PyDictObject*>(frame->f_globals);
   auto* b = reinterpret_cast<PyDictObject*>(frame->f_builtins);
   if (cache->globals == g && cache->builtins == b && g->ma_version_tag == cache->globals_version &&
@@ -60,8 +69,8 @@ PyObject* a64_load_global_cached(_PyInterpreterFrame* frame, PyObject* name, Glo
 // A site that found its name in the globals: only the globals can change the answer (the
 // builtins are not reached), so compiled code checks the globals' version tag alone, and the
 // cache takes nothing that came from the builtins (which that check would not guard).
-PyObject* a64_load_global_module_cached(_PyInterpreterFrame* frame, PyObject* name,
-                                        GlobalCache* cache) {
+PyObject* a64_load_global_module_cached(_PyInterpreterFrame* frame, GlobalCache* cache) {
+  PyObject* name = EnterSite(frame, cache);
   auto* g = reinterpret_cast<PyDictObject*>(frame->f_globals);
   if (cache->globals == g && g->ma_version_tag == cache->globals_version) {
     return Py_NewRef(static_cast<PyObject*>(cache->value));
@@ -189,7 +198,8 @@ static void RememberModuleValue(ModuleEntry& e, uint32_t& respecializations, PyO
   e = {obj, reinterpret_cast<PyDictObject*>(dict)->ma_version_tag, value};
 }
 
-PyObject* a64_load_attr_cached(PyObject* obj, PyObject* name, AttrCache* cache) {
+PyObject* a64_load_attr_cached(_PyInterpreterFrame* frame, PyObject* obj, AttrCache* cache) {
+  PyObject* name = EnterSite(frame, cache);
   if (PyObject** slot = CachedSlot(obj, cache)) return Py_NewRef(*slot);
   if (PyObject* value = CachedModuleValue(obj, cache->module)) return Py_NewRef(value);
   PyObject* res = PyObject_GetAttr(obj, name);
@@ -202,18 +212,16 @@ PyObject* a64_load_attr_cached(PyObject* obj, PyObject* name, AttrCache* cache) 
   return res;
 }
 
-int64_t a64_module_attr_of_global(_PyInterpreterFrame* frame, PyObject* global_name,
-                                  GlobalCache* global_cache, PyObject* attr_name,
-                                  SiteCache* attr_cache, PyObject** out, int64_t how) {
-  PyObject* module = a64_load_global_module_cached(frame, global_name, global_cache);
+int64_t a64_module_attr_of_global(_PyInterpreterFrame* frame, GlobalCache* global_cache,
+                                  SiteCache* attr_cache, PyObject** out, int64_t method) {
+  PyObject* module = a64_load_global_module_cached(frame, global_cache);
   if (module == nullptr) return 1;
-  frame->prev_instr = _PyCode_CODE(frame->f_code) + (how >> 1);
   int failed;
-  if (how & 1) {
-    failed = a64_load_method_cached(module, attr_name, out,
-                                    reinterpret_cast<MethodCache*>(attr_cache)) < 0;
+  if (method) {
+    failed =
+        a64_load_method_cached(frame, module, out, reinterpret_cast<MethodCache*>(attr_cache)) < 0;
   } else {
-    out[0] = a64_load_attr_cached(module, attr_name, reinterpret_cast<AttrCache*>(attr_cache));
+    out[0] = a64_load_attr_cached(frame, module, reinterpret_cast<AttrCache*>(attr_cache));
     failed = out[0] == nullptr;
   }
   if (failed) {
@@ -226,7 +234,9 @@ int64_t a64_module_attr_of_global(_PyInterpreterFrame* frame, PyObject* global_n
 
 // 0 or -1, as PyObject_SetAttr. Only replaces an attribute that exists (a new one changes
 // the values' insertion order, which the generic path maintains).
-int a64_store_attr_cached(PyObject* obj, PyObject* name, PyObject* value, AttrCache* cache) {
+int64_t a64_store_attr_cached(_PyInterpreterFrame* frame, PyObject* obj, PyObject* value,
+                              AttrCache* cache) {
+  PyObject* name = EnterSite(frame, cache);
   if (PyObject** slot = CachedSlot(obj, cache)) {
     PyObject* old = *slot;
     *slot = Py_NewRef(value);
@@ -267,7 +277,9 @@ static MethodEntry MethodEntryFor(PyObject* obj, PyObject* name) {
   return e;
 }
 
-int a64_load_method_cached(PyObject* obj, PyObject* name, PyObject** out, MethodCache* cache) {
+int64_t a64_load_method_cached(_PyInterpreterFrame* frame, PyObject* obj, PyObject** out,
+                               MethodCache* cache) {
+  PyObject* name = EnterSite(frame, cache);
   if (PyObject* value = CachedModuleValue(obj, cache->module)) {
     out[0] = nullptr;
     out[1] = Py_NewRef(value);

@@ -81,8 +81,8 @@ struct CodeState {
   std::optional<int> opt_limit;
   Plant plant = Plant::kNone;
   int8_t captured = -1;  // matches Config::capture_pattern: -1 not yet known, 0 no, 1 yes
-  std::vector<std::unique_ptr<runtime::SiteCache>> site_caches;  // referenced by the code
-  std::vector<lower::DeoptSite> deopt_sites;                     // indexed by deopt codes
+  std::vector<std::unique_ptr<runtime::HeadedSiteCache>> site_caches;  // the code's
+  std::vector<lower::DeoptSite> deopt_sites;                           // indexed by deopt codes
   std::vector<codegen::ExitByCall> exits;  // exits by call: their offsets' codes (lower.h)
 };
 
@@ -252,9 +252,9 @@ std::string TextOf(const CodeState& st, const std::string& what) {
   if (what == "hir") return compiler::HirText(info, &decisions);
   lower::RuntimeAddresses rt = AddressesFor(st.code);
   size_t next = 0;
-  rt.new_site_cache = [&st, &next](int) -> runtime::SiteCache* {
+  rt.new_site_cache = [&st, &next](int, int) -> runtime::SiteCache* {
     if (next >= st.site_caches.size()) throw std::logic_error("LIR text: more site caches");
-    return st.site_caches[next++].get();
+    return &st.site_caches[next++]->cache;
   };
   return compiler::LirText(info, rt, &decisions);
 }
@@ -347,10 +347,14 @@ void Install(Runtime& r, CodeState* st, PyCodeObject* code, compiler::CompiledCo
 void TryCompile(Runtime& r, CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
   try {
     lower::RuntimeAddresses rt = AddressesFor(code);
-    rt.new_site_cache = [st, code](int bc) {
-      st->site_caches.push_back(std::make_unique<runtime::SiteCache>());
-      RegisterCacheSite(st->site_caches.back().get(), &st->name, code, bc);
-      return st->site_caches.back().get();
+    rt.new_site_cache = [st, code](int bc, int name) {
+      auto site = std::make_unique<runtime::HeadedSiteCache>();
+      if (bc >= 0) site->header.prev_instr = _PyCode_CODE(code) + bc;
+      if (name >= 0) site->header.name = PyTuple_GET_ITEM(code->co_names, name);
+      runtime::SiteCache* cache = &site->cache;
+      st->site_caches.push_back(std::move(site));
+      RegisterCacheSite(cache, &st->name, code, bc);
+      return cache;
     };
     runtime::Executor& executor = *r.executor;
     runtime::CappedSink capped(executor, r.config.max_code_size,
@@ -391,7 +395,7 @@ void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
   Runtime& r = TheRuntime();
   TryCompile(r, st, code, func);
   if (st->status == CodeState::Status::kFailed) {
-    for (const auto& cache : st->site_caches) ForgetCacheSite(cache.get());
+    for (const auto& site : st->site_caches) ForgetCacheSite(&site->cache);
     r.stats.failed++;
     r.stats.failures[st->name] = st->failure;
     Log("not compiled " + st->name + ": " + st->failure);

@@ -143,27 +143,30 @@ namespace a64jit::runtime {
 // LOAD_GLOBAL: globals, then builtins; NULL without an exception when missing (the
 // interpreter then redoes the instruction and raises stock's exact error).
 PyObject* a64_load_global(_PyInterpreterFrame* frame, PyObject* name);
-PyObject* a64_load_global_cached(_PyInterpreterFrame* frame, PyObject* name, GlobalCache* cache);
+// The site helpers below are what compiled code calls on a cache miss. Each takes its
+// instruction from its cache's SiteHeader (site_cache.h): it sets frame->prev_instr to it
+// first and reads the name there.
+PyObject* a64_load_global_cached(_PyInterpreterFrame* frame, GlobalCache* cache);
 // The cache of a site whose inline check compares the globals' version tag alone: filled
 // only with a value found in the globals (LOAD_GLOBAL_MODULE's case).
-PyObject* a64_load_global_module_cached(_PyInterpreterFrame* frame, PyObject* name,
-                                        GlobalCache* cache);
-PyObject* a64_load_attr_cached(PyObject* obj, PyObject* name, AttrCache* cache);
+PyObject* a64_load_global_module_cached(_PyInterpreterFrame* frame, GlobalCache* cache);
+PyObject* a64_load_attr_cached(_PyInterpreterFrame* frame, PyObject* obj, AttrCache* cache);
 // LOAD_GLOBAL of a module and LOAD_ATTR or LOAD_METHOD of it (`math.sqrt`) as one call: the
-// cold path of lower.module-attr-of-global, through the two sites' caches. `how` is the
-// attribute instruction's code unit << 1, | 1 for LOAD_METHOD (`attr_cache` then a
-// MethodCache). Returns 0 with out[0] the attribute, or out[0..1] LOAD_METHOD's pair; 1 when
-// the global failed (as a64_load_global_module_cached: maybe without an exception), nothing
-// held; 2 when the attribute failed (an exception set), out[0] then the module, a reference
-// for the attribute instruction's error exit. prev_instr is the attribute's once the global
-// is loaded.
-int64_t a64_module_attr_of_global(_PyInterpreterFrame* frame, PyObject* global_name,
-                                  GlobalCache* global_cache, PyObject* attr_name,
-                                  SiteCache* attr_cache, PyObject** out, int64_t how);
-int a64_store_attr_cached(PyObject* obj, PyObject* name, PyObject* value, AttrCache* cache);
+// cold path of lower.module-attr-of-global, through the two sites' caches; `method`: the
+// attribute's is LOAD_METHOD (`attr_cache` then a MethodCache). Returns 0 with out[0] the
+// attribute, or out[0..1] LOAD_METHOD's pair; 1 when the global failed (as
+// a64_load_global_module_cached: maybe without an exception), nothing held; 2 when the
+// attribute failed (an exception set), out[0] then the module, a reference for the
+// attribute instruction's error exit. prev_instr is the attribute's once the global is
+// loaded.
+int64_t a64_module_attr_of_global(_PyInterpreterFrame* frame, GlobalCache* global_cache,
+                                  SiteCache* attr_cache, PyObject** out, int64_t method);
+int64_t a64_store_attr_cached(_PyInterpreterFrame* frame, PyObject* obj, PyObject* value,
+                              AttrCache* cache);
 // LOAD_METHOD: out[0], out[1] = method, self or NULL, attribute.
 int a64_load_method(PyObject* obj, PyObject* name, PyObject** out);
-int a64_load_method_cached(PyObject* obj, PyObject* name, PyObject** out, MethodCache* cache);
+int64_t a64_load_method_cached(_PyInterpreterFrame* frame, PyObject* obj, PyObject** out,
+                               MethodCache* cache);
 // bool(a op b): 1, 0, or -1 on error.
 int a64_compare_bool(PyObject* a, PyObject* b, int64_t op);
 // int(x), one positional argument: what int's tp_new does with it (PyNumber_Long), inside

@@ -3,6 +3,7 @@
 #ifndef A64JIT_JIT_RUNTIME_SITE_CACHE_H_
 #define A64JIT_JIT_RUNTIME_SITE_CACHE_H_
 
+#include <cstddef>
 #include <cstdint>
 
 namespace a64jit::runtime {
@@ -15,6 +16,24 @@ constexpr int64_t kInlineValuesOffset = -4 * static_cast<int64_t>(sizeof(void*))
 struct SiteCache {
   uint64_t words[16];
 };
+
+// The instruction a site is for, which the runtime writes just before each SiteCache it
+// makes (HeadedSiteCache). A cache's helper takes both from here: it sets the frame's
+// prev_instr and reads the name itself, so compiled code passes neither (two or three
+// instructions less a site, and no literal for the name).
+struct SiteHeader {
+  const void* prev_instr;  // the instruction's _Py_CODEUNIT; nullptr: no instruction
+  void* name;              // the PyObject* of co_names it loads or stores (borrowed); or nullptr
+};
+struct HeadedSiteCache {
+  SiteHeader header;
+  SiteCache cache;
+};
+inline const SiteHeader& HeaderOf(const void* cache) {
+  return reinterpret_cast<const HeadedSiteCache*>(static_cast<const char*>(cache) -
+                                                  offsetof(HeadedSiteCache, cache))
+      ->header;
+}
 
 // Attribute and method sites keep one entry per receiver type, up to this many: a site that
 // sees a base class's method run on several subclasses (Richards' `self.holding` in Task)
