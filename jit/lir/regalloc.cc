@@ -351,6 +351,17 @@ ScanFacts FindScanFacts(const Function& f, const RegisterFile& regs) {
   for (size_t v = 0; v < nv; v++) {
     if (facts.hint[v] < 0) facts.hint[v] = result_hint[v];
   }
+  // A parameter with no other preference stays where it arrives (no move in the prologue).
+  size_t next_gp = 0, next_fp = 0;
+  for (int p : f.params) {
+    const bool fp = IsFloat(f.TypeOf(p));
+    const std::vector<int>& arg_regs = fp ? regs.fp_args : regs.gp_args;
+    size_t& next = fp ? next_fp : next_gp;
+    if (next < arg_regs.size() && facts.hint[static_cast<size_t>(p)] < 0) {
+      facts.hint[static_cast<size_t>(p)] = arg_regs[next];
+    }
+    next++;
+  }
   return facts;
 }
 
@@ -434,7 +445,8 @@ class LinearScan {
         held_(kRegClasses * kRegsPerClass),
         callee_used_(kRegClasses * kRegsPerClass, false),
         callee_mask_{Mask(regs.gp_callee_saved), Mask(regs.fp_callee_saved)},
-        caller_mask_{Mask(regs.gp_caller_saved), Mask(regs.fp_caller_saved)} {
+        caller_mask_{Mask(regs.gp_caller_saved), Mask(regs.fp_caller_saved)},
+        arg_mask_{Mask(regs.gp_args), Mask(regs.fp_args)} {
     for (const LiveInterval& iv : intervals) interval_of_[static_cast<size_t>(iv.vreg)] = &iv;
   }
 
@@ -502,17 +514,26 @@ class LinearScan {
       return cls.base + hint;
     }
     int chosen = -1;
-    if (!crosses) chosen = FirstFree(iv, cls, cls.caller);
+    // A value with no preference of its own takes a caller-saved register that is no
+    // argument register first: those stay free for the values that end as arguments of the
+    // next call (a slot address, a count), which would otherwise take another one and be
+    // moved there.
+    if (!crosses && hint < 0) chosen = FirstFree(iv, cls, cls.caller, ArgumentMask(cls));
+    if (!crosses && chosen < 0) chosen = FirstFree(iv, cls, cls.caller);
     if (chosen < 0) chosen = FirstFree(iv, cls, cls.callee);
     return chosen;
   }
 
-  int FirstFree(const LiveInterval& iv, const Class& cls, const std::vector<int>& set) const {
+  // The first register of `set`, in order, that is free over `iv` and not in `skip`.
+  int FirstFree(const LiveInterval& iv, const Class& cls, const std::vector<int>& set,
+                uint32_t skip = 0) const {
     for (int r : set) {
+      if (Contains(skip, r)) continue;
       if (held_[static_cast<size_t>(cls.base + r)].IsFree(iv)) return cls.base + r;
     }
     return -1;
   }
+  uint32_t ArgumentMask(const Class& cls) const { return arg_mask_[cls.base != 0]; }
 
   // Uses per position covered: a long-lived value used everywhere, like a frame pointer,
   // keeps its register; a long-lived rarely used one goes to memory.
@@ -582,6 +603,7 @@ class LinearScan {
   std::vector<Occupancy> slots_;                  // per spill slot
   const uint32_t callee_mask_[kRegClasses];       // per class (0: general, 1: f64)
   const uint32_t caller_mask_[kRegClasses];
+  const uint32_t arg_mask_[kRegClasses];  // the calling convention's argument registers
 };
 
 // The order the scan takes intervals in: by start, ties in vreg order (the order of
