@@ -185,6 +185,7 @@ class Lowerer {
     for (size_t b = 0; b < f_.blocks.size(); b++) block_of_.push_back(NewBlock());
     cur_ = entry_;
     first_instr_ = Mov(Operand::Imm(static_cast<int64_t>(rt_.first_instr)), Type::kPtr);
+    ReserveSiteCaches();
     // prev_instr is left as the caller made it (before the first instruction): every place
     // that can run other code or leave sets it first (SetPrevInstr), as it must later on
     // anyway. A resumed generator's says where it was suspended (block 0 reads it).
@@ -581,6 +582,31 @@ class Lowerer {
     return p;
   }
 
+  // Room for the function's caches (RuntimeAddresses::reserve_site_caches), and the register
+  // that holds its address: at most one cache for each instruction of these ops.
+  void ReserveSiteCaches() {
+    if (!rt_.reserve_site_caches) return;
+    int count = 0;
+    for (const hir::Block& b : f_.blocks) {
+      for (const Instr& in : b.instrs) {
+        count += in.op == Op::kCall || in.op == Op::kLoadGlobal || in.op == Op::kLoadAttr ||
+                 in.op == Op::kStoreAttr || in.op == Op::kLoadMethod;
+      }
+    }
+    if (count == 0) return;
+    site_room_ = rt_.reserve_site_caches(count);
+    if (site_room_ != nullptr) site_room_reg_ = Mov(Ptr(site_room_), Type::kPtr);
+  }
+  // A new vreg holding `site`'s address plus `tag`: from the room's register, else a literal.
+  int SiteAddress(const void* site, int64_t tag = 0) {
+    const int64_t offset = static_cast<const char*>(site) - static_cast<const char*>(site_room_);
+    if (site_room_ == nullptr || offset < 0 || offset >= kSiteRoomReach) {
+      return Mov(Operand::Imm(static_cast<int64_t>(reinterpret_cast<uintptr_t>(site)) + tag),
+                 Type::kPtr);
+    }
+    if (offset + tag == 0) return Mov(V(site_room_reg_), Type::kPtr);
+    return Binary(lir::Op::kAdd, V(site_room_reg_), Operand::Imm(offset + tag), Type::kPtr);
+  }
   // A cache for `site` (default: the instruction being lowered), with its instruction and
   // name in the cache's header (RuntimeAddresses::new_site_cache).
   SiteCache* NewSiteCache(const Instr* site = nullptr) {
@@ -1120,12 +1146,12 @@ class Lowerer {
       c_call = reinterpret_cast<runtime::CCallCache*>(NewSiteCache());
     }
     if (rt_.call_stub != 0 && c_call != nullptr) {  // the stub takes no site without a cache
-      const uint64_t tagged = reinterpret_cast<uint64_t>(c_call) |
-                              (IsNullReg(in.args[0]) ? 0 : runtime::kCCallMethodShape);
+      const int tagged = SiteAddress(
+          c_call, IsNullReg(in.args[0]) ? 0 : static_cast<int64_t>(runtime::kCCallMethodShape));
       // By name: a direct call when the stub is in range (an indirect one costs a lookup
       // under QEMU and a literal and a register here).
       lir::Instr call =
-          CallByName(kCallStubName, {V(tstate_), V(p), Operand::Imm(in.imm), Imm(tagged)});
+          CallByName(kCallStubName, {V(tstate_), V(p), Operand::Imm(in.imm), V(tagged)});
       call.dst = out_.NewVReg(Type::kI64);
       Mov(V(Emit(std::move(call)).dst), Type::kPtr, dst);
     } else {
@@ -1438,7 +1464,7 @@ class Lowerer {
     using runtime::CCallCache;
     const Operand method = V(LirReg(in.args[0]));
     const int self = LirReg(in.args[1]);
-    const int c = Mov(Ptr(cache), Type::kPtr);
+    const int c = SiteAddress(cache);
     const int cached = Load(V(c), offsetof(CCallCache, callable), Type::kPtr);
     SlowIf(Cond::kNe, Type::kI64, method, V(cached), slow);
     // NULL unless the cache holds a descriptor: no object's type matches it then.
@@ -2829,7 +2855,7 @@ class Lowerer {
       return;
     }
     const auto cached = [&] {
-      SiteCallChecked(in, Helper::a64_load_attr_cached, {V(frame_), obj, Ptr(site)});
+      SiteCallChecked(in, Helper::a64_load_attr_cached, {V(frame_), obj, V(SiteAddress(site))});
     };
     if (InlineModuleProbe(in)) {
       return ModuleAttribute(in, obj, site, offsetof(AttrCache, module), LirReg(in.dst), -1,
@@ -2841,7 +2867,7 @@ class Lowerer {
     const bool planted = Planted(decisions_, Plant::kCacheIndex);
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
-    const int cache = Mov(Ptr(site), Type::kPtr);
+    const int cache = SiteAddress(site);
     const int slot = GuardedAttrSlot(obj, cache, slow).slot;
     Load(V(slot), planted ? 8 : 0, Type::kPtr, LirReg(in.dst));
     SlowIf(Cond::kEq, Type::kI64, V(LirReg(in.dst)), Operand::Imm(0), slow);
@@ -2861,12 +2887,12 @@ class Lowerer {
       return;
     }
     if (!InstanceProbe(in)) {
-      SiteCallInt(in, Helper::a64_store_attr_cached, {V(frame_), obj, value, Ptr(site)});
+      SiteCallInt(in, Helper::a64_store_attr_cached, {V(frame_), obj, value, V(SiteAddress(site))});
       return;
     }
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
-    const int cache = Mov(Ptr(site), Type::kPtr);
+    const int cache = SiteAddress(site);
     const AttrSlot place = GuardedAttrSlot(obj, cache, slow);
     const int old = Load(V(place.slot), 0, Type::kPtr);
     Incref(value);
@@ -2901,7 +2927,7 @@ class Lowerer {
     FastOrGeneric(
         "", in,
         [&](int slow) {
-          ModuleProbe(obj, Mov(Ptr(site), Type::kPtr), at, dst, slow);
+          ModuleProbe(obj, SiteAddress(site), at, dst, slow);
           if (null_dst >= 0) Mov(Operand::Imm(0), Type::kPtr, null_dst);
         },
         cached, /*forced=*/true);
@@ -2974,7 +3000,7 @@ class Lowerer {
     }
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
-    const int cache = Mov(Ptr(site), Type::kPtr);
+    const int cache = SiteAddress(site);
     const bool module_only = InGlobals(in);
     // The version tags alone: 3.11 gives every dict, and every change to one, a version tag no
     // other dict has or had (docs/cpython311.md), so equal tags mean the very dicts the cache
@@ -3047,7 +3073,7 @@ class Lowerer {
     SiteCache* attr_site = NewSiteCache(&attr);
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
-    const int cache = Mov(Ptr(global_site), Type::kPtr);
+    const int cache = SiteAddress(global_site);
     // The globals' tag and the module's identity in one guard: the cached value is only
     // compared (not read through) before the tag says the globals still hold it.
     const std::pair<int, int> globals_version = GlobalsVersion(cache);
@@ -3055,8 +3081,8 @@ class Lowerer {
     lowering_ = &attr;
     const bool method = attr.op == Op::kLoadMethod;  // [NULL, the module's attribute]
     const int64_t at = method ? offsetof(MethodCache, module) : offsetof(AttrCache, module);
-    ModuleProbe(V(module), Mov(Ptr(attr_site), Type::kPtr), at,
-                LirReg(method ? attr.dst2 : attr.dst), slow, globals_version, global.bc);
+    ModuleProbe(V(module), SiteAddress(attr_site), at, LirReg(method ? attr.dst2 : attr.dst), slow,
+                globals_version, global.bc);
     if (method) Mov(Operand::Imm(0), Type::kPtr, LirReg(attr.dst));
     Jmp(done);
     cur_ = slow;  // both loads and the module's release in one call: half the code
@@ -3065,8 +3091,8 @@ class Lowerer {
     const int out = ScratchAddr();
     const int status =
         Call(Helper::a64_module_attr_of_global,
-             {V(frame_), V(cache), Ptr(attr_site), V(out), Operand::Imm(method ? 1 : 0)}, -1,
-             Type::kI64);
+             {V(frame_), V(cache), V(SiteAddress(attr_site)), V(out), Operand::Imm(method ? 1 : 0)},
+             -1, Type::kI64);
     prev_instr_known_ = -1;  // the global's, or the attribute's once the global loaded
     DeoptIf(global, Cond::kEq, V(status), Operand::Imm(1));
     lowering_ = &attr;
@@ -3093,12 +3119,13 @@ class Lowerer {
     }
     if (InlineModuleProbe(in)) {  // [NULL, the module's attribute]
       return ModuleAttribute(in, obj, site, offsetof(MethodCache, module), LirReg(in.dst2),
-                             LirReg(in.dst), [&] { LoadMethodCached(in, obj, Ptr(site)); });
+                             LirReg(in.dst),
+                             [&] { LoadMethodCached(in, obj, V(SiteAddress(site))); });
     }
-    if (!InstanceProbe(in)) return LoadMethodCached(in, obj, Ptr(site));
+    if (!InstanceProbe(in)) return LoadMethodCached(in, obj, V(SiteAddress(site)));
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock(), hit = NewBlock();
-    const int cache = Mov(Ptr(site), Type::kPtr);
+    const int cache = SiteAddress(site);
     const int tp = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
     const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
     const int entry = MatchEntry(version, cache, sizeof(MethodEntry),
@@ -3237,7 +3264,13 @@ class Lowerer {
   int scratch_addr_ = -1;            // the scratch slot's address after kUnpackSequence
   int prev_instr_known_ = -1;        // the unit prev_instr holds on every path here, or -1
   const Instr* lowering_ = nullptr;  // the HIR instruction being lowered (deopt sites, caches)
-  const Instr* next_ = nullptr;      // the one after it in its block, if any
+  // ReserveSiteCaches: the room's first cache and the vreg holding its address.
+  const void* site_room_ = nullptr;
+  int site_room_reg_ = -1;
+  // Caches farther than this from the room's start (a runtime that placed one elsewhere)
+  // take a literal; nearer ones an add of at most two instructions.
+  static constexpr int64_t kSiteRoomReach = int64_t{1} << 24;
+  const Instr* next_ = nullptr;  // the one after it in its block, if any
   // A call's NULL-result test left for the CheckTracing right after it (CallResultCheck).
   struct ResultCheck {
     FrameState state;

@@ -77,6 +77,11 @@ struct RuntimeAddresses {
   // co_names[name] (-1: none). The runtime puts both in the cache's SiteHeader, where the
   // global, attribute and method helpers find them. nullptr: no caches.
   std::function<runtime::SiteCache*(int bc, int name)> new_site_cache;
+  // Room for `count` caches, which new_site_cache then hands out in order: the address of
+  // the first. Lowering reserves as many as the function may ask for, holds that address in
+  // one register and makes each cache's address from it (an add; no literal a site); a cache
+  // outside the room gets a literal. Unset or nullptr: a literal for each.
+  std::function<runtime::SiteCache*(int count)> reserve_site_caches;
   std::vector<uint64_t> consts;  // co_consts items
   // Per co_consts item: its value when it is an exact int of at most one digit (compared
   // as an immediate, without the type and size checks a variable needs).

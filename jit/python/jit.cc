@@ -81,9 +81,15 @@ struct CodeState {
   std::optional<int> opt_limit;
   Plant plant = Plant::kNone;
   int8_t captured = -1;  // matches Config::capture_pattern: -1 not yet known, 0 no, 1 yes
-  std::vector<std::unique_ptr<runtime::HeadedSiteCache>> site_caches;  // the code's
-  std::vector<lower::DeoptSite> deopt_sites;                           // indexed by deopt codes
-  std::vector<codegen::ExitByCall> exits;  // exits by call: their offsets' codes (lower.h)
+  // The code's site caches, in the order lowering asked for them, and the rooms that own
+  // them (RuntimeAddresses::reserve_site_caches; a cache asked for past its room has one of
+  // its own). `reserved`: each room lowering reserved, for TextOf to hand out again.
+  std::vector<runtime::HeadedSiteCache*> site_caches;
+  std::vector<std::unique_ptr<runtime::HeadedSiteCache[]>> site_rooms;
+  std::vector<runtime::SiteCache*> reserved;
+  size_t room_size = 0, room_used = 0;        // the last room's caches, and those handed out
+  std::vector<lower::DeoptSite> deopt_sites;  // indexed by deopt codes
+  std::vector<codegen::ExitByCall> exits;     // exits by call: their offsets' codes (lower.h)
 };
 
 struct Runtime {
@@ -251,10 +257,14 @@ std::string TextOf(const CodeState& st, const std::string& what) {
   Decisions decisions(st.opt_limit, st.plant);  // as the compile took them
   if (what == "hir") return compiler::HirText(info, &decisions);
   lower::RuntimeAddresses rt = AddressesFor(st.code);
-  size_t next = 0;
+  size_t next = 0, next_room = 0;
   rt.new_site_cache = [&st, &next](int, int) -> runtime::SiteCache* {
     if (next >= st.site_caches.size()) throw std::logic_error("LIR text: more site caches");
     return &st.site_caches[next++]->cache;
+  };
+  rt.reserve_site_caches = [&st, &next_room](int) -> runtime::SiteCache* {
+    if (next_room >= st.reserved.size()) throw std::logic_error("LIR text: more site rooms");
+    return st.reserved[next_room++];
   };
   return compiler::LirText(info, rt, &decisions);
 }
@@ -343,19 +353,37 @@ void Install(Runtime& r, CodeState* st, PyCodeObject* code, compiler::CompiledCo
   Log("compiled " + st->name + " (" + std::to_string(st->code_size) + " bytes)");
 }
 
+// RuntimeAddresses::reserve_site_caches for st: a room of `count` zeroed caches.
+runtime::SiteCache* ReserveSiteCaches(CodeState* st, int count) {
+  st->site_rooms.push_back(std::make_unique<runtime::HeadedSiteCache[]>(count));
+  st->room_size = static_cast<size_t>(count);
+  st->room_used = 0;
+  st->reserved.push_back(&st->site_rooms.back()[0].cache);
+  return st->reserved.back();
+}
+
+// RuntimeAddresses::new_site_cache for st: the next cache of its room (or a room of one),
+// its header naming the instruction at code unit `bc` and co_names[name].
+runtime::SiteCache* NewSiteCache(CodeState* st, PyCodeObject* code, int bc, int name) {
+  if (st->room_used == st->room_size) {
+    st->site_rooms.push_back(std::make_unique<runtime::HeadedSiteCache[]>(1));
+    st->room_size = 1;
+    st->room_used = 0;
+  }
+  runtime::HeadedSiteCache* site = &st->site_rooms.back()[st->room_used++];
+  if (bc >= 0) site->header.prev_instr = _PyCode_CODE(code) + bc;
+  if (name >= 0) site->header.name = PyTuple_GET_ITEM(code->co_names, name);
+  st->site_caches.push_back(site);
+  RegisterCacheSite(&site->cache, &st->name, code, bc);
+  return &site->cache;
+}
+
 // Compiles and installs, or leaves st failed with the reason.
 void TryCompile(Runtime& r, CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
   try {
     lower::RuntimeAddresses rt = AddressesFor(code);
-    rt.new_site_cache = [st, code](int bc, int name) {
-      auto site = std::make_unique<runtime::HeadedSiteCache>();
-      if (bc >= 0) site->header.prev_instr = _PyCode_CODE(code) + bc;
-      if (name >= 0) site->header.name = PyTuple_GET_ITEM(code->co_names, name);
-      runtime::SiteCache* cache = &site->cache;
-      st->site_caches.push_back(std::move(site));
-      RegisterCacheSite(cache, &st->name, code, bc);
-      return cache;
-    };
+    rt.new_site_cache = [st, code](int bc, int name) { return NewSiteCache(st, code, bc, name); };
+    rt.reserve_site_caches = [st](int count) { return ReserveSiteCaches(st, count); };
     runtime::Executor& executor = *r.executor;
     runtime::CappedSink capped(executor, r.config.max_code_size,
                                [&executor] { return executor.code_bytes_used(); });
@@ -395,7 +423,7 @@ void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
   Runtime& r = TheRuntime();
   TryCompile(r, st, code, func);
   if (st->status == CodeState::Status::kFailed) {
-    for (const auto& site : st->site_caches) ForgetCacheSite(&site->cache);
+    for (runtime::HeadedSiteCache* site : st->site_caches) ForgetCacheSite(&site->cache);
     r.stats.failed++;
     r.stats.failures[st->name] = st->failure;
     Log("not compiled " + st->name + ": " + st->failure);
