@@ -597,6 +597,26 @@ class Lowerer {
     site_room_ = rt_.reserve_site_caches(count);
     if (site_room_ != nullptr) site_room_reg_ = Mov(Ptr(site_room_), Type::kPtr);
   }
+  // Where a site's cache is, for a hot path's loads: the room's register and the cache's
+  // offset in it (no instruction), or a register holding the address (a literal).
+  struct SiteRef {
+    int base;
+    int64_t disp;
+  };
+  SiteRef SiteRefOf(const void* site) {
+    const int64_t offset = static_cast<const char*>(site) - static_cast<const char*>(site_room_);
+    if (site_room_ == nullptr || offset < 0 || offset + kSiteCacheBytes > kLoadReach) {
+      return {SiteAddress(site), 0};
+    }
+    return {site_room_reg_, offset};
+  }
+  // The address of `site` for a helper's argument: the register SiteRefOf made, else an add.
+  int AddressOf(SiteRef ref, const void* site) {
+    return ref.base != site_room_reg_ ? ref.base : SiteAddress(site);
+  }
+  int LoadSite(SiteRef site, int64_t field, Type t, int dst = -1) {
+    return Load(V(site.base), site.disp + field, t, dst);
+  }
   // A new vreg holding `site`'s address plus `tag`: from the room's register, else a literal.
   int SiteAddress(const void* site, int64_t tag = 0) {
     const int64_t offset = static_cast<const char*>(site) - static_cast<const char*>(site_room_);
@@ -1464,17 +1484,17 @@ class Lowerer {
     using runtime::CCallCache;
     const Operand method = V(LirReg(in.args[0]));
     const int self = LirReg(in.args[1]);
-    const int c = SiteAddress(cache);
-    const int cached = Load(V(c), offsetof(CCallCache, callable), Type::kPtr);
+    const SiteRef c = SiteRefOf(cache);
+    const int cached = LoadSite(c, offsetof(CCallCache, callable), Type::kPtr);
     SlowIf(Cond::kNe, Type::kI64, method, V(cached), slow);
     // NULL unless the cache holds a descriptor: no object's type matches it then.
-    const int self_type = Load(V(c), offsetof(CCallCache, self_type), Type::kPtr);
+    const int self_type = LoadSite(c, offsetof(CCallCache, self_type), Type::kPtr);
     const int type = Load(V(self), offsetof(PyObject, ob_type), Type::kPtr);
     SlowIf(Cond::kNe, Type::kI64, V(type), V(self_type), slow);
     Operand arg = Operand::Imm(0);  // METH_NOARGS, or METH_FASTCALL with no arguments
     if (in.args.size() > 2) {
       const int vector = Spill(std::vector<int>(in.args.begin() + 2, in.args.end()));
-      const int fastcall = Load(V(c), offsetof(CCallCache, fastcall), Type::kI64);
+      const int fastcall = LoadSite(c, offsetof(CCallCache, fastcall), Type::kI64);
       if (in.args.size() == 3) {
         arg = V(Select(V(fastcall), V(vector), V(LirReg(in.args[2])), Type::kPtr));
       } else {
@@ -1486,7 +1506,7 @@ class Lowerer {
     SlowIf(Cond::kSle, Type::kI32, V(remaining), Operand::Imm(0), slow);
     Store(V(Binary(lir::Op::kSub, V(remaining), Operand::Imm(1), Type::kI32)), V(tstate_),
           kRecursionRemaining, Type::kI32);
-    const int entry = Load(V(c), offsetof(CCallCache, entry), Type::kPtr);
+    const int entry = LoadSite(c, offsetof(CCallCache, entry), Type::kPtr);
     SetPrevInstr(in.bc);
     const int result = CallThrough(entry, {V(self), arg, Operand::Imm(in.imm), Operand::Imm(0)});
     prev_instr_known_ = -1;
@@ -2786,10 +2806,10 @@ class Lowerer {
   // run on subclasses: Richards' Task methods see four) while the hot path stays one branch
   // (SlowIfEither: version 0, or not entry 0's; the cold blocks tell them apart). A loop
   // rather than one compare for each: 8 instructions a site instead of 15.
-  int MatchEntry(int version, int cache, int64_t stride, int64_t version_at, int slow) {
-    const int entry = Mov(V(cache), Type::kPtr);
+  int MatchEntry(int version, const void* site, int64_t stride, int64_t version_at, int slow) {
+    const int entry = SiteAddress(site);
     const int others = ColdBlock();
-    const int first = Load(V(cache), version_at, Type::kI32);
+    const int first = Load(V(entry), version_at, Type::kI32);
     SlowIfEither(Cond::kEq, Type::kI32, V(version), Operand::Imm(0), Cond::kNe, V(version),
                  V(first), others, lowering_ != nullptr ? lowering_->bc : -1);
     const int matched = cur_;
@@ -2797,8 +2817,7 @@ class Lowerer {
     const int tagged = ColdBlock();  // an empty entry's version is 0: no type without a tag
     Emit(BrInstr(Cond::kEq, Type::kI32, V(version), Operand::Imm(0), slow, tagged));
     cur_ = tagged;
-    const int last = Binary(lir::Op::kAdd, V(cache),
-                            Operand::Imm((runtime::kPolymorphicEntries - 1) * stride), Type::kPtr);
+    const int last = SiteAddress(site, (runtime::kPolymorphicEntries - 1) * stride);
     const int loop = ColdBlock(), next = ColdBlock();
     Jmp(loop);
     cur_ = loop;  // entries 1 .. kPolymorphicEntries - 1
@@ -2815,10 +2834,10 @@ class Lowerer {
   struct AttrSlot {
     int values, offset, slot;
   };
-  AttrSlot GuardedAttrSlot(Operand obj, int cache, int slow) {
+  AttrSlot GuardedAttrSlot(Operand obj, const void* site, int slow) {
     const int tp = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
     const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
-    const int entry = MatchEntry(version, cache, sizeof(AttrEntry),
+    const int entry = MatchEntry(version, site, sizeof(AttrEntry),
                                  offsetof(AttrCache, entries[0].type_version), slow);
     const int values = Load(obj, runtime::kInlineValuesOffset, Type::kPtr);
     SlowIf(Cond::kEq, Type::kI64, V(values), Operand::Imm(0), slow);
@@ -2867,14 +2886,13 @@ class Lowerer {
     const bool planted = Planted(decisions_, Plant::kCacheIndex);
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
-    const int cache = SiteAddress(site);
-    const int slot = GuardedAttrSlot(obj, cache, slow).slot;
+    const int slot = GuardedAttrSlot(obj, site, slow).slot;
     Load(V(slot), planted ? 8 : 0, Type::kPtr, LirReg(in.dst));
     SlowIf(Cond::kEq, Type::kI64, V(LirReg(in.dst)), Operand::Imm(0), slow);
     Incref(V(LirReg(in.dst)));
     Jmp(done);
     cur_ = slow;
-    SiteCallChecked(in, Helper::a64_load_attr_cached, {V(frame_), obj, V(cache)});
+    SiteCallChecked(in, Helper::a64_load_attr_cached, {V(frame_), obj, V(SiteAddress(site))});
     Jmp(done);
     Join(done, known, in.bc);
   }
@@ -2892,8 +2910,7 @@ class Lowerer {
     }
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
-    const int cache = SiteAddress(site);
-    const AttrSlot place = GuardedAttrSlot(obj, cache, slow);
+    const AttrSlot place = GuardedAttrSlot(obj, site, slow);
     const int old = Load(V(place.slot), 0, Type::kPtr);
     Incref(value);
     Store(value, V(place.slot), 0, Type::kPtr);
@@ -2908,7 +2925,7 @@ class Lowerer {
     Decref(old, false, in.bc, IsFloatLike(in.args[1]));
     Jmp(done);
     cur_ = slow;
-    SiteCallInt(in, Helper::a64_store_attr_cached, {V(frame_), obj, value, V(cache)});
+    SiteCallInt(in, Helper::a64_store_attr_cached, {V(frame_), obj, value, V(SiteAddress(site))});
     Jmp(done);
     Join(done, known, in.bc);
   }
@@ -2927,7 +2944,7 @@ class Lowerer {
     FastOrGeneric(
         "", in,
         [&](int slow) {
-          ModuleProbe(obj, SiteAddress(site), at, dst, slow);
+          ModuleProbe(obj, SiteRefOf(site), at, dst, slow);
           if (null_dst >= 0) Mov(Operand::Imm(0), Type::kPtr, null_dst);
         },
         cached, /*forced=*/true);
@@ -2937,9 +2954,9 @@ class Lowerer {
   // LOAD_ATTR_MODULE, for sites with that feedback); else a jump to `slow`.
   // `unless_ne`, when given, is a pair of values that must be equal too, tested in one guard
   // with the module's identity (`obj` must be safe to compare before that pair is).
-  void ModuleProbe(Operand obj, int cache, int64_t at, int dst, int slow,
+  void ModuleProbe(Operand obj, SiteRef cache, int64_t at, int dst, int slow,
                    std::optional<std::pair<int, int>> unless_ne = std::nullopt, int bc = -1) {
-    const int module = Load(V(cache), at + offsetof(ModuleEntry, module), Type::kPtr);
+    const int module = LoadSite(cache, at + offsetof(ModuleEntry, module), Type::kPtr);
     if (unless_ne) {
       SlowIfEither(Cond::kNe, Type::kI64, V(unless_ne->first), V(unless_ne->second), Cond::kNe, obj,
                    V(module), slow, bc);
@@ -2951,27 +2968,27 @@ class Lowerer {
     SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_module_type), slow);
     const int dict = Load(obj, offsetof(PyModuleObject, md_dict), Type::kPtr);
     CheckVersion(dict, cache, at + offsetof(ModuleEntry, version), slow);
-    Load(V(cache), at + offsetof(ModuleEntry, value), Type::kPtr, dst);
+    LoadSite(cache, at + offsetof(ModuleEntry, value), Type::kPtr, dst);
     Incref(V(dst));
   }
 
   // Goes to `slow` unless the frame's globals have the version tag GlobalCache `cache` holds.
-  void CheckGlobalsVersion(int cache, int slow) {
+  void CheckGlobalsVersion(SiteRef cache, int slow) {
     const auto [version, cached] = GlobalsVersion(cache);
     SlowIf(Cond::kNe, Type::kI64, V(version), V(cached), slow);
   }
   // The frame's globals' version tag and the one GlobalCache `cache` holds (loads only: the
   // globals dict and the cache are always there to read).
-  std::pair<int, int> GlobalsVersion(int cache) {
+  std::pair<int, int> GlobalsVersion(SiteRef cache) {
     const int globals = Load(V(frame_), offsetof(_PyInterpreterFrame, f_globals), Type::kPtr);
     const int version = Load(V(globals), offsetof(PyDictObject, ma_version_tag), Type::kI64);
-    return {version, Load(V(cache), offsetof(GlobalCache, globals_version), Type::kI64)};
+    return {version, LoadSite(cache, offsetof(GlobalCache, globals_version), Type::kI64)};
   }
 
   // Goes to `slow` unless dict `dict`'s version tag equals the one cached at `cache + at`.
-  void CheckVersion(int dict, int cache, int64_t at, int slow) {
+  void CheckVersion(int dict, SiteRef cache, int64_t at, int slow) {
     const int version = Load(V(dict), offsetof(PyDictObject, ma_version_tag), Type::kI64);
-    const int cached = Load(V(cache), at, Type::kI64);
+    const int cached = LoadSite(cache, at, Type::kI64);
     SlowIf(Cond::kNe, Type::kI64, V(version), V(cached), slow);
   }
 
@@ -3000,7 +3017,7 @@ class Lowerer {
     }
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
-    const int cache = SiteAddress(site);
+    const SiteRef cache = SiteRefOf(site);
     const bool module_only = InGlobals(in);
     // The version tags alone: 3.11 gives every dict, and every change to one, a version tag no
     // other dict has or had (docs/cpython311.md), so equal tags mean the very dicts the cache
@@ -3011,17 +3028,17 @@ class Lowerer {
       const auto [globals, cached_globals] = GlobalsVersion(cache);
       const int builtins = Load(V(frame_), offsetof(_PyInterpreterFrame, f_builtins), Type::kPtr);
       const int version = Load(V(builtins), offsetof(PyDictObject, ma_version_tag), Type::kI64);
-      const int cached = Load(V(cache), offsetof(GlobalCache, builtins_version), Type::kI64);
+      const int cached = LoadSite(cache, offsetof(GlobalCache, builtins_version), Type::kI64);
       SlowIfEither(Cond::kNe, Type::kI64, V(globals), V(cached_globals), Cond::kNe, V(version),
                    V(cached), slow, in.bc);
     }
-    Load(V(cache), offsetof(GlobalCache, value), Type::kPtr, dst);
+    LoadSite(cache, offsetof(GlobalCache, value), Type::kPtr, dst);
     Incref(V(dst));
     Jmp(done);
     cur_ = slow;
     SiteCallChecked(
         in, module_only ? Helper::a64_load_global_module_cached : Helper::a64_load_global_cached,
-        {V(frame_), V(cache)});
+        {V(frame_), V(AddressOf(cache, site))});
     Jmp(done);
     Join(done, known, in.bc);
   }
@@ -3073,15 +3090,16 @@ class Lowerer {
     SiteCache* attr_site = NewSiteCache(&attr);
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
-    const int cache = SiteAddress(global_site);
+    const SiteRef cache = SiteRefOf(global_site);
     // The globals' tag and the module's identity in one guard: the cached value is only
     // compared (not read through) before the tag says the globals still hold it.
     const std::pair<int, int> globals_version = GlobalsVersion(cache);
-    const int module = Load(V(cache), offsetof(GlobalCache, value), Type::kPtr);
+    const int module = LoadSite(cache, offsetof(GlobalCache, value), Type::kPtr);
     lowering_ = &attr;
     const bool method = attr.op == Op::kLoadMethod;  // [NULL, the module's attribute]
     const int64_t at = method ? offsetof(MethodCache, module) : offsetof(AttrCache, module);
-    ModuleProbe(V(module), SiteAddress(attr_site), at, LirReg(method ? attr.dst2 : attr.dst), slow,
+    const SiteRef attr_cache = SiteRefOf(attr_site);
+    ModuleProbe(V(module), attr_cache, at, LirReg(method ? attr.dst2 : attr.dst), slow,
                 globals_version, global.bc);
     if (method) Mov(Operand::Imm(0), Type::kPtr, LirReg(attr.dst));
     Jmp(done);
@@ -3091,7 +3109,8 @@ class Lowerer {
     const int out = ScratchAddr();
     const int status =
         Call(Helper::a64_module_attr_of_global,
-             {V(frame_), V(cache), V(SiteAddress(attr_site)), V(out), Operand::Imm(method ? 1 : 0)},
+             {V(frame_), V(AddressOf(cache, global_site)), V(AddressOf(attr_cache, attr_site)),
+              V(out), Operand::Imm(method ? 1 : 0)},
              -1, Type::kI64);
     prev_instr_known_ = -1;  // the global's, or the attribute's once the global loaded
     DeoptIf(global, Cond::kEq, V(status), Operand::Imm(1));
@@ -3125,10 +3144,9 @@ class Lowerer {
     if (!InstanceProbe(in)) return LoadMethodCached(in, obj, V(SiteAddress(site)));
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock(), hit = NewBlock();
-    const int cache = SiteAddress(site);
     const int tp = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
     const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
-    const int entry = MatchEntry(version, cache, sizeof(MethodEntry),
+    const int entry = MatchEntry(version, site, sizeof(MethodEntry),
                                  offsetof(MethodCache, entries[0].type_version), slow);
     const int keys = Load(V(entry), offsetof(MethodEntry, keys), Type::kPtr);
     const int check = NewBlock();
@@ -3157,7 +3175,7 @@ class Lowerer {
     Incref(V(LirReg(in.dst2)));
     Jmp(done);
     cur_ = slow;
-    LoadMethodCached(in, obj, V(cache));
+    LoadMethodCached(in, obj, V(SiteAddress(site)));
     Jmp(done);
     Join(done, known, in.bc);
   }
@@ -3270,6 +3288,10 @@ class Lowerer {
   // Caches farther than this from the room's start (a runtime that placed one elsewhere)
   // take a literal; nearer ones an add of at most two instructions.
   static constexpr int64_t kSiteRoomReach = int64_t{1} << 24;
+  // SiteRefOf: a load of a 32-bit field at most this far from a register is one instruction
+  // (a scaled 12-bit offset); a cache past it gets an add, not a longer form for each load.
+  static constexpr int64_t kLoadReach = 4 * 4095;
+  static constexpr int64_t kSiteCacheBytes = sizeof(SiteCache);
   const Instr* next_ = nullptr;  // the one after it in its block, if any
   // A call's NULL-result test left for the CheckTracing right after it (CallResultCheck).
   struct ResultCheck {
