@@ -161,9 +161,14 @@ class FunctionCompiler {
     for (size_t b = 0; b < f_.blocks.size(); b++) {
       block_ = static_cast<int>(b);
       if (block_labels_[b].isValid()) a_->bind(block_labels_[b]);
-      for (const Instr& in : f_.blocks[b].instrs) {
-        current_ = &in;
-        EmitInstr(in);
+      const auto& instrs = f_.blocks[b].instrs;
+      for (size_t i = 0; i < instrs.size(); i++) {
+        current_ = &instrs[i];
+        if (i + 1 < instrs.size() && EmitStorePair(instrs[i], instrs[i + 1])) {
+          i++;  // both stores in one stp
+        } else {
+          EmitInstr(instrs[i]);
+        }
         Check();
       }
       if (block_ == epilogue_block_) {
@@ -935,6 +940,31 @@ class FunctionCompiler {
         a_->str(vx, m);
         break;
     }
+  }
+
+  // Two 64-bit stores in a row to neighbouring words off one base register (a call's
+  // arguments, cleared locals, a frame's fields) as one stp; false if they are not that.
+  bool EmitStorePair(const Instr& a, const Instr& b) {
+    auto pairable = [](const Instr& in) {
+      return in.op == Op::kStore && !lir::IsFloat(in.store_type) &&
+             lir::TypeBits(in.store_type) == 64 && in.base.is_vreg() && !in.index.is_vreg() &&
+             (in.args[0].is_vreg() || (in.args[0].is_imm() && in.args[0].imm == 0));
+    };
+    if (!pairable(a) || !pairable(b) || a.base.vreg != b.base.vreg) return false;
+    const Instr* low = &a;
+    const Instr* high = &b;
+    if (b.disp + 8 == a.disp) std::swap(low, high);
+    if (low->disp + 8 != high->disp || low->disp % 8 != 0 || low->disp < -512 || low->disp > 504) {
+      return false;
+    }
+    auto source = [&](const Operand& v, int scratch) {
+      return v.is_imm() ? Gp(asmjit::a64::xzr) : X(ReadGp(v, scratch));
+    };
+    const Gp first = source(low->args[0], kS2);
+    const Gp second = source(high->args[0], kS1);
+    const int base = ReadGp(a.base, kS0);
+    a_->stp(first, second, asmjit::a64::ptr(X(base), static_cast<int32_t>(low->disp)));
+    return true;
   }
 
   // What a conditional branch tests: the flags (b.cond), or a register being zero or not
