@@ -479,10 +479,19 @@ class Lowerer {
     prev_instr_known_ = known;
     return b;
   }
-  void EmitDeopt(const FrameState& st) {
+  void EmitDeopt(const FrameState& st, int error_if_null = -1) {
     const bool raises =
         st.kind == FrameState::Kind::kError || st.kind == FrameState::Kind::kReraise;
     if (raises && st.catch_block >= 0) return EmitCatchEdge(st);
+    const uint64_t code = AddDeoptSite(st, true, error_if_null);
+    prev_instr_known_ = -1;
+    Ret(Imm(static_cast<int64_t>(code)));
+  }
+  // The DeoptSite of an exit for `st`, and its code; with `emit`, the stores that leave the
+  // stack's values in the frame (EmitDeopt's).
+  uint64_t AddDeoptSite(const FrameState& st, bool emit, int error_if_null = -1) {
+    const bool raises =
+        st.kind == FrameState::Kind::kError || st.kind == FrameState::Kind::kReraise;
     const int64_t base = kLocalsPlus + 8 * int64_t{f_.code.nlocalsplus};
     const bool error = st.kind != FrameState::Kind::kResume;
     DeoptSite site;
@@ -507,15 +516,16 @@ class Lowerer {
                                            static_cast<int>(def.imm)});
         continue;
       }
+      if (!emit) continue;
       if (borrowed) Incref(V(v));
       Store(V(v), V(frame_), base + 8 * static_cast<int64_t>(i), Type::kPtr);
     }
+    site.error_if_null = error_if_null;
     const uint64_t kind = error ? kDeoptError : kDeoptResume;
     const uint64_t code = (deopt_sites_->size() << 2) | kind;
     if (code >= kDeoptCodeLimit) throw Unsupported(-1, 2 * st.bc, "too many deopt exits");
     deopt_sites_->push_back(std::move(site));
-    prev_instr_known_ = -1;
-    Ret(Imm(static_cast<int64_t>(code)));
+    return code;
   }
   // An exception at st.bc, caught by a handler of this function: what the interpreter's
   // exception_unwind does up to pushing the exception. The stack below the handler's depth
@@ -1079,7 +1089,15 @@ class Lowerer {
         BrInstr(Cond::kNe, Type::kI8, V(LoadUseTracing()), Operand::Imm(0), either, -1), Cond::kEq,
         Type::kI64, V(call.value), Operand::Imm(0));
     const int cont = cur_;
-    cur_ = either;  // the call's error first, as when each had its own test
+    cur_ = either;
+    if (const int error = MergeableErrorExit(call.state, call.value, in.state); error >= 0) {
+      // One exit for both: the result (NULL or not) goes to the frame with the rest, and the
+      // runtime takes the call's error exit when it is NULL (DeoptSite::error_if_null).
+      cold_[static_cast<size_t>(either)] = 1;
+      EmitDeopt(in.state, error);
+      cur_ = cont;
+      return;
+    }
     Emit(BrInstr(Cond::kEq, Type::kI64, V(call.value), Operand::Imm(0), -1, -1));
     // The exits after the test that picks one, so that it falls into one of them (Reorder
     // keeps a group's cold blocks in the order their code began).
@@ -1088,6 +1106,26 @@ class Lowerer {
     targets[0] = error;
     targets[1] = tracing;
     cur_ = cont;
+  }
+
+  // The call's error exit as a site only, when the tracing exit after it can stand for it:
+  // the error leaves the function for the interpreter (no compiled handler), and the tracing
+  // state's stack is the error state's, entry for entry and borrowed alike, with the call's
+  // result on top. Its site's index, or -1.
+  int MergeableErrorExit(const FrameState& error, int value, const FrameState& tracing) {
+    if (error.kind != FrameState::Kind::kError || error.catch_block >= 0 ||
+        tracing.kind != FrameState::Kind::kResume ||
+        tracing.stack.size() != error.stack.size() + 1 || LirReg(tracing.stack.back()) != value ||
+        (tracing.stack.size() <= tracing.borrowed.size() && tracing.borrowed.back())) {
+      return -1;
+    }
+    for (size_t i = 0; i < error.stack.size(); i++) {
+      const bool a = i < error.borrowed.size() && error.borrowed[i];
+      const bool b = i < tracing.borrowed.size() && tracing.borrowed[i];
+      if (error.stack[i] != tracing.stack[i] || a != b) return -1;
+    }
+    if (!Take(decisions_, "lower.merged-call-exit", error.bc)) return -1;
+    return static_cast<int>(AddDeoptSite(error, false) >> 2);
   }
 
   // tstate->cframe->use_tracing: non-zero while sys.settrace or sys.setprofile is on.

@@ -63,6 +63,10 @@ struct DeoptSite {
   bool unwinds = false;
   // The exception was re-raised (RERAISE): the runtime adds no traceback entry.
   bool reraised = false;
+  // A call's tracing exit that also stands for the call's error exit (lower.cc
+  // MergeableErrorExit): when the top of the stack it wrote (the call's result) is NULL, the
+  // runtime takes the exit of site `error_if_null` instead. -1: none.
+  int error_if_null = -1;
   // For a64jit.get_deopt_stats(): the instruction whose lowering made the exit (its code
   // unit; -1: none), and why the exit is taken.
   int bc = -1;

@@ -581,6 +581,13 @@ __attribute__((noinline)) PyObject* FinishDeopt(Runtime& r, CodeState* st, PyThr
     }
     code = *exit;
   }
+  if (const int error = st->deopt_sites.at(code >> 2).error_if_null; error >= 0) {
+    // A call's tracing exit that also stands for its error exit: the call failed.
+    const lower::DeoptSite& tracing = st->deopt_sites[code >> 2];
+    if (frame->localsplus[frame->f_code->co_nlocalsplus + tracing.depth - 1] == nullptr) {
+      code = (static_cast<uint64_t>(error) << 2) | lower::kDeoptError;
+    }
+  }
   CompleteFrame(*st, frame, code);
   const bool error = (code & lower::kDeoptKindMask) == lower::kDeoptError;
   const lower::DeoptSite& site = st->deopt_sites.at(code >> 2);
