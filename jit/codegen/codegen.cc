@@ -150,6 +150,7 @@ class FunctionCompiler {
     code_.setErrorHandler(&errors_);
     a_ = std::make_unique<asmjit::a64::Assembler>(&code_);
     MakeBlockLabels();
+    FindNarrowLoads();
     epilogue_ = a_->newLabel();
     entry_ = a_->newLabel();
 
@@ -666,6 +667,10 @@ class FunctionCompiler {
       } else {
         db == 64 ? a_->sxtb(X(d), W(s)) : a_->sxtb(W(d), W(s));
       }
+    } else if (in.op == Op::kZExt && sb < db && narrow_loads_[in.args[0].vreg]) {
+      // Loaded by ldrb, ldrh or ldr w, each of which zero-extends to 64 bits: no extension
+      // (spills and moves keep all 64 bits).
+      if (d != s) a_->mov(X(d), X(s));
     } else if (in.op == Op::kZExt && sb < db) {
       // Writing a W register clears bits 32-63, so these zero-extend to 64 bits too.
       if (sb == 32) a_->mov(W(d), W(s));
@@ -1081,6 +1086,20 @@ class FunctionCompiler {
     if (block_ != epilogue_block_) a_->b(epilogue_);
   }
 
+  // The vregs of fewer than 64 bits whose every definition is an integer load (EmitConvert).
+  void FindNarrowLoads() {
+    narrow_loads_.assign(f_.vreg_types.size(), true);
+    for (const lir::Block& b : f_.blocks) {
+      for (const Instr& in : b.instrs) {
+        if (in.dst < 0) continue;
+        const Type t = f_.TypeOf(in.dst);
+        const bool narrow_load = in.op == Op::kLoad && !lir::IsFloat(t) && lir::TypeBits(t) < 64;
+        if (!narrow_load) narrow_loads_[static_cast<size_t>(in.dst)] = false;
+      }
+    }
+    for (int p : f_.params) narrow_loads_[static_cast<size_t>(p)] = false;
+  }
+
   // CompileOptions::exit_code_limit: `code` returned by a `bl` to the shared exit block.
   bool EmitExitByCall(uint64_t code) {
     const uint64_t limit = options_.exit_code_limit;
@@ -1343,7 +1362,8 @@ class FunctionCompiler {
   asmjit::Label epilogue_, entry_;
   asmjit::Label exit_block_;  // EmitExitByCall's, once one exit needs it
   std::vector<ExitByCall> exits_;
-  int epilogue_block_ = -1;  // EpilogueBlock()
+  std::vector<bool> narrow_loads_;  // FindNarrowLoads
+  int epilogue_block_ = -1;         // EpilogueBlock()
   std::map<uint64_t, asmjit::Label> pool_;
   bool long_ranges_ = false;
   bool pools_ = true;
