@@ -674,6 +674,13 @@ class Lowerer {
     DeoptIf(in, Cond::kSlt, V(r), Operand::Imm(0));
     return r;
   }
+  // A call returning a C int that nothing reads but this test: negative on error. Tested
+  // in 32 bits (a C int's upper half is undefined), so with no sign extension.
+  void CallStatus(const Instr& in, Helper h, lir::Operands args) {
+    SetPrevInstr(in.bc);
+    const int r = Truncate(Call(h, std::move(args), -1, Type::kI64), Type::kI32);
+    DeoptIf(in, Cond::kSlt, V(r), Operand::Imm(0), Type::kI32);
+  }
   // A call returning an int, negative on error.
   int CallInt(const Instr& in, Helper h, lir::Operands args, int dst = -1) {
     SetPrevInstr(in.bc);
@@ -983,7 +990,7 @@ class Lowerer {
   void LowerTwoResults(const Instr& in) {
     const int p = ScratchAddr();
     if (in.op == Op::kBeforeWith) {
-      CallInt(in, Helper::a64_before_with, {V(LirReg(in.args[0])), V(p), Operand::Imm(in.imm)});
+      CallStatus(in, Helper::a64_before_with, {V(LirReg(in.args[0])), V(p), Operand::Imm(in.imm)});
       Load(V(p), 0, Type::kPtr, LirReg(in.dst));
       Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
       return;
@@ -1596,7 +1603,7 @@ class Lowerer {
       CallChecked(in, Helper::PyObject_GetItem, {a, V(LirReg(in.args[1]))});
     } else if (in.op == Op::kSetItem) {
       if (rt_.py_list_type != 0 && Allows(in, Feedback::kListInt)) return LowerListStore(in);
-      CallInt(in, Helper::PyObject_SetItem, {a, V(LirReg(in.args[1])), V(LirReg(in.args[2]))});
+      CallStatus(in, Helper::PyObject_SetItem, {a, V(LirReg(in.args[1])), V(LirReg(in.args[2]))});
     } else if (in.op == Op::kContains) {
       CallInt(in, Helper::PySequence_Contains, {V(LirReg(in.args[1])), a}, LirReg(in.dst));
     } else {
@@ -1667,22 +1674,22 @@ class Lowerer {
     FastOrGeneric(
         "lower.list-append-inline", in, [&](int slow) { AppendInPlace(list, item, true, slow); },
         [&] {
-          CallInt(in, Helper::PyList_Append, {list, item});
+          CallStatus(in, Helper::PyList_Append, {list, item});
         });
   }
 
   void LowerSequence(const Instr& in) {
     if (in.op == Op::kListExtend) {
-      CallInt(in, Helper::a64_list_extend, {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
+      CallStatus(in, Helper::a64_list_extend, {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
     } else if (in.op == Op::kListAppend) {
       LowerListAppend(in);
     } else if (in.op == Op::kUnpackSequence) {
       LowerUnpackSequence(in);
     } else if (in.op == Op::kUnpackEx) {
       scratch_addr_ = ScratchAddr();
-      CallInt(in, Helper::a64_unpack_ex,
-              {V(LirReg(in.args[0])), Operand::Imm(in.imm & 0xff), Operand::Imm(in.imm >> 8),
-               V(scratch_addr_)});
+      CallStatus(in, Helper::a64_unpack_ex,
+                 {V(LirReg(in.args[0])), Operand::Imm(in.imm & 0xff), Operand::Imm(in.imm >> 8),
+                  V(scratch_addr_)});
     } else {
       Load(V(scratch_addr_), 8 * in.imm, Type::kPtr, LirReg(in.dst));
     }
@@ -1695,7 +1702,7 @@ class Lowerer {
     scratch_addr_ = ScratchAddr();
     const Operand seq = V(LirReg(in.args[0]));
     const auto generic = [&] {
-      CallInt(in, Helper::a64_unpack_sequence, {seq, Operand::Imm(in.imm), V(scratch_addr_)});
+      CallStatus(in, Helper::a64_unpack_sequence, {seq, Operand::Imm(in.imm), V(scratch_addr_)});
     };
     if (rt_.py_tuple_type == 0 || rt_.py_list_type == 0 || in.imm > kUnpackLoopLimit) {
       return generic();
@@ -2580,8 +2587,8 @@ class Lowerer {
           Decref(old, false, in.bc, IsFloatLike(in.args[2]));
         },
         [&] {
-          CallInt(in, Helper::PyObject_SetItem,
-                  {V(LirReg(in.args[0])), V(LirReg(in.args[1])), value});
+          CallStatus(in, Helper::PyObject_SetItem,
+                     {V(LirReg(in.args[0])), V(LirReg(in.args[1])), value});
         });
   }
 
@@ -2939,7 +2946,7 @@ class Lowerer {
     SiteCache* site = Take(decisions_, "lower.store-attr-inline", in.bc) ? NewSiteCache() : nullptr;
     const Operand obj = V(LirReg(in.args[0])), value = V(LirReg(in.args[1]));
     if (site == nullptr) {
-      CallInt(in, Helper::PyObject_SetAttr, {obj, Imm(Name(in.imm)), value});
+      CallStatus(in, Helper::PyObject_SetAttr, {obj, Imm(Name(in.imm)), value});
       return;
     }
     if (!InstanceProbe(in)) {
@@ -3169,7 +3176,7 @@ class Lowerer {
         Take(decisions_, "lower.load-method-inline", in.bc) ? NewSiteCache() : nullptr;
     if (site == nullptr) {
       const int p = ScratchAddr();
-      CallInt(in, Helper::a64_load_method, {obj, Imm(Name(in.imm)), V(p)});
+      CallStatus(in, Helper::a64_load_method, {obj, Imm(Name(in.imm)), V(p)});
       Load(V(p), 0, Type::kPtr, LirReg(in.dst));
       Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
       return;
