@@ -165,8 +165,9 @@ class FunctionCompiler {
       const auto& instrs = f_.blocks[b].instrs;
       for (size_t i = 0; i < instrs.size(); i++) {
         current_ = &instrs[i];
-        if (i + 1 < instrs.size() && EmitStorePair(instrs[i], instrs[i + 1])) {
-          i++;  // both stores in one stp
+        if (i + 1 < instrs.size() && (EmitStorePair(instrs[i], instrs[i + 1]) ||
+                                      EmitPreIndexedLoad(instrs[i], instrs[i + 1]))) {
+          i++;  // both in one instruction
         } else {
           EmitInstr(instrs[i]);
         }
@@ -969,6 +970,29 @@ class FunctionCompiler {
     const Gp second = source(high->args[0], kS1);
     const int base = ReadGp(a.base, kS0);
     a_->stp(first, second, asmjit::a64::ptr(X(base), static_cast<int32_t>(low->disp)));
+    return true;
+  }
+
+  // A pointer stepped in place and then loaded through (`%p = add %p, k; %v = load [%p]`: a
+  // walk over a cache's entries) as one pre-indexed load, `ldr v, [p, #k]!`; false if they
+  // are not that.
+  bool EmitPreIndexedLoad(const Instr& step, const Instr& load) {
+    if (step.op != Op::kAdd || step.dst < 0 || !step.args[0].is_vreg() ||
+        step.args[0].vreg != step.dst || !step.args[1].is_imm() || step.args[1].imm < -256 ||
+        step.args[1].imm > 255 || load.op != Op::kLoad || !load.base.is_vreg() ||
+        load.base.vreg != step.dst || load.index.is_vreg() || load.disp != 0 ||
+        load.dst == step.dst || !Loc(step.dst).is_reg()) {
+      return false;
+    }
+    const Type t = f_.TypeOf(load.dst);
+    const int size = lir::TypeBits(t) / 8;
+    if (lir::IsFloat(t) || (size != 4 && size != 8)) return false;
+    const int p = Loc(step.dst).index;
+    const int d = DstReg(load.dst, kS2);
+    if (d == p) return false;  // a writeback load into its own base is unpredictable
+    const auto m = asmjit::a64::ptr_pre(X(p), static_cast<int32_t>(step.args[1].imm));
+    size == 8 ? a_->ldr(X(d), m) : a_->ldr(W(d), m);
+    CommitGp(load.dst, d);
     return true;
   }
 
