@@ -186,6 +186,7 @@ class Lowerer {
     cur_ = entry_;
     first_instr_ = Mov(Operand::Imm(static_cast<int64_t>(rt_.first_instr)), Type::kPtr);
     ReserveSiteCaches();
+    HoistCFrame();
     // prev_instr is left as the caller made it (before the first instruction): every place
     // that can run other code or leave sets it first (SetPrevInstr), as it must later on
     // anyway. A resumed generator's says where it was suspended (block 0 reads it).
@@ -1137,8 +1138,19 @@ class Lowerer {
 
   // tstate->cframe->use_tracing: non-zero while sys.settrace or sys.setprofile is on.
   int LoadUseTracing() {
-    const int cframe = Load(V(tstate_), kThreadCFrame, Type::kPtr);
+    const int cframe = cframe_ >= 0 ? cframe_ : Load(V(tstate_), kThreadCFrame, Type::kPtr);
     return Load(V(cframe), kUseTracing, Type::kI8);
+  }
+  // tstate->cframe, loaded once at the entry (and at each resume of a generator, which
+  // enters there) when more than one tracing test would load it: it stays the same while
+  // this activation runs (whoever runs other code puts its own back before returning).
+  void HoistCFrame() {
+    if (rt_.eval_breaker == 0) return;  // no tracing tests (LIR-level tests)
+    int tests = 0;
+    for (const hir::Block& b : f_.blocks) {
+      for (const Instr& in : b.instrs) tests += in.op == Op::kCheckTracing;
+    }
+    if (tests > 1) cframe_ = Load(V(tstate_), kThreadCFrame, Type::kPtr);
   }
 
   // The interpreter takes the frame exactly as it is.
@@ -3329,6 +3341,7 @@ class Lowerer {
   const Instr* lowering_ = nullptr;  // the HIR instruction being lowered (deopt sites, caches)
   // ReserveSiteCaches: the room's first cache and the vreg holding its address.
   const void* site_room_ = nullptr;
+  int cframe_ = -1;  // HoistCFrame's vreg, or -1
   int site_room_reg_ = -1;
   // Caches farther than this from the room's start (a runtime that placed one elsewhere)
   // take a literal; nearer ones an add of at most two instructions.
