@@ -309,19 +309,35 @@ struct ScanFacts {
   std::vector<int> hint;
 };
 
+// Vregs in a calling convention's argument order, each hinted to its argument register
+// unless it has a hint already.
+class ArgumentHints {
+ public:
+  ArgumentHints(const Function& f, const RegisterFile& regs, std::vector<int>& hint)
+      : f_(f), regs_(regs), hint_(hint) {}
+  void Next(int v) {
+    const bool fp = IsFloat(f_.TypeOf(v));
+    const std::vector<int>& arg_regs = fp ? regs_.fp_args : regs_.gp_args;
+    size_t& next = fp ? next_fp_ : next_gp_;
+    if (next < arg_regs.size() && hint_[static_cast<size_t>(v)] < 0) {
+      hint_[static_cast<size_t>(v)] = arg_regs[next];
+    }
+    next++;
+  }
+
+ private:
+  const Function& f_;
+  const RegisterFile& regs_;
+  std::vector<int>& hint_;
+  size_t next_gp_ = 0, next_fp_ = 0;
+};
+
 // Sets the hint of each vreg passed to `call` in an argument register to that register.
 void HintArguments(const Function& f, const Instr& call, const RegisterFile& regs,
                    std::vector<int>& hint) {
-  size_t next_gp = 0, next_fp = 0;
+  ArgumentHints hints(f, regs, hint);
   for (const Operand& o : call.args) {
-    if (!o.is_vreg()) continue;
-    const bool fp = IsFloat(f.TypeOf(o.vreg));
-    const std::vector<int>& arg_regs = fp ? regs.fp_args : regs.gp_args;
-    size_t& next = fp ? next_fp : next_gp;
-    if (next < arg_regs.size() && hint[static_cast<size_t>(o.vreg)] < 0) {
-      hint[static_cast<size_t>(o.vreg)] = arg_regs[next];
-    }
-    next++;
+    if (o.is_vreg()) hints.Next(o.vreg);
   }
 }
 
@@ -352,16 +368,8 @@ ScanFacts FindScanFacts(const Function& f, const RegisterFile& regs) {
     if (facts.hint[v] < 0) facts.hint[v] = result_hint[v];
   }
   // A parameter with no other preference stays where it arrives (no move in the prologue).
-  size_t next_gp = 0, next_fp = 0;
-  for (int p : f.params) {
-    const bool fp = IsFloat(f.TypeOf(p));
-    const std::vector<int>& arg_regs = fp ? regs.fp_args : regs.gp_args;
-    size_t& next = fp ? next_fp : next_gp;
-    if (next < arg_regs.size() && facts.hint[static_cast<size_t>(p)] < 0) {
-      facts.hint[static_cast<size_t>(p)] = arg_regs[next];
-    }
-    next++;
-  }
+  ArgumentHints params(f, regs, facts.hint);
+  for (int p : f.params) params.Next(p);
   return facts;
 }
 

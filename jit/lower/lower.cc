@@ -480,10 +480,11 @@ class Lowerer {
     prev_instr_known_ = known;
     return b;
   }
+  static bool Raises(const FrameState& st) {
+    return st.kind == FrameState::Kind::kError || st.kind == FrameState::Kind::kReraise;
+  }
   void EmitDeopt(const FrameState& st, int error_if_null = -1) {
-    const bool raises =
-        st.kind == FrameState::Kind::kError || st.kind == FrameState::Kind::kReraise;
-    if (raises && st.catch_block >= 0) return EmitCatchEdge(st);
+    if (Raises(st) && st.catch_block >= 0) return EmitCatchEdge(st);
     const uint64_t code = AddDeoptSite(st, true, error_if_null);
     prev_instr_known_ = -1;
     Ret(Imm(static_cast<int64_t>(code)));
@@ -491,8 +492,7 @@ class Lowerer {
   // The DeoptSite of an exit for `st`, and its code; with `emit`, the stores that leave the
   // stack's values in the frame (EmitDeopt's).
   uint64_t AddDeoptSite(const FrameState& st, bool emit, int error_if_null = -1) {
-    const bool raises =
-        st.kind == FrameState::Kind::kError || st.kind == FrameState::Kind::kReraise;
+    const bool raises = Raises(st);
     const int64_t base = kLocalsPlus + 8 * int64_t{f_.code.nlocalsplus};
     const bool error = st.kind != FrameState::Kind::kResume;
     DeoptSite site;
@@ -593,17 +593,23 @@ class Lowerer {
     return p;
   }
 
+  // How many of the function's HIR instructions have an op `of` accepts.
+  template <typename OpTest>
+  int CountInstrs(OpTest of) const {
+    int count = 0;
+    for (const hir::Block& b : f_.blocks) {
+      for (const Instr& in : b.instrs) count += of(in.op) ? 1 : 0;
+    }
+    return count;
+  }
   // Room for the function's caches (RuntimeAddresses::reserve_site_caches), and the register
   // that holds its address: at most one cache for each instruction of these ops.
   void ReserveSiteCaches() {
     if (!rt_.reserve_site_caches) return;
-    int count = 0;
-    for (const hir::Block& b : f_.blocks) {
-      for (const Instr& in : b.instrs) {
-        count += in.op == Op::kCall || in.op == Op::kLoadGlobal || in.op == Op::kLoadAttr ||
-                 in.op == Op::kStoreAttr || in.op == Op::kLoadMethod;
-      }
-    }
+    const int count = CountInstrs([](Op op) {
+      return op == Op::kCall || op == Op::kLoadGlobal || op == Op::kLoadAttr ||
+             op == Op::kStoreAttr || op == Op::kLoadMethod;
+    });
     if (count == 0) return;
     site_room_ = rt_.reserve_site_caches(count);
     if (site_room_ != nullptr) site_room_reg_ = Mov(Ptr(site_room_), Type::kPtr);
@@ -615,11 +621,16 @@ class Lowerer {
     int64_t disp;
   };
   SiteRef SiteRefOf(const void* site) {
+    const std::optional<int64_t> offset = RoomOffset(site, kLoadReach - kSiteCacheBytes);
+    if (!offset) return {SiteAddress(site), 0};
+    return {site_room_reg_, *offset};
+  }
+  // `site`'s offset in the room, when it is there and at most `reach`.
+  std::optional<int64_t> RoomOffset(const void* site, int64_t reach) const {
+    if (site_room_ == nullptr) return std::nullopt;
     const int64_t offset = static_cast<const char*>(site) - static_cast<const char*>(site_room_);
-    if (site_room_ == nullptr || offset < 0 || offset + kSiteCacheBytes > kLoadReach) {
-      return {SiteAddress(site), 0};
-    }
-    return {site_room_reg_, offset};
+    if (offset < 0 || offset > reach) return std::nullopt;
+    return offset;
   }
   // The address of `site` for a helper's argument: the register SiteRefOf made, else an add.
   int AddressOf(SiteRef ref, const void* site) {
@@ -630,13 +641,13 @@ class Lowerer {
   }
   // A new vreg holding `site`'s address plus `tag`: from the room's register, else a literal.
   int SiteAddress(const void* site, int64_t tag = 0) {
-    const int64_t offset = static_cast<const char*>(site) - static_cast<const char*>(site_room_);
-    if (site_room_ == nullptr || offset < 0 || offset >= kSiteRoomReach) {
+    const std::optional<int64_t> offset = RoomOffset(site, kSiteRoomReach - 1);
+    if (!offset) {
       return Mov(Operand::Imm(static_cast<int64_t>(reinterpret_cast<uintptr_t>(site)) + tag),
                  Type::kPtr);
     }
-    if (offset + tag == 0) return Mov(V(site_room_reg_), Type::kPtr);
-    return Binary(lir::Op::kAdd, V(site_room_reg_), Operand::Imm(offset + tag), Type::kPtr);
+    if (*offset + tag == 0) return Mov(V(site_room_reg_), Type::kPtr);
+    return Binary(lir::Op::kAdd, V(site_room_reg_), Operand::Imm(*offset + tag), Type::kPtr);
   }
   // A cache for `site` (default: the instruction being lowered), with its instruction and
   // name in the cache's header (RuntimeAddresses::new_site_cache).
@@ -658,8 +669,7 @@ class Lowerer {
   // A call returning a new reference, NULL on error.
   void CallChecked(const Instr& in, Helper h, lir::Operands args) {
     SetPrevInstr(in.bc);
-    Call(h, std::move(args), LirReg(in.dst));
-    DeoptIf(in, Cond::kEq, V(LirReg(in.dst)), Operand::Imm(0));
+    SiteCallChecked(in, h, std::move(args));
   }
   // A site helper's call (jit/runtime/helpers.h): the helper itself makes `in` the frame's
   // prev_instr, from its cache's header, so nothing is stored here.
@@ -1107,7 +1117,7 @@ class Lowerer {
       return;
     }
     Emit(BrInstr(Cond::kEq, Type::kI64, V(call.value), Operand::Imm(0), -1, -1));
-    // The exits after the test that picks one, so that it falls into one of them (Reorder
+    // The exits after the test that picks one, so that it falls into one of them (LayOutBlocks
     // keeps a group's cold blocks in the order their code began).
     const int error = DeoptBlock(call.state), tracing = DeoptBlock(in.state);
     int* targets = out_.blocks[static_cast<size_t>(either)].instrs.back().targets;
@@ -1146,10 +1156,7 @@ class Lowerer {
   // this activation runs (whoever runs other code puts its own back before returning).
   void HoistCFrame() {
     if (rt_.eval_breaker == 0) return;  // no tracing tests (LIR-level tests)
-    int tests = 0;
-    for (const hir::Block& b : f_.blocks) {
-      for (const Instr& in : b.instrs) tests += in.op == Op::kCheckTracing;
-    }
+    const int tests = CountInstrs([](Op op) { return op == Op::kCheckTracing; });
     if (tests > 1) cframe_ = Load(V(tstate_), kThreadCFrame, Type::kPtr);
   }
 
@@ -2856,13 +2863,13 @@ class Lowerer {
     prev_instr_known_ = known_before == bc ? known_before : -1;
   }
 
-  // The address of the entry, among the kPolymorphicEntries entries of `stride` bytes at
-  // `cache`, whose 32-bit type version (at `version_at` in each) is `version`; `slow` if none
-  // is (or `version` is 0). Entry 0 is checked inline and the others by a loop in cold
-  // blocks, so a site that sees several types stays out of the helper (a base class's method
-  // run on subclasses: Richards' Task methods see four) while the hot path stays one branch
-  // (SlowIfEither: version 0, or not entry 0's; the cold blocks tell them apart). A loop
-  // rather than one compare for each: 8 instructions a site instead of 15.
+  // The address of the entry, among the kPolymorphicEntries entries of `stride` bytes in
+  // `site`'s cache, whose 32-bit type version (at `version_at` in each) is `version`; `slow` if
+  // none is (or `version` is 0). Entry 0 is checked inline and the others by a loop in cold blocks,
+  // so a site that sees several types stays out of the helper (a base class's method run on
+  // subclasses: Richards' Task methods see four) while the hot path stays one branch (SlowIfEither:
+  // version 0, or not entry 0's; the cold blocks tell them apart). A loop rather than one compare
+  // for each: 7 instructions a site instead of 15.
   int MatchEntry(int version, const void* site, int64_t stride, int64_t version_at, int slow) {
     const int entry = SiteAddress(site);
     const int others = ColdBlock();

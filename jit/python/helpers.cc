@@ -37,8 +37,6 @@ PyObject* a64_load_global(_PyInterpreterFrame* frame, PyObject* name) {
 // ---- Per-site caches (layouts in jit/hir/site_cache.h; compiled code checks them inline
 // and calls these on a miss, which also fill them) ----
 
-// LOAD_GLOBAL: 3.11 gives every dict mutation a fresh, process-unique ma_version_tag, so
-// the same dicts with the same tags still hold the cached value.
 // The site's instruction, from its cache's header (site_cache.h): it becomes the frame's
 // prev_instr, and its name is returned.
 static PyObject* EnterSite(_PyInterpreterFrame* frame, const void* cache) {
@@ -47,6 +45,8 @@ static PyObject* EnterSite(_PyInterpreterFrame* frame, const void* cache) {
   return static_cast<PyObject*>(site.name);
 }
 
+// LOAD_GLOBAL: 3.11 gives every dict mutation a fresh, process-unique ma_version_tag, so
+// the same dicts with the same tags still hold the cached value.
 PyObject* a64_load_global_cached(_PyInterpreterFrame* frame, GlobalCache* cache) {
   PyObject* name = EnterSite(frame, cache);
   auto* g = reinterpret_cast<PyDictObject*>(frame->f_globals);

@@ -353,23 +353,24 @@ void Install(Runtime& r, CodeState* st, PyCodeObject* code, compiler::CompiledCo
   Log("compiled " + st->name + " (" + std::to_string(st->code_size) + " bytes)");
 }
 
+// A new room of `count` zeroed caches for st, which NewSiteCache hands out from now on.
+runtime::HeadedSiteCache* AddRoom(CodeState* st, size_t count) {
+  st->site_rooms.push_back(std::make_unique<runtime::HeadedSiteCache[]>(count));
+  st->room_size = count;
+  st->room_used = 0;
+  return st->site_rooms.back().get();
+}
+
 // RuntimeAddresses::reserve_site_caches for st: a room of `count` zeroed caches.
 runtime::SiteCache* ReserveSiteCaches(CodeState* st, int count) {
-  st->site_rooms.push_back(std::make_unique<runtime::HeadedSiteCache[]>(count));
-  st->room_size = static_cast<size_t>(count);
-  st->room_used = 0;
-  st->reserved.push_back(&st->site_rooms.back()[0].cache);
+  st->reserved.push_back(&AddRoom(st, static_cast<size_t>(count))->cache);
   return st->reserved.back();
 }
 
 // RuntimeAddresses::new_site_cache for st: the next cache of its room (or a room of one),
 // its header naming the instruction at code unit `bc` and co_names[name].
 runtime::SiteCache* NewSiteCache(CodeState* st, PyCodeObject* code, int bc, int name) {
-  if (st->room_used == st->room_size) {
-    st->site_rooms.push_back(std::make_unique<runtime::HeadedSiteCache[]>(1));
-    st->room_size = 1;
-    st->room_used = 0;
-  }
+  if (st->room_used == st->room_size) AddRoom(st, 1);
   runtime::HeadedSiteCache* site = &st->site_rooms.back()[st->room_used++];
   if (bc >= 0) site->header.prev_instr = _PyCode_CODE(code) + bc;
   if (name >= 0) site->header.name = PyTuple_GET_ITEM(code->co_names, name);
@@ -571,23 +572,29 @@ void UnwindFrame(_PyInterpreterFrame* frame, bool reraised) {
 
 // What a deopt exit left: the frame completed, then the interpreter takes it over, or (an
 // exception leaving the function) the runtime unwinds it.
-__attribute__((noinline)) PyObject* FinishDeopt(Runtime& r, CodeState* st, PyThreadState* ts,
-                                                _PyInterpreterFrame* frame, uint64_t code) {
+// The deopt code an exit's result stands for: an exit by call returned its bl's offset
+// (lower.h), and a call's tracing exit stands for the call's error exit when the result it
+// wrote is NULL (DeoptSite::error_if_null).
+uint64_t DeoptCodeOf(const CodeState& st, const _PyInterpreterFrame* frame, uint64_t result) {
+  uint64_t code = result;
   if ((code & lower::kDeoptKindMask) == codegen::kExitByOffset) {
-    // An exit by call (lower.h): its bl's offset, for the code it stands for.
-    const std::optional<uint64_t> exit = codegen::ExitCodeAt(st->exits, code);
+    const std::optional<uint64_t> exit = codegen::ExitCodeAt(st.exits, code);
     if (!exit) {
       Py_FatalError("a64jit: compiled code returned through its exit block from no exit");
     }
     code = *exit;
   }
-  if (const int error = st->deopt_sites.at(code >> 2).error_if_null; error >= 0) {
-    // A call's tracing exit that also stands for its error exit: the call failed.
-    const lower::DeoptSite& tracing = st->deopt_sites[code >> 2];
-    if (frame->localsplus[frame->f_code->co_nlocalsplus + tracing.depth - 1] == nullptr) {
-      code = (static_cast<uint64_t>(error) << 2) | lower::kDeoptError;
-    }
+  const lower::DeoptSite& site = st.deopt_sites.at(code >> 2);
+  if (site.error_if_null >= 0 &&
+      frame->localsplus[frame->f_code->co_nlocalsplus + site.depth - 1] == nullptr) {
+    code = (static_cast<uint64_t>(site.error_if_null) << 2) | lower::kDeoptError;
   }
+  return code;
+}
+
+__attribute__((noinline)) PyObject* FinishDeopt(Runtime& r, CodeState* st, PyThreadState* ts,
+                                                _PyInterpreterFrame* frame, uint64_t result) {
+  const uint64_t code = DeoptCodeOf(*st, frame, result);
   CompleteFrame(*st, frame, code);
   const bool error = (code & lower::kDeoptKindMask) == lower::kDeoptError;
   const lower::DeoptSite& site = st->deopt_sites.at(code >> 2);
