@@ -145,6 +145,7 @@ class FunctionCompiler {
     long_ranges_ = options_.force_long_ranges;
     pools_ = !long_ranges_;
     LayOutFrame();
+    frameless_ = CanBeFrameless();
 
     code_.init(asmjit::Environment(asmjit::Arch::kAArch64), options_.base_address.value_or(0));
     code_.setErrorHandler(&errors_);
@@ -173,7 +174,7 @@ class FunctionCompiler {
         }
         Check();
       }
-      if (block_ == epilogue_block_) {
+      if (block_ == epilogue_block_ && !frameless_) {
         current_ = nullptr;
         a_->bind(epilogue_);
         EmitEpilogue();
@@ -196,6 +197,7 @@ class FunctionCompiler {
     stats_.pool_entries = static_cast<int>(pool_.size());
     stats_.long_ranges = long_ranges_;
     stats_.frame_size = frame_size_;
+    stats_.frameless = frameless_;
     stats_.spill_slots = alloc_.spill_slots;
     out.stats = stats_;
     out.exits = std::move(exits_);
@@ -1107,7 +1109,11 @@ class FunctionCompiler {
         }
       }
     }
-    if (block_ != epilogue_block_) a_->b(epilogue_);
+    if (frameless_) {
+      a_->ret(asmjit::a64::x30);  // each return its own: no jump to a shared one
+    } else if (block_ != epilogue_block_) {
+      a_->b(epilogue_);
+    }
   }
 
   // The vregs of fewer than 64 bits whose every definition is an integer load (EmitConvert).
@@ -1285,12 +1291,36 @@ class FunctionCompiler {
     a_->blr(X(kS0));
   }
 
+  // Nothing needs the frame record: nothing on the stack (spills, slots, saved registers,
+  // parameters passed there: all are addressed from sp or x29), no call and no exit by call
+  // (both `bl`, which overwrites x30), no frame_ptr.
+  bool CanBeFrameless() const {
+    if (frame_size_ != 0 || options_.exit_code_limit != 0) return false;
+    TypeList types;
+    for (int p : f_.params) types.push_back(f_.TypeOf(p));
+    int stack_params = 0;
+    AssignAbi(types, &stack_params);
+    if (stack_params != 0) return false;
+    for (const lir::Block& b : f_.blocks) {
+      for (const Instr& in : b.instrs) {
+        if (in.op == Op::kCall || in.op == Op::kFramePtr) return false;
+      }
+    }
+    return true;
+  }
+
   void EmitPrologue() {
+    if (!frameless_) EmitFrameRecord();
+    EmitParameterMoves();
+  }
+  void EmitFrameRecord() {
     a_->stp(asmjit::a64::x29, asmjit::a64::x30, asmjit::a64::ptr_pre(asmjit::a64::sp, -16));
     a_->mov(asmjit::a64::x29, asmjit::a64::sp);
     AddImm(asmjit::a64::sp, asmjit::a64::sp, 0 - static_cast<uint64_t>(frame_size_), 64, kS0);
     SaveCalleeSaved(true);
-    // Parameters: from the ABI's places to their allocated ones, as one parallel move.
+  }
+  // Parameters: from the ABI's places to their allocated ones, as one parallel move.
+  void EmitParameterMoves() {
     std::vector<Move> gp_moves, fp_moves;
     std::vector<std::pair<int, int>> stack_loads;  // param vreg, incoming stack slot
     TypeList types;
@@ -1388,6 +1418,7 @@ class FunctionCompiler {
   std::vector<ExitByCall> exits_;
   std::vector<bool> narrow_loads_;  // FindNarrowLoads
   int epilogue_block_ = -1;         // EpilogueBlock()
+  bool frameless_ = false;          // CodeStats::frameless
   std::map<uint64_t, asmjit::Label> pool_;
   bool long_ranges_ = false;
   bool pools_ = true;

@@ -75,6 +75,10 @@ struct CodeStats {
   bool long_ranges = false;
   int64_t frame_size = 0;
   int spill_slots = 0;
+  // A leaf with nothing on the stack and no exits by call: no frame record (no prologue; each
+  // return is a `ret`).
+  // Such code does not start with the prologue debuggers are told about (gdb_jit.h).
+  bool frameless = false;
 };
 
 struct CompiledFunction {

@@ -4,13 +4,13 @@
 #include <Python.h>
 #include <internal/pycore_frame.h>
 
-#include <cctype>
 #include <cstddef>
 #include <map>
 #include <stdexcept>
 
 #include "jit/lir/text.h"
 #include "jit/lower/lower.h"
+#include "jit/lower/stub_text.h"
 #include "jit/runtime/site_cache.h"
 
 namespace a64jit::lower {
@@ -354,23 +354,7 @@ std::string CallStubText(const CallStubFacts& facts) {
       facts.entry_counter == 0 || facts.eval_breaker == 0) {
     throw std::invalid_argument("call stub: incomplete runtime facts");
   }
-  const std::map<std::string, int64_t> values = StubValues(facts);
-  std::string out;
-  const std::string text = kStubTemplate;
-  for (size_t i = 0; i < text.size();) {
-    if (text[i] != '$') {
-      out += text[i++];
-      continue;
-    }
-    size_t end = i + 1;
-    while (end < text.size() && (std::islower(text[end]) || text[end] == '_')) end++;
-    const std::string name = text.substr(i + 1, end - i - 1);
-    auto v = values.find(name);
-    if (v == values.end()) throw std::logic_error("call stub: no value for $" + name);
-    out += std::to_string(v->second);
-    i = end;
-  }
-  return out;
+  return FillStubText(kStubTemplate, StubValues(facts), "call stub");
 }
 
 lir::Function CallStub(const CallStubFacts& facts) {

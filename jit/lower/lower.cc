@@ -24,6 +24,7 @@
 #include "jit/lower/known_calls.h"
 #include "jit/lower/object_layouts.h"
 #include "jit/lower/probable_floats.h"
+#include "jit/lower/site_stubs.h"
 #include "jit/lower/unboxed_temporaries.h"
 #include "jit/runtime/helpers.h"
 
@@ -141,6 +142,7 @@ class Lowerer {
       }
     }
     FindModuleAttrsOfGlobals();
+    FindLoops();
     out_.ret = Type::kPtr;
   }
 
@@ -648,6 +650,36 @@ class Lowerer {
     }
     if (*offset + tag == 0) return Mov(V(site_room_reg_), Type::kPtr);
     return Binary(lir::Op::kAdd, V(site_room_reg_), Operand::Imm(*offset + tag), Type::kPtr);
+  }
+  // The code units each backward jump spans, from its target to itself: 3.11 compiles every
+  // loop so (JUMP_BACKWARD, or JUMP_BACKWARD_NO_INTERRUPT in `yield from` and `await`).
+  void FindLoops() {
+    const std::vector<uint16_t>& code = f_.code.code;
+    int64_t ext = 0;
+    for (size_t i = 0; i < code.size(); i++) {
+      const int op = code[i] & 0xff;
+      const int64_t arg = (ext << 8) | (code[i] >> 8);
+      ext = op == EXTENDED_ARG ? arg : 0;
+      if (op == JUMP_BACKWARD || op == JUMP_BACKWARD_NO_INTERRUPT) {
+        loops_.emplace_back(static_cast<int64_t>(i) + 1 - arg, static_cast<int64_t>(i));
+      }
+    }
+  }
+  bool InLoop(int bc) const {
+    return std::any_of(loops_.begin(), loops_.end(), [bc](const std::pair<int64_t, int64_t>& l) {
+      return l.first <= bc && bc <= l.second;
+    });
+  }
+  // Whether the site at `bc` calls a site stub (site_stubs.h) instead of its guards inline:
+  // outside loops, where its bytes matter more than the stub's call and return.
+  bool UseSiteStub(int bc) {
+    return rt_.site_stubs != 0 && !InLoop(bc) && Take(decisions_, "lower.site-stub", bc);
+  }
+  // A site stub's call with a new pointer vreg for its result (a new reference, or NULL).
+  int CallSiteStub(const char* stub, lir::Operands args) {
+    lir::Instr call = CallByName(stub, std::move(args));
+    call.dst = out_.NewVReg(Type::kPtr);
+    return Emit(std::move(call)).dst;
   }
   // A cache for `site` (default: the instruction being lowered), with its instruction and
   // name in the cache's header (RuntimeAddresses::new_site_cache).
@@ -3086,8 +3118,15 @@ class Lowerer {
     // The version tags alone: 3.11 gives every dict, and every change to one, a version tag no
     // other dict has or had (docs/cpython311.md), so equal tags mean the very dicts the cache
     // was filled from, unchanged since; the cache's dict pointers are the helper's.
-    if (module_only) {
+    if (UseSiteStub(in.bc)) {
+      const int value = CallSiteStub(module_only ? kGlobalStubName : kGlobalBuiltinStubName,
+                                     {V(frame_), V(AddressOf(cache, site))});
+      SlowIf(Cond::kEq, Type::kI64, V(value), Operand::Imm(0), slow);
+      Mov(V(value), Type::kPtr, dst);
+    } else if (module_only) {
       CheckGlobalsVersion(cache, slow);
+      LoadSite(cache, offsetof(GlobalCache, value), Type::kPtr, dst);
+      Incref(V(dst));
     } else {  // both tags in one guard
       const auto [globals, cached_globals] = GlobalsVersion(cache);
       const int builtins = Load(V(frame_), offsetof(_PyInterpreterFrame, f_builtins), Type::kPtr);
@@ -3095,9 +3134,9 @@ class Lowerer {
       const int cached = LoadSite(cache, offsetof(GlobalCache, builtins_version), Type::kI64);
       SlowIfEither(Cond::kNe, Type::kI64, V(globals), V(cached_globals), Cond::kNe, V(version),
                    V(cached), slow, in.bc);
+      LoadSite(cache, offsetof(GlobalCache, value), Type::kPtr, dst);
+      Incref(V(dst));
     }
-    LoadSite(cache, offsetof(GlobalCache, value), Type::kPtr, dst);
-    Incref(V(dst));
     Jmp(done);
     cur_ = slow;
     SiteCallChecked(
@@ -3155,16 +3194,25 @@ class Lowerer {
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
     const SiteRef cache = SiteRefOf(global_site);
-    // The globals' tag and the module's identity in one guard: the cached value is only
-    // compared (not read through) before the tag says the globals still hold it.
-    const std::pair<int, int> globals_version = GlobalsVersion(cache);
-    const int module = LoadSite(cache, offsetof(GlobalCache, value), Type::kPtr);
-    lowering_ = &attr;
     const bool method = attr.op == Op::kLoadMethod;  // [NULL, the module's attribute]
     const int64_t at = method ? offsetof(MethodCache, module) : offsetof(AttrCache, module);
     const SiteRef attr_cache = SiteRefOf(attr_site);
-    ModuleProbe(V(module), attr_cache, at, LirReg(method ? attr.dst2 : attr.dst), slow,
-                globals_version, global.bc);
+    const int value_dst = LirReg(method ? attr.dst2 : attr.dst);
+    if (UseSiteStub(global.bc)) {
+      const int value = CallSiteStub(
+          kModuleAttrStubName,
+          {V(frame_), V(AddressOf(cache, global_site)), V(SiteAddress(attr_site, at))});
+      lowering_ = &attr;
+      SlowIf(Cond::kEq, Type::kI64, V(value), Operand::Imm(0), slow);
+      Mov(V(value), Type::kPtr, value_dst);
+    } else {
+      // The globals' tag and the module's identity in one guard: the cached value is only
+      // compared (not read through) before the tag says the globals still hold it.
+      const std::pair<int, int> globals_version = GlobalsVersion(cache);
+      const int module = LoadSite(cache, offsetof(GlobalCache, value), Type::kPtr);
+      lowering_ = &attr;
+      ModuleProbe(V(module), attr_cache, at, value_dst, slow, globals_version, global.bc);
+    }
     if (method) Mov(Operand::Imm(0), Type::kPtr, LirReg(attr.dst));
     Jmp(done);
     cur_ = slow;  // both loads and the module's release in one call: half the code
@@ -3336,6 +3384,7 @@ class Lowerer {
   // the LoadAttr and Decref the LoadGlobal's lowering takes over.
   std::map<const Instr*, std::pair<const Instr*, const Instr*>> fused_attr_;
   std::set<const Instr*> fused_tail_;
+  std::vector<std::pair<int64_t, int64_t>> loops_;  // FindLoops: [target, jump] code units
   std::set<int64_t> float_like_locals_;
   std::set<int> in_place_floats_;  // BINARY_OP results BoxFloatResult may write in place
   // Temporaries kept unboxed (unboxed_temporaries.h) as ints, as floats (a register in both

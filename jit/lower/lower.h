@@ -118,6 +118,9 @@ struct RuntimeAddresses {
   // code calls it by name, kCallStubName (a direct `bl` when in range): the resolver passed to
   // code generation must know it.
   uint64_t call_stub = 0;
+  // Nonzero when the site stubs (site_stubs.h) are compiled and the resolver knows their
+  // names: sites outside loops call them instead of their guards inline.
+  uint64_t site_stubs = 0;
   // An object whose reference count never reaches 0 (2^60), released in place of a NULL
   // local when a returning frame clears its locals without a branch per local; 0: branch.
   uint64_t null_sink = 0;

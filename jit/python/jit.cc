@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -19,6 +20,7 @@
 #include "jit/lir/text.h"
 #include "jit/lower/call_stub.h"
 #include "jit/lower/lower.h"
+#include "jit/lower/site_stubs.h"
 #include "jit/python/arguments.h"
 #include "jit/python/call_capture.h"
 #include "jit/python/code_info.h"
@@ -112,10 +114,11 @@ struct Runtime {
   // Native mode calls compiled code directly unless config.checked_native asks for the
   // executor (which turns guest faults into Python errors, at the price of signal setup).
   bool direct_calls = false;
-  uint64_t call_stub = 0;                  // the guest call stub's entry; 0: CALLs ask a64_call
-  int dumps_written = 0;                   // Config::dump_dir files of this process
-  std::optional<bool> flaky_plant_active;  // decided at the first planted compile
-  int64_t stub_entries = 0;                // counted by the stub itself
+  uint64_t call_stub = 0;                      // the guest call stub's entry; 0: CALLs ask a64_call
+  std::map<std::string, uint64_t> site_stubs;  // by name (jit/lower/site_stubs.h); empty: none
+  int dumps_written = 0;                       // Config::dump_dir files of this process
+  std::optional<bool> flaky_plant_active;      // decided at the first planted compile
+  int64_t stub_entries = 0;                    // counted by the stub itself
 };
 
 // Never destroyed: code may outlive main(). A plain pointer rather than a function-local
@@ -196,20 +199,40 @@ inline uintptr_t StateCacheIndex(const PyCodeObject* code) {
 lower::RuntimeAddresses AddressesFor(PyCodeObject* code) {
   lower::RuntimeAddresses rt = AddressesOf(code);
   rt.call_stub = TheRuntime().call_stub;
+  rt.site_stubs = TheRuntime().site_stubs.empty() ? 0 : 1;
   return rt;
 }
 
 // Tells native tools about code just placed: the perf map and jitdump (code_listing.h) and,
 // where it runs natively, a debugger (gdb_jit.h: the code must start with codegen's prologue).
-void AnnounceCode(const Runtime& r, const std::string& name, const void* start, size_t size) {
+// Frameless code (codegen::CodeStats::frameless) is listed only: it has no prologue to describe.
+void AnnounceCode(const Runtime& r, const std::string& name, const void* start, size_t size,
+                  bool frameless = false) {
   ListCode(name, start, size);
-  if (r.executor->mode() == runtime::ExecMode::kNative) RegisterWithDebugger(name, start, size);
+  if (r.executor->mode() == runtime::ExecMode::kNative && !frameless) {
+    RegisterWithDebugger(name, start, size);
+  }
 }
 
 // What compiled code calls by name: the helpers, and the guest call stub.
 std::optional<uint64_t> ResolveCallee(const std::string& name) {
   if (name == lower::kCallStubName && TheRuntime().call_stub != 0) return TheRuntime().call_stub;
+  auto stub = TheRuntime().site_stubs.find(name);
+  if (stub != TheRuntime().site_stubs.end()) return stub->second;
   return ResolveHelper(name);
+}
+
+// Compiles a guest stub, which calls only helpers, into the executor's code memory.
+uint64_t CompileStub(Runtime& r, const lir::Function& stub, const std::string& name) {
+  codegen::CompileOptions options;
+  options.resolve = ResolveHelper;
+  const codegen::LoadedFunction loaded =
+      codegen::CompileInto(*r.executor, [&](std::optional<uint64_t> base) {
+        options.base_address = base;
+        return compiler::EmitCode(stub, options);
+      });
+  AnnounceCode(r, name, loaded.entry, loaded.code.bytes.size(), loaded.code.stats.frameless);
+  return reinterpret_cast<uintptr_t>(loaded.entry);
 }
 
 // Compiles the guest call stub (jit/lower/call_stub.h) into the executor's code memory.
@@ -231,16 +254,16 @@ uint64_t CompileCallStub(Runtime& r) {
   facts.direct_thread_slot = reinterpret_cast<uintptr_t>(&r.direct_thread);
   facts.entry_counter = reinterpret_cast<uintptr_t>(&r.stub_entries);
   facts.eval_breaker = reinterpret_cast<uintptr_t>(EvalBreakerAddress(PyInterpreterState_Get()));
-  const lir::Function stub = lower::CallStub(facts);
-  codegen::CompileOptions options;
-  options.resolve = ResolveHelper;
-  const codegen::LoadedFunction loaded =
-      codegen::CompileInto(*r.executor, [&](std::optional<uint64_t> base) {
-        options.base_address = base;
-        return compiler::EmitCode(stub, options);
-      });
-  AnnounceCode(r, "a64jit:stub:call", loaded.entry, loaded.code.bytes.size());
-  return reinterpret_cast<uintptr_t>(loaded.entry);
+  return CompileStub(r, lower::CallStub(facts), "a64jit:stub:call");
+}
+
+// Compiles the site stubs (jit/lower/site_stubs.h) into the executor's code memory, by name.
+std::map<std::string, uint64_t> CompileSiteStubs(Runtime& r) {
+  std::map<std::string, uint64_t> stubs;
+  for (const lir::Function& f : lower::SiteStubs(reinterpret_cast<uintptr_t>(&PyModule_Type))) {
+    stubs[f.name] = CompileStub(r, f, "a64jit:stub:" + f.name);
+  }
+  return stubs;
 }
 
 // A compiled function's dump: "hir", "lir" or anything else for "asm", made now (see
@@ -1254,6 +1277,7 @@ bool EnsureRuntime(const Config& config) {
       }
       r.executor = emu::CreateExecutor(mode);
       r.call_stub = 0;
+      r.site_stubs.clear();
       // Not announced to a debugger: hand-written, without codegen's prologue.
       ListCode("a64jit:stub:executor_entry", r.executor->entry_stub(),
                r.executor->entry_stub_size());
@@ -1264,6 +1288,12 @@ bool EnsureRuntime(const Config& config) {
     const char* no_stub = std::getenv("A64JIT_NO_CALL_STUB");
     if (r.call_stub == 0 && (no_stub == nullptr || std::strcmp(no_stub, "1") != 0)) {
       r.call_stub = CompileCallStub(r);
+    }
+    // A64JIT_NO_SITE_STUBS=1: every site's guards inline (for measuring the stubs).
+    const char* no_site_stubs = std::getenv("A64JIT_NO_SITE_STUBS");
+    if (r.site_stubs.empty() &&
+        (no_site_stubs == nullptr || std::strcmp(no_site_stubs, "1") != 0)) {
+      r.site_stubs = CompileSiteStubs(r);
     }
   } catch (const std::exception& e) {
     PyErr_Format(PyExc_RuntimeError, "a64jit: %s", e.what());
