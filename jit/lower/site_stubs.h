@@ -16,7 +16,8 @@
 //
 // Under QEMU each call and its return end a translated block, and the return is an indirect
 // branch; on hardware the return is predicted. So lowering takes a stub only for sites outside
-// loops (decision lower.site-stub), where the bytes matter more than the few instructions.
+// loops, in functions that do not call themselves by name (decision lower.site-stub), where
+// the bytes matter more than the few instructions.
 // The stubs are leaves with nothing on the stack, so code generation gives them no frame
 // record (codegen::CodeStats::frameless): a hit is about 12 instructions and two branches.
 // Written in LIR like the call stub and compiled once per runtime (jit/python/jit.cc).
