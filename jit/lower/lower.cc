@@ -691,7 +691,8 @@ class Lowerer {
     });
   }
   // Whether the site at `bc` calls a site stub (site_stubs.h) instead of its guards inline:
-  // outside loops, where its bytes matter more than the stub's call and return.
+  // outside loops and recursion (InLoop), where its bytes matter more than the stub's call
+  // and return.
   bool UseSiteStub(int bc) {
     return rt_.site_stubs != 0 && !InLoop(bc) && Take(decisions_, "lower.site-stub", bc);
   }

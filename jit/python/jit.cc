@@ -214,7 +214,7 @@ void AnnounceCode(const Runtime& r, const std::string& name, const void* start, 
   }
 }
 
-// What compiled code calls by name: the helpers, and the guest call stub.
+// What compiled code calls by name: the helpers, the guest call stub and the site stubs.
 std::optional<uint64_t> ResolveCallee(const std::string& name) {
   if (name == lower::kCallStubName && TheRuntime().call_stub != 0) return TheRuntime().call_stub;
   auto stub = TheRuntime().site_stubs.find(name);
