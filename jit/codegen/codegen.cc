@@ -1296,10 +1296,8 @@ class FunctionCompiler {
   // (both `bl`, which overwrites x30), no frame_ptr.
   bool CanBeFrameless() const {
     if (frame_size_ != 0 || options_.exit_code_limit != 0) return false;
-    TypeList types;
-    for (int p : f_.params) types.push_back(f_.TypeOf(p));
     int stack_params = 0;
-    AssignAbi(types, &stack_params);
+    ParamAbi(&stack_params);
     if (stack_params != 0) return false;
     for (const lir::Block& b : f_.blocks) {
       for (const Instr& in : b.instrs) {
@@ -1307,6 +1305,13 @@ class FunctionCompiler {
       }
     }
     return true;
+  }
+
+  // Where the ABI passes the parameters; `stack_slots`, if given, counts those on the stack.
+  AbiSlots ParamAbi(int* stack_slots = nullptr) const {
+    TypeList types;
+    for (int p : f_.params) types.push_back(f_.TypeOf(p));
+    return AssignAbi(types, stack_slots);
   }
 
   void EmitPrologue() {
@@ -1323,9 +1328,7 @@ class FunctionCompiler {
   void EmitParameterMoves() {
     std::vector<Move> gp_moves, fp_moves;
     std::vector<std::pair<int, int>> stack_loads;  // param vreg, incoming stack slot
-    TypeList types;
-    for (int p : f_.params) types.push_back(f_.TypeOf(p));
-    const AbiSlots abi = AssignAbi(types, nullptr);
+    const AbiSlots abi = ParamAbi();
     for (size_t i = 0; i < f_.params.size(); i++) {
       const int p = f_.params[i];
       const AbiSlot& a = abi[i];

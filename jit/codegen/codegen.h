@@ -76,8 +76,8 @@ struct CodeStats {
   int64_t frame_size = 0;
   int spill_slots = 0;
   // A leaf with nothing on the stack and no exits by call: no frame record (no prologue; each
-  // return is a `ret`).
-  // Such code does not start with the prologue debuggers are told about (gdb_jit.h).
+  // return is a `ret`). Such code does not start with the prologue debuggers are told about
+  // (gdb_jit.h).
   bool frameless = false;
 };
 

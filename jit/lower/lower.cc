@@ -299,6 +299,12 @@ class Lowerer {
     in.args = InRegisters(std::move(args));
     return in;
   }
+  // A call of guest code by name (the call stub, a site stub) into a new vreg of type `t`.
+  int CallNamed(const char* callee, lir::Operands args, Type t = Type::kPtr) {
+    lir::Instr call = CallByName(callee, std::move(args));
+    call.dst = out_.NewVReg(t);
+    return Emit(std::move(call)).dst;
+  }
   int Call(Helper h, lir::Operands args, int dst = -1, Type t = Type::kPtr) {
     lir::Instr in = HelperCall(h, std::move(args));
     in.dst = dst >= 0 ? dst : out_.NewVReg(t);
@@ -696,12 +702,7 @@ class Lowerer {
   bool UseSiteStub(int bc) {
     return rt_.site_stubs != 0 && !InLoop(bc) && Take(decisions_, "lower.site-stub", bc);
   }
-  // A site stub's call with a new pointer vreg for its result (a new reference, or NULL).
-  int CallSiteStub(const char* stub, lir::Operands args) {
-    lir::Instr call = CallByName(stub, std::move(args));
-    call.dst = out_.NewVReg(Type::kPtr);
-    return Emit(std::move(call)).dst;
-  }
+
   // A cache for `site` (default: the instruction being lowered), with its instruction and
   // name in the cache's header (RuntimeAddresses::new_site_cache).
   SiteCache* NewSiteCache(const Instr* site = nullptr) {
@@ -1287,10 +1288,9 @@ class Lowerer {
           c_call, IsNullReg(in.args[0]) ? 0 : static_cast<int64_t>(runtime::kCCallMethodShape));
       // By name: a direct call when the stub is in range (an indirect one costs a lookup
       // under QEMU and a literal and a register here).
-      lir::Instr call =
-          CallByName(kCallStubName, {V(tstate_), V(p), Operand::Imm(in.imm), V(tagged)});
-      call.dst = out_.NewVReg(Type::kI64);
-      Mov(V(Emit(std::move(call)).dst), Type::kPtr, dst);
+      Mov(V(CallNamed(kCallStubName, {V(tstate_), V(p), Operand::Imm(in.imm), V(tagged)},
+                      Type::kI64)),
+          Type::kPtr, dst);
     } else {
       Call(Helper::a64_call, {V(tstate_), V(p), Operand::Imm(in.imm), Operand::Imm(0)}, dst);
     }
@@ -3122,6 +3122,18 @@ class Lowerer {
     return static_cast<size_t>(name) < kinds.size() ? kinds[name] : hir::CodeInfo::kNotGlobal;
   }
 
+  // Goes to `slow` unless the globals' tag, and unless `module_only` the builtins' tag too
+  // (both in one guard), are the ones GlobalCache `cache` holds.
+  void CheckGlobalTags(SiteRef cache, bool module_only, int slow, int bc) {
+    if (module_only) return CheckGlobalsVersion(cache, slow);
+    const auto [globals, cached_globals] = GlobalsVersion(cache);
+    const int builtins = Load(V(frame_), offsetof(_PyInterpreterFrame, f_builtins), Type::kPtr);
+    const int version = Load(V(builtins), offsetof(PyDictObject, ma_version_tag), Type::kI64);
+    const int cached = LoadSite(cache, offsetof(GlobalCache, builtins_version), Type::kI64);
+    SlowIfEither(Cond::kNe, Type::kI64, V(globals), V(cached_globals), Cond::kNe, V(version),
+                 V(cached), slow, bc);
+  }
+
   void LowerLoadGlobal(const Instr& in) {
     SiteCache* site =
         Take(decisions_, "lower.load-global-inline", in.bc) ? NewSiteCache() : nullptr;
@@ -3140,21 +3152,12 @@ class Lowerer {
     // other dict has or had (docs/cpython311.md), so equal tags mean the very dicts the cache
     // was filled from, unchanged since; the cache's dict pointers are the helper's.
     if (UseSiteStub(in.bc)) {
-      const int value = CallSiteStub(module_only ? kGlobalStubName : kGlobalBuiltinStubName,
-                                     {V(frame_), V(AddressOf(cache, site))});
+      const int value = CallNamed(module_only ? kGlobalStubName : kGlobalBuiltinStubName,
+                                  {V(frame_), V(AddressOf(cache, site))});
       SlowIf(Cond::kEq, Type::kI64, V(value), Operand::Imm(0), slow);
       Mov(V(value), Type::kPtr, dst);
-    } else if (module_only) {
-      CheckGlobalsVersion(cache, slow);
-      LoadSite(cache, offsetof(GlobalCache, value), Type::kPtr, dst);
-      Incref(V(dst));
-    } else {  // both tags in one guard
-      const auto [globals, cached_globals] = GlobalsVersion(cache);
-      const int builtins = Load(V(frame_), offsetof(_PyInterpreterFrame, f_builtins), Type::kPtr);
-      const int version = Load(V(builtins), offsetof(PyDictObject, ma_version_tag), Type::kI64);
-      const int cached = LoadSite(cache, offsetof(GlobalCache, builtins_version), Type::kI64);
-      SlowIfEither(Cond::kNe, Type::kI64, V(globals), V(cached_globals), Cond::kNe, V(version),
-                   V(cached), slow, in.bc);
+    } else {
+      CheckGlobalTags(cache, module_only, slow, in.bc);
       LoadSite(cache, offsetof(GlobalCache, value), Type::kPtr, dst);
       Incref(V(dst));
     }
@@ -3220,9 +3223,8 @@ class Lowerer {
     const SiteRef attr_cache = SiteRefOf(attr_site);
     const int value_dst = LirReg(method ? attr.dst2 : attr.dst);
     if (UseSiteStub(global.bc)) {
-      const int value = CallSiteStub(
-          kModuleAttrStubName,
-          {V(frame_), V(AddressOf(cache, global_site)), V(SiteAddress(attr_site, at))});
+      const int value = CallNamed(kModuleAttrStubName, {V(frame_), V(AddressOf(cache, global_site)),
+                                                        V(SiteAddress(attr_site, at))});
       lowering_ = &attr;
       SlowIf(Cond::kEq, Type::kI64, V(value), Operand::Imm(0), slow);
       Mov(V(value), Type::kPtr, value_dst);
