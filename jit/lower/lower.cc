@@ -657,17 +657,17 @@ class Lowerer {
     if (*offset + tag == 0) return Mov(V(site_room_reg_), Type::kPtr);
     return Binary(lir::Op::kAdd, V(site_room_reg_), Operand::Imm(*offset + tag), Type::kPtr);
   }
-  // The code units each backward jump spans, from its target to itself: 3.11 compiles every
-  // loop so (JUMP_BACKWARD, or JUMP_BACKWARD_NO_INTERRUPT in `yield from` and `await`).
+  // The code units each back edge of the HIR spans, from the block it goes to up to the jump:
+  // 3.11 closes every loop with one (JUMP_BACKWARD, or POP_JUMP_BACKWARD_IF_* at the bottom of
+  // `while cond:`, which has no JUMP_BACKWARD), and the builder's blocks keep where they start.
   void FindLoops() {
-    const std::vector<uint16_t>& code = f_.code.code;
-    int64_t ext = 0;
-    for (size_t i = 0; i < code.size(); i++) {
-      const int op = code[i] & 0xff;
-      const int64_t arg = (ext << 8) | (code[i] >> 8);
-      ext = op == EXTENDED_ARG ? arg : 0;
-      if (op == JUMP_BACKWARD || op == JUMP_BACKWARD_NO_INTERRUPT) {
-        loops_.emplace_back(static_cast<int64_t>(i) + 1 - arg, static_cast<int64_t>(i));
+    for (const Block& b : f_.blocks) {
+      if (b.instrs.empty() || b.instrs.back().bc < 0) continue;
+      const Instr& jump = b.instrs.back();
+      for (int target : jump.targets) {
+        if (target < 0) continue;
+        const int start = f_.blocks[static_cast<size_t>(target)].bc_start;
+        if (start >= 0 && start <= jump.bc) loops_.emplace_back(start, jump.bc);
       }
     }
     recursive_ = LoadsOwnName();
