@@ -142,6 +142,7 @@ class Lowerer {
       }
     }
     FindModuleAttrsOfGlobals();
+    FindIsInstanceTests();
     FindLoops();
     out_.ret = Type::kPtr;
   }
@@ -205,6 +206,12 @@ class Lowerer {
         lowering_ = &instrs[i];
         next_ = i + 1 < instrs.size() ? &instrs[i + 1] : nullptr;
         LowerInstr(instrs[i]);
+        const auto rejoin = rejoin_after_.find(&instrs[i]);
+        if (rejoin != rejoin_after_.end()) {  // InlineIsInstance's answer waits there
+          Jmp(rejoin->second);
+          cur_ = rejoin->second;
+          prev_instr_known_ = -1;
+        }
       }
       lowering_ = next_ = nullptr;
     }
@@ -1525,9 +1532,52 @@ class Lowerer {
     Decref(x, false, in.bc);
     Decref(cls, false, in.bc);
     ReleaseHeld(callable);
+    const auto test = truth_tests_.find(&in);
+    if (test != truth_tests_.end()) {  // 0 or 1, answered by the types: the IsTrue's int
+      const int pure = NewBlock(), ran_code = NewBlock(), after = NewBlock();
+      Br(Cond::kUlt, V(result), Operand::Imm(runtime::kIsInstanceRanCode), pure, ran_code);
+      cur_ = pure;
+      Mov(V(result), Type::kI64, LirReg(test->second.is_true->dst));
+      Jmp(after);
+      rejoin_after_[test->second.release] = after;
+      cur_ = ran_code;
+    }
     DeoptIf(in, Cond::kSlt, V(result), Operand::Imm(0));  // the references are released
-    Select(V(result), Imm(rt_.py_true), Imm(rt_.py_false), Type::kPtr, LirReg(in.dst));
+    const int answer = Binary(lir::Op::kAnd, V(result), Operand::Imm(1), Type::kI64);
+    Select(V(answer), Imm(rt_.py_true), Imm(rt_.py_false), Type::kPtr, LirReg(in.dst));
     Incref(V(LirReg(in.dst)));
+  }
+
+  // isinstance(x, cls) that only an `if` reads: the Call, the CheckTracing after it, an IsTrue
+  // of its result and the result's release, in a row, the result read by nothing else. Where
+  // the types alone answer (an exact match, or a64_isinstance without PyObject_IsInstance), no
+  // other code ran, so InlineIsInstance gives the IsTrue its int and goes past the other three:
+  // no bool made, tested and released, and no tracing test, as 3.11's PRECALL_NO_KW_ISINSTANCE
+  // tests no eval breaker either. Any other outcome makes the bool and runs the three.
+  void FindIsInstanceTests() {
+    const std::vector<int> defs = f_.DefinitionCounts();
+    const std::vector<int> reads = f_.UseCounts();
+    const auto mentions = [](const Instr& in, int r) {
+      const auto n = std::count(in.args.begin(), in.args.end(), r);
+      return n + (in.has_state ? std::count(in.state.stack.begin(), in.state.stack.end(), r) : 0);
+    };
+    for (const Block& b : f_.blocks) {
+      for (size_t i = 0; i + 3 < b.instrs.size(); i++) {
+        const Instr &call = b.instrs[i], &check = b.instrs[i + 1], &is_true = b.instrs[i + 2],
+                    &release = b.instrs[i + 3];
+        const int r = call.dst;
+        if (call.op != Op::kCall || r < 0 || known_calls_.Of(call) != KnownCall::kIsInstance ||
+            defs.at(static_cast<size_t>(r)) != 1 || check.op != Op::kCheckTracing ||
+            is_true.op != Op::kIsTrue || is_true.args[0] != r || release.op != Op::kDecref ||
+            release.args[0] != r ||
+            reads.at(static_cast<size_t>(r)) !=
+                mentions(check, r) + mentions(is_true, r) + mentions(release, r) ||
+            !Take(decisions_, "lower.isinstance-test", call.bc)) {
+          continue;
+        }
+        truth_tests_[&call] = TruthTest{&is_true, &release};
+      }
+    }
   }
 
   // int(x) or str(x), `type` being the callable expected (&PyLong_Type, &PyUnicode_Type; a
@@ -3383,6 +3433,12 @@ class Lowerer {
     int local_operand = -1;  // the operand that is the local's own value (OperandHoldingLocal)
   };
   std::map<int, StoreTarget> store_targets_;  // BINARY_OP result -> where it goes
+  struct TruthTest {
+    const Instr* is_true;
+    const Instr* release;
+  };
+  std::map<const Instr*, TruthTest> truth_tests_;  // FindIsInstanceTests' calls
+  std::map<const Instr*, int> rejoin_after_;       // a release -> where the inline answer waits
   std::vector<char> cold_, emitted_;
   std::vector<int> group_;  // per LIR block: 1 + the HIR block it belongs to (0: entry)
   int group_now_ = 0;

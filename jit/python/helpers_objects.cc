@@ -388,7 +388,8 @@ int a64_isinstance(PyObject* x, PyObject* cls) {
     if (PyType_IsSubtype(type, reinterpret_cast<PyTypeObject*>(cls))) return 1;
     if (ClassIsType(type)) return 0;
   }
-  return PyObject_IsInstance(x, cls);
+  const int found = PyObject_IsInstance(x, cls);
+  return found < 0 ? found : kIsInstanceRanCode + found;
 }
 
 namespace {

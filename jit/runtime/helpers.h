@@ -249,12 +249,15 @@ PyObject* a64_box_int_reusing(int64_t v, PyObject** slot);
 // tracemalloc is not tracing (3.11 keeps no free list of ints; compiled code's loops make
 // and drop one at almost every step).
 void a64_dealloc(PyObject* obj);
-// isinstance(x, cls) for x not exactly of type cls (compiled code tests that inline): 1, 0,
-// or -1 with an exception set, as PyObject_IsInstance. For cls an exact type, 3.11 answers
-// PyType_IsSubtype(type(x), cls) and, when that fails, looks x.__class__ up in case it names
-// another class. The lookup is skipped where it can only give type(x): x's type gets
+// isinstance(x, cls) for x not exactly of type cls (compiled code tests that inline): 1 or 0
+// when the types alone answered (no other code ran), kIsInstanceRanCode plus 1 or 0 when
+// PyObject_IsInstance did (a metaclass's __instancecheck__, a __class__ property or a
+// __getattr__ may have run Python code), or -1 with an exception set. For cls an exact type, 3.11
+// answers PyType_IsSubtype(type(x), cls) and, when that fails, looks x.__class__ up in case it
+// names another class. The lookup is skipped where it can only give type(x): x's type gets
 // attributes generically (tp_getattro) and finds object's own __class__, a data descriptor
 // that nothing in x's __dict__ can hide.
+constexpr int kIsInstanceRanCode = 2;
 int a64_isinstance(PyObject* x, PyObject* cls);
 // MATCH_KEYS: a tuple of the values, or None when a key is missing.
 PyObject* a64_match_keys(PyObject* subject, PyObject* keys);
