@@ -112,6 +112,7 @@ class Lowerer {
     out_.arena = std::make_shared<std::pmr::monotonic_buffer_resource>(kArenaBytes);
     // Only registers with one definition (stack registers s_k have several).
     const std::vector<int> defs = f.DefinitionCounts();
+    const std::vector<int> reads = f.UseCounts();  // arguments and exit states
     for (const Block& b : f.blocks) {
       for (const Instr& in : b.instrs) {
         if ((in.op == Op::kLoadLocal || in.op == Op::kLoadConst) && in.dst >= 0) {
@@ -132,7 +133,7 @@ class Lowerer {
         if (in.op == Op::kStoreLocal && IsFloatLike(in.args[0])) float_like_locals_.insert(in.imm);
       }
     }
-    FindStoreTargets(defs);
+    FindStoreTargets(defs, reads);
     for (auto it = borrow_source_.begin(); it != borrow_source_.end();) {
       it = defs.at(static_cast<size_t>(it->first)) == 1 ? std::next(it) : borrow_source_.erase(it);
     }
@@ -141,8 +142,8 @@ class Lowerer {
         it = defs.at(static_cast<size_t>(*it)) == 1 ? std::next(it) : regs->erase(it);
       }
     }
-    FindModuleAttrsOfGlobals();
-    FindIsInstanceTests();
+    FindModuleAttrsOfGlobals(defs, reads);
+    FindIsInstanceTests(defs, reads);
     FindLoops();
     out_.ret = Type::kPtr;
   }
@@ -1554,9 +1555,7 @@ class Lowerer {
   // other code ran, so InlineIsInstance gives the IsTrue its int and goes past the other three:
   // no bool made, tested and released, and no tracing test, as 3.11's PRECALL_NO_KW_ISINSTANCE
   // tests no eval breaker either. Any other outcome makes the bool and runs the three.
-  void FindIsInstanceTests() {
-    const std::vector<int> defs = f_.DefinitionCounts();
-    const std::vector<int> reads = f_.UseCounts();
+  void FindIsInstanceTests(const std::vector<int>& defs, const std::vector<int>& reads) {
     const auto mentions = [](const Instr& in, int r) {
       const auto n = std::count(in.args.begin(), in.args.end(), r);
       return n + (in.has_state ? std::count(in.state.stack.begin(), in.state.stack.end(), r) : 0);
@@ -2097,20 +2096,7 @@ class Lowerer {
   // BoxFloatResult. Nothing else runs between the two, so the local still holds its old value
   // when the result is made (a borrowed copy of that value still in use gets its own
   // reference before the store, which then does not follow).
-  void FindStoreTargets(const std::vector<int>& defs) {
-    std::vector<int> uses(f_.reg_types.size(), 0);
-    for (const Block& b : f_.blocks) {
-      for (const Instr& in : b.instrs) {
-        for (int a : in.args) {
-          if (a >= 0) uses.at(static_cast<size_t>(a))++;
-        }
-        if (in.has_state) {
-          for (int r : in.state.stack) {
-            if (r >= 0) uses.at(static_cast<size_t>(r))++;
-          }
-        }
-      }
-    }
+  void FindStoreTargets(const std::vector<int>& defs, const std::vector<int>& reads) {
     for (const Block& b : f_.blocks) {
       for (size_t i = 0; i + 1 < b.instrs.size(); i++) {
         const Instr& op = b.instrs[i];
@@ -2121,7 +2107,7 @@ class Lowerer {
         const Instr& store = b.instrs[next];
         if (store.op == Op::kStoreLocal && store.args[0] == op.dst &&
             defs.at(static_cast<size_t>(op.dst)) == 1 && !f_.IsStackReg(op.dst) &&
-            uses[static_cast<size_t>(op.dst)] == 1) {
+            reads[static_cast<size_t>(op.dst)] == 1) {
           store_targets_[op.dst] = StoreTarget{&store, OperandHoldingLocal(b, i, store.imm)};
         }
       }
@@ -3224,9 +3210,7 @@ class Lowerer {
   // %null, %a = %g (a module probe, InlineModuleProbe) and Decref %g in a row, %g read by
   // nothing else. Lowered as one, the hot path never takes a reference to the module: the
   // globals hold it for as long as their version tag is the cached one.
-  void FindModuleAttrsOfGlobals() {
-    const std::vector<int> defs = f_.DefinitionCounts();
-    const std::vector<int> reads = f_.UseCounts();
+  void FindModuleAttrsOfGlobals(const std::vector<int>& defs, const std::vector<int>& reads) {
     for (const Block& b : f_.blocks) {
       for (size_t i = 0; i + 2 < b.instrs.size(); i++) {
         const Instr &global = b.instrs[i], &attr = b.instrs[i + 1], &release = b.instrs[i + 2];
