@@ -307,6 +307,9 @@ struct ScanFacts {
   std::vector<int> uses;            // instructions mentioning each vreg: the spill weight
   // Preferred registers (RegisterFile): arguments first, then call results and returns.
   std::vector<int> hint;
+  // The vreg each vreg is first copied from (`d = mov s`), or -1: d prefers s's register,
+  // which is free from the copy on when s ends there, and the move then emits nothing.
+  std::vector<int> copy_of;
 };
 
 // Vregs in a calling convention's argument order, each hinted to its argument register
@@ -343,13 +346,17 @@ void HintArguments(const Function& f, const Instr& call, const RegisterFile& reg
 
 ScanFacts FindScanFacts(const Function& f, const RegisterFile& regs) {
   const size_t nv = f.vreg_types.size();
-  ScanFacts facts{{}, std::vector<int>(nv, 0), std::vector<int>(nv, -1)};
+  ScanFacts facts{{}, std::vector<int>(nv, 0), std::vector<int>(nv, -1), std::vector<int>(nv, -1)};
   std::vector<int> result_hint(nv, -1);  // applied after every argument hint
   int k = 0;
   for (const Block& b : f.blocks) {
     for (const Instr& in : b.instrs) {
       ForEachUse(in, [&](int v) { facts.uses[static_cast<size_t>(v)]++; });
       if (in.dst >= 0) facts.uses[static_cast<size_t>(in.dst)]++;
+      if (in.op == Op::kMov && in.args[0].is_vreg() &&
+          facts.copy_of[static_cast<size_t>(in.dst)] < 0) {
+        facts.copy_of[static_cast<size_t>(in.dst)] = in.args[0].vreg;
+      }
       int result = -1;
       if (in.op == Op::kCall) {
         facts.call_positions.push_back(2 * k);
@@ -466,7 +473,7 @@ class LinearScan {
                     caller_mask_[fp]};
     const bool crosses = CrossesCall(iv);
     a_.crosses_call[v] = crosses;
-    int chosen = PickFree(iv, cls, facts_.hint[v], crosses);
+    int chosen = PickFree(iv, cls, facts_.hint[v], CopiedRegister(v, fp), crosses);
     if (chosen < 0) chosen = Steal(iv, cls, crosses);
     if (chosen < 0) {
       Spill(iv);
@@ -513,13 +520,27 @@ class LinearScan {
     return false;
   }
 
+  // The register (number in its class) of the vreg that `v` is a copy of, when that one is
+  // in a register of the same class; else -1.
+  int CopiedRegister(size_t v, bool fp) const {
+    const int src = facts_.copy_of[v];
+    if (src < 0 || IsFloat(f_.TypeOf(src)) != fp) return -1;
+    const Location& at = a_.where[static_cast<size_t>(src)];
+    return at.is_reg() ? at.index : -1;
+  }
+
   // A free register slot: the hint if it is free and caller-saved (and no call is crossed),
+  // else the register of the value it copies if free (callee-saved when a call is crossed),
   // else the first free caller-saved one (no call crossed), else the first free callee-saved
   // one; -1 if none.
-  int PickFree(const LiveInterval& iv, const Class& cls, int hint, bool crosses) const {
+  int PickFree(const LiveInterval& iv, const Class& cls, int hint, int copied, bool crosses) const {
     if (!crosses && hint >= 0 && Contains(cls.caller_mask, hint) &&
         held_[static_cast<size_t>(cls.base + hint)].IsFree(iv)) {
       return cls.base + hint;
+    }
+    if (copied >= 0 && (!crosses || Contains(cls.callee_mask, copied)) &&
+        held_[static_cast<size_t>(cls.base + copied)].IsFree(iv)) {
+      return cls.base + copied;
     }
     int chosen = -1;
     // A value with no preference of its own takes a caller-saved register that is no

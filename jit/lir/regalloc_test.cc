@@ -141,7 +141,6 @@ bb2:
   ExpectNoOverlap(f, a);
 }
 
-}  // namespace
 TEST(RegAlloc, AValueStaysLiveThroughBlocksThatNeitherReadNorWriteIt) {
   // %1 is defined in bb0 and read only in bb3; bb1 and bb2 pass it on untouched, so it is
   // live across both, and bb1's call makes it a value that crosses a call. %2 is written in
@@ -179,4 +178,42 @@ bb3:
   ExpectNoOverlap(f, a);
 }
 
+// A copy whose source ends at it takes the source's register (the move emits nothing): a
+// call's result copied into a temporary, as a merge of a hot and a cold path leaves it, and
+// a value that lived across a call (callee-saved) copied after it. A source still live after
+// the copy keeps its register to itself.
+TEST(RegAlloc, ACopyTakesTheRegisterOfASourceThatEndsThere) {
+  Module m = Parse(R"(func @f(%0:i64) -> i64 {
+bb0:
+  %1:i64 = call @g(%0)
+  %2:i64 = mov %1
+  %3:i64 = add %2, 1
+  %4:i64 = mov %3
+  %5:i64 = call @g(%4)
+  %6:i64 = mov %4
+  %7:i64 = add %6, %5
+  %8:i64 = mov %7
+  %9:i64 = add %8, %7
+  ret %9
+}
+)");
+  const Function& f = m.functions[0];
+  RegisterFile regs = SmallFile();
+  regs.gp_args = {0, 1};
+  regs.gp_result = 0;
+  Allocation a = AllocateRegisters(f, regs);
+  auto reg = [&](int v) {
+    const Location& l = a.where[static_cast<size_t>(v)];
+    EXPECT_TRUE(l.is_reg()) << "%" << v << " spilled";
+    return l.index;
+  };
+  EXPECT_EQ(reg(1), 0);            // the call's result
+  EXPECT_EQ(reg(2), reg(1));       // its copy, no call crossed
+  EXPECT_TRUE(a.crosses_call[4]);  // so in callee-saved r19 or r20
+  EXPECT_EQ(reg(6), reg(4));       // %4 ends at the copy
+  EXPECT_NE(reg(8), reg(7));       // %7 is read after the copy
+  ExpectNoOverlap(f, a);
+}
+
+}  // namespace
 }  // namespace a64jit::lir
