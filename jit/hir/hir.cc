@@ -29,14 +29,11 @@ std::vector<int> Function::DefinitionCounts() const {
 
 std::vector<int> Function::UseCounts() const {
   std::vector<int> counts(reg_types.size(), 0);
-  auto read = [&](int r) {
-    if (r >= 0) counts.at(static_cast<size_t>(r))++;
-  };
   for (const Block& b : blocks) {
     for (const Instr& in : b.instrs) {
-      for (int a : in.args) read(a);
-      if (!in.has_state) continue;
-      for (int r : in.state.stack) read(r);
+      in.ForEachRead([&](int r) {
+        if (r >= 0) counts.at(static_cast<size_t>(r))++;
+      });
     }
   }
   return counts;

@@ -70,6 +70,20 @@ struct Instr {
   // BinaryOp, CompareOp/CompareBool, GetItem, SetItem, UnpackSequence, LoadAttr, StoreAttr,
   // LoadMethod, LoadGlobal: what 3.11's interpreter saw here (feedback.h); kNone: unknown.
   Feedback feedback = Feedback::kNone;
+
+  // Calls fn(reg) for each register it reads: its arguments, then its frame state's stack.
+  template <typename Fn>
+  void ForEachRead(Fn fn) const {
+    for (int a : args) fn(a);
+    if (!has_state) return;
+    for (int r : state.stack) fn(r);
+  }
+  // How many times it reads `reg` (what Function::UseCounts counts of it here).
+  int Reads(int reg) const {
+    int n = 0;
+    ForEachRead([&](int r) { n += r == reg; });
+    return n;
+  }
 };
 
 struct Block {

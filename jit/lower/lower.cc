@@ -1556,10 +1556,6 @@ class Lowerer {
   // no bool made, tested and released, and no tracing test, as 3.11's PRECALL_NO_KW_ISINSTANCE
   // tests no eval breaker either. Any other outcome makes the bool and runs the three.
   void FindIsInstanceTests(const std::vector<int>& defs, const std::vector<int>& reads) {
-    const auto mentions = [](const Instr& in, int r) {
-      const auto n = std::count(in.args.begin(), in.args.end(), r);
-      return n + (in.has_state ? std::count(in.state.stack.begin(), in.state.stack.end(), r) : 0);
-    };
     for (const Block& b : f_.blocks) {
       for (size_t i = 0; i + 3 < b.instrs.size(); i++) {
         const Instr &call = b.instrs[i], &check = b.instrs[i + 1], &is_true = b.instrs[i + 2],
@@ -1570,7 +1566,7 @@ class Lowerer {
             is_true.op != Op::kIsTrue || is_true.args[0] != r || release.op != Op::kDecref ||
             release.args[0] != r ||
             reads.at(static_cast<size_t>(r)) !=
-                mentions(check, r) + mentions(is_true, r) + mentions(release, r) ||
+                check.Reads(r) + is_true.Reads(r) + release.Reads(r) ||
             !Take(decisions_, "lower.isinstance-test", call.bc)) {
           continue;
         }
