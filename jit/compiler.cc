@@ -74,6 +74,7 @@ CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& r
   codegen::CompileOptions options;
   options.resolve = resolve;
   options.exit_code_limit = lower::kDeoptCodeLimit;  // each deopt exit one `bl`
+  options.release_stubs = rt.release_stubs;          // each dealloc a `bl` and a data word
   out.code = codegen::CompileInto(sink, [&](std::optional<uint64_t> base) {
     options.base_address = base;
     return EmitCode(lir, options);

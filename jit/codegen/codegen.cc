@@ -11,6 +11,7 @@
 
 #include "jit/codegen/disassembly.h"
 #include "jit/codegen/immediates.h"
+#include "jit/codegen/release_stubs.h"
 #include "jit/lir/cfg.h"
 #include "jit/lir/text.h"
 
@@ -166,8 +167,10 @@ class FunctionCompiler {
       const auto& instrs = f_.blocks[b].instrs;
       for (size_t i = 0; i < instrs.size(); i++) {
         current_ = &instrs[i];
-        if (i + 1 < instrs.size() && (EmitStorePair(instrs[i], instrs[i + 1]) ||
-                                      EmitPreIndexedLoad(instrs[i], instrs[i + 1]))) {
+        if (const size_t n = EmitReleaseByStub(instrs, i); n > 0) {
+          i += n - 1;  // the call, and the jump after it when the data word stands for it
+        } else if (i + 1 < instrs.size() && (EmitStorePair(instrs[i], instrs[i + 1]) ||
+                                             EmitPreIndexedLoad(instrs[i], instrs[i + 1]))) {
           i++;  // both in one instruction
         } else {
           EmitInstr(instrs[i]);
@@ -201,6 +204,7 @@ class FunctionCompiler {
     stats_.spill_slots = alloc_.spill_slots;
     out.stats = stats_;
     out.exits = std::move(exits_);
+    out.data_words = std::move(data_words_);
     return out;
   }
 
@@ -247,7 +251,8 @@ class FunctionCompiler {
 
   TypeList ArgTypes(const Instr& call) const {
     TypeList types;
-    for (const Operand& o : call.args) types.push_back(f_.TypeOf(o.vreg));
+    for (const Operand& o : call.args)
+      types.push_back(o.is_vreg() ? f_.TypeOf(o.vreg) : Type::kI64);
     return types;
   }
 
@@ -1218,6 +1223,11 @@ class FunctionCompiler {
       const Location* from;
     };
     lir::SmallVector<SpillLoad, 4> gp_loads, fp_loads;  // reg <- spill
+    struct ImmLoad {
+      int reg;
+      int64_t imm;
+    };
+    lir::SmallVector<ImmLoad, 2> immediates;  // reg <- an immediate argument
     const AbiSlots abi = AssignAbi(ArgTypes(in), nullptr);
     for (size_t i = 0; i < in.args.size(); i++) {
       const Operand& o = in.args[i];
@@ -1225,6 +1235,10 @@ class FunctionCompiler {
       if (a.stack >= 0) {
         const Mem slot = asmjit::a64::ptr(asmjit::a64::sp, 8 * a.stack);
         a.fp ? a_->str(D(ReadFp(o, kF0)), slot) : a_->str(X(ReadGp(o, kS0)), slot);
+        continue;
+      }
+      if (o.is_imm()) {
+        immediates.push_back(ImmLoad{a.reg, o.imm});  // placed after the moves
         continue;
       }
       const Location& l = Loc(o.vreg);
@@ -1244,6 +1258,7 @@ class FunctionCompiler {
       a_->ldr(D(reg),
               asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l->index))));
     }
+    for (const auto& [reg, imm] : immediates) MovImm(reg, static_cast<uint64_t>(imm), 64);
     if (in.callee.empty()) {
       a_->blr(X(kS1));
       stats_.register_calls++;
@@ -1271,9 +1286,53 @@ class FunctionCompiler {
     }
     std::optional<uint64_t> target = options_.resolve ? options_.resolve(callee) : std::nullopt;
     if (!target) Fail("call to unknown function @" + callee);
+    EmitCallToAddress(*target);
+  }
+
+  // CompileOptions::release_stubs: instrs[i], a call of @a64_dealloc_at with its object and
+  // frame in registers, as a `bl` to their stub and a data word (release_stubs.h). Returns how
+  // many instructions that stood for: 2 when the word also stands for the jump after the
+  // call (to the next block, or back to one already placed and in reach), else 1; 0 when the
+  // call is not of that form (EmitInstr emits it as written).
+  size_t EmitReleaseByStub(const lir::InstrList& instrs, size_t i) {
+    const Instr& in = instrs[i];
+    if (options_.release_stubs == 0 || in.op != Op::kCall || in.callee != kDeallocAtName ||
+        in.args.size() != 3 || !in.args[0].is_vreg() || !in.args[1].is_vreg() ||
+        !in.args[2].is_imm() || !ReleaseDataWord(in.args[2].imm, 1)) {
+      return 0;
+    }
+    const Location &object = Loc(in.args[0].vreg), &frame = Loc(in.args[1].vreg);
+    if (!object.is_reg() || !frame.is_reg()) return 0;
+    const std::optional<uint64_t> stub =
+        ReleaseStubAddress(options_.release_stubs, object.index, frame.index);
+    if (!stub) return 0;
+    EmitCallToAddress(*stub);
+    const auto at = static_cast<int64_t>(a_->offset());
+    int64_t words = 1;
+    size_t consumed = 1;
+    if (i + 1 < instrs.size() && instrs[i + 1].op == Op::kJmp) {
+      const int target = instrs[i + 1].targets[0];
+      const asmjit::Label& label = block_labels_[static_cast<size_t>(target)];
+      if (target == block_ + 1) {
+        consumed = 2;  // the jump emits nothing: the next block follows the word
+      } else if (label.isValid() && code_.isLabelBound(label)) {
+        const int64_t back = (static_cast<int64_t>(code_.labelOffset(label)) - at) / 4;
+        if (ReleaseDataWord(in.args[2].imm, back)) {
+          words = back;
+          consumed = 2;
+        }
+      }
+    }
+    data_words_.push_back(static_cast<uint32_t>(at));
+    a_->embedUInt32(*ReleaseDataWord(in.args[2].imm, words));
+    stats_.release_calls++;
+    return consumed;
+  }
+
+  void EmitCallToAddress(uint64_t target) {
     if (options_.base_address) {
       const int64_t pc = static_cast<int64_t>(*options_.base_address + a_->offset());
-      const int64_t delta = static_cast<int64_t>(*target) - pc;
+      const int64_t delta = static_cast<int64_t>(target) - pc;
       if (delta >= -kCallRange && delta < kCallRange && (delta & 3) == 0) {
         // bl <target>: encoded by hand because the target is an absolute address.
         a_->embedUInt32(0x94000000u | (static_cast<uint32_t>(delta >> 2) & 0x03ffffffu));
@@ -1282,10 +1341,10 @@ class FunctionCompiler {
       }
     }
     if (pools_) {
-      a_->ldr(X(kS0), asmjit::a64::ptr(PoolLabel(*target)));  // one entry per target
+      a_->ldr(X(kS0), asmjit::a64::ptr(PoolLabel(target)));  // one entry per target
       stats_.pool_calls++;
     } else {
-      MovImm(kS0, *target, 64);  // no pool in range: movz/movk
+      MovImm(kS0, target, 64);  // no pool in range: movz/movk
       stats_.far_calls++;
     }
     a_->blr(X(kS0));
@@ -1419,9 +1478,10 @@ class FunctionCompiler {
   asmjit::Label epilogue_, entry_;
   asmjit::Label exit_block_;  // EmitExitByCall's, once one exit needs it
   std::vector<ExitByCall> exits_;
-  std::vector<bool> narrow_loads_;  // FindNarrowLoads
-  int epilogue_block_ = -1;         // EpilogueBlock()
-  bool frameless_ = false;          // CodeStats::frameless
+  std::vector<uint32_t> data_words_;  // EmitReleaseByStub's
+  std::vector<bool> narrow_loads_;    // FindNarrowLoads
+  int epilogue_block_ = -1;           // EpilogueBlock()
+  bool frameless_ = false;            // CodeStats::frameless
   std::map<uint64_t, asmjit::Label> pool_;
   bool long_ranges_ = false;
   bool pools_ = true;
@@ -1462,7 +1522,17 @@ CompiledFunction Compile(const lir::Function& f, const CompileOptions& options) 
 std::string Disassemble(const CompiledFunction& code, uint64_t base_address) {
   std::string out;
   const size_t n = code.stats.code_bytes;
+  auto data = code.data_words.begin();
   for (size_t off = 0; off + 4 <= n; off += 4) {
+    if (data != code.data_words.end() && *data == off) {
+      uint32_t word;
+      std::memcpy(&word, code.bytes.data() + off, sizeof word);
+      char line[64];
+      std::snprintf(line, sizeof line, "%04zx: .word 0x%08x\n", off, word);
+      out += line;
+      ++data;
+      continue;
+    }
     std::string line =
         codegen::DisassembleAt(code.bytes.data() + off, 4, base_address + off, ~0ull);
     // "   0x<addr>: text\n" -> "<offset>: text"

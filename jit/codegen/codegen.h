@@ -52,6 +52,11 @@ struct CompileOptions {
   // instead of two (the code's movz and the branch to the epilogue). 0: every `ret` as
   // written.
   uint64_t exit_code_limit = 0;
+  // Nonzero: where the release stubs are (release_stubs.h). A call of @a64_dealloc_at with its
+  // object and frame in registers and an immediate unit becomes a `bl` to the pair's stub and
+  // a data word (CompiledFunction::data_words), which also stands for the jump after the call
+  // when its target is in reach. 0: such a call is emitted as written.
+  uint64_t release_stubs = 0;
 };
 
 // What an exit by call returns in its low two bits (the rest is its bl's offset).
@@ -72,6 +77,7 @@ struct CodeStats {
   int far_calls = 0;       // movz/movk x16; blr x16 (no pool in range)
   int exits_by_call = 0;   // CompileOptions::exit_code_limit
   int register_calls = 0;  // blr x17: `call *%t(...)`, a target known only at run time
+  int release_calls = 0;   // CompileOptions::release_stubs: `bl` and a data word
   bool long_ranges = false;
   int64_t frame_size = 0;
   int spill_slots = 0;
@@ -85,6 +91,9 @@ struct CompiledFunction {
   std::vector<uint8_t> bytes;
   CodeStats stats;
   std::vector<ExitByCall> exits;  // by offset (CompileOptions::exit_code_limit)
+  // Offsets of the words among the instructions that are data, not code (the release stubs'
+  // data words), in order: the disassembly shows them as `.word`.
+  std::vector<uint32_t> data_words;
 };
 
 // For what a function's exit block returned: the code of the exit whose `bl` is at

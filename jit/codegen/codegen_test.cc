@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "emulation/executors.h"
+#include "emulation/helper_registry.h"
+#include "jit/codegen/release_stubs.h"
 #include "jit/lir/text.h"
 
 namespace a64jit::codegen {
@@ -162,6 +164,77 @@ TEST(Codegen, ExitsByCallReturnTheirOffsetForTheirCode) {
   });
   EXPECT_EQ(small.code.stats.exits_by_call, 0);
   EXPECT_EQ(ex->CallInt(small.entry, {runtime::Arg::Int(1)}), 5u);
+}
+
+// What the release stub passed to its helper (RecordRelease), and how often it was called.
+struct SeenRelease {
+  uint64_t object = 0, frame = 0, word = 0, at = 0;
+  int calls = 0;
+} g_seen_release;
+uint64_t RecordRelease(uint64_t object, uint64_t frame, uint64_t word, uint64_t at) {
+  g_seen_release = SeenRelease{object, frame, word, at, g_seen_release.calls + 1};
+  return ReleaseContinuation(word, at);
+}
+
+// A release (CompileOptions::release_stubs): a decref whose count reaches 0 calls
+// @a64_dealloc_at, made a `bl` to the stub of its object's and frame's registers and a data
+// word holding the unit and the way back, which also stands for the cold block's jump. The
+// stub hands the helper the object, the frame, the word and its address; the code goes on
+// where the helper says. Run on this host's executor (Unicorn on x86-64, natively on aarch64).
+TEST(Codegen, ReleaseByStubPassesItsOperandsAndGoesOnAfterTheDecref) {
+  const std::string text =
+      "func @f(%0:ptr, %1:ptr) -> ptr {\nbb0:\n"
+      "  %2:i64 = load [%0]\n  %2:i64 = sub %2, 1\n  store.i64 %2, [%0]\n"
+      "  br.i64 eq %2, 0, bb2, bb1\nbb1:\n  %3:ptr = add %1, 5\n  ret %3\n"
+      "bb2:\n  call @a64_dealloc_at(%0, %1, 42)\n  jmp bb1\n}\n";
+  const lir::Module m = lir::Parse(text);
+  std::unique_ptr<runtime::Executor> ex = emu::CreateHostExecutor();
+  emu::RegisterHelper(reinterpret_cast<const void*>(&RecordRelease),
+                      emu::HelperSignature{"RecordRelease", 4, 0, runtime::RetKind::kInt});
+  const std::vector<uint8_t> stubs = ReleaseStubs(reinterpret_cast<uintptr_t>(&RecordRelease));
+  CompileOptions options;
+  options.release_stubs = reinterpret_cast<uintptr_t>(ex->Load(stubs.data(), stubs.size()));
+  const LoadedFunction f = CompileInto(*ex, [&](std::optional<uint64_t> base) {
+    options.base_address = base;
+    return Compile(m.functions.back(), options);
+  });
+  EXPECT_EQ(f.code.stats.release_calls, 1);
+  ASSERT_EQ(f.code.data_words.size(), 1u);
+  const std::string listing = Disassemble(f.code, reinterpret_cast<uintptr_t>(f.entry));
+  EXPECT_NE(listing.find(".word 0x"), std::string::npos) << listing;
+  // The word stands for the jump back: the function ends with it (then the pool).
+  EXPECT_EQ(f.code.data_words[0] + 4, f.code.stats.code_bytes) << listing;
+
+  uint64_t object[2] = {1, 0};  // a count of 1: this decref releases it
+  const uint64_t frame = 0x123450;
+  g_seen_release = SeenRelease{};
+  const uint64_t got = ex->CallInt(
+      f.entry, {runtime::Arg::Int(reinterpret_cast<uintptr_t>(object)), runtime::Arg::Int(frame)});
+  EXPECT_EQ(got, frame + 5);  // went on in bb1
+  EXPECT_EQ(g_seen_release.calls, 1);
+  EXPECT_EQ(g_seen_release.object, reinterpret_cast<uintptr_t>(object));
+  EXPECT_EQ(g_seen_release.frame, frame);
+  EXPECT_EQ(ReleaseUnit(g_seen_release.word), 42);
+  EXPECT_EQ(g_seen_release.at, reinterpret_cast<uintptr_t>(f.entry) + f.code.data_words[0]);
+#if !defined(__aarch64__)
+  EXPECT_GT(ex->last_call_stats().guest_instructions, 0u);  // Unicorn ran it
+#endif
+  object[0] = 2;  // not the last reference: no release
+  EXPECT_EQ(ex->CallInt(f.entry, {runtime::Arg::Int(reinterpret_cast<uintptr_t>(object)),
+                                  runtime::Arg::Int(frame)}),
+            frame + 5);
+  EXPECT_EQ(g_seen_release.calls, 1);
+  EXPECT_EQ(object[0], 1u);
+
+  // Without stubs the call is emitted as written, the unit placed from its immediate.
+  CompileOptions plain;
+  plain.base_address = kBase;
+  plain.resolve = [](const std::string&) { return std::optional<uint64_t>(0x7f0012345678); };
+  const CompiledFunction p = Compile(m.functions.back(), plain);
+  EXPECT_EQ(p.stats.release_calls, 0);
+  EXPECT_TRUE(p.data_words.empty());
+  EXPECT_NE(Disassemble(p, kBase).find("movz x2, #0x2a"), std::string::npos)
+      << Disassemble(p, kBase);
 }
 
 }  // namespace

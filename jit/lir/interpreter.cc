@@ -81,6 +81,13 @@ struct Interpreter::Frame {
   std::vector<std::pair<uint64_t, uint64_t>> slot_ranges;
 };
 
+namespace {
+// A call argument's bits: its register's, or an immediate's.
+uint64_t ArgBits(const std::vector<uint64_t>& regs, const Operand& a) {
+  return a.is_vreg() ? regs[static_cast<size_t>(a.vreg)] : static_cast<uint64_t>(a.imm);
+}
+}  // namespace
+
 Interpreter::Interpreter(const Module& module, Resolver resolver, InterpreterOptions options)
     : module_(module), resolver_(std::move(resolver)), options_(std::move(options)) {}
 
@@ -204,7 +211,7 @@ void Interpreter::ExecCall(const Function& f, Frame& frame, const Instr& in, int
   }
   std::vector<Value> call_args;
   for (const Operand& a : in.args) {
-    call_args.push_back(Value{frame.regs[static_cast<size_t>(a.vreg)]});
+    call_args.push_back(Value{ArgBits(frame.regs, a)});
   }
   std::optional<Value> r;
   if (const Function* callee = module_.Find(in.callee)) {
@@ -226,8 +233,8 @@ Value Interpreter::CallHelper(const Function& f, const Frame& frame, const Instr
   double d[8] = {};
   int ni = 0, nd = 0;
   for (const Operand& a : in.args) {
-    const uint64_t bits = frame.regs[static_cast<size_t>(a.vreg)];
-    if (IsFloat(f.TypeOf(a.vreg))) {
+    const uint64_t bits = ArgBits(frame.regs, a);
+    if (a.is_vreg() && IsFloat(f.TypeOf(a.vreg))) {
       if (nd == 8) throw InterpError("host helper @" + in.callee + ": >8 f64 args");
       d[nd++] = FromBits(bits);
     } else {

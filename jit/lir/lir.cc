@@ -480,7 +480,8 @@ class Verifier {
       Fail(b, &in, "call with both a callee and a target register");
     }
     for (const Operand& a : in.args) {
-      if (!a.is_vreg()) Fail(b, &in, "call arguments must be registers");
+      if (a.is_imm()) continue;  // an i64 constant, placed straight into its argument register
+      if (!a.is_vreg()) Fail(b, &in, "call arguments must be registers or immediates");
       if (!IsCallType(CheckVReg(b, &in, a.vreg))) {
         Fail(b, &in, "call arguments must be i64, ptr or f64");
       }

@@ -101,7 +101,8 @@ enum class OpFamily : uint8_t {
   X(SlotAddr, "slotaddr", kSlotAddr, kSlotAddr,    false)                                    \
   /* d:ptr = this function's frame record (x29); no interpreter semantics */                \
   X(FramePtr, "frameptr", kPlain,   kFramePtr,    false)                                    \
-  /* [d =] call @callee(args...), or call *%t(args...) through a register */                                                         \
+  /* [d =] call @callee(args...), or call *%t(args...) through a register; an argument */  \
+  /* is a register or an i64 immediate */                                                   \
   X(Call,     "call",     kCall,    kCall,        false)                                    \
   /* `count` nops: spreads code out to test long branches */                                \
   X(Pad,      "pad",      kPad,     kPad,         false)                                    \

@@ -6,6 +6,7 @@
 #include <Python.h>
 #include <internal/pycore_frame.h>
 
+#include "jit/codegen/release_stubs.h"
 #include "jit/python/interp_state.h"
 #include "jit/runtime/helpers.h"
 
@@ -415,17 +416,36 @@ A64JIT_HELPER_INLINE bool OneDigit(PyObject* obj) {
 }
 }  // namespace
 
-void a64_dealloc(PyObject* obj) {
-  PyTypeObject* type = Py_TYPE(obj);
+namespace {
+// Puts `obj`, dead, on the int free list if it is an int of one digit and the list has room.
+A64JIT_HELPER_INLINE bool FreeInt(PyObject* obj) {
   IntFreeList& list = g_int_free_list;
-  if (type == &PyLong_Type && OneDigit(obj) && list.count < kIntFreeListMax &&
-      *g_tracemalloc_tracing == 0) {
-    Py_SET_TYPE(obj, reinterpret_cast<PyTypeObject*>(list.head));
-    list.head = obj;
-    list.count++;
-    return;
+  if (Py_TYPE(obj) != &PyLong_Type || !OneDigit(obj) || list.count >= kIntFreeListMax ||
+      *g_tracemalloc_tracing != 0) {
+    return false;
   }
-  type->tp_dealloc(obj);  // all that 3.11's _Py_Dealloc does without Py_TRACE_REFS
+  Py_SET_TYPE(obj, reinterpret_cast<PyTypeObject*>(list.head));
+  list.head = obj;
+  list.count++;
+  return true;
+}
+}  // namespace
+
+void a64_dealloc(PyObject* obj) {
+  if (FreeInt(obj)) return;
+  Py_TYPE(obj)->tp_dealloc(obj);  // all that 3.11's _Py_Dealloc does without Py_TRACE_REFS
+}
+
+void a64_dealloc_at(PyObject* obj, _PyInterpreterFrame* frame, int64_t unit) {
+  if (FreeInt(obj)) return;
+  if (unit >= 0) frame->prev_instr = _PyCode_CODE(frame->f_code) + unit;
+  Py_TYPE(obj)->tp_dealloc(obj);
+}
+
+uint64_t a64_release_by_stub(PyObject* obj, _PyInterpreterFrame* frame, uint64_t word,
+                             uint64_t at) {
+  a64_dealloc_at(obj, frame, codegen::ReleaseUnit(word));
+  return codegen::ReleaseContinuation(word, at);
 }
 
 namespace {

@@ -16,6 +16,7 @@
 
 #include "emulation/executors.h"
 #include "jit/codegen/codegen.h"
+#include "jit/codegen/release_stubs.h"
 #include "jit/compiler.h"
 #include "jit/lir/text.h"
 #include "jit/lower/call_stub.h"
@@ -116,9 +117,10 @@ struct Runtime {
   bool direct_calls = false;
   uint64_t call_stub = 0;                      // the guest call stub's entry; 0: CALLs ask a64_call
   std::map<std::string, uint64_t> site_stubs;  // by name (jit/lower/site_stubs.h); empty: none
-  int dumps_written = 0;                       // Config::dump_dir files of this process
-  std::optional<bool> flaky_plant_active;      // decided at the first planted compile
-  int64_t stub_entries = 0;                    // counted by the stub itself
+  uint64_t release_stubs = 0;  // codegen/release_stubs.h; 0: deallocs are called as written
+  int dumps_written = 0;       // Config::dump_dir files of this process
+  std::optional<bool> flaky_plant_active;  // decided at the first planted compile
+  int64_t stub_entries = 0;                // counted by the stub itself
 };
 
 // Never destroyed: code may outlive main(). A plain pointer rather than a function-local
@@ -200,6 +202,7 @@ lower::RuntimeAddresses AddressesFor(PyCodeObject* code) {
   lower::RuntimeAddresses rt = AddressesOf(code);
   rt.call_stub = TheRuntime().call_stub;
   rt.site_stubs = TheRuntime().site_stubs.empty() ? 0 : 1;
+  rt.release_stubs = TheRuntime().release_stubs;
   return rt;
 }
 
@@ -255,6 +258,16 @@ uint64_t CompileCallStub(Runtime& r) {
   facts.entry_counter = reinterpret_cast<uintptr_t>(&r.stub_entries);
   facts.eval_breaker = reinterpret_cast<uintptr_t>(EvalBreakerAddress(PyInterpreterState_Get()));
   return CompileStub(r, lower::CallStub(facts), "a64jit:stub:call");
+}
+
+// Places the release stubs (codegen/release_stubs.h) in the executor's code memory.
+uint64_t LoadReleaseStubs(Runtime& r) {
+  const std::optional<uint64_t> helper = ResolveHelper("a64_release_by_stub");
+  if (!helper) throw std::logic_error("a64_release_by_stub is not a registered helper");
+  const std::vector<uint8_t> bytes = codegen::ReleaseStubs(*helper);
+  const uint8_t* at = r.executor->Load(bytes.data(), bytes.size());
+  AnnounceCode(r, "a64jit:stub:release", at, bytes.size(), /*frameless=*/true);
+  return reinterpret_cast<uintptr_t>(at);
 }
 
 // Compiles the site stubs (jit/lower/site_stubs.h) into the executor's code memory, by name.
@@ -1278,6 +1291,7 @@ bool EnsureRuntime(const Config& config) {
       r.executor = emu::CreateExecutor(mode);
       r.call_stub = 0;
       r.site_stubs.clear();
+      r.release_stubs = 0;
       // Not announced to a debugger: hand-written, without codegen's prologue.
       ListCode("a64jit:stub:executor_entry", r.executor->entry_stub(),
                r.executor->entry_stub_size());
@@ -1294,6 +1308,11 @@ bool EnsureRuntime(const Config& config) {
     if (r.site_stubs.empty() &&
         (no_site_stubs == nullptr || std::strcmp(no_site_stubs, "1") != 0)) {
       r.site_stubs = CompileSiteStubs(r);
+    }
+    // A64JIT_NO_RELEASE_STUBS=1: each dealloc called as lowering wrote it (for measuring).
+    const char* no_release = std::getenv("A64JIT_NO_RELEASE_STUBS");
+    if (r.release_stubs == 0 && (no_release == nullptr || std::strcmp(no_release, "1") != 0)) {
+      r.release_stubs = LoadReleaseStubs(r);
     }
   } catch (const std::exception& e) {
     PyErr_Format(PyExc_RuntimeError, "a64jit: %s", e.what());

@@ -48,6 +48,8 @@ constexpr char kUsage[] =
     "  A64JIT_EXECUTABLE     sys.executable (a wrapper starting this binary under QEMU)\n"
     "  A64JIT_NO_CALL_STUB=1 compiled CALLs go through the host helper\n"
     "  A64JIT_NO_SITE_STUBS=1  every LOAD_GLOBAL and module.attr site checks its guards inline\n"
+    "  A64JIT_NO_RELEASE_STUBS=1  every deallocation is called inline, none through a release\n"
+    "                        stub\n"
     "  A64JIT_UNICORN_UNCOUNTED=1  Unicorn: do not count guest instructions (faster)\n"
     "  A64JIT_TRACE=1        Unicorn: print every executed instruction to stderr\n"
     "Bisection (difftest/bisect sets these):\n"

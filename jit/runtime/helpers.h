@@ -62,6 +62,8 @@ struct _PyInterpreterFrame;
   X(a64_box_int)                    \
   X(a64_box_int_reusing)            \
   X(a64_dealloc)                    \
+  X(a64_dealloc_at)                 \
+  X(a64_release_by_stub)            \
   X(a64_isinstance)                 \
   X(a64_match_keys)                 \
   X(a64_match_class)                \
@@ -249,6 +251,14 @@ PyObject* a64_box_int_reusing(int64_t v, PyObject** slot);
 // tracemalloc is not tracing (3.11 keeps no free list of ints; compiled code's loops make
 // and drop one at almost every step).
 void a64_dealloc(PyObject* obj);
+// a64_dealloc(obj) for compiled code's decrefs: when deallocation may run code, `frame`'s
+// prev_instr names code unit `unit` first (-1: it already names the right one), as 3.11
+// keeps the line right for a __del__ or a weakref callback. An int or a float that goes on
+// a free list runs nothing, so needs none.
+void a64_dealloc_at(PyObject* obj, _PyInterpreterFrame* frame, int64_t unit);
+// a64_dealloc_at for a release stub (jit/codegen/release_stubs.h): `word` is the data word
+// after the stub's call and `at` its address; returns where the code goes on.
+uint64_t a64_release_by_stub(PyObject* obj, _PyInterpreterFrame* frame, uint64_t word, uint64_t at);
 // isinstance(x, cls) for x not exactly of type cls (compiled code tests that inline): 1 or 0
 // when the types alone answered (no other code ran), kIsInstanceRanCode plus 1 or 0 when
 // PyObject_IsInstance did (a metaclass's __instancecheck__, a __class__ property or a
