@@ -24,6 +24,14 @@ CompiledFunction CompileText(const std::string& text, CompileOptions options = {
   return Compile(m.functions.back(), options);
 }
 
+// `f` compiled into a host executor's code memory with `options`, for the address it gets.
+LoadedFunction LoadOnHost(runtime::Executor& ex, const lir::Function& f, CompileOptions options) {
+  return CompileInto(ex, [&](std::optional<uint64_t> base) {
+    options.base_address = base;
+    return Compile(f, options);
+  });
+}
+
 TEST(Codegen, FrameOf5376BytesIsTwoSubtractions) {
   CompiledFunction c = CompileText("func @f() {\n  slot ss0 = 5376\nbb0:\n  ret\n}\n");
   const std::string d = Disassemble(c, kBase);
@@ -135,10 +143,7 @@ TEST(Codegen, ExitsByCallReturnTheirOffsetForTheirCode) {
   std::unique_ptr<runtime::Executor> ex = emu::CreateHostExecutor();
   CompileOptions options;
   options.exit_code_limit = uint64_t{1} << 20;
-  const LoadedFunction f = CompileInto(*ex, [&](std::optional<uint64_t> base) {
-    options.base_address = base;
-    return Compile(m.functions.back(), options);
-  });
+  const LoadedFunction f = LoadOnHost(*ex, m.functions.back(), options);
   EXPECT_EQ(f.code.stats.exits_by_call, 2);
   ASSERT_EQ(f.code.exits.size(), 2u);
   EXPECT_LT(f.code.exits[0].offset, f.code.exits[1].offset);
@@ -158,10 +163,7 @@ TEST(Codegen, ExitsByCallReturnTheirOffsetForTheirCode) {
   EXPECT_EQ(ExitCodeAt(f.code.exits, 3), std::nullopt);
   // A limit the offsets would reach: the exits stay `ret`s of their codes.
   options.exit_code_limit = 16;
-  const LoadedFunction small = CompileInto(*ex, [&](std::optional<uint64_t> base) {
-    options.base_address = base;
-    return Compile(m.functions.back(), options);
-  });
+  const LoadedFunction small = LoadOnHost(*ex, m.functions.back(), options);
   EXPECT_EQ(small.code.stats.exits_by_call, 0);
   EXPECT_EQ(ex->CallInt(small.entry, {runtime::Arg::Int(1)}), 5u);
 }
@@ -194,10 +196,7 @@ TEST(Codegen, ReleaseByStubPassesItsOperandsAndGoesOnAfterTheDecref) {
   const std::vector<uint8_t> stubs = ReleaseStubs(reinterpret_cast<uintptr_t>(&RecordRelease));
   CompileOptions options;
   options.release_stubs = reinterpret_cast<uintptr_t>(ex->Load(stubs.data(), stubs.size()));
-  const LoadedFunction f = CompileInto(*ex, [&](std::optional<uint64_t> base) {
-    options.base_address = base;
-    return Compile(m.functions.back(), options);
-  });
+  const LoadedFunction f = LoadOnHost(*ex, m.functions.back(), options);
   EXPECT_EQ(f.code.stats.release_calls, 1);
   ASSERT_EQ(f.code.data_words.size(), 1u);
   const std::string listing = Disassemble(f.code, reinterpret_cast<uintptr_t>(f.entry));

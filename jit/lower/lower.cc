@@ -390,7 +390,7 @@ class Lowerer {
       // The helper sets prev_instr, so that the cold block is a call and a jump, which code
       // generation makes one `bl` to a shared stub and a data word (codegen/release_stubs.h).
       // The unit stays an immediate (no register): the stub form keeps it in its data word.
-      const int64_t unit = bc >= 0 && bc != known ? bc : -1;
+      const int64_t unit = bc != known ? bc : -1;  // UseReleaseStub: bc >= 0
       lir::Instr call =
           CallByName(runtime::HelperName(Helper::a64_dealloc_at), {V(obj), V(frame_)});
       call.args.push_back(Operand::Imm(unit));

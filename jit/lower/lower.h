@@ -121,8 +121,8 @@ struct RuntimeAddresses {
   // Nonzero when the site stubs (site_stubs.h) are compiled and the resolver knows their
   // names: sites outside loops call them instead of their guards inline.
   uint64_t site_stubs = 0;
-  // Where the release stubs are (codegen/release_stubs.h), for code generation; 0: none.
-  // Lowering emits the same a64_dealloc_at calls either way.
+  // Where the release stubs are (codegen/release_stubs.h); 0: none, and every dealloc block
+  // keeps its inline form (prev_instr, a64_dealloc, the jump back).
   uint64_t release_stubs = 0;
   // An object whose reference count never reaches 0 (2^60), released in place of a NULL
   // local when a returning frame clears its locals without a branch per local; 0: branch.

@@ -33,6 +33,7 @@
 #include "jit/python/jitlist_file.h"
 #include "jit/python/json_text.h"
 #include "jit/runtime/capped_sink.h"
+#include "jit/runtime/helpers.h"
 
 namespace a64jit::python {
 
@@ -262,8 +263,9 @@ uint64_t CompileCallStub(Runtime& r) {
 
 // Places the release stubs (codegen/release_stubs.h) in the executor's code memory.
 uint64_t LoadReleaseStubs(Runtime& r) {
-  const std::optional<uint64_t> helper = ResolveHelper("a64_release_by_stub");
-  if (!helper) throw std::logic_error("a64_release_by_stub is not a registered helper");
+  const char* name = runtime::HelperName(runtime::Helper::a64_release_by_stub);
+  const std::optional<uint64_t> helper = ResolveHelper(name);
+  if (!helper) throw std::logic_error(std::string(name) + " is not a registered helper");
   const std::vector<uint8_t> bytes = codegen::ReleaseStubs(*helper);
   const uint8_t* at = r.executor->Load(bytes.data(), bytes.size());
   AnnounceCode(r, "a64jit:stub:release", at, bytes.size(), /*frameless=*/true);

@@ -253,8 +253,8 @@ PyObject* a64_box_int_reusing(int64_t v, PyObject** slot);
 void a64_dealloc(PyObject* obj);
 // a64_dealloc(obj) for compiled code's decrefs: when deallocation may run code, `frame`'s
 // prev_instr names code unit `unit` first (-1: it already names the right one), as 3.11
-// keeps the line right for a __del__ or a weakref callback. An int or a float that goes on
-// a free list runs nothing, so needs none.
+// keeps the line right for a __del__ or a weakref callback. An int that goes on the runtime's
+// free list runs nothing, so needs none.
 void a64_dealloc_at(PyObject* obj, _PyInterpreterFrame* frame, int64_t unit);
 // a64_dealloc_at for a release stub (jit/codegen/release_stubs.h): `word` is the data word
 // after the stub's call and `at` its address; returns where the code goes on.
