@@ -1,7 +1,7 @@
 #include "jit/hir/passes.h"
 
 #include <algorithm>
-#include <set>
+#include <cstdint>
 
 namespace a64jit::hir {
 
@@ -48,11 +48,12 @@ void RemoveUnboundChecks(Function& f, Decisions* d) {
   for (int i = 0; i < n; i++) in[0][static_cast<size_t>(i)] = i < bound_on_entry;
   reached[0] = true;
   bool changed = true;
+  std::vector<bool> out;  // one buffer for every block's walk: no allocation a block
   while (changed) {
     changed = false;
     for (size_t b = 0; b < nb; b++) {
       if (!reached[b]) continue;
-      std::vector<bool> out = in[b];
+      out = in[b];
       auto flow_to = [&](int s) {
         auto& target = in[static_cast<size_t>(s)];
         if (!reached[static_cast<size_t>(s)]) {
@@ -79,8 +80,9 @@ void RemoveUnboundChecks(Function& f, Decisions* d) {
   // What is bound at every return, for the return's release of the locals (a generator's
   // returns do not release them).
   std::vector<bool> at_return(static_cast<size_t>(n), !IsGenerator(f.code.flags));
+  std::vector<bool> assigned;
   for (size_t b = 0; b < nb; b++) {
-    std::vector<bool> assigned = in[b];
+    assigned = in[b];
     for (Instr& ins : f.blocks[b].instrs) {
       if (ins.op == Op::kStoreLocal && assigned[static_cast<size_t>(ins.imm)]) {
         ins.bound = Take(d, "hir.bound-store", ins.bc);
@@ -408,17 +410,22 @@ void EliminateDeadCode(Function& f, Decisions* d) {
   bool changed = true;
   while (changed) {
     changed = false;
-    std::set<int> used;
+    // Per register, whether anything reads it (a byte each: a std::set took a node a value).
+    std::vector<uint8_t> used(f.reg_types.size(), 0);
+    auto mark = [&](int reg) {
+      if (reg >= 0) used[static_cast<size_t>(reg)] = 1;
+    };
     for (const Block& b : f.blocks) {
       for (const Instr& in : b.instrs) {
-        used.insert(in.args.begin(), in.args.end());
-        if (in.has_state) used.insert(in.state.stack.begin(), in.state.stack.end());
+        for (int a : in.args) mark(a);
+        if (!in.has_state) continue;
+        for (int a : in.state.stack) mark(a);
       }
     }
     for (Block& b : f.blocks) {
       auto dead = [&](const Instr& in) {
-        return IsPure(in) && in.dst >= 0 && !f.IsStackReg(in.dst) && !used.count(in.dst) &&
-               Take(d, "hir.dead-code", in.bc);
+        return IsPure(in) && in.dst >= 0 && !f.IsStackReg(in.dst) &&
+               used[static_cast<size_t>(in.dst)] == 0 && Take(d, "hir.dead-code", in.bc);
       };
       const size_t before = b.instrs.size();
       b.instrs.erase(std::remove_if(b.instrs.begin(), b.instrs.end(), dead), b.instrs.end());

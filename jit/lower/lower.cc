@@ -103,11 +103,35 @@ static_assert(kBinaryCount == NB_INPLACE_XOR + 1, "one helper per NB_* code");
 constexpr Helper kUnaryHelpers[] = {Helper::PyNumber_Negative, Helper::PyNumber_Positive,
                                     Helper::PyNumber_Invert};
 
+// A set of HIR registers as a byte each: the constructor fills several for every
+// instruction, where a std::set took a node an entry (benchmarks/compile_time).
+class RegSet {
+ public:
+  explicit RegSet(size_t regs) : in_(regs, 0) {}
+  void insert(int reg) { in_[static_cast<size_t>(reg)] = 1; }
+  void erase(int reg) { in_[static_cast<size_t>(reg)] = 0; }
+  size_t count(int reg) const {
+    return reg >= 0 && static_cast<size_t>(reg) < in_.size() && in_[static_cast<size_t>(reg)];
+  }
+  size_t size() const { return in_.size(); }
+
+ private:
+  std::vector<uint8_t> in_;
+};
+
 class Lowerer {
  public:
   Lowerer(const Function& f, const RuntimeAddresses& rt, const std::string& name,
           std::vector<DeoptSite>* deopt_sites, Decisions* decisions)
-      : f_(f), rt_(rt), deopt_sites_(deopt_sites), decisions_(decisions), known_calls_(f) {
+      : f_(f),
+        rt_(rt),
+        deopt_sites_(deopt_sites),
+        decisions_(decisions),
+        known_calls_(f),
+        borrow_source_(f.reg_types.size(), nullptr),
+        null_regs_(f.reg_types.size()),
+        float_like_regs_(f.reg_types.size()),
+        module_global_regs_(f.reg_types.size()) {
     out_.name = name;
     out_.arena = std::make_shared<std::pmr::monotonic_buffer_resource>(kArenaBytes);
     // Only registers with one definition (stack registers s_k have several).
@@ -116,7 +140,7 @@ class Lowerer {
     for (const Block& b : f.blocks) {
       for (const Instr& in : b.instrs) {
         if ((in.op == Op::kLoadLocal || in.op == Op::kLoadConst) && in.dst >= 0) {
-          borrow_source_[in.dst] = &in;
+          borrow_source_[static_cast<size_t>(in.dst)] = &in;
         }
         if (in.op == Op::kLoadNull && in.dst >= 0) null_regs_.insert(in.dst);
         if (in.op == Op::kLoadGlobal && in.dst >= 0 &&
@@ -134,13 +158,11 @@ class Lowerer {
       }
     }
     FindStoreTargets(defs, reads);
-    for (auto it = borrow_source_.begin(); it != borrow_source_.end();) {
-      it = defs.at(static_cast<size_t>(it->first)) == 1 ? std::next(it) : borrow_source_.erase(it);
-    }
-    for (std::set<int>* regs : {&null_regs_, &module_global_regs_}) {
-      for (auto it = regs->begin(); it != regs->end();) {
-        it = defs.at(static_cast<size_t>(*it)) == 1 ? std::next(it) : regs->erase(it);
-      }
+    for (size_t reg = 0; reg < defs.size(); reg++) {
+      if (defs[reg] == 1) continue;
+      borrow_source_[reg] = nullptr;
+      null_regs_.erase(static_cast<int>(reg));
+      module_global_regs_.erase(static_cast<int>(reg));
     }
     FindModuleAttrsOfGlobals(defs, reads);
     FindIsInstanceTests(defs, reads);
@@ -537,9 +559,9 @@ class Lowerer {
       const bool borrowed = i < st.borrowed.size() && st.borrowed[i];
       // A borrowed value came from a local that still holds it (the refcount pass borrows
       // only then) or from a constant: the runtime can find it again.
-      auto source = borrow_source_.find(st.stack[i]);
-      if (borrowed && source != borrow_source_.end()) {
-        const Instr& def = *source->second;
+      const Instr* source = BorrowSource(st.stack[i]);
+      if (borrowed && source != nullptr) {
+        const Instr& def = *source;
         site.refs.push_back(DeoptSite::Ref{static_cast<int>(i), def.op == Op::kLoadConst,
                                            static_cast<int>(def.imm)});
         continue;
@@ -2184,11 +2206,17 @@ class Lowerer {
   // HIR register `reg` is LoadNull's (null_regs_).
   bool IsNullReg(int reg) const { return null_regs_.count(reg) != 0; }
   bool IsFloatLike(int reg) const { return float_like_regs_.count(reg) != 0; }
+  // The LoadLocal or LoadConst that is HIR register `reg`'s one definition, or null.
+  const Instr* BorrowSource(int reg) const {
+    return reg >= 0 && static_cast<size_t>(reg) < borrow_source_.size()
+               ? borrow_source_[static_cast<size_t>(reg)]
+               : nullptr;
+  }
   // The co_consts index of the constant HIR register `reg` holds, if it holds one.
   std::optional<size_t> ConstIndex(int reg) const {
-    auto source = borrow_source_.find(reg);
-    if (source == borrow_source_.end() || source->second->op != Op::kLoadConst) return {};
-    return static_cast<size_t>(source->second->imm);
+    const Instr* source = BorrowSource(reg);
+    if (source == nullptr || source->op != Op::kLoadConst) return {};
+    return static_cast<size_t>(source->imm);
   }
   // The value of HIR register `reg` when it holds a constant small int (see RuntimeAddresses).
   std::optional<int64_t> SmallIntConst(int reg) const {
@@ -3422,7 +3450,7 @@ class Lowerer {
   std::vector<DeoptSite>* deopt_sites_;
   Decisions* decisions_;  // null: every optional decision taken
   const KnownCallSites known_calls_;
-  std::map<int, const Instr*> borrow_source_;  // HIR reg -> its LoadLocal or LoadConst
+  std::vector<const Instr*> borrow_source_;  // per HIR reg: its LoadLocal or LoadConst, or null
   // The operands' types SmallIntOperands loaded for its paired test, and the block that test
   // fails to (the float form, when that is where it goes).
   struct OperandTypes {
@@ -3457,11 +3485,11 @@ class Lowerer {
   int entry_ = -1, cur_ = -1;
   // HIR registers whose one definition is LoadNull: a CALL with one there calls a plain
   // callable, not LOAD_METHOD's pair.
-  std::set<int> null_regs_;
+  RegSet null_regs_;
   // HIR registers some BINARY_OP with a float form defines, and locals stored from one: when
   // such a value dies it is most likely a float, so its deallocation tries the free list first.
-  std::set<int> float_like_regs_;
-  std::set<int> module_global_regs_;  // defined once, by a LOAD_GLOBAL of a module (guessed)
+  RegSet float_like_regs_;
+  RegSet module_global_regs_;  // defined once, by a LOAD_GLOBAL of a module (guessed)
   // `module.attr` lowered as one (FindModuleAttrsOfGlobals): each LoadGlobal's LoadAttr, and
   // the LoadAttr and Decref the LoadGlobal's lowering takes over.
   std::map<const Instr*, std::pair<const Instr*, const Instr*>> fused_attr_;
