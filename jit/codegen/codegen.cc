@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 
+#include "jit/codegen/direct_encoding.h"
 #include "jit/codegen/disassembly.h"
 #include "jit/codegen/immediates.h"
 #include "jit/codegen/release_stubs.h"
@@ -344,27 +345,27 @@ class FunctionCompiler {
     const uint64_t v = imm & mask;
     const uint64_t neg = (0 - v) & mask;
     if (v == 0) {
-      if (d.id() != s.id()) a_->mov(d, s);
+      if (d.id() != s.id()) Mov(d, s);
     } else if (IsAddSubImm(v)) {
-      a_->add(d, s, v);
+      Add(d, s, v);
     } else if (IsAddSubImm(neg)) {
-      a_->sub(d, s, neg);
+      Sub(d, s, neg);
     } else if (v <= 0xffffff) {
-      a_->add(d, s, v & 0xfff000);
-      a_->add(d, d, v & 0xfff);
+      Add(d, s, v & 0xfff000);
+      Add(d, d, v & 0xfff);
     } else if (neg <= 0xffffff) {
-      a_->sub(d, s, neg & 0xfff000);
-      a_->sub(d, d, neg & 0xfff);
+      Sub(d, s, neg & 0xfff000);
+      Sub(d, d, neg & 0xfff);
     } else if (s.isSP() || d.isSP()) {
       // Beyond 24 bits with SP involved: the register form of add cannot name SP, so go
       // through x17 (the second scratch; `scratch` holds the immediate).
       MovImm(scratch, v, 64);
-      a_->mov(X(kS1), s);
-      a_->add(X(kS1), X(kS1), X(scratch));
-      a_->mov(d, X(kS1));
+      Mov(X(kS1), s);
+      Add(X(kS1), X(kS1), X(scratch));
+      Mov(d, X(kS1));
     } else {
       MovImm(scratch, v, width);
-      a_->add(d, s, width == 32 ? W(scratch) : X(scratch));
+      Add(d, s, width == 32 ? W(scratch) : X(scratch));
     }
   }
 
@@ -383,6 +384,83 @@ class FunctionCompiler {
     }
   }
 
+  // ---- the frequent forms, encoded directly (direct_encoding.h); the rest through asmjit --
+
+  asmjit::Error LoadStore(bool load, int size, const Gp& rt, const Mem& m) {
+    if (m.hasBaseReg() && !m.hasBaseLabel() && !m.hasIndex() && m.isFixedOffset() &&
+        m.baseType() == asmjit::RegType::kARM_GpX) {
+      if (const auto word = EncodeLoadStore(load, size, rt.id(), m.baseId(), m.offset())) {
+        EmitWord(*a_, *word);
+        return asmjit::kErrorOk;
+      }
+    }
+    switch (size) {
+      case 1:
+        return load ? a_->ldrb(rt, m) : a_->strb(rt, m);
+      case 2:
+        return load ? a_->ldrh(rt, m) : a_->strh(rt, m);
+      default:
+        return load ? a_->ldr(rt, m) : a_->str(rt, m);
+    }
+  }
+  asmjit::Error Ldr(const Gp& rt, const Mem& m) {
+    return LoadStore(true, rt.isGpX() ? 8 : 4, rt, m);
+  }
+  asmjit::Error Str(const Gp& rt, const Mem& m) {
+    return LoadStore(false, rt.isGpX() ? 8 : 4, rt, m);
+  }
+  asmjit::Error Ldrb(const Gp& rt, const Mem& m) { return LoadStore(true, 1, rt, m); }
+  asmjit::Error Ldrh(const Gp& rt, const Mem& m) { return LoadStore(true, 2, rt, m); }
+  asmjit::Error Strb(const Gp& rt, const Mem& m) { return LoadStore(false, 1, rt, m); }
+  asmjit::Error Strh(const Gp& rt, const Mem& m) { return LoadStore(false, 2, rt, m); }
+  asmjit::Error Mov(const Gp& d, const Gp& s) {
+    if (d.isGpX() == s.isGpX()) {
+      if (const auto word = EncodeMovReg(d.isGpX(), d.id(), s.id())) {
+        EmitWord(*a_, *word);
+        return asmjit::kErrorOk;
+      }
+    }
+    return a_->mov(d, s);
+  }
+  asmjit::Error AddSub(bool sub, const Gp& d, const Gp& s, uint64_t imm) {
+    if (d.isGpX() == s.isGpX()) {
+      if (const auto word = EncodeAddSubImm(sub, false, d.isGpX(), d.id(), s.id(), imm)) {
+        EmitWord(*a_, *word);
+        return asmjit::kErrorOk;
+      }
+    }
+    return sub ? a_->sub(d, s, imm) : a_->add(d, s, imm);
+  }
+  asmjit::Error Add(const Gp& d, const Gp& s, uint64_t imm) { return AddSub(false, d, s, imm); }
+  asmjit::Error Sub(const Gp& d, const Gp& s, uint64_t imm) { return AddSub(true, d, s, imm); }
+  asmjit::Error AddSub(bool sub, const Gp& d, const Gp& a, const Gp& b) {
+    if (d.isGpX() == a.isGpX() && a.isGpX() == b.isGpX()) {
+      if (const auto word = EncodeAddSubReg(sub, false, d.isGpX(), d.id(), a.id(), b.id())) {
+        EmitWord(*a_, *word);
+        return asmjit::kErrorOk;
+      }
+    }
+    return sub ? a_->sub(d, a, b) : a_->add(d, a, b);
+  }
+  asmjit::Error Add(const Gp& d, const Gp& a, const Gp& b) { return AddSub(false, d, a, b); }
+  asmjit::Error Sub(const Gp& d, const Gp& a, const Gp& b) { return AddSub(true, d, a, b); }
+  asmjit::Error Cmp(const Gp& a, uint64_t imm) {
+    if (const auto word = EncodeAddSubImm(true, true, a.isGpX(), kZrId, a.id(), imm)) {
+      EmitWord(*a_, *word);
+      return asmjit::kErrorOk;
+    }
+    return a_->cmp(a, imm);
+  }
+  asmjit::Error Cmp(const Gp& a, const Gp& b) {
+    if (a.isGpX() == b.isGpX()) {
+      if (const auto word = EncodeAddSubReg(true, true, a.isGpX(), kZrId, a.id(), b.id())) {
+        EmitWord(*a_, *word);
+        return asmjit::kErrorOk;
+      }
+    }
+    return a_->cmp(a, b);
+  }
+
   // ---- operands -----------------------------------------------------------------------
 
   // The register holding a GP operand (64-bit view), loading spills and materialising
@@ -392,8 +470,8 @@ class FunctionCompiler {
       const Location& l = Loc(o.vreg);
       if (l.is_reg()) return l.index;
       if (!l.is_spill()) Fail("internal: %" + std::to_string(o.vreg) + " has no location");
-      a_->ldr(X(scratch),
-              asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index))));
+      Ldr(X(scratch),
+          asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index))));
       return scratch;
     }
     MovImm(scratch, static_cast<uint64_t>(o.imm), width);
@@ -420,8 +498,7 @@ class FunctionCompiler {
   void CommitGp(int vreg, int reg) {
     const Location& l = Loc(vreg);
     if (l.is_spill()) {
-      a_->str(X(reg),
-              asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index))));
+      Str(X(reg), asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index))));
     }
   }
   void CommitFp(int vreg, int reg) {
@@ -508,7 +585,7 @@ class FunctionCompiler {
       }
       case Op::kFramePtr: {
         const int d = DstReg(in.dst, kS0);
-        a_->mov(X(d), asmjit::a64::x29);
+        Mov(X(d), asmjit::a64::x29);
         return CommitGp(in.dst, d);
       }
       case Op::kCall:
@@ -543,7 +620,7 @@ class FunctionCompiler {
     const int d = DstReg(in.dst, kS0);
     if (in.args[0].is_vreg()) {
       const int s = ReadGp(in.args[0], kS0);
-      if (s != d) a_->mov(X(d), X(s));
+      if (s != d) Mov(X(d), X(s));
     } else {
       MovImm(d, static_cast<uint64_t>(in.args[0].imm), lir::TypeBits(t) == 64 ? 64 : 32);
     }
@@ -575,9 +652,9 @@ class FunctionCompiler {
     }
     const int r = ReadGp(b, kS1, width);
     if (in.op == Op::kAdd) {
-      a_->add(GpOfWidth(d), GpOfWidth(a), GpOfWidth(r));
+      Add(GpOfWidth(d), GpOfWidth(a), GpOfWidth(r));
     } else if (in.op == Op::kSub) {
-      a_->sub(GpOfWidth(d), GpOfWidth(a), GpOfWidth(r));
+      Sub(GpOfWidth(d), GpOfWidth(a), GpOfWidth(r));
     } else if (in.op == Op::kMul) {
       a_->mul(GpOfWidth(d), GpOfWidth(a), GpOfWidth(r));
     } else if (in.op == Op::kAnd) {
@@ -608,7 +685,7 @@ class FunctionCompiler {
       const uint32_t k = static_cast<uint32_t>(static_cast<uint64_t>(in.args[1].imm) %
                                                static_cast<uint64_t>(width));
       if (k == 0) {
-        if (d != a) a_->mov(GpOfWidth(d), GpOfWidth(a));
+        if (d != a) Mov(GpOfWidth(d), GpOfWidth(a));
       } else if (in.op == Op::kShl) {
         a_->lsl(GpOfWidth(d), GpOfWidth(a), k);
       } else if (in.op == Op::kLShr) {
@@ -678,14 +755,14 @@ class FunctionCompiler {
     } else if (in.op == Op::kZExt && sb < db && narrow_loads_[in.args[0].vreg]) {
       // Loaded by ldrb, ldrh or ldr w, each of which zero-extends to 64 bits: no extension
       // (spills and moves keep all 64 bits).
-      if (d != s) a_->mov(X(d), X(s));
+      if (d != s) Mov(X(d), X(s));
     } else if (in.op == Op::kZExt && sb < db) {
       // Writing a W register clears bits 32-63, so these zero-extend to 64 bits too.
-      if (sb == 32) a_->mov(W(d), W(s));
+      if (sb == 32) Mov(W(d), W(s));
       if (sb == 16) a_->uxth(W(d), W(s));
       if (sb == 8) a_->uxtb(W(d), W(s));
     } else if (d != s) {
-      a_->mov(X(d), X(s));  // trunc, or same width: the bits above the type do not matter
+      Mov(X(d), X(s));  // trunc, or same width: the bits above the type do not matter
     }
     CommitGp(in.dst, d);
   }
@@ -749,7 +826,7 @@ class FunctionCompiler {
       v &= mask;
       const uint64_t neg = (0 - v) & mask;
       if (IsAddSubImm(v)) {
-        a_->cmp(GpOfWidth(a), v);
+        Cmp(GpOfWidth(a), v);
         return;
       }
       if (v != 0 && IsAddSubImm(neg)) {
@@ -757,7 +834,7 @@ class FunctionCompiler {
         return;
       }
       MovImm(kS1, v, width);
-      a_->cmp(GpOfWidth(a), GpOfWidth(kS1));
+      Cmp(GpOfWidth(a), GpOfWidth(kS1));
       return;
     }
     int b = ReadGp(b_op, kS1, width);
@@ -765,7 +842,7 @@ class FunctionCompiler {
       Extend32(kS1, b, bits, is_signed);
       b = kS1;
     }
-    a_->cmp(GpOfWidth(a), GpOfWidth(b));
+    Cmp(GpOfWidth(a), GpOfWidth(b));
   }
 
   // Rule: a branch on either of two integer compares is a cmp, then a ccmp that compares the
@@ -842,10 +919,10 @@ class FunctionCompiler {
         a_->tst(W(reg), 0xffff);
         break;
       case 32:
-        a_->cmp(W(reg), 0);
+        Cmp(W(reg), 0);
         break;
       default:
-        a_->cmp(X(reg), 0);
+        Cmp(X(reg), 0);
         break;
     }
   }
@@ -885,7 +962,7 @@ class FunctionCompiler {
                           : asmjit::a64::ptr(X(base), X(idx), asmjit::arm::lsl(shift));
       }
       if (shift == 0) {
-        a_->add(X(kS0), X(base), X(idx));
+        Add(X(kS0), X(base), X(idx));
       } else {
         a_->add(X(kS0), X(base), X(idx), asmjit::arm::lsl(shift));
       }
@@ -910,16 +987,16 @@ class FunctionCompiler {
     const int d = DstReg(in.dst, kS2);
     switch (size) {
       case 1:
-        a_->ldrb(W(d), m);
+        Ldrb(W(d), m);
         break;
       case 2:
-        a_->ldrh(W(d), m);
+        Ldrh(W(d), m);
         break;
       case 4:
-        a_->ldr(W(d), m);
+        Ldr(W(d), m);
         break;
       default:
-        a_->ldr(X(d), m);
+        Ldr(X(d), m);
         break;
     }
     CommitGp(in.dst, d);
@@ -941,16 +1018,16 @@ class FunctionCompiler {
     const Mem m = Address(in, size);
     switch (size) {
       case 1:
-        a_->strb(vw, m);
+        Strb(vw, m);
         break;
       case 2:
-        a_->strh(vw, m);
+        Strh(vw, m);
         break;
       case 4:
-        a_->str(vw, m);
+        Str(vw, m);
         break;
       default:
-        a_->str(vx, m);
+        Str(vx, m);
         break;
     }
   }
@@ -998,7 +1075,7 @@ class FunctionCompiler {
     const int d = DstReg(load.dst, kS2);
     if (d == p) return false;  // a writeback load into its own base is unpredictable
     const auto m = asmjit::a64::ptr_pre(X(p), static_cast<int32_t>(step.args[1].imm));
-    size == 8 ? a_->ldr(X(d), m) : a_->ldr(W(d), m);
+    size == 8 ? Ldr(X(d), m) : Ldr(W(d), m);
     CommitGp(load.dst, d);
     return true;
   }
@@ -1106,10 +1183,10 @@ class FunctionCompiler {
             a_->uxth(W(0), W(s));
             break;
           case 32:
-            a_->mov(W(0), W(s));
+            Mov(W(0), W(s));
             break;
           default:
-            if (s != 0) a_->mov(X(0), X(s));
+            if (s != 0) Mov(X(0), X(s));
             break;
         }
       }
@@ -1156,8 +1233,8 @@ class FunctionCompiler {
     if (!exit_block_.isValid()) return;
     a_->bind(exit_block_);
     a_->adr(asmjit::a64::x16, entry_);
-    a_->sub(asmjit::a64::x0, asmjit::a64::x30, asmjit::a64::x16);
-    a_->sub(asmjit::a64::x0, asmjit::a64::x0, 4 - kExitByOffset);
+    Sub(asmjit::a64::x0, asmjit::a64::x30, asmjit::a64::x16);
+    Sub(asmjit::a64::x0, asmjit::a64::x0, 4 - kExitByOffset);
     a_->b(epilogue_);
   }
 
@@ -1182,7 +1259,7 @@ class FunctionCompiler {
     moves.erase(
         std::remove_if(moves.begin(), moves.end(), [](const Move& m) { return m.dst == m.src; }),
         moves.end());
-    auto emit = [&](int d, int s) { fp ? a_->fmov(D(d), D(s)) : a_->mov(X(d), X(s)); };
+    auto emit = [&](int d, int s) { fp ? a_->fmov(D(d), D(s)) : Mov(X(d), X(s)); };
     while (!moves.empty()) {
       bool progress = false;
       for (size_t i = 0; i < moves.size(); i++) {
@@ -1213,7 +1290,7 @@ class FunctionCompiler {
     // (the argument moves use x16 as their scratch, never x17).
     if (in.callee.empty()) {
       const int t = ReadGp(in.base, kS1);
-      if (t != kS1) a_->mov(X(kS1), X(t));
+      if (t != kS1) Mov(X(kS1), X(t));
     }
     // Stack arguments first (their sources are read before any argument register is
     // written), then the register arguments as one parallel move, then spilled ones.
@@ -1234,7 +1311,7 @@ class FunctionCompiler {
       const AbiSlot& a = abi[i];
       if (a.stack >= 0) {
         const Mem slot = asmjit::a64::ptr(asmjit::a64::sp, 8 * a.stack);
-        a.fp ? a_->str(D(ReadFp(o, kF0)), slot) : a_->str(X(ReadGp(o, kS0)), slot);
+        a.fp ? a_->str(D(ReadFp(o, kF0)), slot) : Str(X(ReadGp(o, kS0)), slot);
         continue;
       }
       if (o.is_imm()) {
@@ -1251,8 +1328,7 @@ class FunctionCompiler {
     ParallelMove(gp_moves, false, kS0);
     ParallelMove(fp_moves, true, kF0);
     for (const auto& [reg, l] : gp_loads) {
-      a_->ldr(X(reg),
-              asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l->index))));
+      Ldr(X(reg), asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l->index))));
     }
     for (const auto& [reg, l] : fp_loads) {
       a_->ldr(D(reg),
@@ -1272,7 +1348,7 @@ class FunctionCompiler {
         CommitFp(in.dst, d);
       } else {
         const int d = DstReg(in.dst, kS0);
-        if (d != 0) a_->mov(X(d), X(0));
+        if (d != 0) Mov(X(d), X(0));
         CommitGp(in.dst, d);
       }
     }
@@ -1341,7 +1417,7 @@ class FunctionCompiler {
       }
     }
     if (pools_) {
-      a_->ldr(X(kS0), asmjit::a64::ptr(PoolLabel(target)));  // one entry per target
+      Ldr(X(kS0), asmjit::a64::ptr(PoolLabel(target)));  // one entry per target
       stats_.pool_calls++;
     } else {
       MovImm(kS0, target, 64);  // no pool in range: movz/movk
@@ -1379,7 +1455,7 @@ class FunctionCompiler {
   }
   void EmitFrameRecord() {
     a_->stp(asmjit::a64::x29, asmjit::a64::x30, asmjit::a64::ptr_pre(asmjit::a64::sp, -16));
-    a_->mov(asmjit::a64::x29, asmjit::a64::sp);
+    Mov(asmjit::a64::x29, asmjit::a64::sp);
     AddImm(asmjit::a64::sp, asmjit::a64::sp, 0 - static_cast<uint64_t>(frame_size_), 64, kS0);
     SaveCalleeSaved(true);
   }
@@ -1401,7 +1477,7 @@ class FunctionCompiler {
         // Spilled: store before any register move can overwrite the ABI register.
         const Mem slot =
             asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index)));
-        a.fp ? a_->str(D(a.reg), slot) : a_->str(X(a.reg), slot);
+        a.fp ? a_->str(D(a.reg), slot) : Str(X(a.reg), slot);
       }
     }
     ParallelMove(gp_moves, false, kS0);
@@ -1414,7 +1490,7 @@ class FunctionCompiler {
         a_->ldr(D(d), src);
         CommitFp(p, d);
       } else {
-        a_->ldr(X(d), src);
+        Ldr(X(d), src);
         CommitGp(p, d);
       }
     }
@@ -1446,7 +1522,7 @@ class FunctionCompiler {
       if (fp) {
         save ? a_->str(D(r), m) : a_->ldr(D(r), m);
       } else {
-        save ? a_->str(X(r), m) : a_->ldr(X(r), m);
+        save ? Str(X(r), m) : Ldr(X(r), m);
       }
       i++;
     }
@@ -1454,7 +1530,7 @@ class FunctionCompiler {
 
   void EmitEpilogue() {
     SaveCalleeSaved(false);
-    a_->mov(asmjit::a64::sp, asmjit::a64::x29);
+    Mov(asmjit::a64::sp, asmjit::a64::x29);
     a_->ldp(asmjit::a64::x29, asmjit::a64::x30, asmjit::a64::ptr_post(asmjit::a64::sp, 16));
     a_->ret(asmjit::a64::x30);
   }
