@@ -1,5 +1,6 @@
 #include "jit/lir/jump_threading.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace a64jit::lir {
@@ -86,8 +87,10 @@ int ThreadJumps(Function& f, Decisions* d) {
 int RemoveUnreachableBlocks(Function& f) {
   if (f.blocks.empty()) return 0;
   const std::vector<char> live = Reachable(f);
+  if (std::find(live.begin(), live.end(), 0) == live.end()) return 0;  // all reachable
   std::vector<int> index(f.blocks.size(), -1);
   std::vector<Block> kept;
+  kept.reserve(f.blocks.size());
   for (size_t b = 0; b < f.blocks.size(); b++) {
     if (!live[b]) continue;
     index[b] = static_cast<int>(kept.size());

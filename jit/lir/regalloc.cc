@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <optional>
+#include <utility>
 
 #include "jit/lir/cfg.h"
 
@@ -116,23 +118,62 @@ void Normalize(LiveInterval& iv) {
   iv.end = iv.ranges.back().end;
 }
 
+// The vregs live into and out of each block: bit sets over the cross-block vregs' dense
+// numbers (DenseLiveness), read in place, or lists (SparseLiveness).
+class LiveSets {
+ public:
+  LiveSets(std::vector<uint64_t> in, std::vector<uint64_t> out, size_t words,
+           std::vector<int> vreg_of)
+      : in_bits_(std::move(in)),
+        out_bits_(std::move(out)),
+        words_(words),
+        vreg_of_(std::move(vreg_of)) {}
+  LiveSets(Groups in, Groups out) : in_lists_(std::move(in)), out_lists_(std::move(out)) {}
+
+  // fn(vreg) for each vreg live into (out of) block b.
+  template <typename Fn>
+  void ForEachIn(size_t b, Fn fn) const {
+    ForEach(in_lists_, in_bits_, b, fn);
+  }
+  template <typename Fn>
+  void ForEachOut(size_t b, Fn fn) const {
+    ForEach(out_lists_, out_bits_, b, fn);
+  }
+
+ private:
+  template <typename Fn>
+  void ForEach(const std::optional<Groups>& lists, const std::vector<uint64_t>& bits, size_t b,
+               Fn fn) const {
+    if (lists) {
+      for (const int* v = lists->begin(b); v != lists->end(b); v++) fn(*v);
+      return;
+    }
+    for (size_t w = 0; w < words_; w++) {
+      for (uint64_t set = bits[b * words_ + w]; set != 0; set &= set - 1) {
+        fn(vreg_of_[64 * w + static_cast<size_t>(__builtin_ctzll(set))]);
+      }
+    }
+  }
+
+  std::vector<uint64_t> in_bits_, out_bits_;  // words_ per block
+  size_t words_ = 0;
+  std::vector<int> vreg_of_;  // dense number -> vreg
+  std::optional<Groups> in_lists_, out_lists_;
+};
+
 // The ranges of every vreg, block by block, walking each block backwards: a range opens at
 // a use (or at the block's end, for what is live out) and closes at the def (or at the
 // block's start, for what is live in). A def nothing reads still gets its one position, so
 // it never lands on a register that holds a live value.
 std::vector<LiveInterval> BuildIntervals(const Function& f, const Mentions& m,
-                                         const Groups& live_out) {
+                                         const LiveSets& live) {
   const size_t nv = f.vreg_types.size();
   std::vector<LiveInterval> by_vreg(nv);
   std::vector<int> open_end(nv, INT_MIN);  // end of the range open at the current position
-  std::vector<int> open;                   // the vregs with a range open
-  open.reserve(64);
   std::vector<uint8_t> is_param(nv, 0);
   for (int p : f.params) is_param[static_cast<size_t>(p)] = true;
   auto opens = [&](size_t v, int end) {
-    if (open_end[v] != INT_MIN) return;
-    open_end[v] = end;
-    open.push_back(static_cast<int>(v));
+    if (open_end[v] == INT_MIN) open_end[v] = end;
   };
   // Ranges arrive by descending start. One that ends where the last one added starts (a
   // value live through consecutive blocks) extends it: no range per block to store and
@@ -150,10 +191,7 @@ std::vector<LiveInterval> BuildIntervals(const Function& f, const Mentions& m,
   for (size_t bi = nb; bi-- > 0;) {
     const int first = m.first_pos[bi];  // 2k of the block's first instruction
     const int last_def = (bi + 1 < nb ? m.first_pos[bi + 1] : 2 * m.instr_count) - 1;
-    open.clear();
-    for (const int* v = live_out.begin(bi); v != live_out.end(bi); v++) {
-      opens(static_cast<size_t>(*v), last_def);
-    }
+    live.ForEachOut(bi, [&](int v) { opens(static_cast<size_t>(v), last_def); });
     for (size_t i = m.end(bi); i-- > m.begin(bi);) {
       const Mention& x = m.all[i];
       const size_t v = static_cast<size_t>(x.vreg);
@@ -164,14 +202,18 @@ std::vector<LiveInterval> BuildIntervals(const Function& f, const Mentions& m,
         opens(v, x.pos);
       }
     }
-    for (int v : open) {
+    // What is still open here is what is live in: a vreg read before its def in one block is
+    // a cross-block one (CrossBlockVregs), in the live-in set; but for the parameters, below.
+    live.ForEachIn(bi, [&](int v) {
       const size_t u = static_cast<size_t>(v);
-      if (open_end[u] == INT_MIN) continue;
       closes(u, bi == 0 && is_param[u] ? -1 : first);
-    }
+    });
   }
+  // A parameter read in block 0 only is no cross-block vreg, so not in its live-in set: it is
+  // live from the entry.
   for (int p : f.params) {
     const size_t u = static_cast<size_t>(p);
+    if (open_end[u] != INT_MIN) closes(u, -1);
     if (by_vreg[u].ranges.empty()) by_vreg[u].ranges.push_back(LiveRange{-1, -1});
   }
   // Compacted in place: the vregs with a range, in vreg order.
@@ -218,14 +260,14 @@ DefsAndUses FindDefsAndUses(const Mentions& m, const std::vector<int>& global, i
 
 // At most this many cross-block vregs, liveness is a bit set per block (four 64-bit words
 // at most) iterated to a fixed point: 88% of compile_time's functions have 64 or fewer, and
-// the median 46. Past it, a vreg at a time (SparseLiveOut).
+// the median 46. Past it, a vreg at a time (SparseLiveness).
 constexpr int kDenseLiveness = 256;
 
-// The vregs live out of each block (`global`: their dense numbers, CrossBlockVregs), as
-// bit sets: each block's upward-exposed uses and defs in one walk, then
+// The vregs live into and out of each block (`global`: their dense numbers,
+// CrossBlockVregs), as bit sets: each block's upward-exposed uses and defs in one walk, then
 // in = use | (out & ~def) and out = the union of the successors' in, blocks taken in
 // reverse order until nothing changes (one pass more than the deepest loop nest).
-Groups DenseLiveOut(const Mentions& m, const std::vector<int>& global, int ng) {
+LiveSets DenseLiveness(const Mentions& m, const std::vector<int>& global, int ng) {
   const size_t nb = m.succ.size();
   const size_t words = (static_cast<size_t>(ng) + 63) / 64;
   std::vector<uint64_t> use(nb * words, 0), def(nb * words, 0), in(nb * words, 0),
@@ -270,31 +312,20 @@ Groups DenseLiveOut(const Mentions& m, const std::vector<int>& global, int ng) {
   for (size_t v = 0; v < global.size(); v++) {
     if (global[v] >= 0) vreg_of[static_cast<size_t>(global[v])] = static_cast<int>(v);
   }
-  size_t live = 0;
-  for (uint64_t bits : out) live += static_cast<size_t>(__builtin_popcountll(bits));
-  std::vector<std::pair<int, int>> live_out;  // (block, vreg)
-  live_out.reserve(live);
-  for (size_t b = 0; b < nb; b++) {
-    for (size_t w = 0; w < words; w++) {
-      for (uint64_t bits = out[b * words + w]; bits != 0; bits &= bits - 1) {
-        const size_t g = 64 * w + static_cast<size_t>(__builtin_ctzll(bits));
-        live_out.emplace_back(static_cast<int>(b), vreg_of[g]);
-      }
-    }
-  }
-  return Groups(nb, live_out);
+  return LiveSets(std::move(in), std::move(out), words, std::move(vreg_of));
 }
 
-// The vregs live out of each block, found one vreg at a time, walking backwards from its
+// The vregs live into and out of each block, found one vreg at a time, walking backwards from its
 // upward-exposed uses through predecessors until a block that defines it: the work is
 // proportional to the blocks where it is live. For many cross-block vregs, where bit sets
 // are mostly zeros: they took 78 ms and 25 MB for one long function (200 lines of
 // `s += math.sqrt(x)`: 10,420 blocks, 4,810 cross-block vregs).
-Groups SparseLiveOut(const Function& f, const Mentions& m, const std::vector<int>& global, int ng) {
+LiveSets SparseLiveness(const Function& f, const Mentions& m, const std::vector<int>& global,
+                        int ng) {
   const size_t nb = f.blocks.size();
   const DefsAndUses du = FindDefsAndUses(m, global, ng);
   const Groups preds = Predecessors(f);
-  std::vector<std::pair<int, int>> live_out;  // (block, vreg)
+  std::vector<std::pair<int, int>> live_in_pairs, live_out;  // (block, vreg)
   // Per block, the last vreg (dense number) marked there: no clearing between vregs.
   std::vector<int> defines(nb, -1), live_in(nb, -1), out_marked(nb, -1);
   std::vector<int> work;
@@ -307,6 +338,7 @@ Groups SparseLiveOut(const Function& f, const Mentions& m, const std::vector<int
     }
     for (const int* b = du.use_blocks.begin(u); b != du.use_blocks.end(u); b++) {
       live_in[static_cast<size_t>(*b)] = g;
+      live_in_pairs.emplace_back(*b, static_cast<int>(v));
       work.push_back(*b);
     }
     while (!work.empty()) {
@@ -320,18 +352,19 @@ Groups SparseLiveOut(const Function& f, const Mentions& m, const std::vector<int
         }
         if (defines[q] == g || live_in[q] == g) continue;
         live_in[q] = g;
+        live_in_pairs.emplace_back(*p, static_cast<int>(v));
         work.push_back(*p);
       }
     }
   }
-  return Groups(nb, live_out);
+  return LiveSets(Groups(nb, live_in_pairs), Groups(nb, live_out));
 }
 
-Groups LiveOut(const Function& f, const Mentions& m, Liveness how) {
+LiveSets FindLiveness(const Function& f, const Mentions& m, Liveness how) {
   int ng = 0;
   const std::vector<int> global = CrossBlockVregs(f, m, &ng);
   const bool dense = how == Liveness::kAuto ? ng <= kDenseLiveness : how == Liveness::kDense;
-  return dense ? DenseLiveOut(m, global, ng) : SparseLiveOut(f, m, global, ng);
+  return dense ? DenseLiveness(m, global, ng) : SparseLiveness(f, m, global, ng);
 }
 
 }  // namespace
@@ -349,7 +382,7 @@ bool LiveInterval::Overlaps(const LiveInterval& other) const {
 
 std::vector<LiveInterval> ComputeLiveIntervals(const Function& f, Liveness how) {
   const Mentions m = FindMentions(f);
-  return BuildIntervals(f, m, LiveOut(f, m, how));
+  return BuildIntervals(f, m, FindLiveness(f, m, how));
 }
 
 namespace {

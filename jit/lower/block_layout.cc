@@ -28,16 +28,25 @@ class Layout {
   // A block reached only from cold blocks is cold too: the continuation of a slow path's own
   // checks (after the eval breaker's helper, say) would otherwise sit in the hot code, where
   // the hot path must branch around it.
+  // Each block is tested once, and again only when one of its predecessors turns cold (a
+  // pass over every block until nothing changed took one pass per block of a cold chain).
   void PropagateCold() {
     const lir::Groups preds = lir::Predecessors(f_);
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (size_t b = 1; b < f_.blocks.size(); b++) {
-        if (cold_[b] || preds.begin(b) == preds.end(b)) continue;
-        const bool all_cold = std::all_of(preds.begin(b), preds.end(b), [&](int p) {
-          return cold_[static_cast<size_t>(p)] != 0;
-        });
-        if (all_cold) cold_[b] = changed = true;
+    const auto all_preds_cold = [&](size_t b) {
+      return preds.begin(b) != preds.end(b) &&
+             std::all_of(preds.begin(b), preds.end(b),
+                         [&](int p) { return cold_[static_cast<size_t>(p)] != 0; });
+    };
+    std::vector<int> work;
+    for (size_t b = f_.blocks.size(); b-- > 1;) work.push_back(static_cast<int>(b));
+    while (!work.empty()) {
+      const size_t b = static_cast<size_t>(work.back());
+      work.pop_back();
+      if (cold_[b] || !all_preds_cold(b)) continue;
+      cold_[b] = 1;
+      const lir::Successors succ(f_.blocks[b].instrs.back());
+      for (int i = 0; i < succ.count; i++) {
+        if (succ.targets[i] > 0) work.push_back(succ.targets[i]);
       }
     }
   }
