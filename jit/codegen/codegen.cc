@@ -1501,6 +1501,7 @@ class FunctionCompiler {
   // pairs (stp/ldp reach 512 bytes below x29, more than 18 registers take).
   void SaveCalleeSaved(bool save) {
     std::vector<std::pair<int, bool>> regs;  // register, fp
+    regs.reserve(alloc_.used_gp_callee_saved.size() + alloc_.used_fp_callee_saved.size());
     for (int r : alloc_.used_gp_callee_saved) regs.emplace_back(r, false);
     for (int r : alloc_.used_fp_callee_saved) regs.emplace_back(r, true);
     for (size_t i = 0; i < regs.size();) {

@@ -7,28 +7,34 @@ namespace a64jit::hir {
 
 namespace {
 
-std::vector<int> Successors(const Block& b) {
-  if (b.instrs.empty()) return {};
-  const Instr& t = b.instrs.back();
-  if (t.op == Op::kJump) return {t.targets[0]};
-  if (t.op == Op::kBranch) return {t.targets[0], t.targets[1]};
-  return {};
-}
+// A block's successors (none, one or two), without allocating.
+struct Successors {
+  explicit Successors(const Block& b) {
+    if (b.instrs.empty()) return;
+    const Instr& t = b.instrs.back();
+    if (t.op == Op::kJump || t.op == Op::kBranch) targets[count++] = t.targets[0];
+    if (t.op == Op::kBranch) targets[count++] = t.targets[1];
+  }
+  const int* begin() const { return targets; }
+  const int* end() const { return targets + count; }
+  int targets[2] = {-1, -1};
+  int count = 0;
+};
 
 // How `in` changes which locals are bound: stores, cells and free variables bind, deletions
 // unbind.
-void UpdateBound(const Function& f, const Instr& in, std::vector<bool>& bound) {
+void UpdateBound(const Function& f, const Instr& in, uint8_t* bound) {
   switch (in.op) {
     case Op::kStoreLocal:
     case Op::kMakeCell:
-      bound[static_cast<size_t>(in.imm)] = true;
+      bound[static_cast<size_t>(in.imm)] = 1;
       break;
     case Op::kDeleteLocal:
-      bound[static_cast<size_t>(in.imm)] = false;
+      bound[static_cast<size_t>(in.imm)] = 0;
       break;
     case Op::kCopyFreeVars:
       for (int i = f.code.nlocalsplus - static_cast<int>(in.imm); i < f.code.nlocalsplus; i++) {
-        bound[static_cast<size_t>(i)] = true;
+        bound[static_cast<size_t>(i)] = 1;
       }
       break;
     default:
@@ -40,31 +46,34 @@ void UpdateBound(const Function& f, const Instr& in, std::vector<bool>& bound) {
 // one needs no unbound test, and a store to one releases an old value that is not NULL. A
 // generator resumes with whatever its earlier runs left, so there nothing is known.
 void RemoveUnboundChecks(Function& f, Decisions* d) {
-  const int n = f.code.nlocalsplus;
+  const size_t n = static_cast<size_t>(f.code.nlocalsplus);
   const size_t nb = f.blocks.size();
-  std::vector<std::vector<bool>> in(nb, std::vector<bool>(static_cast<size_t>(n), true));
+  // Per block, a byte per local: bound on entry (one array for all blocks, and one buffer
+  // for a block's walk: no allocation a block).
+  std::vector<uint8_t> in(nb * n, 1);
+  auto in_of = [&](size_t b) { return in.data() + b * n; };
   std::vector<bool> reached(nb, false);
-  const int bound_on_entry = IsGenerator(f.code.flags) ? 0 : f.code.nargs;
-  for (int i = 0; i < n; i++) in[0][static_cast<size_t>(i)] = i < bound_on_entry;
+  const size_t bound_on_entry = IsGenerator(f.code.flags) ? 0 : static_cast<size_t>(f.code.nargs);
+  for (size_t i = 0; i < n; i++) in[i] = i < bound_on_entry;
   reached[0] = true;
   bool changed = true;
-  std::vector<bool> out;  // one buffer for every block's walk: no allocation a block
+  std::vector<uint8_t> out(n);
   while (changed) {
     changed = false;
     for (size_t b = 0; b < nb; b++) {
       if (!reached[b]) continue;
-      out = in[b];
+      std::copy(in_of(b), in_of(b) + n, out.begin());
       auto flow_to = [&](int s) {
-        auto& target = in[static_cast<size_t>(s)];
+        uint8_t* target = in_of(static_cast<size_t>(s));
         if (!reached[static_cast<size_t>(s)]) {
           reached[static_cast<size_t>(s)] = true;
-          target = out;
+          std::copy(out.begin(), out.end(), target);
           changed = true;
           return;
         }
-        for (int i = 0; i < n; i++) {
-          if (target[static_cast<size_t>(i)] && !out[static_cast<size_t>(i)]) {
-            target[static_cast<size_t>(i)] = false;
+        for (size_t i = 0; i < n; i++) {
+          if (target[i] && !out[i]) {
+            target[i] = 0;
             changed = true;
           }
         }
@@ -72,22 +81,22 @@ void RemoveUnboundChecks(Function& f, Decisions* d) {
       for (const Instr& ins : f.blocks[b].instrs) {
         // An exception handler is entered with the locals as they were before the raise.
         if (ins.has_state && ins.state.catch_block >= 0) flow_to(ins.state.catch_block);
-        UpdateBound(f, ins, out);
+        UpdateBound(f, ins, out.data());
       }
       for (int s : Successors(f.blocks[b])) flow_to(s);
     }
   }
   // What is bound at every return, for the return's release of the locals (a generator's
   // returns do not release them).
-  std::vector<bool> at_return(static_cast<size_t>(n), !IsGenerator(f.code.flags));
-  std::vector<bool> assigned;
+  std::vector<bool> at_return(n, !IsGenerator(f.code.flags));
+  std::vector<uint8_t> assigned(n);
   for (size_t b = 0; b < nb; b++) {
-    assigned = in[b];
+    std::copy(in_of(b), in_of(b) + n, assigned.begin());
     for (Instr& ins : f.blocks[b].instrs) {
       if (ins.op == Op::kStoreLocal && assigned[static_cast<size_t>(ins.imm)]) {
         ins.bound = Take(d, "hir.bound-store", ins.bc);
       }
-      UpdateBound(f, ins, assigned);
+      UpdateBound(f, ins, assigned.data());
       if (ins.op == Op::kReturn && reached[b]) {
         for (size_t i = 0; i < at_return.size(); i++) at_return[i] = at_return[i] && assigned[i];
       }
@@ -257,6 +266,7 @@ struct StateUse {
 
 void RefcountBlock(Function& f, Block& b, CurrentValues& current) {
   std::vector<Value> values;
+  values.reserve(2 * b.instrs.size() + static_cast<size_t>(b.in_depth));  // dst and dst2
   current.Clear();
   auto define = [&](int reg, Kind kind, bool maybe_null, int at) {
     values.push_back(Value{reg, kind, maybe_null, at});
@@ -266,6 +276,7 @@ void RefcountBlock(Function& f, Block& b, CurrentValues& current) {
 
   // Where each value is stolen, and where it appears in frame states.
   std::vector<int> steal_at;
+  steal_at.reserve(values.capacity());
   std::vector<StateUse> in_states;
   auto grow = [&] { steal_at.resize(values.size(), -1); };
   grow();

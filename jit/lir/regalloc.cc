@@ -179,7 +179,7 @@ std::vector<LiveInterval> BuildIntervals(const Function& f, const Mentions& m,
   // value live through consecutive blocks) extends it: no range per block to store and
   // merge later.
   auto closes = [&](size_t v, int start) {
-    SmallVector<LiveRange, 2>& ranges = by_vreg[v].ranges;
+    auto& ranges = by_vreg[v].ranges;
     if (!ranges.empty() && ranges.back().start == open_end[v] + 1) {
       ranges.back().start = start;
     } else {

@@ -53,7 +53,7 @@ struct LiveRange {
 struct LiveInterval {
   int vreg;
   int start, end;                    // the first and last live position
-  SmallVector<LiveRange, 2> ranges;  // ascending, disjoint, not adjacent; within [start, end]
+  SmallVector<LiveRange, 4> ranges;  // ascending, disjoint, not adjacent; within [start, end]
   bool Overlaps(const LiveInterval& other) const;
 };
 // How liveness across blocks is found (regalloc.cc): bit sets per block iterated to a fixed

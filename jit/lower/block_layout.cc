@@ -38,6 +38,7 @@ class Layout {
                          [&](int p) { return cold_[static_cast<size_t>(p)] != 0; });
     };
     std::vector<int> work;
+    work.reserve(2 * f_.blocks.size());
     for (size_t b = f_.blocks.size(); b-- > 1;) work.push_back(static_cast<int>(b));
     while (!work.empty()) {
       const size_t b = static_cast<size_t>(work.back());

@@ -134,6 +134,15 @@ class Lowerer {
         module_global_regs_(f.reg_types.size()) {
     out_.name = name;
     out_.arena = std::make_shared<std::pmr::monotonic_buffer_resource>(kArenaBytes);
+    // Room for what lowering usually makes of f: about 3 LIR blocks and 4 vregs an HIR
+    // instruction in compile_time's functions (each grew from nothing by doubling).
+    const size_t n = f.InstrCount();
+    out_.blocks.reserve(3 * n + 16);
+    group_.reserve(3 * n + 16);
+    cold_.reserve(3 * n + 16);
+    emitted_.reserve(3 * n + 16);
+    order_.reserve(3 * n + 16);
+    out_.vreg_types.reserve(5 * n + 16);
     // Only registers with one definition (stack registers s_k have several).
     const std::vector<int> defs = f.DefinitionCounts();
     const std::vector<int> reads = f.UseCounts();  // arguments and exit states
@@ -174,6 +183,7 @@ class Lowerer {
     tstate_ = out_.NewVReg(Type::kPtr);
     frame_ = out_.NewVReg(Type::kPtr);
     out_.params = {tstate_, frame_};
+    regs_.reserve(f_.reg_types.size());
     for (ValueType t : f_.reg_types) {
       regs_.push_back(out_.NewVReg(t == ValueType::kCInt ? Type::kI64 : Type::kPtr));
     }
