@@ -152,7 +152,7 @@ class FunctionCompiler {
     code_.init(asmjit::Environment(asmjit::Arch::kAArch64), options_.base_address.value_or(0));
     code_.setErrorHandler(&errors_);
     a_ = std::make_unique<asmjit::a64::Assembler>(&code_);
-    MakeBlockLabels();
+    block_offset_.assign(f_.blocks.size(), -1);
     FindNarrowLoads();
     epilogue_ = a_->newLabel();
     entry_ = a_->newLabel();
@@ -164,7 +164,7 @@ class FunctionCompiler {
     epilogue_block_ = EpilogueBlock();
     for (size_t b = 0; b < f_.blocks.size(); b++) {
       block_ = static_cast<int>(b);
-      if (block_labels_[b].isValid()) a_->bind(block_labels_[b]);
+      PlaceBlock(block_);
       const auto& instrs = f_.blocks[b].instrs;
       for (size_t i = 0; i < instrs.size(); i++) {
         current_ = &instrs[i];
@@ -185,6 +185,7 @@ class FunctionCompiler {
       }
     }
     current_ = nullptr;
+    ResolveBlockBranches();
     EmitExitBlock();
     Check();
     stats_.code_bytes = a_->offset();
@@ -228,27 +229,40 @@ class FunctionCompiler {
 
   // ---- sizing and frame ---------------------------------------------------------------
 
-  // A label for each block a branch goes to; a block entered only by falling into it needs
-  // none (asmjit's labels are a fair part of encoding time: benchmarks/compile_time). A
-  // jmp to the next block emits nothing, and a br branches to each target that does not
-  // follow (to the next block too when both targets are it): EmitInstr's kJmp, EmitBranch.
-  void MakeBlockLabels() {
-    const int n = static_cast<int>(f_.blocks.size());
-    std::vector<uint8_t> branched_to(static_cast<size_t>(n), 0);
-    for (int b = 0; b < n; b++) {
-      const lir::Successors succ(f_.blocks[static_cast<size_t>(b)].instrs.back());
-      const bool both_next =
-          succ.count == 2 && succ.targets[0] == b + 1 && succ.targets[1] == b + 1;
-      for (int i = 0; i < succ.count; i++) {
-        const int t = succ.targets[i];
-        if (t != b + 1 || both_next) branched_to[static_cast<size_t>(t)] = 1;
-      }
+  // Branches to blocks are encoded here (direct_encoding.h), not through asmjit's labels,
+  // which cost about 350 host instructions a block (benchmarks/compile_time): a branch
+  // backward gets its displacement at once, one forward is patched when its block is placed
+  // (ResolveBlockBranches). A jmp to the next block emits nothing, and a br branches to each
+  // target that does not follow (to the next block too when both targets are it):
+  // EmitInstr's kJmp, EmitBranch.
+  void PlaceBlock(int b) { block_offset_[static_cast<size_t>(b)] = a_->offset(); }
+
+  // Emits `word`, a branch, to block `target`.
+  void EmitBlockBranch(uint32_t word, int target) {
+    const size_t here = a_->offset();
+    const int64_t to = block_offset_[static_cast<size_t>(target)];
+    if (to >= 0) {
+      const std::optional<uint32_t> w = WithBranchDelta(word, to - static_cast<int64_t>(here));
+      if (!w) Fail("a branch to bb" + std::to_string(target) + " is out of range");
+      EmitWord(*a_, *w);
+      return;
     }
-    block_labels_.resize(static_cast<size_t>(n));
-    for (size_t b = 0; b < block_labels_.size(); b++) {
-      if (branched_to[b]) block_labels_[b] = a_->newLabel();
+    block_fixups_.push_back(BlockFixup{here, target});
+    EmitWord(*a_, word);
+  }
+  void ResolveBlockBranches() {
+    for (const BlockFixup& fix : block_fixups_) {
+      uint8_t* at = a_->bufferData() + fix.at;
+      uint32_t word = 0;
+      std::memcpy(&word, at, sizeof word);
+      const int64_t to = block_offset_[static_cast<size_t>(fix.target)];
+      const std::optional<uint32_t> w =
+          to < 0 ? std::nullopt : WithBranchDelta(word, to - static_cast<int64_t>(fix.at));
+      if (!w) Fail("a branch to bb" + std::to_string(fix.target) + " is out of range");
+      std::memcpy(at, &*w, sizeof word);
     }
   }
+  void JumpToBlock(int target) { EmitBlockBranch(*EncodeB(0), target); }
 
   TypeList ArgTypes(const Instr& call) const {
     TypeList types;
@@ -594,7 +608,7 @@ class FunctionCompiler {
         for (int64_t i = 0; i < in.count; i++) a_->nop();
         return;
       case Op::kJmp:
-        if (in.targets[0] != block_ + 1) a_->b(block_labels_[static_cast<size_t>(in.targets[0])]);
+        if (in.targets[0] != block_ + 1) JumpToBlock(in.targets[0]);
         return;
       case Op::kBr:
         return EmitBranch(in);
@@ -1095,24 +1109,23 @@ class FunctionCompiler {
     }
   };
 
-  void BranchIf(const BranchTest& test, const asmjit::Label& target) {
+  void BranchIf(const BranchTest& test, int target) {
     if (long_ranges_) {  // b.cond and cbz reach +-1 MiB: skip over an unconditional b
-      asmjit::Label skip = a_->newLabel();
-      EmitBranchTest(test.Negated(), skip);
-      a_->b(target);
-      a_->bind(skip);
+      EmitWord(*a_, BranchTestWord(test.Negated(), 8));
+      JumpToBlock(target);
     } else {
-      EmitBranchTest(test, target);
+      EmitBlockBranch(BranchTestWord(test, 0), target);
     }
   }
 
-  void EmitBranchTest(const BranchTest& test, const asmjit::Label& to) {
-    if (test.zero_reg < 0) {
-      a_->b(test.cc, to);
-      return;
-    }
-    const Gp reg = test.bits == 64 ? X(test.zero_reg) : W(test.zero_reg);
-    test.nonzero ? a_->cbnz(reg, to) : a_->cbz(reg, to);
+  // The b.cond, cbz or cbnz of `test`, over `delta` bytes.
+  uint32_t BranchTestWord(const BranchTest& test, int64_t delta) {
+    const std::optional<uint32_t> word =
+        test.zero_reg < 0
+            ? EncodeBCond(test.cc, delta)
+            : EncodeCbz(test.nonzero, test.bits == 64, static_cast<uint32_t>(test.zero_reg), delta);
+    if (!word) Fail("internal: no encoding for a branch test");
+    return *word;
   }
 
   // Rule: a branch on a 32- or 64-bit value being zero or not is one cbz/cbnz, where the
@@ -1157,8 +1170,8 @@ class FunctionCompiler {
       std::swap(taken, other);
       test = test.Negated();
     }
-    BranchIf(test, block_labels_[static_cast<size_t>(taken)]);
-    if (other != block_ + 1) a_->b(block_labels_[static_cast<size_t>(other)]);
+    BranchIf(test, taken);
+    if (other != block_ + 1) JumpToBlock(other);
   }
 
   void EmitRet(const Instr& in) {
@@ -1388,11 +1401,11 @@ class FunctionCompiler {
     size_t consumed = 1;
     if (i + 1 < instrs.size() && instrs[i + 1].op == Op::kJmp) {
       const int target = instrs[i + 1].targets[0];
-      const asmjit::Label& label = block_labels_[static_cast<size_t>(target)];
+      const int64_t placed = block_offset_[static_cast<size_t>(target)];
       if (target == block_ + 1) {
         consumed = 2;  // the jump emits nothing: the next block follows the word
-      } else if (label.isValid() && code_.isLabelBound(label)) {
-        const int64_t back = (static_cast<int64_t>(code_.labelOffset(label)) - at) / 4;
+      } else if (placed >= 0) {
+        const int64_t back = (placed - at) / 4;
         if (ReleaseDataWord(in.args[2].imm, back)) {
           words = back;
           consumed = 2;
@@ -1551,7 +1564,12 @@ class FunctionCompiler {
   asmjit::CodeHolder code_;
   ErrorRecorder errors_;
   std::unique_ptr<asmjit::a64::Assembler> a_;
-  std::vector<asmjit::Label> block_labels_;
+  std::vector<int64_t> block_offset_;  // per block: where its code starts; -1 until placed
+  struct BlockFixup {
+    size_t at;   // a branch's offset
+    int target;  // the block it goes to
+  };
+  std::vector<BlockFixup> block_fixups_;  // branches forward, to patch
   asmjit::Label epilogue_, entry_;
   asmjit::Label exit_block_;  // EmitExitByCall's, once one exit needs it
   std::vector<ExitByCall> exits_;

@@ -1,9 +1,9 @@
 // The most frequent instruction forms, encoded here instead of through asmjit's generic
 // emitter: loads and stores at a scaled offset, register moves, add and sub of an
-// immediate or a register, and compares. They are about half of all instructions the JIT
-// emits, and asmjit's validating encoder cost about 300 host instructions each, a tenth of
-// compile time (benchmarks/compile_time). Each Encode* returns the instruction word, or
-// nothing when the operands do not fit that form; the caller then asks asmjit, which also
+// immediate or a register, compares, and branches to blocks. They are about half of all
+// instructions the JIT emits, and asmjit's validating encoder cost about 300 host instructions
+// each, a tenth of compile time (benchmarks/compile_time). Each Encode* returns the instruction
+// word, or nothing when the operands do not fit that form; the caller then asks asmjit, which also
 // reports operands that fit no form. direct_encoding_test.cc checks every form against
 // asmjit's own encoding over registers, widths and offsets.
 //
@@ -89,6 +89,42 @@ inline std::optional<uint32_t> EncodeMovReg(bool wide, uint32_t rd, uint32_t rm)
   if (!d || !m) return std::nullopt;
   // ORR (shifted register) Rd, ZR, Rm: sf 01 01010 00 0 Rm 000000 11111 Rd.
   return (wide ? 1u : 0u) << 31 | 0x2a0003e0u | *m << 16 | *d;
+}
+
+// b, b.cond, cbz and cbnz with a byte displacement from the branch itself: nothing when it
+// is not a multiple of 4 or out of reach (+-128 MiB for b, +-1 MiB for the others).
+// `cond` is asmjit's condition code (arm::CondCode, kEQ and up).
+inline std::optional<uint32_t> EncodeB(int64_t delta) {
+  if (delta % 4 != 0 || delta < -(int64_t{1} << 27) || delta >= (int64_t{1} << 27)) {
+    return std::nullopt;
+  }
+  return 0x14000000u | (static_cast<uint32_t>(delta / 4) & 0x03ffffffu);
+}
+inline bool InImm19Range(int64_t delta) {
+  return delta % 4 == 0 && delta >= -(int64_t{1} << 20) && delta < (int64_t{1} << 20);
+}
+inline std::optional<uint32_t> EncodeBCond(asmjit::arm::CondCode cond, int64_t delta) {
+  const uint32_t c = static_cast<uint32_t>(cond);
+  if (c < static_cast<uint32_t>(asmjit::arm::CondCode::kEQ) || !InImm19Range(delta)) {
+    return std::nullopt;
+  }
+  // asmjit numbers conditions from 2 (kEQ); the instruction's field from 0 (EQ).
+  return 0x54000000u | (static_cast<uint32_t>(delta / 4) & 0x7ffffu) << 5 | (c - 2);
+}
+inline std::optional<uint32_t> EncodeCbz(bool nonzero, bool wide, uint32_t rt, int64_t delta) {
+  if (rt >= 31 || !InImm19Range(delta)) return std::nullopt;
+  return (wide ? 1u : 0u) << 31 | 0x34000000u | (nonzero ? 1u : 0u) << 24 |
+         (static_cast<uint32_t>(delta / 4) & 0x7ffffu) << 5 | rt;
+}
+// `word` (one of the branches above) with its displacement replaced by `delta`.
+inline std::optional<uint32_t> WithBranchDelta(uint32_t word, int64_t delta) {
+  if ((word & 0x7c000000u) == 0x14000000u) {  // b
+    const std::optional<uint32_t> b = EncodeB(delta);
+    if (!b) return std::nullopt;
+    return (word & 0xfc000000u) | (*b & 0x03ffffffu);
+  }
+  if (!InImm19Range(delta)) return std::nullopt;  // b.cond, cbz, cbnz: imm19 at bit 5
+  return (word & ~(0x7ffffu << 5)) | (static_cast<uint32_t>(delta / 4) & 0x7ffffu) << 5;
 }
 
 // Appends `word` at the assembler's position, as asmjit's own emitter would.

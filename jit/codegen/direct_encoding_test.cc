@@ -155,6 +155,75 @@ TEST(DirectEncoding, RegisterMoves) {
   EXPECT_GT(checked, 100);
 }
 
+// A branch over `delta` bytes as asmjit encodes it against a label (a forward one bound
+// after delta / 4 - 1 nops, or a backward one bound that far before).
+uint32_t AsmjitBranch(
+    int64_t delta,
+    const std::function<void(asmjit::a64::Assembler&, const asmjit::Label&)>& branch) {
+  asmjit::CodeHolder code;
+  code.init(asmjit::Environment(asmjit::Arch::kAArch64));
+  asmjit::a64::Assembler a(&code);
+  asmjit::Label l = a.newLabel();
+  size_t at = 0;
+  if (delta <= 0) {
+    a.bind(l);
+    for (int64_t i = 0; i < -delta / 4; i++) a.nop();
+    at = a.offset();
+    branch(a, l);
+  } else {
+    branch(a, l);
+    for (int64_t i = 1; i < delta / 4; i++) a.nop();
+    a.bind(l);
+  }
+  code.flatten();
+  code.resolveUnresolvedLinks();
+  uint32_t word = 0;
+  std::memcpy(&word, code.sectionById(0)->buffer().data() + at, sizeof word);
+  return word;
+}
+
+TEST(DirectEncoding, BranchesToBlocks) {
+  int checked = 0;
+  for (int64_t delta : {-4096, -8, -4, 0, 4, 8, 12, 400, 65536}) {
+    ASSERT_EQ(*EncodeB(delta), AsmjitBranch(delta, [](asmjit::a64::Assembler& a,
+                                                      const asmjit::Label& l) { a.b(l); }))
+        << "b " << delta;
+    ASSERT_EQ(*WithBranchDelta(*EncodeB(0), delta), *EncodeB(delta));
+    for (auto cc :
+         {asmjit::arm::CondCode::kEQ, asmjit::arm::CondCode::kNE, asmjit::arm::CondCode::kHI,
+          asmjit::arm::CondCode::kLT, asmjit::arm::CondCode::kGE, asmjit::arm::CondCode::kLE}) {
+      const uint32_t expected = AsmjitBranch(
+          delta, [&](asmjit::a64::Assembler& a, const asmjit::Label& l) { a.b(cc, l); });
+      ASSERT_EQ(*EncodeBCond(cc, delta), expected) << "b.cond " << static_cast<int>(cc);
+      ASSERT_EQ(*WithBranchDelta(*EncodeBCond(cc, 0), delta), expected);
+      checked++;
+    }
+    for (bool nonzero : {false, true}) {
+      for (bool wide : {false, true}) {
+        for (uint32_t rt : {0u, 5u, 30u}) {
+          const uint32_t expected =
+              AsmjitBranch(delta, [&](asmjit::a64::Assembler& a, const asmjit::Label& l) {
+                nonzero ? a.cbnz(Reg(rt, wide), l) : a.cbz(Reg(rt, wide), l);
+              });
+          ASSERT_EQ(*EncodeCbz(nonzero, wide, rt, delta), expected)
+              << (nonzero ? "cbnz " : "cbz ") << rt << " " << delta;
+          ASSERT_EQ(*WithBranchDelta(*EncodeCbz(nonzero, wide, rt, 0), delta), expected);
+          checked++;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 100);
+  // Out of reach, or not a whole instruction away.
+  EXPECT_FALSE(EncodeB(int64_t{1} << 27));
+  EXPECT_TRUE(EncodeB(-(int64_t{1} << 27)));
+  EXPECT_FALSE(EncodeBCond(asmjit::arm::CondCode::kEQ, int64_t{1} << 20));
+  EXPECT_TRUE(EncodeBCond(asmjit::arm::CondCode::kEQ, -(int64_t{1} << 20)));
+  EXPECT_FALSE(EncodeCbz(false, true, 1, 6));
+  EXPECT_FALSE(WithBranchDelta(*EncodeCbz(false, true, 1, 0), int64_t{1} << 20));
+  EXPECT_FALSE(EncodeCbz(false, true, kZrId, 8));
+}
+
 // The word lands where asmjit's next instruction would, and the code's size counts it.
 TEST(DirectEncoding, EmitWordAppendsLikeTheAssembler) {
   asmjit::CodeHolder code;
