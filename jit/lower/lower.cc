@@ -2722,20 +2722,58 @@ class Lowerer {
     Join(done, known, in.bc);
   }
 
-  // The address of seq[i] (in.args[0], in.args[1]) when the container is an exact list (if
+  // Where a sequence's item is: items + 8 * index + disp (index -1: none).
+  struct ItemAddress {
+    int items = -1;
+    int index = -1;
+    int64_t disp = 0;
+  };
+  int LoadItem(const ItemAddress& at) {
+    lir::Instr in;
+    in.op = lir::Op::kLoad;
+    in.dst = out_.NewVReg(Type::kPtr);
+    AddressOf(at, in);
+    return Emit(std::move(in)).dst;
+  }
+  void StoreItem(Operand value, const ItemAddress& at) {
+    lir::Instr in;
+    in.op = lir::Op::kStore;
+    in.store_type = Type::kPtr;
+    in.args = {value};
+    AddressOf(at, in);
+    Emit(std::move(in));
+  }
+  static void AddressOf(const ItemAddress& at, lir::Instr& in) {
+    in.base = V(at.items);
+    if (at.index >= 0) {
+      in.index = V(at.index);
+      in.scale = 8;
+    }
+    in.disp = at.disp;
+  }
+
+  // Where seq[i] is (in.args[0], in.args[1]) when the container is an exact list (if
   // `lists`) or tuple (if `tuples`) and the index an int of at most one digit with
   // 0 <= i < len; else a jump to `slow`. One unsigned compare against the length rejects
-  // negative indexes too.
-  int ItemSlot(const Instr& in, int slow, int other, bool lists, bool tuples) {
+  // negative indexes too. A constant index (`t[1]`) is compared as an immediate and becomes
+  // the access's displacement; any other is the access's scaled index register: one load
+  // or store, not a shift, an add and the access.
+  ItemAddress ItemSlot(const Instr& in, int slow, int other, bool lists, bool tuples) {
     const Operand seq = V(LirReg(in.args[0]));
     const int items = FirstItemAddress(seq, lists, tuples, false, other);
     const Operand index = SmallIntOperand(in.args[1], slow);
-    const int i = index.is_vreg() ? index.vreg : Mov(index, Type::kI64);
     const int size = Load(seq, offsetof(PyVarObject, ob_size), Type::kI64);
+    if (index.is_imm() && index.imm >= 0 && index.imm < kConstantIndexLimit) {
+      SlowIf(Cond::kUle, Type::kI64, V(size), index, slow);
+      return ItemAddress{items, -1, 8 * index.imm};
+    }
+    const int i = index.is_vreg() ? index.vreg : Mov(index, Type::kI64);
     SlowIf(Cond::kUge, Type::kI64, V(i), V(size), slow);
-    const int offset = Binary(lir::Op::kShl, V(i), Operand::Imm(3), Type::kI64);
-    return Binary(lir::Op::kAdd, V(items), V(offset), Type::kPtr);
+    return ItemAddress{items, i, 0};
   }
+  // Constant indexes below this are a displacement that a load's scaled offset encodes
+  // (8 * 511 bytes, with room for the tuple header: immediates.h).
+  static constexpr int64_t kConstantIndexLimit = 512;
 
   // container[i] = value: for a list slot (ItemSlot), the value stored and the old item
   // released inline (3.11's STORE_SUBSCR_LIST_INT); anything else through PyObject_SetItem.
@@ -2744,10 +2782,10 @@ class Lowerer {
     FastOrGeneric(
         "lower.list-store-inline", in,
         [&](int slow) {
-          const int slot = ItemSlot(in, slow, slow, true, false);
+          const ItemAddress slot = ItemSlot(in, slow, slow, true, false);
           Incref(value);
-          const int old = Load(V(slot), 0, Type::kPtr);
-          Store(value, V(slot), 0, Type::kPtr);
+          const int old = LoadItem(slot);
+          StoreItem(value, slot);
           if (Planted(decisions_, Plant::kDropDecref)) return;
           Decref(old, false, in.bc, IsFloatLike(in.args[2]));
         },
@@ -2766,8 +2804,8 @@ class Lowerer {
         [&](int slow) {
           const int not_sequence = strs ? NewBlock() : slow, done = NewBlock();
           if (lists || tuples) {
-            const int slot = ItemSlot(in, slow, not_sequence, lists, tuples);
-            const int item = Load(V(slot), 0, Type::kPtr);
+            const ItemAddress slot = ItemSlot(in, slow, not_sequence, lists, tuples);
+            const int item = LoadItem(slot);
             Incref(V(item));
             Mov(V(item), Type::kPtr, LirReg(in.dst));
             Jmp(done);
