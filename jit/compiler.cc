@@ -4,6 +4,7 @@
 
 #include "jit/hir/builder.h"
 #include "jit/hir/passes.h"
+#include "jit/lir/constant_operands.h"
 #include "jit/lir/jump_threading.h"
 #include "jit/lir/peephole.h"
 #include "jit/lir/regalloc.h"
@@ -35,6 +36,7 @@ lir::Function LowerToLir(const hir::Function& f, const lower::RuntimeAddresses& 
   lir::Function out = lower::Lower(f, rt, name, deopt_sites, decisions);
   lir::ThreadJumps(out, decisions);
   lir::FuseCompareBranches(out, decisions);
+  lir::FoldConstantOperands(out, decisions);
   if (kVerifyLowering) lir::Verify(out);
   return out;
 }

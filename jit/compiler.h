@@ -7,10 +7,11 @@
 //   3. lower::Lower                HIR -> LIR                           (jit/lower/lower.h)
 //   4. lir::ThreadJumps            branches past jump-only blocks       (jit/lir/jump_threading.h)
 //   5. lir::FuseCompareBranches    peephole                             (jit/lir/peephole.h)
-//   6. lir::Verify                 once per function; not in -c opt     (jit/lir/lir.h)
-//   7. lir::AllocateRegisters      linear scan                          (jit/lir/regalloc.h)
-//   8. codegen::EmitAllocated      aarch64 machine code through asmjit  (jit/codegen/codegen.h)
-//   9. runtime::CodeSink           executable memory                    (jit/runtime/code_sink.h)
+//   6. lir::FoldConstantOperands   a constant into its one reader       (jit/lir/constant_operands.h)
+//   7. lir::Verify                 once per function; not in -c opt     (jit/lir/lir.h)
+//   8. lir::AllocateRegisters      linear scan                          (jit/lir/regalloc.h)
+//   9. codegen::EmitAllocated      aarch64 machine code through asmjit  (jit/codegen/codegen.h)
+//  10. runtime::CodeSink           executable memory                    (jit/runtime/code_sink.h)
 //
 // The runtime (jit/python/jit.cc) runs all of it for each function it compiles; the golden
 // tests run the front half (HIR, LIR) and the benchmarks the back half (LIR -> code).
@@ -36,21 +37,21 @@ namespace a64jit::compiler {
 // Stages 1-2: the optimised HIR of a function. Throws hir::Unsupported.
 hir::Function BuildHir(const hir::CodeInfo& code, Decisions* decisions = nullptr);
 
-// Stages 3-6: the LIR function `name`, verified unless NDEBUG (compiler.cc);
+// Stages 3-7: the LIR function `name`, verified unless NDEBUG (compiler.cc);
 // `deopt_sites` receives its exits' sites.
 lir::Function LowerToLir(const hir::Function& f, const lower::RuntimeAddresses& rt,
                          const std::string& name, std::vector<lower::DeoptSite>* deopt_sites,
                          Decisions* decisions = nullptr);
 
-// Stages 6-7 for a verified LIR function.
+// Stages 8-9 for a verified LIR function.
 codegen::CompiledFunction EmitCode(const lir::Function& f, const codegen::CompileOptions& options);
 
 // Time spent in each stage of one Compile, in nanoseconds (for stats() and the compile-time
 // figures of benchmarks/README.md).
 struct StageTimes {
   int64_t hir_ns = 0;    // stages 1-2
-  int64_t lower_ns = 0;  // stages 3-5
-  int64_t emit_ns = 0;   // stages 6-8, including any recompile for a new code arena
+  int64_t lower_ns = 0;  // stages 3-7
+  int64_t emit_ns = 0;   // stages 8-10, including any recompile for a new code arena
   int64_t total_ns() const { return hir_ns + lower_ns + emit_ns; }
 };
 

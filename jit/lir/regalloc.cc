@@ -418,6 +418,8 @@ class ArgumentHints {
     }
     next++;
   }
+  // An immediate argument takes the next general argument register itself.
+  void SkipImmediate() { next_gp_++; }
 
  private:
   const Function& f_;
@@ -431,7 +433,11 @@ void HintArguments(const Function& f, const Instr& call, const RegisterFile& reg
                    std::vector<int>& hint) {
   ArgumentHints hints(f, regs, hint);
   for (const Operand& o : call.args) {
-    if (o.is_vreg()) hints.Next(o.vreg);
+    if (o.is_vreg()) {
+      hints.Next(o.vreg);
+    } else {
+      hints.SkipImmediate();
+    }
   }
 }
 

@@ -1,0 +1,127 @@
+#include "jit/lir/constant_operands.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace a64jit::lir {
+namespace {
+
+// Per vreg: how many instructions define and read it, the last definition, and where the
+// last read is when it is a value operand (`args`); a read as an address's base or index
+// counts twice, so that such a vreg is never folded.
+struct VRegUse {
+  Instr* def = nullptr;
+  Instr* user = nullptr;
+  uint32_t arg = 0;
+  uint32_t def_block = 0;
+  uint16_t defs = 0, reads = 0;
+};
+
+// Whether args[arg] of `in` may be an immediate instead of a register (the verifier's rules,
+// lir.cc): conversions, a select's condition and a branch on a value (`br %c`) read a
+// register; every other value operand takes an immediate. A store's value is not folded.
+bool TakesImmediate(const Instr& in, size_t arg) {
+  if (arg >= in.args.size()) return false;
+  switch (in.op) {
+    case Op::kSExt:
+    case Op::kZExt:
+    case Op::kTrunc:
+    case Op::kSIToF:
+    case Op::kFToSI:
+    case Op::kSelect:
+      return arg != 0;
+    case Op::kStore:  // stores the value from a register anyway, and one paired as an stp
+      return false;   // with its neighbour needs it there (codegen.cc, EmitStorePair)
+    case Op::kBr:
+      return !(in.br_on_value && arg == 0);
+    case Op::kMov:
+    case Op::kAdd:
+    case Op::kSub:
+    case Op::kMul:
+    case Op::kSDiv:
+    case Op::kUDiv:
+    case Op::kSRem:
+    case Op::kURem:
+    case Op::kAnd:
+    case Op::kOr:
+    case Op::kXor:
+    case Op::kShl:
+    case Op::kLShr:
+    case Op::kAShr:
+    case Op::kNot:
+    case Op::kNeg:
+    case Op::kFAdd:
+    case Op::kFSub:
+    case Op::kFMul:
+    case Op::kFDiv:
+    case Op::kFNeg:
+    case Op::kCmp:
+    case Op::kLoad:
+    case Op::kSlotAddr:
+    case Op::kFramePtr:
+    case Op::kCall:
+    case Op::kPad:
+    case Op::kJmp:
+    case Op::kRet:
+      return true;
+  }
+  return false;
+}
+
+std::vector<VRegUse> FindUses(Function& f) {
+  std::vector<VRegUse> uses(f.vreg_types.size());
+  for (uint32_t b = 0; b < f.blocks.size(); b++) {
+    for (Instr& in : f.blocks[b].instrs) {
+      for (uint32_t a = 0; a < in.args.size(); a++) {
+        if (!in.args[a].is_vreg()) continue;
+        VRegUse& u = uses[static_cast<size_t>(in.args[a].vreg)];
+        u.reads++;
+        u.user = &in;
+        u.arg = a;
+      }
+      if (in.base.is_vreg()) uses[static_cast<size_t>(in.base.vreg)].reads += 2;
+      if (in.index.is_vreg()) uses[static_cast<size_t>(in.index.vreg)].reads += 2;
+      if (in.dst < 0) continue;
+      VRegUse& u = uses[static_cast<size_t>(in.dst)];
+      u.defs++;
+      u.def = &in;
+      u.def_block = b;
+    }
+  }
+  for (int p : f.params) uses[static_cast<size_t>(p)].defs++;  // defined on entry
+  return uses;
+}
+
+}  // namespace
+
+int FoldConstantOperands(Function& f, Decisions* d) {
+  const std::vector<VRegUse> uses = FindUses(f);
+  // Folded moves are marked (their dst set to -1) and removed after, so that the pointers
+  // found above stay valid while folding.
+  int folded = 0;
+  std::vector<uint8_t> lost_a_move(f.blocks.size(), 0);
+  for (const VRegUse& u : uses) {
+    if (u.defs != 1 || u.reads != 1 || u.def == nullptr || u.user == nullptr) continue;
+    Instr& def = *u.def;
+    if (def.op != Op::kMov || !def.args[0].is_imm() || !IsInt(f.TypeOf(def.dst))) continue;
+    if (!TakesImmediate(*u.user, u.arg) || !Take(d, "lir.constant-operand")) continue;
+    u.user->args[u.arg] = Operand::Imm(
+        static_cast<int64_t>(Truncate(static_cast<uint64_t>(def.args[0].imm), f.TypeOf(def.dst))));
+    def.dst = -1;
+    lost_a_move[u.def_block] = 1;
+    folded++;
+  }
+  if (folded == 0) return 0;
+  // The folded moves out; a block without one is left as it is (an instruction is 176
+  // bytes to move).
+  const auto dead = [](const Instr& in) { return in.op == Op::kMov && in.dst < 0; };
+  for (size_t b = 0; b < f.blocks.size(); b++) {
+    if (!lost_a_move[b]) continue;
+    InstrList& instrs = f.blocks[b].instrs;
+    instrs.erase(std::remove_if(instrs.begin(), instrs.end(), dead), instrs.end());
+  }
+  return folded;
+}
+
+}  // namespace a64jit::lir
