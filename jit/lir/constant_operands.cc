@@ -18,55 +18,17 @@ struct VRegUse {
   uint16_t defs = 0, reads = 0;
 };
 
-// Whether args[arg] of `in` may be an immediate instead of a register (the verifier's rules,
-// lir.cc): conversions, a select's condition and a branch on a value (`br %c`) read a
-// register; every other value operand takes an immediate. A store's value is not folded.
+// Whether args[arg] of `in` may be an immediate instead of a register. The verifier's rules
+// (lir.cc, which checks the result in builds with assertions): conversions, a select's
+// condition and a branch on a value (`br %c`) read a register; every other value operand
+// takes an immediate. A store's value is not folded: it is stored from a register anyway,
+// and a store paired with its neighbour as an stp needs it there (codegen.cc).
 bool TakesImmediate(const Instr& in, size_t arg) {
-  if (arg >= in.args.size()) return false;
-  switch (in.op) {
-    case Op::kSExt:
-    case Op::kZExt:
-    case Op::kTrunc:
-    case Op::kSIToF:
-    case Op::kFToSI:
-    case Op::kSelect:
-      return arg != 0;
-    case Op::kStore:  // stores the value from a register anyway, and one paired as an stp
-      return false;   // with its neighbour needs it there (codegen.cc, EmitStorePair)
-    case Op::kBr:
-      return !(in.br_on_value && arg == 0);
-    case Op::kMov:
-    case Op::kAdd:
-    case Op::kSub:
-    case Op::kMul:
-    case Op::kSDiv:
-    case Op::kUDiv:
-    case Op::kSRem:
-    case Op::kURem:
-    case Op::kAnd:
-    case Op::kOr:
-    case Op::kXor:
-    case Op::kShl:
-    case Op::kLShr:
-    case Op::kAShr:
-    case Op::kNot:
-    case Op::kNeg:
-    case Op::kFAdd:
-    case Op::kFSub:
-    case Op::kFMul:
-    case Op::kFDiv:
-    case Op::kFNeg:
-    case Op::kCmp:
-    case Op::kLoad:
-    case Op::kSlotAddr:
-    case Op::kFramePtr:
-    case Op::kCall:
-    case Op::kPad:
-    case Op::kJmp:
-    case Op::kRet:
-      return true;
-  }
-  return false;
+  if (arg >= in.args.size() || in.op == Op::kStore) return false;
+  const bool register_first = in.op == Op::kSExt || in.op == Op::kZExt || in.op == Op::kTrunc ||
+                              in.op == Op::kSIToF || in.op == Op::kFToSI || in.op == Op::kSelect ||
+                              (in.op == Op::kBr && in.br_on_value);
+  return !(register_first && arg == 0);
 }
 
 std::vector<VRegUse> FindUses(Function& f) {

@@ -14,10 +14,10 @@ constexpr int kNoBlock = -1;
 constexpr int kManyBlocks = -2;
 
 // Every vreg mention of the function, in block order, as 8 bytes each: liveness walks
-// these three times, where walking the 176-byte instructions streamed a median function's
-// 50 kB through the cache each time (benchmarks/compile_time). Within an instruction the
-// uses come first and the def last, so a forward walk sees reads before the write and a
-// backward walk the write first.
+// these three times instead of the 176-byte instructions (a median function's are about
+// 50 kB, more than a level-1 data cache). Within an instruction the uses come first and the
+// def last, so a forward walk sees reads before the write and a backward walk the write
+// first.
 struct Mention {
   int vreg;
   int pos;  // 2k for a use by instruction k (in block order), 2k + 1 for its def
