@@ -240,11 +240,8 @@ class FunctionCompiler {
   // Emits `word`, a branch, to block `target`.
   void EmitBlockBranch(uint32_t word, int target) {
     const size_t here = a_->offset();
-    const int64_t to = block_offset_[static_cast<size_t>(target)];
-    if (to >= 0) {
-      const std::optional<uint32_t> w = WithBranchDelta(word, to - static_cast<int64_t>(here));
-      if (!w) Fail("a branch to bb" + std::to_string(target) + " is out of range");
-      EmitWord(*a_, *w);
+    if (block_offset_[static_cast<size_t>(target)] >= 0) {
+      EmitWord(*a_, Retarget(word, here, target));
       return;
     }
     block_fixups_.push_back(BlockFixup{here, target});
@@ -255,12 +252,17 @@ class FunctionCompiler {
       uint8_t* at = a_->bufferData() + fix.at;
       uint32_t word = 0;
       std::memcpy(&word, at, sizeof word);
-      const int64_t to = block_offset_[static_cast<size_t>(fix.target)];
-      const std::optional<uint32_t> w =
-          to < 0 ? std::nullopt : WithBranchDelta(word, to - static_cast<int64_t>(fix.at));
-      if (!w) Fail("a branch to bb" + std::to_string(fix.target) + " is out of range");
-      std::memcpy(at, &*w, sizeof word);
+      word = Retarget(word, fix.at, fix.target);
+      std::memcpy(at, &word, sizeof word);
     }
+  }
+  // The branch `word` at offset `at` made to go to placed block `target`.
+  uint32_t Retarget(uint32_t word, size_t at, int target) {
+    const int64_t to = block_offset_[static_cast<size_t>(target)];
+    const std::optional<uint32_t> w =
+        to < 0 ? std::nullopt : WithBranchDelta(word, to - static_cast<int64_t>(at));
+    if (!w) Fail("a branch to bb" + std::to_string(target) + " is out of range");
+    return *w;
   }
   void JumpToBlock(int target) { EmitBlockBranch(*EncodeB(0), target); }
 
@@ -400,13 +402,17 @@ class FunctionCompiler {
 
   // ---- the frequent forms, encoded directly (direct_encoding.h); the rest through asmjit --
 
+  // Appends `word` when the form fit (the Encode* functions of direct_encoding.h).
+  bool Emitted(std::optional<uint32_t> word) {
+    if (word) EmitWord(*a_, *word);
+    return word.has_value();
+  }
+
   asmjit::Error LoadStore(bool load, int size, const Gp& rt, const Mem& m) {
-    if (m.hasBaseReg() && !m.hasBaseLabel() && !m.hasIndex() && m.isFixedOffset() &&
-        m.baseType() == asmjit::RegType::kARM_GpX) {
-      if (const auto word = EncodeLoadStore(load, size, rt.id(), m.baseId(), m.offset())) {
-        EmitWord(*a_, *word);
-        return asmjit::kErrorOk;
-      }
+    const bool base_and_offset = m.hasBaseReg() && !m.hasBaseLabel() && !m.hasIndex() &&
+                                 m.isFixedOffset() && m.baseType() == asmjit::RegType::kARM_GpX;
+    if (base_and_offset && Emitted(EncodeLoadStore(load, size, rt.id(), m.baseId(), m.offset()))) {
+      return asmjit::kErrorOk;
     }
     switch (size) {
       case 1:
@@ -423,54 +429,40 @@ class FunctionCompiler {
   asmjit::Error Str(const Gp& rt, const Mem& m) {
     return LoadStore(false, rt.isGpX() ? 8 : 4, rt, m);
   }
-  asmjit::Error Ldrb(const Gp& rt, const Mem& m) { return LoadStore(true, 1, rt, m); }
-  asmjit::Error Ldrh(const Gp& rt, const Mem& m) { return LoadStore(true, 2, rt, m); }
-  asmjit::Error Strb(const Gp& rt, const Mem& m) { return LoadStore(false, 1, rt, m); }
-  asmjit::Error Strh(const Gp& rt, const Mem& m) { return LoadStore(false, 2, rt, m); }
   asmjit::Error Mov(const Gp& d, const Gp& s) {
-    if (d.isGpX() == s.isGpX()) {
-      if (const auto word = EncodeMovReg(d.isGpX(), d.id(), s.id())) {
-        EmitWord(*a_, *word);
-        return asmjit::kErrorOk;
-      }
+    if (d.isGpX() == s.isGpX() && Emitted(EncodeMovReg(d.isGpX(), d.id(), s.id()))) {
+      return asmjit::kErrorOk;
     }
     return a_->mov(d, s);
   }
   asmjit::Error AddSub(bool sub, const Gp& d, const Gp& s, uint64_t imm) {
-    if (d.isGpX() == s.isGpX()) {
-      if (const auto word = EncodeAddSubImm(sub, false, d.isGpX(), d.id(), s.id(), imm)) {
-        EmitWord(*a_, *word);
-        return asmjit::kErrorOk;
-      }
+    if (d.isGpX() == s.isGpX() &&
+        Emitted(EncodeAddSubImm(sub, false, d.isGpX(), d.id(), s.id(), imm))) {
+      return asmjit::kErrorOk;
     }
     return sub ? a_->sub(d, s, imm) : a_->add(d, s, imm);
   }
   asmjit::Error Add(const Gp& d, const Gp& s, uint64_t imm) { return AddSub(false, d, s, imm); }
   asmjit::Error Sub(const Gp& d, const Gp& s, uint64_t imm) { return AddSub(true, d, s, imm); }
   asmjit::Error AddSub(bool sub, const Gp& d, const Gp& a, const Gp& b) {
-    if (d.isGpX() == a.isGpX() && a.isGpX() == b.isGpX()) {
-      if (const auto word = EncodeAddSubReg(sub, false, d.isGpX(), d.id(), a.id(), b.id())) {
-        EmitWord(*a_, *word);
-        return asmjit::kErrorOk;
-      }
+    if (d.isGpX() == a.isGpX() && a.isGpX() == b.isGpX() &&
+        Emitted(EncodeAddSubReg(sub, false, d.isGpX(), d.id(), a.id(), b.id()))) {
+      return asmjit::kErrorOk;
     }
     return sub ? a_->sub(d, a, b) : a_->add(d, a, b);
   }
   asmjit::Error Add(const Gp& d, const Gp& a, const Gp& b) { return AddSub(false, d, a, b); }
   asmjit::Error Sub(const Gp& d, const Gp& a, const Gp& b) { return AddSub(true, d, a, b); }
   asmjit::Error Cmp(const Gp& a, uint64_t imm) {
-    if (const auto word = EncodeAddSubImm(true, true, a.isGpX(), kZrId, a.id(), imm)) {
-      EmitWord(*a_, *word);
+    if (Emitted(EncodeAddSubImm(true, true, a.isGpX(), kZrId, a.id(), imm))) {
       return asmjit::kErrorOk;
     }
     return a_->cmp(a, imm);
   }
   asmjit::Error Cmp(const Gp& a, const Gp& b) {
-    if (a.isGpX() == b.isGpX()) {
-      if (const auto word = EncodeAddSubReg(true, true, a.isGpX(), kZrId, a.id(), b.id())) {
-        EmitWord(*a_, *word);
-        return asmjit::kErrorOk;
-      }
+    if (a.isGpX() == b.isGpX() &&
+        Emitted(EncodeAddSubReg(true, true, a.isGpX(), kZrId, a.id(), b.id()))) {
+      return asmjit::kErrorOk;
     }
     return a_->cmp(a, b);
   }
@@ -999,20 +991,7 @@ class FunctionCompiler {
       return CommitFp(in.dst, d);
     }
     const int d = DstReg(in.dst, kS2);
-    switch (size) {
-      case 1:
-        Ldrb(W(d), m);
-        break;
-      case 2:
-        Ldrh(W(d), m);
-        break;
-      case 4:
-        Ldr(W(d), m);
-        break;
-      default:
-        Ldr(X(d), m);
-        break;
-    }
+    LoadStore(true, size, size == 8 ? X(d) : W(d), m);  // ldrb, ldrh and ldr w zero-extend
     CommitGp(in.dst, d);
   }
 
@@ -1029,21 +1008,7 @@ class FunctionCompiler {
     const int v = zero ? 31 : ReadGp(in.args[0], kS2, size == 8 ? 64 : 32);
     const Gp vx = zero ? Gp(asmjit::a64::xzr) : X(v);
     const Gp vw = zero ? Gp(asmjit::a64::wzr) : W(v);
-    const Mem m = Address(in, size);
-    switch (size) {
-      case 1:
-        Strb(vw, m);
-        break;
-      case 2:
-        Strh(vw, m);
-        break;
-      case 4:
-        Str(vw, m);
-        break;
-      default:
-        Str(vx, m);
-        break;
-    }
+    LoadStore(false, size, size == 8 ? vx : vw, Address(in, size));
   }
 
   // Two 64-bit stores in a row to neighbouring words off one base register (a call's

@@ -17,6 +17,8 @@
 #include <cstring>
 #include <optional>
 
+#include "jit/codegen/immediates.h"
+
 namespace a64jit::codegen {
 
 constexpr uint32_t kSpId = 31;
@@ -39,8 +41,8 @@ inline std::optional<uint32_t> Field(uint32_t id, bool sp_ok, bool zr_ok) {
 inline std::optional<uint32_t> EncodeLoadStore(bool load, int size, uint32_t rt, uint32_t rn,
                                                int64_t offset) {
   if (size != 1 && size != 2 && size != 4 && size != 8) return std::nullopt;
+  if (!IsScaledOffset(offset, size)) return std::nullopt;
   const uint32_t size_bits = static_cast<uint32_t>(__builtin_ctz(static_cast<unsigned>(size)));
-  if (offset < 0 || offset % size != 0 || offset / size > 4095) return std::nullopt;
   const std::optional<uint32_t> t = direct_encoding_internal::Field(rt, false, true),
                                 n = direct_encoding_internal::Field(rn, true, false);
   if (!t || !n) return std::nullopt;
@@ -54,12 +56,9 @@ inline std::optional<uint32_t> EncodeLoadStore(bool load, int size, uint32_t rt,
 // flag-setting form's Rd is the zero register.
 inline std::optional<uint32_t> EncodeAddSubImm(bool sub, bool set_flags, bool wide, uint32_t rd,
                                                uint32_t rn, uint64_t imm) {
-  uint32_t shift = 0;
-  if (imm > 0xfff) {
-    if ((imm & 0xfff) != 0 || imm > 0xfff000) return std::nullopt;
-    imm >>= 12;
-    shift = 1;
-  }
+  if (!IsAddSubImm(imm)) return std::nullopt;
+  const uint32_t shift = imm > 0xfff ? 1 : 0;  // #imm12, lsl #12
+  if (shift != 0) imm >>= 12;
   const std::optional<uint32_t> d = direct_encoding_internal::Field(rd, !set_flags, set_flags),
                                 n = direct_encoding_internal::Field(rn, true, false);
   if (!d || !n) return std::nullopt;

@@ -5,8 +5,6 @@
 
 namespace a64jit::codegen {
 
-bool IsAddSubImm(uint64_t v) { return v <= 0xfff || ((v & 0xfff) == 0 && v <= 0xfff000); }
-
 bool IsLogicalImm(uint64_t v, int width) {
   if (width == 32) v &= 0xffffffffull;
   return asmjit::a64::Utils::isLogicalImm(v, static_cast<uint32_t>(width));
@@ -24,10 +22,6 @@ int MovSequenceLength(uint64_t v, int width) {
   const int with_movz = zero == chunks ? 1 : chunks - zero;
   const int with_movn = ones == chunks ? 1 : chunks - ones;
   return with_movz < with_movn ? with_movz : with_movn;
-}
-
-bool IsScaledOffset(int64_t offset, int size) {
-  return offset >= 0 && offset % size == 0 && offset / size <= 4095;
 }
 
 bool IsUnscaledOffset(int64_t offset) { return offset >= -256 && offset <= 255; }

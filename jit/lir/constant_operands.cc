@@ -64,7 +64,7 @@ int FoldConstantOperands(Function& f, Decisions* d) {
   int folded = 0;
   std::vector<uint8_t> lost_a_move(f.blocks.size(), 0);
   for (const VRegUse& u : uses) {
-    if (u.defs != 1 || u.reads != 1 || u.def == nullptr || u.user == nullptr) continue;
+    if (u.defs != 1 || u.reads != 1 || u.def == nullptr) continue;  // a parameter: no def
     Instr& def = *u.def;
     if (def.op != Op::kMov || !def.args[0].is_imm() || !IsInt(f.TypeOf(def.dst))) continue;
     if (!TakesImmediate(*u.user, u.arg) || !Take(d, "lir.constant-operand")) continue;

@@ -26,9 +26,9 @@ struct Mention {
 struct Mentions {
   std::vector<Mention> all;
   std::vector<int> block_begin;  // block b's mentions: [block_begin[b], block_begin[b + 1])
-  std::vector<int> first_pos;    // the position 2k of block b's first instruction
+  std::vector<int> first_pos;    // 2k for block b's first instruction k; then 2 x the count
   std::vector<Successors> succ;  // per block
-  int instr_count = 0;
+  size_t blocks() const { return succ.size(); }
   size_t begin(size_t b) const { return static_cast<size_t>(block_begin[b]); }
   size_t end(size_t b) const { return static_cast<size_t>(block_begin[b + 1]); }
 };
@@ -40,7 +40,7 @@ Mentions FindMentions(const Function& f) {
   for (const Block& b : f.blocks) instrs += b.instrs.size();
   m.all.reserve(4 * instrs);  // about three mentions an instruction
   m.block_begin.reserve(nb + 1);
-  m.first_pos.reserve(nb);
+  m.first_pos.reserve(nb + 1);
   m.succ.reserve(nb);
   int k = 0;
   for (const Block& b : f.blocks) {
@@ -54,7 +54,7 @@ Mentions FindMentions(const Function& f) {
     m.succ.emplace_back(b.instrs.back());
   }
   m.block_begin.push_back(static_cast<int>(m.all.size()));
-  m.instr_count = k;
+  m.first_pos.push_back(2 * k);
   return m;
 }
 
@@ -69,7 +69,7 @@ std::vector<int> CrossBlockVregs(const Function& f, const Mentions& m, int* coun
   std::vector<int> home(nv, kNoBlock);  // the one block that defines it, or kManyBlocks
   std::vector<uint8_t> crosses(nv, 0);  // bytes: read and written for every operand
   for (int p : f.params) home[static_cast<size_t>(p)] = 0;  // defined on entry to block 0
-  for (size_t b = 0; b + 1 < m.block_begin.size(); b++) {
+  for (size_t b = 0; b < m.blocks(); b++) {
     const int block = static_cast<int>(b);
     for (size_t i = m.begin(b); i != m.end(b); i++) {
       const Mention& x = m.all[i];
@@ -190,7 +190,7 @@ std::vector<LiveInterval> BuildIntervals(const Function& f, const Mentions& m,
   const size_t nb = f.blocks.size();
   for (size_t bi = nb; bi-- > 0;) {
     const int first = m.first_pos[bi];  // 2k of the block's first instruction
-    const int last_def = (bi + 1 < nb ? m.first_pos[bi + 1] : 2 * m.instr_count) - 1;
+    const int last_def = m.first_pos[bi + 1] - 1;
     live.ForEachOut(bi, [&](int v) { opens(static_cast<size_t>(v), last_def); });
     for (size_t i = m.end(bi); i-- > m.begin(bi);) {
       const Mention& x = m.all[i];
@@ -238,7 +238,7 @@ struct DefsAndUses {
 DefsAndUses FindDefsAndUses(const Mentions& m, const std::vector<int>& global, int ng) {
   std::vector<std::pair<int, int>> defs, uses;  // (dense vreg, block)
   std::vector<int> defined_in(static_cast<size_t>(ng), -1), used_in(static_cast<size_t>(ng), -1);
-  for (size_t b = 0; b + 1 < m.block_begin.size(); b++) {
+  for (size_t b = 0; b < m.blocks(); b++) {
     const int block = static_cast<int>(b);
     for (size_t i = m.begin(b); i != m.end(b); i++) {
       const Mention& x = m.all[i];
@@ -268,7 +268,7 @@ constexpr int kDenseLiveness = 256;
 // in = use | (out & ~def) and out = the union of the successors' in, blocks taken in
 // reverse order until nothing changes (one pass more than the deepest loop nest).
 LiveSets DenseLiveness(const Mentions& m, const std::vector<int>& global, int ng) {
-  const size_t nb = m.succ.size();
+  const size_t nb = m.blocks();
   const size_t words = (static_cast<size_t>(ng) + 63) / 64;
   std::vector<uint64_t> use(nb * words, 0), def(nb * words, 0), in(nb * words, 0),
       out(nb * words, 0);

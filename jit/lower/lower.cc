@@ -113,7 +113,6 @@ class RegSet {
   size_t count(int reg) const {
     return reg >= 0 && static_cast<size_t>(reg) < in_.size() && in_[static_cast<size_t>(reg)];
   }
-  size_t size() const { return in_.size(); }
 
  private:
   std::vector<uint8_t> in_;
