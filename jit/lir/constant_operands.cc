@@ -16,6 +16,8 @@ struct VRegUse {
   uint32_t arg = 0;
   uint32_t def_block = 0;
   uint16_t defs = 0, reads = 0;
+  bool zero_everywhere = true;  // every read could be a zero: an immediate or a store's value
+  bool zero_defs = true;        // every definition is `mov 0`
 };
 
 // Whether args[arg] of `in` may be an immediate instead of a register. The verifier's rules
@@ -41,18 +43,52 @@ std::vector<VRegUse> FindUses(Function& f) {
         u.reads++;
         u.user = &in;
         u.arg = a;
+        u.zero_everywhere &= TakesImmediate(in, a) || (in.op == Op::kStore && a == 0);
       }
-      if (in.base.is_vreg()) uses[static_cast<size_t>(in.base.vreg)].reads += 2;
-      if (in.index.is_vreg()) uses[static_cast<size_t>(in.index.vreg)].reads += 2;
+      if (in.base.is_vreg()) {
+        uses[static_cast<size_t>(in.base.vreg)].reads += 2;
+        uses[static_cast<size_t>(in.base.vreg)].zero_everywhere = false;
+      }
+      if (in.index.is_vreg()) {
+        uses[static_cast<size_t>(in.index.vreg)].reads += 2;
+        uses[static_cast<size_t>(in.index.vreg)].zero_everywhere = false;
+      }
       if (in.dst < 0) continue;
       VRegUse& u = uses[static_cast<size_t>(in.dst)];
       u.defs++;
       u.def = &in;
       u.def_block = b;
+      u.zero_defs &= in.op == Op::kMov && in.args[0].is_imm() && in.args[0].imm == 0;
     }
   }
-  for (int p : f.params) uses[static_cast<size_t>(p)].defs++;  // defined on entry
+  for (int p : f.params) {  // defined on entry
+    uses[static_cast<size_t>(p)].defs++;
+    uses[static_cast<size_t>(p)].zero_defs = false;
+  }
   return uses;
+}
+
+// A zero (every definition `mov 0`, however many) read only where a zero can be an operand
+// (an immediate, or a store's value, which code generation stores from xzr, in an stp too)
+// costs nothing at any of its readers: every read is folded, however many there are. The
+// NULL that LOAD_GLOBAL or LOAD_METHOD pushes under a function it calls is one, read by the
+// call's argument vector and by the exits' frame stores.
+bool ZeroEverywhere(const VRegUse& u) { return u.zero_defs && u.zero_everywhere && u.reads > 0; }
+
+// Replaces every read of a vreg marked in `zeros` with the immediate 0, and marks its
+// definitions (dst -1) for removal, and their blocks in `lost_a_move`.
+void FoldZeros(Function& f, const std::vector<uint8_t>& zeros, std::vector<uint8_t>& lost_a_move) {
+  for (size_t b = 0; b < f.blocks.size(); b++) {
+    for (Instr& in : f.blocks[b].instrs) {
+      for (Operand& arg : in.args) {
+        if (arg.is_vreg() && zeros[static_cast<size_t>(arg.vreg)]) arg = Operand::Imm(0);
+      }
+      if (in.dst >= 0 && zeros[static_cast<size_t>(in.dst)]) {
+        in.dst = -1;
+        lost_a_move[b] = 1;
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -63,11 +99,21 @@ int FoldConstantOperands(Function& f, Decisions* d) {
   // found above stay valid while folding.
   int folded = 0;
   std::vector<uint8_t> lost_a_move(f.blocks.size(), 0);
-  for (const VRegUse& u : uses) {
-    if (u.defs != 1 || u.reads != 1 || u.def == nullptr) continue;  // a parameter: no def
+  std::vector<uint8_t> zeros;
+  for (size_t v = 0; v < uses.size(); v++) {
+    const VRegUse& u = uses[v];
+    if (u.def == nullptr || !IsInt(f.TypeOf(static_cast<int>(v)))) continue;  // no def
+    if (ZeroEverywhere(u)) {
+      if (!Take(d, "lir.constant-operand")) continue;
+      zeros.resize(uses.size(), 0);
+      zeros[v] = 1;  // its reads and definitions, in one walk below
+      folded++;
+      continue;
+    }
     Instr& def = *u.def;
-    if (def.op != Op::kMov || !def.args[0].is_imm() || !IsInt(f.TypeOf(def.dst))) continue;
-    if (!TakesImmediate(*u.user, u.arg) || !Take(d, "lir.constant-operand")) continue;
+    if (u.defs != 1 || def.op != Op::kMov || !def.args[0].is_imm()) continue;
+    if (u.reads != 1 || !TakesImmediate(*u.user, u.arg)) continue;
+    if (!Take(d, "lir.constant-operand")) continue;
     u.user->args[u.arg] = Operand::Imm(
         static_cast<int64_t>(Truncate(static_cast<uint64_t>(def.args[0].imm), f.TypeOf(def.dst))));
     def.dst = -1;
@@ -75,6 +121,7 @@ int FoldConstantOperands(Function& f, Decisions* d) {
     folded++;
   }
   if (folded == 0) return 0;
+  if (!zeros.empty()) FoldZeros(f, zeros, lost_a_move);
   // The folded moves out; a block without one is left as it is (an instruction is 176
   // bytes to move).
   const auto dead = [](const Instr& in) { return in.op == Op::kMov && in.dst < 0; };

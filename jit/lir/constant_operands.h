@@ -6,6 +6,10 @@
 // only the generic path, out of line, reads the register. The move then cost an instruction
 // (a literal load, for an object's address) on the hot path for a value read only on the
 // cold one. Moved into its reader, the constant is materialised where it is read.
+//
+// A zero goes into all its readers, however many, when each can take it (an immediate, or a
+// store's value, stored from xzr): LOAD_GLOBAL's NULL under a called function, read by the
+// call's argument vector and the exits' frame stores, then needs no register.
 #ifndef A64JIT_JIT_LIR_CONSTANT_OPERANDS_H_
 #define A64JIT_JIT_LIR_CONSTANT_OPERANDS_H_
 

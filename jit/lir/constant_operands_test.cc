@@ -61,5 +61,58 @@ TEST(ConstantOperands, EachFoldIsADecision) {
   EXPECT_EQ(m.functions[0].blocks[0].instrs.size(), 6u);
 }
 
+// %2, a zero, is read by two stores (an stp once generated), an add and a call: every read
+// becomes the immediate 0, as do those of %9, defined as a zero on two paths. %3, also a
+// zero, is an address's base too, and %4 a zero with a definition that is not: those stay.
+constexpr char kZeros[] = R"(extern @g = 0x1000
+func @z(%0:ptr, %1:i64) -> i64 {
+bb0:
+  %2:ptr = mov 0
+  %3:ptr = mov 0
+  %4:i64 = mov 0
+  store.ptr %2, [%0]
+  store.ptr %2, [%0 + 8]
+  %5:i64 = add %1, %2
+  %9:i64 = mov 0
+  br.i64 eq %1, 99, bb1, bb2
+bb1:
+  %6:i64 = call @g(%2, %3)
+  %7:ptr = load [%3]
+  %4:i64 = mov %6
+  %9:i64 = mov 0
+  jmp bb2
+bb2:
+  %8:i64 = add %5, %4
+  %10:i64 = sub %8, %9
+  ret %10
+}
+)";
+
+TEST(ConstantOperands, MovesAZeroIntoEveryReaderThatTakesOne) {
+  Module m = Parse(kZeros);
+  Function& f = m.functions[0];
+  EXPECT_EQ(FoldConstantOperands(f), 2);
+  Verify(f);
+  EXPECT_EQ(f.blocks[0].instrs.size(), 6u);  // the moves of %2 and %9 gone
+  EXPECT_EQ(f.blocks[1].instrs.size(), 4u);
+  EXPECT_EQ(PrintInstr(f, f.blocks[2].instrs[1]), "%10:i64 = sub %8, 0");
+  EXPECT_EQ(PrintInstr(f, f.blocks[0].instrs[2]), "store.ptr 0, [%0]");
+  EXPECT_EQ(PrintInstr(f, f.blocks[0].instrs[3]), "store.ptr 0, [%0 + 8]");
+  EXPECT_EQ(PrintInstr(f, f.blocks[0].instrs[4]), "%5:i64 = add %1, 0");
+  EXPECT_EQ(PrintInstr(f, f.blocks[1].instrs[0]), "%6:i64 = call @g(0, %3)");
+  // The reference interpreter agrees on the path that calls nothing.
+  const Module original = Parse(kZeros);
+  for (uint64_t a : {0u, 7u}) {
+    uint64_t before[2] = {5, 6}, after[2] = {5, 6};
+    Interpreter x(original, nullptr), y(m, nullptr);
+    const auto run = [&](Interpreter& in, uint64_t* words) {
+      return in.Run("z", {Value::Int(reinterpret_cast<uintptr_t>(words)), Value::Int(a)})->bits;
+    };
+    EXPECT_EQ(run(x, before), run(y, after));
+    EXPECT_EQ(after[0], 0u);
+    EXPECT_EQ(after[1], 0u);
+  }
+}
+
 }  // namespace
 }  // namespace a64jit::lir

@@ -493,37 +493,71 @@ class Lowerer {
   // in.dst = a float holding `d`, in.args both exact floats. A result stored into a local
   // (store_targets_) is written into the local's old float when only the local holds it and
   // that is an exact float, as stock's `s += x` cannot: no float is taken from the free list
-  // and none given back. Its count goes to 2, for the store's release. Else a new float, from
-  // PyFloat_FromDouble out of line (once a loop runs, the local holds a float of its own).
-  // When an operand is the local's value (`s = s + x`), that is the old float, already known
-  // to be one.
-  void BoxFloatResult(const Instr& in, int d) {
+  // and none given back. When an operand is the local's value (`s = s + x`), that is the old
+  // float, already known to be one.
+  //
+  // Where BINARY_OP has no int form, the store is done here (fused_stores_): the local
+  // already holds the result, so the StoreLocal emits nothing and the hot path takes no count
+  // and releases nothing. Any other case goes to `generic` (boxed operands, PyNumber_*), whose
+  // result LowerArithmetic stores (StoreFusedResult). Else the old float's count goes to 2 for
+  // the store's release, and a new float comes from PyFloat_FromDouble out of line (once a
+  // loop runs, the local holds a float of its own).
+  void BoxFloatResult(const Instr& in, int d, int generic) {
     const auto target = store_targets_.find(in.dst);
     if (target == store_targets_.end()) return BoxFloat(in, d);
     const Instr& store = *target->second.store;
     const int operand = target->second.local_operand;
     const bool known = operand >= 0 && unboxed_floats_.count(in.args[operand]) == 0;
-    FastOrGeneric(
-        "lower.float-store-in-place", in,
-        [&](int fresh) {
-          in_place_floats_.insert(in.dst);
-          const int old = known ? LirReg(in.args[operand])
-                                : Load(V(frame_), LocalOffset(store.imm), Type::kPtr);
-          if (!known) {
-            if (!store.bound) SlowIf(Cond::kEq, Type::kPtr, V(old), Operand::Imm(0), fresh);
-            const int type = Load(V(old), offsetof(PyObject, ob_type), Type::kPtr);
-            SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_float_type), fresh);
-          }
-          const int count = Load(V(old), offsetof(PyObject, ob_refcnt), Type::kI64);
-          SlowIf(Cond::kNe, Type::kI64, V(count), Operand::Imm(1), fresh);
-          Store(V(d), V(old), offsetof(PyFloatObject, ob_fval), Type::kF64);
-          Store(Operand::Imm(2), V(old), offsetof(PyObject, ob_refcnt), Type::kI64);
-          Mov(V(old), Type::kPtr, LirReg(in.dst));
-        },
-        [&] {  // declined: the usual box; taken: the rare case, out of line
-          if (in_place_floats_.count(in.dst) == 0) return BoxFloat(in, d);
-          CallChecked(in, Helper::PyFloat_FromDouble, {V(d)});
-        });
+    const bool fused =
+        !HasIntForm(in) && target->second.release_mask >= 0 && store.imm < (int64_t{1} << 40);
+    const auto in_place = [&](int fresh) {
+      in_place_floats_.insert(in.dst);
+      const int old =
+          known ? LirReg(in.args[operand]) : Load(V(frame_), LocalOffset(store.imm), Type::kPtr);
+      if (!known) {
+        if (!store.bound) SlowIf(Cond::kEq, Type::kPtr, V(old), Operand::Imm(0), fresh);
+        const int type = Load(V(old), offsetof(PyObject, ob_type), Type::kPtr);
+        SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_float_type), fresh);
+      }
+      const int count = Load(V(old), offsetof(PyObject, ob_refcnt), Type::kI64);
+      SlowIf(Cond::kNe, Type::kI64, V(count), Operand::Imm(1), fresh);
+      Store(V(d), V(old), offsetof(PyFloatObject, ob_fval), Type::kF64);
+      if (fused) return;  // in.dst, read by the store alone, is not needed
+      Store(Operand::Imm(2), V(old), offsetof(PyObject, ob_refcnt), Type::kI64);
+      Mov(V(old), Type::kPtr, LirReg(in.dst));
+    };
+    if (fused) {
+      if (!Take(decisions_, "lower.float-store-in-place", in.bc)) return BoxFloat(in, d);
+      fused_stores_.insert(&store);
+      return in_place(generic);
+    }
+    FastOrGeneric("lower.float-store-in-place", in, in_place, [&] {
+      // declined: the usual box; taken: the rare case, out of line
+      if (in_place_floats_.count(in.dst) == 0) return BoxFloat(in, d);
+      CallChecked(in, Helper::PyFloat_FromDouble, {V(d)});
+    });
+  }
+  // The generic path of a BINARY_OP whose store BoxFloatResult fused: the operation, the
+  // operands' releases (Python code may run there when they are not floats) and the store,
+  // in stock's order, by one helper; then on past the store.
+  bool GenericIntoLocal(const Instr& in) {
+    const auto target = store_targets_.find(in.dst);
+    if (target == store_targets_.end() || fused_stores_.count(target->second.store) == 0) {
+      return false;
+    }
+    const Instr& store = *target->second.store;
+    const int64_t how = in.imm | target->second.release_mask << 8 | store.imm << 10;
+    SetPrevInstr(in.bc);
+    const int status = Call(Helper::a64_binary_op_into_local,
+                            {V(LirReg(in.args[0])), V(LirReg(in.args[1])), V(frame_),
+                             Operand::Imm(how), Operand::Imm(store.bc)},
+                            -1, Type::kI64);
+    DeoptIf(in, Cond::kEq, V(status), Operand::Imm(0));
+    const int after = NewBlock();
+    rejoin_after_[&store] = after;
+    Jmp(after);
+    cur_ = NewBlock();  // unreachable: takes the caller's jump to the operation's join
+    return true;
   }
 
   // The exit to the interpreter for `in`'s state, taken from the current block's branch.
@@ -1302,6 +1336,7 @@ class Lowerer {
 
   // locals[imm] = the value, the old one released (not NULL where the local is bound).
   void LowerStoreLocal(const Instr& in) {
+    if (fused_stores_.count(&in) != 0) return;  // the BINARY_OP stored (BoxFloatResult)
     const int old = Load(V(frame_), LocalOffset(in.imm), Type::kPtr);
     Store(V(LirReg(in.args[0])), V(frame_), LocalOffset(in.imm), Type::kPtr);
     // A float made in place (BoxFloatResult) leaves the old one alive: no free-list path.
@@ -2158,10 +2193,29 @@ class Lowerer {
         if (store.op == Op::kStoreLocal && store.args[0] == op.dst &&
             defs.at(static_cast<size_t>(op.dst)) == 1 && !f_.IsStackReg(op.dst) &&
             reads[static_cast<size_t>(op.dst)] == 1) {
-          store_targets_[op.dst] = StoreTarget{&store, OperandHoldingLocal(b, i, store.imm)};
+          store_targets_[op.dst] =
+              StoreTarget{&store, OperandHoldingLocal(b, i, store.imm), ReleaseMask(b, i, next)};
         }
       }
     }
+  }
+  // Which operands of b.instrs[op] the Decrefs b.instrs[op + 1, end) release: bit 0 the
+  // first, bit 1 the second (a64_binary_op_into_local's `releases`); -1 if that cannot say.
+  static int ReleaseMask(const Block& b, size_t op, size_t end) {
+    const std::vector<int>& args = b.instrs[op].args;
+    int mask = 0;
+    for (size_t k = op + 1; k < end; k++) {
+      const int reg = b.instrs[k].args[0];
+      if (args.size() != 2) return -1;
+      if (reg == args[0] && (mask & 1) == 0) {
+        mask |= 1;
+      } else if (reg == args[1] && (mask & 2) == 0) {
+        mask |= 2;
+      } else {
+        return -1;
+      }
+    }
+    return mask;
   }
   // Which operand of b.instrs[at] (0 or 1) is the value local `local` holds: a LoadLocal of it
   // earlier in the block, with no write of the local since. -1 if neither.
@@ -2421,6 +2475,7 @@ class Lowerer {
     const std::optional<lir::Op> fop = FloatFormOf(in.imm);
     const bool floats = HasFloatForm(in);
     const auto generic = [&] {
+      if (GenericIntoLocal(in)) return;  // after the fast path, which decides it
       CallChecked(in, kBinaryHelpers[in.imm], {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
     };
     if (!ints && !floats) return generic();
@@ -2635,7 +2690,7 @@ class Lowerer {
       SlowIf(Cond::kEq, Type::kI64, V(magnitude), Operand::Imm(0), slow);
     }
     const int r = Binary(op, V(fa), V(fb), Type::kF64);
-    if (unboxed_floats_.count(in.dst) == 0) return BoxFloatResult(in, r);
+    if (unboxed_floats_.count(in.dst) == 0) return BoxFloatResult(in, r, slow);
     Mov(V(r), Type::kF64, RawFloatOf(in.dst));  // the object stays NULL: unboxed_temporaries.h
     if (IsDual(in.dst)) Mov(Operand::Imm(kRawFloatMark), Type::kI64, RawOf(in.dst));
     Mov(Operand::Imm(0), Type::kPtr, LirReg(in.dst));
@@ -3369,6 +3424,24 @@ class Lowerer {
     cur_ = slow;  // both loads and the module's release in one call: half the code
     prev_instr_known_ = known;
     lowering_ = &global;
+    if (OneExitFits(global.state, attr.state)) {
+      // The value or NULL, and one exit for the global's failure and the attribute's.
+      const int64_t slot = f_.code.nlocalsplus + static_cast<int64_t>(attr.state.stack.size()) - 1;
+      Call(Helper::a64_module_attr_into_frame,
+           {V(frame_), V(AddressOf(cache, global_site)), V(AddressOf(attr_cache, attr_site)),
+            Operand::Imm((method ? 1 : 0) | slot << 1)},
+           value_dst);
+      prev_instr_known_ = -1;  // the global's, or the attribute's once the global loaded
+      const int exit = ModuleAttrExit(global.state, attr.state);
+      const int cont = NewBlock();
+      Emit(BrInstr(Cond::kEq, Type::kI64, V(value_dst), Operand::Imm(0), exit, cont));
+      cur_ = cont;
+      if (method) Mov(Operand::Imm(0), Type::kPtr, LirReg(attr.dst));
+      lowering_ = &release;
+      Jmp(done);
+      cur_ = done;
+      return;
+    }
     const int out = ScratchAddr();
     const int status =
         Call(Helper::a64_module_attr_of_global,
@@ -3386,6 +3459,48 @@ class Lowerer {
     Jmp(done);
     cur_ = done;
     prev_instr_known_ = -1;  // the cold path stored it (the two paths need not agree)
+  }
+
+  // Whether one exit can stand for both of a module attribute's failures (ModuleAttrExit):
+  // the global's is a resume exit, the attribute's an error that leaves for the interpreter
+  // (no compiled handler), and the attribute's stack begins with the global's, entry for
+  // entry and borrowed alike (then LOAD_GLOBAL's NULL, if it pushes one, and the module).
+  static bool OneExitFits(const FrameState& global, const FrameState& attr) {
+    if (global.kind != FrameState::Kind::kResume || attr.kind != FrameState::Kind::kError ||
+        attr.catch_block >= 0 || attr.stack.size() <= global.stack.size()) {
+      return false;
+    }
+    const auto borrowed = [](const FrameState& st, size_t i) {
+      return i < st.borrowed.size() && st.borrowed[i];
+    };
+    for (size_t i = 0; i < global.stack.size(); i++) {
+      if (attr.stack[i] != global.stack[i] || borrowed(attr, i) != borrowed(global, i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+  // The attribute's error exit, with the entries below the module stored from registers and
+  // the module's entry the helper's (a64_module_attr_into_frame): when that is NULL, the
+  // runtime takes the global's resume exit instead (DeoptSite::resume_if_null).
+  int ModuleAttrExit(const FrameState& global, const FrameState& attr) {
+    const int saved = cur_;
+    const int known = prev_instr_known_;
+    const int b = NewBlock();
+    cold_[static_cast<size_t>(b)] = 1;
+    cur_ = b;
+    const uint64_t resume = AddDeoptSite(global, false);
+    FrameState below = attr;
+    below.stack.pop_back();
+    if (below.borrowed.size() > below.stack.size()) below.borrowed.resize(below.stack.size());
+    const uint64_t code = AddDeoptSite(below, true);
+    DeoptSite& site = deopt_sites_->back();
+    site.depth++;  // the module's entry, which the helper wrote
+    site.resume_if_null = static_cast<int>(resume >> 2);
+    Ret(Imm(static_cast<int64_t>(code)));
+    cur_ = saved;
+    prev_instr_known_ = known;
+    return b;
   }
 
   void LowerLoadMethod(const Instr& in) {
@@ -3509,8 +3624,10 @@ class Lowerer {
   struct StoreTarget {
     const Instr* store;      // the StoreLocal taking a BINARY_OP's result
     int local_operand = -1;  // the operand that is the local's own value (OperandHoldingLocal)
+    int release_mask = 0;    // which operands are released between the two (ReleaseMask)
   };
   std::map<int, StoreTarget> store_targets_;  // BINARY_OP result -> where it goes
+  std::set<const Instr*> fused_stores_;       // StoreLocals their BINARY_OP did
   struct TruthTest {
     const Instr* is_true;
     const Instr* release;

@@ -67,6 +67,10 @@ struct DeoptSite {
   // MergeableErrorExit): when the top of the stack it wrote (the call's result) is NULL, the
   // runtime takes the exit of site `error_if_null` instead. -1: none.
   int error_if_null = -1;
+  // The same for a resume exit: when the top of the stack (written by the helper the exit
+  // follows, lower.cc ModuleAttrExit) is NULL, the runtime takes site `resume_if_null` as a
+  // resume exit instead. -1: none.
+  int resume_if_null = -1;
   // For a64jit.get_deopt_stats(): the instruction whose lowering made the exit (its code
   // unit; -1: none), and why the exit is taken.
   int bc = -1;

@@ -232,6 +232,31 @@ int64_t a64_module_attr_of_global(_PyInterpreterFrame* frame, GlobalCache* globa
   return 0;
 }
 
+PyObject* a64_module_attr_into_frame(_PyInterpreterFrame* frame, GlobalCache* global_cache,
+                                     SiteCache* attr_cache, int64_t how) {
+  PyObject* out[2] = {nullptr, nullptr};
+  const int64_t status = a64_module_attr_of_global(frame, global_cache, attr_cache, out, how & 1);
+  if (status != 0) {
+    frame->localsplus[how >> 1] = status == 2 ? out[0] : nullptr;
+    return nullptr;
+  }
+  if ((how & 1) == 0 || out[0] == nullptr) return out[(how & 1) != 0 ? 1 : 0];
+  // [method, self]: the global is no longer a module, and the call gets the same from the
+  // bound form, which is what the method descriptor's __get__ makes for LOAD_ATTR.
+  PyObject* method = out[0];
+  PyObject* self = out[1];
+  descrgetfunc get = Py_TYPE(method)->tp_descr_get;
+  PyObject* bound = get != nullptr ? get(method, self, reinterpret_cast<PyObject*>(Py_TYPE(self)))
+                                   : Py_NewRef(method);
+  Py_DECREF(method);
+  if (bound == nullptr) {  // the attribute's error, its object on the stack
+    frame->localsplus[how >> 1] = self;
+    return nullptr;
+  }
+  Py_DECREF(self);
+  return bound;
+}
+
 // 0 or -1, as PyObject_SetAttr. Only replaces an attribute that exists (a new one changes
 // the values' insertion order, which the generic path maintains).
 int64_t a64_store_attr_cached(_PyInterpreterFrame* frame, PyObject* obj, PyObject* value,

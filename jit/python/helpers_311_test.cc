@@ -5,6 +5,7 @@
 #include <Python.h>
 #include <gtest/gtest.h>
 #include <internal/pycore_frame.h>
+#include <opcode.h>
 
 #include <cstdint>
 #include <string>
@@ -477,6 +478,49 @@ TEST_F(Helpers311, BoxIntReusingTakesOnlyAnUnsharedOneDigitInt) {
   Py_DECREF(from_null);
   EXPECT_EQ(PyLong_AsLong(alone), -7000);
   Py_DECREF(alone);
+}
+
+// a64_binary_op_into_local makes the operation, releases the operands its mask names, then
+// stores the result into the local and releases the old value, at the store's code unit; on
+// an error it releases and stores nothing.
+TEST_F(Helpers311, BinaryOpIntoLocalReleasesTheOperandsThenStores) {
+  PyObject* code = Eval("compile('x = 1', 'f', 'exec')");
+  ASSERT_NE(code, nullptr);
+  FakeFrame frame(2);
+  frame->f_code = reinterpret_cast<PyCodeObject*>(code);
+  PyObject* a = PyFloat_FromDouble(1.5);
+  PyObject* b = PyFloat_FromDouble(2.0);
+  PyObject* old = PyFloat_FromDouble(9.0);
+  frame->localsplus[1] = Py_NewRef(old);
+  Py_INCREF(a);  // one each for the helper to release
+  Py_INCREF(b);
+  const int64_t into_1 = int64_t{1} << 10;
+  ASSERT_EQ(a64_binary_op_into_local(a, b, frame.get(), NB_INPLACE_MULTIPLY | 3 << 8 | into_1, 2),
+            1);
+  EXPECT_EQ(PyFloat_AsDouble(frame->localsplus[1]), 3.0);
+  EXPECT_EQ(Py_REFCNT(a), 1);
+  EXPECT_EQ(Py_REFCNT(b), 1);
+  EXPECT_EQ(Py_REFCNT(old), 1);  // the frame's released
+  EXPECT_EQ(frame->prev_instr, _PyCode_CODE(frame->f_code) + 2);
+  PyObject* stored = frame->localsplus[1];
+  Py_INCREF(a);  // only a is released (mask 1)
+  ASSERT_EQ(a64_binary_op_into_local(a, b, frame.get(), NB_SUBTRACT | 1 << 8 | into_1, 0), 1);
+  EXPECT_EQ(PyFloat_AsDouble(frame->localsplus[1]), -0.5);
+  EXPECT_EQ(Py_REFCNT(a), 1);
+  EXPECT_EQ(Py_REFCNT(b), 1);
+  stored = frame->localsplus[1];
+  Py_INCREF(a);
+  EXPECT_EQ(a64_binary_op_into_local(a, Py_None, frame.get(), NB_ADD | 3 << 8 | into_1, 2), 0);
+  EXPECT_TRUE(PyErr_ExceptionMatches(PyExc_TypeError));
+  PyErr_Clear();
+  EXPECT_EQ(frame->localsplus[1], stored);
+  EXPECT_EQ(Py_REFCNT(a), 2);
+  Py_DECREF(a);
+  Py_DECREF(a);
+  Py_DECREF(b);
+  Py_DECREF(old);
+  Py_DECREF(stored);
+  Py_DECREF(code);
 }
 
 // a64_isinstance agrees with isinstance for exact types and subclasses, for an instance whose

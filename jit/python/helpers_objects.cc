@@ -5,6 +5,7 @@
 // Operands are borrowed unless helpers.h says the helper consumes them.
 #include <Python.h>
 #include <internal/pycore_frame.h>
+#include <opcode.h>
 
 #include "jit/codegen/release_stubs.h"
 #include "jit/python/interp_state.h"
@@ -504,6 +505,42 @@ PyObject* a64_box_int_reusing(int64_t v, PyObject** slot) {
   SetOneDigit(reinterpret_cast<PyLongObject*>(old), v);
   Py_INCREF(old);
   return old;
+}
+
+int64_t a64_binary_op_into_local(PyObject* a, PyObject* b, _PyInterpreterFrame* frame,
+                                 int64_t how, int64_t store_unit) {
+  static const struct {
+    int nb;
+    binaryfunc op;
+  } kFloatForms[] = {
+      {NB_ADD, PyNumber_Add},
+      {NB_INPLACE_ADD, PyNumber_InPlaceAdd},
+      {NB_SUBTRACT, PyNumber_Subtract},
+      {NB_INPLACE_SUBTRACT, PyNumber_InPlaceSubtract},
+      {NB_MULTIPLY, PyNumber_Multiply},
+      {NB_INPLACE_MULTIPLY, PyNumber_InPlaceMultiply},
+      {NB_TRUE_DIVIDE, PyNumber_TrueDivide},
+      {NB_INPLACE_TRUE_DIVIDE, PyNumber_InPlaceTrueDivide},
+  };
+  const int nb = static_cast<int>(how & 0xff);
+  binaryfunc op = nullptr;
+  for (const auto& form : kFloatForms) {
+    if (form.nb == nb) op = form.op;
+  }
+  if (op == nullptr) {
+    PyErr_Format(PyExc_SystemError, "a64jit: BINARY_OP %d has no float form", nb);
+    return 0;
+  }
+  PyObject* result = op(a, b);
+  if (result == nullptr) return 0;
+  if ((how & 0x100) != 0) Py_XDECREF(a);
+  if ((how & 0x200) != 0) Py_XDECREF(b);
+  PyObject** local = &frame->localsplus[how >> 10];
+  PyObject* old = *local;
+  *local = result;
+  frame->prev_instr = _PyCode_CODE(frame->f_code) + store_unit;
+  Py_XDECREF(old);
+  return 1;
 }
 
 namespace {

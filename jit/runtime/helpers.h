@@ -26,6 +26,7 @@ struct _PyInterpreterFrame;
   X(a64_load_global_cached)         \
   X(a64_load_global_module_cached)  \
   X(a64_module_attr_of_global)      \
+  X(a64_module_attr_into_frame)     \
   X(a64_load_attr_cached)           \
   X(a64_store_attr_cached)          \
   X(a64_load_method)                \
@@ -61,6 +62,7 @@ struct _PyInterpreterFrame;
   X(a64_get_len)                    \
   X(a64_box_int)                    \
   X(a64_box_int_reusing)            \
+  X(a64_binary_op_into_local)       \
   X(a64_dealloc)                    \
   X(a64_dealloc_at)                 \
   X(a64_release_by_stub)            \
@@ -163,6 +165,14 @@ PyObject* a64_load_attr_cached(_PyInterpreterFrame* frame, PyObject* obj, AttrCa
 // loaded.
 int64_t a64_module_attr_of_global(_PyInterpreterFrame* frame, GlobalCache* global_cache,
                                   SiteCache* attr_cache, PyObject** out, int64_t method);
+// The same with one result, for a cold path that is one call and one test: the attribute (a
+// new reference; for LOAD_METHOD the attribute form, a method pair made bound as LOAD_ATTR
+// would make it), or NULL. `how` is method | slot << 1: on NULL, frame->localsplus[slot] (the
+// stack entry the module would take) is NULL when the global failed (no exception: the
+// interpreter redoes LOAD_GLOBAL), or the module when the attribute failed (a reference, with
+// an exception set), for the one exit lower.cc's ModuleAttrExit makes.
+PyObject* a64_module_attr_into_frame(_PyInterpreterFrame* frame, GlobalCache* global_cache,
+                                     SiteCache* attr_cache, int64_t how);
 int64_t a64_store_attr_cached(_PyInterpreterFrame* frame, PyObject* obj, PyObject* value,
                               AttrCache* cache);
 // LOAD_METHOD: out[0], out[1] = method, self or NULL, attribute.
@@ -246,6 +256,15 @@ PyObject* a64_box_int(int64_t v);
 // reference (the store then releases the local's): `n = 3 * n + 1` costs no allocation and
 // no deallocation.
 PyObject* a64_box_int_reusing(int64_t v, PyObject** slot);
+// BINARY_OP `nb` (one with a float form: + - * /, plain or in place) of a and b, and the
+// STORE_FAST of its result right after it, for compiled code whose hot path wrote the result
+// into the local's old float (lower.cc BoxFloatResult): what is between the two, in stock's
+// order. `how` is nb | releases << 8 | local << 10: the operands whose bit is set in
+// `releases` (1: a, 2: b) are released, then the result goes into the frame's local `local`
+// and its old value is released with prev_instr at code unit `store_unit`. Returns 1, or 0
+// with an exception set and nothing released or stored.
+int64_t a64_binary_op_into_local(PyObject* a, PyObject* b, _PyInterpreterFrame* frame, int64_t how,
+                                 int64_t store_unit);
 // _Py_Dealloc(obj) for an object whose last reference compiled code released; an exact int
 // of one digit goes on the runtime's int free list instead, while it has room and
 // tracemalloc is not tracing (3.11 keeps no free list of ints; compiled code's loops make

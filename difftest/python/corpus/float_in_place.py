@@ -6,7 +6,9 @@
 # dict holding it, a tuple built before the store, a locals() snapshot, a generator's caller;
 # float subclasses and non-floats in the local get new objects. An operand that is the
 # local's own value (`s = x + s`) is the old float, known to be one. Ints get the same treatment
-# with operands released between (lower.int-store-in-place).
+# with operands released between (lower.int-store-in-place). Where the operation has no int
+# form, its store is fused with it: the generic path (any other case) stores itself, in
+# stock's order.
 import math
 import sys
 
@@ -120,6 +122,57 @@ def generic_release(log):
     return s
 
 
+def shared_midway(x):
+    # Where BINARY_OP has no int form the store is the operation's own (a64jit fuses them):
+    # a local another holder shares, a None operand, a zero divisor, an unbound local and an
+    # old value whose release runs Python code all take the generic path, which stores.
+    kept = []
+    s = 0.5
+    for i in range(6):
+        s += x * 1.5
+        if i % 2 == 0:
+            kept.append(s)  # the next += cannot write in place
+    return s, kept
+
+
+def generic_errors(items):
+    s = 1.0
+    out = []
+    for item in items:
+        try:
+            s += item
+        except TypeError as e:
+            out.append(("TypeError", str(e), s))
+        try:
+            s /= item
+        except (TypeError, ZeroDivisionError) as e:
+            out.append((type(e).__name__, s))
+        out.append(s)
+    return out
+
+
+def maybe_unbound(a, flag):
+    if flag:
+        s = "was bound"
+    s = a * 2.0
+    return s
+
+
+class Noisy:
+    def __init__(self, log):
+        self.log = log
+
+    def __del__(self):
+        frame = sys._getframe(1)
+        self.log.append((frame.f_locals.get("s"), frame.f_lineno - frame.f_code.co_firstlineno))
+
+
+def old_value_released(x, log):
+    s = Noisy(log)
+    s = x * 3.0  # the old value's __del__ sees the new one stored, on the store's line
+    return s
+
+
 def ints_released_between(words):
     n = 1000
     for w in words:
@@ -140,6 +193,11 @@ def main():
     log = []
     print(generic_release(log), log)
     print(ints_released_between(["ab", "cde", "f"]))
+    print(shared_midway(2.0))
+    print(generic_errors([2.0, None, 0.0, 4.0, 0.5]))
+    print(maybe_unbound(1.5, True), maybe_unbound(2.5, False))
+    log = []
+    print(old_value_released(1.5, log), log)
     marker = 98765.4321
     before = sys.getrefcount(marker)
     accumulate(marker, 10)

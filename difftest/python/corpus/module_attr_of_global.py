@@ -34,7 +34,8 @@ def attempt(f, x):
     try:
         return f(x)
     except (NameError, AttributeError) as e:
-        return f"{type(e).__name__}: {e} (line {e.__traceback__.tb_next.tb_lineno})"
+        tb = e.__traceback__.tb_next
+        return f"{type(e).__name__}: {e} (line {tb.tb_lineno}, unit {tb.tb_lasti // 2})"
 
 
 def lines_seen():
