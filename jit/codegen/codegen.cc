@@ -11,6 +11,7 @@
 
 #include "jit/codegen/direct_encoding.h"
 #include "jit/codegen/disassembly.h"
+#include "jit/codegen/exit_tails.h"
 #include "jit/codegen/immediates.h"
 #include "jit/codegen/release_stubs.h"
 #include "jit/lir/cfg.h"
@@ -154,6 +155,8 @@ class FunctionCompiler {
     a_ = std::make_unique<asmjit::a64::Assembler>(&code_);
     block_offset_.assign(f_.blocks.size(), -1);
     FindNarrowLoads();
+    exit_tails_ = FindExitTails(f_, alloc_, options_.exit_code_limit);
+    tail_labels_.assign(exit_tails_.first_block.size(), asmjit::Label());
     epilogue_ = a_->newLabel();
     entry_ = a_->newLabel();
 
@@ -165,6 +168,7 @@ class FunctionCompiler {
     for (size_t b = 0; b < f_.blocks.size(); b++) {
       block_ = static_cast<int>(b);
       PlaceBlock(block_);
+      if (EmitExitByTail(block_)) continue;
       const auto& instrs = f_.blocks[b].instrs;
       for (size_t i = 0; i < instrs.size(); i++) {
         current_ = &instrs[i];
@@ -186,6 +190,7 @@ class FunctionCompiler {
     }
     current_ = nullptr;
     ResolveBlockBranches();
+    EmitExitTails();
     EmitExitBlock();
     Check();
     stats_.code_bytes = a_->offset();
@@ -1205,6 +1210,45 @@ class FunctionCompiler {
     stats_.exits_by_call++;
     return true;
   }
+  // An exit block whose stores a tail makes (exit_tails.h): `bl` to the tail, which stores
+  // and goes on to the exit block with this bl's return address. False if it is not one.
+  bool EmitExitByTail(int b) {
+    const int tail = exit_tails_.tail_of_block[static_cast<size_t>(b)];
+    const uint64_t at = a_->offset();
+    if (tail < 0 || b == epilogue_block_ || (at | kExitByOffset) >= options_.exit_code_limit) {
+      return false;
+    }
+    current_ = &f_.blocks[static_cast<size_t>(b)].instrs.back();
+    asmjit::Label& label = tail_labels_[static_cast<size_t>(tail)];
+    if (!label.isValid()) label = a_->newLabel();
+    a_->bl(label);
+    exits_.push_back(
+        ExitByCall{static_cast<uint32_t>(at), static_cast<uint32_t>(current_->args[0].imm)});
+    stats_.exits_by_call++;
+    Check();
+    return true;
+  }
+  // The tails some exit called: its block's stores, then on to the exit block.
+  void EmitExitTails() {
+    for (size_t t = 0; t < tail_labels_.size(); t++) {
+      if (!tail_labels_[t].isValid()) continue;
+      a_->bind(tail_labels_[t]);
+      const auto& instrs = f_.blocks[static_cast<size_t>(exit_tails_.first_block[t])].instrs;
+      for (size_t i = 0; i + 1 < instrs.size(); i++) {
+        current_ = &instrs[i];
+        if (i + 2 < instrs.size() && EmitStorePair(instrs[i], instrs[i + 1])) {
+          i++;
+        } else {
+          EmitInstr(instrs[i]);
+        }
+      }
+      current_ = nullptr;
+      if (!exit_block_.isValid()) exit_block_ = a_->newLabel();
+      a_->b(exit_block_);
+      Check();
+    }
+  }
+
   // The exits' shared block: x0 = (the calling bl's offset) | kExitByOffset, which is the
   // return address's offset - 1, then the epilogue.
   void EmitExitBlock() {
@@ -1536,7 +1580,9 @@ class FunctionCompiler {
   };
   std::vector<BlockFixup> block_fixups_;  // branches forward, to patch
   asmjit::Label epilogue_, entry_;
-  asmjit::Label exit_block_;  // EmitExitByCall's, once one exit needs it
+  asmjit::Label exit_block_;                // EmitExitByCall's, once one exit needs it
+  ExitTails exit_tails_;                    // FindExitTails
+  std::vector<asmjit::Label> tail_labels_;  // per tail, once an exit calls it
   std::vector<ExitByCall> exits_;
   std::vector<uint32_t> data_words_;  // EmitReleaseByStub's
   std::vector<bool> narrow_loads_;    // FindNarrowLoads

@@ -168,6 +168,43 @@ TEST(Codegen, ExitsByCallReturnTheirOffsetForTheirCode) {
   EXPECT_EQ(ex->CallInt(small.entry, {runtime::Arg::Int(1)}), 5u);
 }
 
+// Exits that store the same registers at the same places share those stores
+// (exit_tails.h): three exits storing %0 and zero into [%1] and [%1 + 8] are each one `bl` to
+// a tail holding the one stp; the fourth stores elsewhere and keeps its own. Each still
+// returns its own offset, and the stores happen.
+TEST(Codegen, ExitsWithTheSameStoresShareThem) {
+  const std::string text =
+      "func @f(%0:i64, %1:ptr) -> i64 {\nbb0:\n  br.i64 eq %0, 1, bb1, bb2\n"
+      "bb1:\n  store.i64 %0, [%1]\n  store.i64 0, [%1 + 8]\n  ret 5\n"
+      "bb2:\n  br.i64 eq %0, 2, bb3, bb4\n"
+      "bb3:\n  store.i64 %0, [%1]\n  store.i64 0, [%1 + 8]\n  ret 9\n"
+      "bb4:\n  br.i64 eq %0, 3, bb5, bb6\n"
+      "bb5:\n  store.i64 %0, [%1]\n  store.i64 0, [%1 + 8]\n  ret 13\n"
+      "bb6:\n  store.i64 %0, [%1 + 8]\n  ret 17\n}\n";
+  const lir::Module m = lir::Parse(text);
+  std::unique_ptr<runtime::Executor> ex = emu::CreateHostExecutor();
+  CompileOptions options;
+  options.exit_code_limit = uint64_t{1} << 20;
+  const LoadedFunction f = LoadOnHost(*ex, m.functions.back(), options);
+  EXPECT_EQ(f.code.stats.exits_by_call, 4);
+  const std::string d = Disassemble(f.code, reinterpret_cast<uintptr_t>(f.entry));
+  size_t pairs = 0;
+  for (size_t at = d.find("stp x"); at != std::string::npos; at = d.find("stp x", at + 1)) {
+    pairs += d.compare(at, 9, "stp x29, ") == 0 ? 0 : 1;  // not the frame record
+  }
+  EXPECT_EQ(pairs, 1u) << d;
+  for (const auto& [arg, code] : {std::pair<uint64_t, uint64_t>{1, 5}, {2, 9}, {3, 13}, {4, 17}}) {
+    uint64_t words[2] = {77, 77};
+    const uint64_t got = ex->CallInt(f.entry, {runtime::Arg::Int(arg), runtime::Arg::Ptr(words)});
+    EXPECT_EQ(ExitCodeAt(f.code.exits, got), std::optional<uint64_t>(code)) << arg;
+    EXPECT_EQ(words[0], arg == 4 ? 77 : arg) << arg;
+    EXPECT_EQ(words[1], arg == 4 ? 4 : 0) << arg;
+  }
+#if !defined(__aarch64__)
+  EXPECT_GT(ex->last_call_stats().guest_instructions, 0u);  // Unicorn ran it
+#endif
+}
+
 // What the release stub passed to its helper (RecordRelease), and how often it was called.
 struct SeenRelease {
   uint64_t object = 0, frame = 0, word = 0, at = 0;
