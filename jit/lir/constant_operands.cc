@@ -18,19 +18,38 @@ struct VRegUse {
   uint16_t defs = 0, reads = 0;
   bool zero_everywhere = true;  // every read could be a zero: an immediate or a store's value
   bool zero_defs = true;        // every definition is `mov 0`
+  uint32_t first_block = UINT32_MAX, last_block = 0;  // where it is defined or read
+  void Seen(uint32_t b) {
+    first_block = std::min(first_block, b);
+    last_block = std::max(last_block, b);
+  }
 };
 
-// Whether args[arg] of `in` may be an immediate instead of a register. The verifier's rules
-// (lir.cc, which checks the result in builds with assertions): conversions, a select's
-// condition and a branch on a value (`br %c`) read a register; every other value operand
-// takes an immediate. A store's value is not folded: it is stored from a register anyway,
-// and a store paired with its neighbour as an stp needs it there (codegen.cc).
+// Whether args[0] of `in` must be a register. The verifier's rules (lir.cc, which checks the
+// result in builds with assertions): conversions, a select's condition and a branch on a value
+// (`br %c`) read a register; every other value operand takes an immediate.
+bool FirstNeedsRegister(const Instr& in) {
+  switch (in.op) {
+    case Op::kSExt:
+    case Op::kZExt:
+    case Op::kTrunc:
+    case Op::kSIToF:
+    case Op::kFToSI:
+    case Op::kSelect:
+      return true;
+    case Op::kBr:
+      return in.br_on_value;
+    default:
+      return false;
+  }
+}
+
+// Whether args[arg] of `in` may be an immediate instead of a register. A store's value is not
+// folded: it is stored from a register anyway, and a store paired with its neighbour as an
+// stp needs it there (codegen.cc). A zero is the exception (ZeroEverywhere).
 bool TakesImmediate(const Instr& in, size_t arg) {
   if (arg >= in.args.size() || in.op == Op::kStore) return false;
-  const bool register_first = in.op == Op::kSExt || in.op == Op::kZExt || in.op == Op::kTrunc ||
-                              in.op == Op::kSIToF || in.op == Op::kFToSI || in.op == Op::kSelect ||
-                              (in.op == Op::kBr && in.br_on_value);
-  return !(register_first && arg == 0);
+  return arg != 0 || !FirstNeedsRegister(in);
 }
 
 std::vector<VRegUse> FindUses(Function& f) {
@@ -43,7 +62,13 @@ std::vector<VRegUse> FindUses(Function& f) {
         u.reads++;
         u.user = &in;
         u.arg = a;
-        u.zero_everywhere &= TakesImmediate(in, a) || (in.op == Op::kStore && a == 0);
+        // A zero can be any value operand but a register-first one (a store's value is
+        // xzr). Followed only while the vreg may still be one (its definitions seen so far
+        // are `mov 0`): a walk over every operand.
+        if (u.zero_everywhere && u.zero_defs) {
+          u.zero_everywhere = a != 0 || !FirstNeedsRegister(in);
+          u.Seen(b);
+        }
       }
       if (in.base.is_vreg()) {
         uses[static_cast<size_t>(in.base.vreg)].reads += 2;
@@ -58,7 +83,10 @@ std::vector<VRegUse> FindUses(Function& f) {
       u.defs++;
       u.def = &in;
       u.def_block = b;
-      u.zero_defs &= in.op == Op::kMov && in.args[0].is_imm() && in.args[0].imm == 0;
+      if (u.zero_defs) {
+        u.zero_defs = in.op == Op::kMov && in.args[0].is_imm() && in.args[0].imm == 0;
+        u.Seen(b);
+      }
     }
   }
   for (int p : f.params) {  // defined on entry
@@ -76,9 +104,11 @@ std::vector<VRegUse> FindUses(Function& f) {
 bool ZeroEverywhere(const VRegUse& u) { return u.zero_defs && u.zero_everywhere && u.reads > 0; }
 
 // Replaces every read of a vreg marked in `zeros` with the immediate 0, and marks its
-// definitions (dst -1) for removal, and their blocks in `lost_a_move`.
-void FoldZeros(Function& f, const std::vector<uint8_t>& zeros, std::vector<uint8_t>& lost_a_move) {
-  for (size_t b = 0; b < f.blocks.size(); b++) {
+// definitions (dst -1) for removal, and their blocks in `lost_a_move`: one walk over the
+// blocks from `first` to `last`, where the zeros are mentioned.
+void FoldZeros(Function& f, const std::vector<uint8_t>& zeros, uint32_t first, uint32_t last,
+               std::vector<uint8_t>& lost_a_move) {
+  for (size_t b = first; b <= last; b++) {
     for (Instr& in : f.blocks[b].instrs) {
       for (Operand& arg : in.args) {
         if (arg.is_vreg() && zeros[static_cast<size_t>(arg.vreg)]) arg = Operand::Imm(0);
@@ -100,6 +130,7 @@ int FoldConstantOperands(Function& f, Decisions* d) {
   int folded = 0;
   std::vector<uint8_t> lost_a_move(f.blocks.size(), 0);
   std::vector<uint8_t> zeros;
+  uint32_t first = UINT32_MAX, last = 0;  // the blocks that mention a zero folded
   for (size_t v = 0; v < uses.size(); v++) {
     const VRegUse& u = uses[v];
     if (u.def == nullptr || !IsInt(f.TypeOf(static_cast<int>(v)))) continue;  // no def
@@ -107,6 +138,8 @@ int FoldConstantOperands(Function& f, Decisions* d) {
       if (!Take(d, "lir.constant-operand")) continue;
       zeros.resize(uses.size(), 0);
       zeros[v] = 1;  // its reads and definitions, in one walk below
+      first = std::min(first, u.first_block);
+      last = std::max(last, u.last_block);
       folded++;
       continue;
     }
@@ -121,7 +154,7 @@ int FoldConstantOperands(Function& f, Decisions* d) {
     folded++;
   }
   if (folded == 0) return 0;
-  if (!zeros.empty()) FoldZeros(f, zeros, lost_a_move);
+  if (!zeros.empty()) FoldZeros(f, zeros, first, last, lost_a_move);
   // The folded moves out; a block without one is left as it is (an instruction is 176
   // bytes to move).
   const auto dead = [](const Instr& in) { return in.op == Op::kMov && in.dst < 0; };
