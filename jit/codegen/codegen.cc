@@ -54,6 +54,7 @@ constexpr int kS0 = 16, kS1 = 17, kS2 = 15;       // x16, x17, x15
 constexpr int kF0 = 31, kF1 = 30, kF2 = 29;       // d31, d30, d29
 constexpr int64_t kMaxFrame = int64_t{1} << 31;   // sanity bound; past 16 MiB SP moves via x16/x17
 constexpr uint64_t kBranchRange = 1u << 20;       // b.cond, cbz, ldr literal: +-1 MiB
+constexpr uint64_t kTestBranchRange = 1u << 15;   // tbz, tbnz: +-32 KiB
 constexpr int64_t kCallRange = int64_t{1} << 27;  // bl: +-128 MiB
 
 Gp X(int n) { return asmjit::a64::x(static_cast<uint32_t>(n)); }
@@ -140,9 +141,11 @@ AbiSlots AssignAbi(const TypeList& types, int* stack_slots) {
 class FunctionCompiler {
  public:
   // `f` is verified and `allocation` is its register allocation for Aarch64Registers().
+  // `sign_tests`: branches on a value's sign are tbz/tbnz, which reach +-32 KiB only
+  // (EmitAllocated takes them for functions that come out shorter than that).
   FunctionCompiler(const lir::Function& f, const lir::Allocation& allocation,
-                   const CompileOptions& options)
-      : f_(f), options_(options), alloc_(allocation) {}
+                   const CompileOptions& options, bool sign_tests = false)
+      : f_(f), options_(options), alloc_(allocation), sign_tests_(sign_tests) {}
 
   CompiledFunction Run() {
     long_ranges_ = options_.force_long_ranges;
@@ -895,6 +898,12 @@ class FunctionCompiler {
   }
 
   // A compare form's first pair is `a == 0` or `a != 0`.
+  // `a < 0` or `a >= 0` of a 32- or 64-bit integer (tbnz, tbz).
+  static bool TestsSign(const Instr& in) {
+    return !in.br_on_value && in.args[0].is_vreg() && in.args[1].is_imm() && in.args[1].imm == 0 &&
+           (in.cond == Cond::kSlt || in.cond == Cond::kSge) && !lir::IsFloat(in.cmp_type) &&
+           lir::TypeBits(in.cmp_type) >= 32;
+  }
   static bool ComparesWithZero(const Instr& in) {
     return in.args[1].is_imm() && in.args[1].imm == 0 &&
            (in.cond == Cond::kEq || in.cond == Cond::kNe);
@@ -1070,7 +1079,8 @@ class FunctionCompiler {
     CondCode cc = CondCode::kNE;
     int zero_reg = -1;  // >= 0: cbz/cbnz on this register, `bits` wide
     int bits = 64;
-    bool nonzero = true;
+    int sign_bit = -1;    // >= 0: tbz/tbnz on this bit of zero_reg instead
+    bool nonzero = true;  // cbnz, tbnz
     BranchTest Negated() const {
       BranchTest t = *this;
       t.cc = Negate(cc);
@@ -1090,10 +1100,12 @@ class FunctionCompiler {
 
   // The b.cond, cbz or cbnz of `test`, over `delta` bytes.
   uint32_t BranchTestWord(const BranchTest& test, int64_t delta) {
+    const uint32_t reg = static_cast<uint32_t>(test.zero_reg);
     const std::optional<uint32_t> word =
-        test.zero_reg < 0
-            ? EncodeBCond(test.cc, delta)
-            : EncodeCbz(test.nonzero, test.bits == 64, static_cast<uint32_t>(test.zero_reg), delta);
+        test.zero_reg < 0 ? EncodeBCond(test.cc, delta)
+        : test.sign_bit < 0
+            ? EncodeCbz(test.nonzero, test.bits == 64, reg, delta)
+            : EncodeTbz(test.nonzero, static_cast<uint32_t>(test.sign_bit), reg, delta);
     if (!word) Fail("internal: no encoding for a branch test");
     return *word;
   }
@@ -1105,6 +1117,15 @@ class FunctionCompiler {
     if (lir::IsEitherBranch(in)) {
       EmitEitherCompare(in);
       test.cc = ToCondCode(in.cond2, in.cmp_type2);
+      return test;
+    }
+    if (sign_tests_ && TestsSign(in)) {
+      // Rule: a branch on a 32- or 64-bit value being negative or not (a helper's status)
+      // is one tbnz/tbz on its sign bit, in a function short enough for their reach.
+      test.bits = lir::TypeBits(in.cmp_type);
+      test.zero_reg = ReadGp(in.args[0], kS0);
+      test.sign_bit = test.bits - 1;
+      test.nonzero = in.cond == Cond::kSlt;
       return test;
     }
     const bool against_zero = in.br_on_value || ComparesWithZero(in);
@@ -1591,6 +1612,7 @@ class FunctionCompiler {
   std::map<uint64_t, asmjit::Label> pool_;
   bool long_ranges_ = false;
   bool pools_ = true;
+  bool sign_tests_ = false;
   int64_t out_bytes_ = 0, spill_base_ = 0, frame_size_ = 0;
   std::vector<int64_t> slot_offsets_;
   std::vector<Move> call_moves_[2];  // a call's argument moves, general and f64: reused
@@ -1608,11 +1630,16 @@ class FunctionCompiler {
 CompiledFunction EmitAllocated(const lir::Function& f, const lir::Allocation& allocation,
                                const CompileOptions& options) {
   if (!options.force_long_ranges) {
-    try {
-      CompiledFunction out = FunctionCompiler(f, allocation, options).Run();
-      if (out.bytes.size() < kBranchRange) return out;
-    } catch (const CompileError&) {
-      // Out of range, or an error the long forms will report again.
+    // With tbz/tbnz (+-32 KiB), then without, then the long forms.
+    for (const bool sign_tests : {true, false}) {
+      try {
+        CompiledFunction out = FunctionCompiler(f, allocation, options, sign_tests).Run();
+        const size_t reach = sign_tests ? kTestBranchRange : kBranchRange;
+        if (out.bytes.size() < reach) return out;
+        if (out.bytes.size() >= kBranchRange) break;
+      } catch (const CompileError&) {
+        // Out of range, or an error the long forms will report again.
+      }
     }
   }
   CompileOptions long_forms = options;

@@ -205,6 +205,28 @@ TEST(Codegen, ExitsWithTheSameStoresShareThem) {
 #endif
 }
 
+// A branch on a value's sign (`slt 0`, `sge 0`: a helper's status) is one tbnz or tbz, which
+// reaches 32 KiB: a function that comes out longer is emitted again with cmp and b.cond.
+TEST(Codegen, SignTestsAreTbzWhereTheyReach) {
+  const auto text = [](int adds) {
+    std::string t = "func @f(%0:i64) -> i64 {\nbb0:\n  %1:i64 = mov %0\n";
+    t += "  br.i64 slt %0, 0, bb2, bb1\nbb1:\n";
+    for (int i = 0; i < adds; i++) t += "  %1:i64 = add %1, 3\n";
+    return t + "  ret %1\nbb2:\n  ret 77\n}\n";
+  };
+  std::unique_ptr<runtime::Executor> ex = emu::CreateHostExecutor();
+  for (const int adds : {4, 9000}) {
+    const lir::Module m = lir::Parse(text(adds));
+    const LoadedFunction f = LoadOnHost(*ex, m.functions.back(), CompileOptions{});
+    const std::string d = Disassemble(f.code, reinterpret_cast<uintptr_t>(f.entry));
+    const bool tbnz = d.find("tbnz x0, #0x3f") != std::string::npos;
+    EXPECT_EQ(tbnz, adds == 4) << adds;
+    EXPECT_EQ(d.find("cmp x0, #0") == std::string::npos, adds == 4) << adds;
+    EXPECT_EQ(ex->CallInt(f.entry, {runtime::Arg::Int(static_cast<uint64_t>(-5))}), 77u) << adds;
+    EXPECT_EQ(ex->CallInt(f.entry, {runtime::Arg::Int(5)}), 5u + 3u * adds) << adds;
+  }
+}
+
 // What the release stub passed to its helper (RecordRelease), and how often it was called.
 struct SeenRelease {
   uint64_t object = 0, frame = 0, word = 0, at = 0;

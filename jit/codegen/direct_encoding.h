@@ -115,12 +115,25 @@ inline std::optional<uint32_t> EncodeCbz(bool nonzero, bool wide, uint32_t rt, i
   return (wide ? 1u : 0u) << 31 | 0x34000000u | (nonzero ? 1u : 0u) << 24 |
          (static_cast<uint32_t>(delta / 4) & 0x7ffffu) << 5 | rt;
 }
+// tbz and tbnz: a branch on bit `bit` (0 to 63) of register `rt`, within +-32 KiB.
+inline bool InImm14Range(int64_t delta) {
+  return delta % 4 == 0 && delta >= -(int64_t{1} << 15) && delta < (int64_t{1} << 15);
+}
+inline std::optional<uint32_t> EncodeTbz(bool nonzero, uint32_t bit, uint32_t rt, int64_t delta) {
+  if (rt >= 31 || bit >= 64 || !InImm14Range(delta)) return std::nullopt;
+  return (bit >> 5) << 31 | 0x36000000u | (nonzero ? 1u : 0u) << 24 | (bit & 31u) << 19 |
+         (static_cast<uint32_t>(delta / 4) & 0x3fffu) << 5 | rt;
+}
 // `word` (one of the branches above) with its displacement replaced by `delta`.
 inline std::optional<uint32_t> WithBranchDelta(uint32_t word, int64_t delta) {
   if ((word & 0x7c000000u) == 0x14000000u) {  // b
     const std::optional<uint32_t> b = EncodeB(delta);
     if (!b) return std::nullopt;
     return (word & 0xfc000000u) | (*b & 0x03ffffffu);
+  }
+  if ((word & 0x7e000000u) == 0x36000000u) {  // tbz, tbnz: imm14 at bit 5
+    if (!InImm14Range(delta)) return std::nullopt;
+    return (word & ~(0x3fffu << 5)) | (static_cast<uint32_t>(delta / 4) & 0x3fffu) << 5;
   }
   if (!InImm19Range(delta)) return std::nullopt;  // b.cond, cbz, cbnz: imm19 at bit 5
   return (word & ~(0x7ffffu << 5)) | (static_cast<uint32_t>(delta / 4) & 0x7ffffu) << 5;

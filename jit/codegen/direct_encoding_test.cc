@@ -214,6 +214,24 @@ TEST(DirectEncoding, BranchesToBlocks) {
     }
   }
   EXPECT_GT(checked, 100);
+  for (int64_t delta : {-32768, -8, -4, 0, 4, 400, 32764}) {
+    for (bool nonzero : {false, true}) {
+      for (uint32_t bit : {0u, 31u, 32u, 63u}) {
+        for (uint32_t rt : {0u, 5u, 30u}) {
+          const uint32_t expected =
+              AsmjitBranch(delta, [&](asmjit::a64::Assembler& a, const asmjit::Label& l) {
+                const Gp r = Reg(rt, bit >= 32);
+                nonzero ? a.tbnz(r, bit, l) : a.tbz(r, bit, l);
+              });
+          ASSERT_EQ(*EncodeTbz(nonzero, bit, rt, delta), expected)
+              << (nonzero ? "tbnz " : "tbz ") << rt << " #" << bit << " " << delta;
+          ASSERT_EQ(*WithBranchDelta(*EncodeTbz(nonzero, bit, rt, 0), delta), expected);
+        }
+      }
+    }
+  }
+  EXPECT_FALSE(EncodeTbz(true, 63, 1, 32768));
+  EXPECT_FALSE(WithBranchDelta(*EncodeTbz(true, 63, 1, 0), -32772));
   // Out of reach, or not a whole instruction away.
   EXPECT_FALSE(EncodeB(int64_t{1} << 27));
   EXPECT_TRUE(EncodeB(-(int64_t{1} << 27)));
