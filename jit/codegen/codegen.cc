@@ -173,18 +173,7 @@ class FunctionCompiler {
       PlaceBlock(block_);
       if (EmitExitByTail(block_)) continue;
       const auto& instrs = f_.blocks[b].instrs;
-      for (size_t i = 0; i < instrs.size(); i++) {
-        current_ = &instrs[i];
-        if (const size_t n = EmitReleaseByStub(instrs, i); n > 0) {
-          i += n - 1;  // the call, and the jump after it when the data word stands for it
-        } else if (i + 1 < instrs.size() && (EmitStorePair(instrs[i], instrs[i + 1]) ||
-                                             EmitPreIndexedLoad(instrs[i], instrs[i + 1]))) {
-          i++;  // both in one instruction
-        } else {
-          EmitInstr(instrs[i]);
-        }
-        Check();
-      }
+      EmitInstrs(instrs, instrs.size());
       if (block_ == epilogue_block_ && !frameless_) {
         current_ = nullptr;
         a_->bind(epilogue_);
@@ -1218,35 +1207,28 @@ class FunctionCompiler {
 
   // CompileOptions::exit_code_limit: `code` returned by a `bl` to the shared exit block.
   bool EmitExitByCall(uint64_t code) {
-    const uint64_t limit = options_.exit_code_limit;
-    const uint64_t kind = code & kExitByOffset;
-    const uint64_t at = a_->offset();
-    if (limit == 0 || code >= limit || kind == 0 || kind == kExitByOffset ||
-        (at | kExitByOffset) >= limit) {
-      return false;
-    }
-    if (!exit_block_.isValid()) exit_block_ = a_->newLabel();
-    a_->bl(exit_block_);
-    exits_.push_back(ExitByCall{static_cast<uint32_t>(at), static_cast<uint32_t>(code)});
-    stats_.exits_by_call++;
-    return true;
+    return IsExitCode(code, options_.exit_code_limit) && CallExit(code, exit_block_);
   }
   // An exit block whose stores a tail makes (exit_tails.h): `bl` to the tail, which stores
   // and goes on to the exit block with this bl's return address. False if it is not one.
   bool EmitExitByTail(int b) {
     const int tail = exit_tails_.tail_of_block[static_cast<size_t>(b)];
-    const uint64_t at = a_->offset();
-    if (tail < 0 || b == epilogue_block_ || (at | kExitByOffset) >= options_.exit_code_limit) {
-      return false;
-    }
+    if (tail < 0 || b == epilogue_block_) return false;
     current_ = &f_.blocks[static_cast<size_t>(b)].instrs.back();
-    asmjit::Label& label = tail_labels_[static_cast<size_t>(tail)];
-    if (!label.isValid()) label = a_->newLabel();
-    a_->bl(label);
-    exits_.push_back(
-        ExitByCall{static_cast<uint32_t>(at), static_cast<uint32_t>(current_->args[0].imm)});
-    stats_.exits_by_call++;
+    const bool called = CallExit(static_cast<uint64_t>(current_->args[0].imm),
+                                 tail_labels_[static_cast<size_t>(tail)]);
     Check();
+    return called;
+  }
+  // The exit `code` as a `bl` to `target` (made once needed) when its offset is below the
+  // limit, recorded for ExitCodeAt; false if the offset is not.
+  bool CallExit(uint64_t code, asmjit::Label& target) {
+    const uint64_t at = a_->offset();
+    if ((at | kExitByOffset) >= options_.exit_code_limit) return false;
+    if (!target.isValid()) target = a_->newLabel();
+    a_->bl(target);
+    exits_.push_back(ExitByCall{static_cast<uint32_t>(at), static_cast<uint32_t>(code)});
+    stats_.exits_by_call++;
     return true;
   }
   // The tails some exit called: its block's stores, then on to the exit block.
@@ -1255,17 +1237,25 @@ class FunctionCompiler {
       if (!tail_labels_[t].isValid()) continue;
       a_->bind(tail_labels_[t]);
       const auto& instrs = f_.blocks[static_cast<size_t>(exit_tails_.first_block[t])].instrs;
-      for (size_t i = 0; i + 1 < instrs.size(); i++) {
-        current_ = &instrs[i];
-        if (i + 2 < instrs.size() && EmitStorePair(instrs[i], instrs[i + 1])) {
-          i++;
-        } else {
-          EmitInstr(instrs[i]);
-        }
-      }
+      EmitInstrs(instrs, instrs.size() - 1);  // not its ret
       current_ = nullptr;
       if (!exit_block_.isValid()) exit_block_ = a_->newLabel();
       a_->b(exit_block_);
+      Check();
+    }
+  }
+  // instrs[0, end): each one, or two in one instruction where a rule pairs them.
+  void EmitInstrs(const lir::InstrList& instrs, size_t end) {
+    for (size_t i = 0; i < end; i++) {
+      current_ = &instrs[i];
+      if (const size_t n = EmitReleaseByStub(instrs, i); n > 0) {
+        i += n - 1;  // the call, and the jump after it when the data word stands for it
+      } else if (i + 1 < end && (EmitStorePair(instrs[i], instrs[i + 1]) ||
+                                 EmitPreIndexedLoad(instrs[i], instrs[i + 1]))) {
+        i++;  // both in one instruction
+      } else {
+        EmitInstr(instrs[i]);
+      }
       Check();
     }
   }

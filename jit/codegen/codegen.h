@@ -62,6 +62,14 @@ struct CompileOptions {
 // What an exit by call returns in its low two bits (the rest is its bl's offset).
 constexpr uint64_t kExitByOffset = 3;
 
+// Whether a `ret` of `code` may be an exit by call under CompileOptions::exit_code_limit
+// `limit` (0: none may): a deopt code (low bits 1 or 2) below the limit. The bl's offset,
+// known only where it is emitted, must be below the limit too.
+inline bool IsExitCode(uint64_t code, uint64_t limit) {
+  const uint64_t kind = code & kExitByOffset;
+  return code < limit && kind != 0 && kind != kExitByOffset;
+}
+
 // An exit by call: its bl's offset from the function's start, and the code its `ret` had.
 struct ExitByCall {
   uint32_t offset;

@@ -18,14 +18,6 @@ int RegisterOf(const Operand& o, const lir::Allocation& a) {
   return l.is_reg() ? l.index : -1;
 }
 
-// Whether `code` is one the exit block can stand for (codegen.cc EmitExitByCall; that also
-// needs the bl's offset below the limit, which is known only when it is emitted).
-bool ExitCode(int64_t code, uint64_t limit) {
-  const uint64_t c = static_cast<uint64_t>(code);
-  const uint64_t kind = c & kExitByOffset;
-  return c < limit && kind != 0 && kind != kExitByOffset;
-}
-
 // Whether `in` is a store an exit tail can make, and if so its (value register, base
 // register, displacement) in `out`.
 struct TailStore {
@@ -51,7 +43,8 @@ bool ExitBlock(const lir::Block& b, const lir::Allocation& a, uint64_t limit, ui
   const size_t n = b.instrs.size();
   if (n < 2) return false;
   const lir::Instr& last = b.instrs[n - 1];
-  if (last.op != Op::kRet || !last.args[0].is_imm() || !ExitCode(last.args[0].imm, limit)) {
+  if (last.op != Op::kRet || !last.args[0].is_imm() ||
+      !IsExitCode(static_cast<uint64_t>(last.args[0].imm), limit)) {
     return false;
   }
   uint64_t h = 1469598103934665603u;  // FNV-1a over the stores' fields

@@ -498,10 +498,10 @@ class Lowerer {
   //
   // Where BINARY_OP has no int form, the store is done here (fused_stores_): the local
   // already holds the result, so the StoreLocal emits nothing and the hot path takes no count
-  // and releases nothing. Any other case goes to `generic` (boxed operands, PyNumber_*), whose
-  // result LowerArithmetic stores (StoreFusedResult). Else the old float's count goes to 2 for
-  // the store's release, and a new float comes from PyFloat_FromDouble out of line (once a
-  // loop runs, the local holds a float of its own).
+  // and releases nothing. Any other case goes to `generic` (boxed operands, PyNumber_*), where
+  // one helper makes the operation and the store (GenericIntoLocal). Else the old float's
+  // count goes to 2 for the store's release, and a new float comes from PyFloat_FromDouble
+  // out of line (once a loop runs, the local holds a float of its own).
   void BoxFloatResult(const Instr& in, int d, int generic) {
     const auto target = store_targets_.find(in.dst);
     if (target == store_targets_.end()) return BoxFloat(in, d);
@@ -562,12 +562,16 @@ class Lowerer {
 
   // The exit to the interpreter for `in`'s state, taken from the current block's branch.
   int DeoptBlock(const FrameState& state) {
+    return OutOfLine([&] { EmitDeopt(state); });
+  }
+  // A cold block that `fill` emits, made without leaving the current one.
+  template <typename Fill>
+  int OutOfLine(Fill fill) {
     const int saved = cur_;
     const int known = prev_instr_known_;
-    const int b = NewBlock();
-    cold_[static_cast<size_t>(b)] = 1;
+    const int b = ColdBlock();
     cur_ = b;
-    EmitDeopt(state);
+    fill();
     cur_ = saved;
     prev_instr_known_ = known;
     return b;
@@ -575,15 +579,15 @@ class Lowerer {
   static bool Raises(const FrameState& st) {
     return st.kind == FrameState::Kind::kError || st.kind == FrameState::Kind::kReraise;
   }
-  void EmitDeopt(const FrameState& st, int error_if_null = -1) {
+  void EmitDeopt(const FrameState& st, int64_t code_if_top_null = -1) {
     if (Raises(st) && st.catch_block >= 0) return EmitCatchEdge(st);
-    const uint64_t code = AddDeoptSite(st, true, error_if_null);
+    const uint64_t code = AddDeoptSite(st, true, code_if_top_null);
     prev_instr_known_ = -1;
     Ret(Imm(static_cast<int64_t>(code)));
   }
   // The DeoptSite of an exit for `st`, and its code; with `emit`, the stores that leave the
   // stack's values in the frame (EmitDeopt's).
-  uint64_t AddDeoptSite(const FrameState& st, bool emit, int error_if_null = -1) {
+  uint64_t AddDeoptSite(const FrameState& st, bool emit, int64_t code_if_top_null = -1) {
     const bool raises = Raises(st);
     const int64_t base = kLocalsPlus + 8 * int64_t{f_.code.nlocalsplus};
     const bool error = st.kind != FrameState::Kind::kResume;
@@ -599,7 +603,7 @@ class Lowerer {
     site.depth = static_cast<int>(st.stack.size());
     for (size_t i = 0; i < st.stack.size(); i++) {
       const int v = LirReg(st.stack[i]);
-      const bool borrowed = i < st.borrowed.size() && st.borrowed[i];
+      const bool borrowed = Borrowed(st, i);
       // A borrowed value came from a local that still holds it (the refcount pass borrows
       // only then) or from a constant: the runtime can find it again.
       const Instr* source = BorrowSource(st.stack[i]);
@@ -613,7 +617,7 @@ class Lowerer {
       if (borrowed) Incref(V(v));
       Store(V(v), V(frame_), base + 8 * static_cast<int64_t>(i), Type::kPtr);
     }
-    site.error_if_null = error_if_null;
+    site.code_if_top_null = code_if_top_null;
     const uint64_t kind = error ? kDeoptError : kDeoptResume;
     const uint64_t code = (deopt_sites_->size() << 2) | kind;
     if (code >= kDeoptCodeLimit) throw Unsupported(-1, 2 * st.bc, "too many deopt exits");
@@ -1258,9 +1262,9 @@ class Lowerer {
         Type::kI64, V(call.value), Operand::Imm(0));
     const int cont = cur_;
     cur_ = either;
-    if (const int error = MergeableErrorExit(call.state, call.value, in.state); error >= 0) {
+    if (const int64_t error = MergeableErrorExit(call.state, call.value, in.state); error >= 0) {
       // One exit for both: the result (NULL or not) goes to the frame with the rest, and the
-      // runtime takes the call's error exit when it is NULL (DeoptSite::error_if_null).
+      // runtime takes the call's error exit when it is NULL (DeoptSite::code_if_top_null).
       cold_[static_cast<size_t>(either)] = 1;
       EmitDeopt(in.state, error);
       cur_ = cont;
@@ -1279,21 +1283,31 @@ class Lowerer {
   // The call's error exit as a site only, when the tracing exit after it can stand for it:
   // the error leaves the function for the interpreter (no compiled handler), and the tracing
   // state's stack is the error state's, entry for entry and borrowed alike, with the call's
-  // result on top. Its site's index, or -1.
-  int MergeableErrorExit(const FrameState& error, int value, const FrameState& tracing) {
+  // result on top. Its deopt code, or -1.
+  int64_t MergeableErrorExit(const FrameState& error, int value, const FrameState& tracing) {
     if (error.kind != FrameState::Kind::kError || error.catch_block >= 0 ||
         tracing.kind != FrameState::Kind::kResume ||
         tracing.stack.size() != error.stack.size() + 1 || LirReg(tracing.stack.back()) != value ||
-        (tracing.stack.size() <= tracing.borrowed.size() && tracing.borrowed.back())) {
+        (tracing.stack.size() <= tracing.borrowed.size() && tracing.borrowed.back()) ||
+        !StackBeginsWith(tracing, error)) {
       return -1;
     }
-    for (size_t i = 0; i < error.stack.size(); i++) {
-      const bool a = i < error.borrowed.size() && error.borrowed[i];
-      const bool b = i < tracing.borrowed.size() && tracing.borrowed[i];
-      if (error.stack[i] != tracing.stack[i] || a != b) return -1;
-    }
     if (!Take(decisions_, "lower.merged-call-exit", error.bc)) return -1;
-    return static_cast<int>(AddDeoptSite(error, false) >> 2);
+    return static_cast<int64_t>(AddDeoptSite(error, false));
+  }
+  // Whether stack entry `i` of `st` holds a borrowed reference.
+  static bool Borrowed(const FrameState& st, size_t i) {
+    return i < st.borrowed.size() && st.borrowed[i];
+  }
+  // Whether `longer`'s stack begins with `shorter`'s, entry for entry and borrowed alike.
+  static bool StackBeginsWith(const FrameState& longer, const FrameState& shorter) {
+    if (longer.stack.size() < shorter.stack.size()) return false;
+    for (size_t i = 0; i < shorter.stack.size(); i++) {
+      if (longer.stack[i] != shorter.stack[i] || Borrowed(longer, i) != Borrowed(shorter, i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // tstate->cframe->use_tracing: non-zero while sys.settrace or sys.setprofile is on.
@@ -3395,7 +3409,6 @@ class Lowerer {
       fused_tail_.erase(&release);
       return LowerLoadGlobal(global);
     }
-    const int g = LirReg(global.dst);
     SiteCache* global_site = NewSiteCache(&global);
     SiteCache* attr_site = NewSiteCache(&attr);
     const int known = prev_instr_known_;
@@ -3424,29 +3437,52 @@ class Lowerer {
     cur_ = slow;  // both loads and the module's release in one call: half the code
     prev_instr_known_ = known;
     lowering_ = &global;
+    const SiteRefs caches{cache, global_site, attr_cache, attr_site};
     if (OneExitFits(global.state, attr.state)) {
-      // The value or NULL, and one exit for the global's failure and the attribute's.
-      const int64_t slot = f_.code.nlocalsplus + static_cast<int64_t>(attr.state.stack.size()) - 1;
-      Call(Helper::a64_module_attr_into_frame,
-           {V(frame_), V(AddressOf(cache, global_site)), V(AddressOf(attr_cache, attr_site)),
-            Operand::Imm((method ? 1 : 0) | slot << 1)},
-           value_dst);
-      prev_instr_known_ = -1;  // the global's, or the attribute's once the global loaded
-      const int exit = ModuleAttrExit(global.state, attr.state);
-      const int cont = NewBlock();
-      Emit(BrInstr(Cond::kEq, Type::kI64, V(value_dst), Operand::Imm(0), exit, cont));
-      cur_ = cont;
-      if (method) Mov(Operand::Imm(0), Type::kPtr, LirReg(attr.dst));
-      lowering_ = &release;
-      Jmp(done);
-      cur_ = done;
-      return;
+      ModuleAttrByOneCall(global, attr, caches);
+    } else {
+      ModuleAttrByStatus(global, attr, caches);
     }
+    lowering_ = &release;
+    Jmp(done);
+    cur_ = done;
+    prev_instr_known_ = -1;  // the cold path stored it (the two paths need not agree)
+  }
+
+  // A module attribute's two caches (LowerModuleAttrOfGlobal).
+  struct SiteRefs {
+    SiteRef global;
+    SiteCache* global_site;
+    SiteRef attr;
+    SiteCache* attr_site;
+  };
+  // Its cold path as one call: the value or NULL, and one exit for the global's failure and
+  // the attribute's (ModuleAttrExit).
+  void ModuleAttrByOneCall(const Instr& global, const Instr& attr, const SiteRefs& caches) {
+    const bool method = attr.op == Op::kLoadMethod;
+    const int value_dst = LirReg(method ? attr.dst2 : attr.dst);
+    const int64_t slot = f_.code.nlocalsplus + static_cast<int64_t>(attr.state.stack.size()) - 1;
+    Call(Helper::a64_module_attr_into_frame,
+         {V(frame_), V(AddressOf(caches.global, caches.global_site)),
+          V(AddressOf(caches.attr, caches.attr_site)), Operand::Imm((method ? 1 : 0) | slot << 1)},
+         value_dst);
+    prev_instr_known_ = -1;  // the global's, or the attribute's once the global loaded
+    const int exit = ModuleAttrExit(global.state, attr.state);
+    const int cont = NewBlock();
+    Emit(BrInstr(Cond::kEq, Type::kI64, V(value_dst), Operand::Imm(0), exit, cont));
+    cur_ = cont;
+    if (method) Mov(Operand::Imm(0), Type::kPtr, LirReg(attr.dst));
+  }
+  // Its cold path with a status: an exit for the global's failure (1) and one for the
+  // attribute's (2), whose state holds the module.
+  void ModuleAttrByStatus(const Instr& global, const Instr& attr, const SiteRefs& caches) {
+    const bool method = attr.op == Op::kLoadMethod;
+    const int g = LirReg(global.dst);
     const int out = ScratchAddr();
     const int status =
         Call(Helper::a64_module_attr_of_global,
-             {V(frame_), V(AddressOf(cache, global_site)), V(AddressOf(attr_cache, attr_site)),
-              V(out), Operand::Imm(method ? 1 : 0)},
+             {V(frame_), V(AddressOf(caches.global, caches.global_site)),
+              V(AddressOf(caches.attr, caches.attr_site)), V(out), Operand::Imm(method ? 1 : 0)},
              -1, Type::kI64);
     prev_instr_known_ = -1;  // the global's, or the attribute's once the global loaded
     DeoptIf(global, Cond::kEq, V(status), Operand::Imm(1));
@@ -3455,10 +3491,6 @@ class Lowerer {
     DeoptIf(attr, Cond::kEq, V(status), Operand::Imm(2));
     Mov(V(g), Type::kPtr, LirReg(attr.dst));
     if (method) Load(V(out), 8, Type::kPtr, LirReg(attr.dst2));
-    lowering_ = &release;
-    Jmp(done);
-    cur_ = done;
-    prev_instr_known_ = -1;  // the cold path stored it (the two paths need not agree)
   }
 
   // Whether one exit can stand for both of a module attribute's failures (ModuleAttrExit):
@@ -3466,41 +3498,23 @@ class Lowerer {
   // (no compiled handler), and the attribute's stack begins with the global's, entry for
   // entry and borrowed alike (then LOAD_GLOBAL's NULL, if it pushes one, and the module).
   static bool OneExitFits(const FrameState& global, const FrameState& attr) {
-    if (global.kind != FrameState::Kind::kResume || attr.kind != FrameState::Kind::kError ||
-        attr.catch_block >= 0 || attr.stack.size() <= global.stack.size()) {
-      return false;
-    }
-    const auto borrowed = [](const FrameState& st, size_t i) {
-      return i < st.borrowed.size() && st.borrowed[i];
-    };
-    for (size_t i = 0; i < global.stack.size(); i++) {
-      if (attr.stack[i] != global.stack[i] || borrowed(attr, i) != borrowed(global, i)) {
-        return false;
-      }
-    }
-    return true;
+    return global.kind == FrameState::Kind::kResume && attr.kind == FrameState::Kind::kError &&
+           attr.catch_block < 0 && attr.stack.size() > global.stack.size() &&
+           StackBeginsWith(attr, global);
   }
   // The attribute's error exit, with the entries below the module stored from registers and
   // the module's entry the helper's (a64_module_attr_into_frame): when that is NULL, the
-  // runtime takes the global's resume exit instead (DeoptSite::resume_if_null).
+  // runtime takes the global's resume exit instead (DeoptSite::code_if_top_null).
   int ModuleAttrExit(const FrameState& global, const FrameState& attr) {
-    const int saved = cur_;
-    const int known = prev_instr_known_;
-    const int b = NewBlock();
-    cold_[static_cast<size_t>(b)] = 1;
-    cur_ = b;
-    const uint64_t resume = AddDeoptSite(global, false);
-    FrameState below = attr;
-    below.stack.pop_back();
-    if (below.borrowed.size() > below.stack.size()) below.borrowed.resize(below.stack.size());
-    const uint64_t code = AddDeoptSite(below, true);
-    DeoptSite& site = deopt_sites_->back();
-    site.depth++;  // the module's entry, which the helper wrote
-    site.resume_if_null = static_cast<int>(resume >> 2);
-    Ret(Imm(static_cast<int64_t>(code)));
-    cur_ = saved;
-    prev_instr_known_ = known;
-    return b;
+    return OutOfLine([&] {
+      const int64_t resume = static_cast<int64_t>(AddDeoptSite(global, false));
+      FrameState below = attr;
+      below.stack.pop_back();
+      if (below.borrowed.size() > below.stack.size()) below.borrowed.resize(below.stack.size());
+      const uint64_t code = AddDeoptSite(below, true, resume);
+      deopt_sites_->back().depth++;  // the module's entry, which the helper wrote
+      Ret(Imm(static_cast<int64_t>(code)));
+    });
   }
 
   void LowerLoadMethod(const Instr& in) {

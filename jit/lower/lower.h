@@ -63,14 +63,12 @@ struct DeoptSite {
   bool unwinds = false;
   // The exception was re-raised (RERAISE): the runtime adds no traceback entry.
   bool reraised = false;
-  // A call's tracing exit that also stands for the call's error exit (lower.cc
-  // MergeableErrorExit): when the top of the stack it wrote (the call's result) is NULL, the
-  // runtime takes the exit of site `error_if_null` instead. -1: none.
-  int error_if_null = -1;
-  // The same for a resume exit: when the top of the stack (written by the helper the exit
-  // follows, lower.cc ModuleAttrExit) is NULL, the runtime takes site `resume_if_null` as a
-  // resume exit instead. -1: none.
-  int resume_if_null = -1;
+  // An exit that also stands for another: when the top of the stack it left in the frame is
+  // NULL, the runtime takes the exit of this deopt code (site and kind) instead. -1: none.
+  // A call's tracing exit stands for the call's error exit (lower.cc MergeableErrorExit, the
+  // top being the call's result); a module attribute's error exit for its global's resume
+  // exit (ModuleAttrExit, the top being the module the helper wrote, or NULL).
+  int64_t code_if_top_null = -1;
   // For a64jit.get_deopt_stats(): the instruction whose lowering made the exit (its code
   // unit; -1: none), and why the exit is taken.
   int bc = -1;

@@ -240,7 +240,8 @@ PyObject* a64_module_attr_into_frame(_PyInterpreterFrame* frame, GlobalCache* gl
     frame->localsplus[how >> 1] = status == 2 ? out[0] : nullptr;
     return nullptr;
   }
-  if ((how & 1) == 0 || out[0] == nullptr) return out[(how & 1) != 0 ? 1 : 0];
+  if ((how & 1) == 0) return out[0];     // LOAD_ATTR's attribute
+  if (out[0] == nullptr) return out[1];  // LOAD_METHOD's [NULL, attribute]
   // [method, self]: the global is no longer a module, and the call gets the same from the
   // bound form, which is what the method descriptor's __get__ makes for LOAD_ATTR.
   PyObject* method = out[0];

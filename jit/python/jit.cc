@@ -611,9 +611,8 @@ void UnwindFrame(_PyInterpreterFrame* frame, bool reraised) {
 // What a deopt exit left: the frame completed, then the interpreter takes it over, or (an
 // exception leaving the function) the runtime unwinds it.
 // The deopt code an exit's result stands for: an exit by call returned its bl's offset
-// (lower.h), and a call's tracing exit stands for the call's error exit when the result it
-// wrote is NULL (DeoptSite::error_if_null); a module attribute's error exit for its global's
-// resume exit when the helper wrote no module (DeoptSite::resume_if_null).
+// (lower.h), and an exit whose top stack entry is NULL may stand for another
+// (DeoptSite::code_if_top_null).
 uint64_t DeoptCodeOf(const CodeState& st, const _PyInterpreterFrame* frame, uint64_t result) {
   uint64_t code = result;
   if ((code & lower::kDeoptKindMask) == codegen::kExitByOffset) {
@@ -624,11 +623,9 @@ uint64_t DeoptCodeOf(const CodeState& st, const _PyInterpreterFrame* frame, uint
     code = *exit;
   }
   const lower::DeoptSite& site = st.deopt_sites.at(code >> 2);
-  if (site.error_if_null < 0 && site.resume_if_null < 0) return code;
-  if (frame->localsplus[frame->f_code->co_nlocalsplus + site.depth - 1] == nullptr) {
-    code = site.error_if_null >= 0
-               ? (static_cast<uint64_t>(site.error_if_null) << 2) | lower::kDeoptError
-               : (static_cast<uint64_t>(site.resume_if_null) << 2) | lower::kDeoptResume;
+  if (site.code_if_top_null >= 0 &&
+      frame->localsplus[frame->f_code->co_nlocalsplus + site.depth - 1] == nullptr) {
+    code = static_cast<uint64_t>(site.code_if_top_null);
   }
   return code;
 }
