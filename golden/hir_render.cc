@@ -42,7 +42,7 @@ lower::RuntimeAddresses FakeAddresses(PyCodeObject* code) {
   rt.reserve_site_caches = [](int) { return reinterpret_cast<runtime::SiteCache*>(kFakeCaches); };
   rt.new_site_cache = [next_cache](int, int) {
     auto* cache = reinterpret_cast<runtime::SiteCache*>(*next_cache);
-    *next_cache += 0x100;
+    *next_cache += runtime::kNextSiteCache;  // one after another, as in the runtime's rooms
     return cache;
   };
   return rt;

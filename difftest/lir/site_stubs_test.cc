@@ -34,8 +34,11 @@ struct World {
   PyModuleObject module{};
   PyObject value{};
   _PyInterpreterFrame frame{};
-  GlobalCache global{};
-  ModuleEntry entry{};
+  // A module attribute's two caches, the global's and then its attribute's, whose module
+  // entry the stub finds after the global's (runtime::NextSiteCache).
+  runtime::HeadedSiteCache caches[2]{};
+  GlobalCache& global = *reinterpret_cast<GlobalCache*>(&caches[0].cache);
+  ModuleEntry& entry = reinterpret_cast<runtime::AttrCache*>(&caches[1].cache)->module;
 
   World() {
     frame.f_globals = reinterpret_cast<PyObject*>(&globals);
@@ -96,8 +99,7 @@ class SiteStubsTest : public ::testing::Test {
     return Run(stub, {Addr(&world_->frame), Addr(&world_->global)});
   }
   uint64_t ModuleAttr() {
-    return Run(kModuleAttrStubName,
-               {Addr(&world_->frame), Addr(&world_->global), Addr(&world_->entry)});
+    return Run(kModuleAttrStubName, {Addr(&world_->frame), Addr(&world_->global)});
   }
 
   std::unique_ptr<World> world_;

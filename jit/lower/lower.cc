@@ -3115,30 +3115,34 @@ class Lowerer {
     prev_instr_known_ = known_before == bc ? known_before : -1;
   }
 
-  // The address of the entry, among the kPolymorphicEntries entries of `stride` bytes in
-  // `site`'s cache, whose 32-bit type version (at `version_at` in each) is `version`; `slow` if
+  // The address of the entry, among the kPolymorphicEntries entries of `stride` bytes from
+  // `first` in `site`'s cache, whose 32-bit type version (each entry's first field) is
+  // `version`; `slow` if
   // none is (or `version` is 0). Entry 0 is checked inline and the others by a loop in cold blocks,
   // so a site that sees several types stays out of the helper (a base class's method run on
   // subclasses: Richards' Task methods see four) while the hot path stays one branch (SlowIfEither:
   // version 0, or not entry 0's; the cold blocks tell them apart). A loop rather than one compare
   // for each: 7 instructions a site instead of 15.
-  int MatchEntry(int version, const void* site, int64_t stride, int64_t version_at, int slow) {
-    const int entry = SiteAddress(site);
+  int MatchEntry(int version, const void* site, int64_t first, int64_t stride, int slow) {
+    static_assert(
+        offsetof(AttrEntry, type_version) == 0 && offsetof(MethodEntry, type_version) == 0,
+        "an entry's version first");
+    const int entry = SiteAddress(site, first);
     const int others = ColdBlock();
-    const int first = Load(V(entry), version_at, Type::kI32);
+    const int entry0 = Load(V(entry), 0, Type::kI32);
     SlowIfEither(Cond::kEq, Type::kI32, V(version), Operand::Imm(0), Cond::kNe, V(version),
-                 V(first), others, lowering_ != nullptr ? lowering_->bc : -1);
+                 V(entry0), others, lowering_ != nullptr ? lowering_->bc : -1);
     const int matched = cur_;
     cur_ = others;
     const int tagged = ColdBlock();  // an empty entry's version is 0: no type without a tag
     Emit(BrInstr(Cond::kEq, Type::kI32, V(version), Operand::Imm(0), slow, tagged));
     cur_ = tagged;
-    const int last = SiteAddress(site, (runtime::kPolymorphicEntries - 1) * stride);
+    const int last = SiteAddress(site, first + (runtime::kPolymorphicEntries - 1) * stride);
     const int loop = ColdBlock(), next = ColdBlock();
     Jmp(loop);
     cur_ = loop;  // entries 1 .. kPolymorphicEntries - 1
     Binary(lir::Op::kAdd, V(entry), Operand::Imm(stride), Type::kPtr, entry);
-    const int cached = Load(V(entry), version_at, Type::kI32);
+    const int cached = Load(V(entry), 0, Type::kI32);
     Emit(BrInstr(Cond::kEq, Type::kI32, V(version), V(cached), matched, next));
     cur_ = next;
     Emit(BrInstr(Cond::kNe, Type::kI64, V(entry), V(last), loop, slow));
@@ -3153,8 +3157,8 @@ class Lowerer {
   AttrSlot GuardedAttrSlot(Operand obj, const void* site, int slow) {
     const int tp = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
     const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
-    const int entry = MatchEntry(version, site, sizeof(AttrEntry),
-                                 offsetof(AttrCache, entries[0].type_version), slow);
+    const int entry =
+        MatchEntry(version, site, offsetof(AttrCache, entries), sizeof(AttrEntry), slow);
     const int values = Load(obj, runtime::kInlineValuesOffset, Type::kPtr);
     SlowIf(Cond::kEq, Type::kI64, V(values), Operand::Imm(0), slow);
     const int offset = Load(V(entry), offsetof(AttrEntry, offset), Type::kI64);
@@ -3416,11 +3420,13 @@ class Lowerer {
     const SiteRef cache = SiteRefOf(global_site);
     const bool method = attr.op == Op::kLoadMethod;  // [NULL, the module's attribute]
     const int64_t at = method ? offsetof(MethodCache, module) : offsetof(AttrCache, module);
-    const SiteRef attr_cache = SiteRefOf(attr_site);
     const int value_dst = LirReg(method ? attr.dst2 : attr.dst);
-    if (UseSiteStub(global.bc)) {
-      const int value = CallNamed(kModuleAttrStubName, {V(frame_), V(AddressOf(cache, global_site)),
-                                                        V(SiteAddress(attr_site, at))});
+    // The stub and the one-call cold path take the global's cache alone and find the
+    // attribute's after it, where the function's room put it (a cache past the room is not).
+    const bool adjacent = runtime::NextSiteCache(global_site) == attr_site;
+    if (adjacent && UseSiteStub(global.bc)) {
+      const int value =
+          CallNamed(kModuleAttrStubName, {V(frame_), V(AddressOf(cache, global_site))});
       lowering_ = &attr;
       SlowIf(Cond::kEq, Type::kI64, V(value), Operand::Imm(0), slow);
       Mov(V(value), Type::kPtr, value_dst);
@@ -3430,15 +3436,15 @@ class Lowerer {
       const std::pair<int, int> globals_version = GlobalsVersion(cache);
       const int module = LoadSite(cache, offsetof(GlobalCache, value), Type::kPtr);
       lowering_ = &attr;
-      ModuleProbe(V(module), attr_cache, at, value_dst, slow, globals_version, global.bc);
+      ModuleProbe(V(module), SiteRefOf(attr_site), at, value_dst, slow, globals_version, global.bc);
     }
     if (method) Mov(Operand::Imm(0), Type::kPtr, LirReg(attr.dst));
     Jmp(done);
     cur_ = slow;  // both loads and the module's release in one call: half the code
     prev_instr_known_ = known;
     lowering_ = &global;
-    const SiteRefs caches{cache, global_site, attr_cache, attr_site};
-    if (OneExitFits(global.state, attr.state)) {
+    const SiteRefs caches{cache, global_site, attr_site};
+    if (adjacent && OneExitFits(global.state, attr.state)) {
       ModuleAttrByOneCall(global, attr, caches);
     } else {
       ModuleAttrByStatus(global, attr, caches);
@@ -3453,18 +3459,17 @@ class Lowerer {
   struct SiteRefs {
     SiteRef global;
     SiteCache* global_site;
-    SiteRef attr;
-    SiteCache* attr_site;
+    SiteCache* attr_site;  // its address made where a path needs it (SiteAddress)
   };
-  // Its cold path as one call: the value or NULL, and one exit for the global's failure and
-  // the attribute's (ModuleAttrExit).
+  // Its cold path as one call (the attribute's cache after the global's): the value or NULL,
+  // and one exit for the global's failure and the attribute's (ModuleAttrExit).
   void ModuleAttrByOneCall(const Instr& global, const Instr& attr, const SiteRefs& caches) {
     const bool method = attr.op == Op::kLoadMethod;
     const int value_dst = LirReg(method ? attr.dst2 : attr.dst);
     const int64_t slot = f_.code.nlocalsplus + static_cast<int64_t>(attr.state.stack.size()) - 1;
     Call(Helper::a64_module_attr_into_frame,
          {V(frame_), V(AddressOf(caches.global, caches.global_site)),
-          V(AddressOf(caches.attr, caches.attr_site)), Operand::Imm((method ? 1 : 0) | slot << 1)},
+          Operand::Imm((method ? 1 : 0) | slot << 1)},
          value_dst);
     prev_instr_known_ = -1;  // the global's, or the attribute's once the global loaded
     const int exit = ModuleAttrExit(global.state, attr.state);
@@ -3482,7 +3487,7 @@ class Lowerer {
     const int status =
         Call(Helper::a64_module_attr_of_global,
              {V(frame_), V(AddressOf(caches.global, caches.global_site)),
-              V(AddressOf(caches.attr, caches.attr_site)), V(out), Operand::Imm(method ? 1 : 0)},
+              V(SiteAddress(caches.attr_site)), V(out), Operand::Imm(method ? 1 : 0)},
              -1, Type::kI64);
     prev_instr_known_ = -1;  // the global's, or the attribute's once the global loaded
     DeoptIf(global, Cond::kEq, V(status), Operand::Imm(1));
@@ -3538,8 +3543,8 @@ class Lowerer {
     const int slow = ColdBlock(), done = NewBlock(), hit = NewBlock();
     const int tp = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
     const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
-    const int entry = MatchEntry(version, site, sizeof(MethodEntry),
-                                 offsetof(MethodCache, entries[0].type_version), slow);
+    const int entry =
+        MatchEntry(version, site, offsetof(MethodCache, entries), sizeof(MethodEntry), slow);
     const int keys = Load(V(entry), offsetof(MethodEntry, keys), Type::kPtr);
     const int check = NewBlock();
     Emit(BrInstr(Cond::kEq, Type::kI64, V(keys), Operand::Imm(0), hit, check));  // no __dict__

@@ -60,13 +60,14 @@ bb2:
   ret %7
 }
 
-func @a64_module_attr_stub(%0:ptr, %1:ptr, %2:ptr) -> ptr {
-bb0:    ; the globals' tag, and the global's value %6 the entry's module
+func @a64_module_attr_stub(%0:ptr, %1:ptr) -> ptr {
+bb0:    ; the globals' tag, and the global's value %6 the module entry's module (the entry in
+        ; the next cache, the attribute's: the next_entry_ values)
   %3:ptr = load [%0 + $f_globals]
   %4:i64 = load [%3 + $ma_version_tag]
   %5:i64 = load [%1 + $globals_version]
   %6:ptr = load [%1 + $global_value]
-  %7:ptr = load [%2 + $entry_module]
+  %7:ptr = load [%1 + $next_entry_module]
   br.i64 ne %4, %5 or.i64 ne %6, %7, bb4, bb1
 bb1:
   %8:ptr = load [%6 + $ob_type]
@@ -74,10 +75,10 @@ bb1:
 bb2:
   %9:ptr = load [%6 + $md_dict]
   %10:i64 = load [%9 + $ma_version_tag]
-  %11:i64 = load [%2 + $entry_version]
+  %11:i64 = load [%1 + $next_entry_version]
   br.i64 ne %10, %11, bb4, bb3
 bb3:
-  %12:ptr = load [%2 + $entry_value]
+  %12:ptr = load [%1 + $next_entry_value]
   %13:i64 = load [%12]
   %13:i64 = add %13, 1
   store.i64 %13, [%12]
@@ -92,6 +93,8 @@ std::map<std::string, int64_t> SiteStubValues(uint64_t module_type) {
   const auto at = [](size_t offset) { return static_cast<int64_t>(offset); };
   using runtime::GlobalCache;
   using runtime::ModuleEntry;
+  // The attribute's module entry, in the cache after the global's (runtime::NextSiteCache).
+  const int64_t next_entry = runtime::kNextSiteCache + at(offsetof(runtime::AttrCache, module));
   return {
       {"f_globals", at(offsetof(_PyInterpreterFrame, f_globals))},
       {"f_builtins", at(offsetof(_PyInterpreterFrame, f_builtins))},
@@ -99,9 +102,9 @@ std::map<std::string, int64_t> SiteStubValues(uint64_t module_type) {
       {"globals_version", at(offsetof(GlobalCache, globals_version))},
       {"builtins_version", at(offsetof(GlobalCache, builtins_version))},
       {"global_value", at(offsetof(GlobalCache, value))},
-      {"entry_module", at(offsetof(ModuleEntry, module))},
-      {"entry_version", at(offsetof(ModuleEntry, version))},
-      {"entry_value", at(offsetof(ModuleEntry, value))},
+      {"next_entry_module", next_entry + at(offsetof(ModuleEntry, module))},
+      {"next_entry_version", next_entry + at(offsetof(ModuleEntry, version))},
+      {"next_entry_value", next_entry + at(offsetof(ModuleEntry, value))},
       {"ob_type", at(offsetof(PyObject, ob_type))},
       {"md_dict", at(offsetof(PyModuleObject, md_dict))},
       {"module_type", static_cast<int64_t>(module_type)},

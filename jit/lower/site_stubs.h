@@ -8,11 +8,12 @@
 //                                                 LOAD_GLOBAL_MODULE)
 //   a64_global_builtin_stub(frame, GlobalCache*)  the same with the builtins' tag too
 //                                                 (LOAD_GLOBAL_BUILTIN)
-//   a64_module_attr_stub(frame, GlobalCache*, ModuleEntry*)
-//                                                 `module.attr` with the module a global
+//   a64_module_attr_stub(frame, GlobalCache*)     `module.attr` with the module a global
 //                                                 (lower.cc's LowerModuleAttrOfGlobal): the
 //                                                 globals' tag and the module's identity, its
-//                                                 exact type and its dict's tag
+//                                                 exact type and its dict's tag; the module
+//                                                 entry in the next cache, the attribute's
+//                                                 (runtime::NextSiteCache)
 //
 // Under QEMU each call and its return end a translated block, and the return is an indirect
 // branch; on hardware the return is predicted. So lowering takes a stub only for sites outside

@@ -233,7 +233,8 @@ int64_t a64_module_attr_of_global(_PyInterpreterFrame* frame, GlobalCache* globa
 }
 
 PyObject* a64_module_attr_into_frame(_PyInterpreterFrame* frame, GlobalCache* global_cache,
-                                     SiteCache* attr_cache, int64_t how) {
+                                     int64_t how) {
+  SiteCache* attr_cache = NextSiteCache(reinterpret_cast<SiteCache*>(global_cache));
   PyObject* out[2] = {nullptr, nullptr};
   const int64_t status = a64_module_attr_of_global(frame, global_cache, attr_cache, out, how & 1);
   if (status != 0) {

@@ -165,14 +165,15 @@ PyObject* a64_load_attr_cached(_PyInterpreterFrame* frame, PyObject* obj, AttrCa
 // loaded.
 int64_t a64_module_attr_of_global(_PyInterpreterFrame* frame, GlobalCache* global_cache,
                                   SiteCache* attr_cache, PyObject** out, int64_t method);
-// The same with one result, for a cold path that is one call and one test: the attribute (a
-// new reference; for LOAD_METHOD the attribute form, a method pair made bound as LOAD_ATTR
-// would make it), or NULL. `how` is method | slot << 1: on NULL, frame->localsplus[slot] (the
-// stack entry the module would take) is NULL when the global failed (no exception: the
-// interpreter redoes LOAD_GLOBAL), or the module when the attribute failed (a reference, with
-// an exception set), for the one exit lower.cc's ModuleAttrExit makes.
+// The same with one result, for a cold path that is one call and one test, the attribute's
+// cache the one after the global's (NextSiteCache): the attribute (a new reference; for LOAD_METHOD
+// the attribute form, a method pair made bound as LOAD_ATTR would make it), or NULL. `how` is
+// method | slot << 1: on NULL, frame->localsplus[slot] (the stack entry the module would take) is
+// NULL when the global failed (no exception: the interpreter redoes LOAD_GLOBAL), or the module
+// when the attribute failed (a reference, with an exception set), for the one exit lower.cc's
+// ModuleAttrExit makes.
 PyObject* a64_module_attr_into_frame(_PyInterpreterFrame* frame, GlobalCache* global_cache,
-                                     SiteCache* attr_cache, int64_t how);
+                                     int64_t how);
 int64_t a64_store_attr_cached(_PyInterpreterFrame* frame, PyObject* obj, PyObject* value,
                               AttrCache* cache);
 // LOAD_METHOD: out[0], out[1] = method, self or NULL, attribute.

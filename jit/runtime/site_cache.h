@@ -29,6 +29,14 @@ struct HeadedSiteCache {
   SiteHeader header;
   SiteCache cache;
 };
+// The cache made right after `cache` in the same room (the runtime's rooms are arrays of
+// HeadedSiteCache). `module.attr` of a global passes its global's cache alone to the stub and
+// the helper that take both (site_stubs.h, a64_module_attr_into_frame) when its attribute's
+// cache is this one: one address fewer to pass, each up to two instructions.
+constexpr int64_t kNextSiteCache = sizeof(HeadedSiteCache);
+inline SiteCache* NextSiteCache(SiteCache* cache) {
+  return reinterpret_cast<SiteCache*>(reinterpret_cast<char*>(cache) + kNextSiteCache);
+}
 inline const SiteHeader& HeaderOf(const void* cache) {
   return reinterpret_cast<const HeadedSiteCache*>(static_cast<const char*>(cache) -
                                                   offsetof(HeadedSiteCache, cache))
@@ -68,10 +76,12 @@ struct ModuleEntry {
   uint64_t version;  // the module dict's ma_version_tag
   void* value;       // borrowed from the dict
 };
+// The module entry comes first in both caches that have one, so that it is at the same place
+// in either (NextSiteCache's users).
 struct AttrCache {
+  ModuleEntry module;
   AttrEntry entries[kPolymorphicEntries];
   uint32_t respecializations;
-  ModuleEntry module;
 };
 
 // LOAD_METHOD of a method the type defines: its version tag, and for instances with inline
@@ -83,10 +93,12 @@ struct MethodEntry {
   void* method;  // borrowed: the type (guarded by its version) keeps it
 };
 struct MethodCache {
+  ModuleEntry module;  // LOAD_METHOD of a module attribute: [NULL, value]
   MethodEntry entries[kPolymorphicEntries];
   uint32_t respecializations;
-  ModuleEntry module;  // LOAD_METHOD of a module attribute: [NULL, value]
 };
+static_assert(offsetof(AttrCache, module) == offsetof(MethodCache, module),
+              "one module entry offset for both");
 
 // CALL of a C function, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCRIPTOR_*
 // make it: the builtin function (`len`) or method descriptor (`str.isdigit`, from LOAD_METHOD)
