@@ -508,8 +508,8 @@ class Lowerer {
     const Instr& store = *target->second.store;
     const int operand = target->second.local_operand;
     const bool known = operand >= 0 && unboxed_floats_.count(in.args[operand]) == 0;
-    const bool fused =
-        !HasIntForm(in) && target->second.release_mask >= 0 && store.imm < (int64_t{1} << 40);
+    const bool fused = !HasIntForm(in) && target->second.release_mask >= 0 &&
+                       store.imm < (int64_t{1} << 40) && store.bc - in.bc <= 3;  // `how`'s gap
     const auto in_place = [&](int fresh) {
       in_place_floats_.insert(in.dst);
       const int old =
@@ -546,12 +546,13 @@ class Lowerer {
       return false;
     }
     const Instr& store = *target->second.store;
-    const int64_t how = in.imm | target->second.release_mask << 8 | store.imm << 10;
-    SetPrevInstr(in.bc);
+    const int64_t how =
+        in.imm | target->second.release_mask << 8 | (store.bc - in.bc) << 10 | store.imm << 12;
     const int status = Call(Helper::a64_binary_op_into_local,
                             {V(LirReg(in.args[0])), V(LirReg(in.args[1])), V(frame_),
                              Operand::Imm(how), Operand::Imm(store.bc)},
                             -1, Type::kI64);
+    prev_instr_known_ = -1;  // the helper set it, to the operation's unit and then the store's
     DeoptIf(in, Cond::kEq, V(status), Operand::Imm(0));
     const int after = NewBlock();
     rejoin_after_[&store] = after;

@@ -482,7 +482,7 @@ TEST_F(Helpers311, BoxIntReusingTakesOnlyAnUnsharedOneDigitInt) {
 
 // a64_binary_op_into_local makes the operation, releases the operands its mask names, then
 // stores the result into the local and releases the old value, at the store's code unit; on
-// an error it releases and stores nothing.
+// an error it releases and stores nothing, and prev_instr names the operation.
 TEST_F(Helpers311, BinaryOpIntoLocalReleasesTheOperandsThenStores) {
   PyObject* code = Eval("compile('x = 1', 'f', 'exec')");
   ASSERT_NE(code, nullptr);
@@ -494,7 +494,8 @@ TEST_F(Helpers311, BinaryOpIntoLocalReleasesTheOperandsThenStores) {
   frame->localsplus[1] = Py_NewRef(old);
   Py_INCREF(a);  // one each for the helper to release
   Py_INCREF(b);
-  const int64_t into_1 = int64_t{1} << 10;
+  const int64_t into_1 = int64_t{1} << 12;
+  const int64_t gap_2 = int64_t{2} << 10;  // the operation two code units before the store
   ASSERT_EQ(a64_binary_op_into_local(a, b, frame.get(), NB_INPLACE_MULTIPLY | 3 << 8 | into_1, 2),
             1);
   EXPECT_EQ(PyFloat_AsDouble(frame->localsplus[1]), 3.0);
@@ -510,8 +511,11 @@ TEST_F(Helpers311, BinaryOpIntoLocalReleasesTheOperandsThenStores) {
   EXPECT_EQ(Py_REFCNT(b), 1);
   stored = frame->localsplus[1];
   Py_INCREF(a);
-  EXPECT_EQ(a64_binary_op_into_local(a, Py_None, frame.get(), NB_ADD | 3 << 8 | into_1, 2), 0);
+  frame->prev_instr = nullptr;
+  EXPECT_EQ(a64_binary_op_into_local(a, Py_None, frame.get(), NB_ADD | 3 << 8 | gap_2 | into_1, 2),
+            0);
   EXPECT_TRUE(PyErr_ExceptionMatches(PyExc_TypeError));
+  EXPECT_EQ(frame->prev_instr, _PyCode_CODE(frame->f_code));  // the operation's, 2 before
   PyErr_Clear();
   EXPECT_EQ(frame->localsplus[1], stored);
   EXPECT_EQ(Py_REFCNT(a), 2);

@@ -531,14 +531,16 @@ int64_t a64_binary_op_into_local(PyObject* a, PyObject* b, _PyInterpreterFrame* 
     PyErr_Format(PyExc_SystemError, "a64jit: BINARY_OP %d has no float form", nb);
     return 0;
   }
+  _Py_CODEUNIT* const first = _PyCode_CODE(frame->f_code);
+  frame->prev_instr = first + store_unit - ((how >> 10) & 3);
   PyObject* result = op(a, b);
   if (result == nullptr) return 0;
   if ((how & 0x100) != 0) Py_XDECREF(a);
   if ((how & 0x200) != 0) Py_XDECREF(b);
-  PyObject** local = &frame->localsplus[how >> 10];
+  PyObject** local = &frame->localsplus[how >> 12];
   PyObject* old = *local;
   *local = result;
-  frame->prev_instr = _PyCode_CODE(frame->f_code) + store_unit;
+  frame->prev_instr = first + store_unit;
   Py_XDECREF(old);
   return 1;
 }

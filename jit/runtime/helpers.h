@@ -260,10 +260,12 @@ PyObject* a64_box_int_reusing(int64_t v, PyObject** slot);
 // BINARY_OP `nb` (one with a float form: + - * /, plain or in place) of a and b, and the
 // STORE_FAST of its result right after it, for compiled code whose hot path wrote the result
 // into the local's old float (lower.cc BoxFloatResult): what is between the two, in stock's
-// order. `how` is nb | releases << 8 | local << 10: the operands whose bit is set in
-// `releases` (1: a, 2: b) are released, then the result goes into the frame's local `local`
-// and its old value is released with prev_instr at code unit `store_unit`. Returns 1, or 0
-// with an exception set and nothing released or stored.
+// order. `how` is nb | releases << 8 | gap << 10 | local << 12: prev_instr names the
+// operation's code unit, `gap` (0 to 3) before `store_unit`, while it runs (so compiled code
+// does not set it); the operands whose bit is set in `releases` (1: a, 2: b) are released,
+// then the result goes into the frame's local `local` and its old value is released with
+// prev_instr at code unit `store_unit`. Returns 1, or 0 with an exception set and nothing
+// released or stored.
 int64_t a64_binary_op_into_local(PyObject* a, PyObject* b, _PyInterpreterFrame* frame, int64_t how,
                                  int64_t store_unit);
 // _Py_Dealloc(obj) for an object whose last reference compiled code released; an exact int

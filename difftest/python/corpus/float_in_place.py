@@ -173,6 +173,24 @@ def old_value_released(x, log):
     return s
 
 
+class LineOfCaller:
+    def __init__(self, log):
+        self.log = log
+
+    def __radd__(self, other):
+        frame = sys._getframe(1)
+        self.log.append(frame.f_lineno - frame.f_code.co_firstlineno)
+        return other + 1.0
+
+
+def operation_sees_its_line(items, log):
+    s = 0.0
+    for item in items:
+        n = max(len(log), 0)  # a call on the line before: its line must not stay the frame's
+        s += item  # the operation's own line, from the generic path's helper
+    return s, n
+
+
 def ints_released_between(words):
     n = 1000
     for w in words:
@@ -198,6 +216,8 @@ def main():
     print(maybe_unbound(1.5, True), maybe_unbound(2.5, False))
     log = []
     print(old_value_released(1.5, log), log)
+    log = []
+    print(operation_sees_its_line([0.5, LineOfCaller(log), 2.0, LineOfCaller(log)], log), log)
     marker = 98765.4321
     before = sys.getrefcount(marker)
     accumulate(marker, 10)
