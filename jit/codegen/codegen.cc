@@ -886,6 +886,12 @@ class FunctionCompiler {
     }
   }
 
+  // An either branch `i8 %flag != 0 or ptr %p == 0` (LowerCheckTracing's after a call).
+  static bool FlagOrNullPointer(const Instr& in) {
+    return in.cond == Cond::kNe && in.cmp_type == Type::kI8 && ComparesWithZero(in) &&
+           in.cond2 == Cond::kEq && in.cmp_type2 == Type::kPtr && in.args[2].is_vreg() &&
+           in.args[3].is_imm() && in.args[3].imm == 0;
+  }
   // A compare form's first pair is `a == 0` or `a != 0`.
   // `a < 0` or `a >= 0` of a 32- or 64-bit integer (tbnz, tbz).
   static bool TestsSign(const Instr& in) {
@@ -1104,6 +1110,16 @@ class FunctionCompiler {
   BranchTest EmitBranchCondition(const Instr& in) {
     BranchTest test;
     if (lir::IsEitherBranch(in)) {
+      if (FlagOrNullPointer(in)) {
+        // Rule: a byte flag set, or a pointer NULL (tracing on, or a call's error) is one
+        // compare of the pointer with the flag's low byte shifted to the top: a user-space
+        // address is below 2^56 (48 bits on aarch64 Linux and on x86-64), so the pointer is
+        // at most that only when it is NULL or the flag is set. Where cmp, ccmp took two.
+        const int flag = ReadGp(in.args[0], kS0);
+        a_->cmp(X(ReadGp(in.args[2], kS1)), X(flag), asmjit::arm::lsl(56));
+        test.cc = CondCode::kLS;
+        return test;
+      }
       EmitEitherCompare(in);
       test.cc = ToCondCode(in.cond2, in.cmp_type2);
       return test;

@@ -227,6 +227,32 @@ TEST(Codegen, SignTestsAreTbzWhereTheyReach) {
   }
 }
 
+// A set byte flag or a NULL pointer (tracing on, or a call's error) in one branch is one
+// compare of the pointer with the flag shifted to the top, then b.ls. Run on this host's
+// executor (Unicorn on x86-64, natively on aarch64).
+TEST(Codegen, FlagOrNullPointerIsOneCompare) {
+  const lir::Module m = lir::Parse(
+      "func @f(%0:ptr, %1:ptr) -> i64 {\nbb0:\n  %2:i8 = load [%0]\n"
+      "  br.i8 ne %2, 0 or.ptr eq %1, 0, bb2, bb1\nbb1:\n  ret 1\nbb2:\n  ret 2\n}\n");
+  std::unique_ptr<runtime::Executor> ex = emu::CreateHostExecutor();
+  const LoadedFunction f = LoadOnHost(*ex, m.functions.back(), CompileOptions{});
+  const std::string d = Disassemble(f.code, reinterpret_cast<uintptr_t>(f.entry));
+  EXPECT_NE(d.find("lsl #56"), std::string::npos) << d;
+  EXPECT_EQ(d.find("ccmp"), std::string::npos) << d;
+  uint8_t flag = 0;
+  const uint64_t object = reinterpret_cast<uintptr_t>(&flag);  // an address of this process
+  const auto run = [&](uint8_t value, uint64_t pointer) {
+    flag = value;
+    return ex->CallInt(f.entry, {runtime::Arg::Int(object), runtime::Arg::Int(pointer)});
+  };
+  EXPECT_EQ(run(0, object), 1u);
+  EXPECT_EQ(run(0, 0x0000fffffffff000), 1u);  // the top of a 48-bit address space
+  EXPECT_EQ(run(0, 0), 2u);
+  EXPECT_EQ(run(1, object), 2u);
+  EXPECT_EQ(run(0x80, 0x0000fffffffff000), 2u);
+  EXPECT_EQ(run(1, 0), 2u);
+}
+
 // What the release stub passed to its helper (RecordRelease), and how often it was called.
 struct SeenRelease {
   uint64_t object = 0, frame = 0, word = 0, at = 0;

@@ -1260,7 +1260,7 @@ class Lowerer {
     const int either = ColdBlock();
     EmitEitherBranch(
         BrInstr(Cond::kNe, Type::kI8, V(LoadUseTracing()), Operand::Imm(0), either, -1), Cond::kEq,
-        Type::kI64, V(call.value), Operand::Imm(0));
+        Type::kPtr, V(call.value), Operand::Imm(0));
     const int cont = cur_;
     cur_ = either;
     if (const int64_t error = MergeableErrorExit(call.state, call.value, in.state); error >= 0) {

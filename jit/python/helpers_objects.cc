@@ -507,8 +507,8 @@ PyObject* a64_box_int_reusing(int64_t v, PyObject** slot) {
   return old;
 }
 
-int64_t a64_binary_op_into_local(PyObject* a, PyObject* b, _PyInterpreterFrame* frame,
-                                 int64_t how, int64_t store_unit) {
+int64_t a64_binary_op_into_local(PyObject* a, PyObject* b, _PyInterpreterFrame* frame, int64_t how,
+                                 int64_t store_unit) {
   static const struct {
     int nb;
     binaryfunc op;
