@@ -1112,9 +1112,11 @@ class FunctionCompiler {
     if (lir::IsEitherBranch(in)) {
       if (FlagOrNullPointer(in)) {
         // Rule: a byte flag set, or a pointer NULL (tracing on, or a call's error) is one
-        // compare of the pointer with the flag's low byte shifted to the top: a user-space
-        // address is below 2^56 (48 bits on aarch64 Linux and on x86-64), so the pointer is
-        // at most that only when it is NULL or the flag is set. Where cmp, ccmp took two.
+        // compare of the pointer with the flag's low byte shifted to the top byte: a
+        // user-space address is below 2^56 (48 bits on aarch64 Linux and on x86-64), so the
+        // pointer is at most that only when it is NULL or the flag is set. The flag here is
+        // use_tracing, which 3.11 sets to 255 (docs/cpython311.md): above a pointer with a
+        // hardware tag in its top byte too. Where cmp and ccmp took two instructions.
         const int flag = ReadGp(in.args[0], kS0);
         a_->cmp(X(ReadGp(in.args[2], kS1)), X(flag), asmjit::arm::lsl(56));
         test.cc = CondCode::kLS;
