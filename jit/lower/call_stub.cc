@@ -34,13 +34,15 @@ namespace {
 // call and on to its return, the last block (its ret needs no jump to the epilogue): three
 // jumps, and three translated blocks, fewer a call.
 constexpr const char kStubTemplate[] = R"(
-func @a64_call_stub(%0:ptr, %1:ptr, %2:i64, %57:i64) -> ptr {
-bb0:   ; the site's C-call cache %72 (never NULL: a site without one calls a64_call), its low
+func @a64_call_stub(%0:ptr, %1:ptr, %57:i64) -> ptr {
+bb0:   ; the site's C-call cache %72 (never NULL: a site without one calls a64_call), the CALL's
+        ; oparg %2 from its header (site_cache.h: a per-site constant, so no site moves it), its low
         ; bit %74 set when the site calls LOAD_METHOD's pair: then the callable %78 is sp[0]
         ; and self %75 is sp[1], exactly of the cached descriptor's type; else %78 is sp[1],
         ; self %77 the cached builtin's self. A miss retries a pair [NULL, attribute] in the
         ; plain shape (bb32-bb33), then a bound C method (bb34-bb36)
   %72:ptr = and %57, -2
+  %2:i64 = load [%72 - $argc_below_cache]
   %73:ptr = load [%1]
   %74:i64 = and %57, 1
   %75:ptr = load [%1 + 8]
@@ -331,6 +333,7 @@ std::map<std::string, int64_t> StubValues(const CallStubFacts& f) {
       {"owned_by_thread", int64_t{FRAME_OWNED_BY_THREAD}},
       {"deopt_code_limit", static_cast<int64_t>(kDeoptCodeLimit)},
       {"eval_breaker", word(f.eval_breaker)},
+      {"argc_below_cache", -runtime::kHeaderArgc},  // the header's argc, before the cache
       {"ccall_callable", at(offsetof(runtime::CCallCache, callable))},
       {"ccall_self_type", at(offsetof(runtime::CCallCache, self_type))},
       {"ccall_self", at(offsetof(runtime::CCallCache, self))},

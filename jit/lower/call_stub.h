@@ -1,25 +1,26 @@
 // The call stub: guest code that makes compiled code's CALL (no keywords), shared by every
 // call site so that a site is one call of it.
 //
-// `a64_call_stub(ts, sp, oparg, c_call_cache)` returns the call's result (a new reference, or NULL
+// `a64_call_stub(ts, sp, c_call_cache)` returns the call's result (a new reference, or NULL
 // with an exception set) and has taken the references in sp. The site's cache is never NULL (a
-// site without one calls the host helper `a64_call`). For the C function the site's
-// CCallCache holds (site_cache.h) it calls its C entry (for a builtin type such as `range` or
-// `list`, or a module's function of another convention such as `max`, its vectorcall; for a
-// bound C method cached by its PyMethodDef, with the callable's own self), releases the
-// references and handles a set eval breaker after the call, as 3.11's PRECALL_BUILTIN_* and
-// PRECALL_BUILTIN_CLASS do. For a compiled function called
-// with exactly its positional parameters it pushes the callee's frame, moves the references in,
-// makes the frame current, calls the callee's entry and, when the callee returned a value and has
-// no frame object, pops the frame itself; a deopt, a frame object or an error go to
-// `a64_call_leave`. When the site's CCallCache holds that compiled function (a64_call_enter
-// caches one called with exactly its positional parameters), the stub checks only that it is
-// still a function with the cached code, instead of finding the code's state. Every case it does
-// not take before the call (a bound-method object, a function that is not compiled or not called
-// with exactly its positional parameters, tracing, another thread, the recursion limit, a full
-// data-stack chunk, the JIT disabled, a code object missing from the runtime's cache) it hands to
-// `a64_call_enter` unchanged, before writing anything: that helper either pushes the frame and
-// returns the entry (the stub then goes on as above) or makes the whole call.
+// site without one calls the host helper `a64_call`); the CALL's oparg is in its header
+// (runtime::SiteHeader::argc), a constant of the site that no call site moves into a register. For
+// the C function the site's CCallCache holds (site_cache.h) it calls its C entry (for a builtin
+// type such as `range` or `list`, or a module's function of another convention such as `max`, its
+// vectorcall; for a bound C method cached by its PyMethodDef, with the callable's own self),
+// releases the references and handles a set eval breaker after the call, as 3.11's
+// PRECALL_BUILTIN_* and PRECALL_BUILTIN_CLASS do. For a compiled function called with exactly its
+// positional parameters it pushes the callee's frame, moves the references in, makes the frame
+// current, calls the callee's entry and, when the callee returned a value and has no frame object,
+// pops the frame itself; a deopt, a frame object or an error go to `a64_call_leave`. When the
+// site's CCallCache holds that compiled function (a64_call_enter caches one called with exactly its
+// positional parameters), the stub checks only that it is still a function with the cached code,
+// instead of finding the code's state. Every case it does not take before the call (a bound-method
+// object, a function that is not compiled or not called with exactly its positional parameters,
+// tracing, another thread, the recursion limit, a full data-stack chunk, the JIT disabled, a code
+// object missing from the runtime's cache) it hands to `a64_call_enter` unchanged, before writing
+// anything: that helper either pushes the frame and returns the entry (the stub then goes on as
+// above) or makes the whole call.
 //
 // It is written in LIR and compiled once per runtime. Natively that saves the C++ call path
 // (about 150 aarch64 instructions per call on Richards, measured with qemu_profile); under

@@ -809,10 +809,11 @@ class Lowerer {
   SiteCache* NewSiteCache(const Instr* site = nullptr) {
     if (!rt_.new_site_cache) return nullptr;
     if (site == nullptr) site = lowering_;
-    if (site == nullptr) return rt_.new_site_cache(-1, -1);
+    if (site == nullptr) return rt_.new_site_cache(-1, -1, -1);
     const bool named = site->op == Op::kLoadGlobal || site->op == Op::kLoadAttr ||
                        site->op == Op::kStoreAttr || site->op == Op::kLoadMethod;
-    return rt_.new_site_cache(site->bc, named ? static_cast<int>(site->imm) : -1);
+    const int argc = site->op == Op::kCall ? static_cast<int>(site->imm) : -1;
+    return rt_.new_site_cache(site->bc, named ? static_cast<int>(site->imm) : -1, argc);
   }
   static Operand Ptr(const void* p) {
     return Operand::Imm(static_cast<int64_t>(reinterpret_cast<uintptr_t>(p)));
@@ -1370,7 +1371,7 @@ class Lowerer {
     if (known == KnownCall::kMethodDescriptor) {
       // Both paths use one CCallCache: the stub's call fills what the inline path reads.
       auto* cache =
-          rt_.call_stub != 0 ? reinterpret_cast<runtime::CCallCache*>(NewSiteCache()) : nullptr;
+          rt_.call_stub != 0 ? reinterpret_cast<runtime::CCallCache*>(NewSiteCache(&in)) : nullptr;
       if (cache == nullptr || rt_.eval_breaker == 0) return CallGeneric(in, cache);
       return FastOrGeneric(
           "lower.method-descriptor-call", in,
@@ -1393,16 +1394,14 @@ class Lowerer {
     const int dst = LirReg(in.dst);
     SetPrevInstr(in.bc);
     if (rt_.call_stub != 0 && c_call == nullptr) {
-      c_call = reinterpret_cast<runtime::CCallCache*>(NewSiteCache());
+      c_call = reinterpret_cast<runtime::CCallCache*>(NewSiteCache(&in));  // argc in its header
     }
     if (rt_.call_stub != 0 && c_call != nullptr) {  // the stub takes no site without a cache
       const int tagged = SiteAddress(
           c_call, IsNullReg(in.args[0]) ? 0 : static_cast<int64_t>(runtime::kCCallMethodShape));
       // By name: a direct call when the stub is in range (an indirect one costs a lookup
       // under QEMU and a literal and a register here).
-      Mov(V(CallNamed(kCallStubName, {V(tstate_), V(p), Operand::Imm(in.imm), V(tagged)},
-                      Type::kI64)),
-          Type::kPtr, dst);
+      Mov(V(CallNamed(kCallStubName, {V(tstate_), V(p), V(tagged)}, Type::kI64)), Type::kPtr, dst);
     } else {
       Call(Helper::a64_call, {V(tstate_), V(p), Operand::Imm(in.imm), Operand::Imm(0)}, dst);
     }

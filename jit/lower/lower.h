@@ -80,9 +80,10 @@ struct DeoptSite {
 struct RuntimeAddresses {
   // A new zeroed SiteCache that lives as long as the compiled code, for the instruction at
   // code unit `bc` (the runtime names the site in its statistics) whose name is
-  // co_names[name] (-1: none). The runtime puts both in the cache's SiteHeader, where the
-  // global, attribute and method helpers find them. nullptr: no caches.
-  std::function<runtime::SiteCache*(int bc, int name)> new_site_cache;
+  // co_names[name] (-1: none), or for a CALL its oparg `argc` (-1: not a call). The runtime
+  // puts them in the cache's SiteHeader, where the global, attribute and method helpers and
+  // the call stub find them. nullptr: no caches.
+  std::function<runtime::SiteCache*(int bc, int name, int argc)> new_site_cache;
   // Room for `count` caches, which new_site_cache then hands out in order: the address of
   // the first. Lowering reserves as many as the function may ask for, holds that address in
   // one register and makes each cache's address from it (an add; no literal a site); a cache

@@ -296,7 +296,7 @@ std::string TextOf(const CodeState& st, const std::string& what) {
   if (what == "hir") return compiler::HirText(info, &decisions);
   lower::RuntimeAddresses rt = AddressesFor(st.code);
   size_t next = 0, next_room = 0;
-  rt.new_site_cache = [&st, &next](int, int) -> runtime::SiteCache* {
+  rt.new_site_cache = [&st, &next](int, int, int) -> runtime::SiteCache* {
     if (next >= st.site_caches.size()) throw std::logic_error("LIR text: more site caches");
     return &st.site_caches[next++]->cache;
   };
@@ -407,11 +407,12 @@ runtime::SiteCache* ReserveSiteCaches(CodeState* st, int count) {
 
 // RuntimeAddresses::new_site_cache for st: the next cache of its room (or a room of one),
 // its header naming the instruction at code unit `bc` and co_names[name].
-runtime::SiteCache* NewSiteCache(CodeState* st, PyCodeObject* code, int bc, int name) {
+runtime::SiteCache* NewSiteCache(CodeState* st, PyCodeObject* code, int bc, int name, int argc) {
   if (st->room_used == st->room_size) AddRoom(st, 1);
   runtime::HeadedSiteCache* site = &st->site_rooms.back()[st->room_used++];
   if (bc >= 0) site->header.prev_instr = _PyCode_CODE(code) + bc;
   if (name >= 0) site->header.name = PyTuple_GET_ITEM(code->co_names, name);
+  if (argc >= 0) site->header.argc = argc;
   st->site_caches.push_back(site);
   RegisterCacheSite(&site->cache, &st->name, code, bc);
   return &site->cache;
@@ -421,7 +422,9 @@ runtime::SiteCache* NewSiteCache(CodeState* st, PyCodeObject* code, int bc, int 
 void TryCompile(Runtime& r, CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
   try {
     lower::RuntimeAddresses rt = AddressesFor(code);
-    rt.new_site_cache = [st, code](int bc, int name) { return NewSiteCache(st, code, bc, name); };
+    rt.new_site_cache = [st, code](int bc, int name, int argc) {
+      return NewSiteCache(st, code, bc, name, argc);
+    };
     rt.reserve_site_caches = [st](int count) { return ReserveSiteCaches(st, count); };
     runtime::Executor& executor = *r.executor;
     runtime::CappedSink capped(executor, r.config.max_code_size,

@@ -23,8 +23,13 @@ struct SiteCache {
 // instructions less a site, and no literal for the name).
 struct SiteHeader {
   const void* prev_instr;  // the instruction's _Py_CODEUNIT; nullptr: no instruction
-  void* name;              // the PyObject* of co_names it loads or stores (borrowed); or nullptr
+  union {
+    void* name;    // the PyObject* of co_names it loads or stores (borrowed); or nullptr
+    int64_t argc;  // a CALL's: its oparg, which the call stub reads from here (call_stub.h)
+  };
 };
+// Where a cache's header has a CALL's argc, from the cache's address.
+constexpr int64_t kHeaderArgc = -static_cast<int64_t>(sizeof(SiteHeader)) + sizeof(void*);
 struct HeadedSiteCache {
   SiteHeader header;
   SiteCache cache;
