@@ -28,12 +28,14 @@ struct SiteHeader {
     int64_t argc;  // a CALL's: its oparg, which the call stub reads from here (call_stub.h)
   };
 };
-// Where a cache's header has a CALL's argc, from the cache's address.
-constexpr int64_t kHeaderArgc = -static_cast<int64_t>(sizeof(SiteHeader)) + sizeof(void*);
 struct HeadedSiteCache {
   SiteHeader header;
   SiteCache cache;
 };
+// Where a cache's header has a CALL's argc, from the cache's address (negative: before it).
+constexpr int64_t kHeaderArgc =
+    static_cast<int64_t>(offsetof(HeadedSiteCache, header) + offsetof(SiteHeader, argc)) -
+    static_cast<int64_t>(offsetof(HeadedSiteCache, cache));
 // The cache made right after `cache` in the same room (the runtime's rooms are arrays of
 // HeadedSiteCache). `module.attr` of a global passes its global's cache alone to the stub and
 // the helper that take both (site_stubs.h, a64_module_attr_into_frame) when its attribute's
