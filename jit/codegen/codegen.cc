@@ -603,6 +603,8 @@ class FunctionCompiler {
         return EmitBranch(in);
       case Op::kRet:
         return EmitRet(in);
+      case Op::kTailCall:
+        return EmitTailCall(in);
     }
   }
 
@@ -1343,6 +1345,48 @@ class FunctionCompiler {
       const int t = ReadGp(in.base, kS1);
       if (t != kS1) Mov(X(kS1), X(t));
     }
+    PlaceArguments(in);
+    if (in.callee.empty()) {
+      a_->blr(X(kS1));
+      stats_.register_calls++;
+    } else {
+      EmitCallTo(in.callee);
+    }
+    if (in.dst >= 0) {
+      if (lir::IsFloat(f_.TypeOf(in.dst))) {
+        const int d = DstReg(in.dst, kF0);
+        if (d != 0) a_->fmov(D(d), D(0));
+        CommitFp(in.dst, d);
+      } else {
+        const int d = DstReg(in.dst, kS0);
+        if (d != 0) Mov(X(d), X(0));
+        CommitGp(in.dst, d);
+      }
+    }
+  }
+
+  // The arguments are placed while the frame still holds the registers and spill slots they
+  // come from; then the frame goes (its saved registers, x29 and x30 as the caller left them),
+  // and the branch leaves x30 pointing at the caller, to which the callee returns.
+  void EmitTailCall(const Instr& in) {
+    PlaceArguments(in);
+    if (!frameless_) {
+      SaveCalleeSaved(false);
+      Mov(asmjit::a64::sp, asmjit::a64::x29);
+      a_->ldp(asmjit::a64::x29, asmjit::a64::x30, asmjit::a64::ptr_post(asmjit::a64::sp, 16));
+    }
+    if (in.callee == f_.name) {
+      a_->b(entry_);
+      stats_.direct_calls++;
+      return;
+    }
+    std::optional<uint64_t> target = options_.resolve ? options_.resolve(in.callee) : std::nullopt;
+    if (!target) Fail("tail call to unknown function @" + in.callee);
+    EmitBranchToAddress(*target);
+  }
+
+  // A call's arguments into their ABI registers and stack slots.
+  void PlaceArguments(const Instr& in) {
     // Stack arguments first (their sources are read before any argument register is
     // written), then the register arguments as one parallel move, then spilled ones.
     std::vector<Move>&gp_moves = call_moves_[0], &fp_moves = call_moves_[1];  // used up below
@@ -1386,23 +1430,6 @@ class FunctionCompiler {
               asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l->index))));
     }
     for (const auto& [reg, imm] : immediates) MovImm(reg, static_cast<uint64_t>(imm), 64);
-    if (in.callee.empty()) {
-      a_->blr(X(kS1));
-      stats_.register_calls++;
-    } else {
-      EmitCallTo(in.callee);
-    }
-    if (in.dst >= 0) {
-      if (lir::IsFloat(f_.TypeOf(in.dst))) {
-        const int d = DstReg(in.dst, kF0);
-        if (d != 0) a_->fmov(D(d), D(0));
-        CommitFp(in.dst, d);
-      } else {
-        const int d = DstReg(in.dst, kS0);
-        if (d != 0) Mov(X(d), X(0));
-        CommitGp(in.dst, d);
-      }
-    }
   }
 
   void EmitCallTo(const std::string& callee) {
@@ -1456,13 +1483,19 @@ class FunctionCompiler {
     return consumed;
   }
 
-  void EmitCallToAddress(uint64_t target) {
+  void EmitCallToAddress(uint64_t target) { EmitTransferTo(target, true); }
+  // A tail call's `b`: x16 is free once the arguments are placed.
+  void EmitBranchToAddress(uint64_t target) { EmitTransferTo(target, false); }
+
+  // `bl` (link) or `b` to an absolute address: direct in range, else through x16.
+  void EmitTransferTo(uint64_t target, bool link) {
     if (options_.base_address) {
       const int64_t pc = static_cast<int64_t>(*options_.base_address + a_->offset());
       const int64_t delta = static_cast<int64_t>(target) - pc;
       if (delta >= -kCallRange && delta < kCallRange && (delta & 3) == 0) {
-        // bl <target>: encoded by hand because the target is an absolute address.
-        a_->embedUInt32(0x94000000u | (static_cast<uint32_t>(delta >> 2) & 0x03ffffffu));
+        // bl/b <target>: encoded by hand because the target is an absolute address.
+        const uint32_t opcode = link ? 0x94000000u : 0x14000000u;
+        a_->embedUInt32(opcode | (static_cast<uint32_t>(delta >> 2) & 0x03ffffffu));
         stats_.direct_calls++;
         return;
       }
@@ -1474,7 +1507,7 @@ class FunctionCompiler {
       MovImm(kS0, target, 64);  // no pool in range: movz/movk
       stats_.far_calls++;
     }
-    a_->blr(X(kS0));
+    link ? a_->blr(X(kS0)) : a_->br(X(kS0));
   }
 
   // Nothing needs the frame record: nothing on the stack (spills, slots, saved registers,

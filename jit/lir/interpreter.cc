@@ -157,6 +157,12 @@ std::optional<Value> Interpreter::Call(const Function& f, const std::vector<Valu
         case Op::kCall:
           ExecCall(f, frame, in, depth);
           continue;
+        case Op::kTailCall: {  // the callee's result is this function's (integers only)
+          const std::optional<Value> r = ExecCall(f, frame, in, depth);
+          if (!f.ret) return std::nullopt;
+          if (!r) throw InterpError("@" + in.callee + " returned no value");
+          return Value{Truncate(r->bits, *f.ret)};
+        }
         case Op::kMov:
         case Op::kAdd:
         case Op::kSub:
@@ -201,8 +207,9 @@ std::optional<Value> Interpreter::Call(const Function& f, const std::vector<Valu
 }
 
 // A call to a function of the module (interpreted) or to a host helper (called natively);
-// its result, if any, goes to in.dst.
-void Interpreter::ExecCall(const Function& f, Frame& frame, const Instr& in, int depth) {
+// its result, if any, goes to in.dst, and is returned.
+std::optional<Value> Interpreter::ExecCall(const Function& f, Frame& frame, const Instr& in,
+                                           int depth) {
   if (in.callee.empty()) {
     // The target is machine code (a compiled function's entry), which only runs on the
     // machine or under the emulator.
@@ -223,6 +230,7 @@ void Interpreter::ExecCall(const Function& f, Frame& frame, const Instr& in, int
     if (!r) throw InterpError("@" + in.callee + " returned no value");
     frame.regs[static_cast<size_t>(in.dst)] = r->bits;
   }
+  return r;
 }
 
 // A host helper, called with the AAPCS64 register assignment of its arguments.
@@ -377,6 +385,7 @@ Value Interpreter::Eval(const Function& f, Frame& frame, const Instr& in, int) {
     case Op::kPad:
       return Value{};
     case Op::kCall:  // Call and ExecCall run these
+    case Op::kTailCall:
     case Op::kJmp:
     case Op::kBr:
     case Op::kRet:

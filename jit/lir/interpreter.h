@@ -53,7 +53,7 @@ class Interpreter {
   struct Frame;
   std::optional<Value> Call(const Function& f, const std::vector<Value>& args, int depth);
   Value Eval(const Function& f, Frame& frame, const Instr& in, int depth);
-  void ExecCall(const Function& f, Frame& frame, const Instr& in, int depth);
+  std::optional<Value> ExecCall(const Function& f, Frame& frame, const Instr& in, int depth);
   Value CallHelper(const Function& f, const Frame& frame, const Instr& in);
   uint64_t Address(const Frame& frame, const Instr& in, size_t width) const;
 

@@ -129,6 +129,32 @@ bb3:
   EXPECT_EQ(static_cast<int64_t>(interp.Run("sum_squares", {Value{10}})->bits), -385);
 }
 
+// A tail call returns its callee's result, a module function's or a host helper's.
+TEST(LirInterpreter, TailCallsReturnTheCalleesResult) {
+  Module m = Parse(R"(
+func @twice(%0:i64) -> i64 {
+bb0:
+  %1:i64 = add %0, %0
+  ret %1
+}
+func @f(%0:i64) -> i64 {
+bb0:
+  br.i64 slt %0, 0, bb2, bb1
+bb1:
+  tailcall @twice(%0)
+bb2:
+  tailcall @host_neg(%0)
+}
+)");
+  auto host_neg = +[](int64_t x) -> int64_t { return -x; };
+  Interpreter interp(m, [&](const std::string& name) -> std::optional<uint64_t> {
+    if (name == "host_neg") return reinterpret_cast<uintptr_t>(host_neg);
+    return std::nullopt;
+  });
+  EXPECT_EQ(static_cast<int64_t>(interp.Run("f", {Value{21}})->bits), 42);
+  EXPECT_EQ(static_cast<int64_t>(interp.Run("f", {Value{static_cast<uint64_t>(-9)}})->bits), 9);
+}
+
 TEST(LirInterpreter, BudgetsAndBadAccessesAreErrors) {
   Module loop = Parse("func @f() {\nbb0:\n  jmp bb0\n}\n");
   InterpreterOptions o;

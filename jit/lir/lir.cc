@@ -350,6 +350,8 @@ class Verifier {
         return CheckFramePtr(b, in);
       case Op::kCall:
         return CheckCall(b, in);
+      case Op::kTailCall:
+        return CheckTailCall(b, in);
       case Op::kPad:
         return CheckPad(b, in);
       case Op::kJmp:
@@ -489,6 +491,21 @@ class Verifier {
     if (in.dst >= 0 && !IsCallType(CheckVReg(b, &in, in.dst))) {
       Fail(b, &in, "call results must be i64, ptr or f64");
     }
+  }
+
+  // A call and a return in one: the callee named (its address is a branch target), its
+  // arguments all in registers (nothing on the stack survives the frame), no result of its
+  // own, and an integer return if the function returns (a float's register is not moved).
+  void CheckTailCall(int b, const Instr& in) const {
+    if (in.callee.empty()) Fail(b, &in, "tailcall needs a named callee");
+    CheckCall(b, in);
+    if (in.dst >= 0) Fail(b, &in, "tailcall has no result of its own: the callee's is returned");
+    if (in.args.size() > 8) Fail(b, &in, "tailcall takes at most 8 arguments");
+    for (const Operand& a : in.args) {
+      if (a.is_vreg() && IsFloat(f_.TypeOf(a.vreg)))
+        Fail(b, &in, "tailcall arguments are integers");
+    }
+    if (f_.ret && IsFloat(*f_.ret)) Fail(b, &in, "tailcall in a function returning f64");
   }
 
   void CheckPad(int b, const Instr& in) const {

@@ -114,7 +114,11 @@ enum class OpFamily : uint8_t {
   /* compare holds: one branch for two guards with one failure block (cmp, ccmp, b.cc)  */ \
   X(Br,       "br",       kBr,      kBranch,      true)                                     \
   /* return [a] */                                                                          \
-  X(Ret,      "ret",      kPlain,   kReturn,      true)
+  X(Ret,      "ret",      kPlain,   kReturn,      true)                                     \
+  /* return callee(args...): the callee's result is the function's (a named callee, */     \
+  /* register or immediate arguments, none on the stack); the frame is gone before  */     \
+  /* the branch, so a stub's cold path can hand over to a helper and stay frameless */     \
+  X(TailCall, "tailcall", kCall,    kCall,        true)
 // clang-format on
 
 }  // namespace a64jit::lir

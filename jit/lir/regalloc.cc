@@ -460,6 +460,8 @@ ScanFacts FindScanFacts(const Function& f, const RegisterFile& regs) {
         HintArguments(f, in, regs, facts.hint);
         result = in.dst;
       }
+      // A tail call's arguments end there too, and nothing after it needs a register kept.
+      if (in.op == Op::kTailCall) HintArguments(f, in, regs, facts.hint);
       if (in.op == Op::kRet && !in.args.empty() && in.args[0].is_vreg()) result = in.args[0].vreg;
       if (result >= 0 && result_hint[static_cast<size_t>(result)] < 0) {
         result_hint[static_cast<size_t>(result)] =

@@ -104,8 +104,9 @@ std::string FormatOperation(const Instr& in) {
     case OpSyntax::kSlotAddr:
       return "slotaddr ss" + std::to_string(in.slot);
     case OpSyntax::kCall: {
-      std::string s =
-          in.callee.empty() ? "call *" + FormatOperand(in.base) + "(" : "call @" + in.callee + "(";
+      const std::string op = OpName(in.op);
+      std::string s = in.callee.empty() ? op + " *" + FormatOperand(in.base) + "("
+                                        : op + " @" + in.callee + "(";
       for (size_t i = 0; i < in.args.size(); i++) {
         if (i > 0) s += ", ";
         s += FormatOperand(in.args[i]);

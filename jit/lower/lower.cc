@@ -3415,16 +3415,20 @@ class Lowerer {
     }
     SiteCache* global_site = NewSiteCache(&global);
     SiteCache* attr_site = NewSiteCache(&attr);
-    const int known = prev_instr_known_;
-    const int slow = ColdBlock(), done = NewBlock();
     const SiteRef cache = SiteRefOf(global_site);
-    const bool method = attr.op == Op::kLoadMethod;  // [NULL, the module's attribute]
-    const int64_t at = method ? offsetof(MethodCache, module) : offsetof(AttrCache, module);
-    const int value_dst = LirReg(method ? attr.dst2 : attr.dst);
     // The stub and the one-call cold path take the global's cache alone and find the
     // attribute's after it, where the function's room put it (a cache past the room is not).
     const bool adjacent = runtime::NextSiteCache(global_site) == attr_site;
-    if (adjacent && UseSiteStub(global.bc)) {
+    const bool stub = adjacent && UseSiteStub(global.bc);
+    if (stub && rt_.set_miss_how && OneExitFits(global.state, attr.state)) {
+      return ModuleAttrByStub(global, attr, cache, global_site);
+    }
+    const int known = prev_instr_known_;
+    const int slow = ColdBlock(), done = NewBlock();
+    const bool method = attr.op == Op::kLoadMethod;  // [NULL, the module's attribute]
+    const int64_t at = method ? offsetof(MethodCache, module) : offsetof(AttrCache, module);
+    const int value_dst = LirReg(method ? attr.dst2 : attr.dst);
+    if (stub) {
       const int value =
           CallNamed(kModuleAttrStubName, {V(frame_), V(AddressOf(cache, global_site))});
       lowering_ = &attr;
@@ -3455,6 +3459,33 @@ class Lowerer {
     prev_instr_known_ = -1;  // the cold path stored it (the two paths need not agree)
   }
 
+  // `module.attr` of a global as one call of the stub whose miss calls the helper itself
+  // (site_stubs.h): the hot path and the cold path of ModuleAttrByOneCall in one, with no
+  // cold block but the exit. The helper's `how` goes into the global's cache.
+  void ModuleAttrByStub(const Instr& global, const Instr& attr, const SiteRef& cache,
+                        SiteCache* global_site) {
+    const bool method = attr.op == Op::kLoadMethod;
+    const int value_dst = LirReg(method ? attr.dst2 : attr.dst);
+    rt_.set_miss_how(global_site, ModuleAttrHow(attr));
+    // Lowered as the global (lowering_): its resume exit, which ModuleAttrExit makes too, must
+    // name the global's instruction, where the interpreter starts again.
+    const int value =
+        CallNamed(kModuleAttrOrHelperStubName, {V(frame_), V(AddressOf(cache, global_site))});
+    prev_instr_known_ = -1;  // a miss's helper stored the global's or the attribute's
+    const int exit = ModuleAttrExit(global.state, attr.state);
+    const int cont = NewBlock();
+    Emit(BrInstr(Cond::kEq, Type::kI64, V(value), Operand::Imm(0), exit, cont));
+    cur_ = cont;
+    Mov(V(value), Type::kPtr, value_dst);
+    if (method) Mov(Operand::Imm(0), Type::kPtr, LirReg(attr.dst));
+  }
+  // a64_module_attr_into_frame's `how`: method | slot << 1, the slot the module's stack entry
+  // takes in the attribute's frame state.
+  int64_t ModuleAttrHow(const Instr& attr) const {
+    const int64_t slot = f_.code.nlocalsplus + static_cast<int64_t>(attr.state.stack.size()) - 1;
+    return (attr.op == Op::kLoadMethod ? 1 : 0) | slot << 1;
+  }
+
   // A module attribute's two caches (LowerModuleAttrOfGlobal).
   struct SiteRefs {
     SiteRef global;
@@ -3466,10 +3497,9 @@ class Lowerer {
   void ModuleAttrByOneCall(const Instr& global, const Instr& attr, const SiteRefs& caches) {
     const bool method = attr.op == Op::kLoadMethod;
     const int value_dst = LirReg(method ? attr.dst2 : attr.dst);
-    const int64_t slot = f_.code.nlocalsplus + static_cast<int64_t>(attr.state.stack.size()) - 1;
     Call(Helper::a64_module_attr_into_frame,
          {V(frame_), V(AddressOf(caches.global, caches.global_site)),
-          Operand::Imm((method ? 1 : 0) | slot << 1)},
+          Operand::Imm(ModuleAttrHow(attr))},
          value_dst);
     prev_instr_known_ = -1;  // the global's, or the attribute's once the global loaded
     const int exit = ModuleAttrExit(global.state, attr.state);

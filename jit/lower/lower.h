@@ -84,6 +84,9 @@ struct RuntimeAddresses {
   // puts them in the cache's SiteHeader, where the global, attribute and method helpers and
   // the call stub find them. nullptr: no caches.
   std::function<runtime::SiteCache*(int bc, int name, int argc)> new_site_cache;
+  // Writes GlobalCache::miss_how of a cache new_site_cache made: a module attribute's stub
+  // then calls its helper on a miss (site_stubs.h). Unset: that stub is not used.
+  std::function<void(runtime::SiteCache*, int64_t how)> set_miss_how;
   // Room for `count` caches, which new_site_cache then hands out in order: the address of
   // the first. Lowering reserves as many as the function may ask for, holds that address in
   // one register and makes each cache's address from it (an add; no literal a site); a cache

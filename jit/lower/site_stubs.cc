@@ -59,8 +59,11 @@ bb2:
   %7:ptr = mov 0
   ret %7
 }
+)";
 
-func @a64_module_attr_stub(%0:ptr, %1:ptr) -> ptr {
+// `module.attr` of a global: the blocks up to the hit's return, which both of its stubs share
+// (bb4 is the miss).
+constexpr const char kModuleAttrHit[] = R"(
 bb0:    ; the globals' tag, and the global's value %6 the module entry's module (the entry in
         ; the next cache, the attribute's: the next_entry_ values)
   %3:ptr = load [%0 + $f_globals]
@@ -83,11 +86,32 @@ bb3:
   %13:i64 = add %13, 1
   store.i64 %13, [%12]
   ret %12
+)";
+
+// a64_module_attr_stub's miss returns NULL: the site's cold path calls a helper.
+constexpr const char kModuleAttrMissIsNull[] = R"(
 bb4:
   %14:ptr = mov 0
   ret %14
 }
 )";
+
+// a64_module_attr_or_helper_stub's miss is a64_module_attr_into_frame's call, in the stub's
+// place: the site's cold path is then only its exit. The helper's `how` is a constant of the
+// site, which lowering put in the global's cache.
+constexpr const char kModuleAttrMissCallsHelper[] = R"(
+bb4:
+  %14:i64 = load [%1 + $miss_how]
+  tailcall @a64_module_attr_into_frame(%0, %1, %14)
+}
+)";
+
+std::string SiteStubsTemplate() {
+  return std::string(kSiteStubsTemplate) + "\nfunc @" + kModuleAttrStubName +
+         "(%0:ptr, %1:ptr) -> ptr {" + kModuleAttrHit + kModuleAttrMissIsNull + "\nfunc @" +
+         kModuleAttrOrHelperStubName + "(%0:ptr, %1:ptr) -> ptr {" + kModuleAttrHit +
+         kModuleAttrMissCallsHelper;
+}
 
 std::map<std::string, int64_t> SiteStubValues(uint64_t module_type) {
   const auto at = [](size_t offset) { return static_cast<int64_t>(offset); };
@@ -102,6 +126,7 @@ std::map<std::string, int64_t> SiteStubValues(uint64_t module_type) {
       {"globals_version", at(offsetof(GlobalCache, globals_version))},
       {"builtins_version", at(offsetof(GlobalCache, builtins_version))},
       {"global_value", at(offsetof(GlobalCache, value))},
+      {"miss_how", at(offsetof(GlobalCache, miss_how))},
       {"next_entry_module", next_entry + at(offsetof(ModuleEntry, module))},
       {"next_entry_version", next_entry + at(offsetof(ModuleEntry, version))},
       {"next_entry_value", next_entry + at(offsetof(ModuleEntry, value))},
@@ -115,7 +140,7 @@ std::map<std::string, int64_t> SiteStubValues(uint64_t module_type) {
 
 std::string SiteStubsText(uint64_t module_type) {
   if (module_type == 0) throw std::invalid_argument("site stubs: no module type");
-  return FillStubText(kSiteStubsTemplate, SiteStubValues(module_type), "site stubs");
+  return FillStubText(SiteStubsTemplate(), SiteStubValues(module_type), "site stubs");
 }
 
 std::vector<lir::Function> SiteStubs(uint64_t module_type) {

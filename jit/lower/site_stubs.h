@@ -14,13 +14,21 @@
 //                                                 exact type and its dict's tag; the module
 //                                                 entry in the next cache, the attribute's
 //                                                 (runtime::NextSiteCache)
+//   a64_module_attr_or_helper_stub(frame, GlobalCache*)
+//                                                 the same, but a miss hands over to
+//                                                 a64_module_attr_into_frame (a tail call,
+//                                                 its `how` the cache's miss_how), whose
+//                                                 result is the stub's: NULL is then an
+//                                                 error or a global to load again, and the
+//                                                 site's cold path is only its exit
 //
 // Under QEMU each call and its return end a translated block, and the return is an indirect
 // branch; on hardware the return is predicted. So lowering takes a stub only for sites outside
 // loops, in functions that do not call themselves by name (decision lower.site-stub), where
 // the bytes matter more than the few instructions.
 // The stubs are leaves with nothing on the stack, so code generation gives them no frame
-// record (codegen::CodeStats::frameless): a hit is about 12 instructions and two branches.
+// record (codegen::CodeStats::frameless): a hit is about 12 instructions and two branches. A
+// tail call (LIR's `tailcall`) is a branch, not a call, so the helper-calling stub stays one.
 // Written in LIR like the call stub and compiled once per runtime (jit/python/jit.cc).
 //
 // Instance attributes and methods (LOAD_ATTR_INSTANCE_VALUE, LOAD_METHOD_WITH_VALUES) are
@@ -41,6 +49,7 @@ namespace a64jit::lower {
 inline constexpr const char kGlobalStubName[] = "a64_global_stub";
 inline constexpr const char kGlobalBuiltinStubName[] = "a64_global_builtin_stub";
 inline constexpr const char kModuleAttrStubName[] = "a64_module_attr_stub";
+inline constexpr const char kModuleAttrOrHelperStubName[] = "a64_module_attr_or_helper_stub";
 
 // The stubs' LIR text for a runtime whose `module_type` is &PyModule_Type (never 0).
 std::string SiteStubsText(uint64_t module_type);

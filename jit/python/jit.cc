@@ -204,6 +204,9 @@ lower::RuntimeAddresses AddressesFor(PyCodeObject* code) {
   rt.call_stub = TheRuntime().call_stub;
   rt.site_stubs = TheRuntime().site_stubs.empty() ? 0 : 1;
   rt.release_stubs = TheRuntime().release_stubs;
+  rt.set_miss_how = [](runtime::SiteCache* cache, int64_t how) {
+    reinterpret_cast<runtime::GlobalCache*>(cache)->miss_how = how;
+  };
   return rt;
 }
 

@@ -63,6 +63,10 @@ struct GlobalCache {
   uint64_t globals_version;
   uint64_t builtins_version;
   void* value;  // borrowed from one of the dicts
+  // `module.attr` of this global through a64_module_attr_or_helper_stub (lower/site_stubs.h):
+  // the `how` its miss passes to a64_module_attr_into_frame, a constant of the site that
+  // lowering writes (RuntimeAddresses::set_miss_how). Never changed by a fill.
+  int64_t miss_how;
 };
 
 // LOAD_ATTR / STORE_ATTR of an instance attribute in the object's inline values: the
