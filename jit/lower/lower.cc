@@ -548,10 +548,10 @@ class Lowerer {
     const Instr& store = *target->second.store;
     const int64_t how =
         in.imm | target->second.release_mask << 8 | (store.bc - in.bc) << 10 | store.imm << 12;
-    const int status = Call(Helper::a64_binary_op_into_local,
-                            {V(LirReg(in.args[0])), V(LirReg(in.args[1])), V(frame_),
-                             Operand::Imm(how), Operand::Imm(store.bc)},
-                            -1, Type::kI64);
+    const int status = Call(
+        Helper::a64_binary_op_into_local,
+        {V(LirReg(in.args[0])), V(LirReg(in.args[1])), Operand::Imm(how), Operand::Imm(store.bc)},
+        -1, Type::kI64);
     prev_instr_known_ = -1;  // the helper set it, to the operation's unit and then the store's
     DeoptIf(in, Cond::kEq, V(status), Operand::Imm(0));
     const int after = NewBlock();
@@ -3194,7 +3194,7 @@ class Lowerer {
       return;
     }
     const auto cached = [&] {
-      SiteCallChecked(in, Helper::a64_load_attr_cached, {V(frame_), obj, V(SiteAddress(site))});
+      SiteCallChecked(in, Helper::a64_load_attr_cached, {obj, V(SiteAddress(site))});
     };
     if (InlineModuleProbe(in)) {
       return ModuleAttribute(in, obj, site, offsetof(AttrCache, module), LirReg(in.dst), -1,
@@ -3212,7 +3212,7 @@ class Lowerer {
     Incref(V(LirReg(in.dst)));
     Jmp(done);
     cur_ = slow;
-    SiteCallChecked(in, Helper::a64_load_attr_cached, {V(frame_), obj, V(SiteAddress(site))});
+    SiteCallChecked(in, Helper::a64_load_attr_cached, {obj, V(SiteAddress(site))});
     Jmp(done);
     Join(done, known, in.bc);
   }
@@ -3225,7 +3225,7 @@ class Lowerer {
       return;
     }
     if (!InstanceProbe(in)) {
-      SiteCallInt(in, Helper::a64_store_attr_cached, {V(frame_), obj, value, V(SiteAddress(site))});
+      SiteCallInt(in, Helper::a64_store_attr_cached, {obj, value, V(SiteAddress(site))});
       return;
     }
     const int known = prev_instr_known_;
@@ -3245,7 +3245,7 @@ class Lowerer {
     Decref(old, false, in.bc, IsFloatLike(in.args[1]));
     Jmp(done);
     cur_ = slow;
-    SiteCallInt(in, Helper::a64_store_attr_cached, {V(frame_), obj, value, V(SiteAddress(site))});
+    SiteCallInt(in, Helper::a64_store_attr_cached, {obj, value, V(SiteAddress(site))});
     Jmp(done);
     Join(done, known, in.bc);
   }
@@ -3368,7 +3368,7 @@ class Lowerer {
     cur_ = slow;
     SiteCallChecked(
         in, module_only ? Helper::a64_load_global_module_cached : Helper::a64_load_global_cached,
-        {V(frame_), V(AddressOf(cache, site))});
+        {V(AddressOf(cache, site))});
     Jmp(done);
     Join(done, known, in.bc);
   }
@@ -3609,7 +3609,7 @@ class Lowerer {
   // LOAD_METHOD through a64_load_method_cached, which checks and fills the site's cache.
   void LoadMethodCached(const Instr& in, Operand obj, Operand cache) {
     const int p = ScratchAddr();
-    SiteCallInt(in, Helper::a64_load_method_cached, {V(frame_), obj, V(p), cache});
+    SiteCallInt(in, Helper::a64_load_method_cached, {obj, V(p), cache});
     Load(V(p), 0, Type::kPtr, LirReg(in.dst));
     Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
   }

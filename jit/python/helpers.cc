@@ -47,7 +47,8 @@ static PyObject* EnterSite(_PyInterpreterFrame* frame, const void* cache) {
 
 // LOAD_GLOBAL: 3.11 gives every dict mutation a fresh, process-unique ma_version_tag, so
 // the same dicts with the same tags still hold the cached value.
-PyObject* a64_load_global_cached(_PyInterpreterFrame* frame, GlobalCache* cache) {
+PyObject* a64_load_global_cached(GlobalCache* cache) {
+  _PyInterpreterFrame* frame = RunningFrame();
   PyObject* name = EnterSite(frame, cache);
   auto* g = reinterpret_cast<PyDictObject*>(frame->f_globals);
   auto* b = reinterpret_cast<PyDictObject*>(frame->f_builtins);
@@ -69,7 +70,8 @@ PyObject* a64_load_global_cached(_PyInterpreterFrame* frame, GlobalCache* cache)
 // A site that found its name in the globals: only the globals can change the answer (the
 // builtins are not reached), so compiled code checks the globals' version tag alone, and the
 // cache takes nothing that came from the builtins (which that check would not guard).
-PyObject* a64_load_global_module_cached(_PyInterpreterFrame* frame, GlobalCache* cache) {
+PyObject* a64_load_global_module_cached(GlobalCache* cache) {
+  _PyInterpreterFrame* frame = RunningFrame();
   PyObject* name = EnterSite(frame, cache);
   auto* g = reinterpret_cast<PyDictObject*>(frame->f_globals);
   if (cache->globals == g && g->ma_version_tag == cache->globals_version) {
@@ -198,8 +200,8 @@ static void RememberModuleValue(ModuleEntry& e, uint32_t& respecializations, PyO
   e = {obj, reinterpret_cast<PyDictObject*>(dict)->ma_version_tag, value};
 }
 
-PyObject* a64_load_attr_cached(_PyInterpreterFrame* frame, PyObject* obj, AttrCache* cache) {
-  PyObject* name = EnterSite(frame, cache);
+PyObject* a64_load_attr_cached(PyObject* obj, AttrCache* cache) {
+  PyObject* name = EnterSite(RunningFrame(), cache);
   if (PyObject** slot = CachedSlot(obj, cache)) return Py_NewRef(*slot);
   if (PyObject* value = CachedModuleValue(obj, cache->module)) return Py_NewRef(value);
   PyObject* res = PyObject_GetAttr(obj, name);
@@ -214,14 +216,13 @@ PyObject* a64_load_attr_cached(_PyInterpreterFrame* frame, PyObject* obj, AttrCa
 
 int64_t a64_module_attr_of_global(_PyInterpreterFrame* frame, GlobalCache* global_cache,
                                   SiteCache* attr_cache, PyObject** out, int64_t method) {
-  PyObject* module = a64_load_global_module_cached(frame, global_cache);
+  PyObject* module = a64_load_global_module_cached(global_cache);
   if (module == nullptr) return 1;
   int failed;
   if (method) {
-    failed =
-        a64_load_method_cached(frame, module, out, reinterpret_cast<MethodCache*>(attr_cache)) < 0;
+    failed = a64_load_method_cached(module, out, reinterpret_cast<MethodCache*>(attr_cache)) < 0;
   } else {
-    out[0] = a64_load_attr_cached(frame, module, reinterpret_cast<AttrCache*>(attr_cache));
+    out[0] = a64_load_attr_cached(module, reinterpret_cast<AttrCache*>(attr_cache));
     failed = out[0] == nullptr;
   }
   if (failed) {
@@ -261,9 +262,8 @@ PyObject* a64_module_attr_into_frame(_PyInterpreterFrame* frame, GlobalCache* gl
 
 // 0 or -1, as PyObject_SetAttr. Only replaces an attribute that exists (a new one changes
 // the values' insertion order, which the generic path maintains).
-int64_t a64_store_attr_cached(_PyInterpreterFrame* frame, PyObject* obj, PyObject* value,
-                              AttrCache* cache) {
-  PyObject* name = EnterSite(frame, cache);
+int64_t a64_store_attr_cached(PyObject* obj, PyObject* value, AttrCache* cache) {
+  PyObject* name = EnterSite(RunningFrame(), cache);
   if (PyObject** slot = CachedSlot(obj, cache)) {
     PyObject* old = *slot;
     *slot = Py_NewRef(value);
@@ -304,9 +304,8 @@ static MethodEntry MethodEntryFor(PyObject* obj, PyObject* name) {
   return e;
 }
 
-int64_t a64_load_method_cached(_PyInterpreterFrame* frame, PyObject* obj, PyObject** out,
-                               MethodCache* cache) {
-  PyObject* name = EnterSite(frame, cache);
+int64_t a64_load_method_cached(PyObject* obj, PyObject** out, MethodCache* cache) {
+  PyObject* name = EnterSite(RunningFrame(), cache);
   if (PyObject* value = CachedModuleValue(obj, cache->module)) {
     out[0] = nullptr;
     out[1] = Py_NewRef(value);

@@ -29,6 +29,23 @@ class FakeFrame {
   std::vector<uint64_t> words_;
 };
 
+// Makes a frame the thread's current one while it lives, as compiled code's frame is while
+// it runs: the helpers that find their frame with RunningFrame (interp_state.h) see it.
+class RunningAs {
+ public:
+  explicit RunningAs(_PyInterpreterFrame* frame)
+      : cframe_(PyThreadState_Get()->cframe), saved_(cframe_->current_frame) {
+    cframe_->current_frame = frame;
+  }
+  ~RunningAs() { cframe_->current_frame = saved_; }
+  RunningAs(const RunningAs&) = delete;
+  RunningAs& operator=(const RunningAs&) = delete;
+
+ private:
+  _PyCFrame* cframe_;
+  _PyInterpreterFrame* saved_;
+};
+
 class Helpers311 : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { Py_InitializeEx(0); }
@@ -494,10 +511,10 @@ TEST_F(Helpers311, BinaryOpIntoLocalReleasesTheOperandsThenStores) {
   frame->localsplus[1] = Py_NewRef(old);
   Py_INCREF(a);  // one each for the helper to release
   Py_INCREF(b);
+  const RunningAs running(frame.get());
   const int64_t into_1 = int64_t{1} << 12;
   const int64_t gap_2 = int64_t{2} << 10;  // the operation two code units before the store
-  ASSERT_EQ(a64_binary_op_into_local(a, b, frame.get(), NB_INPLACE_MULTIPLY | 3 << 8 | into_1, 2),
-            1);
+  ASSERT_EQ(a64_binary_op_into_local(a, b, NB_INPLACE_MULTIPLY | 3 << 8 | into_1, 2), 1);
   EXPECT_EQ(PyFloat_AsDouble(frame->localsplus[1]), 3.0);
   EXPECT_EQ(Py_REFCNT(a), 1);
   EXPECT_EQ(Py_REFCNT(b), 1);
@@ -505,15 +522,14 @@ TEST_F(Helpers311, BinaryOpIntoLocalReleasesTheOperandsThenStores) {
   EXPECT_EQ(frame->prev_instr, _PyCode_CODE(frame->f_code) + 2);
   PyObject* stored = frame->localsplus[1];
   Py_INCREF(a);  // only a is released (mask 1)
-  ASSERT_EQ(a64_binary_op_into_local(a, b, frame.get(), NB_SUBTRACT | 1 << 8 | into_1, 0), 1);
+  ASSERT_EQ(a64_binary_op_into_local(a, b, NB_SUBTRACT | 1 << 8 | into_1, 0), 1);
   EXPECT_EQ(PyFloat_AsDouble(frame->localsplus[1]), -0.5);
   EXPECT_EQ(Py_REFCNT(a), 1);
   EXPECT_EQ(Py_REFCNT(b), 1);
   stored = frame->localsplus[1];
   Py_INCREF(a);
   frame->prev_instr = nullptr;
-  EXPECT_EQ(a64_binary_op_into_local(a, Py_None, frame.get(), NB_ADD | 3 << 8 | gap_2 | into_1, 2),
-            0);
+  EXPECT_EQ(a64_binary_op_into_local(a, Py_None, NB_ADD | 3 << 8 | gap_2 | into_1, 2), 0);
   EXPECT_TRUE(PyErr_ExceptionMatches(PyExc_TypeError));
   EXPECT_EQ(frame->prev_instr, _PyCode_CODE(frame->f_code));  // the operation's, 2 before
   PyErr_Clear();

@@ -507,8 +507,7 @@ PyObject* a64_box_int_reusing(int64_t v, PyObject** slot) {
   return old;
 }
 
-int64_t a64_binary_op_into_local(PyObject* a, PyObject* b, _PyInterpreterFrame* frame, int64_t how,
-                                 int64_t store_unit) {
+int64_t a64_binary_op_into_local(PyObject* a, PyObject* b, int64_t how, int64_t store_unit) {
   static const struct {
     int nb;
     binaryfunc op;
@@ -531,6 +530,7 @@ int64_t a64_binary_op_into_local(PyObject* a, PyObject* b, _PyInterpreterFrame* 
     PyErr_Format(PyExc_SystemError, "a64jit: BINARY_OP %d has no float form", nb);
     return 0;
   }
+  _PyInterpreterFrame* const frame = RunningFrame();
   _Py_CODEUNIT* const first = _PyCode_CODE(frame->f_code);
   frame->prev_instr = first + store_unit - ((how >> 10) & 3);
   PyObject* result = op(a, b);

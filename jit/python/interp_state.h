@@ -51,6 +51,14 @@ inline PyThreadState* CurrentThreadState() {
       __atomic_load_n(kCurrentThreadStateSlot, __ATOMIC_RELAXED));
 }
 
+// The frame of the compiled code that called a helper: the thread's current frame, which
+// compiled code keeps its own while it runs, as 3.11's interpreter does (jit.cc's BeginRun,
+// the call stub, a generator's resumption). The site caches' helpers find their frame here,
+// so that the calls in their sites' cold paths do not pass it.
+inline struct _PyInterpreterFrame* RunningFrame() {
+  return CurrentThreadState()->cframe->current_frame;
+}
+
 // What the interpreter does right after a CALL of anything but a Python function, and after
 // CALL_FUNCTION_EX: if the breaker is set, handle it; an exception then raises at the call
 // and its result is dropped. Inline: one load on the path of every such call.
