@@ -43,6 +43,10 @@ bb0:   ; the site's C-call cache %72 (never NULL: a site without one calls a64_c
         ; plain shape (bb32-bb33), then a bound C method (bb34-bb36)
   %72:ptr = and %57, -2
   %2:i64 = load [%72 - $argc_below_cache]
+  %31:ptr = load [%0 + $ts_cframe]           ; the caller's frame %53 names the CALL (the
+  %53:ptr = load [%31 + $cframe_current_frame] ; header's instruction) before anything runs
+  %113:ptr = load [%72 - $prev_instr_below_cache]
+  store.ptr %113, [%53 + $prev_instr]
   %73:ptr = load [%1]
   %74:i64 = and %57, 1
   %75:ptr = load [%1 + 8]
@@ -182,7 +186,6 @@ bb23:    ; the function %4 and its %6 arguments from %5, as bb15 finds them
 bb24:    ; tracing (a uint8_t, then padding), or the JIT off (NULL) or on for another thread
   %27:ptr = mov $direct_thread_slot
   %28:ptr = load [%27]
-  %31:ptr = load [%0 + $ts_cframe]
   %32:i8 = load [%31 + $cframe_use_tracing]
   br.i8 ne %32, 0 or.i64 ne %28, %0, bb11, bb25
 bb25:    ; at the recursion limit, or no room (also with no chunk: top, limit NULL)
@@ -225,7 +228,6 @@ bb27:    ; the arguments' references move in
 bb28:    ; the frame becomes current (BeginRun)
   %35:i32 = sub %35, 1
   store.i32 %35, [%0 + $ts_recursion_remaining]
-  %53:ptr = load [%31 + $cframe_current_frame]
   store.ptr %53, [%38 + $f_previous]
   store.ptr %38, [%31 + $cframe_current_frame]
   %54:ptr = mov $entry_counter
@@ -334,6 +336,7 @@ std::map<std::string, int64_t> StubValues(const CallStubFacts& f) {
       {"deopt_code_limit", static_cast<int64_t>(kDeoptCodeLimit)},
       {"eval_breaker", word(f.eval_breaker)},
       {"argc_below_cache", -runtime::kHeaderArgc},  // the header's argc, before the cache
+      {"prev_instr_below_cache", -runtime::kHeaderPrevInstr},
       {"ccall_callable", at(offsetof(runtime::CCallCache, callable))},
       {"ccall_self_type", at(offsetof(runtime::CCallCache, self_type))},
       {"ccall_self", at(offsetof(runtime::CCallCache, self))},

@@ -36,6 +36,10 @@ struct HeadedSiteCache {
 constexpr int64_t kHeaderArgc =
     static_cast<int64_t>(offsetof(HeadedSiteCache, header) + offsetof(SiteHeader, argc)) -
     static_cast<int64_t>(offsetof(HeadedSiteCache, cache));
+// Where its instruction's address is, which the call stub stores into the caller's frame.
+constexpr int64_t kHeaderPrevInstr =
+    static_cast<int64_t>(offsetof(HeadedSiteCache, header) + offsetof(SiteHeader, prev_instr)) -
+    static_cast<int64_t>(offsetof(HeadedSiteCache, cache));
 // The cache made right after `cache` in the same room (the runtime's rooms are arrays of
 // HeadedSiteCache). `module.attr` of a global passes its global's cache alone to the stub and
 // the helper that take both (site_stubs.h, a64_module_attr_into_frame) when its attribute's
