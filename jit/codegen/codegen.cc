@@ -1370,19 +1370,8 @@ class FunctionCompiler {
   // and the branch leaves x30 pointing at the caller, to which the callee returns.
   void EmitTailCall(const Instr& in) {
     PlaceArguments(in);
-    if (!frameless_) {
-      SaveCalleeSaved(false);
-      Mov(asmjit::a64::sp, asmjit::a64::x29);
-      a_->ldp(asmjit::a64::x29, asmjit::a64::x30, asmjit::a64::ptr_post(asmjit::a64::sp, 16));
-    }
-    if (in.callee == f_.name) {
-      a_->b(entry_);
-      stats_.direct_calls++;
-      return;
-    }
-    std::optional<uint64_t> target = options_.resolve ? options_.resolve(in.callee) : std::nullopt;
-    if (!target) Fail("tail call to unknown function @" + in.callee);
-    EmitBranchToAddress(*target);
+    if (!frameless_) EmitFrameTeardown();
+    EmitTransferToCallee(in.callee, false);
   }
 
   // A call's arguments into their ABI registers and stack slots.
@@ -1432,15 +1421,18 @@ class FunctionCompiler {
     for (const auto& [reg, imm] : immediates) MovImm(reg, static_cast<uint64_t>(imm), 64);
   }
 
-  void EmitCallTo(const std::string& callee) {
+  void EmitCallTo(const std::string& callee) { EmitTransferToCallee(callee, true); }
+
+  // `bl` (link) or a tail call's `b` to a function named in the LIR.
+  void EmitTransferToCallee(const std::string& callee, bool link) {
     if (callee == f_.name) {
-      a_->bl(entry_);  // self-recursion: always in range
+      link ? a_->bl(entry_) : a_->b(entry_);  // self-recursion: always in range
       stats_.direct_calls++;
       return;
     }
     std::optional<uint64_t> target = options_.resolve ? options_.resolve(callee) : std::nullopt;
-    if (!target) Fail("call to unknown function @" + callee);
-    EmitCallToAddress(*target);
+    if (!target) Fail(std::string(link ? "" : "tail ") + "call to unknown function @" + callee);
+    EmitTransferTo(*target, link);
   }
 
   // CompileOptions::release_stubs: instrs[i], a call of @a64_dealloc_at with its object and
@@ -1484,10 +1476,9 @@ class FunctionCompiler {
   }
 
   void EmitCallToAddress(uint64_t target) { EmitTransferTo(target, true); }
-  // A tail call's `b`: x16 is free once the arguments are placed.
-  void EmitBranchToAddress(uint64_t target) { EmitTransferTo(target, false); }
 
-  // `bl` (link) or `b` to an absolute address: direct in range, else through x16.
+  // `bl` (link) or `b` to an absolute address: direct in range, else through x16 (free at a
+  // tail call once the arguments are placed).
   void EmitTransferTo(uint64_t target, bool link) {
     if (options_.base_address) {
       const int64_t pc = static_cast<int64_t>(*options_.base_address + a_->offset());
@@ -1614,10 +1605,14 @@ class FunctionCompiler {
   }
 
   void EmitEpilogue() {
+    EmitFrameTeardown();
+    a_->ret(asmjit::a64::x30);
+  }
+  // The saved registers back, then sp, x29 and x30 as the caller left them.
+  void EmitFrameTeardown() {
     SaveCalleeSaved(false);
     Mov(asmjit::a64::sp, asmjit::a64::x29);
     a_->ldp(asmjit::a64::x29, asmjit::a64::x30, asmjit::a64::ptr_post(asmjit::a64::sp, 16));
-    a_->ret(asmjit::a64::x30);
   }
 
   void EmitPool() {

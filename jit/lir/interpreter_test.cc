@@ -93,6 +93,13 @@ TEST(LirInterpreter, FloatComparesAreOrderedAsPythons) {
                VerifyError);  // no unsigned order on f64
 }
 
+// The host helper the tests below call: @host_neg.
+int64_t HostNeg(int64_t x) { return -x; }
+std::optional<uint64_t> ResolveHostNeg(const std::string& name) {
+  if (name == "host_neg") return reinterpret_cast<uintptr_t>(&HostNeg);
+  return std::nullopt;
+}
+
 TEST(LirInterpreter, LoopsCallsSlotsAndHelpers) {
   Module m = Parse(R"(
 func @sq(%0:i64) -> i64 {
@@ -121,11 +128,7 @@ bb3:
   ret %6
 }
 )");
-  auto host_neg = +[](int64_t x) -> int64_t { return -x; };
-  Interpreter interp(m, [&](const std::string& name) -> std::optional<uint64_t> {
-    if (name == "host_neg") return reinterpret_cast<uintptr_t>(host_neg);
-    return std::nullopt;
-  });
+  Interpreter interp(m, ResolveHostNeg);
   EXPECT_EQ(static_cast<int64_t>(interp.Run("sum_squares", {Value{10}})->bits), -385);
 }
 
@@ -146,11 +149,7 @@ bb2:
   tailcall @host_neg(%0)
 }
 )");
-  auto host_neg = +[](int64_t x) -> int64_t { return -x; };
-  Interpreter interp(m, [&](const std::string& name) -> std::optional<uint64_t> {
-    if (name == "host_neg") return reinterpret_cast<uintptr_t>(host_neg);
-    return std::nullopt;
-  });
+  Interpreter interp(m, ResolveHostNeg);
   EXPECT_EQ(static_cast<int64_t>(interp.Run("f", {Value{21}})->bits), 42);
   EXPECT_EQ(static_cast<int64_t>(interp.Run("f", {Value{static_cast<uint64_t>(-9)}})->bits), 9);
 }

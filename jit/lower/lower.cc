@@ -1395,7 +1395,6 @@ class Lowerer {
     if (rt_.call_stub != 0 && c_call == nullptr) {
       c_call = reinterpret_cast<runtime::CCallCache*>(NewSiteCache(&in));  // argc in its header
     }
-    if (rt_.call_stub == 0 || c_call == nullptr) SetPrevInstr(in.bc);
     if (rt_.call_stub != 0 && c_call != nullptr) {  // the stub takes no site without a cache
       // The stub stores prev_instr from the cache's header: two or three instructions fewer a
       // site (the stdlib functions have 10,000), and two more run a C call.
@@ -1405,6 +1404,7 @@ class Lowerer {
       // under QEMU and a literal and a register here).
       Mov(V(CallNamed(kCallStubName, {V(tstate_), V(p), V(tagged)}, Type::kI64)), Type::kPtr, dst);
     } else {
+      SetPrevInstr(in.bc);
       Call(Helper::a64_call, {V(tstate_), V(p), Operand::Imm(in.imm), Operand::Imm(0)}, dst);
     }
     prev_instr_known_ = -1;
@@ -3429,7 +3429,7 @@ class Lowerer {
     const int slow = ColdBlock(), done = NewBlock();
     const bool method = attr.op == Op::kLoadMethod;  // [NULL, the module's attribute]
     const int64_t at = method ? offsetof(MethodCache, module) : offsetof(AttrCache, module);
-    const int value_dst = LirReg(method ? attr.dst2 : attr.dst);
+    const int value_dst = ModuleAttrValueReg(attr);
     if (stub) {
       const int value =
           CallNamed(kModuleAttrStubName, {V(frame_), V(AddressOf(cache, global_site))});
@@ -3466,20 +3466,28 @@ class Lowerer {
   // cold block but the exit. The helper's `how` goes into the global's cache.
   void ModuleAttrByStub(const Instr& global, const Instr& attr, const SiteRef& cache,
                         SiteCache* global_site) {
-    const bool method = attr.op == Op::kLoadMethod;
-    const int value_dst = LirReg(method ? attr.dst2 : attr.dst);
     rt_.set_miss_how(global_site, ModuleAttrHow(attr));
     // Lowered as the global (lowering_): its resume exit, which ModuleAttrExit makes too, must
     // name the global's instruction, where the interpreter starts again.
     const int value =
         CallNamed(kModuleAttrOrHelperStubName, {V(frame_), V(AddressOf(cache, global_site))});
-    prev_instr_known_ = -1;  // a miss's helper stored the global's or the attribute's
+    ModuleAttrExitIfNull(global, attr, value, ModuleAttrValueReg(attr));
+  }
+  // After the call that gave the attribute `value` or NULL (having stored prev_instr, the
+  // global's or the attribute's): the one exit, else the value in `value_dst` and
+  // LOAD_METHOD's NULL below it.
+  void ModuleAttrExitIfNull(const Instr& global, const Instr& attr, int value, int value_dst) {
+    prev_instr_known_ = -1;
     const int exit = ModuleAttrExit(global.state, attr.state);
     const int cont = NewBlock();
     Emit(BrInstr(Cond::kEq, Type::kI64, V(value), Operand::Imm(0), exit, cont));
     cur_ = cont;
-    Mov(V(value), Type::kPtr, value_dst);
-    if (method) Mov(Operand::Imm(0), Type::kPtr, LirReg(attr.dst));
+    if (value != value_dst) Mov(V(value), Type::kPtr, value_dst);
+    if (attr.op == Op::kLoadMethod) Mov(Operand::Imm(0), Type::kPtr, LirReg(attr.dst));
+  }
+  // Where the attribute goes: LOAD_ATTR's result, or the second of LOAD_METHOD's pair.
+  int ModuleAttrValueReg(const Instr& attr) {
+    return LirReg(attr.op == Op::kLoadMethod ? attr.dst2 : attr.dst);
   }
   // a64_module_attr_into_frame's `how`: method | slot << 1, the slot the module's stack entry
   // takes in the attribute's frame state.
@@ -3497,18 +3505,12 @@ class Lowerer {
   // Its cold path as one call (the attribute's cache after the global's): the value or NULL,
   // and one exit for the global's failure and the attribute's (ModuleAttrExit).
   void ModuleAttrByOneCall(const Instr& global, const Instr& attr, const SiteRefs& caches) {
-    const bool method = attr.op == Op::kLoadMethod;
-    const int value_dst = LirReg(method ? attr.dst2 : attr.dst);
+    const int value_dst = ModuleAttrValueReg(attr);
     Call(Helper::a64_module_attr_into_frame,
          {V(frame_), V(AddressOf(caches.global, caches.global_site)),
           Operand::Imm(ModuleAttrHow(attr))},
          value_dst);
-    prev_instr_known_ = -1;  // the global's, or the attribute's once the global loaded
-    const int exit = ModuleAttrExit(global.state, attr.state);
-    const int cont = NewBlock();
-    Emit(BrInstr(Cond::kEq, Type::kI64, V(value_dst), Operand::Imm(0), exit, cont));
-    cur_ = cont;
-    if (method) Mov(Operand::Imm(0), Type::kPtr, LirReg(attr.dst));
+    ModuleAttrExitIfNull(global, attr, value_dst, value_dst);
   }
   // Its cold path with a status: an exit for the global's failure (1) and one for the
   // attribute's (2), whose state holds the module.

@@ -32,14 +32,16 @@ struct HeadedSiteCache {
   SiteHeader header;
   SiteCache cache;
 };
-// Where a cache's header has a CALL's argc, from the cache's address (negative: before it).
-constexpr int64_t kHeaderArgc =
-    static_cast<int64_t>(offsetof(HeadedSiteCache, header) + offsetof(SiteHeader, argc)) -
-    static_cast<int64_t>(offsetof(HeadedSiteCache, cache));
-// Where its instruction's address is, which the call stub stores into the caller's frame.
-constexpr int64_t kHeaderPrevInstr =
-    static_cast<int64_t>(offsetof(HeadedSiteCache, header) + offsetof(SiteHeader, prev_instr)) -
-    static_cast<int64_t>(offsetof(HeadedSiteCache, cache));
+// Where a header field at `field` (its offset in SiteHeader) is, from the cache's address
+// (negative: before it).
+constexpr int64_t HeaderFieldFromCache(size_t field) {
+  return static_cast<int64_t>(offsetof(HeadedSiteCache, header) + field) -
+         static_cast<int64_t>(offsetof(HeadedSiteCache, cache));
+}
+// A CALL's argc, and the instruction's address, which the call stub stores into the caller's
+// frame.
+constexpr int64_t kHeaderArgc = HeaderFieldFromCache(offsetof(SiteHeader, argc));
+constexpr int64_t kHeaderPrevInstr = HeaderFieldFromCache(offsetof(SiteHeader, prev_instr));
 // The cache made right after `cache` in the same room (the runtime's rooms are arrays of
 // HeadedSiteCache). `module.attr` of a global passes its global's cache alone to the stub and
 // the helper that take both (site_stubs.h, a64_module_attr_into_frame) when its attribute's
