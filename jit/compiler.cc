@@ -77,6 +77,7 @@ CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& r
   options.resolve = resolve;
   options.exit_code_limit = lower::kDeoptCodeLimit;  // each deopt exit one `bl`
   options.release_stubs = rt.release_stubs;          // each dealloc a `bl` and a data word
+  options.into_local_stub = rt.into_local_stub;      // a `bl` and two data words
   out.code = codegen::CompileInto(sink, [&](std::optional<uint64_t> base) {
     options.base_address = base;
     return EmitCode(lir, options);

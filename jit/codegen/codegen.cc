@@ -13,6 +13,7 @@
 #include "jit/codegen/disassembly.h"
 #include "jit/codegen/exit_tails.h"
 #include "jit/codegen/immediates.h"
+#include "jit/codegen/into_local_stub.h"
 #include "jit/codegen/release_stubs.h"
 #include "jit/lir/cfg.h"
 #include "jit/lir/text.h"
@@ -1270,6 +1271,8 @@ class FunctionCompiler {
       current_ = &instrs[i];
       if (const size_t n = EmitReleaseByStub(instrs, i); n > 0) {
         i += n - 1;  // the call, and the jump after it when the data word stands for it
+      } else if (const size_t m = EmitIntoLocalByStub(instrs, i); m > 0) {
+        i += m - 1;  // the call, and the branch after it when the words stand for it
       } else if (i + 1 < end && (EmitStorePair(instrs[i], instrs[i + 1]) ||
                                  EmitPreIndexedLoad(instrs[i], instrs[i + 1]))) {
         i++;  // both in one instruction
@@ -1475,6 +1478,67 @@ class FunctionCompiler {
     return consumed;
   }
 
+  // CompileOptions::into_local_stub: instrs[i], a call of @a64_binary_op_into_local with its
+  // operands in registers, as a `bl` to the stub and two data words (into_local_stub.h).
+  // Returns 2 when the words also stand for the branch after it (on its status, read nowhere
+  // else, with the failure's block next and the join placed and in reach), 1 when the stub
+  // returns the status in x0 for the branch as written, 0 when the call is not of that form.
+  size_t EmitIntoLocalByStub(const lir::InstrList& instrs, size_t i) {
+    const Instr& in = instrs[i];
+    if (options_.into_local_stub == 0 || in.op != Op::kCall || in.callee != kIntoLocalName ||
+        in.args.size() != 4 || !in.args[0].is_vreg() || !in.args[1].is_vreg() ||
+        !in.args[2].is_imm() || !in.args[3].is_imm()) {
+      return 0;
+    }
+    const Location &a = Loc(in.args[0].vreg), &b = Loc(in.args[1].vreg);
+    if (!a.is_reg() || !b.is_reg()) return 0;
+    IntoLocalSite site{a.index, b.index, in.args[2].imm, in.args[3].imm, 0};
+    if (!IntoLocalDataWords(site)) return 0;
+    EmitCallToAddress(options_.into_local_stub);
+    const auto at = static_cast<int64_t>(a_->offset());
+    const int64_t join = IntoLocalJoin(instrs, i);
+    if (join >= 0) site.continuation = (join - at) / 4;
+    if (join < 0 || !IntoLocalDataWords(site)) site.continuation = 0;
+    const auto words = *IntoLocalDataWords(site);
+    data_words_.push_back(static_cast<uint32_t>(at));
+    data_words_.push_back(static_cast<uint32_t>(at + 4));
+    a_->embedUInt32(words.first);
+    a_->embedUInt32(words.second);
+    stats_.into_local_calls++;
+    if (site.continuation != 0) return 2;
+    if (in.dst >= 0) {  // the status, as EmitCall takes a call's result
+      const int d = DstReg(in.dst, kS0);
+      if (d != 0) Mov(X(d), X(0));
+      CommitGp(in.dst, d);
+    }
+    return 1;
+  }
+  // The placed offset of the join that the branch after instrs[i] (a call) takes when the
+  // call's result is nonzero, if the branch is `br.i64 eq %result, 0, next block, join` and
+  // reads the only use of the result; else -1.
+  int64_t IntoLocalJoin(const lir::InstrList& instrs, size_t i) {
+    const Instr& in = instrs[i];
+    if (i + 2 != instrs.size() || in.dst < 0) return -1;
+    const Instr& br = instrs[i + 1];
+    if (BranchValue(br) != in.dst || br.br_on_value || br.cond != Cond::kEq ||
+        br.targets[0] != block_ + 1 || UseCount(in.dst) != 1) {
+      return -1;
+    }
+    return block_offset_[static_cast<size_t>(br.targets[1])];
+  }
+  // How many instructions read `vreg`, counted over the function once it is first asked.
+  int UseCount(int vreg) {
+    if (use_counts_.empty()) {
+      use_counts_.assign(f_.vreg_types.size(), 0);
+      for (const lir::Block& block : f_.blocks) {
+        for (const Instr& in : block.instrs) {
+          lir::ForEachUse(in, [&](int v) { use_counts_[static_cast<size_t>(v)]++; });
+        }
+      }
+    }
+    return use_counts_[static_cast<size_t>(vreg)];
+  }
+
   void EmitCallToAddress(uint64_t target) { EmitTransferTo(target, true); }
 
   // `bl` (link) or `b` to an absolute address: direct in range, else through x16 (free at a
@@ -1641,7 +1705,8 @@ class FunctionCompiler {
   ExitTails exit_tails_;                    // FindExitTails
   std::vector<asmjit::Label> tail_labels_;  // per tail, once an exit calls it
   std::vector<ExitByCall> exits_;
-  std::vector<uint32_t> data_words_;  // EmitReleaseByStub's
+  std::vector<uint32_t> data_words_;  // EmitReleaseByStub's and EmitIntoLocalByStub's
+  std::vector<int> use_counts_;       // UseCount's, by vreg
   std::vector<bool> narrow_loads_;    // FindNarrowLoads
   int epilogue_block_ = -1;           // EpilogueBlock()
   bool frameless_ = false;            // CodeStats::frameless

@@ -57,6 +57,11 @@ struct CompileOptions {
   // a data word (CompiledFunction::data_words), which also stands for the jump after the call
   // when its target is in reach. 0: such a call is emitted as written.
   uint64_t release_stubs = 0;
+  // Nonzero: where the into-local stub is (into_local_stub.h). A call of
+  // @a64_binary_op_into_local with its operands in registers becomes a `bl` to it and two data
+  // words, which also stand for the branch after the call when its join is in reach. 0: such a
+  // call is emitted as written.
+  uint64_t into_local_stub = 0;
 };
 
 // What an exit by call returns in its low two bits (the rest is its bl's offset).
@@ -86,6 +91,7 @@ struct CodeStats {
   int exits_by_call = 0;   // CompileOptions::exit_code_limit
   int register_calls = 0;  // blr x17: `call *%t(...)`, a target known only at run time
   int release_calls = 0;   // CompileOptions::release_stubs: `bl` and a data word
+  int into_local_calls = 0;  // CompileOptions::into_local_stub: `bl` and two data words
   bool long_ranges = false;
   int64_t frame_size = 0;
   int spill_slots = 0;

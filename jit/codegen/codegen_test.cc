@@ -5,6 +5,7 @@
 
 #include "emulation/executors.h"
 #include "emulation/helper_registry.h"
+#include "jit/codegen/into_local_stub.h"
 #include "jit/codegen/release_stubs.h"
 #include "jit/lir/text.h"
 
@@ -384,6 +385,91 @@ TEST(Codegen, ReleaseByStubPassesItsOperandsAndGoesOnAfterTheDecref) {
   EXPECT_TRUE(p.data_words.empty());
   EXPECT_NE(Disassemble(p, kBase).find("movz x2, #0x2a"), std::string::npos)
       << Disassemble(p, kBase);
+}
+
+// What the into-local stub passed to its helper (RecordIntoLocal), and what the helper says.
+struct SeenIntoLocal {
+  uint64_t a = 0, b = 0, at = 0;
+  IntoLocalSite site;
+  int calls = 0;
+} g_seen_into_local;
+bool g_into_local_fails = false;
+uint64_t RecordIntoLocal(const uint64_t* regs, uint64_t at) {
+  const auto* words = reinterpret_cast<const uint32_t*>(at);
+  const IntoLocalSite site = DecodeIntoLocalWords(words[0], words[1]);
+  g_seen_into_local =
+      SeenIntoLocal{regs[site.a], regs[site.b], at, site, g_seen_into_local.calls + 1};
+  return g_into_local_fails ? 0 : IntoLocalContinuation(site, at);
+}
+
+// A fused float store's generic path (CompileOptions::into_local_stub): the call of
+// @a64_binary_op_into_local becomes a `bl` to the one stub and two data words naming the
+// operands' registers, `how` and the unit. With the failure's block next and the join placed
+// (`branch` "eq", the status read by the branch alone), the words stand for the branch too;
+// otherwise the stub returns the status for the branch as written. Both ways the code goes
+// on at the join after a success and in the failure's block after a failure. Run on this
+// host's executor (Unicorn on x86-64, natively on aarch64).
+void CheckIntoLocalByStub(const std::string& branch, bool continued) {
+  SCOPED_TRACE(branch);
+  const std::string text =
+      "func @f(%0:ptr, %1:ptr) -> ptr {\nbb0:\n  br.i64 ne %0, 0, bb2, bb1\n"
+      "bb1:\n  %5:ptr = add %1, 5\n  ret %5\n"
+      "bb2:\n  %3:i64 = call @a64_binary_op_into_local(%1, %0, 6669, 31)\n  " +
+      branch + "\nbb3:\n  ret 77\n}\n";
+  const lir::Module m = lir::Parse(text);
+  std::unique_ptr<runtime::Executor> ex = emu::CreateHostExecutor();
+  emu::RegisterHelper(reinterpret_cast<const void*>(&RecordIntoLocal),
+                      emu::HelperSignature{"RecordIntoLocal", 2, 0, runtime::RetKind::kInt});
+  const std::vector<uint8_t> stub = IntoLocalStub(reinterpret_cast<uintptr_t>(&RecordIntoLocal));
+  CompileOptions options;
+  options.into_local_stub = reinterpret_cast<uintptr_t>(ex->Load(stub.data(), stub.size()));
+  const LoadedFunction f = LoadOnHost(*ex, m.functions.back(), options);
+  const std::string listing = Disassemble(f.code, reinterpret_cast<uintptr_t>(f.entry));
+  EXPECT_EQ(f.code.stats.into_local_calls, 1) << listing;
+  ASSERT_EQ(f.code.data_words.size(), 2u) << listing;
+  const uint64_t first_word = reinterpret_cast<uintptr_t>(f.entry) + f.code.data_words[0];
+
+  const uint64_t object = 0x123450, other = 0x555550;
+  for (const bool fails : {false, true}) {
+    g_into_local_fails = fails;
+    g_seen_into_local = SeenIntoLocal{};
+    const uint64_t got =
+        ex->CallInt(f.entry, {runtime::Arg::Int(other), runtime::Arg::Int(object)});
+    EXPECT_EQ(got, fails ? 77 : object + 5) << listing;
+    EXPECT_EQ(g_seen_into_local.calls, 1);
+    EXPECT_EQ(g_seen_into_local.a, object);
+    EXPECT_EQ(g_seen_into_local.b, other);
+    EXPECT_EQ(g_seen_into_local.site.how, 6669);
+    EXPECT_EQ(g_seen_into_local.site.unit, 31);
+    EXPECT_EQ(g_seen_into_local.site.continuation != 0, continued);
+    EXPECT_EQ(g_seen_into_local.at, first_word);
+#if !defined(__aarch64__)
+    EXPECT_GT(ex->last_call_stats().guest_instructions, 0u);  // Unicorn ran it
+#endif
+  }
+  g_into_local_fails = false;
+}
+
+TEST(Codegen, IntoLocalByStubGoesOnAtTheJoinOrTheFailure) {
+  CheckIntoLocalByStub("br.i64 eq %3, 0, bb3, bb1", true);   // the words stand for it
+  CheckIntoLocalByStub("br.i64 ne %3, 0, bb1, bb3", false);  // not the form: as written
+}
+
+TEST(Codegen, IntoLocalWordsRefuseWhatDoesNotFit) {
+  EXPECT_TRUE(IntoLocalDataWords({3, 28, 6669, 65534, -32768}));
+  EXPECT_FALSE(IntoLocalDataWords({29, 1, 6669, 31, 0}));       // x29 is not saved
+  EXPECT_FALSE(IntoLocalDataWords({1, 2, 8192 << 12, 31, 0}));  // local 8192
+  EXPECT_FALSE(IntoLocalDataWords({1, 2, 32, 31, 0}));          // operation 32
+  EXPECT_FALSE(IntoLocalDataWords({1, 2, 6669, 65535, 0}));     // unit 65535
+  EXPECT_FALSE(IntoLocalDataWords({1, 2, 6669, 31, 32768}));    // too far
+  const auto words = IntoLocalDataWords({3, 28, 0x1a0d | 8191 << 12, 65534, -32768});
+  ASSERT_TRUE(words);
+  const IntoLocalSite back = DecodeIntoLocalWords(words->first, words->second);
+  EXPECT_EQ(back.a, 3);
+  EXPECT_EQ(back.b, 28);
+  EXPECT_EQ(back.how, 0x1a0d | 8191 << 12);
+  EXPECT_EQ(back.unit, 65534);
+  EXPECT_EQ(back.continuation, -32768);
 }
 
 }  // namespace

@@ -130,6 +130,9 @@ struct RuntimeAddresses {
   // Where the release stubs are (codegen/release_stubs.h); 0: none, and every dealloc block
   // keeps its inline form (prev_instr, a64_dealloc, the jump back).
   uint64_t release_stubs = 0;
+  // Where the into-local stub is (codegen/into_local_stub.h); 0: none, and each fused float
+  // store's generic path calls a64_binary_op_into_local as written.
+  uint64_t into_local_stub = 0;
   // An object whose reference count never reaches 0 (2^60), released in place of a NULL
   // local when a returning frame clears its locals without a branch per local; 0: branch.
   uint64_t null_sink = 0;

@@ -7,6 +7,7 @@
 #include <internal/pycore_frame.h>
 #include <opcode.h>
 
+#include "jit/codegen/into_local_stub.h"
 #include "jit/codegen/release_stubs.h"
 #include "jit/python/interp_state.h"
 #include "jit/runtime/helpers.h"
@@ -543,6 +544,15 @@ int64_t a64_binary_op_into_local(PyObject* a, PyObject* b, int64_t how, int64_t 
   frame->prev_instr = first + store_unit;
   Py_XDECREF(old);
   return 1;
+}
+
+uint64_t a64_binary_op_by_stub(const uint64_t* regs, uint64_t at) {
+  const auto* words = reinterpret_cast<const uint32_t*>(at);
+  const codegen::IntoLocalSite site = codegen::DecodeIntoLocalWords(words[0], words[1]);
+  const auto a = reinterpret_cast<PyObject*>(regs[site.a]);
+  const auto b = reinterpret_cast<PyObject*>(regs[site.b]);
+  if (a64_binary_op_into_local(a, b, site.how, site.unit) == 0) return 0;
+  return codegen::IntoLocalContinuation(site, at);
 }
 
 namespace {

@@ -16,6 +16,7 @@
 
 #include "emulation/executors.h"
 #include "jit/codegen/codegen.h"
+#include "jit/codegen/into_local_stub.h"
 #include "jit/codegen/release_stubs.h"
 #include "jit/compiler.h"
 #include "jit/lir/text.h"
@@ -75,6 +76,7 @@ struct CodeState {
   bool list_checked = false;
   size_t code_size = 0;           // instructions and literal pool
   codegen::CodeStats code_stats;  // where the instructions end, for the disassembly
+  std::vector<uint32_t> data_words;  // and where its data words are
   std::string name;               // module:qualname
   std::string module;             // for the text of its stages (TextOf)
   PyCodeObject* code = nullptr;   // set once compiled (and then pinned)
@@ -119,6 +121,7 @@ struct Runtime {
   uint64_t call_stub = 0;                      // the guest call stub's entry; 0: CALLs ask a64_call
   std::map<std::string, uint64_t> site_stubs;  // by name (jit/lower/site_stubs.h); empty: none
   uint64_t release_stubs = 0;  // codegen/release_stubs.h; 0: deallocs are called as written
+  uint64_t into_local_stub = 0;  // codegen/into_local_stub.h; 0: called as written
   int dumps_written = 0;       // Config::dump_dir files of this process
   std::optional<bool> flaky_plant_active;  // decided at the first planted compile
   int64_t stub_entries = 0;                // counted by the stub itself
@@ -204,6 +207,7 @@ lower::RuntimeAddresses AddressesFor(PyCodeObject* code) {
   rt.call_stub = TheRuntime().call_stub;
   rt.site_stubs = TheRuntime().site_stubs.empty() ? 0 : 1;
   rt.release_stubs = TheRuntime().release_stubs;
+  rt.into_local_stub = TheRuntime().into_local_stub;
   rt.set_miss_how = [](runtime::SiteCache* cache, int64_t how) {
     reinterpret_cast<runtime::GlobalCache*>(cache)->miss_how = how;
   };
@@ -264,14 +268,17 @@ uint64_t CompileCallStub(Runtime& r) {
   return CompileStub(r, lower::CallStub(facts), "a64jit:stub:call");
 }
 
-// Places the release stubs (codegen/release_stubs.h) in the executor's code memory.
-uint64_t LoadReleaseStubs(Runtime& r) {
-  const char* name = runtime::HelperName(runtime::Helper::a64_release_by_stub);
-  const std::optional<uint64_t> helper = ResolveHelper(name);
-  if (!helper) throw std::logic_error(std::string(name) + " is not a registered helper");
-  const std::vector<uint8_t> bytes = codegen::ReleaseStubs(*helper);
+// Places hand-written stubs that call `helper` (the release stubs, codegen/release_stubs.h;
+// the into-local stub, codegen/into_local_stub.h) in the executor's code memory. Not announced
+// to a debugger: they have no codegen prologue.
+uint64_t LoadHandWrittenStubs(Runtime& r, runtime::Helper helper,
+                              std::vector<uint8_t> (*make)(uint64_t), const std::string& name) {
+  const char* helper_name = runtime::HelperName(helper);
+  const std::optional<uint64_t> address = ResolveHelper(helper_name);
+  if (!address) throw std::logic_error(std::string(helper_name) + " is not a registered helper");
+  const std::vector<uint8_t> bytes = make(*address);
   const uint8_t* at = r.executor->Load(bytes.data(), bytes.size());
-  AnnounceCode(r, "a64jit:stub:release", at, bytes.size(), /*frameless=*/true);
+  AnnounceCode(r, name, at, bytes.size(), /*frameless=*/true);
   return reinterpret_cast<uintptr_t>(at);
 }
 
@@ -292,6 +299,7 @@ std::string TextOf(const CodeState& st, const std::string& what) {
     codegen::CompiledFunction loaded;
     loaded.bytes.assign(st.stub.entry, st.stub.entry + st.code_size);
     loaded.stats = st.code_stats;
+    loaded.data_words = st.data_words;
     return codegen::Disassemble(loaded, reinterpret_cast<uintptr_t>(st.stub.entry));
   }
   const hir::CodeInfo info = CodeInfoOf(st.code, st.module);
@@ -375,6 +383,7 @@ void Install(Runtime& r, CodeState* st, PyCodeObject* code, compiler::CompiledCo
   st->stub.entry = c.code.entry;
   st->code_size = c.code.code.bytes.size();
   st->code_stats = c.code.code.stats;
+  st->data_words = c.code.code.data_words;
   st->kept_text = std::move(c.text);
   st->compile_ns = c.times.total_ns();
   st->status = CodeState::Status::kCompiled;
@@ -1300,6 +1309,7 @@ bool EnsureRuntime(const Config& config) {
       r.call_stub = 0;
       r.site_stubs.clear();
       r.release_stubs = 0;
+      r.into_local_stub = 0;
       // Not announced to a debugger: hand-written, without codegen's prologue.
       ListCode("a64jit:stub:executor_entry", r.executor->entry_stub(),
                r.executor->entry_stub_size());
@@ -1317,10 +1327,16 @@ bool EnsureRuntime(const Config& config) {
         (no_site_stubs == nullptr || std::strcmp(no_site_stubs, "1") != 0)) {
       r.site_stubs = CompileSiteStubs(r);
     }
-    // A64JIT_NO_RELEASE_STUBS=1: each dealloc called as lowering wrote it (for measuring).
+    // A64JIT_NO_RELEASE_STUBS=1: each dealloc, and each fused float store's generic path,
+    // called as lowering wrote it (for measuring).
     const char* no_release = std::getenv("A64JIT_NO_RELEASE_STUBS");
     if (r.release_stubs == 0 && (no_release == nullptr || std::strcmp(no_release, "1") != 0)) {
-      r.release_stubs = LoadReleaseStubs(r);
+      r.release_stubs = LoadHandWrittenStubs(r, runtime::Helper::a64_release_by_stub,
+                                             codegen::ReleaseStubs, "a64jit:stub:release");
+    }
+    if (r.into_local_stub == 0 && (no_release == nullptr || std::strcmp(no_release, "1") != 0)) {
+      r.into_local_stub = LoadHandWrittenStubs(r, runtime::Helper::a64_binary_op_by_stub,
+                                               codegen::IntoLocalStub, "a64jit:stub:into_local");
     }
   } catch (const std::exception& e) {
     PyErr_Format(PyExc_RuntimeError, "a64jit: %s", e.what());

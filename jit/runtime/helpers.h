@@ -66,6 +66,7 @@ struct _PyInterpreterFrame;
   X(a64_dealloc)                    \
   X(a64_dealloc_at)                 \
   X(a64_release_by_stub)            \
+  X(a64_binary_op_by_stub)          \
   X(a64_isinstance)                 \
   X(a64_match_keys)                 \
   X(a64_match_class)                \
@@ -280,6 +281,11 @@ void a64_dealloc_at(PyObject* obj, _PyInterpreterFrame* frame, int64_t unit);
 // a64_dealloc_at for a release stub (jit/codegen/release_stubs.h): `word` is the data word
 // after the stub's call and `at` its address; returns where the code goes on.
 uint64_t a64_release_by_stub(PyObject* obj, _PyInterpreterFrame* frame, uint64_t word, uint64_t at);
+// a64_binary_op_into_local for the into-local stub (jit/codegen/into_local_stub.h): `regs` are
+// x0-x28 as the stub's call found them and `at` the address of its two data words, which name
+// the operands' registers and the rest. Returns where the code goes on (the continuation, or
+// past the words), or 0 with an exception set.
+uint64_t a64_binary_op_by_stub(const uint64_t* regs, uint64_t at);
 // isinstance(x, cls) for x not exactly of type cls (compiled code tests that inline): 1 or 0
 // when the types alone answered (no other code ran), kIsInstanceRanCode plus 1 or 0 when
 // PyObject_IsInstance did (a metaclass's __instancecheck__, a __class__ property or a
