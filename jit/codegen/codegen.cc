@@ -7,8 +7,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <optional>
 
+#include "jit/codegen/constant_registers.h"
 #include "jit/codegen/direct_encoding.h"
 #include "jit/codegen/disassembly.h"
 #include "jit/codegen/exit_tails.h"
@@ -151,6 +154,7 @@ class FunctionCompiler {
   CompiledFunction Run() {
     long_ranges_ = options_.force_long_ranges;
     pools_ = !long_ranges_;
+    ChooseSavedRegisters();
     LayOutFrame();
     frameless_ = CanBeFrameless();
 
@@ -289,8 +293,8 @@ class FunctionCompiler {
       slot_offsets_.push_back(offset);
       offset += s.size;
     }
-    const int64_t csr = 8 * static_cast<int64_t>(alloc_.used_gp_callee_saved.size() +
-                                                 alloc_.used_fp_callee_saved.size());
+    const int64_t csr =
+        8 * static_cast<int64_t>(saved_gp_.size() + alloc_.used_fp_callee_saved.size());
     frame_size_ = (offset + csr + 15) & ~int64_t{15};
     if (frame_size_ > kMaxFrame) {
       Fail("frame of " + std::to_string(frame_size_) + " bytes exceeds the limit of " +
@@ -477,6 +481,9 @@ class FunctionCompiler {
       Ldr(X(scratch),
           asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index))));
       return scratch;
+    }
+    if (const std::optional<int> held = ConstantRegister(static_cast<uint64_t>(o.imm))) {
+      return *held;  // its low half for 32 bits, as MovImm would have truncated it
     }
     MovImm(scratch, static_cast<uint64_t>(o.imm), width);
     return scratch;
@@ -839,8 +846,9 @@ class FunctionCompiler {
         a_->cmn(GpOfWidth(a), neg);
         return;
       }
-      MovImm(kS1, v, width);
-      Cmp(GpOfWidth(a), GpOfWidth(kS1));
+      const std::optional<int> held = width == 64 ? ConstantRegister(v) : std::nullopt;
+      if (!held) MovImm(kS1, v, width);
+      Cmp(GpOfWidth(a), GpOfWidth(held.value_or(kS1)));
       return;
     }
     int b = ReadGp(b_op, kS1, width);
@@ -884,8 +892,9 @@ class FunctionCompiler {
       const bool in_s1 = b.is_imm() && in.cmp_type == in.cmp_type2 &&
                          (static_cast<uint64_t>(b.imm) & mask) == v && !IsAddSubImm(v) &&
                          !IsAddSubImm(neg);
-      if (!in_s1) MovImm(kS1, v, width);
-      a_->ccmp(c, GpOfWidth(kS1), flags, when);
+      const std::optional<int> held = width == 64 ? ConstantRegister(v) : std::nullopt;
+      if (!held && !in_s1) MovImm(kS1, v, width);
+      a_->ccmp(c, GpOfWidth(held.value_or(kS1)), flags, when);
     }
   }
 
@@ -1591,6 +1600,23 @@ class FunctionCompiler {
   void EmitPrologue() {
     if (!frameless_) EmitFrameRecord();
     EmitParameterMoves();
+    for (const auto& [value, reg] : constant_regs_) MovImm(reg, value, 64);
+  }
+  // The callee-saved registers the prologue saves: allocation's, and the constant registers
+  // (constant_registers.h) with CompileOptions::constant_registers.
+  void ChooseSavedRegisters() {
+    if (options_.constant_registers) {
+      constant_regs_ = ChooseConstantRegisters(f_, alloc_.used_gp_callee_saved);
+    }
+    saved_gp_ = alloc_.used_gp_callee_saved;
+    for (const auto& [value, reg] : constant_regs_) saved_gp_.push_back(reg);
+    std::sort(saved_gp_.begin(), saved_gp_.end());
+    stats_.constant_registers = static_cast<int>(constant_regs_.size());
+  }
+  // The register holding `v` for the whole function, if one does (constant_registers.h).
+  std::optional<int> ConstantRegister(uint64_t v) const {
+    const auto it = constant_regs_.find(v);
+    return it == constant_regs_.end() ? std::nullopt : std::optional<int>(it->second);
   }
   void EmitFrameRecord() {
     a_->stp(asmjit::a64::x29, asmjit::a64::x30, asmjit::a64::ptr_pre(asmjit::a64::sp, -16));
@@ -1640,8 +1666,8 @@ class FunctionCompiler {
   // pairs (stp/ldp reach 512 bytes below x29, more than 18 registers take).
   void SaveCalleeSaved(bool save) {
     std::vector<std::pair<int, bool>> regs;  // register, fp
-    regs.reserve(alloc_.used_gp_callee_saved.size() + alloc_.used_fp_callee_saved.size());
-    for (int r : alloc_.used_gp_callee_saved) regs.emplace_back(r, false);
+    regs.reserve(saved_gp_.size() + alloc_.used_fp_callee_saved.size());
+    for (int r : saved_gp_) regs.emplace_back(r, false);
     for (int r : alloc_.used_fp_callee_saved) regs.emplace_back(r, true);
     for (size_t i = 0; i < regs.size();) {
       const int32_t off = -8 * static_cast<int32_t>(i + 1);
@@ -1707,6 +1733,8 @@ class FunctionCompiler {
   std::vector<ExitByCall> exits_;
   std::vector<uint32_t> data_words_;  // EmitReleaseByStub's and EmitIntoLocalByStub's
   std::vector<int> use_counts_;       // UseCount's, by vreg
+  std::map<uint64_t, int> constant_regs_;  // ChooseSavedRegisters': value -> register
+  std::vector<int> saved_gp_;              // and the general registers the prologue saves
   std::vector<bool> narrow_loads_;    // FindNarrowLoads
   int epilogue_block_ = -1;           // EpilogueBlock()
   bool frameless_ = false;            // CodeStats::frameless

@@ -62,6 +62,9 @@ struct CompileOptions {
   // words, which also stand for the branch after the call when its join is in reach. 0: such a
   // call is emitted as written.
   uint64_t into_local_stub = 0;
+  // Frequent wide constants in callee-saved registers allocation left unused, loaded in the
+  // prologue (constant_registers.h); false: each use loads its constant.
+  bool constant_registers = false;
 };
 
 // What an exit by call returns in its low two bits (the rest is its bl's offset).
@@ -92,6 +95,7 @@ struct CodeStats {
   int register_calls = 0;  // blr x17: `call *%t(...)`, a target known only at run time
   int release_calls = 0;   // CompileOptions::release_stubs: `bl` and a data word
   int into_local_calls = 0;  // CompileOptions::into_local_stub: `bl` and two data words
+  int constant_registers = 0;  // CompileOptions::constant_registers: registers given constants
   bool long_ranges = false;
   int64_t frame_size = 0;
   int spill_slots = 0;

@@ -472,5 +472,65 @@ TEST(Codegen, IntoLocalWordsRefuseWhatDoesNotFit) {
   EXPECT_EQ(back.continuation, -32768);
 }
 
+// Constant registers (CompileOptions::constant_registers): a wide constant stored four times
+// is loaded once, in the prologue, into a callee-saved register allocation left unused, and
+// each store reads it there. f's constant lives in that register across its call of g, which
+// keeps a constant of its own in the same register: g must save and restore it. Run on this
+// host's executor (Unicorn on x86-64, natively on aarch64).
+TEST(Codegen, ConstantRegistersHoldTheirConstantAcrossCalls) {
+  const std::string stores = [] {
+    std::string text;
+    for (int k = 0; k < 4; k++) text += "  store.i64 C, [%0 + " + std::to_string(8 * k) + "]\n";
+    return text;
+  }();
+  const auto with = [&](const std::string& constant) {
+    std::string text = stores;
+    for (size_t at = text.find('C'); at != std::string::npos; at = text.find('C', at)) {
+      text.replace(at, 1, constant);
+    }
+    return text;
+  };
+  const lir::Module m =
+      lir::Parse("func @g(%0:ptr) -> i64 {\nbb0:\n" + with("81985529216486895") +
+                 "  %1:i64 = call @helper(1, 2)\n  ret %1\n}\n"
+                 "func @f(%0:ptr) -> i64 {\nbb0:\n  %2:ptr = add %0, 32\n  %1:i64 = call @g(%2)\n" +
+                 with("1311768467463790320") + "  ret %1\n}\n");
+  std::unique_ptr<runtime::Executor> ex = emu::CreateHostExecutor();
+  emu::RegisterHelper(reinterpret_cast<const void*>(&TailHelper),
+                      emu::HelperSignature{"TailHelper", 2, 0, runtime::RetKind::kInt});
+  CompileOptions options;
+  options.constant_registers = true;
+  uint64_t g_entry = 0;
+  options.resolve = [&](const std::string& name) -> std::optional<uint64_t> {
+    if (name == "helper") return reinterpret_cast<uintptr_t>(&TailHelper);
+    if (name == "g" && g_entry != 0) return g_entry;
+    return std::nullopt;
+  };
+  const LoadedFunction g = LoadOnHost(*ex, m.functions[0], options);
+  g_entry = reinterpret_cast<uintptr_t>(g.entry);
+  const LoadedFunction f = LoadOnHost(*ex, m.functions[1], options);
+  const std::string listing = Disassemble(f.code, reinterpret_cast<uintptr_t>(f.entry));
+  EXPECT_EQ(f.code.stats.constant_registers, 1) << listing;
+  EXPECT_EQ(g.code.stats.constant_registers, 1);
+  size_t loads = 0;
+  for (size_t at = listing.find("ldr x"); at != std::string::npos;
+       at = listing.find("ldr x", at + 1)) {
+    loads++;
+  }
+  EXPECT_EQ(loads, 1u) << listing;  // the constant's, in the prologue
+
+  uint64_t memory[8] = {};
+  g_tail_helper_calls = 0;
+  EXPECT_EQ(ex->CallInt(f.entry, {runtime::Arg::Int(reinterpret_cast<uintptr_t>(memory))}), 1002u);
+  EXPECT_EQ(g_tail_helper_calls, 1);
+  for (int k = 0; k < 4; k++) {
+    EXPECT_EQ(memory[k], 0x123456789abcdef0u) << k;      // f's, after the call
+    EXPECT_EQ(memory[4 + k], 0x0123456789abcdefu) << k;  // g's
+  }
+#if !defined(__aarch64__)
+  EXPECT_GT(ex->last_call_stats().guest_instructions, 0u);  // Unicorn ran it
+#endif
+}
+
 }  // namespace
 }  // namespace a64jit::codegen
