@@ -483,7 +483,7 @@ class FunctionCompiler {
       return scratch;
     }
     if (const std::optional<int> held = ConstantRegister(static_cast<uint64_t>(o.imm))) {
-      return *held;  // its low half for 32 bits, as MovImm would have truncated it
+      return *held;  // for 32 bits its low half, as MovImm would have truncated it
     }
     MovImm(scratch, static_cast<uint64_t>(o.imm), width);
     return scratch;
@@ -846,7 +846,7 @@ class FunctionCompiler {
         a_->cmn(GpOfWidth(a), neg);
         return;
       }
-      const std::optional<int> held = width == 64 ? ConstantRegister(v) : std::nullopt;
+      const std::optional<int> held = ConstantRegister(v);
       if (!held) MovImm(kS1, v, width);
       Cmp(GpOfWidth(a), GpOfWidth(held.value_or(kS1)));
       return;
@@ -892,7 +892,7 @@ class FunctionCompiler {
       const bool in_s1 = b.is_imm() && in.cmp_type == in.cmp_type2 &&
                          (static_cast<uint64_t>(b.imm) & mask) == v && !IsAddSubImm(v) &&
                          !IsAddSubImm(neg);
-      const std::optional<int> held = width == 64 ? ConstantRegister(v) : std::nullopt;
+      const std::optional<int> held = ConstantRegister(v);
       if (!held && !in_s1) MovImm(kS1, v, width);
       a_->ccmp(c, GpOfWidth(held.value_or(kS1)), flags, when);
     }
@@ -1364,16 +1364,19 @@ class FunctionCompiler {
     } else {
       EmitCallTo(in.callee);
     }
-    if (in.dst >= 0) {
-      if (lir::IsFloat(f_.TypeOf(in.dst))) {
-        const int d = DstReg(in.dst, kF0);
-        if (d != 0) a_->fmov(D(d), D(0));
-        CommitFp(in.dst, d);
-      } else {
-        const int d = DstReg(in.dst, kS0);
-        if (d != 0) Mov(X(d), X(0));
-        CommitGp(in.dst, d);
-      }
+    CommitCallResult(in);
+  }
+  // A call's result, from x0 or d0 to where `in.dst` lives.
+  void CommitCallResult(const Instr& in) {
+    if (in.dst < 0) return;
+    if (lir::IsFloat(f_.TypeOf(in.dst))) {
+      const int d = DstReg(in.dst, kF0);
+      if (d != 0) a_->fmov(D(d), D(0));
+      CommitFp(in.dst, d);
+    } else {
+      const int d = DstReg(in.dst, kS0);
+      if (d != 0) Mov(X(d), X(0));
+      CommitGp(in.dst, d);
     }
   }
 
@@ -1506,20 +1509,17 @@ class FunctionCompiler {
     EmitCallToAddress(options_.into_local_stub);
     const auto at = static_cast<int64_t>(a_->offset());
     const int64_t join = IntoLocalJoin(instrs, i);
-    if (join >= 0) site.continuation = (join - at) / 4;
-    if (join < 0 || !IntoLocalDataWords(site)) site.continuation = 0;
-    const auto words = *IntoLocalDataWords(site);
+    IntoLocalSite continued = site;
+    continued.continuation = (join - at) / 4;
+    const auto words = join >= 0 ? IntoLocalDataWords(continued) : std::nullopt;
+    const auto written = words ? *words : *IntoLocalDataWords(site);
     data_words_.push_back(static_cast<uint32_t>(at));
     data_words_.push_back(static_cast<uint32_t>(at + 4));
-    a_->embedUInt32(words.first);
-    a_->embedUInt32(words.second);
+    a_->embedUInt32(written.first);
+    a_->embedUInt32(written.second);
     stats_.into_local_calls++;
-    if (site.continuation != 0) return 2;
-    if (in.dst >= 0) {  // the status, as EmitCall takes a call's result
-      const int d = DstReg(in.dst, kS0);
-      if (d != 0) Mov(X(d), X(0));
-      CommitGp(in.dst, d);
-    }
+    if (words) return 2;
+    CommitCallResult(in);  // the status, for the branch as written
     return 1;
   }
   // The placed offset of the join that the branch after instrs[i] (a call) takes when the
@@ -1613,7 +1613,8 @@ class FunctionCompiler {
     std::sort(saved_gp_.begin(), saved_gp_.end());
     stats_.constant_registers = static_cast<int>(constant_regs_.size());
   }
-  // The register holding `v` for the whole function, if one does (constant_registers.h).
+  // The register holding `v` for the whole function, if one does (constant_registers.h). Only
+  // constants wider than 32 bits are held, so a 32-bit operand (masked) never finds one.
   std::optional<int> ConstantRegister(uint64_t v) const {
     const auto it = constant_regs_.find(v);
     return it == constant_regs_.end() ? std::nullopt : std::optional<int>(it->second);

@@ -395,8 +395,7 @@ struct SeenIntoLocal {
 } g_seen_into_local;
 bool g_into_local_fails = false;
 uint64_t RecordIntoLocal(const uint64_t* regs, uint64_t at) {
-  const auto* words = reinterpret_cast<const uint32_t*>(at);
-  const IntoLocalSite site = DecodeIntoLocalWords(words[0], words[1]);
+  const IntoLocalSite site = IntoLocalSiteAt(at);
   g_seen_into_local =
       SeenIntoLocal{regs[site.a], regs[site.b], at, site, g_seen_into_local.calls + 1};
   return g_into_local_fails ? 0 : IntoLocalContinuation(site, at);

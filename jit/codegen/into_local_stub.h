@@ -58,6 +58,11 @@ std::optional<std::pair<uint32_t, uint32_t>> IntoLocalDataWords(const IntoLocalS
 
 // The words' meaning, for the helper.
 IntoLocalSite DecodeIntoLocalWords(uint32_t first, uint32_t second);
+// The same, read from the words at `at` (the address the stub passes).
+inline IntoLocalSite IntoLocalSiteAt(uint64_t at) {
+  const auto* words = reinterpret_cast<const uint32_t*>(at);
+  return DecodeIntoLocalWords(words[0], words[1]);
+}
 
 // Where the code goes on after a success, for words at `at`: the continuation, or past them.
 inline uint64_t IntoLocalContinuation(const IntoLocalSite& site, uint64_t at) {

@@ -547,8 +547,7 @@ int64_t a64_binary_op_into_local(PyObject* a, PyObject* b, int64_t how, int64_t 
 }
 
 uint64_t a64_binary_op_by_stub(const uint64_t* regs, uint64_t at) {
-  const auto* words = reinterpret_cast<const uint32_t*>(at);
-  const codegen::IntoLocalSite site = codegen::DecodeIntoLocalWords(words[0], words[1]);
+  const codegen::IntoLocalSite site = codegen::IntoLocalSiteAt(at);
   const auto a = reinterpret_cast<PyObject*>(regs[site.a]);
   const auto b = reinterpret_cast<PyObject*>(regs[site.b]);
   if (a64_binary_op_into_local(a, b, site.how, site.unit) == 0) return 0;

@@ -1330,11 +1330,12 @@ bool EnsureRuntime(const Config& config) {
     // A64JIT_NO_RELEASE_STUBS=1: each dealloc, and each fused float store's generic path,
     // called as lowering wrote it (for measuring).
     const char* no_release = std::getenv("A64JIT_NO_RELEASE_STUBS");
-    if (r.release_stubs == 0 && (no_release == nullptr || std::strcmp(no_release, "1") != 0)) {
+    const bool release_stubs = no_release == nullptr || std::strcmp(no_release, "1") != 0;
+    if (r.release_stubs == 0 && release_stubs) {
       r.release_stubs = LoadHandWrittenStubs(r, runtime::Helper::a64_release_by_stub,
                                              codegen::ReleaseStubs, "a64jit:stub:release");
     }
-    if (r.into_local_stub == 0 && (no_release == nullptr || std::strcmp(no_release, "1") != 0)) {
+    if (r.into_local_stub == 0 && release_stubs) {
       r.into_local_stub = LoadHandWrittenStubs(r, runtime::Helper::a64_binary_op_by_stub,
                                                codegen::IntoLocalStub, "a64jit:stub:into_local");
     }
