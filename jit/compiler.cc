@@ -79,6 +79,7 @@ CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& r
   options.release_stubs = rt.release_stubs;          // each dealloc a `bl` and a data word
   options.into_local_stub = rt.into_local_stub;      // a `bl` and two data words
   options.constant_registers = true;                 // a type guard's cmp without its load
+  options.stub_entries = rt.stub_entries;            // stubs that place the first arguments
   out.code = codegen::CompileInto(sink, [&](std::optional<uint64_t> base) {
     options.base_address = base;
     return EmitCode(lir, options);

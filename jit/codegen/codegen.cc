@@ -18,6 +18,7 @@
 #include "jit/codegen/immediates.h"
 #include "jit/codegen/into_local_stub.h"
 #include "jit/codegen/release_stubs.h"
+#include "jit/codegen/sp_addresses.h"
 #include "jit/lir/cfg.h"
 #include "jit/lir/text.h"
 
@@ -58,6 +59,7 @@ constexpr int kS0 = 16, kS1 = 17, kS2 = 15;       // x16, x17, x15
 constexpr int kF0 = 31, kF1 = 30, kF2 = 29;       // d31, d30, d29
 constexpr int64_t kMaxFrame = int64_t{1} << 31;   // sanity bound; past 16 MiB SP moves via x16/x17
 constexpr uint64_t kBranchRange = 1u << 20;       // b.cond, cbz, ldr literal: +-1 MiB
+constexpr int64_t kMaxSpillEnd = 8 * 4095;        // a spill slot's ldr/str reach from SP
 constexpr uint64_t kTestBranchRange = 1u << 15;   // tbz, tbnz: +-32 KiB
 constexpr int64_t kCallRange = int64_t{1} << 27;  // bl: +-128 MiB
 
@@ -163,11 +165,13 @@ class FunctionCompiler {
     a_ = std::make_unique<asmjit::a64::Assembler>(&code_);
     block_offset_.assign(f_.blocks.size(), -1);
     FindNarrowLoads();
+    sp_slot_ = FindSpAddresses(f_);
     exit_tails_ = FindExitTails(f_, alloc_, options_.exit_code_limit);
     tail_labels_.assign(exit_tails_.first_block.size(), asmjit::Label());
     epilogue_ = a_->newLabel();
     entry_ = a_->newLabel();
 
+    for (uint32_t word : options_.entry_prefix) EmitWord(*a_, word);
     a_->bind(entry_);
     current_ = nullptr;
     EmitPrologue();
@@ -209,6 +213,7 @@ class FunctionCompiler {
     out.stats = stats_;
     out.exits = std::move(exits_);
     out.data_words = std::move(data_words_);
+    out.entry_offset = static_cast<uint32_t>(4 * options_.entry_prefix.size());
     return out;
   }
 
@@ -286,12 +291,23 @@ class FunctionCompiler {
       }
     }
     out_bytes_ = (8 * max_stack_args + 15) & ~15;
-    spill_base_ = out_bytes_;
-    int64_t offset = spill_base_ + 8 * int64_t{alloc_.spill_slots};
+    // The slots below the spill slots, so that a call's argument vector is at SP, where the
+    // call stub's extra entry takes it (stub_entries.h); above them when the spill slots
+    // would then be out of a load's reach.
+    const int64_t spill_bytes = 8 * int64_t{alloc_.spill_slots};
+    int64_t slot_bytes = 0;
+    for (const lir::StackSlot& s : f_.slots) slot_bytes = ((slot_bytes + 15) & ~15) + s.size;
+    const bool slots_lowest = out_bytes_ + slot_bytes + 15 + spill_bytes <= kMaxSpillEnd;
+    spill_base_ = slots_lowest ? -1 : out_bytes_;
+    int64_t offset = slots_lowest ? out_bytes_ : out_bytes_ + spill_bytes;
     for (const lir::StackSlot& s : f_.slots) {
       offset = (offset + 15) & ~int64_t{15};
       slot_offsets_.push_back(offset);
       offset += s.size;
+    }
+    if (slots_lowest) {
+      spill_base_ = (offset + 7) & ~int64_t{7};
+      offset = spill_base_ + spill_bytes;
     }
     const int64_t csr =
         8 * static_cast<int64_t>(saved_gp_.size() + alloc_.used_fp_callee_saved.size());
@@ -300,13 +316,23 @@ class FunctionCompiler {
       Fail("frame of " + std::to_string(frame_size_) + " bytes exceeds the limit of " +
            std::to_string(kMaxFrame));
     }
-    if (spill_base_ + 8 * int64_t{alloc_.spill_slots} > 8 * 4095) {
+    if (spill_base_ + spill_bytes > kMaxSpillEnd) {
       Fail("too many spill slots (" + std::to_string(alloc_.spill_slots) + ")");
     }
   }
 
   int64_t SpillOffset(int slot) const { return spill_base_ + 8 * int64_t{slot}; }
   const Location& Loc(int vreg) const { return alloc_.where[static_cast<size_t>(vreg)]; }
+  // The offset from SP of the slot `vreg` is the address of, when it has no register of its
+  // own (sp_addresses.h).
+  std::optional<int64_t> SpAddress(int vreg) const {
+    const int slot = sp_slot_[static_cast<size_t>(vreg)];
+    if (slot < 0) return std::nullopt;
+    return slot_offsets_[static_cast<size_t>(slot)];
+  }
+  std::optional<int64_t> SpAddress(const Operand& o) const {
+    return o.is_vreg() ? SpAddress(o.vreg) : std::nullopt;
+  }
 
   // ---- immediates ---------------------------------------------------------------------
 
@@ -358,6 +384,13 @@ class FunctionCompiler {
 
   // d = s + imm (mod 2^width); d and s may be SP. Uses `scratch` only when the immediate
   // needs more than two add/sub instructions.
+  // x<d> = sp + offset (offset >= 0), with no other register.
+  void SpPlus(int d, int64_t offset) {
+    const auto v = static_cast<uint64_t>(offset);
+    if (v <= 0xffffff) return AddImm(X(d), asmjit::a64::sp, v, 64, d);
+    MovImm(d, v, 64);
+    a_->add(X(d), asmjit::a64::sp, X(d), asmjit::arm::uxtx(0));  // the extended form names SP
+  }
   void AddImm(const Gp& d, const Gp& s, uint64_t imm, int width, int scratch) {
     const uint64_t mask = width == 32 ? 0xffffffffull : ~uint64_t{0};
     const uint64_t v = imm & mask;
@@ -474,6 +507,10 @@ class FunctionCompiler {
   // The register holding a GP operand (64-bit view), loading spills and materialising
   // immediates into `scratch`.
   int ReadGp(const Operand& o, int scratch, int width = 64) {
+    if (const std::optional<int64_t> offset = SpAddress(o)) {
+      SpPlus(scratch, *offset);
+      return scratch;
+    }
     if (o.is_vreg()) {
       const Location& l = Loc(o.vreg);
       if (l.is_reg()) return l.index;
@@ -589,6 +626,7 @@ class FunctionCompiler {
       case Op::kStore:
         return EmitStore(in);
       case Op::kSlotAddr: {
+        if (SpAddress(in.dst)) return;  // its uses address the slot from SP
         const int d = DstReg(in.dst, kS0);
         AddImm(X(d), asmjit::a64::sp,
                static_cast<uint64_t>(slot_offsets_[static_cast<size_t>(in.slot)]), 64, kS2);
@@ -979,6 +1017,14 @@ class FunctionCompiler {
 
   // The memory operand of a load/store; uses x16 and x17.
   Mem Address(const Instr& in, int size) {
+    if (const std::optional<int64_t> offset = SpAddress(in.base)) {  // without an index
+      const int64_t disp = *offset + in.disp;
+      if (IsScaledOffset(disp, size) || IsUnscaledOffset(disp)) {
+        return asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(disp));
+      }
+      SpPlus(kS0, disp);
+      return asmjit::a64::ptr(X(kS0));
+    }
     int base = ReadGp(in.base, kS0);
     int64_t disp = in.disp;
     if (in.index.is_vreg()) {
@@ -1044,16 +1090,16 @@ class FunctionCompiler {
     const Instr* low = &a;
     const Instr* high = &b;
     if (b.disp + 8 == a.disp) std::swap(low, high);
-    if (low->disp + 8 != high->disp || low->disp % 8 != 0 || low->disp < -512 || low->disp > 504) {
-      return false;
-    }
+    const std::optional<int64_t> sp_offset = SpAddress(a.base);
+    const int64_t disp = low->disp + sp_offset.value_or(0);
+    if (low->disp + 8 != high->disp || disp % 8 != 0 || disp < -512 || disp > 504) return false;
     auto source = [&](const Operand& v, int scratch) {
       return v.is_imm() ? Gp(asmjit::a64::xzr) : X(ReadGp(v, scratch));
     };
     const Gp first = source(low->args[0], kS2);
     const Gp second = source(high->args[0], kS1);
-    const int base = ReadGp(a.base, kS0);
-    a_->stp(first, second, asmjit::a64::ptr(X(base), static_cast<int32_t>(low->disp)));
+    const Gp base = sp_offset ? Gp(asmjit::a64::sp) : X(ReadGp(a.base, kS0));
+    a_->stp(first, second, asmjit::a64::ptr(base, static_cast<int32_t>(disp)));
     return true;
   }
 
@@ -1357,14 +1403,54 @@ class FunctionCompiler {
       const int t = ReadGp(in.base, kS1);
       if (t != kS1) Mov(X(kS1), X(t));
     }
-    PlaceArguments(in);
-    if (in.callee.empty()) {
-      a_->blr(X(kS1));
-      stats_.register_calls++;
+    if (const std::optional<StubEntryCall> entry = StubEntryFor(in)) {
+      PlaceArguments(in, entry->placed_by_stub);
+      EmitCallToAddress(entry->address);
+      stats_.stub_entry_calls++;
     } else {
-      EmitCallTo(in.callee);
+      PlaceArguments(in);
+      if (in.callee.empty()) {
+        a_->blr(X(kS1));
+        stats_.register_calls++;
+      } else {
+        EmitCallTo(in.callee);
+      }
     }
     CommitCallResult(in);
+  }
+  struct StubEntryCall {
+    uint64_t address;         // the word to call
+    uint32_t placed_by_stub;  // the arguments its moves place, a bit each
+  };
+  // Rule (CompileOptions::stub_entries): a call of a stub with extra entries calls the first
+  // from which every move takes an argument from where the call has it; nullopt if none does.
+  std::optional<StubEntryCall> StubEntryFor(const Instr& in) {
+    if (options_.stub_entries == nullptr || in.callee.empty() || !options_.resolve) {
+      return std::nullopt;
+    }
+    const std::optional<uint64_t> target = options_.resolve(in.callee);
+    const auto stub = target ? options_.stub_entries->find(*target) : options_.stub_entries->end();
+    if (stub == options_.stub_entries->end()) return std::nullopt;
+    for (const Operand& o : in.args) {  // so that argument k is in xk
+      if (o.is_fimm() || (o.is_vreg() && lir::IsFloat(f_.TypeOf(o.vreg)))) return std::nullopt;
+    }
+    const std::vector<EntryMove>& moves = stub->second;
+    StubEntryCall call{*target, 0};
+    for (size_t k = moves.size(); k-- > 0;) {  // from the last word, nearest the stub
+      const EntryMove& m = moves[k];
+      const auto arg = static_cast<size_t>(m.arg);
+      if (arg >= in.args.size() || arg >= 8) break;
+      const Operand& o = in.args[arg];
+      const bool there =
+          m.from == EntryMove::kFromSp
+              ? SpAddress(o) == int64_t{0}
+              : o.is_vreg() && !SpAddress(o) && Loc(o.vreg).is_reg() && Loc(o.vreg).index == m.from;
+      if (!there) break;
+      call.address -= 4;
+      call.placed_by_stub |= 1u << arg;
+    }
+    if (call.placed_by_stub == 0) return std::nullopt;
+    return call;
   }
   // A call's result, from x0 or d0 to where `in.dst` lives.
   void CommitCallResult(const Instr& in) {
@@ -1389,8 +1475,9 @@ class FunctionCompiler {
     EmitTransferToCallee(in.callee, false);
   }
 
-  // A call's arguments into their ABI registers and stack slots.
-  void PlaceArguments(const Instr& in) {
+  // A call's arguments into their ABI registers and stack slots, but for those whose bits are
+  // set in `placed_by_callee` (by an extra entry of the call stub).
+  void PlaceArguments(const Instr& in, uint32_t placed_by_callee = 0) {
     // Stack arguments first (their sources are read before any argument register is
     // written), then the register arguments as one parallel move, then spilled ones.
     std::vector<Move>&gp_moves = call_moves_[0], &fp_moves = call_moves_[1];  // used up below
@@ -1404,8 +1491,10 @@ class FunctionCompiler {
       int64_t imm;
     };
     lir::SmallVector<ImmLoad, 2> immediates;  // reg <- an immediate argument
+    lir::SmallVector<ImmLoad, 2> slot_addresses;  // reg <- sp + offset (sp_addresses.h)
     const AbiSlots abi = AssignAbi(ArgTypes(in), nullptr);
     for (size_t i = 0; i < in.args.size(); i++) {
+      if (i < 32 && (placed_by_callee >> i & 1) != 0) continue;
       const Operand& o = in.args[i];
       const AbiSlot& a = abi[i];
       if (a.stack >= 0) {
@@ -1415,6 +1504,10 @@ class FunctionCompiler {
       }
       if (o.is_imm()) {
         immediates.push_back(ImmLoad{a.reg, o.imm});  // placed after the moves
+        continue;
+      }
+      if (const std::optional<int64_t> offset = SpAddress(o)) {
+        slot_addresses.push_back(ImmLoad{a.reg, *offset});  // after the moves too
         continue;
       }
       const Location& l = Loc(o.vreg);
@@ -1434,6 +1527,7 @@ class FunctionCompiler {
               asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l->index))));
     }
     for (const auto& [reg, imm] : immediates) MovImm(reg, static_cast<uint64_t>(imm), 64);
+    for (const auto& [reg, offset] : slot_addresses) SpPlus(reg, offset);
   }
 
   void EmitCallTo(const std::string& callee) { EmitTransferToCallee(callee, true); }
@@ -1745,6 +1839,7 @@ class FunctionCompiler {
   bool sign_tests_ = false;
   int64_t out_bytes_ = 0, spill_base_ = 0, frame_size_ = 0;
   std::vector<int64_t> slot_offsets_;
+  std::vector<int> sp_slot_;         // per vreg: FindSpAddresses
   std::vector<Move> call_moves_[2];  // a call's argument moves, general and f64: reused
   const Instr* current_ = nullptr;
   int block_ = 0;

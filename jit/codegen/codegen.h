@@ -5,8 +5,8 @@
 //   [x29 + 8]  LR         frame record: return address ...
 //   [x29]      caller x29 ... and the caller's frame, so frames can be walked
 //   [x29 - 8 * n]         callee-saved registers this function uses
-//   user stack slots      16-byte aligned
 //   spill slots           8 bytes each
+//   user stack slots      16-byte aligned (at SP when no call passes arguments on the stack)
 //   [sp ...]              outgoing stack arguments of calls
 // Scratch registers x15-x17 and d29-d31 are never allocated; every sequence that needs a
 // temporary uses only them. Immediates, offsets, frame sizes, branch distances and call
@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "jit/codegen/stub_entries.h"
 #include "jit/lir/lir.h"
 #include "jit/lir/regalloc.h"
 #include "jit/runtime/code_sink.h"
@@ -65,6 +66,13 @@ struct CompileOptions {
   // Frequent wide constants in callee-saved registers allocation left unused, loaded in the
   // prologue (constant_registers.h); false: each use loads its constant.
   bool constant_registers = false;
+  // Words placed before the function's entry (a shared stub's extra entries,
+  // stub_entries.h); CompiledFunction::entry_offset says where the entry is.
+  std::vector<uint32_t> entry_prefix;
+  // The stubs with extra entries (stub_entries.h), or null. A call of one whose first
+  // arguments are where an entry's moves take them from calls that entry and leaves those
+  // arguments to it.
+  const StubEntryTable* stub_entries = nullptr;
 };
 
 // What an exit by call returns in its low two bits (the rest is its bl's offset).
@@ -96,6 +104,7 @@ struct CodeStats {
   int release_calls = 0;   // CompileOptions::release_stubs: `bl` and a data word
   int into_local_calls = 0;  // CompileOptions::into_local_stub: `bl` and two data words
   int constant_registers = 0;  // CompileOptions::constant_registers: registers given constants
+  int stub_entry_calls = 0;    // CompileOptions::stub_entries: calls of an extra entry
   bool long_ranges = false;
   int64_t frame_size = 0;
   int spill_slots = 0;
@@ -112,6 +121,7 @@ struct CompiledFunction {
   // Offsets of the words among the instructions that are data, not code (the release stubs'
   // data words), in order: the disassembly shows them as `.word`.
   std::vector<uint32_t> data_words;
+  uint32_t entry_offset = 0;  // bytes of CompileOptions::entry_prefix before the entry
 };
 
 // For what a function's exit block returned: the code of the exit whose `bl` is at

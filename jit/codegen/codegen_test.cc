@@ -3,10 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "emulation/executors.h"
 #include "emulation/helper_registry.h"
 #include "jit/codegen/into_local_stub.h"
 #include "jit/codegen/release_stubs.h"
+#include "jit/codegen/stub_entries.h"
 #include "jit/lir/text.h"
 
 namespace a64jit::codegen {
@@ -529,6 +532,69 @@ TEST(Codegen, ConstantRegistersHoldTheirConstantAcrossCalls) {
 #if !defined(__aarch64__)
   EXPECT_GT(ex->last_call_stats().guest_instructions, 0u);  // Unicorn ran it
 #endif
+}
+
+// A stub with extra entries (stub_entries.h) after `mov x0, x19; mov x1, sp`: f keeps its first
+// parameter across the call, in x19, and calls the first word; h does not (its parameter is in
+// x0 when it calls), so it calls the second. Neither moves the vector, a slot at SP, into x1.
+TEST(Codegen, StubEntriesPlaceTheThreadStateAndTheVector) {
+  // A caller that stores %1 and 5 in its vector and calls the stub, then runs `rest`.
+  const auto caller = [](const std::string& name, const std::string& rest) {
+    return "func @" + name +
+           "(%0:ptr, %1:i64) -> i64 {\n  slot ss0 = 16\nbb0:\n  %2:ptr = slotaddr ss0\n"
+           "  store.i64 %1, [%2]\n  store.i64 5, [%2 + 8]\n"
+           "  %3:i64 = call @stub(%0, %2, 7)\n" +
+           rest + "}\n";
+  };
+  const lir::Module m = lir::Parse(R"(func @stub(%0:ptr, %1:ptr, %2:i64) -> i64 {
+bb0:
+  %3:i64 = load [%0]
+  %4:i64 = load [%1]
+  %5:i64 = load [%1 + 8]
+  %6:i64 = mul %5, %2
+  %7:i64 = add %3, %4
+  %8:i64 = add %7, %6
+  ret %8
+}
+)" + caller("f", "  %4:i64 = load [%0 + 8]\n  %5:i64 = add %3, %4\n  ret %5\n") +
+                                   caller("h", "  ret %3\n"));
+  std::unique_ptr<runtime::Executor> ex = emu::CreateHostExecutor();
+  CompileOptions stub_options;
+  stub_options.entry_prefix = EntryPrefix(CallStubMoves());
+  const LoadedFunction stub = LoadOnHost(*ex, m.functions[0], stub_options);
+  ASSERT_EQ(stub.code.entry_offset, 8u);
+  const uint64_t entry = reinterpret_cast<uintptr_t>(stub.entry) + stub.code.entry_offset;
+  const std::string stub_listing = Disassemble(stub.code, reinterpret_cast<uintptr_t>(stub.entry));
+  EXPECT_NE(stub_listing.find("0000: mov x0, x19\n0004: mov x1, sp\n"), std::string::npos)
+      << stub_listing;
+  const StubEntryTable table = {{entry, CallStubMoves()}};
+  CompileOptions options;
+  options.stub_entries = &table;
+  options.resolve = [&](const std::string& name) -> std::optional<uint64_t> {
+    if (name == "stub") return entry;
+    return std::nullopt;
+  };
+  uint64_t thread[2] = {1000, 20000};
+  const auto run = [&](const lir::Function& fn, uint64_t expected_entry, int64_t result) {
+    const LoadedFunction loaded = LoadOnHost(*ex, fn, options);
+    const std::string listing = Disassemble(loaded.code, reinterpret_cast<uintptr_t>(loaded.entry));
+    EXPECT_EQ(loaded.code.stats.stub_entry_calls, 1) << listing;
+    EXPECT_EQ(listing.find("x1, sp"), std::string::npos) << listing;  // the stub's move
+    EXPECT_EQ(listing.find("mov x0, x19"), std::string::npos) << listing;
+    EXPECT_NE(listing.find(", [sp]\n"), std::string::npos) << listing;  // the vector at SP
+    char bl[32];
+    std::snprintf(bl, sizeof bl, "bl #0x%llx", static_cast<unsigned long long>(expected_entry));
+    EXPECT_NE(listing.find(bl), std::string::npos) << listing;
+    EXPECT_EQ(ex->CallInt(loaded.entry, {runtime::Arg::Int(reinterpret_cast<uintptr_t>(thread)),
+                                         runtime::Arg::Int(3)}),
+              static_cast<uint64_t>(result))
+        << listing;
+#if !defined(__aarch64__)
+    EXPECT_GT(ex->last_call_stats().guest_instructions, 0u);  // Unicorn ran it
+#endif
+  };
+  run(m.functions[1], entry - 8, 1000 + 3 + 35 + 20000);
+  run(m.functions[2], entry - 4, 1000 + 3 + 35);
 }
 
 }  // namespace

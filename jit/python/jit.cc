@@ -18,6 +18,7 @@
 #include "jit/codegen/codegen.h"
 #include "jit/codegen/into_local_stub.h"
 #include "jit/codegen/release_stubs.h"
+#include "jit/codegen/stub_entries.h"
 #include "jit/compiler.h"
 #include "jit/lir/text.h"
 #include "jit/lower/call_stub.h"
@@ -119,6 +120,7 @@ struct Runtime {
   // executor (which turns guest faults into Python errors, at the price of signal setup).
   bool direct_calls = false;
   uint64_t call_stub = 0;                      // the guest call stub's entry; 0: CALLs ask a64_call
+  codegen::StubEntryTable entry_table;         // the stubs above with extra entries
   std::map<std::string, uint64_t> site_stubs;  // by name (jit/lower/site_stubs.h); empty: none
   uint64_t release_stubs = 0;  // codegen/release_stubs.h; 0: deallocs are called as written
   uint64_t into_local_stub = 0;  // codegen/into_local_stub.h; 0: called as written
@@ -205,6 +207,7 @@ inline uintptr_t StateCacheIndex(const PyCodeObject* code) {
 lower::RuntimeAddresses AddressesFor(PyCodeObject* code) {
   lower::RuntimeAddresses rt = AddressesOf(code);
   rt.call_stub = TheRuntime().call_stub;
+  rt.stub_entries = &TheRuntime().entry_table;
   rt.site_stubs = TheRuntime().site_stubs.empty() ? 0 : 1;
   rt.release_stubs = TheRuntime().release_stubs;
   rt.into_local_stub = TheRuntime().into_local_stub;
@@ -233,17 +236,24 @@ std::optional<uint64_t> ResolveCallee(const std::string& name) {
   return ResolveHelper(name);
 }
 
-// Compiles a guest stub, which calls only helpers, into the executor's code memory.
-uint64_t CompileStub(Runtime& r, const lir::Function& stub, const std::string& name) {
+// Compiles a guest stub, which calls only helpers, into the executor's code memory, after the
+// words of its extra entries' `moves` (codegen/stub_entries.h); returns its entry.
+uint64_t CompileStub(Runtime& r, const lir::Function& stub, const std::string& name,
+                     const std::vector<codegen::EntryMove>& moves) {
   codegen::CompileOptions options;
   options.resolve = ResolveHelper;
+  options.entry_prefix = codegen::EntryPrefix(moves);
   const codegen::LoadedFunction loaded =
       codegen::CompileInto(*r.executor, [&](std::optional<uint64_t> base) {
         options.base_address = base;
         return compiler::EmitCode(stub, options);
       });
-  AnnounceCode(r, name, loaded.entry, loaded.code.bytes.size(), loaded.code.stats.frameless);
-  return reinterpret_cast<uintptr_t>(loaded.entry);
+  const uint32_t prefix = loaded.code.entry_offset;
+  if (prefix > 0) ListCode(name + ":entries", loaded.entry, prefix);
+  const uint8_t* entry = loaded.entry + prefix;
+  AnnounceCode(r, name, entry, loaded.code.bytes.size() - prefix, loaded.code.stats.frameless);
+  if (!moves.empty()) r.entry_table[reinterpret_cast<uintptr_t>(entry)] = moves;
+  return reinterpret_cast<uintptr_t>(entry);
 }
 
 // Compiles the guest call stub (jit/lower/call_stub.h) into the executor's code memory.
@@ -265,7 +275,7 @@ uint64_t CompileCallStub(Runtime& r) {
   facts.direct_thread_slot = reinterpret_cast<uintptr_t>(&r.direct_thread);
   facts.entry_counter = reinterpret_cast<uintptr_t>(&r.stub_entries);
   facts.eval_breaker = reinterpret_cast<uintptr_t>(EvalBreakerAddress(PyInterpreterState_Get()));
-  return CompileStub(r, lower::CallStub(facts), "a64jit:stub:call");
+  return CompileStub(r, lower::CallStub(facts), "a64jit:stub:call", codegen::CallStubMoves());
 }
 
 // Places hand-written stubs that call `helper` (the release stubs, codegen/release_stubs.h;
@@ -286,7 +296,7 @@ uint64_t LoadHandWrittenStubs(Runtime& r, runtime::Helper helper,
 std::map<std::string, uint64_t> CompileSiteStubs(Runtime& r) {
   std::map<std::string, uint64_t> stubs;
   for (const lir::Function& f : lower::SiteStubs(reinterpret_cast<uintptr_t>(&PyModule_Type))) {
-    stubs[f.name] = CompileStub(r, f, "a64jit:stub:" + f.name);
+    stubs[f.name] = CompileStub(r, f, "a64jit:stub:" + f.name, codegen::SiteStubMoves());
   }
   return stubs;
 }
@@ -1308,6 +1318,7 @@ bool EnsureRuntime(const Config& config) {
       r.executor = emu::CreateExecutor(mode);
       r.call_stub = 0;
       r.site_stubs.clear();
+      r.entry_table.clear();
       r.release_stubs = 0;
       r.into_local_stub = 0;
       // Not announced to a debugger: hand-written, without codegen's prologue.
