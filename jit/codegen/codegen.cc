@@ -166,6 +166,9 @@ class FunctionCompiler {
     block_offset_.assign(f_.blocks.size(), -1);
     FindNarrowLoads();
     sp_slot_ = FindSpAddresses(f_);
+    for (size_t v = 0; v < sp_slot_.size(); v++) {  // their registers are never written
+      if (sp_slot_[v] >= 0) alloc_.where[v] = Location{};
+    }
     exit_tails_ = FindExitTails(f_, alloc_, options_.exit_code_limit);
     tail_labels_.assign(exit_tails_.first_block.size(), asmjit::Label());
     epilogue_ = a_->newLabel();
@@ -507,13 +510,13 @@ class FunctionCompiler {
   // The register holding a GP operand (64-bit view), loading spills and materialising
   // immediates into `scratch`.
   int ReadGp(const Operand& o, int scratch, int width = 64) {
-    if (const std::optional<int64_t> offset = SpAddress(o)) {
-      SpPlus(scratch, *offset);
-      return scratch;
-    }
     if (o.is_vreg()) {
       const Location& l = Loc(o.vreg);
       if (l.is_reg()) return l.index;
+      if (const std::optional<int64_t> offset = SpAddress(o.vreg)) {  // no location
+        SpPlus(scratch, *offset);
+        return scratch;
+      }
       if (!l.is_spill()) Fail("internal: %" + std::to_string(o.vreg) + " has no location");
       Ldr(X(scratch),
           asmjit::a64::ptr(asmjit::a64::sp, static_cast<int32_t>(SpillOffset(l.index))));
@@ -1324,12 +1327,14 @@ class FunctionCompiler {
   void EmitInstrs(const lir::InstrList& instrs, size_t end) {
     for (size_t i = 0; i < end; i++) {
       current_ = &instrs[i];
-      if (const size_t n = EmitReleaseByStub(instrs, i); n > 0) {
+      const Op op = instrs[i].op;  // each rule starts with one op: the others skip it unasked
+      if (const size_t n = op == Op::kCall ? EmitReleaseByStub(instrs, i) : 0; n > 0) {
         i += n - 1;  // the call, and the jump after it when the data word stands for it
-      } else if (const size_t m = EmitIntoLocalByStub(instrs, i); m > 0) {
+      } else if (const size_t m = op == Op::kCall ? EmitIntoLocalByStub(instrs, i) : 0; m > 0) {
         i += m - 1;  // the call, and the branch after it when the words stand for it
-      } else if (i + 1 < end && (EmitStorePair(instrs[i], instrs[i + 1]) ||
-                                 EmitPreIndexedLoad(instrs[i], instrs[i + 1]))) {
+      } else if (i + 1 < end &&
+                 ((op == Op::kStore && EmitStorePair(instrs[i], instrs[i + 1])) ||
+                  (op == Op::kAdd && EmitPreIndexedLoad(instrs[i], instrs[i + 1])))) {
         i++;  // both in one instruction
       } else {
         EmitInstr(instrs[i]);
@@ -1403,7 +1408,8 @@ class FunctionCompiler {
       const int t = ReadGp(in.base, kS1);
       if (t != kS1) Mov(X(kS1), X(t));
     }
-    if (const std::optional<StubEntryCall> entry = StubEntryFor(in)) {
+    const std::optional<uint64_t> target = CallTarget(in);
+    if (const std::optional<StubEntryCall> entry = StubEntryFor(in, target)) {
       PlaceArguments(in, entry->placed_by_stub);
       EmitCallToAddress(entry->address);
       stats_.stub_entry_calls++;
@@ -1412,11 +1418,19 @@ class FunctionCompiler {
       if (in.callee.empty()) {
         a_->blr(X(kS1));
         stats_.register_calls++;
+      } else if (target) {
+        EmitTransferTo(*target, true);
       } else {
-        EmitCallTo(in.callee);
+        EmitCallTo(in.callee);  // itself, or an unknown callee's error
       }
     }
     CommitCallResult(in);
+  }
+  // The address a call by name goes to, once resolved; nullopt for a call through a register,
+  // of the function itself or of an unknown name.
+  std::optional<uint64_t> CallTarget(const Instr& in) const {
+    if (in.callee.empty() || in.callee == f_.name || !options_.resolve) return std::nullopt;
+    return options_.resolve(in.callee);
   }
   struct StubEntryCall {
     uint64_t address;         // the word to call
@@ -1424,12 +1438,9 @@ class FunctionCompiler {
   };
   // Rule (CompileOptions::stub_entries): a call of a stub with extra entries calls the first
   // from which every move takes an argument from where the call has it; nullopt if none does.
-  std::optional<StubEntryCall> StubEntryFor(const Instr& in) {
-    if (options_.stub_entries == nullptr || in.callee.empty() || !options_.resolve) {
-      return std::nullopt;
-    }
-    const std::optional<uint64_t> target = options_.resolve(in.callee);
-    const auto stub = target ? options_.stub_entries->find(*target) : options_.stub_entries->end();
+  std::optional<StubEntryCall> StubEntryFor(const Instr& in, std::optional<uint64_t> target) {
+    if (options_.stub_entries == nullptr || !target) return std::nullopt;
+    const auto stub = options_.stub_entries->find(*target);
     if (stub == options_.stub_entries->end()) return std::nullopt;
     for (const Operand& o : in.args) {  // so that argument k is in xk
       if (o.is_fimm() || (o.is_vreg() && lir::IsFloat(f_.TypeOf(o.vreg)))) return std::nullopt;
@@ -1441,10 +1452,9 @@ class FunctionCompiler {
       const auto arg = static_cast<size_t>(m.arg);
       if (arg >= in.args.size() || arg >= 8) break;
       const Operand& o = in.args[arg];
-      const bool there =
-          m.from == EntryMove::kFromSp
-              ? SpAddress(o) == int64_t{0}
-              : o.is_vreg() && !SpAddress(o) && Loc(o.vreg).is_reg() && Loc(o.vreg).index == m.from;
+      const bool there = m.from == EntryMove::kFromSp
+                             ? SpAddress(o) == int64_t{0}
+                             : o.is_vreg() && Loc(o.vreg).is_reg() && Loc(o.vreg).index == m.from;
       if (!there) break;
       call.address -= 4;
       call.placed_by_stub |= 1u << arg;

@@ -597,5 +597,39 @@ bb0:
   run(m.functions[2], entry - 4, 1000 + 3 + 35);
 }
 
+// A slot address read as an index-free base or a call argument has no register
+// (sp_addresses.h); read any other way (with an index, or stored) it keeps one. f stores
+// through an index and stores the address itself, then reads both back.
+TEST(Codegen, SlotAddressesReadOtherwiseKeepTheirRegister) {
+  const lir::Module m = lir::Parse(R"(func @f(%0:i64, %1:i64) -> i64 {
+  slot ss0 = 32
+bb0:
+  %2:ptr = slotaddr ss0
+  store.i64 0, [%2 + 8]
+  store.i64 %0, [%2 + %1 * 8]
+  %3:i64 = load [%2 + 8]
+  %4:ptr = slotaddr ss0
+  store.ptr %4, [%4 + 24]
+  %5:ptr = load [%4 + 24]
+  %6:i64 = load [%5 + 8]
+  %7:ptr = slotaddr ss0
+  store.i64 7, [%7]
+  %8:i64 = load [%7]
+  %9:i64 = add %3, %6
+  %10:i64 = add %9, %8
+  ret %10
+}
+)");
+  std::unique_ptr<runtime::Executor> ex = emu::CreateHostExecutor();
+  const LoadedFunction f = LoadOnHost(*ex, m.functions[0], CompileOptions{});
+  const std::string listing = Disassemble(f.code, reinterpret_cast<uintptr_t>(f.entry));
+  EXPECT_NE(listing.find("str x0, [x"), std::string::npos) << listing;  // through a register
+  EXPECT_NE(listing.find(", [sp]\n"), std::string::npos) << listing;    // %7 from SP
+  EXPECT_EQ(ex->CallInt(f.entry, {runtime::Arg::Int(40), runtime::Arg::Int(1)}), 87u) << listing;
+#if !defined(__aarch64__)
+  EXPECT_GT(ex->last_call_stats().guest_instructions, 0u);  // Unicorn ran it
+#endif
+}
+
 }  // namespace
 }  // namespace a64jit::codegen

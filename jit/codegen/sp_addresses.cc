@@ -1,50 +1,45 @@
 #include "jit/codegen/sp_addresses.h"
 
-#include "jit/codegen/into_local_stub.h"
-#include "jit/codegen/release_stubs.h"
+#include <cstdint>
 
 namespace a64jit::codegen {
 
-namespace {
-
-// Whether `in` may read a slot address `v` in any of its operands without `v` in a register.
-bool ReadsAsSpAddress(const lir::Instr& in, int v) {
-  switch (in.op) {
-    case lir::Op::kLoad:
-      return !in.index.is_vreg();  // so `v` is the base
-    case lir::Op::kStore:
-      return !in.index.is_vreg() && !(in.args[0].is_vreg() && in.args[0].vreg == v);
-    case lir::Op::kCall:
-    case lir::Op::kTailCall:
-      return !in.callee.empty() && in.callee != kDeallocAtName && in.callee != kIntoLocalName;
-    default:
-      return false;
-  }
-}
-
-}  // namespace
-
+// One walk: each vreg's definitions are counted and its reads that need a register noted,
+// whatever defines it, since a read may come before the definition in block order.
 std::vector<int> FindSpAddresses(const lir::Function& f) {
   const size_t n = f.vreg_types.size();
   std::vector<int> slot(n, -1);
-  std::vector<int> defs(n, 0);
-  std::vector<bool> other_use(n, false);
-  for (int p : f.params) defs[static_cast<size_t>(p)] += 2;  // never a slot's address
+  if (f.slots.empty()) return slot;
+  std::vector<uint8_t> disqualified(n, 0);  // defined twice, or read from a register
+  for (int p : f.params) disqualified[static_cast<size_t>(p)] = 1;
+  bool any = false;
   for (const lir::Block& b : f.blocks) {
     for (const lir::Instr& in : b.instrs) {
-      ForEachUse(in, [&](int u) {
-        if (!other_use[static_cast<size_t>(u)] && !ReadsAsSpAddress(in, u)) {
-          other_use[static_cast<size_t>(u)] = true;
+      const bool args_ok =
+          (in.op == lir::Op::kCall || in.op == lir::Op::kTailCall) && !in.callee.empty();
+      if (!args_ok) {
+        for (const lir::Operand& o : in.args) {
+          if (o.is_vreg()) disqualified[static_cast<size_t>(o.vreg)] = 1;
         }
-      });
+      }
+      if (in.index.is_vreg()) disqualified[static_cast<size_t>(in.index.vreg)] = 1;
+      if (in.base.is_vreg() &&
+          (in.index.is_vreg() || (in.op != lir::Op::kLoad && in.op != lir::Op::kStore))) {
+        disqualified[static_cast<size_t>(in.base.vreg)] = 1;
+      }
       if (in.dst < 0) continue;
       const auto d = static_cast<size_t>(in.dst);
-      defs[d]++;
-      if (in.op == lir::Op::kSlotAddr) slot[d] = in.slot;
+      if (in.op == lir::Op::kSlotAddr && slot[d] == -1) {
+        slot[d] = in.slot;
+        any = true;
+      } else {
+        disqualified[d] = 1;
+      }
     }
   }
+  if (!any) return slot;
   for (size_t v = 0; v < n; v++) {
-    if (defs[v] != 1 || other_use[v]) slot[v] = -1;
+    if (disqualified[v] != 0) slot[v] = -1;
   }
   return slot;
 }

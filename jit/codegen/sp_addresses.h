@@ -17,8 +17,9 @@ namespace a64jit::codegen {
 
 // Per vreg of `f`: the stack slot whose address it always holds, when it is defined once, by
 // `slotaddr`, and read only as the base of a load or store without an index, or as an
-// argument of a call by name other than those the stub rules emit from registers
-// (release_stubs.h, into_local_stub.h); -1 otherwise.
+// argument of a call by name; -1 otherwise. Code generation gives such a vreg no location,
+// so the rules that take their operands from registers (release_stubs.h, into_local_stub.h,
+// stub_entries.h's thread state) leave its call as written.
 std::vector<int> FindSpAddresses(const lir::Function& f);
 
 }  // namespace a64jit::codegen
