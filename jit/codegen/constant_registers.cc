@@ -12,6 +12,10 @@ namespace {
 // Whether reading `v` as an operand takes a literal load (or a movz/movk sequence).
 bool IsWide(int64_t v) {
   const auto u = static_cast<uint64_t>(v);
+  // A value whose high half is all zeros or all ones is at most two movz/movn chunks: most
+  // operands, rejected without the encoders.
+  const uint64_t high = u >> 32;
+  if (high == 0 || high == 0xffffffffu) return false;
   return MovSequenceLength(u, 64) > 2 && !IsLogicalImm(u, 64);
 }
 
@@ -37,18 +41,20 @@ void ForEachRegisterImmediate(const lir::Instr& in, Fn fn) {
 
 std::map<uint64_t, int> ChooseConstantRegisters(const lir::Function& f,
                                                 const std::vector<int>& used_callee_saved) {
+  std::map<uint64_t, int> chosen;
+  const auto has_call = [](const lir::Block& b) {
+    return std::any_of(b.instrs.begin(), b.instrs.end(),
+                       [](const lir::Instr& in) { return in.op == lir::Op::kCall; });
+  };
+  if (!std::any_of(f.blocks.begin(), f.blocks.end(), has_call)) return chosen;
   std::map<uint64_t, int> uses;
-  bool calls = false;
   for (const lir::Block& b : f.blocks) {
     for (const lir::Instr& in : b.instrs) {
-      calls = calls || in.op == lir::Op::kCall;
       ForEachRegisterImmediate(in, [&](int64_t v) {
         if (IsWide(v)) uses[static_cast<uint64_t>(v)]++;
       });
     }
   }
-  std::map<uint64_t, int> chosen;
-  if (!calls) return chosen;
   std::vector<std::pair<int, uint64_t>> by_uses;  // (uses, value), most used first
   for (const auto& [v, n] : uses) {
     if (n >= kConstantRegisterMinUses) by_uses.emplace_back(n, v);
