@@ -301,7 +301,7 @@ class FunctionCompiler {
     int64_t slot_bytes = 0;
     for (const lir::StackSlot& s : f_.slots) slot_bytes = ((slot_bytes + 15) & ~15) + s.size;
     const bool slots_lowest = out_bytes_ + slot_bytes + 15 + spill_bytes <= kMaxSpillEnd;
-    spill_base_ = slots_lowest ? -1 : out_bytes_;
+    spill_base_ = out_bytes_;  // unless the slots take that place
     int64_t offset = slots_lowest ? out_bytes_ : out_bytes_ + spill_bytes;
     for (const lir::StackSlot& s : f_.slots) {
       offset = (offset + 15) & ~int64_t{15};
@@ -385,8 +385,6 @@ class FunctionCompiler {
     }
   }
 
-  // d = s + imm (mod 2^width); d and s may be SP. Uses `scratch` only when the immediate
-  // needs more than two add/sub instructions.
   // x<d> = sp + offset (offset >= 0), with no other register.
   void SpPlus(int d, int64_t offset) {
     const auto v = static_cast<uint64_t>(offset);
@@ -394,6 +392,8 @@ class FunctionCompiler {
     MovImm(d, v, 64);
     a_->add(X(d), asmjit::a64::sp, X(d), asmjit::arm::uxtx(0));  // the extended form names SP
   }
+  // d = s + imm (mod 2^width); d and s may be SP. Uses `scratch` only when the immediate
+  // needs more than two add/sub instructions.
   void AddImm(const Gp& d, const Gp& s, uint64_t imm, int width, int scratch) {
     const uint64_t mask = width == 32 ? 0xffffffffull : ~uint64_t{0};
     const uint64_t v = imm & mask;
