@@ -174,7 +174,13 @@ class FunctionCompiler {
     epilogue_ = a_->newLabel();
     entry_ = a_->newLabel();
 
-    for (uint32_t word : options_.entry_prefix) EmitWord(*a_, word);
+    static_assert(EntryMove::kFromSp == kSpId, "an entry move from SP names it as codegen does");
+    for (const EntryMove& m : options_.entry_moves) {
+      const std::optional<uint32_t> word =
+          EncodeMovReg(true, static_cast<uint32_t>(m.arg), static_cast<uint32_t>(m.from));
+      if (!word) Fail("an entry move names no register");
+      EmitWord(*a_, *word);
+    }
     a_->bind(entry_);
     current_ = nullptr;
     EmitPrologue();
@@ -216,7 +222,7 @@ class FunctionCompiler {
     out.stats = stats_;
     out.exits = std::move(exits_);
     out.data_words = std::move(data_words_);
-    out.entry_offset = static_cast<uint32_t>(4 * options_.entry_prefix.size());
+    out.entry_offset = static_cast<uint32_t>(4 * options_.entry_moves.size());
     return out;
   }
 

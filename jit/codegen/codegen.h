@@ -66,9 +66,9 @@ struct CompileOptions {
   // Frequent wide constants in callee-saved registers allocation left unused, loaded in the
   // prologue (constant_registers.h); false: each use loads its constant.
   bool constant_registers = false;
-  // Words placed before the function's entry (a shared stub's extra entries,
+  // Moves placed before the function's entry, a word each (a shared stub's extra entries,
   // stub_entries.h); CompiledFunction::entry_offset says where the entry is.
-  std::vector<uint32_t> entry_prefix;
+  std::vector<EntryMove> entry_moves;
   // The stubs with extra entries (stub_entries.h), or null. A call of one whose first
   // arguments are where an entry's moves take them from calls that entry and leaves those
   // arguments to it.
@@ -121,7 +121,7 @@ struct CompiledFunction {
   // Offsets of the words among the instructions that are data, not code (the release stubs'
   // data words), in order: the disassembly shows them as `.word`.
   std::vector<uint32_t> data_words;
-  uint32_t entry_offset = 0;  // bytes of CompileOptions::entry_prefix before the entry
+  uint32_t entry_offset = 0;  // bytes of CompileOptions::entry_moves before the entry
 };
 
 // For what a function's exit block returned: the code of the exit whose `bl` is at

@@ -36,6 +36,17 @@ LoadedFunction LoadOnHost(runtime::Executor& ex, const lir::Function& f, Compile
   });
 }
 
+// Hand-written stubs made by `make` for `helper` (a host function of `args` integers returning
+// one, registered for the executor), loaded into `ex`; their address.
+template <typename Helper>
+uint64_t LoadStubsCalling(runtime::Executor& ex, std::vector<uint8_t> (*make)(uint64_t),
+                          Helper* helper, const char* name, int args) {
+  emu::RegisterHelper(reinterpret_cast<const void*>(helper),
+                      emu::HelperSignature{name, args, 0, runtime::RetKind::kInt});
+  const std::vector<uint8_t> stubs = make(reinterpret_cast<uintptr_t>(helper));
+  return reinterpret_cast<uintptr_t>(ex.Load(stubs.data(), stubs.size()));
+}
+
 TEST(Codegen, FrameOf5376BytesIsTwoSubtractions) {
   CompiledFunction c = CompileText("func @f() {\n  slot ss0 = 5376\nbb0:\n  ret\n}\n");
   const std::string d = Disassemble(c, kBase);
@@ -345,11 +356,8 @@ TEST(Codegen, ReleaseByStubPassesItsOperandsAndGoesOnAfterTheDecref) {
       "bb2:\n  call @a64_dealloc_at(%0, %1, 42)\n  jmp bb1\n}\n";
   const lir::Module m = lir::Parse(text);
   std::unique_ptr<runtime::Executor> ex = emu::CreateHostExecutor();
-  emu::RegisterHelper(reinterpret_cast<const void*>(&RecordRelease),
-                      emu::HelperSignature{"RecordRelease", 4, 0, runtime::RetKind::kInt});
-  const std::vector<uint8_t> stubs = ReleaseStubs(reinterpret_cast<uintptr_t>(&RecordRelease));
   CompileOptions options;
-  options.release_stubs = reinterpret_cast<uintptr_t>(ex->Load(stubs.data(), stubs.size()));
+  options.release_stubs = LoadStubsCalling(*ex, ReleaseStubs, &RecordRelease, "RecordRelease", 4);
   const LoadedFunction f = LoadOnHost(*ex, m.functions.back(), options);
   EXPECT_EQ(f.code.stats.release_calls, 1);
   ASSERT_EQ(f.code.data_words.size(), 1u);
@@ -420,11 +428,9 @@ void CheckIntoLocalByStub(const std::string& branch, bool continued) {
       branch + "\nbb3:\n  ret 77\n}\n";
   const lir::Module m = lir::Parse(text);
   std::unique_ptr<runtime::Executor> ex = emu::CreateHostExecutor();
-  emu::RegisterHelper(reinterpret_cast<const void*>(&RecordIntoLocal),
-                      emu::HelperSignature{"RecordIntoLocal", 2, 0, runtime::RetKind::kInt});
-  const std::vector<uint8_t> stub = IntoLocalStub(reinterpret_cast<uintptr_t>(&RecordIntoLocal));
   CompileOptions options;
-  options.into_local_stub = reinterpret_cast<uintptr_t>(ex->Load(stub.data(), stub.size()));
+  options.into_local_stub =
+      LoadStubsCalling(*ex, IntoLocalStub, &RecordIntoLocal, "RecordIntoLocal", 2);
   const LoadedFunction f = LoadOnHost(*ex, m.functions.back(), options);
   const std::string listing = Disassemble(f.code, reinterpret_cast<uintptr_t>(f.entry));
   EXPECT_EQ(f.code.stats.into_local_calls, 1) << listing;
@@ -560,7 +566,7 @@ bb0:
                                    caller("h", "  ret %3\n"));
   std::unique_ptr<runtime::Executor> ex = emu::CreateHostExecutor();
   CompileOptions stub_options;
-  stub_options.entry_prefix = EntryPrefix(CallStubMoves());
+  stub_options.entry_moves = CallStubMoves();
   const LoadedFunction stub = LoadOnHost(*ex, m.functions[0], stub_options);
   ASSERT_EQ(stub.code.entry_offset, 8u);
   const uint64_t entry = reinterpret_cast<uintptr_t>(stub.entry) + stub.code.entry_offset;

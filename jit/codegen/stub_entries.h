@@ -20,9 +20,10 @@
 
 namespace a64jit::codegen {
 
-// One word before a stub: argument `arg` (into x<arg>) from register x<from>, or from SP.
+// One word before a stub, `mov x<arg>, x<from>`, or `mov x<arg>, sp`: code generation places
+// them (CompileOptions::entry_moves).
 struct EntryMove {
-  static constexpr int kFromSp = 31;
+  static constexpr int kFromSp = 31;  // codegen's kSpId
   int arg;
   int from;
 };
@@ -33,19 +34,6 @@ using StubEntryTable = std::map<uint64_t, std::vector<EntryMove>>;
 
 inline std::vector<EntryMove> CallStubMoves() { return {{0, 19}, {1, EntryMove::kFromSp}}; }
 inline std::vector<EntryMove> SiteStubMoves() { return {{0, 20}}; }
-
-// The words to place before a stub with `moves` (CompileOptions::entry_prefix): `add xA, sp,
-// #0` for SP, else `orr xA, xzr, xF`.
-inline std::vector<uint32_t> EntryPrefix(const std::vector<EntryMove>& moves) {
-  std::vector<uint32_t> words;
-  for (const EntryMove& m : moves) {
-    const auto arg = static_cast<uint32_t>(m.arg);
-    words.push_back(m.from == EntryMove::kFromSp
-                        ? 0x910003e0u | arg
-                        : 0xaa0003e0u | static_cast<uint32_t>(m.from) << 16 | arg);
-  }
-  return words;
-}
 
 }  // namespace a64jit::codegen
 

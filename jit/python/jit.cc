@@ -242,7 +242,7 @@ uint64_t CompileStub(Runtime& r, const lir::Function& stub, const std::string& n
                      const std::vector<codegen::EntryMove>& moves) {
   codegen::CompileOptions options;
   options.resolve = ResolveHelper;
-  options.entry_prefix = codegen::EntryPrefix(moves);
+  options.entry_moves = moves;
   const codegen::LoadedFunction loaded =
       codegen::CompileInto(*r.executor, [&](std::optional<uint64_t> base) {
         options.base_address = base;
