@@ -19,18 +19,18 @@ namespace {
 
 // The stub, with $name for each layout fact and address (StubValues). Its first half is
 // a64_call_enter's path through IsCompiledFunction, EnterCompiledCall, PushFrame and BeginRun
-// (jit/python/helpers.cc, jit.cc), minus what it hands over (bb11); its second half runs the
-// callee and is a64_call_leave's common case (bb29 on). Before both, bb0-bb10 call a C
+// (jit/python/helpers.cc, jit.cc), minus what it hands over (bb12); its second half runs the
+// callee and is a64_call_leave's common case (bb30 on). Before both, bb0-bb11 call a C
 // function through the site's CCallCache (jit/runtime/site_cache.h). A compiled function the
-// cache holds skips the first half's lookups (bb21-bb23: about 20 instructions a call), and the
-// first compiled callee a site enters fills its empty cache (bb19-bb20). Tests that go to the
+// cache holds skips the first half's lookups (bb22-bb24: about 20 instructions a call), and the
+// first compiled callee a site enters fills its empty cache (bb20-bb21). Tests that go to the
 // same place and read only what is always there to read share a branch (LIR's either form: a
 // cmp and a ccmp, no more instructions than two branches, one translated block fewer under
 // QEMU and Unicorn each); or-ing them with cset and orr took 11 more instructions a call.
-// A miss at a LOAD_METHOD site whose pair is [NULL, attribute] tries the plain shape (bb32-bb33,
+// A miss at a LOAD_METHOD site whose pair is [NULL, attribute] tries the plain shape (bb33-bb34,
 // out of the way at the end) before the lookups, as a64_call_enter fills the cache for it.
-// The blocks are in layout order: the helpers' blocks (bb11-bb14) sit after the C path's
-// return, so that a compiled callee's path runs straight from its arguments (bb27) into the
+// The blocks are in layout order: the helpers' blocks (bb12-bb15) sit after the C path's
+// return, so that a compiled callee's path runs straight from its arguments (bb28) into the
 // call and on to its return, the last block (its ret needs no jump to the epilogue): three
 // jumps, and three translated blocks, fewer a call.
 constexpr const char kStubTemplate[] = R"(
@@ -39,8 +39,8 @@ bb0:   ; the site's C-call cache %72 (never NULL: a site without one calls a64_c
         ; oparg %2 from its header (site_cache.h: a per-site constant, so no site moves it), its low
         ; bit %74 set when the site calls LOAD_METHOD's pair: then the callable %78 is sp[0]
         ; and self %75 is sp[1], exactly of the cached descriptor's type; else %78 is sp[1],
-        ; self %77 the cached builtin's self. A miss retries a pair [NULL, attribute] in the
-        ; plain shape (bb32-bb33), then a bound C method (bb34-bb36)
+        ; self %77 the cached builtin's self (bb2). A miss retries a pair [NULL, attribute] in the
+        ; plain shape (bb33-bb34), then a bound C method (bb35-bb37)
   %72:ptr = and %57, -2
   %2:i64 = load [%72 - $argc_below_cache]
   %31:ptr = load [%0 + $ts_cframe]           ; the caller's frame %53 names the CALL (the
@@ -50,22 +50,24 @@ bb0:   ; the site's C-call cache %72 (never NULL: a site without one calls a64_c
   %73:ptr = load [%1]
   %74:i64 = and %57, 1
   %75:ptr = load [%1 + 8]
-  %76:ptr = load [%72 + $ccall_self]
-  %77:ptr = select %74, %75, %76
   %78:ptr = select %74, %73, %75
   %79:ptr = load [%72 + $ccall_callable]
-  br.i64 ne %78, %79, bb32, bb1
-bb1:    ; the cached callable: a compiled Python function (its state %110 set: bb21) or C
+  br.i64 ne %78, %79, bb33, bb1
+bb1:    ; the cached callable: a compiled Python function (its state %110 set: bb22) or C
   %110:ptr = load [%72 + $ccall_state]
-  br.i64 ne %110, 0, bb21, bb2
-bb2:   ; the cached callable: the self type (a builtin's cached self_type is NULL, and so is
+  br.i64 ne %110, 0, bb22, bb2
+bb2:   ; a C function's self %77 (bb37 finds a bound C method's), off the compiled path
+  %76:ptr = load [%72 + $ccall_self]
+  %77:ptr = select %74, %75, %76
+  jmp bb3
+bb3:   ; the cached callable: the self type (a builtin's cached self_type is NULL, and so is
         ; its type's place: %75 is the callable then), and the recursion limit
   %80:ptr = load [%75 + $ob_type]
   %81:ptr = load [%72 + $ccall_self_type]
   %82:ptr = select %74, %80, %81
   %84:i32 = load [%0 + $ts_recursion_remaining]
-  br.i64 ne %82, %81 or.i32 sle %84, 0, bb15, bb3
-bb3:   ; its C entry, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCRIPTOR_* call
+  br.i64 ne %82, %81 or.i32 sle %84, 0, bb16, bb4
+bb4:   ; its C entry, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCRIPTOR_* call
         ; it: the argument vector (METH_FASTCALL, and a type's vectorcall), the one argument
         ; (METH_O) or NULL
   %84:i32 = sub %84, 1
@@ -85,51 +87,51 @@ bb3:   ; its C entry, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCR
   %96:i64 = load [%78]
   %96:i64 = sub %96, 1
   store.i64 %96, [%78]
-  br.i64 eq %96, 0, bb37, bb4     ; the last only for a bound C method the cache does not hold
-bb4:
+  br.i64 eq %96, 0, bb38, bb5     ; the last only for a bound C method the cache does not hold
+bb5:
   %97:i64 = shl %74, 3
   %98:ptr = sub %87, %97
   %99:i64 = add %2, %74
   %100:i64 = shl %99, 3
   %101:ptr = add %98, %100
-  br.i64 ult %98, %101, bb5, bb8
-bb5:   ; the call's other references released: self for a method, then the arguments, %98
+  br.i64 ult %98, %101, bb6, bb9
+bb6:   ; the call's other references released: self for a method, then the arguments, %98
         ; walking to %101
   %102:ptr = load [%98]
   %103:i64 = load [%102]
   %103:i64 = sub %103, 1
   store.i64 %103, [%102]
-  br.i64 eq %103, 0, bb6, bb7
-bb6:
-  call @_Py_Dealloc(%102)
-  jmp bb7
+  br.i64 eq %103, 0, bb7, bb8
 bb7:
+  call @_Py_Dealloc(%102)
+  jmp bb8
+bb8:
   %98:ptr = add %98, 8
-  br.i64 ult %98, %101, bb5, bb8
-bb8:   ; a set eval breaker is handled after the call, as stock does
+  br.i64 ult %98, %101, bb6, bb9
+bb9:   ; a set eval breaker is handled after the call, as stock does
   %104:ptr = mov $eval_breaker
   %105:i32 = load [%104]
-  br.i32 ne %105, 0, bb9, bb10
-bb9:
-  %94:ptr = call @a64_after_c_call(%0, %94)
-  jmp bb10
+  br.i32 ne %105, 0, bb10, bb11
 bb10:
+  %94:ptr = call @a64_after_c_call(%0, %94)
+  jmp bb11
+bb11:
   ret %94
-bb11:    ; anything else: the helper, with the arguments as they came. It returns the entry
+bb12:    ; anything else: the helper, with the arguments as they came. It returns the entry
         ; of a compiled callee whose frame it pushed (the frame in sp[0]), or 0 when it made
         ; the whole call (its result, NULL on error, in sp[0])
   %52:i64 = call @a64_call_enter(%0, %1, %2, %57)
   %58:ptr = load [%1]
-  br.i64 eq %52, 0, bb14, bb29
-bb12:   ; anything else: a64_call_leave
+  br.i64 eq %52, 0, bb15, bb30
+bb13:   ; anything else: a64_call_leave
   %71:ptr = call @a64_call_leave(%0, %58, %59)
   ret %71
-bb13:
+bb14:
   call @_Py_Dealloc(%67)
-  jmp bb31
-bb14:   ; the helper made the whole call: its result
+  jmp bb32
+bb15:   ; the helper made the whole call: its result
   ret %58
-bb15:    ; sp (%1) is [NULL, callable, args...] or [method, self, args...]: %4 the function,
+bb16:    ; sp (%1) is [NULL, callable, args...] or [method, self, args...]: %4 the function,
         ; its %6 arguments from %5
   %3:ptr = load [%1]
   %7:ptr = load [%1 + 8]
@@ -141,11 +143,11 @@ bb15:    ; sp (%1) is [NULL, callable, args...] or [method, self, args...]: %4 t
   %5:ptr = sub %11, %10
   %6:i64 = add %2, %9
   %12:ptr = load [%4 + $ob_type]
-  br.i64 ne %12, $function_type, bb11, bb16
-bb16:    ; a compiled function (a bound-method object is the helper's: bb11)
+  br.i64 ne %12, $function_type, bb12, bb17
+bb17:    ; a compiled function (a bound-method object is the helper's: bb12)
   %13:ptr = load [%4 + $func_vectorcall]
-  br.i64 ne %13, $jit_vectorcall, bb11, bb17
-bb17:    ; its code %14's state %20, from the runtime's direct-mapped cache of compiled code
+  br.i64 ne %13, $jit_vectorcall, bb12, bb18
+bb18:    ; its code %14's state %20, from the runtime's direct-mapped cache of compiled code
   %14:ptr = load [%4 + $func_code]
   %15:i64 = lshr %14, 4
   %16:i64 = and %15, $state_cache_mask
@@ -153,56 +155,55 @@ bb17:    ; its code %14's state %20, from the runtime's direct-mapped cache of c
   %18:ptr = mov $state_cache
   %18:ptr = add %18, %17
   %19:ptr = load [%18]
-  br.i64 ne %19, %14, bb11, bb18
-bb18:    ; the rest of the helper's tests (bb24-bb25): a compiled callee's
+  br.i64 ne %19, %14, bb12, bb19
+bb19:    ; the rest of the helper's tests (bb25-bb26): a compiled callee's
         ; state %20 says how many positional parameters it takes when that is all it takes
   %20:ptr = load [%18 + 8]
   %21:i64 = load [%20 + $state_plain_argcount]
-  br.i64 ne %21, %6, bb11, bb19                ; not exactly its positional parameters
-bb19:    ; an empty site cache takes this callee (site_cache.h): its later calls skip the lookups
+  br.i64 ne %21, %6, bb12, bb20                ; not exactly its positional parameters
+bb20:    ; an empty site cache takes this callee (site_cache.h): its later calls skip the lookups
   %112:ptr = load [%72 + $ccall_callable]
-  br.i64 ne %112, 0, bb24, bb20
-bb20:
+  br.i64 ne %112, 0, bb25, bb21
+bb21:
   store.ptr %4, [%72 + $ccall_callable]
   store.ptr %14, [%72 + $ccall_code]
   store.ptr %20, [%72 + $ccall_state]
-  jmp bb24
-bb21:    ; a compiled function the site cached (site_cache.h): still a function, and still with
+  jmp bb25
+bb22:    ; a compiled function the site cached (site_cache.h): still a function, and still with
         ; the cached code %14, whose state is %110 (the argument count was checked when cached)
   %12:ptr = load [%78 + $ob_type]
-  br.i64 ne %12, $function_type, bb15, bb22
-bb22:
+  br.i64 ne %12, $function_type, bb16, bb23
+bb23:
   %14:ptr = load [%78 + $func_code]
   %111:ptr = load [%72 + $ccall_code]
-  br.i64 ne %14, %111, bb15, bb23
-bb23:    ; the function %4 and its %6 arguments from %5, as bb15 finds them
+  br.i64 ne %14, %111, bb16, bb24
+bb24:    ; the function %4 and its %6 arguments from %5, as bb16 finds them
   %4:ptr = mov %78
   %10:i64 = shl %74, 3
   %11:ptr = add %1, 16
   %5:ptr = sub %11, %10
   %6:i64 = add %2, %74
   %20:ptr = mov %110
-  jmp bb24
-bb24:    ; tracing (a uint8_t, then padding), or the JIT off (NULL) or on for another thread
+  jmp bb25
+bb25:    ; tracing (a uint8_t, then padding), or the JIT off (NULL) or on for another thread
   %27:ptr = mov $direct_thread_slot
   %28:ptr = load [%27]
   %32:i8 = load [%31 + $cframe_use_tracing]
-  br.i8 ne %32, 0 or.i64 ne %28, %0, bb11, bb25
-bb25:    ; at the recursion limit, or no room (also with no chunk: top, limit NULL)
+  br.i8 ne %32, 0 or.i64 ne %28, %0, bb12, bb26
+bb26:    ; at the recursion limit, or no room (also with no chunk: top, limit NULL)
   %35:i32 = load [%0 + $ts_recursion_remaining]
   %38:ptr = load [%0 + $ts_datastack_top]
   %39:i64 = load [%20 + $state_frame_bytes]
   %40:ptr = add %38, %39
   %41:ptr = load [%0 + $ts_datastack_limit]
-  br.i32 sle %35, 0 or.i64 uge %40, %41, bb11, bb26
-bb26:    ; push the frame %38 (3.11's _PyFrame_InitializeSpecials); the callable's reference
-        ; moves in. Locals past the arguments are the callee's to clear (lower.cc).
+  br.i32 sle %35, 0 or.i64 uge %40, %41, bb12, bb27
+bb27:    ; push the frame %38 (3.11's _PyFrame_InitializeSpecials); the callable's reference
+        ; moves in. The code is borrowed (the runtime pins compiled code): a64_call_leave gives
+        ; the frame its own reference before anything may clear or keep it, as a64_make_generator
+        ; does for what it leaves. Locals past the arguments are the callee's to clear (lower.cc).
   store.ptr %40, [%0 + $ts_datastack_top]
   store.ptr %4, [%38 + $f_func]
   store.ptr %14, [%38 + $f_code]
-  %43:i64 = load [%14]
-  %43:i64 = add %43, 1
-  store.i64 %43, [%14]
   %44:ptr = load [%4 + $func_builtins]
   store.ptr %44, [%38 + $f_builtins]
   %45:ptr = load [%4 + $func_globals]
@@ -218,14 +219,14 @@ bb26:    ; push the frame %38 (3.11's _PyFrame_InitializeSpecials); the callable
   %48:ptr = add %38, $localsplus
   %49:i64 = shl %6, 3
   %50:ptr = add %5, %49
-  br.i64 eq %6, 0, bb28, bb27
-bb27:    ; the arguments' references move in
+  br.i64 eq %6, 0, bb29, bb28
+bb28:    ; the arguments' references move in
   %51:ptr = load [%5]
   store.ptr %51, [%48]
   %48:ptr = add %48, 8
   %5:ptr = add %5, 8
-  br.i64 ult %5, %50, bb27, bb28
-bb28:    ; the frame becomes current (BeginRun)
+  br.i64 ult %5, %50, bb28, bb29
+bb29:    ; the frame becomes current (BeginRun)
   %35:i32 = sub %35, 1
   store.i32 %35, [%0 + $ts_recursion_remaining]
   store.ptr %53, [%38 + $f_previous]
@@ -236,8 +237,8 @@ bb28:    ; the frame becomes current (BeginRun)
   store.i64 %55, [%54]
   %52:i64 = load [%20 + $state_entry]
   %58:ptr = mov %38
-  jmp bb29
-bb29:    ; the callee %52 runs in its frame %58; below $deopt_code_limit its outcome %59 is a
+  jmp bb30
+bb30:    ; the callee %52 runs in its frame %58; below $deopt_code_limit its outcome %59 is a
         ; deopt code (or NULL), for the helper. Else it returned a value and released its
         ; locals (stacktop 0); with no frame object and no f_locals dict (locals() makes one,
         ; 3.11's _PyFrame_FastToLocalsWithError) the frame is popped here, else by the helper,
@@ -249,47 +250,42 @@ bb29:    ; the callee %52 runs in its frame %58; below $deopt_code_limit its out
   %63:i64 = or %61, %62
   %64:ptr = load [%58 + $f_locals]
   %65:i64 = or %63, %64
-  br.i64 ult %59, $deopt_code_limit or ne %65, 0, bb12, bb30
-bb30:   ; the caller is current again (the return block, or a64_make_generator, made it so);
-        ; the frame popped before the releases, which may run code that pushes frames; the
-        ; code object is pinned (the runtime holds one), the function may go
+  br.i64 ult %59, $deopt_code_limit or ne %65, 0, bb13, bb31
+bb31:   ; the caller is current again (the return block, or a64_make_generator, made it so);
+        ; the frame popped before the release, which may run code that pushes frames. Its code
+        ; was borrowed (bb27); the function may go
   %66:i32 = load [%0 + $ts_recursion_remaining]
   %66:i32 = add %66, 1
   store.i32 %66, [%0 + $ts_recursion_remaining]
   %67:ptr = load [%58 + $f_func]
-  %68:ptr = load [%58 + $f_code]
   store.ptr %58, [%0 + $ts_datastack_top]
-  %69:i64 = load [%68]
-  %69:i64 = sub %69, 1
-  store.i64 %69, [%68]
   %70:i64 = load [%67]
   %70:i64 = sub %70, 1
   store.i64 %70, [%67]
-  br.i64 eq %70, 0, bb13, bb31
-bb31:
+  br.i64 eq %70, 0, bb14, bb32
+bb32:
   ret %59
-bb32:   ; not the cached callable. A LOAD_METHOD site's pair may be [NULL, attribute] (a module's
+bb33:   ; not the cached callable. A LOAD_METHOD site's pair may be [NULL, attribute] (a module's
         ; function: `math.sqrt(x)`; a function an instance holds): the plain shape then, once more
-  br.i64 eq %74, 0 or.i64 ne %73, 0, bb34, bb33
-bb33:
+  br.i64 eq %74, 0 or.i64 ne %73, 0, bb35, bb34
+bb34:
   %74:i64 = mov 0
-  %77:ptr = mov %76
   %78:ptr = mov %75
-  br.i64 ne %78, %79, bb34, bb1
-bb34:   ; a bound C method, held (`get = d.get`, then `get(k)`; Random's `getrandbits`): the
+  br.i64 ne %78, %79, bb35, bb1
+bb35:   ; a bound C method, held (`get = d.get`, then `get(k)`; Random's `getrandbits`): the
         ; cache's PyMethodDef (site_cache.h), then the callable's own self. The plain shape only.
   %114:ptr = load [%78 + $ob_type]
-  br.i64 ne %74, 0 or.i64 ne %114, $cfunction_type, bb15, bb35
-bb35:
+  br.i64 ne %74, 0 or.i64 ne %114, $cfunction_type, bb16, bb36
+bb36:
   %115:ptr = load [%78 + $cfunction_ml]
   %116:ptr = load [%72 + $ccall_method_def]
-  br.i64 ne %115, %116, bb15, bb36
-bb36:
+  br.i64 ne %115, %116, bb16, bb37
+bb37:
   %77:ptr = load [%78 + $cfunction_self]
-  jmp bb2
-bb37:   ; the callable's last reference (a bound C method the cache does not hold)
+  jmp bb3
+bb38:   ; the callable's last reference (a bound C method the cache does not hold)
   call @_Py_Dealloc(%78)
-  jmp bb4
+  jmp bb5
 }
 )";
 

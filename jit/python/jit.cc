@@ -238,6 +238,32 @@ std::optional<uint64_t> ResolveCallee(const std::string& name) {
 
 // Compiles a guest stub, which calls only helpers, into the executor's code memory, after the
 // words of its extra entries' `moves` (codegen/stub_entries.h); returns its entry.
+// A new file in Config::dump_dir for `name` (its characters other than letters, digits and
+// `._-` written `_`), numbered by the process's dumps; nullptr, logged, if it cannot be made.
+FILE* OpenDumpFile(Runtime& r, const std::string& name) {
+  std::string file = name;
+  for (char& ch : file) {
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '_' && ch != '-') {
+      ch = '_';
+    }
+  }
+  const std::string path = r.config.dump_dir + "/" + file + "." + std::to_string(getpid()) + "." +
+                           std::to_string(++r.dumps_written) + ".txt";
+  FILE* out = std::fopen(path.c_str(), "w");
+  if (out == nullptr) Log("cannot write dump " + path);
+  return out;
+}
+
+// A stub's dump (its LIR and disassembly, entry words included), as WriteDump's for a
+// function: census.py and qemu_profile readers find the stubs' instructions there.
+void WriteStubDump(Runtime& r, const std::string& name, const std::string& text) {
+  FILE* out = OpenDumpFile(r, name);
+  if (out == nullptr) return;
+  std::fprintf(out, "function: %s\n", name.c_str());
+  std::fputs(text.c_str(), out);
+  std::fclose(out);
+}
+
 uint64_t CompileStub(Runtime& r, const lir::Function& stub, const std::string& name,
                      const std::vector<codegen::EntryMove>& moves) {
   codegen::CompileOptions options;
@@ -249,6 +275,11 @@ uint64_t CompileStub(Runtime& r, const lir::Function& stub, const std::string& n
         return compiler::EmitCode(stub, options);
       });
   const uint32_t prefix = loaded.code.entry_offset;
+  if (!r.config.dump_dir.empty()) {
+    WriteStubDump(r, name,
+                  "=== lir ===\n" + lir::Print(stub) + "=== asm ===\n" +
+                      codegen::Disassemble(loaded.code, reinterpret_cast<uintptr_t>(loaded.entry)));
+  }
   if (prefix > 0) ListCode(name + ":entries", loaded.entry, prefix);
   const uint8_t* entry = loaded.entry + prefix;
   AnnounceCode(r, name, entry, loaded.code.bytes.size() - prefix, loaded.code.stats.frameless);
@@ -359,19 +390,8 @@ Plant PlantFor(Runtime& r, const std::string& name) {
 // HIR, LIR and disassembly its compile made (`all_text`).
 void WriteDump(Runtime& r, const CodeState& st, const Decisions& decisions,
                const std::string& all_text) {
-  std::string file = st.name;
-  for (char& ch : file) {
-    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '_' && ch != '-') {
-      ch = '_';
-    }
-  }
-  const std::string path = r.config.dump_dir + "/" + file + "." + std::to_string(getpid()) + "." +
-                           std::to_string(++r.dumps_written) + ".txt";
-  FILE* out = std::fopen(path.c_str(), "w");
-  if (out == nullptr) {
-    Log("cannot write dump " + path);
-    return;
-  }
+  FILE* out = OpenDumpFile(r, st.name);
+  if (out == nullptr) return;
   const std::string limit = st.opt_limit ? std::to_string(*st.opt_limit) : "none";
   std::fprintf(out, "function: %s\nopt limit: %s\ndecisions: %zu (%d taken)\n=== decisions ===\n%s",
                st.name.c_str(), limit.c_str(), decisions.records().size(), decisions.taken(),
@@ -1050,6 +1070,10 @@ const void* EnterCompiledCall(PyThreadState* ts, PyObject* callable, PyObject* c
   }
   BeginRun(r, ts, frame);  // cannot fail: recursion_remaining > 0
   r.stats.direct_entries++;
+  // The call stub pops the frame of a plain return without releasing its code: the frame's
+  // reference becomes a borrowed one (the runtime pins compiled code), as the stub's own push
+  // makes it. LeaveCompiledCall takes it back for every other end.
+  Py_DECREF(frame->f_code);
   *frame_out = frame;
   return st->stub.entry;
 }
@@ -1065,6 +1089,10 @@ const void* DirectCallState(PyObject* callable, Py_ssize_t nargs) {
 }
 
 PyObject* LeaveCompiledCall(PyThreadState* ts, _PyInterpreterFrame* frame, uint64_t result) {
+  // The stub pushed the frame with its code borrowed (jit/lower/call_stub.cc, bb27): its own
+  // reference now, before the frame may be cleared, taken over by its frame object or resumed
+  // by the interpreter.
+  Py_INCREF(frame->f_code);
   CodeState* st = ExistingState(frame->f_code);  // in the cache: entered a moment ago
   PyObject* value = EndRun(TheRuntime(), st, ts, frame, result);
   PopFrame(ts, frame);
@@ -1327,6 +1355,7 @@ bool EnsureRuntime(const Config& config) {
     }
     RegisterHelpers();
     LoadOpcodeNames();
+    r.config.dump_dir = config.dump_dir;  // the stubs compiled below are dumped there too
     // A64JIT_NO_CALL_STUB=1: CALLs ask the host helper (for measuring the stub).
     const char* no_stub = std::getenv("A64JIT_NO_CALL_STUB");
     if (r.call_stub == 0 && (no_stub == nullptr || std::strcmp(no_stub, "1") != 0)) {

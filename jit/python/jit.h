@@ -194,8 +194,11 @@ PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject*
 // it (or, for another shape, binds them: defaults, *args, keyword-only defaults, and
 // releases them), makes it current and returns the entry to call as entry(ts, *frame_out);
 // nullptr, with nothing done, when the call must take CallCompiledConsuming instead
-// (arguments that do not bind, tracing, a full data stack, the recursion limit). LeaveCompiledCall
-// takes what the entry returned, finishes a deopt in the interpreter, and pops the frame.
+// (arguments that do not bind, tracing, a full data stack, the recursion limit). The frame's
+// code is borrowed, as the call stub's own push leaves it: the stub pops a plain return's
+// frame without releasing it. LeaveCompiledCall takes what the entry returned for every other
+// end (the frame's code its own reference again), finishes a deopt in the interpreter, and
+// pops the frame.
 const void* EnterCompiledCall(PyThreadState* ts, PyObject* callable, PyObject* const* args,
                               Py_ssize_t nargs, _PyInterpreterFrame** frame_out);
 PyObject* LeaveCompiledCall(PyThreadState* ts, _PyInterpreterFrame* frame, uint64_t result);
