@@ -256,6 +256,50 @@ check("a disabled JIT's calls are not direct",
       disables_then_calls(1) == 4 and
       a64jit.stats()["stub_entries"] == before["stub_entries"] + 1, str(a64jit.stats()))
 
+# The call stub's frames borrow their callee's code (jit/lower/call_stub.cc): every end
+# other than a plain return gives the frame its own reference first (LeaveCompiledCall), and a
+# generator keeps the one a64_make_generator adds. Each shape of end, many times: a reference
+# too many or too few shows in the counts.
+def ends_plain(x):
+    return x + 1
+
+
+def ends_generator(x):
+    yield x
+
+
+def ends_raising(x):
+    raise KeyError(x)
+
+
+def ends_with_frame(x):
+    return sys._getframe()
+
+
+def ends_each_way(n):
+    kept = 0
+    for i in range(n):
+        ends_plain(i)
+        for _ in ends_generator(i):
+            pass
+        try:
+            ends_raising(i)
+        except KeyError:
+            pass
+        kept += ends_with_frame(i) is not None  # the frame object outlives its frame
+    return kept
+
+
+ended = (ends_plain, ends_generator, ends_raising, ends_with_frame)
+ends_each_way(1)  # compiles them
+counts = [sys.getrefcount(f.__code__) for f in ended]
+before = a64jit.stats()
+check("the stub's frames leave their code's reference count as it was",
+      ends_each_way(200) == 200 and [sys.getrefcount(f.__code__) for f in ended] == counts and
+      a64jit.stats()["stub_entries"] >= before["stub_entries"] + 800,
+      str(counts) + " " + str([sys.getrefcount(f.__code__) for f in ended]) + " " +
+      str(a64jit.stats()))
+
 # A compiled frame releases its locals when it returns (lower.cc, LowerReturnBlock), and
 # keeps them when a frame object may outlive it.
 deleted = []
