@@ -3,7 +3,8 @@
     census.py DUMP_DIR [--top N]
 
 Each file of DUMP_DIR is one compiled function's dump (jit/python/jit.cc WriteDump): its
-decisions, then `=== hir ===`, `=== lir ===` and `=== asm ===`. The census prints:
+decisions, then `=== hir ===`, `=== lir ===` and `=== asm ===`. The shared stubs' dumps
+(WriteStubDump, `function: a64jit:stub:...`) are skipped: they are not any function's code. The census prints:
 - how many functions and instructions (the asm's addressed lines, literal words included);
 - the most frequent pairs of neighbouring instructions, immediates written `#` and
   addresses past 16 bits `@`, so that one shape of site counts as one pair;
@@ -49,9 +50,10 @@ def count(dump_dir):
     frame_first = collections.Counter()
     for name in sorted(os.listdir(dump_dir)):
         with open(os.path.join(dump_dir, name), encoding="utf-8", errors="replace") as f:
-            parts = sections(f.read())
-        if "asm" not in parts:
-            continue
+            text = f.read()
+        parts = sections(text)
+        if "asm" not in parts or text.startswith("function: a64jit:stub:"):
+            continue  # the shared stubs' dumps (jit.cc WriteStubDump): not a function's code
         totals["functions"] += 1
         asm = [normalise(m.group(1)) for m in map(ADDRESSED.match, parts["asm"].splitlines()) if m]
         totals["instructions"] += len(asm)

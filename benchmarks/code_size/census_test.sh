@@ -1,7 +1,8 @@
 #!/bin/sh
-# census.py over a dump directory of two functions (and one file without code), whose
-# counts are known: 10 instructions, the prev_instr pair three times, three prev_instr
-# stores (two before the call stub, one before a jump), one call passing the frame first.
+# census.py over a dump directory of two functions (and one file without code, and a stub's
+# dump it skips), whose counts are known: 10 instructions, the prev_instr pair three times,
+# three prev_instr stores (two before the call stub, one before a jump), one call passing the
+# frame first.
 # And its errors: a missing directory (exit 2), a directory without dumps (exit 1).
 set -u
 here=$(dirname "$0")
