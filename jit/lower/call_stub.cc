@@ -120,8 +120,9 @@ bb11:
 bb12:    ; anything else: the helper, with the arguments as they came. It returns the entry
         ; of a compiled callee whose frame it pushed (the frame in sp[0]), or 0 when it made
         ; the whole call (its result, NULL on error, in sp[0])
-  %52:i64 = call @a64_call_enter(%0, %1, %2, %57)
+  %52:i64 = call @a64_call_enter(%0, %1, %57, %2)
   %58:ptr = load [%1]
+  %38:ptr = mov %58
   br.i64 eq %52, 0, bb15, bb30
 bb13:   ; anything else: a64_call_leave
   %71:ptr = call @a64_call_leave(%0, %58, %59)
@@ -242,8 +243,10 @@ bb30:    ; the callee %52 runs in its frame %58; below $deopt_code_limit its out
         ; deopt code (or NULL), for the helper. Else it returned a value and released its
         ; locals (stacktop 0); with no frame object and no f_locals dict (locals() makes one,
         ; 3.11's _PyFrame_FastToLocalsWithError) the frame is popped here, else by the helper,
-        ; which releases both. The frame's fields are there to read either way.
-  %59:i64 = call *%52(%0, %58)
+        ; which releases both. The frame's fields are there to read either way. The call
+        ; passes %38, the same frame, still in the register it was loaded into; %58 is the
+        ; copy that lives across the call (one register move a call fewer).
+  %59:i64 = call *%52(%0, %38)
   %60:i32 = load [%58 + $stacktop]
   %61:ptr = load [%58 + $frame_obj]
   %62:i64 = zext %60

@@ -674,7 +674,7 @@ void FillCCallCache(uint64_t tagged, PyObject* const* sp, int64_t oparg) {
 
 }  // namespace
 
-uint64_t a64_call_enter(PyThreadState* ts, PyObject** sp, int64_t oparg, uint64_t c_call_cache) {
+uint64_t a64_call_enter(PyThreadState* ts, PyObject** sp, uint64_t c_call_cache, int64_t oparg) {
   if (c_call_cache != 0) FillCCallCache(c_call_cache, sp, oparg);
   const int is_meth = UnbindMethod(sp);
   PyObject* function = sp[1 - is_meth];

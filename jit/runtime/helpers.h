@@ -195,7 +195,7 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
 // whole call as a64_call does and returns 0 with the result (NULL on error) in sp[0].
 // `c_call_cache` (0: none): the site's CCallCache, tagged (kCCallMethodShape), filled here
 // when the callee is a C function that compiled code can call directly.
-uint64_t a64_call_enter(PyThreadState* ts, PyObject** sp, int64_t oparg, uint64_t c_call_cache);
+uint64_t a64_call_enter(PyThreadState* ts, PyObject** sp, uint64_t c_call_cache, int64_t oparg);
 // After a C call made by compiled code with the eval breaker set: handles it (a signal
 // handler may raise) and returns `result`, or NULL (released) with the exception set.
 PyObject* a64_after_c_call(PyThreadState* ts, PyObject* result);
