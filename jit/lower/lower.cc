@@ -3136,21 +3136,33 @@ class Lowerer {
     SlowIfEither(Cond::kEq, Type::kI32, V(version), Operand::Imm(0), Cond::kNe, V(version),
                  V(entry0), others, lowering_ != nullptr ? lowering_->bc : -1);
     const int matched = cur_;
+    SearchOtherEntries(version, site, first, stride, others, matched, slow, entry, [](int) {});
+    return entry;
+  }
+  // MatchEntry's cold blocks, from `others` (where entry 0 did not match): `slow` for
+  // version 0 (an empty entry's version is 0: no type without a tag), else a loop over
+  // entries 1 .. kPolymorphicEntries - 1 with `entry` (a new vreg when -1) walking them, and
+  // `matched` for the one whose version is `version`. `each(entry)` emits what the loop loads
+  // with each entry's version. Leaves cur_ at `matched`.
+  template <typename Each>
+  void SearchOtherEntries(int version, const void* site, int64_t first, int64_t stride, int others,
+                          int matched, int slow, int entry, Each each) {
     cur_ = others;
-    const int tagged = ColdBlock();  // an empty entry's version is 0: no type without a tag
+    const int tagged = ColdBlock();
     Emit(BrInstr(Cond::kEq, Type::kI32, V(version), Operand::Imm(0), slow, tagged));
     cur_ = tagged;
+    if (entry < 0) entry = SiteAddress(site, first);
     const int last = SiteAddress(site, first + (runtime::kPolymorphicEntries - 1) * stride);
     const int loop = ColdBlock(), next = ColdBlock();
     Jmp(loop);
-    cur_ = loop;  // entries 1 .. kPolymorphicEntries - 1
+    cur_ = loop;
     Binary(lir::Op::kAdd, V(entry), Operand::Imm(stride), Type::kPtr, entry);
     const int cached = Load(V(entry), 0, Type::kI32);
+    each(entry);
     Emit(BrInstr(Cond::kEq, Type::kI32, V(version), V(cached), matched, next));
     cur_ = next;
     Emit(BrInstr(Cond::kNe, Type::kI64, V(entry), V(last), loop, slow));
     cur_ = matched;
-    return entry;
   }
   // The byte offset, in `obj`'s inline values, of the attribute whose AttrCache entry holds
   // obj's type version; `slow` if none does (or the version is 0). As MatchEntry, but entry
@@ -3161,7 +3173,6 @@ class Lowerer {
   // MatchEntry's add, load and add, for two more in the loop (its start and each offset).
   int MatchAttrOffset(int version, const void* site, int slow) {
     constexpr int64_t kFirst = offsetof(AttrCache, entries);
-    constexpr int64_t kStride = sizeof(AttrEntry);
     static_assert(offsetof(AttrEntry, type_version) == 0, "an entry's version first");
     const SiteRef ref = SiteRefOf(site);
     const int others = ColdBlock();
@@ -3170,22 +3181,9 @@ class Lowerer {
     SlowIfEither(Cond::kEq, Type::kI32, V(version), Operand::Imm(0), Cond::kNe, V(version),
                  V(entry0), others, lowering_ != nullptr ? lowering_->bc : -1);
     const int matched = cur_;
-    cur_ = others;
-    const int tagged = ColdBlock();  // an empty entry's version is 0: no type without a tag
-    Emit(BrInstr(Cond::kEq, Type::kI32, V(version), Operand::Imm(0), slow, tagged));
-    cur_ = tagged;
-    const int entry = SiteAddress(site, kFirst);
-    const int last = SiteAddress(site, kFirst + (runtime::kPolymorphicEntries - 1) * kStride);
-    const int loop = ColdBlock(), next = ColdBlock();
-    Jmp(loop);
-    cur_ = loop;  // entries 1 .. kPolymorphicEntries - 1, each one's offset loaded with it
-    Binary(lir::Op::kAdd, V(entry), Operand::Imm(kStride), Type::kPtr, entry);
-    const int cached = Load(V(entry), 0, Type::kI32);
-    Load(V(entry), offsetof(AttrEntry, offset), Type::kI64, offset);
-    Emit(BrInstr(Cond::kEq, Type::kI32, V(version), V(cached), matched, next));
-    cur_ = next;
-    Emit(BrInstr(Cond::kNe, Type::kI64, V(entry), V(last), loop, slow));
-    cur_ = matched;
+    SearchOtherEntries(
+        version, site, kFirst, sizeof(AttrEntry), others, matched, slow, -1,
+        [&](int entry) { Load(V(entry), offsetof(AttrEntry, offset), Type::kI64, offset); });
     return offset;
   }
   // The cached attribute's place in `obj`'s inline values, for the AttrCache entry of obj's
