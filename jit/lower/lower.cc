@@ -2792,33 +2792,35 @@ class Lowerer {
     Join(done, known, in.bc);
   }
 
-  // Where a sequence's item is: items + scale * index + disp (index -1: none). The scale is
-  // 8 for a sequence's items and 1 for a byte offset (an attribute's, GuardedAttrSlot).
+  // Where a pointer is: items + scale * index + disp (index -1: none). The scale is 8 for a
+  // sequence's items and 1 for a byte offset (an attribute's, AttrSlot::At).
   struct ItemAddress {
     int items = -1;
     int index = -1;
     int64_t disp = 0;
+    int scale = 8;
   };
-  int LoadItem(const ItemAddress& at, int scale = 8, int dst = -1) {
+  // The pointer at `at`, into `dst` (or a new vreg).
+  int LoadItem(const ItemAddress& at, int dst = -1) {
     lir::Instr in;
     in.op = lir::Op::kLoad;
     in.dst = dst >= 0 ? dst : out_.NewVReg(Type::kPtr);
-    AddressOf(at, scale, in);
+    AddressOf(at, in);
     return Emit(std::move(in)).dst;
   }
-  void StoreItem(Operand value, const ItemAddress& at, int scale = 8) {
+  void StoreItem(Operand value, const ItemAddress& at) {
     lir::Instr in;
     in.op = lir::Op::kStore;
     in.store_type = Type::kPtr;
     in.args = {value};
-    AddressOf(at, scale, in);
+    AddressOf(at, in);
     Emit(std::move(in));
   }
-  static void AddressOf(const ItemAddress& at, int scale, lir::Instr& in) {
+  static void AddressOf(const ItemAddress& at, lir::Instr& in) {
     in.base = V(at.items);
     if (at.index >= 0) {
       in.index = V(at.index);
-      in.scale = scale;
+      in.scale = at.scale;
     }
     in.disp = at.disp;
   }
@@ -3120,12 +3122,11 @@ class Lowerer {
 
   // The address of the entry, among the kPolymorphicEntries entries of `stride` bytes from
   // `first` in `site`'s cache, whose 32-bit type version (each entry's first field) is
-  // `version`; `slow` if
-  // none is (or `version` is 0). Entry 0 is checked inline and the others by a loop in cold blocks,
-  // so a site that sees several types stays out of the helper (a base class's method run on
-  // subclasses: Richards' Task methods see four) while the hot path stays one branch (SlowIfEither:
-  // version 0, or not entry 0's; the cold blocks tell them apart). A loop rather than one compare
-  // for each: 7 instructions a site instead of 15.
+  // `version`; `slow` if none is (or `version` is 0). Entry 0 is checked inline and the others
+  // by a loop in cold blocks, so a site that sees several types stays out of the helper (a base
+  // class's method run on subclasses: Richards' Task methods see four) while the hot path stays
+  // one branch (SlowIfEither: version 0, or not entry 0's; the cold blocks tell them apart). A
+  // loop rather than one compare for each: 7 instructions a site instead of 15.
   int MatchEntry(int version, const void* site, int64_t first, int64_t stride, int slow) {
     static_assert(
         offsetof(AttrEntry, type_version) == 0 && offsetof(MethodEntry, type_version) == 0,
@@ -3190,6 +3191,7 @@ class Lowerer {
   // type: the values and the slot's byte offset in them (the accesses' index register).
   struct AttrSlot {
     int values, offset;
+    ItemAddress At(int64_t disp) const { return ItemAddress{values, offset, disp, 1}; }
   };
   AttrSlot GuardedAttrSlot(Operand obj, const void* site, int slow) {
     const int tp = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
@@ -3198,10 +3200,6 @@ class Lowerer {
     const int values = Load(obj, runtime::kInlineValuesOffset, Type::kPtr);
     SlowIf(Cond::kEq, Type::kI64, V(values), Operand::Imm(0), slow);
     return {values, offset};
-  }
-  // The slot's value (`dst`, or a new vreg), as one load indexed by the offset.
-  int LoadAttrSlot(const AttrSlot& place, int64_t disp, int dst = -1) {
-    return LoadItem(ItemAddress{place.values, place.offset, disp}, 1, dst);
   }
 
   // A new attribute in inline values joins their insertion order, as 3.11's
@@ -3245,7 +3243,7 @@ class Lowerer {
     const bool planted = Planted(decisions_, Plant::kCacheIndex);
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
-    LoadAttrSlot(GuardedAttrSlot(obj, site, slow), planted ? 8 : 0, LirReg(in.dst));
+    LoadItem(GuardedAttrSlot(obj, site, slow).At(planted ? 8 : 0), LirReg(in.dst));
     SlowIf(Cond::kEq, Type::kI64, V(LirReg(in.dst)), Operand::Imm(0), slow);
     Incref(V(LirReg(in.dst)));
     Jmp(done);
@@ -3269,9 +3267,9 @@ class Lowerer {
     const int known = prev_instr_known_;
     const int slow = ColdBlock(), done = NewBlock();
     const AttrSlot place = GuardedAttrSlot(obj, site, slow);
-    const int old = LoadAttrSlot(place, 0);
+    const int old = LoadItem(place.At(0));
     Incref(value);
-    StoreItem(value, ItemAddress{place.values, place.offset, 0}, 1);
+    StoreItem(value, place.At(0));
     // 3.11's STORE_ATTR_INSTANCE_VALUE: a new attribute (as in __init__) joins the insertion
     // order, a replaced one is released.
     const int added = NewBlock(), replaced = NewBlock();

@@ -236,8 +236,6 @@ std::optional<uint64_t> ResolveCallee(const std::string& name) {
   return ResolveHelper(name);
 }
 
-// Compiles a guest stub, which calls only helpers, into the executor's code memory, after the
-// words of its extra entries' `moves` (codegen/stub_entries.h); returns its entry.
 // A new file in Config::dump_dir for `name` (its characters other than letters, digits and
 // `._-` written `_`), numbered by the process's dumps; nullptr, logged, if it cannot be made.
 FILE* OpenDumpFile(Runtime& r, const std::string& name) {
@@ -264,6 +262,9 @@ void WriteStubDump(Runtime& r, const std::string& name, const std::string& text)
   std::fclose(out);
 }
 
+// Compiles a guest stub, which calls only helpers, into the executor's code memory, after the
+// words of its extra entries' `moves` (codegen/stub_entries.h); returns its entry. Dumped to
+// Config::dump_dir when there is one.
 uint64_t CompileStub(Runtime& r, const lir::Function& stub, const std::string& name,
                      const std::vector<codegen::EntryMove>& moves) {
   codegen::CompileOptions options;
