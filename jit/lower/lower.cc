@@ -2201,6 +2201,10 @@ class Lowerer {
     for (const Block& b : f_.blocks) {
       for (size_t i = 0; i + 1 < b.instrs.size(); i++) {
         const Instr& op = b.instrs[i];
+        if (op.op == Op::kForIter && op.dst >= 0 && defs.at(static_cast<size_t>(op.dst)) == 1) {
+          FindLoopTarget(b, i);
+          continue;
+        }
         if (op.op != Op::kBinaryOp || op.dst < 0) continue;
         size_t next = i + 1;
         while (next < b.instrs.size() && ReleasesOperandOf(b.instrs[next], op)) next++;
@@ -2213,6 +2217,34 @@ class Lowerer {
               StoreTarget{&store, OperandHoldingLocal(b, i, store.imm), ReleaseMask(b, i, next)};
         }
       }
+    }
+  }
+  // A FOR_ITER whose value the loop body's first instruction stores into a local (`for i in
+  // range(n)`): the value is a store target too, so a range's next int may be made in the
+  // local's old one (a64_box_int_reusing: one allocation and one deallocation fewer an
+  // iteration once the values pass the small ints). Between the two only the end-of-loop test
+  // and copies of the value run: b.instrs[at] is followed by IsNull of it, copies of it and
+  // the Branch whose not-null target starts with the StoreLocal of one of those copies.
+  void FindLoopTarget(const Block& b, size_t at) {
+    std::set<int> copies{b.instrs[at].dst};
+    int null_test = -1;
+    for (size_t k = at + 1; k + 1 < b.instrs.size(); k++) {
+      const Instr& x = b.instrs[k];
+      if (x.op == Op::kIsNull && x.args[0] == b.instrs[at].dst) {
+        null_test = x.dst;
+      } else if (x.op == Op::kMov && copies.count(x.args[0]) != 0) {
+        copies.insert(x.dst);
+      } else {
+        return;
+      }
+    }
+    const Instr& branch = b.instrs.back();
+    if (branch.op != Op::kBranch || null_test < 0 || branch.args[0] != null_test) return;
+    const Block& body = f_.blocks.at(static_cast<size_t>(branch.targets[1]));
+    if (body.instrs.empty()) return;
+    const Instr& store = body.instrs.front();
+    if (store.op == Op::kStoreLocal && copies.count(store.args[0]) != 0) {
+      store_targets_[b.instrs[at].dst] = StoreTarget{&store, -1, 0};
     }
   }
   // Which operands of b.instrs[op] the Decrefs b.instrs[op + 1, end) release: bit 0 the
@@ -3709,11 +3741,11 @@ class Lowerer {
   };
   OperandTypes operand_types_;
   struct StoreTarget {
-    const Instr* store;      // the StoreLocal taking a BINARY_OP's result
+    const Instr* store;      // the StoreLocal taking a BINARY_OP's (or FOR_ITER's) result
     int local_operand = -1;  // the operand that is the local's own value (OperandHoldingLocal)
     int release_mask = 0;    // which operands are released between the two (ReleaseMask)
   };
-  std::map<int, StoreTarget> store_targets_;  // BINARY_OP result -> where it goes
+  std::map<int, StoreTarget> store_targets_;  // BINARY_OP, FOR_ITER result -> where it goes
   std::set<const Instr*> fused_stores_;       // StoreLocals their BINARY_OP did
   struct TruthTest {
     const Instr* is_true;
