@@ -1540,17 +1540,55 @@ class Lowerer {
         },
         [&] {
           // A result the next instruction stores into a local (store_targets_) may be made in
-          // the local's old int (a64_box_int_reusing). Asked after the small-int form, so that
+          // the local's old int (ReuseInt). Asked after the small-int form, so that
           // a limit declining that one declines this one too.
           if (small_ints_taken && target != store_targets_.end() &&
               Take(decisions_, "lower.int-store-in-place", in.bc)) {
-            const int slot =
-                Binary(lir::Op::kAdd, V(frame_),
-                       Operand::Imm(LocalOffset(target->second.store->imm)), Type::kPtr);
-            return CallChecked(in, Helper::a64_box_int_reusing, {V(v), V(slot)});
+            return ReuseInt(in, v, *target->second.store, target->second.local_operand);
           }
           CallChecked(in, Helper::a64_box_int, {V(v)});
         });
+  }
+
+  // in.dst = the int `v` (past the small ints) made in the local's old int. Where that int is
+  // an operand (`n = n + 1`: OperandHoldingLocal), it passed the int guards, so it is an exact
+  // int of at most one digit (a zero of none is the small int, never held by one), and
+  // a64_box_int_reusing's work is inline: when only the local holds it and `v` fits one
+  // digit, its size and digit are written and its count set to 2 (the local's and the
+  // result's; the store's release takes one). About 25 guest instructions fewer than the
+  // helper's call. Otherwise it is a new int (a64_box_int), out of line: the tests are the
+  // helper's, which would find nothing to reuse either. Any other store target (`x = a + b`,
+  // a range loop's variable) calls the helper, which tests the local's value itself: inline,
+  // those tests made the stdlib's code 1% larger for a fifth of the gain.
+  void ReuseInt(const Instr& in, int v, const Instr& store, int local_operand) {
+    if (in.op != Op::kBinaryOp || local_operand < 0) {
+      const int slot =
+          Binary(lir::Op::kAdd, V(frame_), Operand::Imm(LocalOffset(store.imm)), Type::kPtr);
+      return CallChecked(in, Helper::a64_box_int_reusing, {V(v), V(slot)});
+    }
+    constexpr int64_t kDigitMax = (int64_t{1} << 30) - 1;
+    const int call = ColdBlock(), done = NewBlock();
+    const int known = prev_instr_known_;
+    const int old = LirReg(in.args[static_cast<size_t>(local_operand)]);
+    const int biased = Binary(lir::Op::kAdd, V(v), Operand::Imm(kDigitMax), Type::kI64);
+    const int count = Load(V(old), offsetof(PyObject, ob_refcnt), Type::kI64);
+    SlowIfEither(Cond::kNe, Type::kI64, V(count), Operand::Imm(1), Cond::kUgt, V(biased),
+                 Operand::Imm(2 * kDigitMax), call, in.bc);
+    // sign = -1 or 0 (v >> 63); the size is sign | 1 and the digit |v| = (v ^ sign) - sign
+    const int sign = Binary(lir::Op::kAShr, V(v), Operand::Imm(63), Type::kI64);
+    Store(V(Binary(lir::Op::kOr, V(sign), Operand::Imm(1), Type::kI64)), V(old),
+          offsetof(PyVarObject, ob_size), Type::kI64);
+    const int magnitude = Binary(lir::Op::kSub, V(Binary(lir::Op::kXor, V(v), V(sign), Type::kI64)),
+                                 V(sign), Type::kI64);
+    Store(V(Truncate(magnitude, Type::kI32)), V(old), offsetof(PyLongObject, ob_digit), Type::kI32);
+    Store(Operand::Imm(2), V(old), offsetof(PyObject, ob_refcnt), Type::kI64);
+    Mov(V(old), Type::kPtr, LirReg(in.dst));
+    Jmp(done);
+    cur_ = call;
+    prev_instr_known_ = known;
+    CallChecked(in, Helper::a64_box_int, {V(v)});
+    Jmp(done);
+    Join(done, known, in.bc);
   }
 
   // dst = the small int whose value `v` is known to be in range, a new reference.
