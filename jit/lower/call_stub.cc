@@ -27,9 +27,12 @@ namespace {
 // same place and read only what is always there to read share a branch (LIR's either form: a
 // cmp and a ccmp, no more instructions than two branches, one translated block fewer under
 // QEMU and Unicorn each); or-ing them with cset and orr took 11 more instructions a call.
-// A miss at a LOAD_METHOD site whose pair is [NULL, attribute] tries the plain shape (bb33-bb34,
-// out of the way at the end) before the lookups, as a64_call_enter fills the cache for it.
-// The blocks are in layout order: the helpers' blocks (bb12-bb15) sit after the C path's
+// A site that caches a compiled function takes another function object with the same code as a
+// hit (bb39-bb42): closures made again on every call of their maker (a new round's `compose`,
+// `make_accumulator`) missed the cache on every call and took the lookups, about 20
+// instructions. A miss at a LOAD_METHOD site whose pair is [NULL, attribute] tries the plain shape
+// (bb33-bb34, out of the way at the end) before the lookups, as a64_call_enter fills the cache for
+// it. The blocks are in layout order: the helpers' blocks (bb12-bb15) sit after the C path's
 // return, so that a compiled callee's path runs straight from its arguments (bb28) into the
 // call and on to its return, the last block (its ret needs no jump to the epilogue): three
 // jumps, and three translated blocks, fewer a call.
@@ -40,7 +43,8 @@ bb0:   ; the site's C-call cache %72 (never NULL: a site without one calls a64_c
         ; bit %74 set when the site calls LOAD_METHOD's pair: then the callable %78 is sp[0]
         ; and self %75 is sp[1], exactly of the cached descriptor's type; else %78 is sp[1],
         ; self %77 the cached builtin's self (bb2). A miss retries a pair [NULL, attribute] in the
-        ; plain shape (bb33-bb34), then a bound C method (bb35-bb37)
+        ; plain shape (bb33-bb34), then a function with the cached code (bb39-bb42), then a
+        ; bound C method (bb35-bb37)
   %72:ptr = and %57, -2
   %2:i64 = load [%72 - $argc_below_cache]
   %31:ptr = load [%0 + $ts_cframe]           ; the caller's frame %53 names the CALL (the
@@ -270,11 +274,11 @@ bb32:
   ret %59
 bb33:   ; not the cached callable. A LOAD_METHOD site's pair may be [NULL, attribute] (a module's
         ; function: `math.sqrt(x)`; a function an instance holds): the plain shape then, once more
-  br.i64 eq %74, 0 or.i64 ne %73, 0, bb35, bb34
+  br.i64 eq %74, 0 or.i64 ne %73, 0, bb39, bb34
 bb34:
   %74:i64 = mov 0
   %78:ptr = mov %75
-  br.i64 ne %78, %79, bb35, bb1
+  br.i64 ne %78, %79, bb39, bb1
 bb35:   ; a bound C method, held (`get = d.get`, then `get(k)`; Random's `getrandbits`): the
         ; cache's PyMethodDef (site_cache.h), then the callable's own self. The plain shape only.
   %114:ptr = load [%78 + $ob_type]
@@ -289,6 +293,21 @@ bb37:
 bb38:   ; the callable's last reference (a bound C method the cache does not hold)
   call @_Py_Dealloc(%78)
   jmp bb5
+bb39:   ; a site that caches a compiled function takes another function with the cached code as
+        ; a hit (a closure made again: a decorator's wrapper, each call's lambda), and caches
+        ; that object, borrowed as bb21 takes one. Else the bound C method's test (bb35)
+  %110:ptr = load [%72 + $ccall_state]
+  br.i64 eq %110, 0, bb35, bb40
+bb40:
+  %12:ptr = load [%78 + $ob_type]
+  br.i64 ne %12, $function_type, bb35, bb41
+bb41:
+  %14:ptr = load [%78 + $func_code]
+  %111:ptr = load [%72 + $ccall_code]
+  br.i64 ne %14, %111, bb35, bb42
+bb42:
+  store.ptr %78, [%72 + $ccall_callable]
+  jmp bb24
 }
 )";
 
