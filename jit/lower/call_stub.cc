@@ -295,7 +295,8 @@ bb38:   ; the callable's last reference (a bound C method the cache does not hol
   jmp bb5
 bb39:   ; a site that caches a compiled function takes another function with the cached code as
         ; a hit (a closure made again: a decorator's wrapper, each call's lambda), and caches
-        ; that object, borrowed as bb21 takes one. Else the bound C method's test (bb35)
+        ; that object, borrowed as bb21 takes one. Else the bound C method's test (bb35). The
+        ; tests are bb22-bb23's, repeated: here a failure goes on to bb35 and a pass stores
   %110:ptr = load [%72 + $ccall_state]
   br.i64 eq %110, 0, bb35, bb40
 bb40:
