@@ -1,0 +1,147 @@
+"""How much of each compiled function's code runs, from a qemu_profile profile.
+
+    hot_bytes.py PROFILE PERF_MAP [--hot N] [--dump-dir DIR] [NAME ...]
+
+PROFILE is what `../qemu_profile`'s plugin writes (a line per translated block: its guest
+address, its instruction count, how often it ran, its last instruction); PERF_MAP is the
+map `a64jit-run --perf-map` writes (`/tmp/perf-PID.map`: start, size in hex, name). Each
+instruction's count is the sum over the blocks that cover it, so a block translated twice
+counts once per run of either copy. For each compiled function (NAME: only the functions
+whose names end with one of these) it prints its bytes, the bytes that ran at least once,
+and the bytes that ran N times or more (`--hot`, default 100). With `--dump-dir` (the run's
+`A64JIT_DUMP_DIR`), also how many of those hot bytes are increfs and decrefs, found by their
+instruction pattern in the function's `=== asm ===` section.
+
+README.md's last section measured Richards' functions with it: the code that runs is already
+over their goals, so no placement of cold code can meet them.
+"""
+
+import argparse
+import bisect
+import collections
+import os
+import re
+import sys
+
+ASM_LINE = re.compile(r"^([0-9a-f]{4,}): (.*)$")
+LOAD = re.compile(r"^ldr (x\d+), \[(x\d+)\]$")
+
+
+def fail(message, status):
+    print(f"hot_bytes: {message}", file=sys.stderr)
+    sys.exit(status)
+
+
+def read_perf_map(path):
+    """[(start, size, name)] of the map's compiled functions (stubs, `a64jit:stub:`, left out)."""
+    functions = []
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            parts = line.split(None, 2)
+            try:
+                start, size, name = int(parts[0], 16), int(parts[1], 16), parts[2].strip()
+            except (IndexError, ValueError):
+                fail(f"{path}:{number}: not a perf map line (start size name): {line.strip()!r}", 1)
+            if name.startswith("a64jit:") and not name.startswith("a64jit:stub:"):
+                functions.append((start, size, name[len("a64jit:"):]))
+    return functions
+
+
+def read_counts(path, functions):
+    """Runs of each instruction address inside `functions`, from the profile's blocks."""
+    spans = sorted((start, start + size) for start, size, _ in functions)
+    los = [lo for lo, _ in spans]
+    counts = collections.Counter()
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            parts = line.split()
+            try:
+                address, insns, runs = int(parts[0], 16), int(parts[1]), int(parts[2])
+            except (IndexError, ValueError):
+                fail(f"{path}:{number}: not a profile line (address insns count ...): "
+                     f"{line.strip()!r}", 1)
+            end = address + 4 * insns
+            last = bisect.bisect_left(los, end) - 1  # the last function starting before `end`
+            if last >= 0 and spans[last][1] > address:
+                for i in range(insns):
+                    counts[address + 4 * i] += runs
+    return counts
+
+
+def refcount_offsets(dump_path):
+    """Offsets of the increfs (ldr, add #1, str) and decrefs (ldr, sub #1, str, and the
+    cbz/cbnz on the count when it follows) of a dump's asm."""
+    with open(dump_path) as f:
+        text = f.read()
+    if "=== asm ===" not in text:
+        return set()
+    lines = []
+    for line in text.split("=== asm ===", 1)[1].splitlines():
+        m = ASM_LINE.match(line)
+        if m:
+            lines.append((int(m.group(1), 16), m.group(2)))
+    found = set()
+    for i in range(len(lines) - 2):
+        m = LOAD.match(lines[i][1])
+        if not m:
+            continue
+        reg, base = m.groups()
+        store = f"str {reg}, [{base}]"
+        for op in ("add", "sub"):
+            if lines[i + 1][1] == f"{op} {reg}, {reg}, #1" and lines[i + 2][1] == store:
+                found.update(lines[j][0] for j in range(i, i + 3))
+                after = lines[i + 3][1] if i + 3 < len(lines) else ""
+                if op == "sub" and re.match(rf"cbn?z {reg}, ", after):
+                    found.add(lines[i + 3][0])
+    return found
+
+
+def dumps_by_function(dump_dir):
+    """Each dump's path by its `function:` line (the last dump of a name wins)."""
+    found = {}
+    for name in sorted(os.listdir(dump_dir)):
+        path = os.path.join(dump_dir, name)
+        with open(path) as f:
+            first = f.readline()
+        if first.startswith("function: "):
+            found[first[len("function: "):].strip()] = path
+    return found
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("profile")
+    ap.add_argument("perf_map")
+    ap.add_argument("names", nargs="*", help="only functions whose names end with these")
+    ap.add_argument("--hot", type=int, default=100, help="runs that make an instruction hot")
+    ap.add_argument("--dump-dir", help="the run's A64JIT_DUMP_DIR, for the refcount split")
+    args = ap.parse_intermixed_args()
+    for path in (args.profile, args.perf_map) + ((args.dump_dir,) if args.dump_dir else ()):
+        if not os.path.exists(path):
+            fail(f"{path}: no such file or directory", 2)
+    functions = [f for f in read_perf_map(args.perf_map)
+                 if not args.names or any(f[2].endswith(n) for n in args.names)]
+    if not functions:
+        fail(f"no compiled function of {args.perf_map} matched {args.names or 'anything'}", 1)
+    counts = read_counts(args.profile, functions)
+    dumps = dumps_by_function(args.dump_dir) if args.dump_dir else {}
+    header = f"| function | bytes | run at least once | run {args.hot} times or more |"
+    print(header + (" of those, refcounts |" if args.dump_dir else ""))
+    print("|---" * (5 if args.dump_dir else 4) + "|")
+    for start, size, name in functions:
+        runs = [counts[start + off] for off in range(0, size, 4)]
+        ran = 4 * sum(1 for r in runs if r >= 1)
+        hot = 4 * sum(1 for r in runs if r >= args.hot)
+        row = f"| {name} | {size:,} | {ran:,} | {hot:,} |"
+        if args.dump_dir:
+            if name in dumps:
+                rc = refcount_offsets(dumps[name])
+                hot_rc = 4 * sum(1 for off in rc if counts[start + off] >= args.hot)
+                row += f" {hot_rc:,} ({100 * hot_rc / hot if hot else 0:.0f}%) |"
+            else:
+                row += " no dump |"
+        print(row)
+
+
+if __name__ == "__main__":
+    main()
