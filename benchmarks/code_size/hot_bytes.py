@@ -23,7 +23,11 @@ import os
 import re
 import sys
 
-ASM_LINE = re.compile(r"^([0-9a-f]{4,}): (.*)$")
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "qemu_profile"))
+from census import ADDRESSED, sections  # noqa: E402 (this folder's dump reader)
+from report import load_perf_map, load_profile  # noqa: E402 (the profile's own readers)
+
 LOAD = re.compile(r"^ldr (x\d+), \[(x\d+)\]$")
 
 
@@ -32,39 +36,22 @@ def fail(message, status):
     sys.exit(status)
 
 
-def read_perf_map(path):
-    """[(start, size, name)] of the map's compiled functions (stubs, `a64jit:stub:`, left out)."""
-    functions = []
-    with open(path) as f:
-        for number, line in enumerate(f, 1):
-            parts = line.split(None, 2)
-            try:
-                start, size, name = int(parts[0], 16), int(parts[1], 16), parts[2].strip()
-            except (IndexError, ValueError):
-                fail(f"{path}:{number}: not a perf map line (start size name): {line.strip()!r}", 1)
-            if name.startswith("a64jit:") and not name.startswith("a64jit:stub:"):
-                functions.append((start, size, name[len("a64jit:"):]))
-    return functions
+def compiled_functions(perf_map):
+    """[(start, end, name)] of the map's compiled functions (stubs, `a64jit:stub:`, left out)."""
+    return [(start, end, name[len("a64jit:"):]) for start, end, name in load_perf_map(perf_map)
+            if name.startswith("a64jit:") and not name.startswith("a64jit:stub:")]
 
 
-def read_counts(path, functions):
-    """Runs of each instruction address inside `functions`, from the profile's blocks."""
-    spans = sorted((start, start + size) for start, size, _ in functions)
-    los = [lo for lo, _ in spans]
+def instruction_runs(profile, functions):
+    """Runs of each instruction address inside `functions` (sorted), from the profile's blocks."""
+    starts = [start for start, _, _ in functions]
     counts = collections.Counter()
-    with open(path) as f:
-        for number, line in enumerate(f, 1):
-            parts = line.split()
-            try:
-                address, insns, runs = int(parts[0], 16), int(parts[1]), int(parts[2])
-            except (IndexError, ValueError):
-                fail(f"{path}:{number}: not a profile line (address insns count ...): "
-                     f"{line.strip()!r}", 1)
-            end = address + 4 * insns
-            last = bisect.bisect_left(los, end) - 1  # the last function starting before `end`
-            if last >= 0 and spans[last][1] > address:
-                for i in range(insns):
-                    counts[address + 4 * i] += runs
+    for (address, insns, _), runs in load_profile(profile).items():
+        end = address + 4 * insns
+        last = bisect.bisect_left(starts, end) - 1  # the last function starting before `end`
+        if last >= 0 and functions[last][1] > address:
+            for i in range(insns):
+                counts[address + 4 * i] += runs
     return counts
 
 
@@ -72,14 +59,12 @@ def refcount_offsets(dump_path):
     """Offsets of the increfs (ldr, add #1, str) and decrefs (ldr, sub #1, str, and the
     cbz/cbnz on the count when it follows) of a dump's asm."""
     with open(dump_path) as f:
-        text = f.read()
-    if "=== asm ===" not in text:
-        return set()
+        asm = sections(f.read()).get("asm", "")
     lines = []
-    for line in text.split("=== asm ===", 1)[1].splitlines():
-        m = ASM_LINE.match(line)
+    for line in asm.splitlines():
+        m = ADDRESSED.match(line)
         if m:
-            lines.append((int(m.group(1), 16), m.group(2)))
+            lines.append((int(line.split(":", 1)[0], 16), m.group(1)))
     found = set()
     for i in range(len(lines) - 2):
         m = LOAD.match(lines[i][1])
@@ -119,20 +104,20 @@ def main():
     for path in (args.profile, args.perf_map) + ((args.dump_dir,) if args.dump_dir else ()):
         if not os.path.exists(path):
             fail(f"{path}: no such file or directory", 2)
-    functions = [f for f in read_perf_map(args.perf_map)
+    functions = [f for f in compiled_functions(args.perf_map)
                  if not args.names or any(f[2].endswith(n) for n in args.names)]
     if not functions:
         fail(f"no compiled function of {args.perf_map} matched {args.names or 'anything'}", 1)
-    counts = read_counts(args.profile, functions)
+    counts = instruction_runs(args.profile, functions)
     dumps = dumps_by_function(args.dump_dir) if args.dump_dir else {}
     header = f"| function | bytes | run at least once | run {args.hot} times or more |"
     print(header + (" of those, refcounts |" if args.dump_dir else ""))
     print("|---" * (5 if args.dump_dir else 4) + "|")
-    for start, size, name in functions:
-        runs = [counts[start + off] for off in range(0, size, 4)]
+    for start, end, name in functions:
+        runs = [counts[address] for address in range(start, end, 4)]
         ran = 4 * sum(1 for r in runs if r >= 1)
         hot = 4 * sum(1 for r in runs if r >= args.hot)
-        row = f"| {name} | {size:,} | {ran:,} | {hot:,} |"
+        row = f"| {name} | {end - start:,} | {ran:,} | {hot:,} |"
         if args.dump_dir:
             if name in dumps:
                 rc = refcount_offsets(dumps[name])

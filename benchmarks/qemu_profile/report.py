@@ -19,18 +19,19 @@ import sys
 
 
 def load_profile(path):
+    """Runs of each translated block, by (vaddr, insns, last_insn); exits naming a bad line."""
     counts = collections.Counter()
     with open(path) as f:
         for lineno, line in enumerate(f, 1):
             parts = line.split()
-            if len(parts) != 4:
-                sys.exit("%s:%d: expected 'vaddr insns count last_insn', got %r" %
-                         (path, lineno, line.rstrip()))
             try:
+                if len(parts) != 4:
+                    raise ValueError
                 key = (int(parts[0], 16), int(parts[1]), int(parts[3], 16))
                 counts[key] += int(parts[2])
             except ValueError:
-                sys.exit("%s:%d: not a number in %r" % (path, lineno, line.rstrip()))
+                sys.exit("%s:%d: not a profile line (vaddr insns count last_insn): %r" %
+                         (path, lineno, line.rstrip()))
     return counts
 
 
@@ -43,9 +44,13 @@ def load_perf_map(path):
     """[(start, end, name)] of a perf map file, sorted."""
     regions = []
     with open(path) as f:
-        for line in f:
-            start, size, name = line.rstrip("\n").split(" ", 2)
-            regions.append((int(start, 16), int(start, 16) + int(size, 16), name))
+        for lineno, line in enumerate(f, 1):
+            try:
+                start, size, name = line.rstrip("\n").split(" ", 2)
+                regions.append((int(start, 16), int(start, 16) + int(size, 16), name))
+            except ValueError:
+                sys.exit("%s:%d: not a perf map line (start size name): %r" %
+                         (path, lineno, line.rstrip()))
     return sorted(regions)
 
 

@@ -2264,11 +2264,12 @@ class Lowerer {
   // and copies of the value run: b.instrs[at] is followed by IsNull of it, copies of it and
   // the Branch whose not-null target starts with the StoreLocal of one of those copies.
   void FindLoopTarget(const Block& b, size_t at) {
-    std::set<int> copies{b.instrs[at].dst};
+    const int value = b.instrs[at].dst;
+    std::set<int> copies{value};
     int null_test = -1;
     for (size_t k = at + 1; k + 1 < b.instrs.size(); k++) {
       const Instr& x = b.instrs[k];
-      if (x.op == Op::kIsNull && x.args[0] == b.instrs[at].dst) {
+      if (x.op == Op::kIsNull && x.args[0] == value) {
         null_test = x.dst;
       } else if (x.op == Op::kMov && copies.count(x.args[0]) != 0) {
         copies.insert(x.dst);
@@ -2282,7 +2283,7 @@ class Lowerer {
     if (body.instrs.empty()) return;
     const Instr& store = body.instrs.front();
     if (store.op == Op::kStoreLocal && copies.count(store.args[0]) != 0) {
-      store_targets_[b.instrs[at].dst] = StoreTarget{&store, -1, 0};
+      store_targets_[value] = StoreTarget{&store, -1, 0};
     }
   }
   // Which operands of b.instrs[op] the Decrefs b.instrs[op + 1, end) release: bit 0 the
