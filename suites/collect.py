@@ -70,10 +70,12 @@ def output_files(outputs_dir):
                 yield os.path.relpath(path, outputs_dir), data.read()
 
 
-def unpack(outputs_dir, side, name, dest):
+def unpack(outputs_dir, side, name, dest, shard=""):
     """Copies the target's <side>/<stem>/* into dest/<side>/<name>/, and returns its
     manifest entries with "file" set to the target's name: two suites' files may share a
-    stem (numpy has several test_regression.py), their targets' names do not."""
+    stem (numpy has several test_regression.py), their targets' names do not. A shard's
+    files get the shard's name before their extension (test_nn.shard_2_of_8.xml), so that
+    the shards of one module sit side by side."""
     out_dir = os.path.join(dest, side, name)
     manifest_text = None
     for path, data in output_files(outputs_dir):
@@ -84,7 +86,8 @@ def unpack(outputs_dir, side, name, dest):
             manifest_text = data.decode()
             continue
         os.makedirs(out_dir, exist_ok=True)
-        with open(os.path.join(out_dir, parts[-1]), "wb") as out:
+        base, ext = os.path.splitext(parts[-1])
+        with open(os.path.join(out_dir, base + (".%s" % shard if shard else "") + ext), "wb") as out:
             out.write(data)
     if manifest_text is None:
         return []
@@ -92,6 +95,68 @@ def unpack(outputs_dir, side, name, dest):
     for e in entries:
         e["file"] = name
     return entries
+
+
+SHARD_DIR = re.compile(r"^shard_(\d+)_of_(\d+)$")
+SUMMED = ("duration_s", "compiled_functions", "failed_functions", "compiled_entries",
+          "interpreted_entries")
+
+
+def shard_dirs(logs):
+    """A sharded target's shard_K_of_N directories, in shard order, or [] if it has none."""
+    try:
+        names = [n for n in os.listdir(logs) if SHARD_DIR.match(n)]
+    except OSError:
+        return []
+    return sorted(names, key=lambda n: int(SHARD_DIR.match(n).group(1)))
+
+
+def merge_shards(name, shards):
+    """One manifest entry for a module from its shards' entries [(shard, entry)]: counts and
+    durations add up; the first shard that crashed or failed gives the signal, the culprit
+    and the exit status, each naming that shard."""
+    merged = dict(shards[0][1])
+    merged["file"] = name
+    for key in SUMMED:
+        values = [e.get(key) for _, e in shards]
+        merged[key] = None if any(v is None for v in values) else sum(values)
+    causes = {}
+    for _, e in shards:
+        for cause, n in (e.get("failure_causes") or {}).items():
+            causes[cause] = causes.get(cause, 0) + n
+    merged["failure_causes"] = causes
+    merged["exit_status"], merged["signal"], merged["culprit"] = 0, None, None
+    for shard, e in shards:
+        if e.get("signal") or e.get("exit_status"):
+            merged["exit_status"] = e.get("exit_status") or -1
+            merged["signal"] = ("%s in %s" % (e["signal"], shard)) if e.get("signal") else None
+            merged["culprit"] = e.get("culprit")
+            break
+    merged["shards"] = len(shards)
+    return merged
+
+
+def gather_target(package, target, name, side, suite, dest, skipped):
+    """The manifest entries of one target (one per module: a sharded target's shards are
+    merged), or [] when it skipped itself here (counted in skipped)."""
+    logs = os.path.join(package, target)
+    shards = shard_dirs(logs)
+    units = [(s, os.path.join(logs, s)) for s in shards] if shards else [("", logs)]
+    parts = []
+    for shard, shard_logs in units:
+        found = unpack(os.path.join(shard_logs, "test.outputs"), side, name, dest, shard)
+        if not found:
+            verdict = bazel_verdict(os.path.join(shard_logs, "test.log"))
+            if verdict.startswith("SKIPPED: "):  # not a module of this suite here: no row
+                reason = verdict[len("SKIPPED: "):]
+                skipped[reason] = skipped.get(reason, 0) + 1
+                return []
+            found = [{"file": name, "exit_status": -1, "signal": verdict or "not run",
+                      "duration_s": 0.0, "culprit": None, "compiled_functions": None,
+                      "command": "bazel test //suites/%s:%s%s" % (
+                          suite, target, " (%s)" % shard if shard else "")}]
+        parts.extend((shard, e) for e in found)
+    return [merge_shards(name, parts)] if shards else [e for _, e in parts]
 
 
 def main():
@@ -120,18 +185,8 @@ def main():
         if parsed is None:
             continue
         name, side = parsed
-        logs = os.path.join(package, target)
-        found = unpack(os.path.join(logs, "test.outputs"), side, name, args.out)
-        if not found:
-            verdict = bazel_verdict(os.path.join(logs, "test.log"))
-            if verdict.startswith("SKIPPED: "):  # not a module of this suite here: no row
-                reason = verdict[len("SKIPPED: "):]
-                skipped[reason] = skipped.get(reason, 0) + 1
-                continue
-            found = [{"file": name, "command": "bazel test //suites/%s:%s" % (args.suite, target),
-                      "exit_status": -1, "signal": verdict or "not run", "duration_s": 0.0,
-                      "culprit": None, "compiled_functions": None}]
-        entries[side].extend(found)
+        entries[side].extend(
+            gather_target(package, target, name, side, args.suite, args.out, skipped))
     for side in SIDES:
         os.makedirs(os.path.join(args.out, side), exist_ok=True)
         manifest = {"schema": "a64jit-run-manifest/1", "side": side,

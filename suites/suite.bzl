@@ -5,7 +5,8 @@ suites/suite_test.sh. Bazel's --jobs, its caching and a remote-execution pool th
 suite's modules in parallel; suites/collect.py gathers their testlogs for junit_compare.
 """
 
-def suite_module(name, kind, test, args = [], data = [], timeout = "long", tags = []):
+def suite_module(name, kind, test, args = [], data = [], timeout = "long", tags = [],
+                 shard_count = 1, exec_properties = {}):
     """Two sh_tests: the module stock and with the JIT.
 
     Args:
@@ -17,6 +18,9 @@ def suite_module(name, kind, test, args = [], data = [], timeout = "long", tags 
       data: files the test needs (a pytest file written here).
       timeout: Bazel's test timeout; runner.py stops the process 30 s before it.
       tags: extra tags.
+      shard_count: Bazel test shards; the test script runs shard TEST_SHARD_INDEX of
+        TEST_TOTAL_SHARDS (pytest kinds: suites/pytorch/python/a64jit_suite.py).
+      exec_properties: for a Remote Execution pool (suites/platforms.bzl).
     """
     for side in ("stock", "jit"):
         native.sh_test(
@@ -36,6 +40,8 @@ def suite_module(name, kind, test, args = [], data = [], timeout = "long", tags 
             ] + data,
             size = "large",
             timeout = timeout,
+            shard_count = shard_count,
+            exec_properties = exec_properties,
             # Outside the sandbox, as regrtest and pytest normally run: the sandbox mounts
             # /usr read-only, where unlinking a file that does not exist fails with EROFS
             # instead of ENOENT (test_bdb's clean-up unlinks such files on sys.path).

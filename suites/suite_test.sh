@@ -15,7 +15,7 @@
 # --config=aarch64 (A64JIT_TARGET_RUNNER set by qemu_run.sh): both sides are the aarch64
 # a64jit-run under QEMU, stock with --no-jit, so emulation affects both alike.
 #
-# Usage: suite_test.sh regrtest|pytest|numpy stock|jit NAME RUNNER_PY A64JIT_RUN
+# Usage: suite_test.sh regrtest|pytest|numpy|pytorch stock|jit NAME RUNNER_PY A64JIT_RUN
 #          [--qemu-ignore=TEST | TEST_ARG]...
 set -euo pipefail
 kind=$1 side=$2 name=$3 runner=$(pwd)/$4 a64jit=$(pwd)/$5
@@ -37,6 +37,17 @@ if [ -n "${A64JIT_TARGET_RUNNER:-}" ]; then
   # Python rather than sh: dash drops environment variables whose names are not shell
   # identifiers (test_os passes one named by a UUID), and tests may clear PATH.
   read -r qemu qemu_args <<< "$A64JIT_TARGET_RUNNER"
+  if [ "$kind" = pytorch ]; then
+    # python3-torch:arm64 cannot be installed beside the amd64 one; ci/setup_pytorch.sh
+    # unpacks it, with python3.11 and everything it needs, into a sysroot that QEMU searches
+    # first.
+    sysroot=${A64JIT_ARM64_TORCH:-/opt/a64jit/arm64-torch}
+    if [ ! -f "$sysroot/version" ]; then
+      echo "FAIL: $sysroot holds no arm64 torch: run ci/setup_pytorch.sh"
+      exit 1
+    fi
+    qemu_args="$qemu_args -L $sysroot"
+  fi
   qemu=$(command -v "$qemu")
   for side_name in stock jit; do
     extra=""
@@ -76,7 +87,24 @@ case $kind in
       jit_env+=(--jit-env "PYTHONPATH=$numpy_root")
     fi
     name=$numpy_root/numpy/$name ;;
-  *) echo "suite_test: kind is regrtest, pytest or numpy, got $kind" >&2; exit 2 ;;
+  pytorch)
+    # NAME is a test file's stem in PyTorch's test/ folder: $A64JIT_PYTORCH_TESTS (bazel test
+    # --test_env=A64JIT_PYTORCH_TESTS=/path/to/pytorch/test), by default the 1.13.1 one
+    # ci/setup_pytorch.sh unpacks. suites/pytorch/python (the expecttest stand-in and the
+    # shard plugin) goes first on PYTHONPATH. Under QEMU both sides run with the arm64
+    # torch's sysroot as QEMU's -L.
+    mode=() module=pytest
+    test_args=(--test-arg=-p --test-arg=no:cacheprovider --test-arg=-p --test-arg=a64jit_suite)
+    tests_dir=${A64JIT_PYTORCH_TESTS:-/opt/a64jit/pytorch-tests/test}
+    if [ ! -f "$tests_dir/$name.py" ]; then
+      echo "FAIL: $tests_dir/$name.py is missing: run ci/setup_pytorch.sh, or set" \
+        "A64JIT_PYTORCH_TESTS to a PyTorch checkout's test/ folder"
+      exit 1
+    fi
+    echo "suite_test: $tests_dir/$name.py"
+    export PYTHONPATH=$(pwd)/suites/pytorch/python${PYTHONPATH:+:$PYTHONPATH}
+    name=$tests_dir/$name.py ;;
+  *) echo "suite_test: kind is regrtest, pytest, numpy or pytorch, got $kind" >&2; exit 2 ;;
 esac
 # --qemu-ignore=TEST: a test that fails stock under QEMU (modules.bzl says why) is left out
 # there, on both sides; elsewhere it runs. --host-only=REASON: a skip, with its reason,
