@@ -9,7 +9,8 @@
 #   ci/nightly.sh --demo        # the fixture suites, with a stand-in JIT
 #   ci/nightly.sh --suite cpython [--tag core] [--config aarch64] [--jobs N] [--out DIR]
 #                 [--history DIR] [--night NAME] [--max-bisections N] [--target T]...
-#                 [--plant KIND:PATTERN]
+#                 [--plant KIND:PATTERN] [--test-env K=V]...
+#   ci/nightly.sh --suite pytorch --config aarch64 --jobs 2 [--test-env A64JIT_SUITE_THRESHOLD=1000]
 #
 # --suite runs a suite's Bazel test targets (//suites/<suite>/..., each module stock and
 # with the JIT; --tag filters them, e.g. core) with `bazel test --keep_going`, gathers the
@@ -18,7 +19,9 @@
 # compiler decision (suites/culprits.py, at most --max-bisections, default 3) and compares
 # them. --target runs only the named targets (e.g. //suites/cpython:test_heapq_stock and
 # _jit). --plant (a test of the whole chain) miscompiles the matching functions on the JIT
-# side (A64JIT_TEST_PLANT, jit/decisions.h). Bazel's --jobs runs the modules in parallel,
+# side (A64JIT_TEST_PLANT, jit/decisions.h). --test-env passes a variable to every test
+# target and re-run (Bazel's --test_env): the JIT side's threshold, or another PyTorch's
+# tests (A64JIT_PYTORCH_TESTS, suites/pytorch/README.md). Bazel's --jobs runs the modules in parallel,
 # and --remote_executor would run them on a pool of ARM hosts (suites/README.md).
 #
 # Exit status: junit_compare's (0 no regression, 1 regressions, 2 evidence not trusted).
@@ -33,6 +36,7 @@ jit_cmd=""
 compare=""
 suite="" tag="" jobs=2 config=() max_bisections=3 targets=() plant=() plant_value=""
 jit_env=()
+test_env=()
 files=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -55,6 +59,7 @@ while [ $# -gt 0 ]; do
     --max-bisections) max_bisections=$2; shift 2 ;;
     --target) targets+=("$2"); shift 2 ;;
     --plant) plant=(--test_env="A64JIT_TEST_PLANT=$2") plant_value=$2; shift 2 ;;
+    --test-env) test_env+=(--test_env="$2"); shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "nightly: unknown option $1" >&2; exit 2 ;;
     *) files+=("$1"); shift ;;
@@ -92,7 +97,7 @@ run_suite_targets() {
     mapfile -t expect < <(bazel query "$query" 2>/dev/null)
   fi
   t0=$(date +%s)
-  bazel test "${config[@]}" "${plant[@]}" --keep_going --jobs="$jobs" "${filter[@]}" \
+  bazel test "${config[@]}" "${plant[@]}" "${test_env[@]}" --keep_going --jobs="$jobs" "${filter[@]}" \
     --test_summary=short -- "${patterns[@]}" >&2 || true
   echo "nightly: ${#expect[@]} target(s) of //suites/$suite in $(( $(date +%s) - t0 )) s" >&2
   /usr/bin/python3.11 suites/collect.py --suite "$suite" --out "$out" \
@@ -105,6 +110,8 @@ rerun_suite_regressions() {
   local bazel_args=()
   [ "${#config[@]}" -gt 0 ] && bazel_args=(--bazel-arg="${config[0]}")
   [ "${#plant[@]}" -gt 0 ] && bazel_args+=(--bazel-arg="${plant[0]}")
+  local e
+  for e in "${test_env[@]}"; do bazel_args+=(--bazel-arg="$e"); done
   $compare "$out/stock" "$out/jit" --json="$out/first-report.json" > /dev/null || true
   /usr/bin/python3.11 suites/rerun.py --suite "$suite" --report "$out/first-report.json" \
     --labels "$out/labels.json" "${bazel_args[@]}" >&2

@@ -41,9 +41,11 @@ BAZEL_PASSED, BAZEL_TEST_FAILED = 0, 3
 
 def test_command(suite, target, bazel_args, test_id=None):
     """`bazel test` of //suites/SUITE:TARGET, never from the cache: one test alone with
-    TEST_ID, else the whole target."""
+    TEST_ID, else the whole target. Never sharded: a sharded module (suites/pytorch) runs in
+    one process, so the test is in it and its result in the target's one test.xml."""
     test_filter = [] if test_id is None else ["--test_filter=" + test_id]
-    return (["bazel", "test"] + bazel_args + ["--cache_test_results=no", "--test_output=summary"] +
+    return (["bazel", "test"] + bazel_args + ["--cache_test_results=no", "--test_output=summary",
+                                              "--test_sharding_strategy=disabled"] +
             test_filter + ["//suites/%s:%s" % (suite, target)])
 
 
