@@ -19,7 +19,7 @@ HOST_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev libpugixml-dev nlohmann-json3-dev
   python3.11 libpython3.11-dev             # Debian's CPython 3.11, embedded and as the oracle
   libpython3.11-testsuite                  # CPython's own regression suite (python3.11 -m test)
-  python3-torch                            # PyTorch 1.13 (amd64 only): difftest/workloads/torch_train.py
+  python3-torch                            # PyTorch 1.13.1: //suites/pytorch (arm64: setup_pytorch.sh)
   python3-pytest python3-pytest-rerunfailures python3-xmlrunner python3-numpy python3-hypothesis
   chromium                                 # headless check of the HTML report
   clang-format clang-tidy
@@ -68,6 +68,7 @@ done
 if [ "${#missing[@]}" -eq 0 ]; then
   echo "setup: all ${#HOST_PACKAGES[@]} host and ${#ARM64_PACKAGES[@]} arm64 packages present"
   unpack_arm64_numpy
+  "$(dirname "$0")"/setup_pytorch.sh
   exit 0
 fi
 
@@ -98,4 +99,6 @@ if [ "${#still[@]}" -ne 0 ]; then
   exit 1
 fi
 unpack_arm64_numpy
+# PyTorch's own tests and the arm64 torch sysroot (about a minute and 1.3 GB the first time).
+"$(dirname "$0")"/setup_pytorch.sh
 echo "setup: done"

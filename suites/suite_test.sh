@@ -16,7 +16,7 @@
 # a64jit-run under QEMU, stock with --no-jit, so emulation affects both alike.
 #
 # Usage: suite_test.sh regrtest|pytest|numpy|pytorch stock|jit NAME RUNNER_PY A64JIT_RUN
-#          [--qemu-ignore=TEST | TEST_ARG]...
+#          [--qemu-ignore=TEST | --host-only=REASON | --arm64-torch | TEST_ARG]...
 set -euo pipefail
 kind=$1 side=$2 name=$3 runner=$(pwd)/$4 a64jit=$(pwd)/$5
 shift 5
@@ -32,12 +32,17 @@ work=$(mktemp -d /tmp/a64jit-suite.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 export TMPDIR=$work HOME=$tmp
 
+# PyTorch's tests, and any test given --arm64-torch, import the arm64 torch under QEMU.
+arm64_torch=""
+[ "$kind" = pytorch ] && arm64_torch=1
+for a in "$@"; do [ "$a" = --arm64-torch ] && arm64_torch=1; done
+
 if [ -n "${A64JIT_TARGET_RUNNER:-}" ]; then
   # Children (sys.executable) start through a wrapper, on the same side as their parent.
   # Python rather than sh: dash drops environment variables whose names are not shell
   # identifiers (test_os passes one named by a UUID), and tests may clear PATH.
   read -r qemu qemu_args <<< "$A64JIT_TARGET_RUNNER"
-  if [ "$kind" = pytorch ]; then
+  if [ -n "$arm64_torch" ]; then
     # python3-torch:arm64 cannot be installed beside the amd64 one; ci/setup_pytorch.sh
     # unpacks it, with python3.11 and everything it needs, into a sysroot that QEMU searches
     # first.
@@ -108,7 +113,7 @@ case $kind in
 esac
 # --qemu-ignore=TEST: a test that fails stock under QEMU (modules.bzl says why) is left out
 # there, on both sides; elsewhere it runs. --host-only=REASON: a skip, with its reason,
-# under QEMU (python3-torch exists for amd64 only).
+# under QEMU. --arm64-torch: handled above.
 for a in "$@"; do
   case $a in
     --qemu-ignore=*)
@@ -120,6 +125,7 @@ for a in "$@"; do
         source ci/skip_test.sh
         skip_test "$name" "$side" "${a#--host-only=}"
       fi ;;
+    --arm64-torch) ;;
     *) test_args+=(--test-arg="$a") ;;
   esac
 done

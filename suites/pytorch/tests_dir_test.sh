@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# A64JIT_PYTORCH_TESTS, the one setting that points //suites/pytorch at another PyTorch's
+# test/ folder, is honoured: a module that exists only in a made-up folder runs from there on
+# both sides (its one test is in the XML, and it passes), and a module missing from the
+# folder fails with a message naming the path.
+set -uo pipefail
+suite_test=$1 runner=$2 a64jit=$3
+passed=0 failed=0
+tests=$(mktemp -d "${TEST_TMPDIR:-/tmp}/pytorch-tests.XXXXXX")
+cat > "$tests/test_only_elsewhere.py" <<'PY'
+def test_from_the_other_folder():
+    assert sum(range(10)) == 45
+PY
+run_module() {  # side, module -> status; the XML in $xml, the log in $log
+  local dir
+  dir=$(mktemp -d "${TEST_TMPDIR:-/tmp}/run.XXXXXX")
+  xml=$dir/test.xml log=$dir/log
+  env A64JIT_PYTORCH_TESTS="$tests" TEST_TMPDIR="$dir" TEST_UNDECLARED_OUTPUTS_DIR="$dir/out" \
+    XML_OUTPUT_FILE="$xml" bash "$suite_test" pytorch "$1" "$2" "$runner" "$a64jit" \
+    >"$log" 2>&1
+}
+check() {  # name, condition...
+  local name=$1
+  shift
+  if "$@"; then
+    passed=$((passed + 1))
+    echo "PASS $name"
+  else
+    failed=$((failed + 1))
+    echo "FAIL $name"
+    sed 's/^/    /' "$log" | tail -n 15
+  fi
+}
+for side in stock jit; do
+  run_module "$side" test_only_elsewhere
+  status=$?
+  check "$side: the module runs from A64JIT_PYTORCH_TESTS" \
+    test "$status" = 0 -a "$(grep -c 'name="test_from_the_other_folder"' "$xml" 2>/dev/null)" = 1
+  run_module "$side" test_missing_here
+  status=$?
+  check "$side: a module missing there fails, naming the path" \
+    test "$status" != 0 -a "$(grep -c "$tests/test_missing_here.py is missing" "$log")" = 1
+done
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
