@@ -5,8 +5,10 @@ suites/suite_test.sh. Bazel's --jobs, its caching and a remote-execution pool th
 suite's modules in parallel; suites/collect.py gathers their testlogs for junit_compare.
 """
 
+load("//platforms:defs.bzl", "exec_properties")
+
 def suite_module(name, kind, test, args = [], data = [], timeout = "long", tags = [],
-                 shard_count = 1, exec_properties = {}):
+                 shard_count = 1):
     """Two sh_tests: the module stock and with the JIT.
 
     Args:
@@ -20,7 +22,6 @@ def suite_module(name, kind, test, args = [], data = [], timeout = "long", tags 
       tags: extra tags.
       shard_count: Bazel test shards; the test script runs shard TEST_SHARD_INDEX of
         TEST_TOTAL_SHARDS (pytest kinds: suites/pytorch/python/a64jit_suite.py).
-      exec_properties: for a Remote Execution pool (suites/platforms.bzl).
     """
     for side in ("stock", "jit"):
         native.sh_test(
@@ -41,7 +42,9 @@ def suite_module(name, kind, test, args = [], data = [], timeout = "long", tags 
             size = "large",
             timeout = timeout,
             shard_count = shard_count,
-            exec_properties = exec_properties,
+            # What a Remote Execution pool matches to pick a worker: an ARM host when the
+            # target platform is aarch64 (//platforms).
+            exec_properties = exec_properties(),
             # Outside the sandbox, as regrtest and pytest normally run: the sandbox mounts
             # /usr read-only, where unlinking a file that does not exist fails with EROFS
             # instead of ENOENT (test_bdb's clean-up unlinks such files on sys.path).
