@@ -99,8 +99,11 @@ case $kind in
     # shard plugin) goes first on PYTHONPATH. Under QEMU both sides run with the arm64
     # torch's sysroot as QEMU's -L.
     mode=() module=pytest
-    test_args=(--test-arg=-p --test-arg=no:cacheprovider --test-arg=-p --test-arg=a64jit_suite)
     tests_dir=${A64JIT_PYTORCH_TESTS:-/opt/a64jit/pytorch-tests/test}
+    # --rootdir: node ids (and the XML's class names) read test_nn.py::TestNN::test_x,
+    # wherever the folder is.
+    test_args=(--test-arg=-p --test-arg=no:cacheprovider --test-arg=-p --test-arg=a64jit_suite
+      --test-arg=--rootdir="$tests_dir")
     if [ ! -f "$tests_dir/$name.py" ]; then
       echo "FAIL: $tests_dir/$name.py is missing: run ci/setup_pytorch.sh, or set" \
         "A64JIT_PYTORCH_TESTS to a PyTorch checkout's test/ folder"
@@ -111,13 +114,16 @@ case $kind in
     name=$tests_dir/$name.py ;;
   *) echo "suite_test: kind is regrtest, pytest, numpy or pytorch, got $kind" >&2; exit 2 ;;
 esac
-# --qemu-ignore=TEST: a test that fails stock under QEMU (modules.bzl says why) is left out
-# there, on both sides; elsewhere it runs. --host-only=REASON: a skip, with its reason,
+# --qemu-ignore=TEST: a test that fails under QEMU for the emulator's sake (modules.bzl says
+# why) is left out there, on both sides (regrtest's --ignore; pytest's --deselect of the
+# node id FILE::TEST); elsewhere it runs. --host-only=REASON: a skip, with its reason,
 # under QEMU. --arm64-torch: handled above.
 for a in "$@"; do
   case $a in
     --qemu-ignore=*)
-      if [ -n "${A64JIT_TARGET_RUNNER:-}" ]; then
+      if [ -n "${A64JIT_TARGET_RUNNER:-}" ] && [ "$kind" = pytorch ]; then
+        test_args+=(--test-arg=--deselect --test-arg="${name##*/}::${a#--qemu-ignore=}")
+      elif [ -n "${A64JIT_TARGET_RUNNER:-}" ]; then
         test_args+=(--test-arg=--ignore --test-arg="${a#--qemu-ignore=}")
       fi ;;
     --host-only=*)

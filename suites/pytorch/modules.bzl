@@ -31,3 +31,13 @@ HOST_MODULES = [
 ]
 
 GATE = "test_complex"
+
+# Tests left out under QEMU on both sides (pytest --deselect), each with why. Under QEMU they
+# fail for the emulator's speed, not for the JIT.
+QEMU_IGNORE = {
+    # Runs `python -c "import torch ..."` with a 20 s limit. Under QEMU on this host the
+    # script takes 19.9 s stock and 32.7 s with the JIT at threshold 0 (it compiles 1,403
+    # functions while importing torch), and finishes with the expected RuntimeError on both
+    # (2026-12-01): a limit made for native speed, not a deadlock.
+    "test_autograd": ["TestAutograd::test_pynode_destruction_deadlock"],
+}
