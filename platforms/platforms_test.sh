@@ -10,17 +10,11 @@ case $(od -An -tx1 -j18 -N2 "$runner" | tr -d ' ') in
   3e00) machine=x86_64 ;;
   *) machine=unknown ;;
 esac
-passed=0 failed=0
-check() {  # name, condition...
-  local name=$1
-  shift
-  if "$@"; then passed=$((passed + 1)); echo "PASS $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi
-}
+source ci/check.sh
 echo "exec properties: $(tr '\n' ' ' < "$properties"); a64jit-run: $machine"
 check "the suite targets' Arch ($arch) is a64jit-run's machine ($machine)" test "$arch" = "$machine"
 check "OSFamily is Linux" grep -qx 'OSFamily=Linux' "$properties"
 if [ -n "${A64JIT_TARGET_RUNNER:-}" ]; then
   check "under QEMU the aarch64 path is taken" test "$machine" = aarch64
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+check_summary

@@ -4,7 +4,6 @@
 # fails instead of passing with nothing run.
 set -uo pipefail
 suite_test=$1 runner=$2 a64jit=$3
-passed=0 failed=0
 run_filtered() {  # side, filter -> status; the XML in $xml
   local dir
   dir=$(mktemp -d "${TEST_TMPDIR:-/tmp}/filter.XXXXXX")
@@ -13,17 +12,7 @@ run_filtered() {  # side, filter -> status; the XML in $xml
     XML_OUTPUT_FILE="$xml" bash "$suite_test" regrtest "$1" test_augassign "$runner" "$a64jit" \
     >"$dir/log" 2>&1
 }
-check() {  # name, condition...
-  local name=$1
-  shift
-  if "$@"; then
-    passed=$((passed + 1))
-    echo "PASS $name"
-  else
-    failed=$((failed + 1))
-    echo "FAIL $name"
-  fi
-}
+source ci/check.sh
 cases() { grep -o "<testcase " "$xml" 2>/dev/null | wc -l; }
 for side in stock jit; do
   run_filtered "$side" test.test_augassign.AugAssignTest.testBasic
@@ -33,5 +22,4 @@ for side in stock jit; do
   status=$?
   check "$side: a filter that matches no test fails" test "$status" != 0
 done
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+check_summary

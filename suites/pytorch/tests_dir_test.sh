@@ -5,7 +5,6 @@
 # folder fails with a message naming the path.
 set -uo pipefail
 suite_test=$1 runner=$2 a64jit=$3
-passed=0 failed=0
 tests=$(mktemp -d "${TEST_TMPDIR:-/tmp}/pytorch-tests.XXXXXX")
 cat > "$tests/test_only_elsewhere.py" <<'PY'
 def test_from_the_other_folder():
@@ -19,18 +18,7 @@ run_module() {  # side, module -> status; the XML in $xml, the log in $log
     XML_OUTPUT_FILE="$xml" bash "$suite_test" pytorch "$1" "$2" "$runner" "$a64jit" \
     >"$log" 2>&1
 }
-check() {  # name, condition...
-  local name=$1
-  shift
-  if "$@"; then
-    passed=$((passed + 1))
-    echo "PASS $name"
-  else
-    failed=$((failed + 1))
-    echo "FAIL $name"
-    sed 's/^/    /' "$log" | tail -n 15
-  fi
-}
+source ci/check.sh
 for side in stock jit; do
   run_module "$side" test_only_elsewhere
   status=$?
@@ -41,5 +29,4 @@ for side in stock jit; do
   check "$side: a module missing there fails, naming the path" \
     test "$status" != 0 -a "$(grep -c "$tests/test_missing_here.py is missing" "$log")" = 1
 done
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+check_summary
