@@ -28,6 +28,16 @@ EXTRA=(libpython3.11 libcapstone4 python3-pytest python3-numpy python3-yaml
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
 fail() { echo "setup_pytorch: FAILED: $*" >&2; exit 1; }
 
+# Puts the folder NEW in the place of DEST by renames, so that a test running meanwhile
+# sees the old tree or the new one, never a half-deleted one.
+replace_dir() {
+  local new=$1 dest=$2
+  $SUDO rm -rf "$dest.old"
+  if [ -e "$dest" ]; then $SUDO mv "$dest" "$dest.old"; fi
+  $SUDO mv "$new" "$dest"
+  $SUDO rm -rf "$dest.old"
+}
+
 torch_version() {
   dpkg-query -W -f='${Version}' python3-torch 2>/dev/null ||
     fail "python3-torch (amd64) is not installed: run ci/setup.sh"
@@ -65,11 +75,12 @@ fetch_tests() {
     "$tmp"/pytorch_"$version".dsc)
   got=$(sha256sum "$orig" | cut -d' ' -f1)
   [ -n "$want" ] && [ "$want" = "$got" ] || fail "pytorch orig tarball: sha256 $got, .dsc says $want"
-  $SUDO rm -rf "$TESTS_DIR"
-  $SUDO mkdir -p "$TESTS_DIR"
-  $SUDO tar -xJf "$orig" -C "$TESTS_DIR" --strip-components=1 --wildcards '*/test/' ||
+  $SUDO rm -rf "$TESTS_DIR.new"
+  $SUDO mkdir -p "$TESTS_DIR.new"
+  $SUDO tar -xJf "$orig" -C "$TESTS_DIR.new" --strip-components=1 --wildcards '*/test/' ||
     fail "unpacking test/ from $(basename "$orig")"
-  echo "$version" | $SUDO tee "$TESTS_DIR/version" >/dev/null
+  echo "$version" | $SUDO tee "$TESTS_DIR.new/version" >/dev/null
+  replace_dir "$TESTS_DIR.new" "$TESTS_DIR"
   rm -rf "$tmp"
   echo "setup_pytorch: PyTorch $version's test/ in $TESTS_DIR/test ($(find "$TESTS_DIR/test" -name 'test_*.py' | wc -l) test files)"
 }
@@ -100,14 +111,15 @@ build_sysroot() {
     grep -E '^E:' "$tmp/download.log" >&2 || true
     fail "apt-get download of the arm64 torch closure (${#pkgs[@]} packages)"
   fi
-  $SUDO rm -rf "$SYSROOT"
-  $SUDO mkdir -p "$SYSROOT"
+  $SUDO rm -rf "$SYSROOT.new"
+  $SUDO mkdir -p "$SYSROOT.new"
   local deb
   for deb in "$tmp"/*.deb; do
-    $SUDO dpkg -x "$deb" "$SYSROOT" || fail "dpkg -x $(basename "$deb")"
+    $SUDO dpkg -x "$deb" "$SYSROOT.new" || fail "dpkg -x $(basename "$deb")"
   done
-  printf '%s\n' "${pkgs[@]}" | $SUDO tee "$SYSROOT/packages.txt" >/dev/null
-  echo "$version" | $SUDO tee "$SYSROOT/version" >/dev/null
+  printf '%s\n' "${pkgs[@]}" | $SUDO tee "$SYSROOT.new/packages.txt" >/dev/null
+  echo "$version" | $SUDO tee "$SYSROOT.new/version" >/dev/null
+  replace_dir "$SYSROOT.new" "$SYSROOT"
   echo "setup_pytorch: arm64 torch $version sysroot in $SYSROOT (${#pkgs[@]} packages, $(du -sm "$SYSROOT" | cut -f1) MB)"
   rm -rf "$tmp"
 }
