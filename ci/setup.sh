@@ -99,6 +99,6 @@ if [ "${#still[@]}" -ne 0 ]; then
   exit 1
 fi
 unpack_arm64_numpy
-# PyTorch's own tests and the arm64 torch sysroot (about a minute and 1.3 GB the first time).
+# PyTorch's own tests and the arm64 torch sysroot (about a minute and 1 GB the first time).
 "$(dirname "$0")"/setup_pytorch.sh
 echo "setup: done"

@@ -99,13 +99,14 @@ arm64_closure() {
 }
 
 build_sysroot() {
-  local version=$1
+  # The stamp names the extra packages too: a change to EXTRA rebuilds the sysroot.
+  local version="$1 ${EXTRA[*]}"
   [ "$(cat "$SYSROOT/version" 2>/dev/null)" = "$version" ] && return 0
   local tmp pkgs
   tmp=$(mktemp -d)
-  mapfile -t pkgs < <(arm64_closure "$version")
+  mapfile -t pkgs < <(arm64_closure "$1")
   [ "${#pkgs[@]}" -gt 100 ] ||
-    fail "the arm64 closure of python3-torch:arm64=$version has ${#pkgs[@]} packages (apt-get -s failed?)"
+    fail "the arm64 closure of python3-torch:arm64=$1 has ${#pkgs[@]} packages (apt-get -s failed?)"
   chmod 777 "$tmp"
   if ! (cd "$tmp" && apt-get download -qq "${pkgs[@]}" >"$tmp/download.log" 2>&1); then
     grep -E '^E:' "$tmp/download.log" >&2 || true
@@ -120,7 +121,7 @@ build_sysroot() {
   printf '%s\n' "${pkgs[@]}" | $SUDO tee "$SYSROOT.new/packages.txt" >/dev/null
   echo "$version" | $SUDO tee "$SYSROOT.new/version" >/dev/null
   replace_dir "$SYSROOT.new" "$SYSROOT"
-  echo "setup_pytorch: arm64 torch $version sysroot in $SYSROOT (${#pkgs[@]} packages, $(du -sm "$SYSROOT" | cut -f1) MB)"
+  echo "setup_pytorch: arm64 torch $1 sysroot in $SYSROOT (${#pkgs[@]} packages, $(du -sm "$SYSROOT" | cut -f1) MB)"
   rm -rf "$tmp"
 }
 
