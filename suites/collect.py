@@ -87,7 +87,8 @@ def unpack(outputs_dir, side, name, dest, shard=""):
             continue
         os.makedirs(out_dir, exist_ok=True)
         base, ext = os.path.splitext(parts[-1])
-        with open(os.path.join(out_dir, base + (".%s" % shard if shard else "") + ext), "wb") as out:
+        file_name = base + (".%s" % shard if shard else "") + ext
+        with open(os.path.join(out_dir, file_name), "wb") as out:
             out.write(data)
     if manifest_text is None:
         return []
@@ -113,8 +114,8 @@ def shard_dirs(logs):
 
 def merge_shards(name, shards):
     """One manifest entry for a module from its shards' entries [(shard, entry)]: counts and
-    durations add up; the first shard that crashed or failed gives the signal, the culprit
-    and the exit status, each naming that shard."""
+    durations add up; the first shard that crashed or failed gives the exit status, the
+    culprit and the signal, which names that shard."""
     merged = dict(shards[0][1])
     merged["file"] = name
     for key in SUMMED:
