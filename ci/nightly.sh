@@ -11,6 +11,7 @@
 #                 [--history DIR] [--night NAME] [--max-bisections N] [--target T]...
 #                 [--plant KIND:PATTERN] [--test-env K=V]...
 #   ci/nightly.sh --suite pytorch --config aarch64 --jobs 2 [--test-env A64JIT_SUITE_THRESHOLD=1000]
+#                 [--fresh]
 #
 # --suite runs a suite's Bazel test targets (//suites/<suite>/..., each module stock and
 # with the JIT; --tag filters them, e.g. core) with `bazel test --keep_going`, gathers the
@@ -23,6 +24,14 @@
 # target and re-run (Bazel's --test_env): the JIT side's threshold, or another PyTorch's
 # tests (A64JIT_PYTORCH_TESTS, suites/pytorch/README.md). Bazel's --jobs runs the modules in parallel,
 # and --remote_executor would run them on a pool of ARM hosts (suites/README.md).
+#
+# A --suite night resumes: every finished target (shard) goes to a Bazel disk cache
+# ($A64JIT_NIGHTLY_CACHE, default ~/.cache/a64jit/nightly) as it ends, so a night that was
+# stopped runs only what had not finished when started again. Targets run with
+# A64JIT_SUITE_RECORD=1 (a module whose tests ran passes; the comparison judges them) and
+# with a key of the suite's inputs outside the repository (the Debian packages and
+# /opt/a64jit's stamps), so new tests or a new torch are never taken from the cache.
+# --fresh runs everything again.
 #
 # Exit status: junit_compare's (0 no regression, 1 regressions, 2 evidence not trusted).
 set -euo pipefail
@@ -37,6 +46,7 @@ compare=""
 suite="" tag="" jobs=2 config=() max_bisections=3 targets=() plant=() plant_value=""
 jit_env=()
 test_env=()
+cache_tests=()
 files=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -60,6 +70,7 @@ while [ $# -gt 0 ]; do
     --target) targets+=("$2"); shift 2 ;;
     --plant) plant=(--test_env="A64JIT_TEST_PLANT=$2") plant_value=$2; shift 2 ;;
     --test-env) test_env+=(--test_env="$2"); shift 2 ;;
+    --fresh) cache_tests=(--nocache_test_results); shift ;;
     -h|--help) awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "nightly: unknown option $1" >&2; exit 2 ;;
     *) files+=("$1"); shift ;;
@@ -82,6 +93,15 @@ fi
 rm -rf "$out"
 mkdir -p "$out" "$history"
 
+# A digest of what the suites read from outside the repository: the Debian packages they run
+# and the stamps of what ci/setup.sh unpacked into /opt/a64jit. As a test variable it is
+# part of every target's cache key.
+suite_inputs_key() {
+  { dpkg-query -W python3.11 libpython3.11-testsuite python3-numpy python3-torch 2>/dev/null
+    cat /opt/a64jit/*/version 2>/dev/null
+  } | sha256sum | cut -c1-16
+}
+
 # Fills $out/stock and $out/jit from the suite's Bazel test targets.
 run_suite_targets() {
   local filter=() query="tests(//suites/$suite/...)" t0 expect
@@ -97,7 +117,11 @@ run_suite_targets() {
     mapfile -t expect < <(bazel query "$query" 2>/dev/null)
   fi
   t0=$(date +%s)
+  local cache=${A64JIT_NIGHTLY_CACHE:-$HOME/.cache/a64jit/nightly}
+  mkdir -p "$cache"
   bazel test "${config[@]}" "${plant[@]}" "${test_env[@]}" --keep_going --jobs="$jobs" "${filter[@]}" \
+    --disk_cache="$cache" "${cache_tests[@]}" --test_env=A64JIT_SUITE_RECORD=1 \
+    --test_env=A64JIT_SUITE_INPUTS="$(suite_inputs_key)" \
     --test_summary=short -- "${patterns[@]}" >&2 || true
   echo "nightly: ${#expect[@]} target(s) of //suites/$suite in $(( $(date +%s) - t0 )) s" >&2
   /usr/bin/python3.11 suites/collect.py --suite "$suite" --out "$out" \
