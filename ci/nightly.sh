@@ -10,8 +10,8 @@
 #   ci/nightly.sh --suite cpython [--tag core] [--config aarch64] [--jobs N] [--out DIR]
 #                 [--history DIR] [--night NAME] [--max-bisections N] [--target T]...
 #                 [--plant KIND:PATTERN] [--test-env K=V]...
-#   ci/nightly.sh --suite pytorch --config aarch64 --jobs 2 [--test-env A64JIT_SUITE_THRESHOLD=1000]
-#                 [--fresh]
+#   ci/nightly.sh --suite pytorch --config aarch64 --jobs 2 [--fresh]
+#                 [--jit-test-env A64JIT_SUITE_THRESHOLD=1000]
 #
 # --suite runs a suite's Bazel test targets (//suites/<suite>/..., each module stock and
 # with the JIT; --tag filters them, e.g. core) with `bazel test --keep_going`, gathers the
@@ -22,7 +22,8 @@
 # _jit). --plant (a test of the whole chain) miscompiles the matching functions on the JIT
 # side (A64JIT_TEST_PLANT, jit/decisions.h). --test-env passes a variable to every test
 # target and re-run (Bazel's --test_env): the JIT side's threshold, or another PyTorch's
-# tests (A64JIT_PYTORCH_TESTS, suites/pytorch/README.md). Bazel's --jobs runs the modules in parallel,
+# tests (A64JIT_PYTORCH_TESTS, suites/pytorch/README.md); --jit-test-env only to the JIT
+# side's targets (its threshold). Bazel's --jobs runs the modules in parallel,
 # and --remote_executor would run them on a pool of ARM hosts (suites/README.md).
 #
 # A --suite night resumes: every finished target (shard) goes to a Bazel disk cache
@@ -47,6 +48,7 @@ suite="" tag="" jobs=2 config=() max_bisections=3 targets=() plant=() plant_valu
 jit_env=()
 test_env=()
 cache_tests=()
+jit_test_env=()
 files=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -71,6 +73,7 @@ while [ $# -gt 0 ]; do
     --plant) plant=(--test_env="A64JIT_TEST_PLANT=$2") plant_value=$2; shift 2 ;;
     --test-env) test_env+=(--test_env="$2"); shift 2 ;;
     --fresh) cache_tests=(--nocache_test_results); shift ;;
+    --jit-test-env) jit_test_env+=(--test_env="$2"); shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "nightly: unknown option $1" >&2; exit 2 ;;
     *) files+=("$1"); shift ;;
@@ -102,6 +105,15 @@ suite_inputs_key() {
   } | sha256sum | cut -c1-16
 }
 
+# `bazel test` of suite targets, resumable: ARGS are more flags, then -- and the targets.
+bazel_test_targets() {
+  local cache=${A64JIT_NIGHTLY_CACHE:-$HOME/.cache/a64jit/nightly}
+  mkdir -p "$cache"
+  bazel test "${config[@]}" "${plant[@]}" "${test_env[@]}" --keep_going --jobs="$jobs" \
+    --disk_cache="$cache" "${cache_tests[@]}" --test_env=A64JIT_SUITE_RECORD=1 \
+    --test_env=A64JIT_SUITE_INPUTS="$(suite_inputs_key)" --test_summary=short "$@" >&2 || true
+}
+
 # Fills $out/stock and $out/jit from the suite's Bazel test targets.
 run_suite_targets() {
   local filter=() query="tests(//suites/$suite/...)" t0 expect
@@ -117,12 +129,18 @@ run_suite_targets() {
     mapfile -t expect < <(bazel query "$query" 2>/dev/null)
   fi
   t0=$(date +%s)
-  local cache=${A64JIT_NIGHTLY_CACHE:-$HOME/.cache/a64jit/nightly}
-  mkdir -p "$cache"
-  bazel test "${config[@]}" "${plant[@]}" "${test_env[@]}" --keep_going --jobs="$jobs" "${filter[@]}" \
-    --disk_cache="$cache" "${cache_tests[@]}" --test_env=A64JIT_SUITE_RECORD=1 \
-    --test_env=A64JIT_SUITE_INPUTS="$(suite_inputs_key)" \
-    --test_summary=short -- "${patterns[@]}" >&2 || true
+  if [ "${#jit_test_env[@]}" -eq 0 ]; then
+    bazel_test_targets "${filter[@]}" -- "${patterns[@]}"
+  else
+    # The JIT side's own variables (its threshold) stay out of the other targets' cache keys:
+    # the stock side of a night at threshold 1000 is the one already run at threshold 0.
+    local jit_targets=() other_targets=()
+    mapfile -t jit_targets < <(bazel query "attr(tags, '\bjit\b', set(${expect[*]}))" 2>/dev/null)
+    mapfile -t other_targets < <(bazel query "set(${expect[*]}) except set(${jit_targets[*]})" \
+      2>/dev/null)
+    bazel_test_targets -- "${other_targets[@]}"
+    bazel_test_targets "${jit_test_env[@]}" -- "${jit_targets[@]}"
+  fi
   echo "nightly: ${#expect[@]} target(s) of //suites/$suite in $(( $(date +%s) - t0 )) s" >&2
   /usr/bin/python3.11 suites/collect.py --suite "$suite" --out "$out" \
     --testlogs "$(bazel info "${config[@]}" bazel-testlogs 2>/dev/null)" --expect "${expect[@]}"
@@ -135,7 +153,7 @@ rerun_suite_regressions() {
   [ "${#config[@]}" -gt 0 ] && bazel_args=(--bazel-arg="${config[0]}")
   [ "${#plant[@]}" -gt 0 ] && bazel_args+=(--bazel-arg="${plant[0]}")
   local e
-  for e in "${test_env[@]}"; do bazel_args+=(--bazel-arg="$e"); done
+  for e in "${test_env[@]}" "${jit_test_env[@]}"; do bazel_args+=(--bazel-arg="$e"); done
   $compare "$out/stock" "$out/jit" --json="$out/first-report.json" > /dev/null || true
   /usr/bin/python3.11 suites/rerun.py --suite "$suite" --report "$out/first-report.json" \
     --labels "$out/labels.json" "${bazel_args[@]}" >&2
