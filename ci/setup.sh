@@ -23,7 +23,7 @@ HOST_PACKAGES=(
   python3-pytest python3-pytest-rerunfailures python3-xmlrunner python3-numpy python3-hypothesis
   chromium                                 # headless check of the HTML report
   clang-format clang-tidy
-  linux-perf gdb-multiarch                 # profiling and debugging JIT code (jit/python/README.md)
+  linux-perf gdb-multiarch                 # profiling and debugging JIT code (docs/native_tools.md)
 )
 # Libraries for the aarch64 cross build (linked into binaries run under qemu-aarch64).
 ARM64_PACKAGES=(

@@ -9,7 +9,7 @@ set -uo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/bin"
-# bazel test ... //suites/fake:M_jit: the planted program with the JIT, exit 3 when it fails
+# bazel test ... //suites/fake:M_jit (a made-up target; doc-paths: ignore): the planted program with the JIT, exit 3 when it fails
 # (bazel's status for a failed test); without --test_filter (the whole module) it also writes
 # the module's test.xml, where test_module fails or passes with the program.
 # bazel info ... bazel-testlogs: where. bazel run ... //jit/python:a64jit-run -- ARGS: the runner.

@@ -3134,7 +3134,7 @@ class Lowerer {
   }
 
   // ---- Inline cache checks: a hit runs no call at all; the helper on the slow path fills
-  // the cache (jit/hir/site_cache.h) ----
+  // the cache (jit/runtime/site_cache.h) ----
 
   lir::Instr BrInstr(Cond c, Type t, Operand a, Operand b, int if_true, int if_false) {
     lir::Instr br;

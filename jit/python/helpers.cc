@@ -34,7 +34,7 @@ PyObject* a64_load_global(_PyInterpreterFrame* frame, PyObject* name) {
   return v;
 }
 
-// ---- Per-site caches (layouts in jit/hir/site_cache.h; compiled code checks them inline
+// ---- Per-site caches (layouts in jit/runtime/site_cache.h; compiled code checks them inline
 // and calls these on a miss, which also fill them) ----
 
 // The site's instruction, from its cache's header (site_cache.h): it becomes the frame's

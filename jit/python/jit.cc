@@ -579,7 +579,7 @@ __attribute__((noinline)) PyObject* InterpretTimed(CodeState* st, PyThreadState*
   return result;
 }
 
-// What a deopt exit leaves to the runtime (hir/lower.h): prev_instr, stacktop, and new
+// What a deopt exit leaves to the runtime (DeoptSite, jit/lower/lower.h): prev_instr, stacktop, and new
 // references to the borrowed locals and constants on the exit's value stack.
 void CompleteFrame(const CodeState& st, _PyInterpreterFrame* frame, uint64_t code) {
   const lower::DeoptSite& site = st.deopt_sites.at(code >> 2);

@@ -14,11 +14,14 @@
 // numbers see what they would see in the interpreter.
 // Exit: compiled code returns the result, or a deopt code after writing the value stack's
 // owned values into the frame; the runtime completes the frame from the code's DeoptSite
-// (hir/lower.h: prev_instr, stacktop, borrowed locals and constants), then
+// (DeoptSite in jit/lower/lower.h: prev_instr, stacktop, borrowed locals and constants), then
 // `_PyEval_EvalFrameDefault` takes over at that instruction (throwflag 1 to unwind a
 // pending exception through the exception table, 0 to execute the instruction).
-// Interpreted, always: tracing or profiling on, generators and coroutines, threads other
-// than the one that enabled the JIT, and functions with unsupported bytecode.
+// Generators and coroutines run compiled code too: their frames enter through the hook on
+// send(), and next() through JitGenIterNext. Other threads of the interpreter run compiled
+// code through the hook; only the thread that enabled the JIT takes the direct call path.
+// Interpreted, always: tracing or profiling on, another interpreter, and functions with
+// unsupported bytecode.
 #ifndef A64JIT_JIT_PYTHON_JIT_H_
 #define A64JIT_JIT_PYTHON_JIT_H_
 
