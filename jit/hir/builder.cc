@@ -687,16 +687,31 @@ class Builder {
     return true;
   }
 
-  // BUILD_LIST, BUILD_TUPLE, BUILD_MAP, BUILD_STRING: consume their operands.
+  // BUILD_LIST, BUILD_TUPLE, BUILD_MAP, BUILD_STRING, BUILD_SET: consume their operands.
   bool BuildConsuming() {
     const std::vector<int> pre = stack_;
     const int oparg = insn_.oparg;
-    Op op = Op::kBuildString;
+    Op op;
     int n = oparg;
-    if (insn_.opcode == BUILD_LIST) op = Op::kBuildList;
-    if (insn_.opcode == BUILD_TUPLE) op = Op::kBuildTuple;
-    if (insn_.opcode == BUILD_MAP) op = Op::kBuildMap, n = 2 * oparg;
-    if (insn_.opcode == BUILD_SET) op = Op::kBuildSet;
+    switch (insn_.opcode) {
+      case BUILD_LIST:
+        op = Op::kBuildList;
+        break;
+      case BUILD_TUPLE:
+        op = Op::kBuildTuple;
+        break;
+      case BUILD_MAP:
+        op = Op::kBuildMap, n = 2 * oparg;
+        break;
+      case BUILD_SET:
+        op = Op::kBuildSet;
+        break;
+      case BUILD_STRING:
+        op = Op::kBuildString;
+        break;
+      default:
+        Fail("BuildConsuming has no HIR op for this opcode");
+    }
     const int r = Def(op, Pop(n), oparg);
     ErrorState(Without(pre, n));  // consumed
     Push(r);

@@ -1866,9 +1866,19 @@ class Lowerer {
       CallStatus(in, Helper::PyObject_SetItem, {a, V(LirReg(in.args[1])), V(LirReg(in.args[2]))});
     } else if (in.op == Op::kContains) {
       CallInt(in, Helper::PySequence_Contains, {V(LirReg(in.args[1])), a}, LirReg(in.dst));
-    } else {
+    } else if (in.op == Op::kGetIter) {
       CallChecked(in, Helper::PyObject_GetIter, {a});
+    } else {
+      NoRuleIn("LowerObjectProtocol", in);
     }
+  }
+
+  // A family function given an op it has no rule for: LowerInstr routed it there by mistake.
+  // Failing here names the op, where lowering it as the family's last member would compile
+  // wrong code.
+  [[noreturn]] static void NoRuleIn(const char* family, const Instr& in) {
+    throw std::logic_error(std::string("lowering: ") + family + " has no rule for HIR op " +
+                           hir::OpName(in.op));
   }
 
   // BUILD_TUPLE of up to this many items: PyTuple_New, then the items' references stored
@@ -1922,7 +1932,11 @@ class Lowerer {
       return CallChecked(in, Helper::a64_build_const_key_map,
                          {V(p), Operand::Imm(in.imm), Imm(Const(in.keys_const))});
     }
-    CallChecked(in, Helper::a64_make_function, {V(frame_), V(p), count(), Operand::Imm(in.imm)});
+    if (in.op == Op::kMakeFunction) {
+      return CallChecked(in, Helper::a64_make_function,
+                         {V(frame_), V(p), count(), Operand::Imm(in.imm)});
+    }
+    NoRuleIn("LowerBuild", in);
   }
 
   // LIST_APPEND: a comprehension's list, which only its BUILD_LIST made (an exact list, as
@@ -1950,8 +1964,10 @@ class Lowerer {
       CallStatus(in, Helper::a64_unpack_ex,
                  {V(LirReg(in.args[0])), Operand::Imm(in.imm & 0xff), Operand::Imm(in.imm >> 8),
                   V(scratch_addr_)});
-    } else {
+    } else if (in.op == Op::kScratchLoad) {
       Load(V(scratch_addr_), 8 * in.imm, Type::kPtr, LirReg(in.dst));
+    } else {
+      NoRuleIn("LowerSequence", in);
     }
   }
 
