@@ -1,7 +1,7 @@
 #!/usr/bin/python3.11
 """Finds references to repository paths that do not exist, in docs and in comments.
 
-A README or a comment that names `jit/hir/site_cache.h` after the file was renamed sends a
+A README or a comment that names a header under its old folder after the file moved sends a
 newcomer looking for nothing. This scans every tracked text file for path-like tokens
 (`dir/file.ext`, `dir/sub/`, Bazel labels `//pkg:target`) and reports, as FILE:LINE, each
 one that names none of the repository's files or folders.

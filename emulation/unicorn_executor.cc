@@ -659,7 +659,7 @@ bool UnicornExecutor::CallInHook(Engine& e, uint64_t target) {
 
 // What a guest suspended in a host call needs back from a nested call that does not return
 // normally: the AAPCS64 callee-saved registers and SP. A nested call that returns has kept
-// them (the call stub and compiled code follow AAPCS64); one that ends in an exception may
+// them (the call trampoline and compiled code follow AAPCS64); one that ends in an exception may
 // have left any value, and the helper may catch the exception and resume the guest (the JIT
 // turns a fault into a Python SystemError). Cheaper than uc_context_save, which copies the
 // whole CPU state (a malloc, two copies of it and a free per nested call).

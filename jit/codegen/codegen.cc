@@ -34,6 +34,7 @@ using lir::Location;
 using lir::Op;
 using lir::Operand;
 using lir::Type;
+using runtime::EntryMove;
 
 const lir::RegisterFile& Aarch64Registers() {
   static const lir::RegisterFile regs = [] {
@@ -1506,7 +1507,7 @@ class FunctionCompiler {
       int reg;
       int64_t imm;
     };
-    lir::SmallVector<ImmLoad, 2> immediates;  // reg <- an immediate argument
+    lir::SmallVector<ImmLoad, 2> immediates;      // reg <- an immediate argument
     lir::SmallVector<ImmLoad, 2> slot_addresses;  // reg <- sp + offset (sp_addresses.h)
     const AbiSlots abi = AssignAbi(ArgTypes(in), nullptr);
     for (size_t i = 0; i < in.args.size(); i++) {
@@ -1842,13 +1843,13 @@ class FunctionCompiler {
   ExitTails exit_tails_;                    // FindExitTails
   std::vector<asmjit::Label> tail_labels_;  // per tail, once an exit calls it
   std::vector<ExitByCall> exits_;
-  std::vector<uint32_t> data_words_;  // EmitReleaseByStub's and EmitIntoLocalByStub's
-  std::vector<int> use_counts_;       // UseCount's, by vreg
+  std::vector<uint32_t> data_words_;       // EmitReleaseByStub's and EmitIntoLocalByStub's
+  std::vector<int> use_counts_;            // UseCount's, by vreg
   std::map<uint64_t, int> constant_regs_;  // ChooseSavedRegisters': value -> register
   std::vector<int> saved_gp_;              // and the general registers the prologue saves
-  std::vector<bool> narrow_loads_;    // FindNarrowLoads
-  int epilogue_block_ = -1;           // EpilogueBlock()
-  bool frameless_ = false;            // CodeStats::frameless
+  std::vector<bool> narrow_loads_;         // FindNarrowLoads
+  int epilogue_block_ = -1;                // EpilogueBlock()
+  bool frameless_ = false;                 // CodeStats::frameless
   std::map<uint64_t, asmjit::Label> pool_;
   bool long_ranges_ = false;
   bool pools_ = true;

@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "jit/codegen/stub_entries.h"
 #include "jit/lir/lir.h"
 #include "jit/lir/regalloc.h"
 #include "jit/runtime/code_sink.h"
+#include "jit/runtime/stub_entries.h"
 
 namespace a64jit::codegen {
 
@@ -68,11 +68,11 @@ struct CompileOptions {
   bool constant_registers = false;
   // Moves placed before the function's entry, a word each (a shared stub's extra entries,
   // stub_entries.h); CompiledFunction::entry_offset says where the entry is.
-  std::vector<EntryMove> entry_moves;
+  std::vector<runtime::EntryMove> entry_moves;
   // The stubs with extra entries (stub_entries.h), or null. A call of one whose first
   // arguments are where an entry's moves take them from calls that entry and leaves those
   // arguments to it.
-  const StubEntryTable* stub_entries = nullptr;
+  const runtime::StubEntryTable* stub_entries = nullptr;
 };
 
 // What an exit by call returns in its low two bits (the rest is its bl's offset).
@@ -96,13 +96,13 @@ struct CodeStats {
   size_t code_bytes = 0;  // instructions (the literal pool follows)
   size_t pool_bytes = 0;
   int pool_entries = 0;
-  int direct_calls = 0;    // bl
-  int pool_calls = 0;      // ldr x16, literal; blr x16
-  int far_calls = 0;       // movz/movk x16; blr x16 (no pool in range)
-  int exits_by_call = 0;   // CompileOptions::exit_code_limit
-  int register_calls = 0;  // blr x17: `call *%t(...)`, a target known only at run time
-  int release_calls = 0;   // CompileOptions::release_stubs: `bl` and a data word
-  int into_local_calls = 0;  // CompileOptions::into_local_stub: `bl` and two data words
+  int direct_calls = 0;        // bl
+  int pool_calls = 0;          // ldr x16, literal; blr x16
+  int far_calls = 0;           // movz/movk x16; blr x16 (no pool in range)
+  int exits_by_call = 0;       // CompileOptions::exit_code_limit
+  int register_calls = 0;      // blr x17: `call *%t(...)`, a target known only at run time
+  int release_calls = 0;       // CompileOptions::release_stubs: `bl` and a data word
+  int into_local_calls = 0;    // CompileOptions::into_local_stub: `bl` and two data words
   int constant_registers = 0;  // CompileOptions::constant_registers: registers given constants
   int stub_entry_calls = 0;    // CompileOptions::stub_entries: calls of an extra entry
   bool long_ranges = false;

@@ -9,11 +9,14 @@
 #include "emulation/helper_registry.h"
 #include "jit/codegen/into_local_stub.h"
 #include "jit/codegen/release_stubs.h"
-#include "jit/codegen/stub_entries.h"
+#include "jit/runtime/stub_entries.h"
 #include "jit/lir/text.h"
 
 namespace a64jit::codegen {
 namespace {
+
+using runtime::CallStubMoves;
+using runtime::StubEntryTable;
 
 constexpr uint64_t kBase = 0x10000;
 

@@ -5,7 +5,7 @@
 // (`mov x1, sp`) and a register that the stores go through. When every use of the address is
 // the base of a load or store or an argument of an ordinary call, code generation instead
 // addresses the slot from SP (`stp xzr, x0, [sp]`) and builds the argument where the call
-// needs it; the call stub's second entry (call_stub_entries.h) even builds it itself.
+// needs it; the call stub's second entry (runtime/stub_entries.h) even builds it itself.
 #ifndef A64JIT_JIT_CODEGEN_SP_ADDRESSES_H_
 #define A64JIT_JIT_CODEGEN_SP_ADDRESSES_H_
 

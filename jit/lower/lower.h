@@ -21,12 +21,12 @@
 #include <string>
 #include <vector>
 
-#include "jit/codegen/stub_entries.h"
 #include "jit/decisions.h"
 #include "jit/hir/hir.h"
 #include "jit/lir/lir.h"
 #include "jit/lower/deopt_reason.h"
 #include "jit/runtime/site_cache.h"
+#include "jit/runtime/stub_entries.h"
 
 namespace a64jit::lower {
 
@@ -134,9 +134,9 @@ struct RuntimeAddresses {
   // Where the into-local stub is (codegen/into_local_stub.h); 0: none, and each fused float
   // store's generic path calls a64_binary_op_into_local as written.
   uint64_t into_local_stub = 0;
-  // The shared stubs with extra entries (codegen/stub_entries.h), or null: each site places
+  // The shared stubs with extra entries (runtime/stub_entries.h), or null: each site places
   // all its arguments.
-  const codegen::StubEntryTable* stub_entries = nullptr;
+  const runtime::StubEntryTable* stub_entries = nullptr;
   // An object whose reference count never reaches 0 (2^60), released in place of a NULL
   // local when a returning frame clears its locals without a branch per local; 0: branch.
   uint64_t null_sink = 0;

@@ -18,7 +18,7 @@
 #include "jit/codegen/codegen.h"
 #include "jit/codegen/into_local_stub.h"
 #include "jit/codegen/release_stubs.h"
-#include "jit/codegen/stub_entries.h"
+#include "jit/runtime/stub_entries.h"
 #include "jit/compiler.h"
 #include "jit/lir/text.h"
 #include "jit/lower/call_stub.h"
@@ -75,12 +75,12 @@ struct CodeState {
   int8_t has_loop = -1;        // its code has a JUMP_BACKWARD: -1 not yet known, 0 no, 1 yes
   bool listed = false;         // matched the jitlist (decided on the first call)
   bool list_checked = false;
-  size_t code_size = 0;           // instructions and literal pool
-  codegen::CodeStats code_stats;  // where the instructions end, for the disassembly
+  size_t code_size = 0;              // instructions and literal pool
+  codegen::CodeStats code_stats;     // where the instructions end, for the disassembly
   std::vector<uint32_t> data_words;  // and where its data words are
-  std::string name;               // module:qualname
-  std::string module;             // for the text of its stages (TextOf)
-  PyCodeObject* code = nullptr;   // set once compiled (and then pinned)
+  std::string name;                  // module:qualname
+  std::string module;                // for the text of its stages (TextOf)
+  PyCodeObject* code = nullptr;      // set once compiled (and then pinned)
   std::string failure;
   int64_t compile_ns = -1;
   std::string kept_text;  // Config::keep_text's text, made at compile time
@@ -120,11 +120,11 @@ struct Runtime {
   // executor (which turns guest faults into Python errors, at the price of signal setup).
   bool direct_calls = false;
   uint64_t call_stub = 0;                      // the guest call stub's entry; 0: CALLs ask a64_call
-  codegen::StubEntryTable entry_table;         // the stubs above with extra entries
+  runtime::StubEntryTable entry_table;         // the stubs above with extra entries
   std::map<std::string, uint64_t> site_stubs;  // by name (jit/lower/site_stubs.h); empty: none
-  uint64_t release_stubs = 0;  // codegen/release_stubs.h; 0: deallocs are called as written
+  uint64_t release_stubs = 0;    // codegen/release_stubs.h; 0: deallocs are called as written
   uint64_t into_local_stub = 0;  // codegen/into_local_stub.h; 0: called as written
-  int dumps_written = 0;       // Config::dump_dir files of this process
+  int dumps_written = 0;         // Config::dump_dir files of this process
   std::optional<bool> flaky_plant_active;  // decided at the first planted compile
   int64_t stub_entries = 0;                // counted by the stub itself
 };
@@ -263,10 +263,10 @@ void WriteStubDump(Runtime& r, const std::string& name, const std::string& text)
 }
 
 // Compiles a guest stub, which calls only helpers, into the executor's code memory, after the
-// words of its extra entries' `moves` (codegen/stub_entries.h); returns its entry. Dumped to
+// words of its extra entries' `moves` (runtime/stub_entries.h); returns its entry. Dumped to
 // Config::dump_dir when there is one.
 uint64_t CompileStub(Runtime& r, const lir::Function& stub, const std::string& name,
-                     const std::vector<codegen::EntryMove>& moves) {
+                     const std::vector<runtime::EntryMove>& moves) {
   codegen::CompileOptions options;
   options.resolve = ResolveHelper;
   options.entry_moves = moves;
@@ -307,7 +307,7 @@ uint64_t CompileCallStub(Runtime& r) {
   facts.direct_thread_slot = reinterpret_cast<uintptr_t>(&r.direct_thread);
   facts.entry_counter = reinterpret_cast<uintptr_t>(&r.stub_entries);
   facts.eval_breaker = reinterpret_cast<uintptr_t>(EvalBreakerAddress(PyInterpreterState_Get()));
-  return CompileStub(r, lower::CallStub(facts), "a64jit:stub:call", codegen::CallStubMoves());
+  return CompileStub(r, lower::CallStub(facts), "a64jit:stub:call", runtime::CallStubMoves());
 }
 
 // Places hand-written stubs that call `helper` (the release stubs, codegen/release_stubs.h;
@@ -328,7 +328,7 @@ uint64_t LoadHandWrittenStubs(Runtime& r, runtime::Helper helper,
 std::map<std::string, uint64_t> CompileSiteStubs(Runtime& r) {
   std::map<std::string, uint64_t> stubs;
   for (const lir::Function& f : lower::SiteStubs(reinterpret_cast<uintptr_t>(&PyModule_Type))) {
-    stubs[f.name] = CompileStub(r, f, "a64jit:stub:" + f.name, codegen::SiteStubMoves());
+    stubs[f.name] = CompileStub(r, f, "a64jit:stub:" + f.name, runtime::SiteStubMoves());
   }
   return stubs;
 }
@@ -579,8 +579,8 @@ __attribute__((noinline)) PyObject* InterpretTimed(CodeState* st, PyThreadState*
   return result;
 }
 
-// What a deopt exit leaves to the runtime (DeoptSite, jit/lower/lower.h): prev_instr, stacktop, and new
-// references to the borrowed locals and constants on the exit's value stack.
+// What a deopt exit leaves to the runtime (DeoptSite, jit/lower/lower.h): prev_instr, stacktop, and
+// new references to the borrowed locals and constants on the exit's value stack.
 void CompleteFrame(const CodeState& st, _PyInterpreterFrame* frame, uint64_t code) {
   const lower::DeoptSite& site = st.deopt_sites.at(code >> 2);
   if (site.keep_frame) return;

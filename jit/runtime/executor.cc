@@ -11,7 +11,7 @@
 #include <unordered_map>
 
 #include "jit/codegen/disassembly.h"
-#include "jit/runtime/call_stub.h"
+#include "jit/runtime/call_trampoline.h"
 
 namespace a64jit::runtime {
 
@@ -146,7 +146,7 @@ void Executor::FinishOutermostCall(const CallStats& call) {
 }
 
 void Executor::Init() {
-  const std::vector<uint8_t> stub = AssembleCallStub();
+  const std::vector<uint8_t> stub = AssembleCallTrampoline();
   stub_ = Load(stub);
   stub_size_ = stub.size();
 }

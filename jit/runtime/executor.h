@@ -107,7 +107,7 @@ class ExecutorError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Layout shared by the call stub (emitted aarch64 code) and C++; see call_stub.cc.
+// Layout shared by the call trampoline (emitted aarch64 code) and C++; see call_trampoline.cc.
 struct CallFrame {
   uint64_t x[8];
   double d[8];
@@ -178,10 +178,10 @@ class Executor : public CodeSink {
 
  protected:
   explicit Executor(const ExecutorOptions& options);
-  // Emits the call stub; called by the factory once the subclass exists.
+  // Emits the call trampoline; called by the factory once the subclass exists.
   void Init();
   friend void InitExecutor(Executor* executor);
-  // Runs the call stub on `frame` at nesting `depth` (1 = outermost).
+  // Runs the call trampoline on `frame` at nesting `depth` (1 = outermost).
   virtual void RunStub(CallFrame* frame, int depth) = 0;
   // Code bytes in [begin, begin+size) changed (code there may have run before).
   virtual void CodeChanged(const uint8_t* begin, size_t size) = 0;
@@ -217,7 +217,7 @@ class Executor : public CodeSink {
   CallStats last_, total_;
 };
 
-// Finishes construction (emits the call stub); for the backends' factories
+// Finishes construction (emits the call trampoline); for the backends' factories
 // (emulation/executors.h).
 void InitExecutor(Executor* executor);
 

@@ -24,8 +24,9 @@ struct SiteCache {
 struct SiteHeader {
   const void* prev_instr;  // the instruction's _Py_CODEUNIT; nullptr: no instruction
   union {
-    void* name;    // the PyObject* of co_names it loads or stores (borrowed); or nullptr
-    int64_t argc;  // a CALL's: its oparg, which the call stub reads from here (call_stub.h)
+    void* name;  // the PyObject* of co_names it loads or stores (borrowed); or nullptr
+    int64_t
+        argc;  // a CALL's: its oparg, which the call stub reads from here (jit/lower/call_stub.h)
   };
 };
 struct HeadedSiteCache {

@@ -1,4 +1,4 @@
-#include "jit/runtime/call_stub.h"
+#include "jit/runtime/call_trampoline.h"
 
 #include <asmjit/arm/a64assembler.h>
 #include <asmjit/core.h>
@@ -10,7 +10,7 @@
 
 namespace a64jit::runtime {
 
-std::vector<uint8_t> AssembleCallStub() {
+std::vector<uint8_t> AssembleCallTrampoline() {
   using namespace asmjit::a64;  // NOLINT: register names
   asmjit::CodeHolder code;
   code.init(asmjit::Environment(asmjit::Arch::kAArch64));
@@ -66,7 +66,7 @@ std::vector<uint8_t> AssembleCallStub() {
   a.ret(x30);
 
   if (code.flatten() != asmjit::kErrorOk || code.resolveUnresolvedLinks() != asmjit::kErrorOk) {
-    throw std::runtime_error("call stub: asmjit failed to assemble");
+    throw std::runtime_error("call trampoline: asmjit failed to assemble");
   }
   asmjit::Section* text = code.textSection();
   return std::vector<uint8_t>(text->data(), text->data() + text->bufferSize());
