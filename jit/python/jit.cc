@@ -18,7 +18,6 @@
 #include "jit/codegen/codegen.h"
 #include "jit/codegen/into_local_stub.h"
 #include "jit/codegen/release_stubs.h"
-#include "jit/runtime/stub_entries.h"
 #include "jit/compiler.h"
 #include "jit/lir/text.h"
 #include "jit/lower/call_stub.h"
@@ -36,6 +35,7 @@
 #include "jit/python/json_text.h"
 #include "jit/runtime/capped_sink.h"
 #include "jit/runtime/helpers.h"
+#include "jit/runtime/stub_entries.h"
 
 namespace a64jit::python {
 
@@ -1402,144 +1402,6 @@ bool EnsureRuntime(const Config& config) {
 
 }  // namespace
 
-std::vector<std::string> SplitList(const std::string& s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (c == ',') {
-      if (!cur.empty()) out.push_back(cur);
-      cur.clear();
-    } else if (c != ' ') {
-      cur += c;
-    }
-  }
-  if (!cur.empty()) out.push_back(cur);
-  return out;
-}
-
-std::optional<int64_t> ParseCount(const std::string& s) {
-  char* end = nullptr;
-  const long long v = std::strtoll(s.c_str(), &end, 10);
-  if (s.empty() || *end != '\0' || v < 0) return std::nullopt;
-  return v;
-}
-
-namespace {
-// A64JIT_OPT_LIMIT, A64JIT_DUMP_DIR and the test-only plant (Config's bisection fields).
-void ReadBisectionSettings(Config* config) {
-  if (const char* l = std::getenv("A64JIT_OPT_LIMIT"); l != nullptr && *l != '\0') {
-    const std::optional<int64_t> v = ParseCount(l);
-    if (!v || *v > INT32_MAX) {
-      throw std::invalid_argument(std::string("A64JIT_OPT_LIMIT: not a count: ") + l);
-    }
-    config->opt_limit = static_cast<int>(*v);
-  }
-  if (const char* d = std::getenv("A64JIT_DUMP_DIR"); d != nullptr) config->dump_dir = d;
-  if (const char* p = std::getenv("A64JIT_TEST_PLANT"); p != nullptr && *p != '\0') {
-    const std::string plant = p;
-    const size_t colon = plant.find(':');
-    if (colon == std::string::npos || colon + 1 == plant.size()) {
-      throw std::invalid_argument("A64JIT_TEST_PLANT: expected KIND:PATTERN, got " + plant);
-    }
-    config->plant = ParsePlant(plant.substr(0, colon));
-    config->plant_pattern = plant.substr(colon + 1);
-  }
-  if (const char* f = std::getenv("A64JIT_TEST_PLANT_FLAKY"); f != nullptr) {
-    config->plant_flaky_counter = f;
-  }
-  const char* capture = std::getenv("A64JIT_CAPTURE");
-  const char* capture_file = std::getenv("A64JIT_CAPTURE_FILE");
-  if ((capture != nullptr && *capture != '\0') != (capture_file != nullptr && *capture_file)) {
-    throw std::invalid_argument("A64JIT_CAPTURE and A64JIT_CAPTURE_FILE go together");
-  }
-  if (capture != nullptr && *capture != '\0') {
-    config->capture_pattern = capture;
-    config->capture_file = capture_file;
-  }
-}
-}  // namespace
-
-EnvConfig ConfigFromEnvironment() {
-  EnvConfig env;
-  if (const char* t = std::getenv("A64JIT_THRESHOLD"); t != nullptr && *t != '\0') {
-    const std::optional<int64_t> v = ParseCount(t);
-    if (!v) throw std::invalid_argument(std::string("A64JIT_THRESHOLD: not a count: ") + t);
-    env.config.threshold = *v;
-    env.any = true;
-  }
-  if (const char* h = std::getenv("A64JIT_HOT_LOOP_US"); h != nullptr && *h != '\0') {
-    const std::optional<int64_t> v = ParseCount(h);
-    if (!v) throw std::invalid_argument(std::string("A64JIT_HOT_LOOP_US: not a count: ") + h);
-    env.config.hot_loop_us = *v;
-  }
-  if (const char* l = std::getenv("A64JIT_JITLIST"); l != nullptr && *l != '\0') {
-    env.config.jitlist = SplitList(l);
-    env.any = true;
-  }
-  if (const char* e = std::getenv("A64JIT_EXEC"); e != nullptr && *e != '\0') {
-    const std::string mode = e;
-    if (mode == "native") {
-      env.config.exec_mode = runtime::ExecMode::kNative;
-    } else if (mode == "unicorn") {
-      env.config.exec_mode = runtime::ExecMode::kUnicorn;
-    } else {
-      throw std::invalid_argument("A64JIT_EXEC: expected native or unicorn, got " + mode);
-    }
-  }
-  if (const char* g = std::getenv("A64JIT_LOG"); g != nullptr) env.config.log = g;
-  if (const char* f = std::getenv("A64JIT_JITLIST_FILE"); f != nullptr && *f != '\0') {
-    env.config.jitlist_file = f;
-    LoadJitListFile(&env.config);
-    env.any = true;
-  }
-  if (const char* m = std::getenv("A64JIT_MAX_CODE_SIZE"); m != nullptr && *m != '\0') {
-    const std::optional<int64_t> v = ParseCount(m);
-    if (!v)
-      throw std::invalid_argument(std::string("A64JIT_MAX_CODE_SIZE: not a byte count: ") + m);
-    env.config.max_code_size = static_cast<uint64_t>(*v);
-  }
-  if (const char* p = std::getenv("A64JIT_PERFMAP"); p != nullptr && *p != '\0') {
-    if (std::strcmp(p, "0") != 0 && std::strcmp(p, "1") != 0) {
-      throw std::invalid_argument(std::string("A64JIT_PERFMAP: expected 0 or 1, got ") + p);
-    }
-    env.config.perf_map = *p == '1';
-  }
-  if (const char* d = std::getenv("A64JIT_JITDUMP"); d != nullptr) env.config.jitdump_dir = d;
-  ReadBisectionSettings(&env.config);
-  if (const char* c = std::getenv("A64JIT_CHECKED");
-      c != nullptr && *c != '\0' && std::string(c) != "0") {
-    env.config.checked_native = true;
-  }
-  return env;
-}
-
-void ExportToEnvironment(const Config& config) {
-  auto set_or_clear = [](const char* name, const std::string& value) {
-    if (value.empty()) {
-      unsetenv(name);
-    } else {
-      setenv(name, value.c_str(), 1);
-    }
-  };
-  set_or_clear("A64JIT_THRESHOLD", std::to_string(config.threshold.value_or(0)));
-  set_or_clear("A64JIT_HOT_LOOP_US", std::to_string(config.hot_loop_us));
-  std::string list;
-  for (const std::string& p : config.jitlist) list += (list.empty() ? "" : ",") + p;
-  set_or_clear("A64JIT_JITLIST", list);
-  set_or_clear("A64JIT_EXEC", config.exec_mode ? runtime::ExecModeName(*config.exec_mode) : "");
-  set_or_clear("A64JIT_LOG", config.log);
-  set_or_clear("A64JIT_CHECKED", config.checked_native ? "1" : "");
-  set_or_clear("A64JIT_JITLIST_FILE", config.jitlist_file);
-  set_or_clear("A64JIT_MAX_CODE_SIZE",
-               config.max_code_size != 0 ? std::to_string(config.max_code_size) : "");
-  set_or_clear("A64JIT_PERFMAP", config.perf_map ? "1" : "");
-  set_or_clear("A64JIT_JITDUMP", config.jitdump_dir);
-}
-
-void LoadJitListFile(Config* config) {
-  config->jitlist_file_patterns = ReadJitListFile(config->jitlist_file);
-}
-
 bool Enable(const Config& config) {
   if (!EnsureRuntime(config)) return false;
   ConfigureCapture(CaptureSettings{config.capture_file});
@@ -1690,112 +1552,6 @@ Stats GetStats() {
   s.entries += r.stub_entries;
   s.direct_entries += r.stub_entries;
   return s;
-}
-
-// "n/d (p%)", the figure a reader asks for with its parts.
-std::string Share(int64_t n, int64_t d) {
-  char pct[32];
-  std::snprintf(pct, sizeof pct, "%.2f%%", d > 0 ? 100.0 * static_cast<double>(n) / d : 0.0);
-  return std::to_string(n) + "/" + std::to_string(d) + " (" + pct + ")";
-}
-
-std::string StatsSummary() {
-  const Stats s = GetStats();
-  std::ostringstream o;
-  o << "a64jit: exec mode " << (s.exec_mode.empty() ? "none" : s.exec_mode) << "\n";
-  o << "a64jit: compiled " << s.compiled << " functions, " << s.code_bytes << " bytes\n";
-  o << "a64jit: not compiled " << s.failed << "\n";
-  o << "a64jit: compiled share " << Share(s.compiled, s.compiled + s.failed)
-    << " of the functions that reached the threshold (" << s.bodies
-    << " module and class bodies stay interpreted)\n";
-  o << "a64jit: compiled entries " << Share(s.entries, s.entries + s.interpreted_entries)
-    << " of the function entries\n";
-  o << "a64jit: type feedback from 3.11's quickened code: " << s.feedback_sites << " sites in "
-    << s.feedback_functions << " of the compiled functions\n";
-  if (s.loop_time_qualified > 0) {
-    o << "a64jit: " << s.loop_time_qualified
-      << " functions reached the threshold by their loops' interpreted time\n";
-  }
-  for (const auto& [name, why] : s.failures) o << "a64jit:   " << name << ": " << why << "\n";
-  o << "a64jit: entries " << s.entries << " (" << s.vectorcall_entries << " by vectorcall, "
-    << s.direct_entries << " called directly by compiled code, " << s.stub_entries
-    << " of them entered by the guest call stub, " << s.resumed_entries
-    << " generator resumes without the eval-frame hook), deopts " << s.deopts
-    << "\na64jit: exceptions caught by compiled handlers " << s.caught
-    << ", left compiled frames without the interpreter " << s.unwinds << "\n";
-  o << "a64jit: entries on other threads " << s.other_thread_entries << ", eval-breaker calls "
-    << s.breaker_calls << "\n";
-  o << "a64jit: emulated instructions "
-    << (s.instructions_counted ? std::to_string(s.guest_instructions)
-                               : std::string("not counted (A64JIT_UNICORN_UNCOUNTED=1)"))
-    << ", host calls " << s.host_calls << " (" << s.host_calls_in_hook
-    << " without stopping emulation)\n";
-  o << "a64jit: compile time per function: median " << s.compile_us_median << " us, p90 "
-    << s.compile_us_p90 << " us, max " << s.compile_us_max << " us; by stage: hir "
-    << s.compile_hir_ns / 1000000 << " ms, lower " << s.compile_lower_ns / 1000000 << " ms, emit "
-    << s.compile_emit_ns / 1000000 << " ms\n";
-  o << "a64jit: code memory " << s.code_memory_used << " bytes in use, " << s.code_memory_reserved
-    << " reserved";
-  if (s.max_code_size != 0) {
-    o << ", cap " << s.max_code_size << " (" << s.refused_by_code_cap
-      << " functions left interpreted by it)";
-  }
-  o << "\n" << DeoptSummary(10);
-  return o.str();
-}
-
-bool WriteStatsFile(const std::string& path) {
-  FILE* f = std::fopen(path.c_str(), "w");
-  if (f == nullptr) return false;
-  std::fputs(StatsJson().c_str(), f);
-  return std::fclose(f) == 0;
-}
-
-std::string StatsJson() {
-  const Stats s = GetStats();
-  std::ostringstream o;
-  o << "{\"compiled\": " << s.compiled << ", \"failed\": " << s.failed
-    << ", \"entries\": " << s.entries << ", \"vectorcall_entries\": " << s.vectorcall_entries
-    << ", \"direct_entries\": " << s.direct_entries << ", \"stub_entries\": " << s.stub_entries
-    << ", \"resumed_entries\": " << s.resumed_entries << ", \"deopts\": " << s.deopts
-    << ", \"interpreted_entries\": " << s.interpreted_entries << ", \"bodies\": " << s.bodies
-    << ", \"guest_instructions\": " << s.guest_instructions << ", \"host_calls\": " << s.host_calls
-    << ", \"host_calls_in_hook\": " << s.host_calls_in_hook << ", \"code_bytes\": " << s.code_bytes
-    << ", \"feedback_sites\": " << s.feedback_sites
-    << ", \"feedback_functions\": " << s.feedback_functions
-    << ", \"loop_time_qualified\": " << s.loop_time_qualified
-    << ", \"exec_mode\": " << JsonString(s.exec_mode)
-    << ", \"other_thread_entries\": " << s.other_thread_entries
-    << ", \"breaker_calls\": " << s.breaker_calls << ", \"caught\": " << s.caught
-    << ", \"unwinds\": " << s.unwinds << ", \"compile_us_median\": " << s.compile_us_median
-    << ", \"compile_us_p90\": " << s.compile_us_p90 << ", \"compile_us_max\": " << s.compile_us_max
-    << ", \"compile_hir_ns\": " << s.compile_hir_ns
-    << ", \"compile_lower_ns\": " << s.compile_lower_ns
-    << ", \"compile_emit_ns\": " << s.compile_emit_ns
-    << ", \"compile_ns_total\": " << s.compile_ns_total
-    << ", \"code_memory_used\": " << s.code_memory_used
-    << ", \"code_memory_reserved\": " << s.code_memory_reserved
-    << ", \"max_code_size\": " << s.max_code_size
-    << ", \"refused_by_code_cap\": " << s.refused_by_code_cap << ",\n \"functions\": {";
-  bool first = true;
-  for (const CodeState* st : TheRuntime().compiled) {
-    o << (first ? "" : ", ") << JsonString(st->name) << ": " << st->code_size;
-    first = false;
-  }
-  o << "},\n \"failures\": {";
-  first = true;
-  for (const auto& [name, why] : s.failures) {
-    o << (first ? "" : ", ") << JsonString(name) << ": " << JsonString(why);
-    first = false;
-  }
-  o << "},\n \"unsupported_opcodes\": {";
-  first = true;
-  for (const auto& [op, n] : s.unsupported_opcodes) {
-    o << (first ? "" : ", ") << JsonString(op) << ": " << n;
-    first = false;
-  }
-  o << "},\n \"deopt_sites\": " << DeoptJson() << "}\n";
-  return o.str();
 }
 
 }  // namespace a64jit::python

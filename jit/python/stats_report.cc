@@ -1,0 +1,125 @@
+// The JIT's statistics as people and programs read them: the summary a64jit-run prints at
+// exit (--stats) and the JSON of --stats-file=PATH (and A64JIT_STATS_FILE at exit). The
+// figures themselves are gathered by GetStats (jit.cc).
+#include <cstdint>
+#include <cstdio>
+#include <sstream>
+#include <string>
+
+#include "jit/python/deopt_stats.h"
+#include "jit/python/jit.h"
+#include "jit/python/json_text.h"
+
+namespace a64jit::python {
+
+namespace {
+
+// "n/d (p%)", the figure a reader asks for with its parts.
+std::string Share(int64_t n, int64_t d) {
+  char pct[32];
+  std::snprintf(pct, sizeof pct, "%.2f%%", d > 0 ? 100.0 * static_cast<double>(n) / d : 0.0);
+  return std::to_string(n) + "/" + std::to_string(d) + " (" + pct + ")";
+}
+
+}  // namespace
+
+std::string StatsSummary() {
+  const Stats s = GetStats();
+  std::ostringstream o;
+  o << "a64jit: exec mode " << (s.exec_mode.empty() ? "none" : s.exec_mode) << "\n";
+  o << "a64jit: compiled " << s.compiled << " functions, " << s.code_bytes << " bytes\n";
+  o << "a64jit: not compiled " << s.failed << "\n";
+  o << "a64jit: compiled share " << Share(s.compiled, s.compiled + s.failed)
+    << " of the functions that reached the threshold (" << s.bodies
+    << " module and class bodies stay interpreted)\n";
+  o << "a64jit: compiled entries " << Share(s.entries, s.entries + s.interpreted_entries)
+    << " of the function entries\n";
+  o << "a64jit: type feedback from 3.11's quickened code: " << s.feedback_sites << " sites in "
+    << s.feedback_functions << " of the compiled functions\n";
+  if (s.loop_time_qualified > 0) {
+    o << "a64jit: " << s.loop_time_qualified
+      << " functions reached the threshold by their loops' interpreted time\n";
+  }
+  for (const auto& [name, why] : s.failures) o << "a64jit:   " << name << ": " << why << "\n";
+  o << "a64jit: entries " << s.entries << " (" << s.vectorcall_entries << " by vectorcall, "
+    << s.direct_entries << " called directly by compiled code, " << s.stub_entries
+    << " of them entered by the guest call stub, " << s.resumed_entries
+    << " generator resumes without the eval-frame hook), deopts " << s.deopts
+    << "\na64jit: exceptions caught by compiled handlers " << s.caught
+    << ", left compiled frames without the interpreter " << s.unwinds << "\n";
+  o << "a64jit: entries on other threads " << s.other_thread_entries << ", eval-breaker calls "
+    << s.breaker_calls << "\n";
+  o << "a64jit: emulated instructions "
+    << (s.instructions_counted ? std::to_string(s.guest_instructions)
+                               : std::string("not counted (A64JIT_UNICORN_UNCOUNTED=1)"))
+    << ", host calls " << s.host_calls << " (" << s.host_calls_in_hook
+    << " without stopping emulation)\n";
+  o << "a64jit: compile time per function: median " << s.compile_us_median << " us, p90 "
+    << s.compile_us_p90 << " us, max " << s.compile_us_max << " us; by stage: hir "
+    << s.compile_hir_ns / 1000000 << " ms, lower " << s.compile_lower_ns / 1000000 << " ms, emit "
+    << s.compile_emit_ns / 1000000 << " ms\n";
+  o << "a64jit: code memory " << s.code_memory_used << " bytes in use, " << s.code_memory_reserved
+    << " reserved";
+  if (s.max_code_size != 0) {
+    o << ", cap " << s.max_code_size << " (" << s.refused_by_code_cap
+      << " functions left interpreted by it)";
+  }
+  o << "\n" << DeoptSummary(10);
+  return o.str();
+}
+
+bool WriteStatsFile(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "w");
+  if (f == nullptr) return false;
+  std::fputs(StatsJson().c_str(), f);
+  return std::fclose(f) == 0;
+}
+
+std::string StatsJson() {
+  const Stats s = GetStats();
+  std::ostringstream o;
+  o << "{\"compiled\": " << s.compiled << ", \"failed\": " << s.failed
+    << ", \"entries\": " << s.entries << ", \"vectorcall_entries\": " << s.vectorcall_entries
+    << ", \"direct_entries\": " << s.direct_entries << ", \"stub_entries\": " << s.stub_entries
+    << ", \"resumed_entries\": " << s.resumed_entries << ", \"deopts\": " << s.deopts
+    << ", \"interpreted_entries\": " << s.interpreted_entries << ", \"bodies\": " << s.bodies
+    << ", \"guest_instructions\": " << s.guest_instructions << ", \"host_calls\": " << s.host_calls
+    << ", \"host_calls_in_hook\": " << s.host_calls_in_hook << ", \"code_bytes\": " << s.code_bytes
+    << ", \"feedback_sites\": " << s.feedback_sites
+    << ", \"feedback_functions\": " << s.feedback_functions
+    << ", \"loop_time_qualified\": " << s.loop_time_qualified
+    << ", \"exec_mode\": " << JsonString(s.exec_mode)
+    << ", \"other_thread_entries\": " << s.other_thread_entries
+    << ", \"breaker_calls\": " << s.breaker_calls << ", \"caught\": " << s.caught
+    << ", \"unwinds\": " << s.unwinds << ", \"compile_us_median\": " << s.compile_us_median
+    << ", \"compile_us_p90\": " << s.compile_us_p90 << ", \"compile_us_max\": " << s.compile_us_max
+    << ", \"compile_hir_ns\": " << s.compile_hir_ns
+    << ", \"compile_lower_ns\": " << s.compile_lower_ns
+    << ", \"compile_emit_ns\": " << s.compile_emit_ns
+    << ", \"compile_ns_total\": " << s.compile_ns_total
+    << ", \"code_memory_used\": " << s.code_memory_used
+    << ", \"code_memory_reserved\": " << s.code_memory_reserved
+    << ", \"max_code_size\": " << s.max_code_size
+    << ", \"refused_by_code_cap\": " << s.refused_by_code_cap << ",\n \"functions\": {";
+  bool first = true;
+  for (const auto& [name, size] : CompiledFunctionSizes()) {
+    o << (first ? "" : ", ") << JsonString(name) << ": " << size;
+    first = false;
+  }
+  o << "},\n \"failures\": {";
+  first = true;
+  for (const auto& [name, why] : s.failures) {
+    o << (first ? "" : ", ") << JsonString(name) << ": " << JsonString(why);
+    first = false;
+  }
+  o << "},\n \"unsupported_opcodes\": {";
+  first = true;
+  for (const auto& [op, n] : s.unsupported_opcodes) {
+    o << (first ? "" : ", ") << JsonString(op) << ": " << n;
+    first = false;
+  }
+  o << "},\n \"deopt_sites\": " << DeoptJson() << "}\n";
+  return o.str();
+}
+
+}  // namespace a64jit::python
