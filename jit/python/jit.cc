@@ -33,113 +33,19 @@
 #include "jit/python/interp_state.h"
 #include "jit/python/jitlist_file.h"
 #include "jit/python/json_text.h"
+#include "jit/python/runtime_state.h"
 #include "jit/runtime/capped_sink.h"
 #include "jit/runtime/helpers.h"
 #include "jit/runtime/stub_entries.h"
 
 namespace a64jit::python {
 
-namespace {
-
-// The call path (PushFrame, RunCompiled, ClearFrame, ...) is one function once compiled:
-// under QEMU each call it saves is a return, an indirect branch through QEMU's lookup.
-#define A64JIT_ALWAYS_INLINE inline __attribute__((always_inline))
-
-// The words of a CodeState that the guest call stub reads (jit/lower/call_stub.h).
-struct StubView {
-  const uint8_t* entry = nullptr;  // the compiled code's entry, once compiled
-  int64_t plain_argcount = -1;     // co_argcount when that is all the code takes, else -1
-  int64_t frame_bytes = 0;         // what the frame takes on the data stack (FrameSlots)
-};
-
-// Words a frame of `code` takes on the data stack (what 3.11's _PyEvalFramePushAndInit
-// reserves).
-A64JIT_ALWAYS_INLINE Py_ssize_t FrameSlots(PyCodeObject* code) {
-  return code->co_nlocalsplus + code->co_stacksize + static_cast<Py_ssize_t>(FRAME_SPECIALS_SIZE);
-}
-
-// Whether `code` takes positional parameters only (no keyword-only ones, no *args or
-// **kwargs): a call passing exactly co_argcount positional arguments then binds them as the
-// first locals, as they are.
-inline bool OnlyPositionalParameters(const PyCodeObject* code) {
-  return code->co_kwonlyargcount == 0 && (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) == 0;
-}
-
-// Per code object, in its co_extra slot.
-struct CodeState {
-  StubView stub;
-  enum class Status { kCounting, kCompiled, kFailed };
-  Status status = Status::kCounting;
-  int64_t calls = 0;
-  int64_t interpreted_ns = 0;  // a function with a loop: its interpreted runs' time in all
-  int8_t has_loop = -1;        // its code has a JUMP_BACKWARD: -1 not yet known, 0 no, 1 yes
-  bool listed = false;         // matched the jitlist (decided on the first call)
-  bool list_checked = false;
-  size_t code_size = 0;              // instructions and literal pool
-  codegen::CodeStats code_stats;     // where the instructions end, for the disassembly
-  std::vector<uint32_t> data_words;  // and where its data words are
-  std::string name;                  // module:qualname
-  std::string module;                // for the text of its stages (TextOf)
-  PyCodeObject* code = nullptr;      // set once compiled (and then pinned)
-  std::string failure;
-  int64_t compile_ns = -1;
-  std::string kept_text;  // Config::keep_text's text, made at compile time
-  // The compile's decisions (jit/decisions.h), for TextOf to make the same text again.
-  std::optional<int> opt_limit;
-  Plant plant = Plant::kNone;
-  int8_t captured = -1;  // matches Config::capture_pattern: -1 not yet known, 0 no, 1 yes
-  // The code's site caches, in the order lowering asked for them, and the rooms that own
-  // them (RuntimeAddresses::reserve_site_caches; a cache asked for past its room has one of
-  // its own). `reserved`: each room lowering reserved, for TextOf to hand out again.
-  std::vector<runtime::HeadedSiteCache*> site_caches;
-  std::vector<std::unique_ptr<runtime::HeadedSiteCache[]>> site_rooms;
-  std::vector<runtime::SiteCache*> reserved;
-  size_t room_size = 0, room_used = 0;        // the last room's caches, and those handed out
-  std::vector<lower::DeoptSite> deopt_sites;  // indexed by deopt codes
-  std::vector<codegen::ExitByCall> exits;     // exits by call: their offsets' codes (lower.h)
-};
-
-struct Runtime {
-  Config config;
-  Py_ssize_t extra_index = -1;
-  std::unique_ptr<runtime::Executor> executor;
-  // Compiled code runs on every thread of this interpreter (its code embeds the address of
-  // this interpreter's eval breaker). All of it runs holding the GIL: compilation, the
-  // statistics and the caches need no other lock.
-  PyInterpreterState* interp = nullptr;
-  PyThreadState* first_thread = nullptr;  // the thread that enabled the JIT
-  // first_thread while the JIT is enabled, else NULL: the on/off state itself, so that the
-  // call stub tests both with one load.
-  PyThreadState* direct_thread = nullptr;
-  bool enabled() const { return direct_thread != nullptr; }
-  Stats stats;
-  std::vector<int64_t> compile_ns;   // per compiled function, for the median and maximum
-  std::vector<CodeState*> compiled;  // pinned: their code objects are never freed
-  FILE* log = nullptr;
-  // Native mode calls compiled code directly unless config.checked_native asks for the
-  // executor (which turns guest faults into Python errors, at the price of signal setup).
-  bool direct_calls = false;
-  uint64_t call_stub = 0;                      // the guest call stub's entry; 0: CALLs ask a64_call
-  runtime::StubEntryTable entry_table;         // the stubs above with extra entries
-  std::map<std::string, uint64_t> site_stubs;  // by name (jit/lower/site_stubs.h); empty: none
-  uint64_t release_stubs = 0;    // codegen/release_stubs.h; 0: deallocs are called as written
-  uint64_t into_local_stub = 0;  // codegen/into_local_stub.h; 0: called as written
-  int dumps_written = 0;         // Config::dump_dir files of this process
-  std::optional<bool> flaky_plant_active;  // decided at the first planted compile
-  int64_t stub_entries = 0;                // counted by the stub itself
-};
-
-// Never destroyed: code may outlive main(). A plain pointer rather than a function-local
-// static: TheRuntime() is on every call's path, and the static's guard kept it out of line.
+// Never destroyed: code may outlive main() (runtime_state.h).
 Runtime* g_runtime = nullptr;
+StateCacheEntry g_state_cache[kStateCacheSize];
+
 __attribute__((noinline, cold)) Runtime& CreateRuntime() {
   g_runtime = new Runtime();
-  return *g_runtime;
-}
-// Always inline: GCC stopped inlining it once Runtime's constructor grew (2.2 M guest
-// instructions a round of the generators benchmark, in 224 K calls, qemu_profile).
-__attribute__((always_inline)) inline Runtime& TheRuntime() {
-  if (__builtin_expect(g_runtime == nullptr, 0)) return CreateRuntime();
   return *g_runtime;
 }
 
@@ -149,6 +55,23 @@ void Log(const std::string& line) {
   std::fprintf(r.log, "a64jit: %s\n", line.c_str());
   std::fflush(r.log);
 }
+
+void AnnounceCode(const Runtime& r, const std::string& name, const void* start, size_t size,
+                  bool frameless) {
+  ListCode(name, start, size);
+  if (r.executor->mode() == runtime::ExecMode::kNative && !frameless) {
+    RegisterWithDebugger(name, start, size);
+  }
+}
+
+std::optional<uint64_t> ResolveCallee(const std::string& name) {
+  if (name == lower::kCallStubName && TheRuntime().call_stub != 0) return TheRuntime().call_stub;
+  auto stub = TheRuntime().site_stubs.find(name);
+  if (stub != TheRuntime().site_stubs.end()) return stub->second;
+  return ResolveHelper(name);
+}
+
+namespace {
 
 void FreeCodeState(void* p) {
   auto* st = static_cast<CodeState*>(p);
@@ -189,20 +112,6 @@ CodeState* StateOf(PyCodeObject* code, PyFunctionObject* func) {
   return st;
 }
 
-// A direct-mapped cache of code -> state for compiled functions, so a call does not need
-// _PyCode_GetExtra (a library call); the guest call stub reads it too (its layout is in
-// lower::CallStubFacts). Entries are pinned: compiled code objects never die.
-struct StateCacheEntry {
-  PyCodeObject* code;
-  CodeState* state;
-};
-static_assert(sizeof(StateCacheEntry) == 16, "the call stub indexes 16-byte entries");
-constexpr uintptr_t kStateCacheSize = 1024;
-StateCacheEntry g_state_cache[kStateCacheSize];
-inline uintptr_t StateCacheIndex(const PyCodeObject* code) {
-  return (reinterpret_cast<uintptr_t>(code) >> 4) & (kStateCacheSize - 1);
-}
-
 // The addresses `code`'s compiled code embeds, the call stub's among them.
 lower::RuntimeAddresses AddressesFor(PyCodeObject* code) {
   lower::RuntimeAddresses rt = AddressesOf(code);
@@ -215,122 +124,6 @@ lower::RuntimeAddresses AddressesFor(PyCodeObject* code) {
     reinterpret_cast<runtime::GlobalCache*>(cache)->miss_how = how;
   };
   return rt;
-}
-
-// Tells native tools about code just placed: the perf map and jitdump (code_listing.h) and,
-// where it runs natively, a debugger (gdb_jit.h: the code must start with codegen's prologue).
-// Frameless code (codegen::CodeStats::frameless) is listed only: it has no prologue to describe.
-void AnnounceCode(const Runtime& r, const std::string& name, const void* start, size_t size,
-                  bool frameless = false) {
-  ListCode(name, start, size);
-  if (r.executor->mode() == runtime::ExecMode::kNative && !frameless) {
-    RegisterWithDebugger(name, start, size);
-  }
-}
-
-// What compiled code calls by name: the helpers, the guest call stub and the site stubs.
-std::optional<uint64_t> ResolveCallee(const std::string& name) {
-  if (name == lower::kCallStubName && TheRuntime().call_stub != 0) return TheRuntime().call_stub;
-  auto stub = TheRuntime().site_stubs.find(name);
-  if (stub != TheRuntime().site_stubs.end()) return stub->second;
-  return ResolveHelper(name);
-}
-
-// A new file in Config::dump_dir for `name` (its characters other than letters, digits and
-// `._-` written `_`), numbered by the process's dumps; nullptr, logged, if it cannot be made.
-FILE* OpenDumpFile(Runtime& r, const std::string& name) {
-  std::string file = name;
-  for (char& ch : file) {
-    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '_' && ch != '-') {
-      ch = '_';
-    }
-  }
-  const std::string path = r.config.dump_dir + "/" + file + "." + std::to_string(getpid()) + "." +
-                           std::to_string(++r.dumps_written) + ".txt";
-  FILE* out = std::fopen(path.c_str(), "w");
-  if (out == nullptr) Log("cannot write dump " + path);
-  return out;
-}
-
-// A stub's dump (its LIR and disassembly, entry words included), as WriteDump's for a
-// function: census.py and qemu_profile readers find the stubs' instructions there.
-void WriteStubDump(Runtime& r, const std::string& name, const std::string& text) {
-  FILE* out = OpenDumpFile(r, name);
-  if (out == nullptr) return;
-  std::fprintf(out, "function: %s\n", name.c_str());
-  std::fputs(text.c_str(), out);
-  std::fclose(out);
-}
-
-// Compiles a guest stub, which calls only helpers, into the executor's code memory, after the
-// words of its extra entries' `moves` (runtime/stub_entries.h); returns its entry. Dumped to
-// Config::dump_dir when there is one.
-uint64_t CompileStub(Runtime& r, const lir::Function& stub, const std::string& name,
-                     const std::vector<runtime::EntryMove>& moves) {
-  codegen::CompileOptions options;
-  options.resolve = ResolveHelper;
-  options.entry_moves = moves;
-  const codegen::LoadedFunction loaded =
-      codegen::CompileInto(*r.executor, [&](std::optional<uint64_t> base) {
-        options.base_address = base;
-        return compiler::EmitCode(stub, options);
-      });
-  const uint32_t prefix = loaded.code.entry_offset;
-  if (!r.config.dump_dir.empty()) {
-    WriteStubDump(r, name,
-                  "=== lir ===\n" + lir::Print(stub) + "=== asm ===\n" +
-                      codegen::Disassemble(loaded.code, reinterpret_cast<uintptr_t>(loaded.entry)));
-  }
-  if (prefix > 0) ListCode(name + ":entries", loaded.entry, prefix);
-  const uint8_t* entry = loaded.entry + prefix;
-  AnnounceCode(r, name, entry, loaded.code.bytes.size() - prefix, loaded.code.stats.frameless);
-  if (!moves.empty()) r.entry_table[reinterpret_cast<uintptr_t>(entry)] = moves;
-  return reinterpret_cast<uintptr_t>(entry);
-}
-
-// Compiles the guest call stub (jit/lower/call_stub.h) into the executor's code memory.
-uint64_t CompileCallStub(Runtime& r) {
-  static const CodeState probe;
-  lower::CallStubFacts facts;
-  facts.function_type = reinterpret_cast<uintptr_t>(&PyFunction_Type);
-  facts.cfunction_type = reinterpret_cast<uintptr_t>(&PyCFunction_Type);
-  facts.jit_vectorcall = reinterpret_cast<uintptr_t>(&JitVectorcall);
-  facts.state_cache = reinterpret_cast<uintptr_t>(&g_state_cache[0]);
-  facts.state_cache_mask = kStateCacheSize - 1;
-  const auto offset = [](const void* field) {
-    return static_cast<int64_t>(static_cast<const char*>(field) -
-                                reinterpret_cast<const char*>(&probe));
-  };
-  facts.state_entry = offset(&probe.stub.entry);
-  facts.state_plain_argcount = offset(&probe.stub.plain_argcount);
-  facts.state_frame_bytes = offset(&probe.stub.frame_bytes);
-  facts.direct_thread_slot = reinterpret_cast<uintptr_t>(&r.direct_thread);
-  facts.entry_counter = reinterpret_cast<uintptr_t>(&r.stub_entries);
-  facts.eval_breaker = reinterpret_cast<uintptr_t>(EvalBreakerAddress(PyInterpreterState_Get()));
-  return CompileStub(r, lower::CallStub(facts), "a64jit:stub:call", runtime::CallStubMoves());
-}
-
-// Places hand-written stubs that call `helper` (the release stubs, codegen/release_stubs.h;
-// the into-local stub, codegen/into_local_stub.h) in the executor's code memory. Not announced
-// to a debugger: they have no codegen prologue.
-uint64_t LoadHandWrittenStubs(Runtime& r, runtime::Helper helper,
-                              std::vector<uint8_t> (*make)(uint64_t), const std::string& name) {
-  const char* helper_name = runtime::HelperName(helper);
-  const std::optional<uint64_t> address = ResolveHelper(helper_name);
-  if (!address) throw std::logic_error(std::string(helper_name) + " is not a registered helper");
-  const std::vector<uint8_t> bytes = make(*address);
-  const uint8_t* at = r.executor->Load(bytes.data(), bytes.size());
-  AnnounceCode(r, name, at, bytes.size(), /*frameless=*/true);
-  return reinterpret_cast<uintptr_t>(at);
-}
-
-// Compiles the site stubs (jit/lower/site_stubs.h) into the executor's code memory, by name.
-std::map<std::string, uint64_t> CompileSiteStubs(Runtime& r) {
-  std::map<std::string, uint64_t> stubs;
-  for (const lir::Function& f : lower::SiteStubs(reinterpret_cast<uintptr_t>(&PyModule_Type))) {
-    stubs[f.name] = CompileStub(r, f, "a64jit:stub:" + f.name, runtime::SiteStubMoves());
-  }
-  return stubs;
 }
 
 // A compiled function's dump: "hir", "lir" or anything else for "asm", made now (see

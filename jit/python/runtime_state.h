@@ -1,0 +1,170 @@
+// The JIT's state inside the process, shared by the files that make up jit.h's job: the
+// Runtime (configuration, executor, stubs, statistics), each code object's CodeState, and the
+// cache that finds a compiled code's state on the call path. Not an API: jit.h is.
+//
+// jit.cc holds the call path (entry, deopt, the eval hook, generators), whose always-inline
+// chain must stay in one file; stubs.cc compiles the shared guest stubs; config.cc and
+// stats_report.cc read the environment and write the statistics.
+#ifndef A64JIT_JIT_PYTHON_RUNTIME_STATE_H_
+#define A64JIT_JIT_PYTHON_RUNTIME_STATE_H_
+
+#include <Python.h>
+#include <internal/pycore_frame.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "jit/codegen/codegen.h"
+#include "jit/decisions.h"
+#include "jit/lower/lower.h"
+#include "jit/python/jit.h"
+#include "jit/runtime/executor.h"
+#include "jit/runtime/helpers.h"
+#include "jit/runtime/site_cache.h"
+#include "jit/runtime/stub_entries.h"
+
+#define A64JIT_HIDDEN __attribute__((visibility("hidden")))
+
+namespace a64jit::python {
+
+// The call path (PushFrame, RunCompiled, ClearFrame, ...) is one function once compiled:
+// under QEMU each call it saves is a return, an indirect branch through QEMU's lookup.
+#define A64JIT_ALWAYS_INLINE inline __attribute__((always_inline))
+
+// The words of a CodeState that the guest call stub reads (jit/lower/call_stub.h).
+struct StubView {
+  const uint8_t* entry = nullptr;  // the compiled code's entry, once compiled
+  int64_t plain_argcount = -1;     // co_argcount when that is all the code takes, else -1
+  int64_t frame_bytes = 0;         // what the frame takes on the data stack (FrameSlots)
+};
+
+// Words a frame of `code` takes on the data stack (what 3.11's _PyEvalFramePushAndInit
+// reserves).
+A64JIT_ALWAYS_INLINE Py_ssize_t FrameSlots(PyCodeObject* code) {
+  return code->co_nlocalsplus + code->co_stacksize + static_cast<Py_ssize_t>(FRAME_SPECIALS_SIZE);
+}
+
+// Whether `code` takes positional parameters only (no keyword-only ones, no *args or
+// **kwargs): a call passing exactly co_argcount positional arguments then binds them as the
+// first locals, as they are.
+inline bool OnlyPositionalParameters(const PyCodeObject* code) {
+  return code->co_kwonlyargcount == 0 && (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) == 0;
+}
+
+// Per code object, in its co_extra slot.
+struct CodeState {
+  StubView stub;
+  enum class Status { kCounting, kCompiled, kFailed };
+  Status status = Status::kCounting;
+  int64_t calls = 0;
+  int64_t interpreted_ns = 0;  // a function with a loop: its interpreted runs' time in all
+  int8_t has_loop = -1;        // its code has a JUMP_BACKWARD: -1 not yet known, 0 no, 1 yes
+  bool listed = false;         // matched the jitlist (decided on the first call)
+  bool list_checked = false;
+  size_t code_size = 0;              // instructions and literal pool
+  codegen::CodeStats code_stats;     // where the instructions end, for the disassembly
+  std::vector<uint32_t> data_words;  // and where its data words are
+  std::string name;                  // module:qualname
+  std::string module;                // for the text of its stages (TextOf)
+  PyCodeObject* code = nullptr;      // set once compiled (and then pinned)
+  std::string failure;
+  int64_t compile_ns = -1;
+  std::string kept_text;  // Config::keep_text's text, made at compile time
+  // The compile's decisions (jit/decisions.h), for TextOf to make the same text again.
+  std::optional<int> opt_limit;
+  Plant plant = Plant::kNone;
+  int8_t captured = -1;  // matches Config::capture_pattern: -1 not yet known, 0 no, 1 yes
+  // The code's site caches, in the order lowering asked for them, and the rooms that own
+  // them (RuntimeAddresses::reserve_site_caches; a cache asked for past its room has one of
+  // its own). `reserved`: each room lowering reserved, for TextOf to hand out again.
+  std::vector<runtime::HeadedSiteCache*> site_caches;
+  std::vector<std::unique_ptr<runtime::HeadedSiteCache[]>> site_rooms;
+  std::vector<runtime::SiteCache*> reserved;
+  size_t room_size = 0, room_used = 0;        // the last room's caches, and those handed out
+  std::vector<lower::DeoptSite> deopt_sites;  // indexed by deopt codes
+  std::vector<codegen::ExitByCall> exits;     // exits by call: their offsets' codes (lower.h)
+};
+
+struct Runtime {
+  Config config;
+  Py_ssize_t extra_index = -1;
+  std::unique_ptr<runtime::Executor> executor;
+  // Compiled code runs on every thread of this interpreter (its code embeds the address of
+  // this interpreter's eval breaker). All of it runs holding the GIL: compilation, the
+  // statistics and the caches need no other lock.
+  PyInterpreterState* interp = nullptr;
+  PyThreadState* first_thread = nullptr;  // the thread that enabled the JIT
+  // first_thread while the JIT is enabled, else NULL: the on/off state itself, so that the
+  // call stub tests both with one load.
+  PyThreadState* direct_thread = nullptr;
+  bool enabled() const { return direct_thread != nullptr; }
+  Stats stats;
+  std::vector<int64_t> compile_ns;   // per compiled function, for the median and maximum
+  std::vector<CodeState*> compiled;  // pinned: their code objects are never freed
+  FILE* log = nullptr;
+  // Native mode calls compiled code directly unless config.checked_native asks for the
+  // executor (which turns guest faults into Python errors, at the price of signal setup).
+  bool direct_calls = false;
+  uint64_t call_stub = 0;                      // the guest call stub's entry; 0: CALLs ask a64_call
+  runtime::StubEntryTable entry_table;         // the stubs above with extra entries
+  std::map<std::string, uint64_t> site_stubs;  // by name (jit/lower/site_stubs.h); empty: none
+  uint64_t release_stubs = 0;    // codegen/release_stubs.h; 0: deallocs are called as written
+  uint64_t into_local_stub = 0;  // codegen/into_local_stub.h; 0: called as written
+  int dumps_written = 0;         // Config::dump_dir files of this process
+  std::optional<bool> flaky_plant_active;  // decided at the first planted compile
+  int64_t stub_entries = 0;                // counted by the stub itself
+};
+
+// The one Runtime, never destroyed: code may outlive main(). A plain pointer rather than a
+// function-local static: TheRuntime() is on every call's path, and the static's guard kept
+// it out of line. Hidden, so that every file reaches it PC-relative, not through the GOT.
+A64JIT_HIDDEN extern Runtime* g_runtime;
+A64JIT_HIDDEN Runtime& CreateRuntime();
+// Always inline: GCC stopped inlining it once Runtime's constructor grew (2.2 M guest
+// instructions a round of the generators benchmark, in 224 K calls, qemu_profile).
+__attribute__((always_inline)) inline Runtime& TheRuntime() {
+  if (__builtin_expect(g_runtime == nullptr, 0)) return CreateRuntime();
+  return *g_runtime;
+}
+
+// A direct-mapped cache of code -> state for compiled functions, so a call does not need
+// _PyCode_GetExtra (a library call); the guest call stub reads it too (its layout is in
+// lower::CallStubFacts). Entries are pinned: compiled code objects never die.
+struct StateCacheEntry {
+  PyCodeObject* code;
+  CodeState* state;
+};
+static_assert(sizeof(StateCacheEntry) == 16, "the call stub indexes 16-byte entries");
+constexpr uintptr_t kStateCacheSize = 1024;
+A64JIT_HIDDEN extern StateCacheEntry g_state_cache[kStateCacheSize];
+inline uintptr_t StateCacheIndex(const PyCodeObject* code) {
+  return (reinterpret_cast<uintptr_t>(code) >> 4) & (kStateCacheSize - 1);
+}
+
+// A line in the JIT's log (Config::log), if it has one.
+void Log(const std::string& line);
+
+// Tells native tools about code just placed: the perf map and jitdump (code_listing.h) and,
+// where it runs natively, a debugger (gdb_jit.h: the code must start with codegen's prologue).
+// Frameless code (codegen::CodeStats::frameless) is listed only: it has no prologue to describe.
+void AnnounceCode(const Runtime& r, const std::string& name, const void* start, size_t size,
+                  bool frameless = false);
+
+// What compiled code calls by name: the helpers, the guest call stub and the site stubs.
+std::optional<uint64_t> ResolveCallee(const std::string& name);
+
+// The shared guest stubs, compiled or placed into the executor's code memory (stubs.cc).
+FILE* OpenDumpFile(Runtime& r, const std::string& name);
+uint64_t CompileCallStub(Runtime& r);
+std::map<std::string, uint64_t> CompileSiteStubs(Runtime& r);
+uint64_t LoadHandWrittenStubs(Runtime& r, runtime::Helper helper,
+                              std::vector<uint8_t> (*make)(uint64_t), const std::string& name);
+
+}  // namespace a64jit::python
+
+#endif  // A64JIT_JIT_PYTHON_RUNTIME_STATE_H_
