@@ -294,7 +294,7 @@ class FunctionCompiler {
     int max_stack_args = 0;
     for (const lir::Block& b : f_.blocks) {
       for (const Instr& in : b.instrs) {
-        if (in.op != Op::kCall) continue;
+        if (!lir::IsCall(in.op)) continue;
         int stack_args = 0;
         AssignAbi(ArgTypes(in), &stack_args);
         max_stack_args = std::max(max_stack_args, stack_args);
@@ -648,6 +648,8 @@ class FunctionCompiler {
         return CommitGp(in.dst, d);
       }
       case Op::kCall:
+      case Op::kReleaseAt:  // a protocol without its stub (not in reach, or registers it has
+      case Op::kBinaryOpIntoLocal:  // no entry for): the call as written
         return EmitCall(in);
       case Op::kPad:
         for (int64_t i = 0; i < in.count; i++) a_->nop();
@@ -1335,9 +1337,10 @@ class FunctionCompiler {
     for (size_t i = 0; i < end; i++) {
       current_ = &instrs[i];
       const Op op = instrs[i].op;  // each rule starts with one op: the others skip it unasked
-      if (const size_t n = op == Op::kCall ? EmitReleaseByStub(instrs, i) : 0; n > 0) {
+      if (const size_t n = op == Op::kReleaseAt ? EmitReleaseByStub(instrs, i) : 0; n > 0) {
         i += n - 1;  // the call, and the jump after it when the data word stands for it
-      } else if (const size_t m = op == Op::kCall ? EmitIntoLocalByStub(instrs, i) : 0; m > 0) {
+      } else if (const size_t m = op == Op::kBinaryOpIntoLocal ? EmitIntoLocalByStub(instrs, i) : 0;
+                 m > 0) {
         i += m - 1;  // the call, and the branch after it when the words stand for it
       } else if (i + 1 < end &&
                  ((op == Op::kStore && EmitStorePair(instrs[i], instrs[i + 1])) ||
@@ -1561,16 +1564,15 @@ class FunctionCompiler {
     EmitTransferTo(*target, link);
   }
 
-  // CompileOptions::release_stubs: instrs[i], a call of @a64_dealloc_at with its object and
-  // frame in registers, as a `bl` to their stub and a data word (release_stubs.h). Returns how
-  // many instructions that stood for: 2 when the word also stands for the jump after the
-  // call (to the next block, or back to one already placed and in reach), else 1; 0 when the
+  // CompileOptions::release_stubs: instrs[i], a release_at (a call of @a64_dealloc_at) with its
+  // object and frame in registers, as a `bl` to their stub and a data word (release_stubs.h).
+  // Returns how many instructions that stood for: 2 when the word also stands for the jump after
+  // the call (to the next block, or back to one already placed and in reach), else 1; 0 when the
   // call is not of that form (EmitInstr emits it as written).
   size_t EmitReleaseByStub(const lir::InstrList& instrs, size_t i) {
     const Instr& in = instrs[i];
-    if (options_.release_stubs == 0 || in.op != Op::kCall || in.callee != kDeallocAtName ||
-        in.args.size() != 3 || !in.args[0].is_vreg() || !in.args[1].is_vreg() ||
-        !in.args[2].is_imm() || !ReleaseDataWord(in.args[2].imm, 1)) {
+    if (options_.release_stubs == 0 || in.args.size() != 3 || !in.args[0].is_vreg() ||
+        !in.args[1].is_vreg() || !in.args[2].is_imm() || !ReleaseDataWord(in.args[2].imm, 1)) {
       return 0;
     }
     const Location &object = Loc(in.args[0].vreg), &frame = Loc(in.args[1].vreg);
@@ -1601,16 +1603,15 @@ class FunctionCompiler {
     return consumed;
   }
 
-  // CompileOptions::into_local_stub: instrs[i], a call of @a64_binary_op_into_local with its
-  // operands in registers, as a `bl` to the stub and two data words (into_local_stub.h).
+  // CompileOptions::into_local_stub: instrs[i], a binop_into_local (of @a64_binary_op_into_local)
+  // with its operands in registers, as a `bl` to the stub and two data words (into_local_stub.h).
   // Returns 2 when the words also stand for the branch after it (on its status, read nowhere
   // else, with the failure's block next and the join placed and in reach), 1 when the stub
   // returns the status in x0 for the branch as written, 0 when the call is not of that form.
   size_t EmitIntoLocalByStub(const lir::InstrList& instrs, size_t i) {
     const Instr& in = instrs[i];
-    if (options_.into_local_stub == 0 || in.op != Op::kCall || in.callee != kIntoLocalName ||
-        in.args.size() != 4 || !in.args[0].is_vreg() || !in.args[1].is_vreg() ||
-        !in.args[2].is_imm() || !in.args[3].is_imm()) {
+    if (options_.into_local_stub == 0 || in.args.size() != 4 || !in.args[0].is_vreg() ||
+        !in.args[1].is_vreg() || !in.args[2].is_imm() || !in.args[3].is_imm()) {
       return 0;
     }
     const Location &a = Loc(in.args[0].vreg), &b = Loc(in.args[1].vreg);
@@ -1695,7 +1696,7 @@ class FunctionCompiler {
     if (stack_params != 0) return false;
     for (const lir::Block& b : f_.blocks) {
       for (const Instr& in : b.instrs) {
-        if (in.op == Op::kCall || in.op == Op::kFramePtr) return false;
+        if (lir::IsCall(in.op) || in.op == Op::kFramePtr) return false;
       }
     }
     return true;

@@ -9,8 +9,8 @@
 #include "emulation/helper_registry.h"
 #include "jit/codegen/into_local_stub.h"
 #include "jit/codegen/release_stubs.h"
-#include "jit/runtime/stub_entries.h"
 #include "jit/lir/text.h"
+#include "jit/runtime/stub_entries.h"
 
 namespace a64jit::codegen {
 namespace {
@@ -346,17 +346,18 @@ uint64_t RecordRelease(uint64_t object, uint64_t frame, uint64_t word, uint64_t 
   return ReleaseContinuation(word, at);
 }
 
-// A release (CompileOptions::release_stubs): a decref whose count reaches 0 calls
-// @a64_dealloc_at, made a `bl` to the stub of its object's and frame's registers and a data
-// word holding the unit and the way back, which also stands for the cold block's jump. The
-// stub hands the helper the object, the frame, the word and its address; the code goes on
-// where the helper says. Run on this host's executor (Unicorn on x86-64, natively on aarch64).
+// A release (CompileOptions::release_stubs): a decref whose count reaches 0 ends in the LIR
+// protocol `release_at @a64_dealloc_at`, made a `bl` to the stub of its object's and frame's
+// registers and a data word holding the unit and the way back, which also stands for the cold
+// block's jump. The stub hands the helper the object, the frame, the word and its address; the code
+// goes on where the helper says. Run on this host's executor (Unicorn on x86-64, natively on
+// aarch64).
 TEST(Codegen, ReleaseByStubPassesItsOperandsAndGoesOnAfterTheDecref) {
   const std::string text =
       "func @f(%0:ptr, %1:ptr) -> ptr {\nbb0:\n"
       "  %2:i64 = load [%0]\n  %2:i64 = sub %2, 1\n  store.i64 %2, [%0]\n"
       "  br.i64 eq %2, 0, bb2, bb1\nbb1:\n  %3:ptr = add %1, 5\n  ret %3\n"
-      "bb2:\n  call @a64_dealloc_at(%0, %1, 42)\n  jmp bb1\n}\n";
+      "bb2:\n  release_at @a64_dealloc_at(%0, %1, 42)\n  jmp bb1\n}\n";
   const lir::Module m = lir::Parse(text);
   std::unique_ptr<runtime::Executor> ex = emu::CreateHostExecutor();
   CompileOptions options;
@@ -399,6 +400,16 @@ TEST(Codegen, ReleaseByStubPassesItsOperandsAndGoesOnAfterTheDecref) {
   EXPECT_TRUE(p.data_words.empty());
   EXPECT_NE(Disassemble(p, kBase).find("movz x2, #0x2a"), std::string::npos)
       << Disassemble(p, kBase);
+
+  // A plain call of the same helper is a call: code generation goes by the op, never by the
+  // callee's name.
+  std::string plain_call = text;
+  plain_call.replace(plain_call.find("release_at"), std::string("release_at").size(), "call");
+  CompileOptions named = plain;
+  named.release_stubs = options.release_stubs;
+  const CompiledFunction c = Compile(lir::Parse(plain_call).functions.back(), named);
+  EXPECT_EQ(c.stats.release_calls, 0);
+  EXPECT_TRUE(c.data_words.empty());
 }
 
 // What the into-local stub passed to its helper (RecordIntoLocal), and what the helper says.
@@ -415,9 +426,10 @@ uint64_t RecordIntoLocal(const uint64_t* regs, uint64_t at) {
   return g_into_local_fails ? 0 : IntoLocalContinuation(site, at);
 }
 
-// A fused float store's generic path (CompileOptions::into_local_stub): the call of
-// @a64_binary_op_into_local becomes a `bl` to the one stub and two data words naming the
-// operands' registers, `how` and the unit. With the failure's block next and the join placed
+// A fused float store's generic path (CompileOptions::into_local_stub): the protocol
+// binop_into_local @a64_binary_op_into_local becomes a `bl` to the one stub and two data words
+// naming the operands' registers, `how` and the unit. With the failure's block next and the join
+// placed
 // (`branch` "eq", the status read by the branch alone), the words stand for the branch too;
 // otherwise the stub returns the status for the branch as written. Both ways the code goes
 // on at the join after a success and in the failure's block after a failure. Run on this
@@ -427,7 +439,7 @@ void CheckIntoLocalByStub(const std::string& branch, bool continued) {
   const std::string text =
       "func @f(%0:ptr, %1:ptr) -> ptr {\nbb0:\n  br.i64 ne %0, 0, bb2, bb1\n"
       "bb1:\n  %5:ptr = add %1, 5\n  ret %5\n"
-      "bb2:\n  %3:i64 = call @a64_binary_op_into_local(%1, %0, 6669, 31)\n  " +
+      "bb2:\n  %3:i64 = binop_into_local @a64_binary_op_into_local(%1, %0, 6669, 31)\n  " +
       branch + "\nbb3:\n  ret 77\n}\n";
   const lir::Module m = lir::Parse(text);
   std::unique_ptr<runtime::Executor> ex = emu::CreateHostExecutor();

@@ -44,7 +44,7 @@ std::map<uint64_t, int> ChooseConstantRegisters(const lir::Function& f,
   std::map<uint64_t, int> chosen;
   const auto has_call = [](const lir::Block& b) {
     return std::any_of(b.instrs.begin(), b.instrs.end(),
-                       [](const lir::Instr& in) { return in.op == lir::Op::kCall; });
+                       [](const lir::Instr& in) { return lir::IsCall(in.op); });
   };
   if (!std::any_of(f.blocks.begin(), f.blocks.end(), has_call)) return chosen;
   std::map<uint64_t, int> uses;

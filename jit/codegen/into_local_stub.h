@@ -4,7 +4,7 @@
 //
 // Lowering ends that cold block with
 //
-//   %s:i64 = call @a64_binary_op_into_local(%a, %b, how, unit)
+//   %s:i64 = binop_into_local @a64_binary_op_into_local(%a, %b, how, unit)
 //   br.i64 eq %s, 0, bbFail, bbJoin
 //
 // which, as written, is the two argument moves, two movz, the `bl`, a `cbnz` back to the join
@@ -35,9 +35,6 @@
 #include <vector>
 
 namespace a64jit::codegen {
-
-// The helper lowering calls, which the stub stands for.
-inline constexpr const char kIntoLocalName[] = "a64_binary_op_into_local";
 
 // The stub's bytes, for a helper at `helper`: position independent; give their start to
 // CompileOptions::into_local_stub.

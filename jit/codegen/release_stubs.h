@@ -1,7 +1,7 @@
 // Release stubs: the out-of-line half of a decref whose count reached 0 (issue 16's "decref
 // and dealloc paths out of line").
 //
-// Lowering ends each decref's cold block with `call @a64_dealloc_at(%obj, %frame, unit)` and
+// Lowering ends each decref's cold block with `release_at @a64_dealloc_at(%obj, %frame, unit)` and
 // a jump back (unit: the code unit prev_instr must name if deallocation runs code, or -1).
 // Written as a call, that block is five instructions: the three argument moves, the `bl`
 // and the branch back. With CompileOptions::release_stubs set, code generation makes it two
@@ -27,9 +27,6 @@
 #include <vector>
 
 namespace a64jit::codegen {
-
-// The helper lowering calls, which a stub stands for.
-inline constexpr const char kDeallocAtName[] = "a64_dealloc_at";
 
 // The object may be in any of x0-x28; the frame, which lives across calls, in a callee-saved
 // register (x19-x28). Other pairs are called the ordinary way.

@@ -15,8 +15,7 @@ std::vector<int> FindSpAddresses(const lir::Function& f) {
   bool any = false;
   for (const lir::Block& b : f.blocks) {
     for (const lir::Instr& in : b.instrs) {
-      const bool args_ok =
-          (in.op == lir::Op::kCall || in.op == lir::Op::kTailCall) && !in.callee.empty();
+      const bool args_ok = lir::OpFamilyOf(in.op) == lir::OpFamily::kCall && !in.callee.empty();
       if (!args_ok) {
         for (const lir::Operand& o : in.args) {
           if (o.is_vreg()) disqualified[static_cast<size_t>(o.vreg)] = 1;

@@ -155,6 +155,8 @@ std::optional<Value> Interpreter::Call(const Function& f, const std::vector<Valu
                              : Value{Truncate(static_cast<uint64_t>(o.imm), *f.ret)};
         }
         case Op::kCall:
+        case Op::kReleaseAt:  // runtime protocols run as the call of their helper
+        case Op::kBinaryOpIntoLocal:
           ExecCall(f, frame, in, depth);
           continue;
         case Op::kTailCall: {  // the callee's result is this function's (integers only)
@@ -385,6 +387,8 @@ Value Interpreter::Eval(const Function& f, Frame& frame, const Instr& in, int) {
     case Op::kPad:
       return Value{};
     case Op::kCall:  // Call and ExecCall run these
+    case Op::kReleaseAt:
+    case Op::kBinaryOpIntoLocal:
     case Op::kTailCall:
     case Op::kJmp:
     case Op::kBr:

@@ -65,11 +65,12 @@ struct OpInfo {
   OpSyntax syntax;
   OpFamily family;
   bool terminator;
+  const char* helper;
 };
 
 constexpr OpInfo kOpInfo[] = {
-#define A64JIT_LIR_OP_INFO(name, text, syntax, family, terminator) \
-  {text, OpSyntax::syntax, OpFamily::family, terminator},
+#define A64JIT_LIR_OP_INFO(name, text, syntax, family, terminator, helper) \
+  {text, OpSyntax::syntax, OpFamily::family, terminator, helper},
     A64JIT_LIR_OPS(A64JIT_LIR_OP_INFO)
 #undef A64JIT_LIR_OP_INFO
 };
@@ -92,6 +93,10 @@ bool IsTerminator(Op op) { return Info(op).terminator; }
 bool IsIntBinary(Op op) { return Info(op).family == OpFamily::kIntBinary; }
 
 bool IsFloatBinary(Op op) { return Info(op).family == OpFamily::kFloatBinary; }
+
+bool IsCall(Op op) { return Info(op).family == OpFamily::kCall && !Info(op).terminator; }
+
+const char* OpHelper(Op op) { return Info(op).helper; }
 
 const char* CondName(Cond c) {
   static const char* const kNames[] = {"eq",  "ne",  "slt", "sle", "sgt",
@@ -350,6 +355,9 @@ class Verifier {
         return CheckFramePtr(b, in);
       case Op::kCall:
         return CheckCall(b, in);
+      case Op::kReleaseAt:
+      case Op::kBinaryOpIntoLocal:
+        return CheckProtocol(b, in);
       case Op::kTailCall:
         return CheckTailCall(b, in);
       case Op::kPad:
@@ -491,6 +499,14 @@ class Verifier {
     if (in.dst >= 0 && !IsCallType(CheckVReg(b, &in, in.dst))) {
       Fail(b, &in, "call results must be i64, ptr or f64");
     }
+  }
+
+  // A runtime protocol: a call of its own helper, by name (ops.h).
+  void CheckProtocol(int b, const Instr& in) const {
+    if (in.callee != OpHelper(in.op)) {
+      Fail(b, &in, std::string(OpName(in.op)) + " calls @" + OpHelper(in.op));
+    }
+    CheckCall(b, in);
   }
 
   // A call and a return in one: the callee named (its address is a branch target), its

@@ -43,13 +43,13 @@ int64_t SignExtend(uint64_t bits, Type t);
 
 // The opcodes, in the order of the table in ops.h (which documents each one).
 enum class Op : uint8_t {
-#define A64JIT_LIR_OP_ENUMERATOR(name, text, syntax, family, terminator) k##name,
+#define A64JIT_LIR_OP_ENUMERATOR(name, text, syntax, family, terminator, helper) k##name,
   A64JIT_LIR_OPS(A64JIT_LIR_OP_ENUMERATOR)
 #undef A64JIT_LIR_OP_ENUMERATOR
 };
 // Every op, in enum order (for tables built from ops.h's, like the text parser's).
 inline constexpr Op kAllOps[] = {
-#define A64JIT_LIR_OP_LIST_ENTRY(name, text, syntax, family, terminator) Op::k##name,
+#define A64JIT_LIR_OP_LIST_ENTRY(name, text, syntax, family, terminator, helper) Op::k##name,
     A64JIT_LIR_OPS(A64JIT_LIR_OP_LIST_ENTRY)
 #undef A64JIT_LIR_OP_LIST_ENTRY
 };
@@ -60,6 +60,11 @@ OpFamily OpFamilyOf(Op op);
 bool IsTerminator(Op op);
 bool IsIntBinary(Op op);    // family kIntBinary
 bool IsFloatBinary(Op op);  // family kFloatBinary
+// A call that returns to the next instruction: `call` or a runtime protocol (family kCall,
+// not a terminator).
+bool IsCall(Op op);
+// The helper a runtime protocol calls (ops.h's helper column), or nullptr.
+const char* OpHelper(Op op);
 
 enum class Cond : uint8_t { kEq, kNe, kSlt, kSle, kSgt, kSge, kUlt, kUle, kUgt, kUge };
 const char* CondName(Cond c);

@@ -455,7 +455,7 @@ ScanFacts FindScanFacts(const Function& f, const RegisterFile& regs) {
         facts.copy_of[static_cast<size_t>(in.dst)] = in.args[0].vreg;
       }
       int result = -1;
-      if (in.op == Op::kCall) {
+      if (IsCall(in.op)) {
         facts.call_positions.push_back(2 * k);
         HintArguments(f, in, regs, facts.hint);
         result = in.dst;

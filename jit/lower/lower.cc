@@ -424,6 +424,7 @@ class Lowerer {
       const int64_t unit = bc != known ? bc : -1;  // UseReleaseStub: bc >= 0
       lir::Instr call =
           CallByName(runtime::HelperName(Helper::a64_dealloc_at), {V(obj), V(frame_)});
+      call.op = lir::Op::kReleaseAt;
       call.args.push_back(Operand::Imm(unit));
       Emit(std::move(call));
     } else {
@@ -548,10 +549,12 @@ class Lowerer {
     const Instr& store = *target->second.store;
     const int64_t how =
         in.imm | target->second.release_mask << 8 | (store.bc - in.bc) << 10 | store.imm << 12;
-    const int status = Call(
+    lir::Instr call = HelperCall(
         Helper::a64_binary_op_into_local,
-        {V(LirReg(in.args[0])), V(LirReg(in.args[1])), Operand::Imm(how), Operand::Imm(store.bc)},
-        -1, Type::kI64);
+        {V(LirReg(in.args[0])), V(LirReg(in.args[1])), Operand::Imm(how), Operand::Imm(store.bc)});
+    call.op = lir::Op::kBinaryOpIntoLocal;
+    call.dst = out_.NewVReg(Type::kI64);
+    const int status = Emit(std::move(call)).dst;
     prev_instr_known_ = -1;  // the helper set it, to the operation's unit and then the store's
     DeoptIf(in, Cond::kEq, V(status), Operand::Imm(0));
     const int after = NewBlock();
