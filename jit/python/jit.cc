@@ -71,8 +71,6 @@ std::optional<uint64_t> ResolveCallee(const std::string& name) {
   return ResolveHelper(name);
 }
 
-namespace {
-
 void FreeCodeState(void* p) {
   auto* st = static_cast<CodeState*>(p);
   if (st != nullptr && st->status != CodeState::Status::kCompiled) delete st;
@@ -82,6 +80,7 @@ std::string ModuleOf(PyFunctionObject* func) {
   return func != nullptr ? Utf8(func->func_module) : "?";
 }
 
+// Whether `text` matches `pattern`, whose `*` matches any run of characters.
 bool GlobMatch(const char* pattern, const char* text) {
   if (*pattern == '\0') return *text == '\0';
   if (*pattern == '*') {
@@ -92,6 +91,8 @@ bool GlobMatch(const char* pattern, const char* text) {
   }
   return *pattern == *text && GlobMatch(pattern + 1, text + 1);
 }
+
+namespace {
 
 CodeState* StateOf(PyCodeObject* code, PyFunctionObject* func) {
   Runtime& r = TheRuntime();
@@ -110,202 +111,6 @@ CodeState* StateOf(PyCodeObject* code, PyFunctionObject* func) {
     return nullptr;
   }
   return st;
-}
-
-// The addresses `code`'s compiled code embeds, the call stub's among them.
-lower::RuntimeAddresses AddressesFor(PyCodeObject* code) {
-  lower::RuntimeAddresses rt = AddressesOf(code);
-  rt.call_stub = TheRuntime().call_stub;
-  rt.stub_entries = &TheRuntime().entry_table;
-  rt.site_stubs = TheRuntime().site_stubs.empty() ? 0 : 1;
-  rt.release_stubs = TheRuntime().release_stubs;
-  rt.into_local_stub = TheRuntime().into_local_stub;
-  rt.set_miss_how = [](runtime::SiteCache* cache, int64_t how) {
-    reinterpret_cast<runtime::GlobalCache*>(cache)->miss_how = how;
-  };
-  return rt;
-}
-
-// A compiled function's dump: "hir", "lir" or anything else for "asm", made now (see
-// compiler::CompiledCode for why it is not kept). The LIR names the function's site caches:
-// replaying them in the order Compile asked for them gives the addresses the code uses.
-std::string TextOf(const CodeState& st, const std::string& what) {
-  if (what != "hir" && what != "lir") {
-    codegen::CompiledFunction loaded;
-    loaded.bytes.assign(st.stub.entry, st.stub.entry + st.code_size);
-    loaded.stats = st.code_stats;
-    loaded.data_words = st.data_words;
-    return codegen::Disassemble(loaded, reinterpret_cast<uintptr_t>(st.stub.entry));
-  }
-  const hir::CodeInfo info = CodeInfoOf(st.code, st.module);
-  Decisions decisions(st.opt_limit, st.plant);  // as the compile took them
-  if (what == "hir") return compiler::HirText(info, &decisions);
-  lower::RuntimeAddresses rt = AddressesFor(st.code);
-  size_t next = 0, next_room = 0;
-  rt.new_site_cache = [&st, &next](int, int, int) -> runtime::SiteCache* {
-    if (next >= st.site_caches.size()) throw std::logic_error("LIR text: more site caches");
-    return &st.site_caches[next++]->cache;
-  };
-  rt.reserve_site_caches = [&st, &next_room](int) -> runtime::SiteCache* {
-    if (next_room >= st.reserved.size()) throw std::logic_error("LIR text: more site rooms");
-    return st.reserved[next_room++];
-  };
-  return compiler::LirText(info, rt, &decisions);
-}
-
-// The counter in `path` (0 if there is none), which is then written back one higher.
-int64_t BumpCounterFile(const std::string& path) {
-  int64_t value = 0;
-  if (FILE* in = std::fopen(path.c_str(), "r")) {
-    long long v = 0;
-    if (std::fscanf(in, "%lld", &v) == 1) value = v;
-    std::fclose(in);
-  }
-  if (FILE* out = std::fopen(path.c_str(), "w")) {
-    std::fprintf(out, "%lld\n", static_cast<long long>(value + 1));
-    std::fclose(out);
-  }
-  return value;
-}
-
-// The test-only plant (Config::plant) for function `name`: none unless the pattern matches;
-// with a flaky counter, in one process in three.
-Plant PlantFor(Runtime& r, const std::string& name) {
-  const Config& c = r.config;
-  if (c.plant == Plant::kNone || !GlobMatch(c.plant_pattern.c_str(), name.c_str())) {
-    return Plant::kNone;
-  }
-  if (c.plant_flaky_counter.empty()) return c.plant;
-  if (!r.flaky_plant_active) r.flaky_plant_active = BumpCounterFile(c.plant_flaky_counter) % 3 == 2;
-  return *r.flaky_plant_active ? c.plant : Plant::kNone;
-}
-
-// Config::dump_dir's file for one compile: the function's name, its decisions, then the
-// HIR, LIR and disassembly its compile made (`all_text`).
-void WriteDump(Runtime& r, const CodeState& st, const Decisions& decisions,
-               const std::string& all_text) {
-  FILE* out = OpenDumpFile(r, st.name);
-  if (out == nullptr) return;
-  const std::string limit = st.opt_limit ? std::to_string(*st.opt_limit) : "none";
-  std::fprintf(out, "function: %s\nopt limit: %s\ndecisions: %zu (%d taken)\n=== decisions ===\n%s",
-               st.name.c_str(), limit.c_str(), decisions.records().size(), decisions.taken(),
-               decisions.Text().c_str());
-  std::fputs(all_text.c_str(), out);
-  std::fclose(out);
-}
-
-// Makes `c` the code of `st` and counts it.
-void Install(Runtime& r, CodeState* st, PyCodeObject* code, compiler::CompiledCode& c) {
-  st->code = code;
-  st->deopt_sites = std::move(c.deopt_sites);
-  st->exits = std::move(c.code.code.exits);
-  st->stub.frame_bytes = static_cast<int64_t>(sizeof(PyObject*)) * FrameSlots(code);
-  // Generator code too: its call path clears the locals past the parameters (HIR ClearLocals),
-  // as other code does at its entry (lower.cc).
-  const bool plain = OnlyPositionalParameters(code);
-  st->stub.plain_argcount = plain ? code->co_argcount : -1;
-  st->stub.entry = c.code.entry;
-  st->code_size = c.code.code.bytes.size();
-  st->code_stats = c.code.code.stats;
-  st->data_words = c.code.code.data_words;
-  st->kept_text = std::move(c.text);
-  st->compile_ns = c.times.total_ns();
-  st->status = CodeState::Status::kCompiled;
-  Py_INCREF(code);  // the machine code embeds its constants and names
-  g_state_cache[StateCacheIndex(code)] = {code, st};
-  r.compiled.push_back(st);
-  r.stats.compiled++;
-  r.stats.code_bytes += st->code_size;
-  r.stats.feedback_sites += c.feedback_sites;
-  r.stats.feedback_functions += c.feedback_sites > 0;
-  r.stats.compile_hir_ns += c.times.hir_ns;
-  r.stats.compile_lower_ns += c.times.lower_ns;
-  r.stats.compile_emit_ns += c.times.emit_ns;
-  r.stats.compile_ns_total += st->compile_ns;
-  r.compile_ns.push_back(st->compile_ns);
-  AnnounceCode(r, "a64jit:" + st->name, st->stub.entry, st->code_size);
-  Log("compiled " + st->name + " (" + std::to_string(st->code_size) + " bytes)");
-}
-
-// A new room of `count` zeroed caches for st, which NewSiteCache hands out from now on.
-runtime::HeadedSiteCache* AddRoom(CodeState* st, size_t count) {
-  st->site_rooms.push_back(std::make_unique<runtime::HeadedSiteCache[]>(count));
-  st->room_size = count;
-  st->room_used = 0;
-  return st->site_rooms.back().get();
-}
-
-// RuntimeAddresses::reserve_site_caches for st: a room of `count` zeroed caches.
-runtime::SiteCache* ReserveSiteCaches(CodeState* st, int count) {
-  st->reserved.push_back(&AddRoom(st, static_cast<size_t>(count))->cache);
-  return st->reserved.back();
-}
-
-// RuntimeAddresses::new_site_cache for st: the next cache of its room (or a room of one),
-// its header naming the instruction at code unit `bc` and co_names[name].
-runtime::SiteCache* NewSiteCache(CodeState* st, PyCodeObject* code, int bc, int name, int argc) {
-  if (st->room_used == st->room_size) AddRoom(st, 1);
-  runtime::HeadedSiteCache* site = &st->site_rooms.back()[st->room_used++];
-  if (bc >= 0) site->header.prev_instr = _PyCode_CODE(code) + bc;
-  if (name >= 0) site->header.name = PyTuple_GET_ITEM(code->co_names, name);
-  if (argc >= 0) site->header.argc = argc;
-  st->site_caches.push_back(site);
-  RegisterCacheSite(&site->cache, &st->name, code, bc);
-  return &site->cache;
-}
-
-// Compiles and installs, or leaves st failed with the reason.
-void TryCompile(Runtime& r, CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
-  try {
-    lower::RuntimeAddresses rt = AddressesFor(code);
-    rt.new_site_cache = [st, code](int bc, int name, int argc) {
-      return NewSiteCache(st, code, bc, name, argc);
-    };
-    rt.reserve_site_caches = [st](int count) { return ReserveSiteCaches(st, count); };
-    runtime::Executor& executor = *r.executor;
-    runtime::CappedSink capped(executor, r.config.max_code_size,
-                               [&executor] { return executor.code_bytes_used(); });
-    runtime::CodeSink& sink =
-        r.config.max_code_size != 0 ? static_cast<runtime::CodeSink&>(capped) : executor;
-    st->opt_limit = r.config.opt_limit;
-    st->plant = PlantFor(r, st->name);
-    Decisions decisions(st->opt_limit, st->plant);
-    const bool dump = !r.config.dump_dir.empty();
-    // Without a limit, a plant or a dump, nothing asks about decisions: none are recorded.
-    const bool counted = st->opt_limit || st->plant != Plant::kNone || dump;
-    compiler::CompiledCode c = compiler::Compile(
-        CodeInfoOf(code, ModuleOf(func), func != nullptr ? func->func_globals : nullptr), rt, sink,
-        ResolveCallee, dump ? "all" : r.config.keep_text, counted ? &decisions : nullptr);
-    if (dump) WriteDump(r, *st, decisions, c.text);
-    Install(r, st, code, c);
-  } catch (const hir::Unsupported& e) {
-    st->status = CodeState::Status::kFailed;
-    if (e.opcode() >= 0) {
-      const std::string op = OpcodeName(e.opcode());
-      st->failure = "unsupported opcode " + op + " at offset " + std::to_string(e.offset());
-      r.stats.unsupported_opcodes[op]++;
-    } else {
-      st->failure = std::string(e.what()) + " (offset " + std::to_string(e.offset()) + ")";
-    }
-  } catch (const runtime::CodeCapReached& e) {
-    st->status = CodeState::Status::kFailed;
-    st->failure = e.what();
-    r.stats.refused_by_code_cap++;
-  } catch (const std::exception& e) {
-    st->status = CodeState::Status::kFailed;
-    st->failure = std::string("internal error: ") + e.what();
-  }
-}
-
-void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
-  Runtime& r = TheRuntime();
-  TryCompile(r, st, code, func);
-  if (st->status == CodeState::Status::kFailed) {
-    for (runtime::HeadedSiteCache* site : st->site_caches) ForgetCacheSite(&site->cache);
-    r.stats.failed++;
-    r.stats.failures[st->name] = st->failure;
-    Log("not compiled " + st->name + ": " + st->failure);
-  }
 }
 
 bool Qualifies(CodeState* st) {
@@ -1096,6 +901,8 @@ PyObject* JitGenIterNext(PyObject* self) {
 
 }  // namespace
 
+}  // namespace
+
 CodeState* StateOfFunction(PyObject* func, bool create) {
   if (!PyFunction_Check(func)) {
     PyErr_SetString(PyExc_TypeError, "a64jit: expected a Python function");
@@ -1108,92 +915,6 @@ CodeState* StateOfFunction(PyObject* func, bool create) {
   if (st == nullptr) PyErr_SetString(PyExc_RuntimeError, "a64jit: no room for code state");
   return st;
 }
-
-// perf map and jitdump files as `config` asks, with the code listed so far.
-bool StartNativeTools(const Config& config) {
-  try {
-    ConfigureNativeTools(NativeToolsConfig{config.perf_map, config.jitdump_dir});
-  } catch (const std::exception& e) {
-    PyErr_Format(PyExc_OSError, "a64jit: %s", e.what());
-    return false;
-  }
-  return true;
-}
-
-bool EnsureRuntime(const Config& config) {
-  Runtime& r = TheRuntime();
-  try {
-    if (r.extra_index < 0) {
-      r.extra_index = _PyEval_RequestCodeExtraIndex(FreeCodeState);
-      if (r.extra_index < 0) {
-        PyErr_SetString(PyExc_RuntimeError, "a64jit: no code extra index left");
-        return false;
-      }
-    }
-    const runtime::ExecMode mode = config.exec_mode.value_or(emu::HostExecMode());
-    if (r.executor == nullptr || r.executor->mode() != mode) {
-      if (r.executor != nullptr && !r.compiled.empty()) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "a64jit: cannot change the execution mode after compiling");
-        return false;
-      }
-      r.executor = emu::CreateExecutor(mode);
-      r.call_stub = 0;
-      r.site_stubs.clear();
-      r.entry_table.clear();
-      r.release_stubs = 0;
-      r.into_local_stub = 0;
-      // Not announced to a debugger: hand-written, without codegen's prologue.
-      ListCode("a64jit:stub:executor_entry", r.executor->entry_stub(),
-               r.executor->entry_stub_size());
-    }
-    RegisterHelpers();
-    LoadOpcodeNames();
-    r.config.dump_dir = config.dump_dir;  // the stubs compiled below are dumped there too
-    // A64JIT_NO_CALL_STUB=1: CALLs ask the host helper (for measuring the stub).
-    const char* no_stub = std::getenv("A64JIT_NO_CALL_STUB");
-    if (r.call_stub == 0 && (no_stub == nullptr || std::strcmp(no_stub, "1") != 0)) {
-      r.call_stub = CompileCallStub(r);
-    }
-    // A64JIT_NO_SITE_STUBS=1: every site's guards inline (for measuring the stubs).
-    const char* no_site_stubs = std::getenv("A64JIT_NO_SITE_STUBS");
-    if (r.site_stubs.empty() &&
-        (no_site_stubs == nullptr || std::strcmp(no_site_stubs, "1") != 0)) {
-      r.site_stubs = CompileSiteStubs(r);
-    }
-    // A64JIT_NO_RELEASE_STUBS=1: each dealloc, and each fused float store's generic path,
-    // called as lowering wrote it (for measuring).
-    const char* no_release = std::getenv("A64JIT_NO_RELEASE_STUBS");
-    const bool release_stubs = no_release == nullptr || std::strcmp(no_release, "1") != 0;
-    if (r.release_stubs == 0 && release_stubs) {
-      r.release_stubs = LoadHandWrittenStubs(r, runtime::Helper::a64_release_by_stub,
-                                             codegen::ReleaseStubs, "a64jit:stub:release");
-    }
-    if (r.into_local_stub == 0 && release_stubs) {
-      r.into_local_stub = LoadHandWrittenStubs(r, runtime::Helper::a64_binary_op_by_stub,
-                                               codegen::IntoLocalStub, "a64jit:stub:into_local");
-    }
-  } catch (const std::exception& e) {
-    PyErr_Format(PyExc_RuntimeError, "a64jit: %s", e.what());
-    return false;
-  }
-  r.stats.exec_mode = runtime::ExecModeName(r.executor->mode());
-  r.direct_calls = r.executor->mode() == runtime::ExecMode::kNative && !config.checked_native;
-  if (r.log != nullptr && r.log != stderr) std::fclose(r.log);
-  r.log = nullptr;
-  if (config.log == "stderr" || config.log == "1") {
-    r.log = stderr;
-  } else if (!config.log.empty()) {
-    r.log = std::fopen(config.log.c_str(), "a");
-    if (r.log == nullptr) {
-      PyErr_Format(PyExc_OSError, "a64jit: cannot open log file %s", config.log.c_str());
-      return false;
-    }
-  }
-  return StartNativeTools(config);
-}
-
-}  // namespace
 
 bool Enable(const Config& config) {
   if (!EnsureRuntime(config)) return false;
@@ -1235,78 +956,6 @@ bool ForceCompile(PyObject* func) {
   return st->status == CodeState::Status::kCompiled;
 }
 
-bool IsCompiled(PyObject* func) {
-  CodeState* st = StateOfFunction(func, false);
-  return st != nullptr && st->status == CodeState::Status::kCompiled;
-}
-
-int64_t CompiledSize(PyObject* func) {
-  CodeState* st = StateOfFunction(func, false);
-  return st != nullptr && st->status == CodeState::Status::kCompiled
-             ? static_cast<int64_t>(st->code_size)
-             : 0;
-}
-
-uint64_t CompiledAddress(PyObject* func) {
-  CodeState* st = StateOfFunction(func, false);
-  return st != nullptr && st->status == CodeState::Status::kCompiled
-             ? reinterpret_cast<uintptr_t>(st->stub.entry)
-             : 0;
-}
-
-int64_t CompilationTimeNs(PyObject* func) {
-  CodeState* st = StateOfFunction(func, false);
-  return st != nullptr && st->status == CodeState::Status::kCompiled ? st->compile_ns : -1;
-}
-
-std::vector<std::string> CompiledFunctions() {
-  std::vector<std::string> names;
-  for (const CodeState* st : TheRuntime().compiled) names.push_back(st->name);
-  return names;
-}
-
-std::vector<std::pair<std::string, int64_t>> CompiledFunctionSizes() {
-  std::vector<std::pair<std::string, int64_t>> out;
-  for (const CodeState* st : TheRuntime().compiled) {
-    out.emplace_back(st->name, static_cast<int64_t>(st->code_size));
-  }
-  return out;
-}
-
-std::optional<std::string> Dump(PyObject* func, const std::string& what) {
-  if (what != "hir" && what != "lir" && what != "asm") {
-    PyErr_Format(PyExc_ValueError, "a64jit.dump: what must be 'hir', 'lir' or 'asm', not '%s'",
-                 what.c_str());
-    return std::nullopt;
-  }
-  if (!PyFunction_Check(func)) {
-    PyErr_SetString(PyExc_TypeError, "a64jit.dump: expected a Python function");
-    return std::nullopt;
-  }
-  CodeState* st = StateOfFunction(func, false);
-  if (st == nullptr || st->status != CodeState::Status::kCompiled) {
-    const std::string why = st != nullptr && !st->failure.empty() ? ": " + st->failure : "";
-    PyErr_Format(PyExc_ValueError, "a64jit.dump: function is not compiled%s", why.c_str());
-    return std::nullopt;
-  }
-  try {
-    return TextOf(*st, what);
-  } catch (const std::exception& e) {
-    PyErr_Format(PyExc_RuntimeError, "a64jit.dump: cannot make the %s text of %s: %s", what.c_str(),
-                 st->name.c_str(), e.what());
-    return std::nullopt;
-  }
-}
-
-std::string DumpKept() {
-  const std::string& what = TheRuntime().config.keep_text;
-  std::string out;
-  for (const CodeState* st : TheRuntime().compiled) {
-    out += "==== " + st->name + " (" + what + ") ====\n" + st->kept_text;
-  }
-  return out;
-}
-
 void CountBreakerCall() { TheRuntime().stats.breaker_calls++; }
 void CountCaughtException() { TheRuntime().stats.caught++; }
 
@@ -1317,34 +966,6 @@ void AddTracebackEntry(_PyInterpreterFrame* frame) {
   } else {
     PyErr_NoMemory();
   }
-}
-
-Stats GetStats() {
-  Runtime& r = TheRuntime();
-  if (r.executor != nullptr) {
-    const runtime::CallStats total = r.executor->total_stats();
-    r.stats.guest_instructions = total.guest_instructions;
-    r.stats.host_calls = total.host_calls;
-    r.stats.host_calls_in_hook = total.host_calls_in_hook;
-    r.stats.instructions_counted = r.executor->options().count_instructions;
-  }
-  if (!r.compile_ns.empty()) {
-    std::vector<int64_t> ns = r.compile_ns;
-    std::sort(ns.begin(), ns.end());
-    r.stats.compile_us_median = ns[ns.size() / 2] / 1000;
-    r.stats.compile_us_p90 = ns[ns.size() * 9 / 10] / 1000;
-    r.stats.compile_us_max = ns.back() / 1000;
-  }
-  if (r.executor != nullptr) {
-    r.stats.code_memory_used = r.executor->code_bytes_used();
-    r.stats.code_memory_reserved = r.executor->code_bytes_reserved();
-  }
-  r.stats.max_code_size = r.config.max_code_size;
-  Stats s = r.stats;
-  s.stub_entries = r.stub_entries;  // entered directly by compiled code, through the stub
-  s.entries += r.stub_entries;
-  s.direct_entries += r.stub_entries;
-  return s;
 }
 
 }  // namespace a64jit::python

@@ -76,6 +76,7 @@ struct Options {
   bool no_jit = false;
   bool stats = false;
   std::string stats_file;
+  bool native_backtrace = false;  // --native-backtrace, or A64JIT_NATIVE_BACKTRACE=1
 };
 
 Options g_report;  // what to print at exit
@@ -102,21 +103,21 @@ bool StartsWith(const std::string& s, const char* prefix, std::string* rest) {
   return true;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  Options o;
+// The runner's own options, from the environment and then argv (each overrides), up to the
+// first argument that is python3.11's; *first is its index. Returns -1 to go on, or the exit
+// status (0 after --help, 2 for a usage error, printed).
+int ParseCommandLine(int argc, char** argv, Options* o, int* first) {
   try {
-    o.jit = a64jit::python::ConfigFromEnvironment().config;
+    o->jit = a64jit::python::ConfigFromEnvironment().config;
   } catch (const std::exception& e) {
     return Usage(e.what());
   }
-  if (!o.jit.threshold) o.jit.threshold = 0;
-  if (const char* n = std::getenv("A64JIT_NO_JIT")) o.no_jit = std::string(n) == "1";
-  if (const char* f = std::getenv("A64JIT_STATS_FILE")) o.stats_file = f;
+  if (!o->jit.threshold) o->jit.threshold = 0;
+  if (const char* n = std::getenv("A64JIT_NO_JIT")) o->no_jit = std::string(n) == "1";
+  if (const char* f = std::getenv("A64JIT_STATS_FILE")) o->stats_file = f;
   // Subprocesses (a test suite's crash tests compare their stderr) do not inherit it.
   const char* backtrace_env = std::getenv("A64JIT_NATIVE_BACKTRACE");
-  bool native_backtrace = backtrace_env != nullptr && std::string(backtrace_env) == "1";
+  o->native_backtrace = backtrace_env != nullptr && std::string(backtrace_env) == "1";
   unsetenv("A64JIT_NATIVE_BACKTRACE");
   int i = 1;
   for (; i < argc; i++) {
@@ -128,50 +129,50 @@ int main(int argc, char** argv) {
     } else if (StartsWith(a, "--threshold=", &v)) {
       const std::optional<int64_t> t = a64jit::python::ParseCount(v);
       if (!t) return Usage("--threshold: not a count: " + v);
-      o.jit.threshold = *t;
+      o->jit.threshold = *t;
     } else if (StartsWith(a, "--hot-loop-us=", &v)) {
       const std::optional<int64_t> t = a64jit::python::ParseCount(v);
       if (!t) return Usage("--hot-loop-us: not a count: " + v);
-      o.jit.hot_loop_us = *t;
+      o->jit.hot_loop_us = *t;
     } else if (StartsWith(a, "--jitlist=", &v)) {
-      o.jit.jitlist = a64jit::python::SplitList(v);
+      o->jit.jitlist = a64jit::python::SplitList(v);
     } else if (StartsWith(a, "--exec=", &v)) {
       if (v == "native") {
-        o.jit.exec_mode = a64jit::runtime::ExecMode::kNative;
+        o->jit.exec_mode = a64jit::runtime::ExecMode::kNative;
       } else if (v == "unicorn") {
-        o.jit.exec_mode = a64jit::runtime::ExecMode::kUnicorn;
+        o->jit.exec_mode = a64jit::runtime::ExecMode::kUnicorn;
       } else {
         return Usage("--exec: expected native or unicorn, got " + v);
       }
     } else if (a == "--no-jit") {
-      o.no_jit = true;
+      o->no_jit = true;
     } else if (a == "--stats") {
-      o.stats = true;
+      o->stats = true;
     } else if (a == "--native-backtrace") {
-      native_backtrace = true;
+      o->native_backtrace = true;
     } else if (StartsWith(a, "--stats-file=", &v)) {
-      o.stats_file = v;
+      o->stats_file = v;
     } else if (StartsWith(a, "--dump=", &v)) {
       if (v != "hir" && v != "lir" && v != "asm") return Usage("--dump: hir, lir or asm");
-      o.jit.keep_text = v;  // the dump is printed after the interpreter has finalised
+      o->jit.keep_text = v;  // the dump is printed after the interpreter has finalised
     } else if (StartsWith(a, "--log=", &v)) {
-      o.jit.log = v;
+      o->jit.log = v;
     } else if (StartsWith(a, "--jitlist-file=", &v)) {
-      o.jit.jitlist_file = v;
+      o->jit.jitlist_file = v;
       try {
-        a64jit::python::LoadJitListFile(&o.jit);
+        a64jit::python::LoadJitListFile(&o->jit);
       } catch (const std::exception& e) {
         return Usage(std::string("--jitlist-file: ") + e.what());
       }
     } else if (StartsWith(a, "--max-code-size=", &v)) {
       const std::optional<int64_t> n = a64jit::python::ParseCount(v);
       if (!n) return Usage("--max-code-size: not a byte count: " + v);
-      o.jit.max_code_size = static_cast<uint64_t>(*n);
+      o->jit.max_code_size = static_cast<uint64_t>(*n);
     } else if (a == "--perf-map") {
-      o.jit.perf_map = true;
+      o->jit.perf_map = true;
     } else if (StartsWith(a, "--jitdump=", &v)) {
       if (v.empty()) return Usage("--jitdump: expected a directory");
-      o.jit.jitdump_dir = v;
+      o->jit.jitdump_dir = v;
     } else if (a.compare(0, 2, "--") == 0 && a != "--version" &&
                a.compare(0, 25, "--check-hash-based-pycs") != 0) {
       return Usage("unknown option " + a);
@@ -179,6 +180,16 @@ int main(int argc, char** argv) {
       break;  // the rest is python3.11's own command line
     }
   }
+  *first = i;
+  return -1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  int i = 0;
+  if (const int status = ParseCommandLine(argc, argv, &o, &i); status >= 0) return status;
   if (i >= argc) return Usage("nothing to run");
   // A program that starts sys.executable again (test suites start many) gets this run's
   // settings: stock under --no-jit, this threshold and jitlist otherwise.
@@ -188,7 +199,7 @@ int main(int argc, char** argv) {
     unsetenv("A64JIT_NO_JIT");
     a64jit::python::ExportToEnvironment(o.jit);
   }
-  if (native_backtrace) a64jit::python::InstallNativeBacktrace();
+  if (o.native_backtrace) a64jit::python::InstallNativeBacktrace();
 
   // CPython parses the rest exactly as python3.11 would (-E, -I, -X, -W, -c, -m, a script,
   // ...): tests start `sys.executable` with interpreter options.

@@ -158,6 +158,24 @@ void AnnounceCode(const Runtime& r, const std::string& name, const void* start, 
 // What compiled code calls by name: the helpers, the guest call stub and the site stubs.
 std::optional<uint64_t> ResolveCallee(const std::string& name);
 
+// CodeState's co_extra destructor: compiled states are pinned, others freed.
+void FreeCodeState(void* p);
+// `func`'s CodeState (made if `create`), or NULL with a Python error set.
+CodeState* StateOfFunction(PyObject* func, bool create);
+// The executor, the shared stubs and the native tools, as `config` asks (stubs.cc); false
+// with a Python error set if they cannot be made.
+bool EnsureRuntime(const Config& config);
+// The name of `func`'s module ("?" without a function).
+std::string ModuleOf(PyFunctionObject* func);
+// Whether `text` matches `pattern`, whose `*` matches any run of characters.
+bool GlobMatch(const char* pattern, const char* text);
+
+// Compiles `code` (compile.cc): on success st is kCompiled and its code installed; else
+// kFailed, with the reason logged and counted.
+void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func);
+// A compiled function's dump: "hir", "lir" or anything else for "asm", made again now.
+std::string TextOf(const CodeState& st, const std::string& what);
+
 // The shared guest stubs, compiled or placed into the executor's code memory (stubs.cc).
 FILE* OpenDumpFile(Runtime& r, const std::string& name);
 uint64_t CompileCallStub(Runtime& r);

@@ -1,6 +1,7 @@
-// The JIT's statistics as people and programs read them: the summary a64jit-run prints at
-// exit (--stats) and the JSON of --stats-file=PATH (and A64JIT_STATS_FILE at exit). The
-// figures themselves are gathered by GetStats (jit.cc).
+// What the JIT reports about itself: per function (compiled or not, size, address, compile
+// time, the text of its stages), and its statistics (GetStats) with the summary a64jit-run
+// prints at exit (--stats) and the JSON of --stats-file=PATH (and A64JIT_STATS_FILE at exit).
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <sstream>
@@ -9,6 +10,7 @@
 #include "jit/python/deopt_stats.h"
 #include "jit/python/jit.h"
 #include "jit/python/json_text.h"
+#include "jit/python/runtime_state.h"
 
 namespace a64jit::python {
 
@@ -22,6 +24,106 @@ std::string Share(int64_t n, int64_t d) {
 }
 
 }  // namespace
+
+bool IsCompiled(PyObject* func) {
+  CodeState* st = StateOfFunction(func, false);
+  return st != nullptr && st->status == CodeState::Status::kCompiled;
+}
+
+int64_t CompiledSize(PyObject* func) {
+  CodeState* st = StateOfFunction(func, false);
+  return st != nullptr && st->status == CodeState::Status::kCompiled
+             ? static_cast<int64_t>(st->code_size)
+             : 0;
+}
+
+uint64_t CompiledAddress(PyObject* func) {
+  CodeState* st = StateOfFunction(func, false);
+  return st != nullptr && st->status == CodeState::Status::kCompiled
+             ? reinterpret_cast<uintptr_t>(st->stub.entry)
+             : 0;
+}
+
+int64_t CompilationTimeNs(PyObject* func) {
+  CodeState* st = StateOfFunction(func, false);
+  return st != nullptr && st->status == CodeState::Status::kCompiled ? st->compile_ns : -1;
+}
+
+std::vector<std::string> CompiledFunctions() {
+  std::vector<std::string> names;
+  for (const CodeState* st : TheRuntime().compiled) names.push_back(st->name);
+  return names;
+}
+
+std::vector<std::pair<std::string, int64_t>> CompiledFunctionSizes() {
+  std::vector<std::pair<std::string, int64_t>> out;
+  for (const CodeState* st : TheRuntime().compiled) {
+    out.emplace_back(st->name, static_cast<int64_t>(st->code_size));
+  }
+  return out;
+}
+
+std::optional<std::string> Dump(PyObject* func, const std::string& what) {
+  if (what != "hir" && what != "lir" && what != "asm") {
+    PyErr_Format(PyExc_ValueError, "a64jit.dump: what must be 'hir', 'lir' or 'asm', not '%s'",
+                 what.c_str());
+    return std::nullopt;
+  }
+  if (!PyFunction_Check(func)) {
+    PyErr_SetString(PyExc_TypeError, "a64jit.dump: expected a Python function");
+    return std::nullopt;
+  }
+  CodeState* st = StateOfFunction(func, false);
+  if (st == nullptr || st->status != CodeState::Status::kCompiled) {
+    const std::string why = st != nullptr && !st->failure.empty() ? ": " + st->failure : "";
+    PyErr_Format(PyExc_ValueError, "a64jit.dump: function is not compiled%s", why.c_str());
+    return std::nullopt;
+  }
+  try {
+    return TextOf(*st, what);
+  } catch (const std::exception& e) {
+    PyErr_Format(PyExc_RuntimeError, "a64jit.dump: cannot make the %s text of %s: %s", what.c_str(),
+                 st->name.c_str(), e.what());
+    return std::nullopt;
+  }
+}
+
+std::string DumpKept() {
+  const std::string& what = TheRuntime().config.keep_text;
+  std::string out;
+  for (const CodeState* st : TheRuntime().compiled) {
+    out += "==== " + st->name + " (" + what + ") ====\n" + st->kept_text;
+  }
+  return out;
+}
+
+Stats GetStats() {
+  Runtime& r = TheRuntime();
+  if (r.executor != nullptr) {
+    const runtime::CallStats total = r.executor->total_stats();
+    r.stats.guest_instructions = total.guest_instructions;
+    r.stats.host_calls = total.host_calls;
+    r.stats.host_calls_in_hook = total.host_calls_in_hook;
+    r.stats.instructions_counted = r.executor->options().count_instructions;
+  }
+  if (!r.compile_ns.empty()) {
+    std::vector<int64_t> ns = r.compile_ns;
+    std::sort(ns.begin(), ns.end());
+    r.stats.compile_us_median = ns[ns.size() / 2] / 1000;
+    r.stats.compile_us_p90 = ns[ns.size() * 9 / 10] / 1000;
+    r.stats.compile_us_max = ns.back() / 1000;
+  }
+  if (r.executor != nullptr) {
+    r.stats.code_memory_used = r.executor->code_bytes_used();
+    r.stats.code_memory_reserved = r.executor->code_bytes_reserved();
+  }
+  r.stats.max_code_size = r.config.max_code_size;
+  Stats s = r.stats;
+  s.stub_entries = r.stub_entries;  // entered directly by compiled code, through the stub
+  s.entries += r.stub_entries;
+  s.direct_entries += r.stub_entries;
+  return s;
+}
 
 std::string StatsSummary() {
   const Stats s = GetStats();

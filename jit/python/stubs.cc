@@ -1,20 +1,27 @@
-// The shared guest stubs: the call stub and the site stubs, compiled from their LIR, and the
-// hand-written release and into-local stubs, placed as bytes, all in the executor's code
-// memory once per runtime (EnsureRuntime, jit.cc).
+// Setting up the JIT's runtime (EnsureRuntime): the executor, the shared guest stubs and the
+// native tools. The stubs are the call stub and the site stubs, compiled from their LIR, and
+// the hand-written release and into-local stubs, placed as bytes, all in the executor's code
+// memory once per runtime.
 #include <unistd.h>
 
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "emulation/executors.h"
 #include "jit/codegen/disassembly.h"
+#include "jit/codegen/into_local_stub.h"
+#include "jit/codegen/release_stubs.h"
 #include "jit/compiler.h"
 #include "jit/lir/text.h"
 #include "jit/lower/call_stub.h"
 #include "jit/lower/site_stubs.h"
+#include "jit/python/code_info.h"
 #include "jit/python/code_listing.h"
 #include "jit/python/helpers.h"
 #include "jit/python/interp_state.h"
@@ -122,6 +129,94 @@ std::map<std::string, uint64_t> CompileSiteStubs(Runtime& r) {
     stubs[f.name] = CompileStub(r, f, "a64jit:stub:" + f.name, runtime::SiteStubMoves());
   }
   return stubs;
+}
+
+namespace {
+
+// Starts the perf map and jitdump files as `config` asks, with the code listed so far.
+bool StartNativeTools(const Config& config) {
+  try {
+    ConfigureNativeTools(NativeToolsConfig{config.perf_map, config.jitdump_dir});
+  } catch (const std::exception& e) {
+    PyErr_Format(PyExc_OSError, "a64jit: %s", e.what());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool EnsureRuntime(const Config& config) {
+  Runtime& r = TheRuntime();
+  try {
+    if (r.extra_index < 0) {
+      r.extra_index = _PyEval_RequestCodeExtraIndex(FreeCodeState);
+      if (r.extra_index < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "a64jit: no code extra index left");
+        return false;
+      }
+    }
+    const runtime::ExecMode mode = config.exec_mode.value_or(emu::HostExecMode());
+    if (r.executor == nullptr || r.executor->mode() != mode) {
+      if (r.executor != nullptr && !r.compiled.empty()) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "a64jit: cannot change the execution mode after compiling");
+        return false;
+      }
+      r.executor = emu::CreateExecutor(mode);
+      r.call_stub = 0;
+      r.site_stubs.clear();
+      r.entry_table.clear();
+      r.release_stubs = 0;
+      r.into_local_stub = 0;
+      // Not announced to a debugger: hand-written, without codegen's prologue.
+      ListCode("a64jit:stub:executor_entry", r.executor->entry_stub(),
+               r.executor->entry_stub_size());
+    }
+    RegisterHelpers();
+    LoadOpcodeNames();
+    r.config.dump_dir = config.dump_dir;  // the stubs compiled below are dumped there too
+    // A64JIT_NO_CALL_STUB=1: CALLs ask the host helper (for measuring the stub).
+    const char* no_stub = std::getenv("A64JIT_NO_CALL_STUB");
+    if (r.call_stub == 0 && (no_stub == nullptr || std::strcmp(no_stub, "1") != 0)) {
+      r.call_stub = CompileCallStub(r);
+    }
+    // A64JIT_NO_SITE_STUBS=1: every site's guards inline (for measuring the stubs).
+    const char* no_site_stubs = std::getenv("A64JIT_NO_SITE_STUBS");
+    if (r.site_stubs.empty() &&
+        (no_site_stubs == nullptr || std::strcmp(no_site_stubs, "1") != 0)) {
+      r.site_stubs = CompileSiteStubs(r);
+    }
+    // A64JIT_NO_RELEASE_STUBS=1: each dealloc, and each fused float store's generic path,
+    // called as lowering wrote it (for measuring).
+    const char* no_release = std::getenv("A64JIT_NO_RELEASE_STUBS");
+    const bool release_stubs = no_release == nullptr || std::strcmp(no_release, "1") != 0;
+    if (r.release_stubs == 0 && release_stubs) {
+      r.release_stubs = LoadHandWrittenStubs(r, runtime::Helper::a64_release_by_stub,
+                                             codegen::ReleaseStubs, "a64jit:stub:release");
+    }
+    if (r.into_local_stub == 0 && release_stubs) {
+      r.into_local_stub = LoadHandWrittenStubs(r, runtime::Helper::a64_binary_op_by_stub,
+                                               codegen::IntoLocalStub, "a64jit:stub:into_local");
+    }
+  } catch (const std::exception& e) {
+    PyErr_Format(PyExc_RuntimeError, "a64jit: %s", e.what());
+    return false;
+  }
+  r.stats.exec_mode = runtime::ExecModeName(r.executor->mode());
+  r.direct_calls = r.executor->mode() == runtime::ExecMode::kNative && !config.checked_native;
+  if (r.log != nullptr && r.log != stderr) std::fclose(r.log);
+  r.log = nullptr;
+  if (config.log == "stderr" || config.log == "1") {
+    r.log = stderr;
+  } else if (!config.log.empty()) {
+    r.log = std::fopen(config.log.c_str(), "a");
+    if (r.log == nullptr) {
+      PyErr_Format(PyExc_OSError, "a64jit: cannot open log file %s", config.log.c_str());
+      return false;
+    }
+  }
+  return StartNativeTools(config);
 }
 
 }  // namespace a64jit::python

@@ -1,0 +1,231 @@
+// Compiling one function at run time: the addresses its code embeds, the compile itself
+// (compiler.h's pipeline) with its decisions, dumps and test plants, placing the code and
+// its site caches, and the text of its stages made again on request (TextOf). What decides
+// when a function is compiled (Qualifies) stays with the call path in jit.cc.
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "jit/codegen/codegen.h"
+#include "jit/compiler.h"
+#include "jit/decisions.h"
+#include "jit/lir/text.h"
+#include "jit/python/call_capture.h"
+#include "jit/python/code_info.h"
+#include "jit/python/code_listing.h"
+#include "jit/python/deopt_stats.h"
+#include "jit/python/helpers.h"
+#include "jit/python/runtime_state.h"
+#include "jit/runtime/capped_sink.h"
+#include "jit/runtime/helpers.h"
+
+namespace a64jit::python {
+
+namespace {
+
+// The addresses `code`'s compiled code embeds, the call stub's among them.
+lower::RuntimeAddresses AddressesFor(PyCodeObject* code) {
+  lower::RuntimeAddresses rt = AddressesOf(code);
+  rt.call_stub = TheRuntime().call_stub;
+  rt.stub_entries = &TheRuntime().entry_table;
+  rt.site_stubs = TheRuntime().site_stubs.empty() ? 0 : 1;
+  rt.release_stubs = TheRuntime().release_stubs;
+  rt.into_local_stub = TheRuntime().into_local_stub;
+  rt.set_miss_how = [](runtime::SiteCache* cache, int64_t how) {
+    reinterpret_cast<runtime::GlobalCache*>(cache)->miss_how = how;
+  };
+  return rt;
+}
+
+}  // namespace
+
+// A compiled function's dump: "hir", "lir" or anything else for "asm", made now (see
+// compiler::CompiledCode for why it is not kept). The LIR names the function's site caches:
+// replaying them in the order Compile asked for them gives the addresses the code uses.
+std::string TextOf(const CodeState& st, const std::string& what) {
+  if (what != "hir" && what != "lir") {
+    codegen::CompiledFunction loaded;
+    loaded.bytes.assign(st.stub.entry, st.stub.entry + st.code_size);
+    loaded.stats = st.code_stats;
+    loaded.data_words = st.data_words;
+    return codegen::Disassemble(loaded, reinterpret_cast<uintptr_t>(st.stub.entry));
+  }
+  const hir::CodeInfo info = CodeInfoOf(st.code, st.module);
+  Decisions decisions(st.opt_limit, st.plant);  // as the compile took them
+  if (what == "hir") return compiler::HirText(info, &decisions);
+  lower::RuntimeAddresses rt = AddressesFor(st.code);
+  size_t next = 0, next_room = 0;
+  rt.new_site_cache = [&st, &next](int, int, int) -> runtime::SiteCache* {
+    if (next >= st.site_caches.size()) throw std::logic_error("LIR text: more site caches");
+    return &st.site_caches[next++]->cache;
+  };
+  rt.reserve_site_caches = [&st, &next_room](int) -> runtime::SiteCache* {
+    if (next_room >= st.reserved.size()) throw std::logic_error("LIR text: more site rooms");
+    return st.reserved[next_room++];
+  };
+  return compiler::LirText(info, rt, &decisions);
+}
+
+namespace {
+
+// The counter in `path` (0 if there is none), which is then written back one higher.
+int64_t BumpCounterFile(const std::string& path) {
+  int64_t value = 0;
+  if (FILE* in = std::fopen(path.c_str(), "r")) {
+    long long v = 0;
+    if (std::fscanf(in, "%lld", &v) == 1) value = v;
+    std::fclose(in);
+  }
+  if (FILE* out = std::fopen(path.c_str(), "w")) {
+    std::fprintf(out, "%lld\n", static_cast<long long>(value + 1));
+    std::fclose(out);
+  }
+  return value;
+}
+
+// The test-only plant (Config::plant) for function `name`: none unless the pattern matches;
+// with a flaky counter, in one process in three.
+Plant PlantFor(Runtime& r, const std::string& name) {
+  const Config& c = r.config;
+  if (c.plant == Plant::kNone || !GlobMatch(c.plant_pattern.c_str(), name.c_str())) {
+    return Plant::kNone;
+  }
+  if (c.plant_flaky_counter.empty()) return c.plant;
+  if (!r.flaky_plant_active) r.flaky_plant_active = BumpCounterFile(c.plant_flaky_counter) % 3 == 2;
+  return *r.flaky_plant_active ? c.plant : Plant::kNone;
+}
+
+// Config::dump_dir's file for one compile: the function's name, its decisions, then the
+// HIR, LIR and disassembly its compile made (`all_text`).
+void WriteDump(Runtime& r, const CodeState& st, const Decisions& decisions,
+               const std::string& all_text) {
+  FILE* out = OpenDumpFile(r, st.name);
+  if (out == nullptr) return;
+  const std::string limit = st.opt_limit ? std::to_string(*st.opt_limit) : "none";
+  std::fprintf(out, "function: %s\nopt limit: %s\ndecisions: %zu (%d taken)\n=== decisions ===\n%s",
+               st.name.c_str(), limit.c_str(), decisions.records().size(), decisions.taken(),
+               decisions.Text().c_str());
+  std::fputs(all_text.c_str(), out);
+  std::fclose(out);
+}
+
+// Makes `c` the code of `st` and counts it.
+void Install(Runtime& r, CodeState* st, PyCodeObject* code, compiler::CompiledCode& c) {
+  st->code = code;
+  st->deopt_sites = std::move(c.deopt_sites);
+  st->exits = std::move(c.code.code.exits);
+  st->stub.frame_bytes = static_cast<int64_t>(sizeof(PyObject*)) * FrameSlots(code);
+  // Generator code too: its call path clears the locals past the parameters (HIR ClearLocals),
+  // as other code does at its entry (lower.cc).
+  const bool plain = OnlyPositionalParameters(code);
+  st->stub.plain_argcount = plain ? code->co_argcount : -1;
+  st->stub.entry = c.code.entry;
+  st->code_size = c.code.code.bytes.size();
+  st->code_stats = c.code.code.stats;
+  st->data_words = c.code.code.data_words;
+  st->kept_text = std::move(c.text);
+  st->compile_ns = c.times.total_ns();
+  st->status = CodeState::Status::kCompiled;
+  Py_INCREF(code);  // the machine code embeds its constants and names
+  g_state_cache[StateCacheIndex(code)] = {code, st};
+  r.compiled.push_back(st);
+  r.stats.compiled++;
+  r.stats.code_bytes += st->code_size;
+  r.stats.feedback_sites += c.feedback_sites;
+  r.stats.feedback_functions += c.feedback_sites > 0;
+  r.stats.compile_hir_ns += c.times.hir_ns;
+  r.stats.compile_lower_ns += c.times.lower_ns;
+  r.stats.compile_emit_ns += c.times.emit_ns;
+  r.stats.compile_ns_total += st->compile_ns;
+  r.compile_ns.push_back(st->compile_ns);
+  AnnounceCode(r, "a64jit:" + st->name, st->stub.entry, st->code_size);
+  Log("compiled " + st->name + " (" + std::to_string(st->code_size) + " bytes)");
+}
+
+// A new room of `count` zeroed caches for st, which NewSiteCache hands out from now on.
+runtime::HeadedSiteCache* AddRoom(CodeState* st, size_t count) {
+  st->site_rooms.push_back(std::make_unique<runtime::HeadedSiteCache[]>(count));
+  st->room_size = count;
+  st->room_used = 0;
+  return st->site_rooms.back().get();
+}
+
+// RuntimeAddresses::reserve_site_caches for st: a room of `count` zeroed caches.
+runtime::SiteCache* ReserveSiteCaches(CodeState* st, int count) {
+  st->reserved.push_back(&AddRoom(st, static_cast<size_t>(count))->cache);
+  return st->reserved.back();
+}
+
+// RuntimeAddresses::new_site_cache for st: the next cache of its room (or a room of one),
+// its header naming the instruction at code unit `bc` and co_names[name].
+runtime::SiteCache* NewSiteCache(CodeState* st, PyCodeObject* code, int bc, int name, int argc) {
+  if (st->room_used == st->room_size) AddRoom(st, 1);
+  runtime::HeadedSiteCache* site = &st->site_rooms.back()[st->room_used++];
+  if (bc >= 0) site->header.prev_instr = _PyCode_CODE(code) + bc;
+  if (name >= 0) site->header.name = PyTuple_GET_ITEM(code->co_names, name);
+  if (argc >= 0) site->header.argc = argc;
+  st->site_caches.push_back(site);
+  RegisterCacheSite(&site->cache, &st->name, code, bc);
+  return &site->cache;
+}
+
+// Compiles and installs, or leaves st failed with the reason.
+void TryCompile(Runtime& r, CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
+  try {
+    lower::RuntimeAddresses rt = AddressesFor(code);
+    rt.new_site_cache = [st, code](int bc, int name, int argc) {
+      return NewSiteCache(st, code, bc, name, argc);
+    };
+    rt.reserve_site_caches = [st](int count) { return ReserveSiteCaches(st, count); };
+    runtime::Executor& executor = *r.executor;
+    runtime::CappedSink capped(executor, r.config.max_code_size,
+                               [&executor] { return executor.code_bytes_used(); });
+    runtime::CodeSink& sink =
+        r.config.max_code_size != 0 ? static_cast<runtime::CodeSink&>(capped) : executor;
+    st->opt_limit = r.config.opt_limit;
+    st->plant = PlantFor(r, st->name);
+    Decisions decisions(st->opt_limit, st->plant);
+    const bool dump = !r.config.dump_dir.empty();
+    // Without a limit, a plant or a dump, nothing asks about decisions: none are recorded.
+    const bool counted = st->opt_limit || st->plant != Plant::kNone || dump;
+    compiler::CompiledCode c = compiler::Compile(
+        CodeInfoOf(code, ModuleOf(func), func != nullptr ? func->func_globals : nullptr), rt, sink,
+        ResolveCallee, dump ? "all" : r.config.keep_text, counted ? &decisions : nullptr);
+    if (dump) WriteDump(r, *st, decisions, c.text);
+    Install(r, st, code, c);
+  } catch (const hir::Unsupported& e) {
+    st->status = CodeState::Status::kFailed;
+    if (e.opcode() >= 0) {
+      const std::string op = OpcodeName(e.opcode());
+      st->failure = "unsupported opcode " + op + " at offset " + std::to_string(e.offset());
+      r.stats.unsupported_opcodes[op]++;
+    } else {
+      st->failure = std::string(e.what()) + " (offset " + std::to_string(e.offset()) + ")";
+    }
+  } catch (const runtime::CodeCapReached& e) {
+    st->status = CodeState::Status::kFailed;
+    st->failure = e.what();
+    r.stats.refused_by_code_cap++;
+  } catch (const std::exception& e) {
+    st->status = CodeState::Status::kFailed;
+    st->failure = std::string("internal error: ") + e.what();
+  }
+}
+
+}  // namespace
+
+void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
+  Runtime& r = TheRuntime();
+  TryCompile(r, st, code, func);
+  if (st->status == CodeState::Status::kFailed) {
+    for (runtime::HeadedSiteCache* site : st->site_caches) ForgetCacheSite(&site->cache);
+    r.stats.failed++;
+    r.stats.failures[st->name] = st->failure;
+    Log("not compiled " + st->name + ": " + st->failure);
+  }
+}
+
+}  // namespace a64jit::python
