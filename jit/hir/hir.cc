@@ -62,127 +62,44 @@ std::string Quote(const std::vector<std::string>& table, int64_t index) {
 const char* kCompareNames[] = {"<", "<=", "==", "!=", ">", ">="};
 const char* kUnaryNames[] = {"-", "+", "~"};
 
+// The op's immediate as its row in ops.h says to read it.
 std::string Immediate(const Function& f, const Instr& in) {
   const CodeInfo& c = f.code;
-  switch (in.op) {
-    case Op::kLoadLocal:
-      return std::to_string(in.imm) + " (" + Quote(c.localsplus_names, in.imm) + ")" +
-             (in.checked ? " checked" : "");
-    case Op::kStoreLocal:
-      return std::to_string(in.imm) + " (" + Quote(c.localsplus_names, in.imm) + ")" +
-             (in.bound ? " bound" : "");
-    case Op::kMakeCell:
-    case Op::kLoadDeref:
-    case Op::kStoreDeref:
-    case Op::kDeleteDeref:
-    case Op::kDeleteLocal:
-      return std::to_string(in.imm) + " (" + Quote(c.localsplus_names, in.imm) + ")";
-    case Op::kDeleteAttr:
-    case Op::kStoreGlobal:
-    case Op::kDeleteGlobal:
-    case Op::kImportName:
-    case Op::kImportFrom:
+  const std::string n = std::to_string(in.imm);
+  const auto word = [&](bool set, const char* w) { return std::string(set ? w : ""); };
+  switch (InfoOf(in.op).imm) {
+    case ImmKind::kNone:
+      return "";
+    case ImmKind::kLocal:
+      return n + " (" + Quote(c.localsplus_names, in.imm) + ")" +
+             word(in.op == Op::kLoadLocal && in.checked, " checked") +
+             word(in.op == Op::kStoreLocal && in.bound, " bound");
+    case ImmKind::kName:
       return "'" + Quote(c.names, in.imm) + "'";
-    case Op::kCopyFreeVars:
-    case Op::kUnpackEx:
-    case Op::kTypeFlags:
-    case Op::kMatchClass:
-    case Op::kLoadFrameStack:
-    case Op::kGetAwaitable:
-      return std::to_string(in.imm);
-    case Op::kResumedAt:
+    case ImmKind::kNumber:
+      return n;
+    case ImmKind::kResumeUnit:
       return "@" + std::to_string(in.imm * 2);
-    case Op::kBeforeWith:
-      return in.imm != 0 ? "async" : "";
-    case Op::kBuildSet:
-    case Op::kSetAdd:
-    case Op::kSetUpdate:
-    case Op::kMapAdd:
-    case Op::kDictUpdate:
-    case Op::kDictMerge:
-    case Op::kListToTuple:
-    case Op::kCallEx:
-    case Op::kDeleteSubscr:
-    case Op::kGetLen:
-    case Op::kMatchKeys:
-    case Op::kLoadBuildClass:
-    case Op::kResetStackTop:
-    case Op::kClearLocals:
-    case Op::kGetAiter:
-    case Op::kGetAnext:
-    case Op::kGetYieldFromIter:
-    case Op::kSend:
-    case Op::kAsyncGenWrap:
-    case Op::kYield:
-    case Op::kEnterInterpreter:
-    case Op::kCheckTracing:
-    case Op::kMakeGenerator:
-    case Op::kFrameLasti:
-    case Op::kPushExcInfo:
-    case Op::kPopExcept:
-    case Op::kCheckExcMatch:
-    case Op::kWithExceptStart:
-    case Op::kRaise:
-      return "";
-    case Op::kCheckEvalBreaker:
-      return in.imm == 1 ? "entry" : "";
-    case Op::kReraise:
-      return std::to_string(in.imm);
-    case Op::kCatchException:
-      return in.imm != 0 ? "reraised" : "";
-    case Op::kLoadConst:
-      return std::to_string(in.imm) + " (" + Quote(c.const_reprs, in.imm) + ")";
-    case Op::kLoadGlobal:
-    case Op::kLoadAttr:
-    case Op::kStoreAttr:
-    case Op::kLoadMethod:
-      return "'" + Quote(c.names, in.imm) + "'";
-    case Op::kCall:
-      return "argc=" + std::to_string(in.imm) +
-             (in.kwnames >= 0 ? " kwnames=" + Quote(c.const_reprs, in.kwnames) : "");
-    case Op::kBinaryOp:
-      return "nb=" + std::to_string(in.imm);
-    case Op::kCompareOp:
-    case Op::kCompareBool:
+    case ImmKind::kConst:
+      return n + " (" + Quote(c.const_reprs, in.imm) + ")";
+    case ImmKind::kArgc:
+      return "argc=" + n + (in.kwnames >= 0 ? " kwnames=" + Quote(c.const_reprs, in.kwnames) : "");
+    case ImmKind::kNb:
+      return "nb=" + n;
+    case ImmKind::kCompare:
       return in.imm >= 0 && in.imm < 6 ? kCompareNames[in.imm] : "?";
-    case Op::kUnaryOp:
+    case ImmKind::kUnary:
       return in.imm >= 0 && in.imm < 3 ? kUnaryNames[in.imm] : "?";
-    case Op::kBoolFromCInt:
-      return in.imm != 0 ? "inverted" : "";
-    case Op::kBuildConstKeyMap:
+    case ImmKind::kKeys:
       return "keys=" + Quote(c.const_reprs, in.keys_const);
-    case Op::kFormatValue:
-    case Op::kUnpackSequence:
-    case Op::kScratchLoad:
-      return std::to_string(in.imm);
-    case Op::kLoadNull:
-    case Op::kGetItem:
-    case Op::kSetItem:
-    case Op::kContains:
-    case Op::kBuildList:
-    case Op::kBuildTuple:
-    case Op::kBuildMap:
-    case Op::kBuildString:
-    case Op::kBuildSlice:
-    case Op::kMakeFunction:
-    case Op::kListAppend:
-    case Op::kListExtend:
-    case Op::kGetIter:
-    case Op::kForIter:
-    case Op::kIsTrue:
-    case Op::kIsSame:
-    case Op::kIsNone:
-    case Op::kIsNull:
-    case Op::kMov:
-    case Op::kDup:
-    case Op::kIncref:
-    case Op::kDecref:
-    case Op::kXDecref:
-    case Op::kJump:
-    case Op::kBranch:
-    case Op::kReturn:
-    case Op::kDeopt:
-      return "";
+    case ImmKind::kAsync:
+      return word(in.imm != 0, "async");
+    case ImmKind::kEntry:
+      return word(in.imm == 1, "entry");
+    case ImmKind::kReraised:
+      return word(in.imm != 0, "reraised");
+    case ImmKind::kInverted:
+      return word(in.imm != 0, "inverted");
   }
   return "";
 }

@@ -19,6 +19,7 @@
 //   pure      no side effect: removable when its result is unused and it has no state
 //   arity     operand count, or kVariadic
 //   kind      kPlain, or kTerminator (ends a block)
+//   immediate what the immediate means (ImmKind), which the printer follows
 //
 // Operands and immediates of each op are documented on its row.
 #ifndef A64JIT_JIT_HIR_OPS_H_
@@ -42,215 +43,235 @@ constexpr int kVariadic = -1;
 
 // clang-format off
 #define A64JIT_HIR_OPS(X)                                                                      \
-  /* name             result            steals leaves pure   arity      kind */                \
+  /* name             result            steals leaves pure   arity      kind         immediate */                \
   /* %d = locals[local]; `checked`: an unbound local resumes the interpreter */                \
-  X(LoadLocal,        kBorrowedMutable, false, true,  true,  0,         kPlain)                \
+  X(LoadLocal,        kBorrowedMutable, false, true,  true,  0,         kPlain,      kLocal)   \
   /* locals[local] = %a; the old value is released */                                          \
-  X(StoreLocal,       kNone,            true,  false, false, 1,         kPlain)                \
+  X(StoreLocal,       kNone,            true,  false, false, 1,         kPlain,      kLocal)   \
   /* %d = co_consts[imm] (the code object keeps it alive) */                                   \
-  X(LoadConst,        kBorrowedStable,  false, false, true,  0,         kPlain)                \
+  X(LoadConst,        kBorrowedStable,  false, false, true,  0,         kPlain,      kConst)   \
   /* %d = NULL (the 3.11 call protocol's "no self") */                                         \
-  X(LoadNull,         kNull,            false, false, true,  0,         kPlain)                \
+  X(LoadNull,         kNull,            false, false, true,  0,         kPlain,      kNone)    \
   /* %d = globals, then builtins [co_names[imm]]; missing: resume the interpreter */           \
-  X(LoadGlobal,       kOwned,           false, true,  false, 0,         kPlain)                \
+  X(LoadGlobal,       kOwned,           false, true,  false, 0,         kPlain,      kName)    \
   /* %d = %a.co_names[imm] */                                                                  \
-  X(LoadAttr,         kOwned,           false, true,  false, 1,         kPlain)                \
+  X(LoadAttr,         kOwned,           false, true,  false, 1,         kPlain,      kName)    \
   /* %a.co_names[imm] = %b */                                                                  \
-  X(StoreAttr,        kNone,            false, true,  false, 2,         kPlain)                \
+  X(StoreAttr,        kNone,            false, true,  false, 2,         kPlain,      kName)    \
   /* %d, %d2 = [method, self] or [NULL, attribute] for %a.co_names[imm] */                     \
-  X(LoadMethod,       kOwnedOrNull,     false, true,  false, 1,         kPlain)                \
+  X(LoadMethod,       kOwnedOrNull,     false, true,  false, 1,         kPlain,      kName)    \
   /* %d = CALL imm over [callable|NULL, self|callable, args...]; `kwnames`: co_consts index */ \
-  X(Call,             kOwned,           true,  true,  false, kVariadic, kPlain)                \
+  X(Call,             kOwned,           true,  true,  false, kVariadic, kPlain,      kArgc)    \
   /* %d = %a op %b (imm: BINARY_OP's NB_* code) */                                             \
-  X(BinaryOp,         kOwned,           false, true,  false, 2,         kPlain)                \
+  X(BinaryOp,         kOwned,           false, true,  false, 2,         kPlain,      kNb)      \
   /* %d = %a op %b (imm: Py_LT ... Py_GE) */                                                   \
-  X(CompareOp,        kOwned,           false, true,  false, 2,         kPlain)                \
+  X(CompareOp,        kOwned,           false, true,  false, 2,         kPlain,      kCompare) \
   /* %d = op %a (imm: UnaryKind) */                                                            \
-  X(UnaryOp,          kOwned,           false, true,  false, 1,         kPlain)                \
+  X(UnaryOp,          kOwned,           false, true,  false, 1,         kPlain,      kUnary)   \
   /* %d = %a[%b] */                                                                            \
-  X(GetItem,          kOwned,           false, true,  false, 2,         kPlain)                \
+  X(GetItem,          kOwned,           false, true,  false, 2,         kPlain,      kNone)    \
   /* %a[%b] = %c */                                                                            \
-  X(SetItem,          kNone,            false, true,  false, 3,         kPlain)                \
+  X(SetItem,          kNone,            false, true,  false, 3,         kPlain,      kNone)    \
   /* %d:cint = (%a in %b) */                                                                   \
-  X(Contains,         kCInt,            false, true,  false, 2,         kPlain)                \
+  X(Contains,         kCInt,            false, true,  false, 2,         kPlain,      kNone)    \
   /* %d = [args...] */                                                                         \
-  X(BuildList,        kOwned,           true,  true,  false, kVariadic, kPlain)                \
+  X(BuildList,        kOwned,           true,  true,  false, kVariadic, kPlain,      kNone)    \
   /* %d = (args...) */                                                                         \
-  X(BuildTuple,       kOwned,           true,  true,  false, kVariadic, kPlain)                \
+  X(BuildTuple,       kOwned,           true,  true,  false, kVariadic, kPlain,      kNone)    \
   /* %d = {args[0]: args[1], ...} */                                                           \
-  X(BuildMap,         kOwned,           true,  true,  false, kVariadic, kPlain)                \
+  X(BuildMap,         kOwned,           true,  true,  false, kVariadic, kPlain,      kNone)    \
   /* %d = dict(zip(co_consts[keys_const], args)) */                                            \
-  X(BuildConstKeyMap, kOwned,           true,  true,  false, kVariadic, kPlain)                \
+  X(BuildConstKeyMap, kOwned,           true,  true,  false, kVariadic, kPlain,      kKeys)    \
   /* %d = "".join(args) */                                                                     \
-  X(BuildString,      kOwned,           true,  true,  false, kVariadic, kPlain)                \
+  X(BuildString,      kOwned,           true,  true,  false, kVariadic, kPlain,      kNone)    \
   /* %d = slice(args...) (2 or 3 args) */                                                      \
-  X(BuildSlice,       kOwned,           false, true,  false, kVariadic, kPlain)                \
+  X(BuildSlice,       kOwned,           false, true,  false, kVariadic, kPlain,      kNone)    \
   /* %d = format(conversion imm of %a, spec %b if given) */                                    \
-  X(FormatValue,      kOwned,           false, true,  false, kVariadic, kPlain)                \
+  X(FormatValue,      kOwned,           false, true,  false, kVariadic, kPlain,      kNumber)  \
   /* %d = function of code args.back() (imm: MAKE_FUNCTION flags) */                           \
-  X(MakeFunction,     kOwned,           true,  true,  false, kVariadic, kPlain)                \
+  X(MakeFunction,     kOwned,           true,  true,  false, kVariadic, kPlain,      kNone)    \
   /* %a.append(%b) */                                                                          \
-  X(ListAppend,       kNone,            false, true,  false, 2,         kPlain)                \
+  X(ListAppend,       kNone,            false, true,  false, 2,         kPlain,      kNone)    \
   /* %a.extend(%b) */                                                                          \
-  X(ListExtend,       kNone,            false, true,  false, 2,         kPlain)                \
+  X(ListExtend,       kNone,            false, true,  false, 2,         kPlain,      kNone)    \
   /* unpacks %a into imm values, read back with ScratchLoad */                                 \
-  X(UnpackSequence,   kNone,            false, true,  false, 1,         kPlain)                \
+  X(UnpackSequence,   kNone,            false, true,  false, 1,         kPlain,      kNumber)  \
   /* %d = the imm-th value UnpackSequence produced (bottom to top) */                          \
-  X(ScratchLoad,      kOwned,           false, false, false, 0,         kPlain)                \
+  X(ScratchLoad,      kOwned,           false, false, false, 0,         kPlain,      kNumber)  \
   /* %d = iter(%a) */                                                                          \
-  X(GetIter,          kOwned,           false, true,  false, 1,         kPlain)                \
+  X(GetIter,          kOwned,           false, true,  false, 1,         kPlain,      kNone)    \
   /* %d = next(%a), NULL when exhausted */                                                     \
-  X(ForIter,          kOwnedOrNull,     false, true,  false, 1,         kPlain)                \
+  X(ForIter,          kOwnedOrNull,     false, true,  false, 1,         kPlain,      kNone)    \
   /* %d:cint = bool(%a) */                                                                     \
-  X(IsTrue,           kCInt,            false, true,  false, 1,         kPlain)                \
+  X(IsTrue,           kCInt,            false, true,  false, 1,         kPlain,      kNone)    \
   /* %d:cint = bool(%a op %b) (imm: Py_LT ... Py_GE); made by the passes */                    \
-  X(CompareBool,      kCInt,            false, true,  false, 2,         kPlain)                \
+  X(CompareBool,      kCInt,            false, true,  false, 2,         kPlain,      kCompare) \
   /* %d:cint = %a is %b */                                                                     \
-  X(IsSame,           kCInt,            false, false, true,  2,         kPlain)                \
+  X(IsSame,           kCInt,            false, false, true,  2,         kPlain,      kNone)    \
   /* %d:cint = %a is None */                                                                   \
-  X(IsNone,           kCInt,            false, false, true,  1,         kPlain)                \
+  X(IsNone,           kCInt,            false, false, true,  1,         kPlain,      kNone)    \
   /* %d:cint = %a == NULL */                                                                   \
-  X(IsNull,           kCInt,            false, false, true,  1,         kPlain)                \
+  X(IsNull,           kCInt,            false, false, true,  1,         kPlain,      kNone)    \
   /* %d = True if %a != 0 else False (imm: 1 inverts) */                                       \
-  X(BoolFromCInt,     kBorrowedStable,  false, false, true,  1,         kPlain)                \
+  X(BoolFromCInt,     kBorrowedStable,  false, false, true,  1,         kPlain,      kInverted) \
   /* %d = %a, moving the reference (may be NULL) */                                            \
-  X(Mov,              kOwnedOrNull,     true,  false, true,  1,         kPlain)                \
+  X(Mov,              kOwnedOrNull,     true,  false, true,  1,         kPlain,      kNone)    \
   /* %d = %a, a second reference (COPY) */                                                     \
-  X(Dup,              kBorrowedMutable, false, false, true,  1,         kPlain)                \
+  X(Dup,              kBorrowedMutable, false, false, true,  1,         kPlain,      kNone)    \
   /* RESUME and backward jumps: if the eval breaker is set (a signal, a GIL drop request, an */ \
   /* async exception) do what the interpreter does there, raising at this instruction; if */   \
   /* tracing is on, resume the interpreter at this instruction. imm 1 (RESUME): tracing was */ \
   /* off when the frame was entered, and nothing ran since, so only the breaker is tested */   \
-  X(CheckEvalBreaker, kNone,            false, true,  false, 0,         kPlain)                \
+  X(CheckEvalBreaker, kNone,            false, true,  false, 0,         kPlain,      kEntry)   \
   /* after a call: if the callee switched tracing or profiling on, resume the interpreter at */ \
   /* the next instruction (which then emits the line events, as it would have) */              \
-  X(CheckTracing,     kNone,            false, true,  false, 0,         kPlain)                \
+  X(CheckTracing,     kNone,            false, true,  false, 0,         kPlain,      kNone)    \
   /* ---- Cells and closures (imm: the localsplus index of the cell) ---- */                    \
   /* locals[imm] = cell(locals[imm]) */                                                        \
-  X(MakeCell,         kNone,            false, true,  false, 0,         kPlain)                \
+  X(MakeCell,         kNone,            false, true,  false, 0,         kPlain,      kLocal)   \
   /* the function's imm closure cells into the free-variable slots */                          \
-  X(CopyFreeVars,     kNone,            false, false, false, 0,         kPlain)                \
+  X(CopyFreeVars,     kNone,            false, false, false, 0,         kPlain,      kNumber)  \
   /* %d = locals[imm].cell_contents; empty: resume the interpreter (it raises) */              \
-  X(LoadDeref,        kOwned,           false, true,  false, 0,         kPlain)                \
+  X(LoadDeref,        kOwned,           false, true,  false, 0,         kPlain,      kLocal)   \
   /* locals[imm].cell_contents = %a */                                                         \
-  X(StoreDeref,       kNone,            true,  false, false, 1,         kPlain)                \
+  X(StoreDeref,       kNone,            true,  false, false, 1,         kPlain,      kLocal)   \
   /* del locals[imm].cell_contents; empty: resume the interpreter */                           \
-  X(DeleteDeref,      kNone,            false, true,  false, 0,         kPlain)                \
+  X(DeleteDeref,      kNone,            false, true,  false, 0,         kPlain,      kLocal)   \
   /* del locals[imm]; unbound: resume the interpreter */                                       \
-  X(DeleteLocal,      kNone,            false, true,  false, 0,         kPlain)                \
+  X(DeleteLocal,      kNone,            false, true,  false, 0,         kPlain,      kLocal)   \
   /* ---- Containers, calls, names ---- */                                                     \
   /* %d = {args...} */                                                                         \
-  X(BuildSet,         kOwned,           true,  true,  false, kVariadic, kPlain)                \
+  X(BuildSet,         kOwned,           true,  true,  false, kVariadic, kPlain,      kNone)    \
   /* %a.add(%b) */                                                                             \
-  X(SetAdd,           kNone,            false, true,  false, 2,         kPlain)                \
+  X(SetAdd,           kNone,            false, true,  false, 2,         kPlain,      kNone)    \
   /* %a |= set(%b) */                                                                          \
-  X(SetUpdate,        kNone,            false, true,  false, 2,         kPlain)                \
+  X(SetUpdate,        kNone,            false, true,  false, 2,         kPlain,      kNone)    \
   /* %a[%b] = %c (a dict) */                                                                   \
-  X(MapAdd,           kNone,            false, true,  false, 3,         kPlain)                \
+  X(MapAdd,           kNone,            false, true,  false, 3,         kPlain,      kNone)    \
   /* %a.update(%b) */                                                                          \
-  X(DictUpdate,       kNone,            false, true,  false, 2,         kPlain)                \
+  X(DictUpdate,       kNone,            false, true,  false, 2,         kPlain,      kNone)    \
   /* %b.update(%c) rejecting duplicates, for a call of %a */                                   \
-  X(DictMerge,        kNone,            false, true,  false, 3,         kPlain)                \
+  X(DictMerge,        kNone,            false, true,  false, 3,         kPlain,      kNone)    \
   /* %d = tuple(%a) of a list */                                                               \
-  X(ListToTuple,      kOwned,           false, true,  false, 1,         kPlain)                \
+  X(ListToTuple,      kOwned,           false, true,  false, 1,         kPlain,      kNone)    \
   /* %d = %a(*%b, **%c) (%c optional) */                                                       \
-  X(CallEx,           kOwned,           false, true,  false, kVariadic, kPlain)                \
+  X(CallEx,           kOwned,           false, true,  false, kVariadic, kPlain,      kNone)    \
   /* unpacks %a into imm & 0xff values, a list, and imm >> 8 values, read by ScratchLoad */    \
-  X(UnpackEx,         kNone,            false, true,  false, 1,         kPlain)                \
+  X(UnpackEx,         kNone,            false, true,  false, 1,         kPlain,      kNumber)  \
   /* del %a.co_names[imm] */                                                                   \
-  X(DeleteAttr,       kNone,            false, true,  false, 1,         kPlain)                \
+  X(DeleteAttr,       kNone,            false, true,  false, 1,         kPlain,      kName)    \
   /* del %a[%b] */                                                                             \
-  X(DeleteSubscr,     kNone,            false, true,  false, 2,         kPlain)                \
+  X(DeleteSubscr,     kNone,            false, true,  false, 2,         kPlain,      kNone)    \
   /* globals[co_names[imm]] = %a */                                                            \
-  X(StoreGlobal,      kNone,            false, true,  false, 1,         kPlain)                \
+  X(StoreGlobal,      kNone,            false, true,  false, 1,         kPlain,      kName)    \
   /* del globals[co_names[imm]]; missing: resume the interpreter (it raises) */                \
-  X(DeleteGlobal,     kNone,            false, true,  false, 0,         kPlain)                \
+  X(DeleteGlobal,     kNone,            false, true,  false, 0,         kPlain,      kName)    \
   /* %d = __import__(co_names[imm], fromlist %a, level %b) */                                  \
-  X(ImportName,       kOwned,           false, true,  false, 2,         kPlain)                \
+  X(ImportName,       kOwned,           false, true,  false, 2,         kPlain,      kName)    \
   /* %d = from module %a import co_names[imm] */                                               \
-  X(ImportFrom,       kOwned,           false, true,  false, 1,         kPlain)                \
+  X(ImportFrom,       kOwned,           false, true,  false, 1,         kPlain,      kName)    \
   /* %d = len(%a) */                                                                           \
-  X(GetLen,           kOwned,           false, true,  false, 1,         kPlain)                \
+  X(GetLen,           kOwned,           false, true,  false, 1,         kPlain,      kNone)    \
   /* %d:cint = type(%a).tp_flags & imm (MATCH_MAPPING, MATCH_SEQUENCE) */                      \
-  X(TypeFlags,        kCInt,            false, false, true,  1,         kPlain)                \
+  X(TypeFlags,        kCInt,            false, false, true,  1,         kPlain,      kNumber)  \
   /* %d = values of keys %b in mapping %a, or None */                                          \
-  X(MatchKeys,        kOwned,           false, true,  false, 2,         kPlain)                \
+  X(MatchKeys,        kOwned,           false, true,  false, 2,         kPlain,      kNone)    \
   /* %d = attributes of %a matching class %b with imm positional and %c keyword names, or None */ \
-  X(MatchClass,       kOwned,           false, true,  false, 3,         kPlain)                \
+  X(MatchClass,       kOwned,           false, true,  false, 3,         kPlain,      kNumber)  \
   /* %d = builtins.__build_class__ */                                                          \
-  X(LoadBuildClass,   kOwned,           false, true,  false, 0,         kPlain)                \
+  X(LoadBuildClass,   kOwned,           false, true,  false, 0,         kPlain,      kNone)    \
   /* %d, %d2 = bound __exit__, bound __enter__ of %a (imm 1: the async ones) */                \
-  X(BeforeWith,       kOwned,           false, true,  false, 1,         kPlain)                \
+  X(BeforeWith,       kOwned,           false, true,  false, 1,         kPlain,      kAsync)   \
   /* ---- Exception handlers (reached through FrameState::catch_block) ---- */                 \
   /* %d = the raising instruction's offset (prev_instr) as an int, for a `lasti` handler */     \
-  X(FrameLasti,       kOwned,           false, true,  false, 0,         kPlain)                \
+  X(FrameLasti,       kOwned,           false, true,  false, 0,         kPlain,      kNone)    \
   /* %d = the pending exception, normalised, with this frame's traceback entry added (imm */    \
   /* 1: not, after a re-raise); the exception is no longer set. While tracing is on the */       \
   /* interpreter takes over (kRaised) */                                                        \
-  X(CatchException,   kOwned,           false, true,  false, 0,         kPlain)                \
+  X(CatchException,   kOwned,           false, true,  false, 0,         kPlain,      kReraised) \
   /* %d = the thread's handled exception (None if none); %a becomes it (PUSH_EXC_INFO) */      \
-  X(PushExcInfo,      kOwned,           false, false, false, 1,         kPlain)                \
+  X(PushExcInfo,      kOwned,           false, false, false, 1,         kPlain,      kNone)    \
   /* the thread's handled exception = %a, the one it replaces released (POP_EXCEPT) */         \
-  X(PopExcept,        kNone,            true,  false, false, 1,         kPlain)                \
+  X(PopExcept,        kNone,            true,  false, false, 1,         kPlain,      kNone)    \
   /* %d:cint = exception %a matches %b, a class or tuple of classes (CHECK_EXC_MATCH) */        \
-  X(CheckExcMatch,    kCInt,            false, true,  false, 2,         kPlain)                \
+  X(CheckExcMatch,    kCInt,            false, true,  false, 2,         kPlain,      kNone)    \
   /* %d = %a(type(%b), %b, %b.__traceback__): a context manager's __exit__ on an exception */  \
-  X(WithExceptStart,  kOwned,           false, true,  false, 2,         kPlain)                \
+  X(WithExceptStart,  kOwned,           false, true,  false, 2,         kPlain,      kNone)    \
   /* raise %a [from %b] (RAISE_VARARGS 1 and 2): always leaves with the exception set */       \
-  X(Raise,            kNone,            true,  true,  false, kVariadic, kTerminator)           \
+  X(Raise,            kNone,            true,  true,  false, kVariadic, kTerminator, kNone)    \
   /* re-raise exception %a (RERAISE imm; imm > 0: prev_instr from the int imm entries down */ \
   /* the state's stack); while tracing, the interpreter redoes the RERAISE */                  \
-  X(Reraise,          kNone,            true,  true,  false, 1,         kTerminator)           \
+  X(Reraise,          kNone,            true,  true,  false, 1,         kTerminator, kNumber)  \
   /* ---- Generators and coroutines ---- */                                                    \
   /* %d:cint = the frame was suspended at code unit imm (prev_instr) */                       \
-  X(ResumedAt,        kCInt,            false, false, true,  0,         kPlain)                \
+  X(ResumedAt,        kCInt,            false, false, true,  0,         kPlain,      kResumeUnit) \
   /* %d = the frame's value-stack entry imm (its reference moves to %d) */                     \
-  X(LoadFrameStack,   kOwned,           false, false, false, 0,         kPlain)                \
+  X(LoadFrameStack,   kOwned,           false, false, false, 0,         kPlain,      kNumber)  \
   /* the frame's value stack is empty (stacktop = co_nlocalsplus): its entries are loaded */   \
-  X(ResetStackTop,    kNone,            false, false, false, 0,         kPlain)                \
+  X(ResetStackTop,    kNone,            false, false, false, 0,         kPlain,      kNone)    \
   /* the locals past the parameters NULL: a generator's call path only (its entry is also */ \
   /* where it resumes; the guest call stub pushes the frame without them) */                  \
-  X(ClearLocals,      kNone,            false, false, false, 0,         kPlain)                \
+  X(ClearLocals,      kNone,            false, false, false, 0,         kPlain,      kNone)    \
   /* %d = the awaitable of %a (imm: GET_AWAITABLE's oparg) */                                  \
-  X(GetAwaitable,     kOwned,           false, true,  false, 1,         kPlain)                \
+  X(GetAwaitable,     kOwned,           false, true,  false, 1,         kPlain,      kNumber)  \
   /* %d = %a.__aiter__() */                                                                    \
-  X(GetAiter,         kOwned,           false, true,  false, 1,         kPlain)                \
+  X(GetAiter,         kOwned,           false, true,  false, 1,         kPlain,      kNone)    \
   /* %d = awaitable of %a.__anext__() */                                                       \
-  X(GetAnext,         kOwned,           false, true,  false, 1,         kPlain)                \
+  X(GetAnext,         kOwned,           false, true,  false, 1,         kPlain,      kNone)    \
   /* %d = iter(%a) for yield from (coroutines pass through) */                                 \
-  X(GetYieldFromIter, kOwned,           false, true,  false, 1,         kPlain)                \
+  X(GetYieldFromIter, kOwned,           false, true,  false, 1,         kPlain,      kNone)    \
   /* %d, %d2:cint = %a.send(%b): the value and 1 (yielded) or 0 (returned) */                 \
-  X(Send,             kOwned,           false, true,  false, 2,         kPlain)                \
+  X(Send,             kOwned,           false, true,  false, 2,         kPlain,      kNone)    \
   /* %d = %a wrapped for an async generator's yield */                                         \
-  X(AsyncGenWrap,     kOwned,           false, true,  false, 1,         kPlain)                \
+  X(AsyncGenWrap,     kOwned,           false, true,  false, 1,         kPlain,      kNone)    \
   /* %d = the generator the frame moves into (RETURN_GENERATOR; the interpreter makes it */     \
   /* when coroutine origin tracking is on) */                                                  \
-  X(MakeGenerator,    kOwned,           false, true,  false, 0,         kPlain)                \
+  X(MakeGenerator,    kOwned,           false, true,  false, 0,         kPlain,      kNone)    \
   /* Reference counting, inserted by the refcount pass only. XDecref: %a may be NULL */        \
-  X(Incref,           kNone,            false, false, false, 1,         kPlain)                \
-  X(Decref,           kNone,            false, false, false, 1,         kPlain)                \
-  X(XDecref,          kNone,            false, false, false, 1,         kPlain)                \
+  X(Incref,           kNone,            false, false, false, 1,         kPlain,      kNone)    \
+  X(Decref,           kNone,            false, false, false, 1,         kPlain,      kNone)    \
+  X(XDecref,          kNone,            false, false, false, 1,         kPlain,      kNone)    \
   /* goto targets[0] */                                                                        \
-  X(Jump,             kNone,            false, false, false, 0,         kTerminator)           \
+  X(Jump,             kNone,            false, false, false, 0,         kTerminator, kNone)    \
   /* if %a:cint != 0 goto targets[0] else targets[1] */                                        \
-  X(Branch,           kNone,            false, false, false, 1,         kTerminator)           \
+  X(Branch,           kNone,            false, false, false, 1,         kTerminator, kNone)    \
   /* return %a */                                                                              \
-  X(Return,           kNone,            true,  false, false, 1,         kTerminator)           \
+  X(Return,           kNone,            true,  false, false, 1,         kTerminator, kNone)    \
   /* leave for the interpreter as the frame state says */                                      \
-  X(Deopt,            kNone,            false, true,  false, 0,         kTerminator)           \
+  X(Deopt,            kNone,            false, true,  false, 0,         kTerminator, kNone)    \
   /* suspend the generator: the state's stack into the frame, then return %a to the caller */  \
-  X(Yield,            kNone,            true,  true,  false, 1,         kTerminator)           \
+  X(Yield,            kNone,            true,  true,  false, 1,         kTerminator, kNone)    \
   /* hand the frame to the interpreter as it is (a resume point compiled code lacks) */        \
-  X(EnterInterpreter, kNone,            false, false, false, 0,         kTerminator)
+  X(EnterInterpreter, kNone,            false, false, false, 0,         kTerminator, kNone)
 // clang-format on
 
 enum class Op : uint8_t {
-#define A64JIT_HIR_OP_ENUM(name, result, steals, leaves, pure, arity, kind) k##name,
+#define A64JIT_HIR_OP_ENUM(name, result, steals, leaves, pure, arity, kind, imm) k##name,
   A64JIT_HIR_OPS(A64JIT_HIR_OP_ENUM)
 #undef A64JIT_HIR_OP_ENUM
 };
 
 enum class OpKind : uint8_t { kPlain, kTerminator };
+
+// What an op's immediate (Instr::imm, and the fields named here) means, which is how the HIR
+// printer writes it.
+enum class ImmKind : uint8_t {
+  kNone,         // no immediate
+  kLocal,        // a localsplus index: `3 (x)`; LoadLocal adds ` checked`, StoreLocal ` bound`
+  kName,         // a co_names index: `'attr'`
+  kNumber,       // a number printed as it is (a count, flags, an oparg)
+  kResumeUnit,   // a code unit, printed as its byte offset: `@12`
+  kConst,        // a co_consts index: `2 (None)`
+  kArgc,         // a CALL's argument count, and Instr::kwnames: `argc=2 kwnames=('a',)`
+  kNb,           // BINARY_OP's NB_* code: `nb=0`
+  kCompare,      // Py_LT .. Py_GE: `<`
+  kUnary,        // UnaryKind: `-`
+  kKeys,         // no immediate; Instr::keys_const: `keys=('a', 'b')`
+  kAsync,        // 1: `async`
+  kEntry,        // 1: `entry` (the check at function entry)
+  kReraised,     // nonzero: `reraised`
+  kInverted,     // nonzero: `inverted`
+};
 
 struct OpInfo {
   const char* name;
@@ -260,12 +281,13 @@ struct OpInfo {
   bool pure;
   int arity;
   OpKind kind;
+  ImmKind imm;
 };
 
 inline const OpInfo& InfoOf(Op op) {
   static constexpr OpInfo kInfo[] = {
-#define A64JIT_HIR_OP_INFO(name, result, steals, leaves, pure, arity, kind) \
-  {#name, Result::result, steals, leaves, pure, arity, OpKind::kind},
+#define A64JIT_HIR_OP_INFO(name, result, steals, leaves, pure, arity, kind, imm) \
+  {#name, Result::result, steals, leaves, pure, arity, OpKind::kind, ImmKind::imm},
       A64JIT_HIR_OPS(A64JIT_HIR_OP_INFO)
 #undef A64JIT_HIR_OP_INFO
   };
