@@ -1,7 +1,8 @@
 // Every HIR op, listed once, with the facts the passes and lowering need. Adding an op is
-// adding a row here, a translate function in builder.cc and a lower function in
-// jit/lower/lower.cc; every switch over Op has no `default:`, so with -Werror=switch the
-// compiler names each other place that must handle it.
+// adding a row here, a translate function in builder.cc and a rule, Rule<Op>, in
+// jit/lower/lower.cc (whose table is built from this list, so a missing rule does not
+// compile); every switch over Op has no `default:`, so with -Werror=switch the compiler
+// names each other place that must handle it.
 //
 // Columns:
 //   name      Op::k<name>, and the name the HIR printer shows

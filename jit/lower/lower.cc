@@ -868,7 +868,107 @@ class Lowerer {
     Emit(std::move(ext));
   }
 
-  // One function per op family; the switch lists every HIR op (no default).
+  // One rule per HIR op, Rule<Op>, most of them a family's function (each family names the
+  // ops it handles and fails on any other). LowerInstr's table is built from ops.h's list, so
+  // an op without its rule does not compile.
+  void RuleLoadLocal(const Instr& in) { LowerFrameValue(in); }
+  void RuleStoreLocal(const Instr& in) { LowerFrameValue(in); }
+  void RuleLoadConst(const Instr& in) { LowerFrameValue(in); }
+  void RuleLoadNull(const Instr& in) { LowerFrameValue(in); }
+  void RuleLoadGlobal(const Instr& in) {
+    if (fused_attr_.count(&in) != 0) return LowerModuleAttrOfGlobal(in);
+    LowerLoadGlobal(in);
+  }
+  void RuleLoadAttr(const Instr& in) { LowerLoadAttr(in); }
+  void RuleStoreAttr(const Instr& in) { LowerStoreAttr(in); }
+  void RuleLoadMethod(const Instr& in) { LowerLoadMethod(in); }
+  void RuleCall(const Instr& in) { LowerCall(in); }
+  void RuleBinaryOp(const Instr& in) { LowerObjectProtocol(in); }
+  void RuleCompareOp(const Instr& in) { LowerObjectProtocol(in); }
+  void RuleUnaryOp(const Instr& in) { LowerObjectProtocol(in); }
+  void RuleGetItem(const Instr& in) { LowerObjectProtocol(in); }
+  void RuleSetItem(const Instr& in) { LowerObjectProtocol(in); }
+  void RuleContains(const Instr& in) { LowerObjectProtocol(in); }
+  void RuleBuildList(const Instr& in) { LowerBuild(in); }
+  void RuleBuildTuple(const Instr& in) { LowerBuild(in); }
+  void RuleBuildMap(const Instr& in) { LowerBuild(in); }
+  void RuleBuildConstKeyMap(const Instr& in) { LowerBuild(in); }
+  void RuleBuildString(const Instr& in) { LowerBuild(in); }
+  void RuleBuildSlice(const Instr& in) { LowerBuild(in); }
+  void RuleFormatValue(const Instr& in) { LowerBuild(in); }
+  void RuleMakeFunction(const Instr& in) { LowerBuild(in); }
+  void RuleListAppend(const Instr& in) { LowerSequence(in); }
+  void RuleListExtend(const Instr& in) { LowerSequence(in); }
+  void RuleUnpackSequence(const Instr& in) { LowerSequence(in); }
+  void RuleScratchLoad(const Instr& in) { LowerSequence(in); }
+  void RuleGetIter(const Instr& in) { LowerObjectProtocol(in); }
+  void RuleForIter(const Instr& in) { LowerForIter(in); }
+  void RuleIsTrue(const Instr& in) { LowerIsTrue(in); }
+  void RuleCompareBool(const Instr& in) { LowerCompareBool(in); }
+  void RuleIsSame(const Instr& in) { LowerIdentity(in); }
+  void RuleIsNone(const Instr& in) { LowerIdentity(in); }
+  void RuleIsNull(const Instr& in) { LowerIdentity(in); }
+  void RuleBoolFromCInt(const Instr& in) { LowerIdentity(in); }
+  void RuleMov(const Instr& in) { LowerReference(in); }
+  void RuleDup(const Instr& in) { LowerReference(in); }
+  void RuleCheckEvalBreaker(const Instr& in) { LowerCheckEvalBreaker(in); }
+  void RuleCheckTracing(const Instr& in) { LowerCheckTracing(in); }
+  void RuleMakeCell(const Instr& in) { LowerByCallRule(in); }
+  void RuleCopyFreeVars(const Instr& in) { LowerCopyFreeVars(in); }
+  void RuleLoadDeref(const Instr& in) { LowerCellOrDelete(in); }
+  void RuleStoreDeref(const Instr& in) { LowerCellOrDelete(in); }
+  void RuleDeleteDeref(const Instr& in) { LowerCellOrDelete(in); }
+  void RuleDeleteLocal(const Instr& in) { LowerCellOrDelete(in); }
+  void RuleBuildSet(const Instr& in) { LowerBuild(in); }
+  void RuleSetAdd(const Instr& in) { LowerByCallRule(in); }
+  void RuleSetUpdate(const Instr& in) { LowerByCallRule(in); }
+  void RuleMapAdd(const Instr& in) { LowerByCallRule(in); }
+  void RuleDictUpdate(const Instr& in) { LowerByCallRule(in); }
+  void RuleDictMerge(const Instr& in) { LowerByCallRule(in); }
+  void RuleListToTuple(const Instr& in) { LowerByCallRule(in); }
+  void RuleCallEx(const Instr& in) { LowerByCallRule(in); }
+  void RuleUnpackEx(const Instr& in) { LowerSequence(in); }
+  void RuleDeleteAttr(const Instr& in) { LowerByCallRule(in); }
+  void RuleDeleteSubscr(const Instr& in) { LowerByCallRule(in); }
+  void RuleStoreGlobal(const Instr& in) { LowerByCallRule(in); }
+  void RuleDeleteGlobal(const Instr& in) { LowerDeleteGlobal(in); }
+  void RuleImportName(const Instr& in) { LowerByCallRule(in); }
+  void RuleImportFrom(const Instr& in) { LowerByCallRule(in); }
+  void RuleGetLen(const Instr& in) { LowerByCallRule(in); }
+  void RuleTypeFlags(const Instr& in) { LowerTypeFlags(in); }
+  void RuleMatchKeys(const Instr& in) { LowerByCallRule(in); }
+  void RuleMatchClass(const Instr& in) { LowerMatchClass(in); }
+  void RuleLoadBuildClass(const Instr& in) { LowerByCallRule(in); }
+  void RuleBeforeWith(const Instr& in) { LowerTwoResults(in); }
+  void RuleFrameLasti(const Instr& in) { LowerCatch(in); }
+  void RuleCatchException(const Instr& in) { LowerCatch(in); }
+  void RulePushExcInfo(const Instr& in) { LowerByCallRule(in); }
+  void RulePopExcept(const Instr& in) { LowerByCallRule(in); }
+  void RuleCheckExcMatch(const Instr& in) { LowerByCallRule(in); }
+  void RuleWithExceptStart(const Instr& in) { LowerByCallRule(in); }
+  void RuleRaise(const Instr& in) { LowerRaise(in); }
+  void RuleReraise(const Instr& in) { LowerReraise(in); }
+  void RuleResumedAt(const Instr& in) { LowerResume(in); }
+  void RuleLoadFrameStack(const Instr& in) { LowerResume(in); }
+  void RuleResetStackTop(const Instr& in) { LowerResume(in); }
+  void RuleClearLocals(const Instr&) { ClearLocalsPastParameters(); }
+  void RuleGetAwaitable(const Instr& in) { LowerByCallRule(in); }
+  void RuleGetAiter(const Instr& in) { LowerByCallRule(in); }
+  void RuleGetAnext(const Instr& in) { LowerByCallRule(in); }
+  void RuleGetYieldFromIter(const Instr& in) { LowerByCallRule(in); }
+  void RuleSend(const Instr& in) { LowerTwoResults(in); }
+  void RuleAsyncGenWrap(const Instr& in) { LowerByCallRule(in); }
+  void RuleMakeGenerator(const Instr& in) { LowerMakeGenerator(in); }
+  void RuleIncref(const Instr& in) { LowerReference(in); }
+  void RuleDecref(const Instr& in) { LowerReference(in); }
+  void RuleXDecref(const Instr& in) { LowerReference(in); }
+  void RuleJump(const Instr& in) { LowerTerminator(in); }
+  void RuleBranch(const Instr& in) { LowerTerminator(in); }
+  void RuleReturn(const Instr& in) { LowerTerminator(in); }
+  void RuleDeopt(const Instr& in) { LowerTerminator(in); }
+  void RuleYield(const Instr& in) { LowerYield(in); }
+  void RuleEnterInterpreter(const Instr&) { LowerEnterInterpreter(); }
+
   void LowerInstr(const Instr& in) {
     if (pending_result_check_ && in.op != Op::kCheckTracing) {  // CallResultCheck's promise
       throw std::logic_error(
@@ -876,137 +976,13 @@ class Lowerer {
     }
     if (fused_tail_.count(&in) != 0) return;  // LowerModuleAttrOfGlobal lowered it
     operand_types_ = {};  // what one instruction's int form loaded is for its own float form
-    switch (in.op) {
-      case Op::kLoadLocal:
-      case Op::kStoreLocal:
-      case Op::kLoadConst:
-      case Op::kLoadNull:
-        return LowerFrameValue(in);
-      case Op::kLoadGlobal:
-        if (fused_attr_.count(&in) != 0) return LowerModuleAttrOfGlobal(in);
-        return LowerLoadGlobal(in);
-      case Op::kLoadAttr:
-        return LowerLoadAttr(in);
-      case Op::kLoadMethod:
-        return LowerLoadMethod(in);
-      case Op::kStoreAttr:
-        return LowerStoreAttr(in);
-      case Op::kCall:
-        return LowerCall(in);
-      case Op::kBinaryOp:
-      case Op::kCompareOp:
-      case Op::kUnaryOp:
-      case Op::kGetItem:
-      case Op::kSetItem:
-      case Op::kContains:
-      case Op::kGetIter:
-        return LowerObjectProtocol(in);
-      case Op::kBuildList:
-      case Op::kBuildTuple:
-      case Op::kBuildMap:
-      case Op::kBuildString:
-      case Op::kBuildConstKeyMap:
-      case Op::kBuildSlice:
-      case Op::kFormatValue:
-      case Op::kMakeFunction:
-        return LowerBuild(in);
-      case Op::kListAppend:
-      case Op::kListExtend:
-      case Op::kUnpackSequence:
-      case Op::kScratchLoad:
-        return LowerSequence(in);
-      case Op::kForIter:
-        return LowerForIter(in);
-      case Op::kIsTrue:
-        return LowerIsTrue(in);
-      case Op::kCompareBool:
-        return LowerCompareBool(in);
-      case Op::kIsSame:
-      case Op::kIsNone:
-      case Op::kIsNull:
-      case Op::kBoolFromCInt:
-        return LowerIdentity(in);
-      case Op::kMov:
-      case Op::kDup:
-      case Op::kIncref:
-      case Op::kDecref:
-      case Op::kXDecref:
-        return LowerReference(in);
-      case Op::kJump:
-      case Op::kBranch:
-      case Op::kReturn:
-      case Op::kDeopt:
-        return LowerTerminator(in);
-      case Op::kRaise:
-        return LowerRaise(in);
-      case Op::kReraise:
-        return LowerReraise(in);
-      case Op::kLoadDeref:
-      case Op::kStoreDeref:
-      case Op::kDeleteDeref:
-      case Op::kDeleteLocal:
-        return LowerCellOrDelete(in);
-      case Op::kCopyFreeVars:
-        return LowerCopyFreeVars(in);
-      case Op::kMakeCell:
-      case Op::kSetAdd:
-      case Op::kSetUpdate:
-      case Op::kMapAdd:
-      case Op::kDictUpdate:
-      case Op::kDictMerge:
-      case Op::kListToTuple:
-      case Op::kCallEx:
-      case Op::kDeleteAttr:
-      case Op::kDeleteSubscr:
-      case Op::kStoreGlobal:
-      case Op::kImportName:
-      case Op::kImportFrom:
-      case Op::kGetLen:
-      case Op::kMatchKeys:
-      case Op::kLoadBuildClass:
-      case Op::kGetAwaitable:
-      case Op::kGetAiter:
-      case Op::kGetAnext:
-      case Op::kGetYieldFromIter:
-      case Op::kAsyncGenWrap:
-      case Op::kPushExcInfo:
-      case Op::kPopExcept:
-      case Op::kCheckExcMatch:
-      case Op::kWithExceptStart:
-        return LowerByCallRule(in);
-      case Op::kFrameLasti:
-      case Op::kCatchException:
-        return LowerCatch(in);
-      case Op::kBuildSet:
-        return LowerBuild(in);
-      case Op::kUnpackEx:
-        return LowerSequence(in);
-      case Op::kDeleteGlobal:
-        return LowerDeleteGlobal(in);
-      case Op::kTypeFlags:
-        return LowerTypeFlags(in);
-      case Op::kMatchClass:
-        return LowerMatchClass(in);
-      case Op::kBeforeWith:
-      case Op::kSend:
-        return LowerTwoResults(in);
-      case Op::kResumedAt:
-      case Op::kLoadFrameStack:
-      case Op::kResetStackTop:
-        return LowerResume(in);
-      case Op::kClearLocals:
-        return ClearLocalsPastParameters();
-      case Op::kYield:
-        return LowerYield(in);
-      case Op::kEnterInterpreter:
-        return LowerEnterInterpreter();
-      case Op::kCheckEvalBreaker:
-        return LowerCheckEvalBreaker(in);
-      case Op::kCheckTracing:
-        return LowerCheckTracing(in);
-      case Op::kMakeGenerator:
-        return LowerMakeGenerator(in);
-    }
+    using Rule = void (Lowerer::*)(const Instr&);
+    static constexpr Rule kRules[] = {
+#define A64JIT_LOWER_RULE(name, ...) &Lowerer::Rule##name,
+        A64JIT_HIR_OPS(A64JIT_LOWER_RULE)
+#undef A64JIT_LOWER_RULE
+    };
+    (this->*kRules[static_cast<size_t>(in.op)])(in);
   }
 
   // ---- Exception handlers ----
