@@ -282,6 +282,64 @@ uint64_t Interpreter::Address(const Frame& frame, const Instr& in, size_t width)
   return a;
 }
 
+namespace {
+
+// ops.h's integer arithmetic (families kIntBinary and kIntUnary) on operand bits `a`, `b` of
+// type `t`, before truncation to t. Division by zero gives what aarch64's sdiv/udiv give
+// (0, and a remainder of the dividend); INT_MIN / -1 wraps.
+uint64_t IntArith(Op op, uint64_t a, uint64_t b, Type t) {
+  // Shifts: amounts modulo the register width the machine uses (W for <= 32 bits).
+  const int reg_bits = TypeBits(t) == 64 ? 64 : 32;
+  switch (op) {
+    case Op::kAdd:
+      return a + b;
+    case Op::kSub:
+      return a - b;
+    case Op::kMul:
+      return a * b;
+    case Op::kAnd:
+      return a & b;
+    case Op::kOr:
+      return a | b;
+    case Op::kXor:
+      return a ^ b;
+    case Op::kNot:
+      return ~a;
+    case Op::kNeg:
+      return 0 - a;
+    case Op::kShl: {
+      const uint64_t s = b % static_cast<uint64_t>(reg_bits);
+      return a << s;
+    }
+    case Op::kLShr: {
+      const uint64_t s = b % static_cast<uint64_t>(reg_bits);
+      return Truncate(a, t) >> s;
+    }
+    case Op::kAShr: {
+      const uint64_t s = b % static_cast<uint64_t>(reg_bits);
+      return static_cast<uint64_t>(SignExtend(a, t) >> s);
+    }
+    case Op::kSDiv:
+    case Op::kSRem: {
+      const int64_t sa = SignExtend(a, t), sb = SignExtend(b, t);
+      if (sb == 0) return op == Op::kSDiv ? 0 : static_cast<uint64_t>(sa);
+      if (sb == -1) return op == Op::kSDiv ? 0 - static_cast<uint64_t>(sa) : 0;
+      return static_cast<uint64_t>(op == Op::kSDiv ? sa / sb : sa % sb);
+    }
+    case Op::kUDiv:
+    case Op::kURem: {
+      const uint64_t ua = Truncate(a, t), ub = Truncate(b, t);
+      if (ub == 0) return op == Op::kUDiv ? 0 : ua;
+      return op == Op::kUDiv ? ua / ub : ua % ub;
+    }
+    default:
+      break;
+  }
+  throw InterpError(std::string("interpreter: not integer arithmetic: '") + OpName(op) + "'");
+}
+
+}  // namespace
+
 Value Interpreter::Eval(const Function& f, Frame& frame, const Instr& in, int) {
   const Type t = in.dst >= 0 ? f.TypeOf(in.dst) : in.store_type;
   auto get = [&](const Operand& o) -> uint64_t {
@@ -296,46 +354,21 @@ Value Interpreter::Eval(const Function& f, Frame& frame, const Instr& in, int) {
     case Op::kMov:
       return ret(get(in.args[0]));
     case Op::kAdd:
-      return ret(get(in.args[0]) + get(in.args[1]));
     case Op::kSub:
-      return ret(get(in.args[0]) - get(in.args[1]));
     case Op::kMul:
-      return ret(get(in.args[0]) * get(in.args[1]));
     case Op::kAnd:
-      return ret(get(in.args[0]) & get(in.args[1]));
     case Op::kOr:
-      return ret(get(in.args[0]) | get(in.args[1]));
     case Op::kXor:
-      return ret(get(in.args[0]) ^ get(in.args[1]));
     case Op::kNot:
-      return ret(~get(in.args[0]));
     case Op::kNeg:
-      return ret(0 - get(in.args[0]));
-    case Op::kShl: {
-      const uint64_t s = get(in.args[1]) % static_cast<uint64_t>(reg_bits);
-      return ret(get(in.args[0]) << s);
-    }
-    case Op::kLShr: {
-      const uint64_t s = get(in.args[1]) % static_cast<uint64_t>(reg_bits);
-      return ret(Truncate(get(in.args[0]), t) >> s);
-    }
-    case Op::kAShr: {
-      const uint64_t s = get(in.args[1]) % static_cast<uint64_t>(reg_bits);
-      return ret(static_cast<uint64_t>(SignExtend(get(in.args[0]), t) >> s));
-    }
+    case Op::kShl:
+    case Op::kLShr:
+    case Op::kAShr:
     case Op::kSDiv:
-    case Op::kSRem: {
-      const int64_t a = SignExtend(get(in.args[0]), t), b = SignExtend(get(in.args[1]), t);
-      if (b == 0) return ret(in.op == Op::kSDiv ? 0 : static_cast<uint64_t>(a));
-      if (b == -1) return ret(in.op == Op::kSDiv ? 0 - static_cast<uint64_t>(a) : 0);
-      return ret(static_cast<uint64_t>(in.op == Op::kSDiv ? a / b : a % b));
-    }
+    case Op::kSRem:
     case Op::kUDiv:
-    case Op::kURem: {
-      const uint64_t a = Truncate(get(in.args[0]), t), b = Truncate(get(in.args[1]), t);
-      if (b == 0) return ret(in.op == Op::kUDiv ? 0 : a);
-      return ret(in.op == Op::kUDiv ? a / b : a % b);
-    }
+    case Op::kURem:
+      return ret(IntArith(in.op, get(in.args[0]), in.args.size() > 1 ? get(in.args[1]) : 0, t));
     case Op::kSExt: {
       const Type src = f.TypeOf(in.args[0].vreg);
       return ret(static_cast<uint64_t>(SignExtend(get(in.args[0]), src)));
