@@ -264,6 +264,28 @@ struct StateUse {
   size_t slot;
 };
 
+// A local's value needs no reference of its own while the local is not stored to: the
+// frame's reference keeps it alive (nothing else writes a compiled frame's locals). Such a
+// LoadLocal's value becomes borrowed-stable in `values`.
+void KeepLocalsBorrowed(const Block& b, const std::vector<int>& steal_at,
+                        std::vector<Value>& values) {
+  for (size_t vi = 0; vi < values.size(); vi++) {
+    Value& v = values[vi];
+    if (v.kind != Kind::kBorrowedMutable || v.def < 0) continue;
+    const Instr& def = b.instrs[static_cast<size_t>(v.def)];
+    if (def.op != Op::kLoadLocal) continue;
+    const int end = std::max(v.last_use, steal_at[vi]);
+    bool stored = false;
+    for (int i = v.def + 1; i <= end && !stored; i++) {
+      const Instr& x = b.instrs[static_cast<size_t>(i)];
+      if (!WritesLocal(x, def.imm)) continue;
+      // Storing this very value back (x = x) is fine: it gets its reference first.
+      stored = !(x.op == Op::kStoreLocal && i == steal_at[vi] && x.args[0] == v.reg);
+    }
+    if (!stored) v.kind = Kind::kBorrowedStable;
+  }
+}
+
 void RefcountBlock(Function& f, Block& b, CurrentValues& current) {
   std::vector<Value> values;
   values.reserve(2 * b.instrs.size() + static_cast<size_t>(b.in_depth));  // dst and dst2
@@ -318,23 +340,7 @@ void RefcountBlock(Function& f, Block& b, CurrentValues& current) {
     if (vi >= 0) values[static_cast<size_t>(vi)].live_out = true;
   }
 
-  // A local's value needs no reference of its own while the local is not stored to: the
-  // frame's reference keeps it alive (nothing else writes a compiled frame's locals).
-  for (size_t vi = 0; vi < values.size(); vi++) {
-    Value& v = values[vi];
-    if (v.kind != Kind::kBorrowedMutable || v.def < 0) continue;
-    const Instr& def = b.instrs[static_cast<size_t>(v.def)];
-    if (def.op != Op::kLoadLocal) continue;
-    const int end = std::max(v.last_use, steal_at[vi]);
-    bool stored = false;
-    for (int i = v.def + 1; i <= end && !stored; i++) {
-      const Instr& x = b.instrs[static_cast<size_t>(i)];
-      if (!WritesLocal(x, def.imm)) continue;
-      // Storing this very value back (x = x) is fine: it gets its reference first.
-      stored = !(x.op == Op::kStoreLocal && i == steal_at[vi] && x.args[0] == v.reg);
-    }
-    if (!stored) v.kind = Kind::kBorrowedStable;
-  }
+  KeepLocalsBorrowed(b, steal_at, values);
 
   // Stolen borrowed-stable values need a reference first: (instruction index, reg). Frame
   // states mark them, so a deopt gives the frame its own reference.
