@@ -4,7 +4,7 @@
 set -uo pipefail
 layout=$1
 source ci/check.sh
-tree() {  # fresh made-up repository with one short function in jit/a.cc
+tree() {  # fresh made-up repository with one short function in jit/a.cc (doc-paths: ignore)
   root=$(mktemp -d "${TEST_TMPDIR:-/tmp}/layout.XXXXXX")
   mkdir -p "$root/jit/lower" "$root/jit/codegen" "$root/jit/hir"
   printf 'int f() {\n  return 1;\n}\n' > "$root/jit/a.cc"
@@ -23,7 +23,7 @@ tree
 { echo 'void Long() {'; body 100; echo '}'; } > "$root/jit/b.cc"
 "$layout" "$root" >"$log" 2>&1
 check "a function of 102 lines fails, named" \
-  test $? = 1 -a "$(grep -c '^jit/b.cc:1: a function of 102 lines' "$log")" = 1
+  test $? = 1 -a "$(grep -c '^jit/b.cc:1: a function of 102 lines' "$log")" = 1  # doc-paths: ignore
 tree
 { echo 'class A {'; echo '  void Long() const {'; body 99; echo '  }'; echo '};'; } > "$root/jit/c.h"
 "$layout" "$root" >"$log" 2>&1
