@@ -32,7 +32,16 @@ const char* PlantName(Plant p) {
   return "?";
 }
 
-bool Decisions::Take(const char* kind, int bc) {
+const char* DecisionName(Decision d) {
+  static constexpr const char* kNames[] = {
+#define A64JIT_DECISION_NAME(name, text) text,
+      A64JIT_DECISION_KINDS(A64JIT_DECISION_NAME)
+#undef A64JIT_DECISION_NAME
+  };
+  return kNames[static_cast<size_t>(d)];
+}
+
+bool Decisions::Take(Decision kind, int bc) {
   const bool taken = !limit_ || static_cast<int>(records_.size()) < *limit_;
   records_.push_back({kind, bc, taken});
   return taken;
@@ -55,7 +64,7 @@ std::string Decisions::Text() const {
   std::string out;
   for (size_t i = 0; i < records_.size(); i++) {
     const Record& r = records_[i];
-    out += std::to_string(i + 1) + (r.taken ? " taken " : " declined ") + r.kind;
+    out += std::to_string(i + 1) + (r.taken ? " taken " : " declined ") + DecisionName(r.kind);
     out += r.bc >= 0 ? " bc " + std::to_string(r.bc) + "\n" : "\n";
   }
   if (plant_applied_) {

@@ -14,11 +14,61 @@
 #ifndef A64JIT_JIT_DECISIONS_H_
 #define A64JIT_JIT_DECISIONS_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace a64jit {
+
+// Every kind of optional decision, once: Decision::k<Name>, and the name that decision dumps
+// and the bisector's reports (difftest/bisect) give it.
+// clang-format off
+#define A64JIT_DECISION_KINDS(X) \
+  X(HirBoundStore, "hir.bound-store") \
+  X(HirDeadCode, "hir.dead-code") \
+  X(HirFoldBoolBranch, "hir.fold-bool-branch") \
+  X(HirFuseCompareTruth, "hir.fuse-compare-truth") \
+  X(HirUnboundCheck, "hir.unbound-check") \
+  X(LirConstantOperand, "lir.constant-operand") \
+  X(LirFuseCompareBranch, "lir.fuse-compare-branch") \
+  X(LirThreadJumps, "lir.thread-jumps") \
+  X(LowerArithmeticInline, "lower.arithmetic-inline") \
+  X(LowerBuildTupleInline, "lower.build-tuple-inline") \
+  X(LowerCompareInline, "lower.compare-inline") \
+  X(LowerFloatBoxInline, "lower.float-box-inline") \
+  X(LowerFloatStoreInPlace, "lower.float-store-in-place") \
+  X(LowerForIterInline, "lower.for-iter-inline") \
+  X(LowerGuardPair, "lower.guard-pair") \
+  X(LowerIntStoreInPlace, "lower.int-store-in-place") \
+  X(LowerIsinstanceTest, "lower.isinstance-test") \
+  X(LowerKnownCall, "lower.known-call") \
+  X(LowerListAppendInline, "lower.list-append-inline") \
+  X(LowerListIndexInline, "lower.list-index-inline") \
+  X(LowerListStoreInline, "lower.list-store-inline") \
+  X(LowerLoadAttrInline, "lower.load-attr-inline") \
+  X(LowerLoadGlobalInline, "lower.load-global-inline") \
+  X(LowerLoadMethodInline, "lower.load-method-inline") \
+  X(LowerMergedCallExit, "lower.merged-call-exit") \
+  X(LowerMethodDescriptorCall, "lower.method-descriptor-call") \
+  X(LowerModuleAttrOfGlobal, "lower.module-attr-of-global") \
+  X(LowerReleaseBoundLocals, "lower.release-bound-locals") \
+  X(LowerReleaseStub, "lower.release-stub") \
+  X(LowerSiteStub, "lower.site-stub") \
+  X(LowerSmallIntBox, "lower.small-int-box") \
+  X(LowerStoreAttrInline, "lower.store-attr-inline") \
+  X(LowerUnboxedFloat, "lower.unboxed-float") \
+  X(LowerUnboxedInt, "lower.unboxed-int") \
+  X(LowerUnpackInline, "lower.unpack-inline")
+// clang-format on
+
+enum class Decision : uint8_t {
+#define A64JIT_DECISION_ENUM(name, text) k##name,
+  A64JIT_DECISION_KINDS(A64JIT_DECISION_ENUM)
+#undef A64JIT_DECISION_ENUM
+};
+// "lower.unpack-inline", ...
+const char* DecisionName(Decision d);
 
 enum class Plant {
   kNone,
@@ -33,9 +83,9 @@ const char* PlantName(Plant p);
 
 class Decisions {
  public:
-  struct Record {      // decision number i + 1 is records()[i]
-    const char* kind;  // "hir.fuse-compare-truth", "lower.list-index-inline", ...
-    int bc;            // the bytecode offset it concerns, -1 for a whole pass
+  struct Record {  // decision number i + 1 is records()[i]
+    Decision kind;
+    int bc;  // the bytecode offset it concerns, -1 for a whole pass
     bool taken;
   };
 
@@ -43,7 +93,7 @@ class Decisions {
   Decisions(std::optional<int> limit, Plant plant) : limit_(limit), plant_(plant) {}
 
   // Numbers a decision of `kind` at bytecode offset `bc`; true when it is within the limit.
-  bool Take(const char* kind, int bc);
+  bool Take(Decision kind, int bc);
   // True for the first caller asking for this function's plant, after its decision was taken.
   bool Planted(Plant p);
 
@@ -61,7 +111,7 @@ class Decisions {
 };
 
 // d->Take(kind, bc), or true when there is no Decisions (every decision taken).
-inline bool Take(Decisions* d, const char* kind, int bc = -1) {
+inline bool Take(Decisions* d, Decision kind, int bc = -1) {
   return d == nullptr || d->Take(kind, bc);
 }
 // d->Planted(p), or false when there is no Decisions (nothing planted).

@@ -94,14 +94,14 @@ void RemoveUnboundChecks(Function& f, Decisions* d) {
     std::copy(in_of(b), in_of(b) + n, assigned.begin());
     for (Instr& ins : f.blocks[b].instrs) {
       if (ins.op == Op::kStoreLocal && assigned[static_cast<size_t>(ins.imm)]) {
-        ins.bound = Take(d, "hir.bound-store", ins.bc);
+        ins.bound = Take(d, Decision::kHirBoundStore, ins.bc);
       }
       UpdateBound(f, ins, assigned.data());
       if (ins.op == Op::kReturn && reached[b]) {
         for (size_t i = 0; i < at_return.size(); i++) at_return[i] = at_return[i] && assigned[i];
       }
       if (ins.op == Op::kLoadLocal && assigned[static_cast<size_t>(ins.imm)]) {
-        if (ins.checked && !Take(d, "hir.unbound-check", ins.bc)) continue;
+        if (ins.checked && !Take(d, Decision::kHirUnboundCheck, ins.bc)) continue;
         ins.checked = false;
         ins.has_state = false;
       }
@@ -122,7 +122,7 @@ void FoldBoolBranches(Function& f, Decisions* d) {
       for (size_t j = 0; j < i; j++) {
         const Instr& def = b.instrs[j];
         if (def.op != Op::kBoolFromCInt || def.dst != boolean) continue;
-        if (!Take(d, "hir.fold-bool-branch", br.bc)) break;
+        if (!Take(d, Decision::kHirFoldBoolBranch, br.bc)) break;
         br.args[0] = def.args[0];
         if (def.imm != 0) std::swap(br.targets[0], br.targets[1]);
         b.instrs.erase(b.instrs.begin() + static_cast<std::ptrdiff_t>(i));
@@ -405,7 +405,7 @@ void FuseCompareTruth(Function& f, Decisions* d) {
         for (size_t k = i + 1; k < j; k++) {
           if (b.instrs[k].has_state) clear = false;
         }
-        if (!clear || !Take(d, "hir.fuse-compare-truth", cmp.bc)) break;
+        if (!clear || !Take(d, Decision::kHirFuseCompareTruth, cmp.bc)) break;
         cmp.op = Op::kCompareBool;
         if (Planted(d, Plant::kFlipBranch)) cmp.imm = NegatedComparison(cmp.imm);
         cmp.dst = is_true.dst;
@@ -442,7 +442,7 @@ void EliminateDeadCode(Function& f, Decisions* d) {
     for (Block& b : f.blocks) {
       auto dead = [&](const Instr& in) {
         return IsPure(in) && in.dst >= 0 && !f.IsStackReg(in.dst) &&
-               used[static_cast<size_t>(in.dst)] == 0 && Take(d, "hir.dead-code", in.bc);
+               used[static_cast<size_t>(in.dst)] == 0 && Take(d, Decision::kHirDeadCode, in.bc);
       };
       const size_t before = b.instrs.size();
       b.instrs.erase(std::remove_if(b.instrs.begin(), b.instrs.end(), dead), b.instrs.end());

@@ -135,7 +135,7 @@ int FoldConstantOperands(Function& f, Decisions* d) {
     const VRegUse& u = uses[v];
     if (u.def == nullptr || !IsInt(f.TypeOf(static_cast<int>(v)))) continue;  // no def
     if (ZeroEverywhere(u)) {
-      if (!Take(d, "lir.constant-operand")) continue;
+      if (!Take(d, Decision::kLirConstantOperand)) continue;
       zeros.resize(uses.size(), 0);
       zeros[v] = 1;  // its reads and definitions, in one walk below
       first = std::min(first, u.first_block);
@@ -146,7 +146,7 @@ int FoldConstantOperands(Function& f, Decisions* d) {
     Instr& def = *u.def;
     if (u.defs != 1 || def.op != Op::kMov || !def.args[0].is_imm()) continue;
     if (u.reads != 1 || !TakesImmediate(*u.user, u.arg)) continue;
-    if (!Take(d, "lir.constant-operand")) continue;
+    if (!Take(d, Decision::kLirConstantOperand)) continue;
     u.user->args[u.arg] = Operand::Imm(
         static_cast<int64_t>(Truncate(static_cast<uint64_t>(def.args[0].imm), f.TypeOf(def.dst))));
     def.dst = -1;

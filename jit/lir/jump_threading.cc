@@ -66,7 +66,7 @@ void CopyBranchesIntoJumps(Function& f) {
 }  // namespace
 
 int ThreadJumps(Function& f, Decisions* d) {
-  if (f.blocks.empty() || !Take(d, "lir.thread-jumps")) return 0;
+  if (f.blocks.empty() || !Take(d, Decision::kLirThreadJumps)) return 0;
   for (Block& b : f.blocks) {
     Instr& t = b.instrs.back();
     for (int& target : t.targets) {

@@ -87,7 +87,7 @@ int FuseCompareBranches(Function& f, Decisions* d) {
     // the branch goes to targets[0] exactly when the compare holds (br %c: c != 0)
     const bool taken_when_true = br.br_on_value || br.cond == Cond::kNe;
     if (reads[static_cast<size_t>(cmp.dst)] != 1 && LiveAfter(f, b, cmp.dst)) continue;
-    if (!Take(d, "lir.fuse-compare-branch")) continue;
+    if (!Take(d, Decision::kLirFuseCompareBranch)) continue;
     Instr fusedbr = br;
     fusedbr.br_on_value = false;
     fusedbr.cond = cmp.cond;

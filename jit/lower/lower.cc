@@ -197,8 +197,8 @@ class Lowerer {
       return in.op == Op::kIsTrue ? rt_.py_long_type != 0 : HasIntForm(in);
     });
     unboxed_floats_ = UnboxedTemporaries(f_, [this](const Instr& in) { return HasFloatForm(in); });
-    for (auto [set, kind] : {std::pair{&unboxed_, "lower.unboxed-int"},
-                             std::pair{&unboxed_floats_, "lower.unboxed-float"}}) {
+    for (auto [set, kind] : {std::pair{&unboxed_, Decision::kLowerUnboxedInt},
+                             std::pair{&unboxed_floats_, Decision::kLowerUnboxedFloat}}) {
       for (auto it = set->begin(); it != set->end();) {
         it = Take(decisions_, kind, BcOfDefinition(*it)) ? std::next(it) : set->erase(it);
       }
@@ -472,7 +472,7 @@ class Lowerer {
       return CallChecked(in, Helper::PyFloat_FromDouble, {V(d)});
     }
     FastOrGeneric(
-        "lower.float-box-inline", in,
+        Decision::kLowerFloatBoxInline, in,
         [&](int slow) {
           const int list = Mov(Imm(rt_.float_free_list), Type::kPtr);
           const int obj =
@@ -528,11 +528,11 @@ class Lowerer {
       Mov(V(old), Type::kPtr, LirReg(in.dst));
     };
     if (fused) {
-      if (!Take(decisions_, "lower.float-store-in-place", in.bc)) return BoxFloat(in, d);
+      if (!Take(decisions_, Decision::kLowerFloatStoreInPlace, in.bc)) return BoxFloat(in, d);
       fused_stores_.insert(&store);
       return in_place(generic);
     }
-    FastOrGeneric("lower.float-store-in-place", in, in_place, [&] {
+    FastOrGeneric(Decision::kLowerFloatStoreInPlace, in, in_place, [&] {
       // declined: the usual box; taken: the rare case, out of line
       if (in_place_floats_.count(in.dst) == 0) return BoxFloat(in, d);
       CallChecked(in, Helper::PyFloat_FromDouble, {V(d)});
@@ -792,7 +792,7 @@ class Lowerer {
   // outside loops and recursion (InLoop), where its bytes matter more than the stub's call
   // and return.
   bool UseSiteStub(int bc) {
-    return rt_.site_stubs != 0 && !InLoop(bc) && Take(decisions_, "lower.site-stub", bc);
+    return rt_.site_stubs != 0 && !InLoop(bc) && Take(decisions_, Decision::kLowerSiteStub, bc);
   }
 
   // Whether a decref at `bc` releases through a release stub (codegen/release_stubs.h):
@@ -804,7 +804,7 @@ class Lowerer {
   // (int_loops 4.5%); with them also at returns, `closures` ran 1.5% more.
   bool UseReleaseStub(int bc) {
     return rt_.release_stubs != 0 && bc >= 0 && !InLoop(bc) &&
-           Take(decisions_, "lower.release-stub", bc);
+           Take(decisions_, Decision::kLowerReleaseStub, bc);
   }
 
   // A cache for `site` (default: the instruction being lowered), with its instruction and
@@ -868,16 +868,14 @@ class Lowerer {
     Emit(std::move(ext));
   }
 
-  // One rule per HIR op, Rule<Op>, most of them a family's function (each family names the
-  // ops it handles and fails on any other). LowerInstr's table is built from ops.h's list, so
-  // an op without its rule does not compile.
+  // One rule per HIR op, Rule<Op>, most of them a family's function (which fails on ops not its
+  // own); LowerInstr's table is built from ops.h's list, so a missing rule does not compile.
   void RuleLoadLocal(const Instr& in) { LowerFrameValue(in); }
   void RuleStoreLocal(const Instr& in) { LowerFrameValue(in); }
   void RuleLoadConst(const Instr& in) { LowerFrameValue(in); }
   void RuleLoadNull(const Instr& in) { LowerFrameValue(in); }
   void RuleLoadGlobal(const Instr& in) {
-    if (fused_attr_.count(&in) != 0) return LowerModuleAttrOfGlobal(in);
-    LowerLoadGlobal(in);
+    fused_attr_.count(&in) != 0 ? LowerModuleAttrOfGlobal(in) : LowerLoadGlobal(in);
   }
   void RuleLoadAttr(const Instr& in) { LowerLoadAttr(in); }
   void RuleStoreAttr(const Instr& in) { LowerStoreAttr(in); }
@@ -1273,7 +1271,7 @@ class Lowerer {
         !StackBeginsWith(tracing, error)) {
       return -1;
     }
-    if (!Take(decisions_, "lower.merged-call-exit", error.bc)) return -1;
+    if (!Take(decisions_, Decision::kLowerMergedCallExit, error.bc)) return -1;
     return static_cast<int64_t>(AddDeoptSite(error, false));
   }
   // Whether stack entry `i` of `st` holds a borrowed reference.
@@ -1353,13 +1351,13 @@ class Lowerer {
           rt_.call_stub != 0 ? reinterpret_cast<runtime::CCallCache*>(NewSiteCache(&in)) : nullptr;
       if (cache == nullptr || rt_.eval_breaker == 0) return CallGeneric(in, cache);
       return FastOrGeneric(
-          "lower.method-descriptor-call", in,
+          Decision::kLowerMethodDescriptorCall, in,
           [&](int slow) { InlineMethodDescriptorCall(in, cache, slow); },
           [&] { CallGeneric(in, cache); });
     }
     if (KnownCallInline(known)) {
       return FastOrGeneric(
-          "lower.known-call", in, [&](int slow) { LowerKnownCall(in, known, slow); },
+          Decision::kLowerKnownCall, in, [&](int slow) { LowerKnownCall(in, known, slow); },
           [&] { CallGeneric(in); });
     }
     CallGeneric(in);
@@ -1395,7 +1393,7 @@ class Lowerer {
   // branch (a cold block then tells them apart).
   void CallResultCheck(const Instr& in, int dst) {
     if (next_ != nullptr && next_->op == Op::kCheckTracing && rt_.eval_breaker != 0 &&
-        Take(decisions_, "lower.guard-pair", in.bc)) {
+        Take(decisions_, Decision::kLowerGuardPair, in.bc)) {
       pending_result_check_ = ResultCheck{in.state, dst};
       return;
     }
@@ -1509,7 +1507,7 @@ class Lowerer {
     const auto target = store_targets_.find(in.dst);
     bool small_ints_taken = false;
     FastOrGeneric(
-        "lower.small-int-box", in,
+        Decision::kLowerSmallIntBox, in,
         [&](int big) {
           // one unsigned compare: v - kSmallIntMin wraps past the range for v < kSmallIntMin
           const int index = Binary(lir::Op::kSub, V(v), Operand::Imm(kSmallIntMin), Type::kI64);
@@ -1522,7 +1520,7 @@ class Lowerer {
           // the local's old int (ReuseInt). Asked after the small-int form, so that
           // a limit declining that one declines this one too.
           if (small_ints_taken && target != store_targets_.end() &&
-              Take(decisions_, "lower.int-store-in-place", in.bc)) {
+              Take(decisions_, Decision::kLowerIntStoreInPlace, in.bc)) {
             return ReuseInt(in, v, *target->second.store, target->second.local_operand);
           }
           CallChecked(in, Helper::a64_box_int, {V(v)});
@@ -1689,7 +1687,7 @@ class Lowerer {
             release.args[0] != r ||
             reads.at(static_cast<size_t>(r)) !=
                 check.Reads(r) + is_true.Reads(r) + release.Reads(r) ||
-            !Take(decisions_, "lower.isinstance-test", call.bc)) {
+            !Take(decisions_, Decision::kLowerIsinstanceTest, call.bc)) {
           continue;
         }
         truth_tests_[&call] = TruthTest{&is_true, &release};
@@ -1852,9 +1850,8 @@ class Lowerer {
     }
   }
 
-  // A family function given an op it has no rule for: LowerInstr routed it there by mistake.
-  // Failing here names the op, where lowering it as the family's last member would compile
-  // wrong code.
+  // A family function given an op it has no rule for (routed there by mistake): failing names
+  // the op, where lowering it as the family's last member would compile wrong code.
   [[noreturn]] static void NoRuleIn(const char* family, const Instr& in) {
     throw std::logic_error(std::string("lowering: ") + family + " has no rule for HIR op " +
                            hir::OpName(in.op));
@@ -1892,7 +1889,7 @@ class Lowerer {
     }
     if (in.op == Op::kBuildTuple && !in.args.empty() && in.args.size() <= kInlineTupleMax) {
       return FastOrGeneric(
-          "lower.build-tuple-inline", in, [&](int slow) { BuildTupleInline(in, slow); },
+          Decision::kLowerBuildTupleInline, in, [&](int slow) { BuildTupleInline(in, slow); },
           [&] {
             CallChecked(in, Helper::a64_build_tuple, {V(Spill(in.args)), count()});
           });
@@ -1925,7 +1922,8 @@ class Lowerer {
     const Operand list = V(LirReg(in.args[0]));
     const Operand item = V(LirReg(in.args[1]));
     FastOrGeneric(
-        "lower.list-append-inline", in, [&](int slow) { AppendInPlace(list, item, true, slow); },
+        Decision::kLowerListAppendInline, in,
+        [&](int slow) { AppendInPlace(list, item, true, slow); },
         [&] {
           CallStatus(in, Helper::PyList_Append, {list, item});
         });
@@ -1963,7 +1961,7 @@ class Lowerer {
       return generic();
     }
     FastOrGeneric(
-        "lower.unpack-inline", in,
+        Decision::kLowerUnpackInline, in,
         [&](int slow) {
           const int items = SequenceItems(seq, in.imm, in.feedback, slow);
           if (in.imm > kInlineUnpackLimit) return CopyItemsReversed(items, in.imm);
@@ -2047,7 +2045,7 @@ class Lowerer {
       return generic();
     }
     FastOrGeneric(
-        "lower.for-iter-inline", in,
+        Decision::kLowerForIterInline, in,
         [&](int slow) {
           const int type = Load(iter, offsetof(PyObject, ob_type), Type::kPtr);
           const int list = NewBlock(), other = NewBlock(), tuple = NewBlock(), range = NewBlock();
@@ -2198,7 +2196,7 @@ class Lowerer {
       // ends a translated block, the unit emulation pays for. A NULL local releases the sink;
       // a local bound at every return (an argument never deleted, say) needs no test at all.
       const bool known = !f_.bound_at_return.empty() && BoundAtSomeReturn() &&
-                         Take(decisions_, "lower.release-bound-locals");
+                         Take(decisions_, Decision::kLowerReleaseBoundLocals);
       for (int64_t i = 0; i < n; i++) {
         const int local = Load(V(frame_), kLocalsPlus + 8 * i, Type::kPtr);
         if (known && f_.bound_at_return[static_cast<size_t>(i)]) {
@@ -2561,8 +2559,8 @@ class Lowerer {
       CallChecked(in, kBinaryHelpers[in.imm], {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
     };
     if (!ints && !floats) return generic();
-    FastOrGeneric(
-        "lower.arithmetic-inline", in,
+    FastOrGeneric(  // with an unboxed operand, the fast path without a choice
+        HasUnboxedOperand(in) ? std::nullopt : std::optional(Decision::kLowerArithmeticInline), in,
         [&](int slow) {
           if (!floats) return SmallIntArithmetic(in, slow);
           if (!ints) return FloatArithmetic(in, *fop, slow);
@@ -2576,7 +2574,7 @@ class Lowerer {
           Jmp(done);
           Join(done, known, in.bc);
         },
-        generic, HasUnboxedOperand(in));
+        generic);
   }
 
   // The small-int form of in.imm (HasSmallIntForm) into in.dst; `slow` when an operand is
@@ -2841,12 +2839,11 @@ class Lowerer {
 
   // `fast`, given the cold block to jump to when its guards fail, then in that block
   // `generic`; both continue at one join, where prev_instr is known only if both agree.
-  // The fast path is optional decision `kind` (jit/decisions.h) unless `forced`; declined,
-  // `generic` alone is the code.
+  // The fast path is optional decision `kind` (jit/decisions.h); with none (a path an earlier
+  // decision already chose) it is always taken. Declined, `generic` alone is the code.
   template <typename Fast, typename Generic>
-  void FastOrGeneric(const char* kind, const Instr& in, Fast fast, Generic generic,
-                     bool forced = false) {
-    if (!forced && !Take(decisions_, kind, in.bc)) return generic();
+  void FastOrGeneric(std::optional<Decision> kind, const Instr& in, Fast fast, Generic generic) {
+    if (kind && !Take(decisions_, *kind, in.bc)) return generic();
     const int slow = ColdBlock(), done = NewBlock();
     const int known = prev_instr_known_;
     fast(slow);
@@ -2919,7 +2916,7 @@ class Lowerer {
   void LowerListStore(const Instr& in) {
     const Operand value = V(LirReg(in.args[2]));
     FastOrGeneric(
-        "lower.list-store-inline", in,
+        Decision::kLowerListStoreInline, in,
         [&](int slow) {
           const ItemAddress slot = ItemSlot(in, slow, slow, true, false);
           Incref(value);
@@ -2939,7 +2936,7 @@ class Lowerer {
   // through PyObject_GetItem.
   void LowerIndex(const Instr& in, bool lists, bool tuples, bool strs) {
     FastOrGeneric(
-        "lower.list-index-inline", in,
+        Decision::kLowerListIndexInline, in,
         [&](int slow) {
           const int not_sequence = strs ? NewBlock() : slow, done = NewBlock();
           if (lists || tuples) {
@@ -3000,7 +2997,7 @@ class Lowerer {
   // (unboxed_temporaries.h), so that one is not optional.
   bool TakeCompareForms(const Instr& in, const CompareForms& forms) {
     return forms.any() &&
-           (HasUnboxedOperand(in) || Take(decisions_, "lower.compare-inline", in.bc));
+           (HasUnboxedOperand(in) || Take(decisions_, Decision::kLowerCompareInline, in.bc));
   }
   // The forms `forms` picks (small ints, then floats; or one str form), deciding `in` into `c`
   // (an i64, 0 or 1) and jumping to `done`; a failed guard jumps to `slow`.
@@ -3159,7 +3156,7 @@ class Lowerer {
   // branches; either way the code continues in a new block.
   void EmitEither(lir::Instr first, Cond c2, Type t2, Operand x, Operand y, int bc) {
     const int slow = first.targets[0];
-    if (!Take(decisions_, "lower.guard-pair", bc)) {
+    if (!Take(decisions_, Decision::kLowerGuardPair, bc)) {
       SlowIf(first.cond, first.cmp_type, first.args[0], first.args[1], slow);
       return SlowIf(c2, t2, x, y, slow);
     }
@@ -3290,7 +3287,8 @@ class Lowerer {
   }
 
   void LowerLoadAttr(const Instr& in) {
-    SiteCache* site = Take(decisions_, "lower.load-attr-inline", in.bc) ? NewSiteCache() : nullptr;
+    SiteCache* site =
+        Take(decisions_, Decision::kLowerLoadAttrInline, in.bc) ? NewSiteCache() : nullptr;
     const Operand obj = V(LirReg(in.args[0]));
     if (site == nullptr) {
       CallChecked(in, Helper::PyObject_GetAttr, {obj, Imm(Name(in.imm))});
@@ -3320,7 +3318,8 @@ class Lowerer {
   }
 
   void LowerStoreAttr(const Instr& in) {
-    SiteCache* site = Take(decisions_, "lower.store-attr-inline", in.bc) ? NewSiteCache() : nullptr;
+    SiteCache* site =
+        Take(decisions_, Decision::kLowerStoreAttrInline, in.bc) ? NewSiteCache() : nullptr;
     const Operand obj = V(LirReg(in.args[0])), value = V(LirReg(in.args[1]));
     if (site == nullptr) {
       CallStatus(in, Helper::PyObject_SetAttr, {obj, Imm(Name(in.imm)), value});
@@ -3364,12 +3363,12 @@ class Lowerer {
   void ModuleAttribute(const Instr& in, Operand obj, SiteCache* site, int64_t at, int dst,
                        int null_dst, Cached cached) {
     FastOrGeneric(
-        "", in,
+        std::nullopt, in,  // the site's decision chose this path when the cache was made
         [&](int slow) {
           ModuleProbe(obj, SiteRefOf(site), at, dst, slow);
           if (null_dst >= 0) Mov(Operand::Imm(0), Type::kPtr, null_dst);
         },
-        cached, /*forced=*/true);
+        cached);
   }
   // dst = the value the ModuleEntry at `cache + at` remembers, with a new reference, when
   // `obj` is its module and the module's dict still has the version tag it had (3.11's
@@ -3441,7 +3440,7 @@ class Lowerer {
 
   void LowerLoadGlobal(const Instr& in) {
     SiteCache* site =
-        Take(decisions_, "lower.load-global-inline", in.bc) ? NewSiteCache() : nullptr;
+        Take(decisions_, Decision::kLowerLoadGlobalInline, in.bc) ? NewSiteCache() : nullptr;
     const int dst = LirReg(in.dst);
     if (site == nullptr) {
       SetPrevInstr(in.bc);
@@ -3507,7 +3506,7 @@ class Lowerer {
   void LowerModuleAttrOfGlobal(const Instr& global) {
     const Instr& attr = *fused_attr_.at(&global).first;
     const Instr& release = *fused_attr_.at(&global).second;
-    if (!Take(decisions_, "lower.module-attr-of-global", global.bc)) {
+    if (!Take(decisions_, Decision::kLowerModuleAttrOfGlobal, global.bc)) {
       // Each lowered on its own, as if never found: the load here, the other two when the
       // block's loop reaches them.
       fused_attr_.erase(&global);
@@ -3659,7 +3658,7 @@ class Lowerer {
   void LowerLoadMethod(const Instr& in) {
     const Operand obj = V(LirReg(in.args[0]));
     SiteCache* site =
-        Take(decisions_, "lower.load-method-inline", in.bc) ? NewSiteCache() : nullptr;
+        Take(decisions_, Decision::kLowerLoadMethodInline, in.bc) ? NewSiteCache() : nullptr;
     if (site == nullptr) {
       const int p = ScratchAddr();
       CallStatus(in, Helper::a64_load_method, {obj, Imm(Name(in.imm)), V(p)});
