@@ -106,12 +106,11 @@ suite_inputs_key() {
 }
 
 # `bazel test` of suite targets, resumable: ARGS are more flags, then -- and the targets.
+# `inputs_key` and `cache` are run_suite_targets'.
 bazel_test_targets() {
-  local cache=${A64JIT_NIGHTLY_CACHE:-$HOME/.cache/a64jit/nightly}
-  mkdir -p "$cache"
   bazel test "${config[@]}" "${plant[@]}" "${test_env[@]}" --keep_going --jobs="$jobs" \
     --disk_cache="$cache" "${cache_tests[@]}" --test_env=A64JIT_SUITE_RECORD=1 \
-    --test_env=A64JIT_SUITE_INPUTS="$(suite_inputs_key)" --test_summary=short "$@" >&2 || true
+    --test_env=A64JIT_SUITE_INPUTS="$inputs_key" --test_summary=short "$@" >&2 || true
 }
 
 # Fills $out/stock and $out/jit from the suite's Bazel test targets.
@@ -129,6 +128,9 @@ run_suite_targets() {
     mapfile -t expect < <(bazel query "$query" 2>/dev/null)
   fi
   t0=$(date +%s)
+  local inputs_key cache=${A64JIT_NIGHTLY_CACHE:-$HOME/.cache/a64jit/nightly}
+  inputs_key=$(suite_inputs_key)
+  mkdir -p "$cache"
   if [ "${#jit_test_env[@]}" -eq 0 ]; then
     bazel_test_targets "${filter[@]}" -- "${patterns[@]}"
   else

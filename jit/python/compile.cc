@@ -3,7 +3,6 @@
 // its site caches, and the text of its stages made again on request (TextOf). What decides
 // when a function is compiled (Qualifies) stays with the call path in jit.cc.
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -12,10 +11,7 @@
 #include "jit/codegen/codegen.h"
 #include "jit/compiler.h"
 #include "jit/decisions.h"
-#include "jit/lir/text.h"
-#include "jit/python/call_capture.h"
 #include "jit/python/code_info.h"
-#include "jit/python/code_listing.h"
 #include "jit/python/deopt_stats.h"
 #include "jit/python/helpers.h"
 #include "jit/python/runtime_state.h"

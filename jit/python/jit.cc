@@ -2,27 +2,15 @@
 
 #include <internal/pycore_frame.h>
 #include <opcode.h>
-#include <unistd.h>
 
-#include <algorithm>
-#include <cctype>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <map>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 
-#include "emulation/executors.h"
 #include "jit/codegen/codegen.h"
-#include "jit/codegen/into_local_stub.h"
-#include "jit/codegen/release_stubs.h"
-#include "jit/compiler.h"
-#include "jit/lir/text.h"
 #include "jit/lower/call_stub.h"
 #include "jit/lower/lower.h"
-#include "jit/lower/site_stubs.h"
 #include "jit/python/arguments.h"
 #include "jit/python/call_capture.h"
 #include "jit/python/code_info.h"
@@ -31,10 +19,7 @@
 #include "jit/python/gdb_jit.h"
 #include "jit/python/helpers.h"
 #include "jit/python/interp_state.h"
-#include "jit/python/jitlist_file.h"
-#include "jit/python/json_text.h"
 #include "jit/python/runtime_state.h"
-#include "jit/runtime/capped_sink.h"
 #include "jit/runtime/helpers.h"
 #include "jit/runtime/stub_entries.h"
 

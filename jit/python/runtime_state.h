@@ -3,8 +3,9 @@
 // cache that finds a compiled code's state on the call path. Not an API: jit.h is.
 //
 // jit.cc holds the call path (entry, deopt, the eval hook, generators), whose always-inline
-// chain must stay in one file; stubs.cc compiles the shared guest stubs; config.cc and
-// stats_report.cc read the environment and write the statistics.
+// chain must stay in one file; compile.cc compiles one function; stubs.cc sets up the
+// runtime (executor, shared guest stubs, native tools); config.cc reads the environment and
+// stats_report.cc answers queries and writes the statistics.
 #ifndef A64JIT_JIT_PYTHON_RUNTIME_STATE_H_
 #define A64JIT_JIT_PYTHON_RUNTIME_STATE_H_
 
