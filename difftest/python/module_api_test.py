@@ -300,7 +300,7 @@ check("the stub's frames leave their code's reference count as it was",
       str(counts) + " " + str([sys.getrefcount(f.__code__) for f in ended]) + " " +
       str(a64jit.stats()))
 
-# A compiled frame releases its locals when it returns (lower.cc, LowerReturnBlock), and
+# A compiled frame releases its locals when it returns (frames.cc, LowerReturnBlock), and
 # keeps them when a frame object may outlive it.
 deleted = []
 

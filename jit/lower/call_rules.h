@@ -1,7 +1,7 @@
 // HIR ops whose lowering is one helper call, each a row: which helper, what comes before and
 // after the op's operands in the helper's argument list, and how the result reports an
-// error. Lowering (lower.cc) applies the rows; ops that need more (inline fast paths,
-// several results) have functions of their own there.
+// error. frames.cc's LowerByCallRule applies the rows; ops that need more (inline fast paths,
+// several results) have rules of their own in the family files (lowerer.h).
 #ifndef A64JIT_JIT_LOWER_CALL_RULES_H_
 #define A64JIT_JIT_LOWER_CALL_RULES_H_
 

@@ -66,7 +66,7 @@ struct DeoptSite {
   bool reraised = false;
   // An exit that also stands for another: when the top of the stack it left in the frame is
   // NULL, the runtime takes the exit of this deopt code (site and kind) instead. -1: none.
-  // A call's tracing exit stands for the call's error exit (lower.cc MergeableErrorExit, the
+  // A call's tracing exit stands for the call's error exit (frames.cc MergeableErrorExit, the
   // top being the call's result); a module attribute's error exit for its global's resume
   // exit (ModuleAttrExit, the top being the module the helper wrote, or NULL).
   int64_t code_if_top_null = -1;

@@ -9,7 +9,7 @@
 //   a64_global_builtin_stub(frame, GlobalCache*)  the same with the builtins' tag too
 //                                                 (LOAD_GLOBAL_BUILTIN)
 //   a64_module_attr_stub(frame, GlobalCache*)     `module.attr` with the module a global
-//                                                 (lower.cc's LowerModuleAttrOfGlobal): the
+//                                                 (attributes.cc's LowerModuleAttrOfGlobal): the
 //                                                 globals' tag and the module's identity, its
 //                                                 exact type and its dict's tag; the module
 //                                                 entry in the next cache, the attribute's

@@ -123,7 +123,7 @@ TEST_F(Python311, TracingIsVisibleInCframe) {
 }
 
 // COPY_FREE_VARS n, as 3.11's compiler emits it, fills the last n slots of localsplus with the
-// closure's cells in order (lower.cc LowerCopyFreeVars, hir/passes.cc): n is co_nfreevars, and
+// closure's cells in order (frames.cc LowerCopyFreeVars, hir/passes.cc): n is co_nfreevars, and
 // the free variables come after the locals and the cells that are not arguments.
 TEST_F(Python311, FreeVariablesAreTheLastLocals) {
   PyObject* globals = PyDict_New();
@@ -164,7 +164,7 @@ TEST_F(Python311, FreeVariablesAreTheLastLocals) {
 }
 
 // Compiled code boxes and frees floats through the interpreter's free list, as
-// PyFloat_FromDouble and float deallocation do (lower.cc BoxFloat, FreeFloat): the layout
+// PyFloat_FromDouble and float deallocation do (arithmetic.cc BoxFloat, FreeFloat): the layout
 // lowering mirrors is this build's (else AddressesOf leaves the inline path out), a freed float
 // becomes the list's head and the next new float is that one, and tracemalloc's flag is where
 // compiled code reads it.

@@ -1,5 +1,5 @@
 // The helper for the instruction that sets up a frame's cells (3.11's MAKE_CELL), declared in
-// jit/runtime/helpers.h; COPY_FREE_VARS is inline (lower.cc). Compiled code keeps its locals
+// jit/runtime/helpers.h; COPY_FREE_VARS is inline (lower/frames.cc). Compiled code keeps its locals
 // in the _PyInterpreterFrame's localsplus, so this works on the frame itself.
 #include <Python.h>
 #include <internal/pycore_frame.h>

@@ -173,7 +173,7 @@ int64_t a64_module_attr_of_global(_PyInterpreterFrame* frame, GlobalCache* globa
 // the attribute form, a method pair made bound as LOAD_ATTR would make it), or NULL. `how` is
 // method | slot << 1: on NULL, frame->localsplus[slot] (the stack entry the module would take) is
 // NULL when the global failed (no exception: the interpreter redoes LOAD_GLOBAL), or the module
-// when the attribute failed (a reference, with an exception set), for the one exit lower.cc's
+// when the attribute failed (a reference, with an exception set), for the one exit attributes.cc's
 // ModuleAttrExit makes.
 PyObject* a64_module_attr_into_frame(_PyInterpreterFrame* frame, GlobalCache* global_cache,
                                      int64_t how);
@@ -260,7 +260,7 @@ PyObject* a64_box_int(int64_t v);
 PyObject* a64_box_int_reusing(int64_t v, PyObject** slot);
 // BINARY_OP `nb` (one with a float form: + - * /, plain or in place) of a and b, and the
 // STORE_FAST of its result right after it, for compiled code whose hot path wrote the result
-// into the local's old float (lower.cc BoxFloatResult): what is between the two, in stock's
+// into the local's old float (arithmetic.cc BoxFloatResult): what is between the two, in stock's
 // order. `how` is nb | releases << 8 | gap << 10 | local << 12: prev_instr names the
 // operation's code unit, `gap` (0 to 3) before `store_unit`, while it runs (so compiled code
 // does not set it); the operands whose bit is set in `releases` (1: a, 2: b) are released,

@@ -1,7 +1,7 @@
 # pydiff: all-compiled
 # Comparisons whose value is kept rather than branched on (`return a < b`, a list of
 # comparisons, a generator's `yield a <= b`), decided inline for small ints, a str constant's
-# equality and a str against a one-character constant (lower.cc LowerCompareOp), and every
+# equality and a str against a one-character constant (compares.cc LowerCompareOp), and every
 # way they fall back: ints past one digit, bools, floats, mixed types, objects with rich
 # comparisons of their own, an unboxed temporary as an operand, and a TypeError.
 

@@ -1,5 +1,5 @@
 # pydiff: all-compiled
-# isinstance(x, cls) read only by an `if` (lower.cc's FindIsInstanceTests): the branch takes
+# isinstance(x, cls) read only by an `if` (analyses.cc's FindIsInstanceTests): the branch takes
 # the answer as an int when the types alone gave it (an exact match, a subclass, a miss) and
 # makes the bool, tests tracing and releases it when PyObject_IsInstance did. Here every
 # outcome: exact types, subclasses, misses, `not`, elif chains, a __class__ property, a

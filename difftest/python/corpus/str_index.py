@@ -1,5 +1,5 @@
 # pydiff: all-compiled
-# str[i] (lower.cc StrCharAt): ASCII strings inline, and everything the inline path must leave
+# str[i] (sequences.cc StrCharAt): ASCII strings inline, and everything the inline path must leave
 # to str's own item lookup: non-ASCII text (Latin-1, BMP, astral), negative and out-of-range
 # indexes, a bool index, a str subclass with its own __getitem__, and a non-int index.
 

@@ -1,6 +1,6 @@
 # pydiff: all-compiled
 # Ordering a str against a one-character ASCII constant, decided inline by first characters
-# (lower.cc StrOrderAgainstChar): every operator with the constant on either side, one and
+# (compares.cc StrOrderAgainstChar): every operator with the constant on either side, one and
 # several characters, the constant's own character followed by more, the empty str, non-ASCII
 # strs, a str subclass, and a non-str operand (TypeError), as a character class test in a
 # loop, a comprehension and a generator expression.

@@ -1,0 +1,462 @@
+// Attributes, globals and methods through their inline caches (runtime/site_cache.h):
+// LOAD_ATTR, STORE_ATTR, LOAD_GLOBAL, a module attribute of a global, LOAD_METHOD.
+#include "jit/lower/lowerer.h"
+
+namespace a64jit::lower::internal {
+
+// The address of the entry, among the kPolymorphicEntries entries of `stride` bytes from
+// `first` in `site`'s cache, whose 32-bit type version (each entry's first field) is
+// `version`; `slow` if none is (or `version` is 0). Entry 0 is checked inline and the others
+// by a loop in cold blocks, so a site that sees several types stays out of the helper (a base
+// class's method run on subclasses: Richards' Task methods see four) while the hot path stays
+// one branch (SlowIfEither: version 0, or not entry 0's; the cold blocks tell them apart). A
+// loop rather than one compare for each: 7 instructions a site instead of 15.
+int Lowerer::MatchEntry(int version, const void* site, int64_t first, int64_t stride, int slow) {
+  static_assert(offsetof(AttrEntry, type_version) == 0 && offsetof(MethodEntry, type_version) == 0,
+                "an entry's version first");
+  const int entry = SiteAddress(site, first);
+  const int others = ColdBlock();
+  const int entry0 = Load(V(entry), 0, Type::kI32);
+  SlowIfEither(Cond::kEq, Type::kI32, V(version), Operand::Imm(0), Cond::kNe, V(version), V(entry0),
+               others, lowering_ != nullptr ? lowering_->bc : -1);
+  const int matched = cur_;
+  SearchOtherEntries(version, site, first, stride, others, matched, slow, entry, [](int) {});
+  return entry;
+}
+
+// The byte offset, in `obj`'s inline values, of the attribute whose AttrCache entry holds
+// obj's type version; `slow` if none does (or the version is 0). As MatchEntry, but entry
+// 0's version and offset are loaded straight from the site (SiteRefOf: the room's register
+// and a displacement), and the loop over the others, in cold blocks, loads each one's offset
+// with its version: the blocks join on the offset, not on the entry's address. The hot path
+// computes no address and its access is indexed by the offset: two instructions fewer than
+// MatchEntry's add, load and add, for two more in the loop (its start and each offset).
+int Lowerer::MatchAttrOffset(int version, const void* site, int slow) {
+  constexpr int64_t kFirst = offsetof(AttrCache, entries);
+  static_assert(offsetof(AttrEntry, type_version) == 0, "an entry's version first");
+  const SiteRef ref = SiteRefOf(site);
+  const int others = ColdBlock();
+  const int entry0 = LoadSite(ref, kFirst, Type::kI32);
+  const int offset = LoadSite(ref, kFirst + offsetof(AttrEntry, offset), Type::kI64);
+  SlowIfEither(Cond::kEq, Type::kI32, V(version), Operand::Imm(0), Cond::kNe, V(version), V(entry0),
+               others, lowering_ != nullptr ? lowering_->bc : -1);
+  const int matched = cur_;
+  SearchOtherEntries(
+      version, site, kFirst, sizeof(AttrEntry), others, matched, slow, -1,
+      [&](int entry) { Load(V(entry), offsetof(AttrEntry, offset), Type::kI64, offset); });
+  return offset;
+}
+
+Lowerer::AttrSlot Lowerer::GuardedAttrSlot(Operand obj, const void* site, int slow) {
+  const int tp = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
+  const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
+  const int offset = MatchAttrOffset(version, site, slow);
+  const int values = Load(obj, runtime::kInlineValuesOffset, Type::kPtr);
+  SlowIf(Cond::kEq, Type::kI64, V(values), Operand::Imm(0), slow);
+  return {values, offset};
+}
+
+// A new attribute in inline values joins their insertion order, as 3.11's
+// _PyDictValues_AddToInsertionOrder does: the byte before the values counts the
+// attributes present (the one before it is the capacity), and the bytes below those list
+// their indexes in order: size += 1, then values[-2 - size] = index, values[-2] = size.
+void Lowerer::AddToInsertionOrder(int values, int offset) {
+  const int size = ZExt(V(Load(V(values), -2, Type::kI8)));
+  const int grown = Binary(lir::Op::kAdd, V(size), Operand::Imm(1), Type::kI64);
+  const int at = Binary(lir::Op::kSub, V(values), V(grown), Type::kPtr);
+  const int index = Binary(lir::Op::kLShr, V(offset), Operand::Imm(3), Type::kI64);
+  Store(V(Truncate(index, Type::kI8)), V(at), -2, Type::kI8);
+  Store(V(Truncate(grown, Type::kI8)), V(values), -2, Type::kI8);
+}
+
+void Lowerer::LowerLoadAttr(const Instr& in) {
+  SiteCache* site =
+      Take(decisions_, Decision::kLowerLoadAttrInline, in.bc) ? NewSiteCache() : nullptr;
+  const Operand obj = V(LirReg(in.args[0]));
+  if (site == nullptr) {
+    CallChecked(in, Helper::PyObject_GetAttr, {obj, Imm(Name(in.imm))});
+    return;
+  }
+  const auto cached = [&] {
+    SiteCallChecked(in, Helper::a64_load_attr_cached, {obj, V(SiteAddress(site))});
+  };
+  if (InlineModuleProbe(in)) {
+    return ModuleAttribute(in, obj, site, offsetof(AttrCache, module), LirReg(in.dst), -1, cached);
+  }
+  if (!InstanceProbe(in)) return cached();
+  // Asked here, while this site's own decision is the last one taken (the guards below take
+  // lower.guard-pair decisions).
+  const bool planted = Planted(decisions_, Plant::kCacheIndex);
+  const int known = prev_instr_known_;
+  const int slow = ColdBlock(), done = NewBlock();
+  LoadItem(GuardedAttrSlot(obj, site, slow).At(planted ? 8 : 0), LirReg(in.dst));
+  SlowIf(Cond::kEq, Type::kI64, V(LirReg(in.dst)), Operand::Imm(0), slow);
+  Incref(V(LirReg(in.dst)));
+  Jmp(done);
+  cur_ = slow;
+  SiteCallChecked(in, Helper::a64_load_attr_cached, {obj, V(SiteAddress(site))});
+  Jmp(done);
+  Join(done, known, in.bc);
+}
+
+void Lowerer::LowerStoreAttr(const Instr& in) {
+  SiteCache* site =
+      Take(decisions_, Decision::kLowerStoreAttrInline, in.bc) ? NewSiteCache() : nullptr;
+  const Operand obj = V(LirReg(in.args[0])), value = V(LirReg(in.args[1]));
+  if (site == nullptr) {
+    CallStatus(in, Helper::PyObject_SetAttr, {obj, Imm(Name(in.imm)), value});
+    return;
+  }
+  if (!InstanceProbe(in)) {
+    SiteCallInt(in, Helper::a64_store_attr_cached, {obj, value, V(SiteAddress(site))});
+    return;
+  }
+  const int known = prev_instr_known_;
+  const int slow = ColdBlock(), done = NewBlock();
+  const AttrSlot place = GuardedAttrSlot(obj, site, slow);
+  const int old = LoadItem(place.At(0));
+  Incref(value);
+  StoreItem(value, place.At(0));
+  // 3.11's STORE_ATTR_INSTANCE_VALUE: a new attribute (as in __init__) joins the insertion
+  // order, a replaced one is released.
+  const int added = NewBlock(), replaced = NewBlock();
+  Br(Cond::kEq, V(old), Operand::Imm(0), added, replaced);
+  cur_ = added;
+  AddToInsertionOrder(place.values, place.offset);
+  Jmp(done);
+  cur_ = replaced;
+  Decref(old, false, in.bc, IsFloatLike(in.args[1]));
+  Jmp(done);
+  cur_ = slow;
+  SiteCallInt(in, Helper::a64_store_attr_cached, {obj, value, V(SiteAddress(site))});
+  Jmp(done);
+  Join(done, known, in.bc);
+}
+
+// A site whose feedback says module, with its cache (the site's decision was taken when the
+// cache was made): the ModuleEntry at `at` in it checked inline into `dst` (and NULL into
+// `null_dst`, if any: LOAD_METHOD's first result), `cached` behind it. Without feedback, an
+// attribute of a global that held a module at compile time (`math.sqrt`) is guessed so.
+bool Lowerer::InlineModuleProbe(const Instr& in) const {
+  const bool guessed = in.feedback == Feedback::kNone && module_global_regs_.count(in.args[0]);
+  return (in.feedback == Feedback::kModule || guessed) && rt_.py_module_type != 0;
+}
+
+// dst = the value the ModuleEntry at `cache + at` remembers, with a new reference, when
+// `obj` is its module and the module's dict still has the version tag it had (3.11's
+// LOAD_ATTR_MODULE, for sites with that feedback); else a jump to `slow`.
+// `unless_ne`, when given, is a pair of values that must be equal too, tested in one guard
+// with the module's identity (`obj` must be safe to compare before that pair is).
+void Lowerer::ModuleProbe(Operand obj, SiteRef cache, int64_t at, int dst, int slow,
+                          std::optional<std::pair<int, int>> unless_ne, int bc) {
+  const int module = LoadSite(cache, at + offsetof(ModuleEntry, module), Type::kPtr);
+  if (unless_ne) {
+    SlowIfEither(Cond::kNe, Type::kI64, V(unless_ne->first), V(unless_ne->second), Cond::kNe, obj,
+                 V(module), slow, bc);
+  } else {
+    SlowIf(Cond::kNe, Type::kI64, obj, V(module), slow);
+  }
+  // The entry's module is borrowed: another object may have its address now.
+  const int type = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
+  SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_module_type), slow);
+  const int dict = Load(obj, offsetof(PyModuleObject, md_dict), Type::kPtr);
+  CheckVersion(dict, cache, at + offsetof(ModuleEntry, version), slow);
+  LoadSite(cache, at + offsetof(ModuleEntry, value), Type::kPtr, dst);
+  Incref(V(dst));
+}
+
+// Goes to `slow` unless the frame's globals have the version tag GlobalCache `cache` holds.
+void Lowerer::CheckGlobalsVersion(SiteRef cache, int slow) {
+  const auto [version, cached] = GlobalsVersion(cache);
+  SlowIf(Cond::kNe, Type::kI64, V(version), V(cached), slow);
+}
+
+// The frame's globals' version tag and the one GlobalCache `cache` holds (loads only: the
+// globals dict and the cache are always there to read).
+std::pair<int, int> Lowerer::GlobalsVersion(SiteRef cache) {
+  const int globals = Load(V(frame_), offsetof(_PyInterpreterFrame, f_globals), Type::kPtr);
+  const int version = Load(V(globals), offsetof(PyDictObject, ma_version_tag), Type::kI64);
+  return {version, LoadSite(cache, offsetof(GlobalCache, globals_version), Type::kI64)};
+}
+
+// Goes to `slow` unless dict `dict`'s version tag equals the one cached at `cache + at`.
+void Lowerer::CheckVersion(int dict, SiteRef cache, int64_t at, int slow) {
+  const int version = Load(V(dict), offsetof(PyDictObject, ma_version_tag), Type::kI64);
+  const int cached = LoadSite(cache, at, Type::kI64);
+  SlowIf(Cond::kNe, Type::kI64, V(version), V(cached), slow);
+}
+
+// Whether a LOAD_GLOBAL's name is in the globals (3.11 specialised it LOAD_GLOBAL_MODULE, or,
+// not quickened yet, the name was a key of the function's globals when it was compiled):
+// its site then checks the globals' version alone, and its cache holds only values found
+// there (a64_load_global_module_cached). A guess that stops being true costs speed only.
+bool Lowerer::InGlobals(const Instr& in) const {
+  if (in.feedback != Feedback::kNone) return in.feedback == Feedback::kGlobalModule;
+  return GlobalKindOf(in.imm) != hir::CodeInfo::kNotGlobal;
+}
+
+uint8_t Lowerer::GlobalKindOf(int64_t name) const {
+  const std::vector<uint8_t>& kinds = f_.code.global_kinds;
+  return static_cast<size_t>(name) < kinds.size() ? kinds[name] : hir::CodeInfo::kNotGlobal;
+}
+
+// Goes to `slow` unless the globals' tag, and unless `module_only` the builtins' tag too
+// (both in one guard), are the ones GlobalCache `cache` holds.
+void Lowerer::CheckGlobalTags(SiteRef cache, bool module_only, int slow, int bc) {
+  if (module_only) return CheckGlobalsVersion(cache, slow);
+  const auto [globals, cached_globals] = GlobalsVersion(cache);
+  const int builtins = Load(V(frame_), offsetof(_PyInterpreterFrame, f_builtins), Type::kPtr);
+  const int version = Load(V(builtins), offsetof(PyDictObject, ma_version_tag), Type::kI64);
+  const int cached = LoadSite(cache, offsetof(GlobalCache, builtins_version), Type::kI64);
+  SlowIfEither(Cond::kNe, Type::kI64, V(globals), V(cached_globals), Cond::kNe, V(version),
+               V(cached), slow, bc);
+}
+
+void Lowerer::LowerLoadGlobal(const Instr& in) {
+  SiteCache* site =
+      Take(decisions_, Decision::kLowerLoadGlobalInline, in.bc) ? NewSiteCache() : nullptr;
+  const int dst = LirReg(in.dst);
+  if (site == nullptr) {
+    SetPrevInstr(in.bc);
+    Call(Helper::a64_load_global, {V(frame_), Imm(Name(in.imm))}, dst);
+    DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));
+    return;
+  }
+  const int known = prev_instr_known_;
+  const int slow = ColdBlock(), done = NewBlock();
+  const SiteRef cache = SiteRefOf(site);
+  const bool module_only = InGlobals(in);
+  // The version tags alone: 3.11 gives every dict, and every change to one, a version tag no
+  // other dict has or had (docs/cpython311.md), so equal tags mean the very dicts the cache
+  // was filled from, unchanged since; the cache's dict pointers are the helper's.
+  if (UseSiteStub(in.bc)) {
+    const int value = CallNamed(module_only ? kGlobalStubName : kGlobalBuiltinStubName,
+                                {V(frame_), V(AddressOf(cache, site))});
+    SlowIf(Cond::kEq, Type::kI64, V(value), Operand::Imm(0), slow);
+    Mov(V(value), Type::kPtr, dst);
+  } else {
+    CheckGlobalTags(cache, module_only, slow, in.bc);
+    LoadSite(cache, offsetof(GlobalCache, value), Type::kPtr, dst);
+    Incref(V(dst));
+  }
+  Jmp(done);
+  cur_ = slow;
+  SiteCallChecked(
+      in, module_only ? Helper::a64_load_global_module_cached : Helper::a64_load_global_cached,
+      {V(AddressOf(cache, site))});
+  Jmp(done);
+  Join(done, known, in.bc);
+}
+
+// The hot path: the globals' version checked (LowerLoadGlobal's), the module read from the
+// global's cache without a reference, then the module probe (ModuleProbe) into attr.dst.
+// Any failed guard runs the three instructions as they are, in a cold block.
+void Lowerer::LowerModuleAttrOfGlobal(const Instr& global) {
+  const Instr& attr = *fused_attr_.at(&global).first;
+  const Instr& release = *fused_attr_.at(&global).second;
+  if (!Take(decisions_, Decision::kLowerModuleAttrOfGlobal, global.bc)) {
+    // Each lowered on its own, as if never found: the load here, the other two when the
+    // block's loop reaches them.
+    fused_attr_.erase(&global);
+    fused_tail_.erase(&attr);
+    fused_tail_.erase(&release);
+    return LowerLoadGlobal(global);
+  }
+  SiteCache* global_site = NewSiteCache(&global);
+  SiteCache* attr_site = NewSiteCache(&attr);
+  const SiteRef cache = SiteRefOf(global_site);
+  // The stub and the one-call cold path take the global's cache alone and find the
+  // attribute's after it, where the function's room put it (a cache past the room is not).
+  const bool adjacent = runtime::NextSiteCache(global_site) == attr_site;
+  const bool stub = adjacent && UseSiteStub(global.bc);
+  if (stub && rt_.set_miss_how && OneExitFits(global.state, attr.state)) {
+    return ModuleAttrByStub(global, attr, cache, global_site);
+  }
+  const int known = prev_instr_known_;
+  const int slow = ColdBlock(), done = NewBlock();
+  const bool method = attr.op == Op::kLoadMethod;  // [NULL, the module's attribute]
+  const int64_t at = method ? offsetof(MethodCache, module) : offsetof(AttrCache, module);
+  const int value_dst = ModuleAttrValueReg(attr);
+  if (stub) {
+    const int value = CallNamed(kModuleAttrStubName, {V(frame_), V(AddressOf(cache, global_site))});
+    lowering_ = &attr;
+    SlowIf(Cond::kEq, Type::kI64, V(value), Operand::Imm(0), slow);
+    Mov(V(value), Type::kPtr, value_dst);
+  } else {
+    // The globals' tag and the module's identity in one guard: the cached value is only
+    // compared (not read through) before the tag says the globals still hold it.
+    const std::pair<int, int> globals_version = GlobalsVersion(cache);
+    const int module = LoadSite(cache, offsetof(GlobalCache, value), Type::kPtr);
+    lowering_ = &attr;
+    ModuleProbe(V(module), SiteRefOf(attr_site), at, value_dst, slow, globals_version, global.bc);
+  }
+  if (method) Mov(Operand::Imm(0), Type::kPtr, LirReg(attr.dst));
+  Jmp(done);
+  cur_ = slow;  // both loads and the module's release in one call: half the code
+  prev_instr_known_ = known;
+  lowering_ = &global;
+  const SiteRefs caches{cache, global_site, attr_site};
+  if (adjacent && OneExitFits(global.state, attr.state)) {
+    ModuleAttrByOneCall(global, attr, caches);
+  } else {
+    ModuleAttrByStatus(global, attr, caches);
+  }
+  lowering_ = &release;
+  Jmp(done);
+  cur_ = done;
+  prev_instr_known_ = -1;  // the cold path stored it (the two paths need not agree)
+}
+
+// `module.attr` of a global as one call of the stub whose miss calls the helper itself
+// (site_stubs.h): the hot path and the cold path of ModuleAttrByOneCall in one, with no
+// cold block but the exit. The helper's `how` goes into the global's cache.
+void Lowerer::ModuleAttrByStub(const Instr& global, const Instr& attr, const SiteRef& cache,
+                               SiteCache* global_site) {
+  rt_.set_miss_how(global_site, ModuleAttrHow(attr));
+  // Lowered as the global (lowering_): its resume exit, which ModuleAttrExit makes too, must
+  // name the global's instruction, where the interpreter starts again.
+  const int value =
+      CallNamed(kModuleAttrOrHelperStubName, {V(frame_), V(AddressOf(cache, global_site))});
+  ModuleAttrExitIfNull(global, attr, value, ModuleAttrValueReg(attr));
+}
+
+// After the call that gave the attribute `value` or NULL (having stored prev_instr, the
+// global's or the attribute's): the one exit, else the value in `value_dst` and
+// LOAD_METHOD's NULL below it.
+void Lowerer::ModuleAttrExitIfNull(const Instr& global, const Instr& attr, int value,
+                                   int value_dst) {
+  prev_instr_known_ = -1;
+  const int exit = ModuleAttrExit(global.state, attr.state);
+  const int cont = NewBlock();
+  Emit(BrInstr(Cond::kEq, Type::kI64, V(value), Operand::Imm(0), exit, cont));
+  cur_ = cont;
+  if (value != value_dst) Mov(V(value), Type::kPtr, value_dst);
+  if (attr.op == Op::kLoadMethod) Mov(Operand::Imm(0), Type::kPtr, LirReg(attr.dst));
+}
+
+// a64_module_attr_into_frame's `how`: method | slot << 1, the slot the module's stack entry
+// takes in the attribute's frame state.
+int64_t Lowerer::ModuleAttrHow(const Instr& attr) const {
+  const int64_t slot = f_.code.nlocalsplus + static_cast<int64_t>(attr.state.stack.size()) - 1;
+  return (attr.op == Op::kLoadMethod ? 1 : 0) | slot << 1;
+}
+
+// Its cold path as one call (the attribute's cache after the global's): the value or NULL,
+// and one exit for the global's failure and the attribute's (ModuleAttrExit).
+void Lowerer::ModuleAttrByOneCall(const Instr& global, const Instr& attr, const SiteRefs& caches) {
+  const int value_dst = ModuleAttrValueReg(attr);
+  Call(Helper::a64_module_attr_into_frame,
+       {V(frame_), V(AddressOf(caches.global, caches.global_site)),
+        Operand::Imm(ModuleAttrHow(attr))},
+       value_dst);
+  ModuleAttrExitIfNull(global, attr, value_dst, value_dst);
+}
+
+// Its cold path with a status: an exit for the global's failure (1) and one for the
+// attribute's (2), whose state holds the module.
+void Lowerer::ModuleAttrByStatus(const Instr& global, const Instr& attr, const SiteRefs& caches) {
+  const bool method = attr.op == Op::kLoadMethod;
+  const int g = LirReg(global.dst);
+  const int out = ScratchAddr();
+  const int status = Call(Helper::a64_module_attr_of_global,
+                          {V(frame_), V(AddressOf(caches.global, caches.global_site)),
+                           V(SiteAddress(caches.attr_site)), V(out), Operand::Imm(method ? 1 : 0)},
+                          -1, Type::kI64);
+  prev_instr_known_ = -1;  // the global's, or the attribute's once the global loaded
+  DeoptIf(global, Cond::kEq, V(status), Operand::Imm(1));
+  lowering_ = &attr;
+  Load(V(out), 0, Type::kPtr, g);  // the module when the attribute failed, for its exit
+  DeoptIf(attr, Cond::kEq, V(status), Operand::Imm(2));
+  Mov(V(g), Type::kPtr, LirReg(attr.dst));
+  if (method) Load(V(out), 8, Type::kPtr, LirReg(attr.dst2));
+}
+
+// Whether one exit can stand for both of a module attribute's failures (ModuleAttrExit):
+// the global's is a resume exit, the attribute's an error that leaves for the interpreter
+// (no compiled handler), and the attribute's stack begins with the global's, entry for
+// entry and borrowed alike (then LOAD_GLOBAL's NULL, if it pushes one, and the module).
+bool Lowerer::OneExitFits(const FrameState& global, const FrameState& attr) {
+  return global.kind == FrameState::Kind::kResume && attr.kind == FrameState::Kind::kError &&
+         attr.catch_block < 0 && attr.stack.size() > global.stack.size() &&
+         StackBeginsWith(attr, global);
+}
+
+// The attribute's error exit, with the entries below the module stored from registers and
+// the module's entry the helper's (a64_module_attr_into_frame): when that is NULL, the
+// runtime takes the global's resume exit instead (DeoptSite::code_if_top_null).
+int Lowerer::ModuleAttrExit(const FrameState& global, const FrameState& attr) {
+  return OutOfLine([&] {
+    const int64_t resume = static_cast<int64_t>(AddDeoptSite(global, false));
+    FrameState below = attr;
+    below.stack.pop_back();
+    if (below.borrowed.size() > below.stack.size()) below.borrowed.resize(below.stack.size());
+    const uint64_t code = AddDeoptSite(below, true, resume);
+    deopt_sites_->back().depth++;  // the module's entry, which the helper wrote
+    Ret(Imm(static_cast<int64_t>(code)));
+  });
+}
+
+void Lowerer::LowerLoadMethod(const Instr& in) {
+  const Operand obj = V(LirReg(in.args[0]));
+  SiteCache* site =
+      Take(decisions_, Decision::kLowerLoadMethodInline, in.bc) ? NewSiteCache() : nullptr;
+  if (site == nullptr) {
+    const int p = ScratchAddr();
+    CallStatus(in, Helper::a64_load_method, {obj, Imm(Name(in.imm)), V(p)});
+    Load(V(p), 0, Type::kPtr, LirReg(in.dst));
+    Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
+    return;
+  }
+  if (InlineModuleProbe(in)) {  // [NULL, the module's attribute]
+    return ModuleAttribute(in, obj, site, offsetof(MethodCache, module), LirReg(in.dst2),
+                           LirReg(in.dst),
+                           [&] { LoadMethodCached(in, obj, V(SiteAddress(site))); });
+  }
+  if (!InstanceProbe(in)) return LoadMethodCached(in, obj, V(SiteAddress(site)));
+  const int known = prev_instr_known_;
+  const int slow = ColdBlock(), done = NewBlock(), hit = NewBlock();
+  const int tp = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
+  const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
+  const int entry =
+      MatchEntry(version, site, offsetof(MethodCache, entries), sizeof(MethodEntry), slow);
+  const int keys = Load(V(entry), offsetof(MethodEntry, keys), Type::kPtr);
+  const int check = NewBlock();
+  Emit(BrInstr(Cond::kEq, Type::kI64, V(keys), Operand::Imm(0), hit, check));  // no __dict__
+  cur_ = check;
+  // The entry's type has instances with inline values (keys set) and is a heap type: both
+  // places are there to read, so one guard for the values and the type's shared keys.
+  const int values = Load(obj, runtime::kInlineValuesOffset, Type::kPtr);
+  const int type_keys = Load(V(tp), offsetof(PyHeapTypeObject, ht_cached_keys), Type::kPtr);
+  SlowIfEither(Cond::kEq, Type::kI64, V(values), Operand::Imm(0), Cond::kNe, V(type_keys), V(keys),
+               slow, in.bc);
+  // Read through the keys only once they are the type's (alive).
+  const int n = Load(V(keys), offsetof(PyDictKeysObject, dk_nentries), Type::kI64);
+  const int n32 = Load(V(entry), offsetof(MethodEntry, nentries), Type::kI32);
+  lir::Instr ext;
+  ext.op = lir::Op::kZExt;
+  ext.dst = out_.NewVReg(Type::kI64);
+  ext.args = {V(n32)};
+  const int cached_n = Emit(std::move(ext)).dst;
+  SlowIf(Cond::kNe, Type::kI64, V(n), V(cached_n), slow);
+  Jmp(hit);
+  cur_ = hit;
+  Load(V(entry), offsetof(MethodEntry, method), Type::kPtr, LirReg(in.dst));
+  Incref(V(LirReg(in.dst)));
+  Mov(obj, Type::kPtr, LirReg(in.dst2));
+  Incref(V(LirReg(in.dst2)));
+  Jmp(done);
+  cur_ = slow;
+  LoadMethodCached(in, obj, V(SiteAddress(site)));
+  Jmp(done);
+  Join(done, known, in.bc);
+}
+
+// LOAD_METHOD through a64_load_method_cached, which checks and fills the site's cache.
+void Lowerer::LoadMethodCached(const Instr& in, Operand obj, Operand cache) {
+  const int p = ScratchAddr();
+  SiteCallInt(in, Helper::a64_load_method_cached, {obj, V(p), cache});
+  Load(V(p), 0, Type::kPtr, LirReg(in.dst));
+  Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
+}
+
+}  // namespace a64jit::lower::internal
