@@ -23,7 +23,6 @@ MAX_FUNCTION_LINES = 100
 MAX_FILE_LINES = 1000
 # The files over MAX_FILE_LINES when the limit came (2026-12-02), at their length then.
 OVERSIZE = {
-    "jit/codegen/codegen.cc": 1979,
     "jit/hir/builder.cc": 1365,
 }
 SIGNATURE_END = re.compile(r"^( {0,2})(?![ }#/]).*\)\s*(const\s*)?(override\s*)?(noexcept\s*)?\{\s*$")

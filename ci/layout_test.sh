@@ -6,9 +6,9 @@ layout=$1
 source ci/check.sh
 tree() {  # fresh made-up repository with one short function in jit/a.cc (doc-paths: ignore)
   root=$(mktemp -d "${TEST_TMPDIR:-/tmp}/layout.XXXXXX")
-  mkdir -p "$root/jit/codegen" "$root/jit/hir"
+  mkdir -p "$root/jit/hir"
   printf 'int f() {\n  return 1;\n}\n' > "$root/jit/a.cc"
-  for f in jit/codegen/codegen.cc jit/hir/builder.cc; do
+  for f in jit/hir/builder.cc; do
     yes '// filler' | head -n 1001 > "$root/$f"
   done
 }

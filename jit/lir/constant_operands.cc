@@ -46,7 +46,8 @@ bool FirstNeedsRegister(const Instr& in) {
 
 // Whether args[arg] of `in` may be an immediate instead of a register. A store's value is not
 // folded: it is stored from a register anyway, and a store paired with its neighbour as an
-// stp needs it there (codegen.cc). A zero is the exception (ZeroEverywhere).
+// stp needs it there (codegen/emit_memory.cc EmitStorePair). A zero is the exception
+// (ZeroEverywhere).
 bool TakesImmediate(const Instr& in, size_t arg) {
   if (arg >= in.args.size() || in.op == Op::kStore) return false;
   return arg != 0 || !FirstNeedsRegister(in);
