@@ -1,10 +1,7 @@
 #!/usr/bin/python3.11
 """The compiler's size limits, so that a newcomer can read each piece at once.
 
-In jit/ no function may be over 100 lines, and no file over 1,000 lines. Files that were
-already longer when the limit came are listed in OVERSIZE with the length they had: each may
-shrink but never grow, and a file shrunk under 1,000 lines should leave the list (a stale
-entry fails too, so the list stays true).
+In jit/ no function may be over 100 lines, and no file over 1,000 lines.
 
 Functions are found by their braces: a line at indent 0 or 2 that ends a signature with `{`
 (not a control statement, namespace, class, struct or enum) opens one, and the next line
@@ -21,10 +18,6 @@ import sys
 
 MAX_FUNCTION_LINES = 100
 MAX_FILE_LINES = 1000
-# The files over MAX_FILE_LINES when the limit came (2026-12-02), at their length then.
-OVERSIZE = {
-    "jit/hir/builder.cc": 1365,
-}
 SIGNATURE_END = re.compile(r"^( {0,2})(?![ }#/]).*\)\s*(const\s*)?(override\s*)?(noexcept\s*)?\{\s*$")
 NOT_A_FUNCTION = re.compile(r"^\s*(if|for|while|switch|else|do|namespace|struct|class|enum)\b")
 
@@ -59,22 +52,11 @@ def check(root):
         for line, length, first in long_functions(rel, lines):
             problems.append("%s:%d: a function of %d lines (at most %d): %s"
                             % (rel, line, length, MAX_FUNCTION_LINES, first[:60]))
-        ceiling = OVERSIZE.get(rel)
-        if ceiling is None and len(lines) > MAX_FILE_LINES:
+        if len(lines) > MAX_FILE_LINES:
             problems.append("%s: %d lines (at most %d)" % (rel, len(lines), MAX_FILE_LINES))
-        elif ceiling is not None and len(lines) > ceiling:
-            problems.append("%s: %d lines, grown past its %d (it may only shrink)"
-                            % (rel, len(lines), ceiling))
-        elif ceiling is not None and len(lines) <= MAX_FILE_LINES:
-            problems.append("%s: %d lines: take it off layout.py's OVERSIZE list"
-                            % (rel, len(lines)))
-    for rel in OVERSIZE:
-        if not os.path.exists(os.path.join(root, rel)):
-            problems.append("%s: on layout.py's OVERSIZE list but gone" % rel)
     for p in problems:
         print(p)
-    print("layout: %d file(s) in jit/, %d over the limits; still over 1,000 lines: %s"
-          % (len(sources), len(problems), ", ".join("%s (%d)" % kv for kv in OVERSIZE.items())))
+    print("layout: %d file(s) in jit/, %d over the limits" % (len(sources), len(problems)))
     return 1 if problems else 0
 
 

@@ -1,8 +1,8 @@
 // Every HIR op, listed once, with the facts the passes and lowering need. Adding an op is
-// adding a row here, a translate function in builder.cc and a rule, Rule<Op>, in
-// jit/lower/lower.cc (whose table is built from this list, so a missing rule does not
-// compile); every switch over Op has no `default:`, so with -Werror=switch the compiler
-// names each other place that must handle it.
+// adding a row here, a bytecode rule (jit/hir/rules_*.cc, named in builder.cc's table) and a
+// lowering rule, Rule<Op>, in jit/lower/lower.cc (declared and tabled from this list, so a
+// missing rule does not link); every switch over Op has no `default:`, so with -Werror=switch the
+// compiler names each other place that must handle it.
 //
 // Columns:
 //   name      Op::k<name>, and the name the HIR printer shows
@@ -257,21 +257,21 @@ enum class OpKind : uint8_t { kPlain, kTerminator };
 // What an op's immediate (Instr::imm, and the fields named here) means, which is how the HIR
 // printer writes it.
 enum class ImmKind : uint8_t {
-  kNone,         // no immediate
-  kLocal,        // a localsplus index: `3 (x)`; LoadLocal adds ` checked`, StoreLocal ` bound`
-  kName,         // a co_names index: `'attr'`
-  kNumber,       // a number printed as it is (a count, flags, an oparg)
-  kResumeUnit,   // a code unit, printed as its byte offset: `@12`
-  kConst,        // a co_consts index: `2 (None)`
-  kArgc,         // a CALL's argument count, and Instr::kwnames: `argc=2 kwnames=('a',)`
-  kNb,           // BINARY_OP's NB_* code: `nb=0`
-  kCompare,      // Py_LT .. Py_GE: `<`
-  kUnary,        // UnaryKind: `-`
-  kKeys,         // no immediate; Instr::keys_const: `keys=('a', 'b')`
-  kAsync,        // 1: `async`
-  kEntry,        // 1: `entry` (the check at function entry)
-  kReraised,     // nonzero: `reraised`
-  kInverted,     // nonzero: `inverted`
+  kNone,        // no immediate
+  kLocal,       // a localsplus index: `3 (x)`; LoadLocal adds ` checked`, StoreLocal ` bound`
+  kName,        // a co_names index: `'attr'`
+  kNumber,      // a number printed as it is (a count, flags, an oparg)
+  kResumeUnit,  // a code unit, printed as its byte offset: `@12`
+  kConst,       // a co_consts index: `2 (None)`
+  kArgc,        // a CALL's argument count, and Instr::kwnames: `argc=2 kwnames=('a',)`
+  kNb,          // BINARY_OP's NB_* code: `nb=0`
+  kCompare,     // Py_LT .. Py_GE: `<`
+  kUnary,       // UnaryKind: `-`
+  kKeys,        // no immediate; Instr::keys_const: `keys=('a', 'b')`
+  kAsync,       // 1: `async`
+  kEntry,       // 1: `entry` (the check at function entry)
+  kReraised,    // nonzero: `reraised`
+  kInverted,    // nonzero: `inverted`
 };
 
 struct OpInfo {

@@ -1,0 +1,399 @@
+// The Builder's rules for the common bytecodes: the stack, locals, constants, globals,
+// attributes, calls, operators, BUILD_*, unpacking, iteration, jumps and returns.
+#include "jit/hir/builder_internal.h"
+
+namespace a64jit::hir::internal {
+
+// Where the interpreter tests its eval breaker, compiled code does too: RESUME at a
+// function's start or after a plain yield (not after `yield from`/`await`, oparg >= 2),
+// and backward jumps. When set, the interpreter takes over at the instruction.
+void Builder::CheckEvalBreaker(bool at_entry) {
+  Effect(Op::kCheckEvalBreaker, {}, at_entry ? 1 : 0);
+  ResumeState(stack_);
+}
+
+// After a call, as the interpreter's dispatch does: tracing switched on by the callee (a
+// debugger's set_trace, sys.settrace) makes the interpreter take over before the next
+// instruction. Calls only: tracing switched on from code run implicitly (a property, an
+// operator method) takes effect at the next call, RESUME or backward jump.
+void Builder::CheckTracingAfterCall() {
+  Effect(Op::kCheckTracing, {});
+  ResumeState(stack_);
+  Last().state.resume_unit = insn_.next;
+}
+
+bool Builder::Resume() {
+  // A function's start and a plain yield's resume: compiled code gets here straight from
+  // its entry, and every way in tests tracing first (the call stub, the eval-frame hook,
+  // CallCompiled), so only the breaker is left to test. Unless a MAKE_CELL came first: its
+  // allocation may run a finalizer, which may switch tracing on.
+  if (insn_.oparg < 2) CheckEvalBreaker(/*at_entry=*/!MadeCellBefore());
+  return true;
+}
+
+bool Builder::PopTop() {
+  Pop1();
+  return true;
+}
+
+bool Builder::PushNull() {
+  Push(Def(Op::kLoadNull, {}));
+  return true;
+}
+
+bool Builder::Copy() {
+  const int n = insn_.oparg;
+  if (n < 1 || n > Depth()) Fail("COPY past the stack");
+  Push(Def(Op::kDup, {stack_[stack_.size() - static_cast<size_t>(n)]}));
+  return true;
+}
+
+bool Builder::Swap() {
+  const int n = insn_.oparg;
+  if (n < 2 || n > Depth()) Fail("SWAP past the stack");
+  std::swap(stack_.back(), stack_[stack_.size() - static_cast<size_t>(n)]);
+  return true;
+}
+
+bool Builder::LoadFast() {
+  const std::vector<int> pre = stack_;
+  const int r = Def(Op::kLoadLocal, {}, insn_.oparg);
+  Last().checked = true;  // the passes drop the check where the local is always bound
+  ResumeState(pre);
+  Push(r);
+  return true;
+}
+
+bool Builder::StoreFast() {
+  Effect(Op::kStoreLocal, {Pop1()}, insn_.oparg);
+  return true;
+}
+
+bool Builder::LoadConst() {
+  Push(Def(Op::kLoadConst, {}, insn_.oparg));
+  return true;
+}
+
+bool Builder::LoadGlobal() {
+  const std::vector<int> pre = stack_;
+  if (insn_.oparg & 1) Push(Def(Op::kLoadNull, {}));
+  const int r = Def(Op::kLoadGlobal, {}, insn_.oparg >> 1);
+  TakeFeedback();
+  ResumeState(pre);
+  Push(r);
+  return true;
+}
+
+bool Builder::LoadAttr() {
+  const std::vector<int> pre = stack_;
+  const int r = Def(Op::kLoadAttr, {Pop1()}, insn_.oparg);
+  TakeFeedback();
+  ErrorState(pre);
+  Push(r);
+  return true;
+}
+
+bool Builder::StoreAttr() {
+  const std::vector<int> pre = stack_;
+  const int owner = Pop1();
+  const int value = Pop1();
+  Effect(Op::kStoreAttr, {owner, value}, insn_.oparg);
+  TakeFeedback();
+  ErrorState(pre);
+  return true;
+}
+
+bool Builder::LoadMethod() {
+  const std::vector<int> pre = stack_;
+  const int r = Def(Op::kLoadMethod, {Pop1()}, insn_.oparg);
+  const int self = Last().dst2 = f_.NewReg(ValueType::kObject);
+  TakeFeedback();
+  ErrorState(pre);
+  Push(r);
+  Push(self);
+  return true;
+}
+
+bool Builder::KwNames() {
+  kwnames_ = insn_.oparg;
+  return true;
+}
+
+bool Builder::Call() {
+  const std::vector<int> pre = stack_;
+  const int n = insn_.oparg + 2;
+  const int r = Def(Op::kCall, Pop(n), insn_.oparg);
+  Last().kwnames = kwnames_;
+  kwnames_ = -1;
+  ErrorState(Without(pre, n));  // the call consumed its operands
+  Push(r);
+  CheckTracingAfterCall();
+  return true;
+}
+
+bool Builder::BinaryOrCompare() {
+  const std::vector<int> pre = stack_;
+  const int rhs = Pop1();
+  const int lhs = Pop1();
+  const Op op = insn_.opcode == BINARY_OP ? Op::kBinaryOp : Op::kCompareOp;
+  const int r = Def(op, {lhs, rhs}, insn_.oparg);
+  TakeFeedback();
+  ErrorState(pre);
+  Push(r);
+  return true;
+}
+
+bool Builder::IsOp() {
+  const int rhs = Pop1();
+  const int lhs = Pop1();
+  const int c = Def(Op::kIsSame, {lhs, rhs}, 0, ValueType::kCInt);
+  Push(Def(Op::kBoolFromCInt, {c}, insn_.oparg ? 1 : 0));
+  return true;
+}
+
+bool Builder::ContainsOp() {
+  const std::vector<int> pre = stack_;
+  const int container = Pop1();
+  const int item = Pop1();
+  const int c = Def(Op::kContains, {item, container}, 0, ValueType::kCInt);
+  ErrorState(pre);
+  Push(Def(Op::kBoolFromCInt, {c}, insn_.oparg ? 1 : 0));
+  return true;
+}
+
+bool Builder::UnaryArithmetic() {
+  const std::vector<int> pre = stack_;
+  const UnaryKind kind = insn_.opcode == UNARY_NEGATIVE   ? UnaryKind::kNegative
+                         : insn_.opcode == UNARY_POSITIVE ? UnaryKind::kPositive
+                                                          : UnaryKind::kInvert;
+  const int r = Def(Op::kUnaryOp, {Pop1()}, static_cast<int64_t>(kind));
+  ErrorState(pre);
+  Push(r);
+  return true;
+}
+
+bool Builder::UnaryNot() {
+  const std::vector<int> pre = stack_;
+  const int c = Def(Op::kIsTrue, {Pop1()}, 0, ValueType::kCInt);
+  ErrorState(pre);
+  Push(Def(Op::kBoolFromCInt, {c}, 1));
+  return true;
+}
+
+bool Builder::BinarySubscr() {
+  const std::vector<int> pre = stack_;
+  const int sub = Pop1();
+  const int container = Pop1();
+  const int r = Def(Op::kGetItem, {container, sub});
+  TakeFeedback();
+  ErrorState(pre);
+  Push(r);
+  return true;
+}
+
+bool Builder::StoreSubscr() {
+  const std::vector<int> pre = stack_;
+  const int sub = Pop1();
+  const int container = Pop1();
+  const int value = Pop1();
+  Effect(Op::kSetItem, {container, sub, value});
+  TakeFeedback();
+  ErrorState(pre);
+  return true;
+}
+
+// BUILD_LIST, BUILD_TUPLE, BUILD_MAP, BUILD_STRING, BUILD_SET: consume their operands.
+bool Builder::BuildConsuming() {
+  const std::vector<int> pre = stack_;
+  const int oparg = insn_.oparg;
+  Op op;
+  int n = oparg;
+  switch (insn_.opcode) {
+    case BUILD_LIST:
+      op = Op::kBuildList;
+      break;
+    case BUILD_TUPLE:
+      op = Op::kBuildTuple;
+      break;
+    case BUILD_MAP:
+      op = Op::kBuildMap, n = 2 * oparg;
+      break;
+    case BUILD_SET:
+      op = Op::kBuildSet;
+      break;
+    case BUILD_STRING:
+      op = Op::kBuildString;
+      break;
+    default:
+      Fail("BuildConsuming has no HIR op for this opcode");
+  }
+  const int r = Def(op, Pop(n), oparg);
+  ErrorState(Without(pre, n));  // consumed
+  Push(r);
+  return true;
+}
+
+bool Builder::BuildConstKeyMap() {
+  const std::vector<int> pre = stack_;
+  // The keys tuple is on top; it must be the constant the compiler always puts there.
+  const int keys = Pop1();
+  int keys_const = -1;
+  for (const Block& blk : f_.blocks) {
+    for (const Instr& x : blk.instrs) {
+      if (x.dst == keys && x.op == Op::kLoadConst) keys_const = static_cast<int>(x.imm);
+    }
+  }
+  if (keys_const < 0) Fail("keys not a constant");
+  const int r = Def(Op::kBuildConstKeyMap, Pop(insn_.oparg), insn_.oparg);
+  Last().keys_const = keys_const;
+  ErrorState(Without(pre, insn_.oparg + 1));  // consumed (the keys constant is borrowed)
+  Push(r);
+  return true;
+}
+
+bool Builder::BuildSlice() {
+  const std::vector<int> pre = stack_;
+  if (insn_.oparg != 2 && insn_.oparg != 3) Fail("oparg");
+  const int r = Def(Op::kBuildSlice, Pop(insn_.oparg));
+  ErrorState(pre);
+  Push(r);
+  return true;
+}
+
+bool Builder::FormatValue() {
+  const std::vector<int> pre = stack_;
+  std::vector<int> args;
+  if ((insn_.oparg & 4) != 0) {
+    const int spec = Pop1();
+    args = {Pop1(), spec};
+  } else {
+    args = {Pop1()};
+  }
+  const int r = Def(Op::kFormatValue, args, insn_.oparg & 3);
+  ErrorState(pre);
+  Push(r);
+  return true;
+}
+
+// LIST_APPEND, LIST_EXTEND: the list is oparg entries down, below the popped value.
+bool Builder::ListAppendOrExtend() {
+  const std::vector<int> pre = stack_;
+  const int v = Pop1();
+  if (insn_.oparg < 1 || insn_.oparg > Depth()) Fail("list operand past the stack");
+  const int list = stack_[stack_.size() - static_cast<size_t>(insn_.oparg)];
+  Effect(insn_.opcode == LIST_APPEND ? Op::kListAppend : Op::kListExtend, {list, v});
+  ErrorState(pre);
+  return true;
+}
+
+bool Builder::MakeFunction() {
+  const std::vector<int> pre = stack_;
+  // Stack, bottom to top: [defaults] [kwdefaults] [annotations] [closure] code.
+  int n = 1;
+  for (int bit = 0; bit < 4; bit++) n += (insn_.oparg >> bit) & 1;
+  const int r = Def(Op::kMakeFunction, Pop(n), insn_.oparg);
+  ErrorState(Without(pre, n));  // consumed
+  Push(r);
+  return true;
+}
+
+bool Builder::UnpackSequence() {
+  const std::vector<int> pre = stack_;
+  Effect(Op::kUnpackSequence, {Pop1()}, insn_.oparg);
+  TakeFeedback();
+  ErrorState(pre);
+  for (int i = 0; i < insn_.oparg; i++) Push(Def(Op::kScratchLoad, {}, i));
+  return true;
+}
+
+bool Builder::GetIter() {
+  const std::vector<int> pre = stack_;
+  const int r = Def(Op::kGetIter, {Pop1()});
+  ErrorState(pre);
+  Push(r);
+  return true;
+}
+
+// The iterator stays; the next value (NULL when exhausted) is pushed for both successors,
+// and the exhausted one pops both.
+bool Builder::ForIter() {
+  const std::vector<int> pre = stack_;
+  const int next = Def(Op::kForIter, {stack_.back()});
+  ErrorState(pre);
+  Push(next);
+  const int done = Def(Op::kIsNull, {next}, 0, ValueType::kCInt);
+  const int depth = Depth();
+  const int body = BlockAt(insn_.next, depth);
+  const int self = cur_;
+  const int exhausted = PopThenGoto(depth, 2, FlowOf(insn_).jump);
+  cur_ = self;
+  Instr br;
+  br.op = Op::kBranch;
+  br.args = {done};
+  br.targets[0] = exhausted;
+  br.targets[1] = body;
+  Terminate(br);
+  return false;
+}
+
+bool Builder::JumpUnconditional() {
+  if (insn_.opcode == JUMP_BACKWARD) CheckEvalBreaker();
+  const int target = BlockAt(FlowOf(insn_).jump, Depth());
+  Terminate(Jump(target));
+  return false;
+}
+
+// POP_JUMP_{FORWARD,BACKWARD}_IF_{TRUE,FALSE,NONE,NOT_NONE}
+bool Builder::PopJump() {
+  const std::vector<int> pre = stack_;
+  const int op = insn_.opcode;
+  const bool on_none = op == POP_JUMP_FORWARD_IF_NONE || op == POP_JUMP_FORWARD_IF_NOT_NONE ||
+                       op == POP_JUMP_BACKWARD_IF_NONE || op == POP_JUMP_BACKWARD_IF_NOT_NONE;
+  const bool jump_if_set = op == POP_JUMP_FORWARD_IF_TRUE || op == POP_JUMP_BACKWARD_IF_TRUE ||
+                           op == POP_JUMP_FORWARD_IF_NONE || op == POP_JUMP_BACKWARD_IF_NONE;
+  if (FlowOf(insn_).jump < insn_.next) CheckEvalBreaker();  // before the test's side effects
+  const int v = Pop1();
+  const int c = Def(on_none ? Op::kIsNone : Op::kIsTrue, {v}, 0, ValueType::kCInt);
+  if (!on_none) ErrorState(pre);
+  Branch(c, jump_if_set, FlowOf(insn_).jump, insn_.next, 0);
+  return false;
+}
+
+// JUMP_IF_TRUE_OR_POP, JUMP_IF_FALSE_OR_POP
+bool Builder::JumpOrPop() {
+  const int c = Def(Op::kIsTrue, {stack_.back()}, 0, ValueType::kCInt);
+  ErrorState(stack_);
+  Branch(c, insn_.opcode == JUMP_IF_TRUE_OR_POP, FlowOf(insn_).jump, insn_.next, 1);
+  return false;
+}
+
+bool Builder::ReturnValue() {
+  EndWithReturn(Pop1());
+  return false;
+}
+
+// RAISE_VARARGS 1 and 2 raise in compiled code (the exception may be caught there); a
+// bare `raise` (the handled exception again, or stock's RuntimeError when there is none)
+// is left to the interpreter.
+bool Builder::RaiseVarargs() {
+  if (insn_.oparg == 0) return LeaveToRaise();
+  EndWithRaise(Op::kRaise, Pop(insn_.oparg), FrameState::Kind::kError, 0);
+  return false;
+}
+
+// Ends the block with Raise or Reraise (terminators that always leave with an exception
+// set): the state holds the stack under the operands, and names the handler that
+// catches the exception here, if any.
+void Builder::EndWithRaise(Op op, std::vector<int> operands, FrameState::Kind kind, int64_t imm) {
+  Instr raise;
+  raise.op = op;
+  raise.args = std::move(operands);
+  raise.imm = imm;
+  raise.bc = insn_.unit;
+  Emit(std::move(raise));
+  State(kind, stack_);
+  f_.blocks[static_cast<size_t>(cur_)].out_depth = 0;
+  cur_ = -1;
+}
+
+}  // namespace a64jit::hir::internal
