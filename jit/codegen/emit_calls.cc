@@ -72,8 +72,8 @@ std::optional<uint64_t> FunctionCompiler::CallTarget(const Instr& in) const {
 
 // Rule (CompileOptions::stub_entries): a call of a stub with extra entries calls the first
 // from which every move takes an argument from where the call has it; nullopt if none does.
-std::optional<FunctionCompiler::StubEntryCall> FunctionCompiler::StubEntryFor(const Instr& in,
-                                                            std::optional<uint64_t> target) {
+std::optional<FunctionCompiler::StubEntryCall> FunctionCompiler::StubEntryFor(
+    const Instr& in, std::optional<uint64_t> target) {
   if (options_.stub_entries == nullptr || !target) return std::nullopt;
   const auto stub = options_.stub_entries->find(*target);
   if (stub == options_.stub_entries->end()) return std::nullopt;

@@ -1,6 +1,7 @@
 #include "jit/hir/builder.h"
 
 #include <array>
+#include <optional>
 
 #include "jit/hir/builder_internal.h"
 
@@ -192,7 +193,7 @@ void Builder::FindBlocks() {
     todo.pop_front();
     while (seen.insert(unit).second) {
       const Insn in = Decode(unit);
-      if (RuleFor(in.opcode) == nullptr) throw Unsupported(in.opcode, in.unit * 2, "opcode");
+      if (RowFor(in.opcode) == nullptr) throw Unsupported(in.opcode, in.unit * 2, "opcode");
       const Flow flow = FlowOf(in);
       if (in.opcode == YIELD_VALUE || in.opcode == RETURN_GENERATOR) starts_.insert(in.next);
       if (flow.jump >= 0) {
@@ -404,9 +405,10 @@ void Builder::Translate(int b) {
 
 // Translates insn_ by its rule; false when it ended the block.
 bool Builder::TranslateOne() {
-  const Rule rule = RuleFor(insn_.opcode);
-  if (rule == nullptr) throw Unsupported(insn_.opcode, insn_.unit * 2, "opcode");
-  return (this->*rule)();
+  const Row* row = RowFor(insn_.opcode);
+  if (row == nullptr) throw Unsupported(insn_.opcode, insn_.unit * 2, "opcode");
+  row_op_ = row->op;
+  return (this->*row->rule)();
 }
 
 // Ends the block on `c`: to `jump_unit` when c == jump_if, else to `next_unit`. The side
@@ -426,119 +428,134 @@ void Builder::Branch(int c, bool jump_if, int jump_unit, int next_unit, int pop_
   Terminate(br);
 }
 
-// Every bytecode the builder translates, with the Builder function that does it; anything
-// else keeps its function interpreted, and stats() names the opcode.
+// Every bytecode the builder translates: the Builder function that does it, and the HIR op
+// that function makes (rules that make their own choice of ops say None). A bytecode of an
+// existing shape is one row here: a unary object operation, for one, is ReplaceTop or
+// PushFromTop with its op. Anything not listed keeps its function interpreted, and stats()
+// names the opcode.
 // clang-format off
-#define A64JIT_BYTECODE_RULES(X)                     \
-  X(NOP, Nothing)                                    \
-  X(RESUME, Resume)                                  \
-  X(PRECALL, Nothing)                                \
-  X(POP_TOP, PopTop)                                 \
-  X(PUSH_NULL, PushNull)                             \
-  X(COPY, Copy)                                    \
-  X(SWAP, Swap)                                      \
-  X(LOAD_FAST, LoadFast)                             \
-  X(STORE_FAST, StoreFast)                           \
-  X(LOAD_CONST, LoadConst)                           \
-  X(LOAD_GLOBAL, LoadGlobal)                         \
-  X(LOAD_ATTR, LoadAttr)                             \
-  X(STORE_ATTR, StoreAttr)                         \
-  X(LOAD_METHOD, LoadMethod)                         \
-  X(KW_NAMES, KwNames)                               \
-  X(CALL, Call)                                      \
-  X(BINARY_OP, BinaryOrCompare)                      \
-  X(COMPARE_OP, BinaryOrCompare)                     \
-  X(IS_OP, IsOp)                                     \
-  X(CONTAINS_OP, ContainsOp)                       \
-  X(UNARY_NEGATIVE, UnaryArithmetic)                 \
-  X(UNARY_POSITIVE, UnaryArithmetic)                 \
-  X(UNARY_INVERT, UnaryArithmetic)                   \
-  X(UNARY_NOT, UnaryNot)                           \
-  X(BINARY_SUBSCR, BinarySubscr)                     \
-  X(STORE_SUBSCR, StoreSubscr)                       \
-  X(BUILD_LIST, BuildConsuming)                      \
-  X(BUILD_TUPLE, BuildConsuming)                     \
-  X(BUILD_MAP, BuildConsuming)                       \
-  X(BUILD_STRING, BuildConsuming)                    \
-  X(BUILD_CONST_KEY_MAP, BuildConstKeyMap)           \
-  X(BUILD_SLICE, BuildSlice)                         \
-  X(FORMAT_VALUE, FormatValue)                       \
-  X(LIST_APPEND, ListAppendOrExtend)                 \
-  X(LIST_EXTEND, ListAppendOrExtend)               \
-  X(MAKE_FUNCTION, MakeFunction)                     \
-  X(UNPACK_SEQUENCE, UnpackSequence)                 \
-  X(GET_ITER, GetIter)                               \
-  X(FOR_ITER, ForIter)                             \
-  X(JUMP_FORWARD, JumpUnconditional)                 \
-  X(JUMP_BACKWARD, JumpUnconditional)                \
-  X(JUMP_BACKWARD_NO_INTERRUPT, JumpUnconditional) \
-  X(POP_JUMP_FORWARD_IF_TRUE, PopJump)               \
-  X(POP_JUMP_FORWARD_IF_FALSE, PopJump)            \
-  X(POP_JUMP_BACKWARD_IF_TRUE, PopJump)              \
-  X(POP_JUMP_BACKWARD_IF_FALSE, PopJump)           \
-  X(POP_JUMP_FORWARD_IF_NONE, PopJump)               \
-  X(POP_JUMP_FORWARD_IF_NOT_NONE, PopJump)         \
-  X(POP_JUMP_BACKWARD_IF_NONE, PopJump)              \
-  X(POP_JUMP_BACKWARD_IF_NOT_NONE, PopJump)        \
-  X(JUMP_IF_TRUE_OR_POP, JumpOrPop)                  \
-  X(JUMP_IF_FALSE_OR_POP, JumpOrPop)                 \
-  X(RETURN_VALUE, ReturnValue)                       \
-  X(RAISE_VARARGS, RaiseVarargs)                     \
-  X(RERAISE, Reraise)                                \
-  X(PUSH_EXC_INFO, PushExcInfo)                      \
-  X(POP_EXCEPT, PopExcept)                           \
-  X(CHECK_EXC_MATCH, CheckExcMatch)                  \
-  X(WITH_EXCEPT_START, WithExceptStart)              \
-  X(LOAD_ASSERTION_ERROR, LeaveToRaise)              \
-  X(MAKE_CELL, MakeCell)                             \
-  X(COPY_FREE_VARS, CopyFreeVars)                    \
-  X(LOAD_CLOSURE, LoadFast)                          \
-  X(LOAD_DEREF, LoadDeref)                           \
-  X(STORE_DEREF, StoreDeref)                         \
-  X(DELETE_DEREF, DeleteCellOrLocal)                 \
-  X(DELETE_FAST, DeleteCellOrLocal)                  \
-  X(BUILD_SET, BuildConsuming)                       \
-  X(SET_ADD, CollectionUpdate)                       \
-  X(SET_UPDATE, CollectionUpdate)                    \
-  X(MAP_ADD, CollectionUpdate)                       \
-  X(DICT_UPDATE, CollectionUpdate)                   \
-  X(DICT_MERGE, CollectionUpdate)                    \
-  X(LIST_TO_TUPLE, UnaryObjectOp)                    \
-  X(GET_LEN, UnaryObjectOp)                          \
-  X(CALL_FUNCTION_EX, CallFunctionEx)                \
-  X(UNPACK_EX, UnpackEx)                             \
-  X(DELETE_ATTR, DeleteOrStoreGlobal)                \
-  X(DELETE_SUBSCR, DeleteOrStoreGlobal)              \
-  X(STORE_GLOBAL, DeleteOrStoreGlobal)               \
-  X(DELETE_GLOBAL, DeleteGlobal)                     \
-  X(IMPORT_NAME, ImportName)                         \
-  X(IMPORT_FROM, ImportFrom)                         \
-  X(MATCH_MAPPING, MatchTypeFlag)                    \
-  X(MATCH_SEQUENCE, MatchTypeFlag)                   \
-  X(MATCH_KEYS, MatchKeys)                           \
-  X(MATCH_CLASS, MatchClass)                         \
-  X(LOAD_BUILD_CLASS, LoadBuildClass)                \
-  X(BEFORE_WITH, BeforeWith)                         \
-  X(BEFORE_ASYNC_WITH, BeforeWith)                   \
-  X(RETURN_GENERATOR, ReturnGenerator)               \
-  X(YIELD_VALUE, YieldValue)                         \
-  X(SEND, Send)                                      \
-  X(GET_AWAITABLE, UnaryObjectOp)                    \
-  X(GET_AITER, UnaryObjectOp)                        \
-  X(GET_ANEXT, UnaryObjectOp)                        \
-  X(GET_YIELD_FROM_ITER, UnaryObjectOp)              \
-  X(ASYNC_GEN_WRAP, UnaryObjectOp)
+#define A64JIT_BYTECODE_RULES(X)                                         \
+  /* bytecode                      rule                HIR op */         \
+  X(NOP,                           Nothing,            None)             \
+  X(RESUME,                        Resume,             None)             \
+  X(PRECALL,                       Nothing,            None)             \
+  X(POP_TOP,                       PopTop,             None)             \
+  X(PUSH_NULL,                     PushNull,           None)             \
+  X(COPY,                          Copy,               None)             \
+  X(SWAP,                          Swap,               None)             \
+  X(LOAD_FAST,                     LoadFast,           None)             \
+  X(STORE_FAST,                    StoreFast,          None)             \
+  X(LOAD_CONST,                    LoadConst,          None)             \
+  X(LOAD_GLOBAL,                   LoadGlobal,         None)             \
+  X(LOAD_ATTR,                     LoadAttr,           None)             \
+  X(STORE_ATTR,                    StoreAttr,          None)             \
+  X(LOAD_METHOD,                   LoadMethod,         None)             \
+  X(KW_NAMES,                      KwNames,            None)             \
+  X(CALL,                          Call,               None)             \
+  X(BINARY_OP,                     BinaryOperands,     BinaryOp)         \
+  X(COMPARE_OP,                    BinaryOperands,     CompareOp)        \
+  X(IS_OP,                         IsOp,               None)             \
+  X(CONTAINS_OP,                   ContainsOp,         None)             \
+  X(UNARY_NEGATIVE,                UnaryArithmetic,    None)             \
+  X(UNARY_POSITIVE,                UnaryArithmetic,    None)             \
+  X(UNARY_INVERT,                  UnaryArithmetic,    None)             \
+  X(UNARY_NOT,                     UnaryNot,           None)             \
+  X(BINARY_SUBSCR,                 BinarySubscr,       None)             \
+  X(STORE_SUBSCR,                  StoreSubscr,        None)             \
+  X(BUILD_LIST,                    BuildConsuming,     BuildList)        \
+  X(BUILD_TUPLE,                   BuildConsuming,     BuildTuple)       \
+  X(BUILD_MAP,                     BuildConsuming,     BuildMap)         \
+  X(BUILD_STRING,                  BuildConsuming,     BuildString)      \
+  X(BUILD_CONST_KEY_MAP,           BuildConstKeyMap,   None)             \
+  X(BUILD_SLICE,                   BuildSlice,         None)             \
+  X(FORMAT_VALUE,                  FormatValue,        None)             \
+  X(LIST_APPEND,                   ListAppendOrExtend, ListAppend)       \
+  X(LIST_EXTEND,                   ListAppendOrExtend, ListExtend)       \
+  X(MAKE_FUNCTION,                 MakeFunction,       None)             \
+  X(UNPACK_SEQUENCE,               UnpackSequence,     None)             \
+  X(GET_ITER,                      GetIter,            None)             \
+  X(FOR_ITER,                      ForIter,            None)             \
+  X(JUMP_FORWARD,                  JumpUnconditional,  None)             \
+  X(JUMP_BACKWARD,                 JumpUnconditional,  None)             \
+  X(JUMP_BACKWARD_NO_INTERRUPT,    JumpUnconditional,  None)             \
+  X(POP_JUMP_FORWARD_IF_TRUE,      PopJump,            None)             \
+  X(POP_JUMP_FORWARD_IF_FALSE,     PopJump,            None)             \
+  X(POP_JUMP_BACKWARD_IF_TRUE,     PopJump,            None)             \
+  X(POP_JUMP_BACKWARD_IF_FALSE,    PopJump,            None)             \
+  X(POP_JUMP_FORWARD_IF_NONE,      PopJump,            None)             \
+  X(POP_JUMP_FORWARD_IF_NOT_NONE,  PopJump,            None)             \
+  X(POP_JUMP_BACKWARD_IF_NONE,     PopJump,            None)             \
+  X(POP_JUMP_BACKWARD_IF_NOT_NONE, PopJump,            None)             \
+  X(JUMP_IF_TRUE_OR_POP,           JumpOrPop,          None)             \
+  X(JUMP_IF_FALSE_OR_POP,          JumpOrPop,          None)             \
+  X(RETURN_VALUE,                  ReturnValue,        None)             \
+  X(RAISE_VARARGS,                 RaiseVarargs,       None)             \
+  X(RERAISE,                       Reraise,            None)             \
+  X(PUSH_EXC_INFO,                 PushExcInfo,        None)             \
+  X(POP_EXCEPT,                    PopExcept,          None)             \
+  X(CHECK_EXC_MATCH,               CheckExcMatch,      None)             \
+  X(WITH_EXCEPT_START,             WithExceptStart,    None)             \
+  X(LOAD_ASSERTION_ERROR,          LeaveToRaise,       None)             \
+  X(MAKE_CELL,                     MakeCell,           None)             \
+  X(COPY_FREE_VARS,                CopyFreeVars,       None)             \
+  X(LOAD_CLOSURE,                  LoadFast,           None)             \
+  X(LOAD_DEREF,                    LoadDeref,          None)             \
+  X(STORE_DEREF,                   StoreDeref,         None)             \
+  X(DELETE_DEREF,                  DeleteCellOrLocal,  None)             \
+  X(DELETE_FAST,                   DeleteCellOrLocal,  None)             \
+  X(BUILD_SET,                     BuildConsuming,     BuildSet)         \
+  X(SET_ADD,                       CollectionUpdate,   SetAdd)           \
+  X(SET_UPDATE,                    CollectionUpdate,   SetUpdate)        \
+  X(MAP_ADD,                       CollectionUpdate,   MapAdd)           \
+  X(DICT_UPDATE,                   CollectionUpdate,   DictUpdate)       \
+  X(DICT_MERGE,                    CollectionUpdate,   DictMerge)        \
+  X(LIST_TO_TUPLE,                 ReplaceTop,         ListToTuple)      \
+  X(GET_LEN,                       PushFromTop,        GetLen)           \
+  X(CALL_FUNCTION_EX,              CallFunctionEx,     None)             \
+  X(UNPACK_EX,                     UnpackEx,           None)             \
+  X(DELETE_ATTR,                   PopOperands,        DeleteAttr)       \
+  X(DELETE_SUBSCR,                 PopOperands,        DeleteSubscr)     \
+  X(STORE_GLOBAL,                  PopOperands,        StoreGlobal)      \
+  X(DELETE_GLOBAL,                 DeleteGlobal,       None)             \
+  X(IMPORT_NAME,                   ImportName,         None)             \
+  X(IMPORT_FROM,                   ImportFrom,         None)             \
+  X(MATCH_MAPPING,                 MatchTypeFlag,      None)             \
+  X(MATCH_SEQUENCE,                MatchTypeFlag,      None)             \
+  X(MATCH_KEYS,                    MatchKeys,          None)             \
+  X(MATCH_CLASS,                   MatchClass,         None)             \
+  X(LOAD_BUILD_CLASS,              LoadBuildClass,     None)             \
+  X(BEFORE_WITH,                   BeforeWith,         None)             \
+  X(BEFORE_ASYNC_WITH,             BeforeWith,         None)             \
+  X(RETURN_GENERATOR,              ReturnGenerator,    None)             \
+  X(YIELD_VALUE,                   YieldValue,         None)             \
+  X(SEND,                          Send,               None)             \
+  X(GET_AWAITABLE,                 ReplaceTop,         GetAwaitable)     \
+  X(GET_AITER,                     ReplaceTop,         GetAiter)         \
+  X(GET_ANEXT,                     PushFromTop,        GetAnext)         \
+  X(GET_YIELD_FROM_ITER,           ReplaceTop,         GetYieldFromIter) \
+  X(ASYNC_GEN_WRAP,                ReplaceTop,         AsyncGenWrap)
 // clang-format on
 
-Builder::Rule Builder::RuleFor(int opcode) {
-  static const std::array<Rule, 256> kRules = [] {
-    std::array<Rule, 256> rules{};
-#define A64JIT_BYTECODE_RULE(opcode, fn) rules[opcode] = &Builder::fn;
+// The op column's names: a HIR op, or None.
+namespace op_column {
+inline constexpr std::optional<Op> None = std::nullopt;
+#define A64JIT_OP_COLUMN(name, ...) inline constexpr std::optional<Op> name = Op::k##name;
+A64JIT_HIR_OPS(A64JIT_OP_COLUMN)
+#undef A64JIT_OP_COLUMN
+}  // namespace op_column
+
+const Builder::Row* Builder::RowFor(int opcode) {
+  static const std::array<Row, 256> kRows = [] {
+    std::array<Row, 256> rows{};
+#define A64JIT_BYTECODE_RULE(opcode, fn, op) rows[opcode] = Row{&Builder::fn, op_column::op};
     A64JIT_BYTECODE_RULES(A64JIT_BYTECODE_RULE)
 #undef A64JIT_BYTECODE_RULE
-    return rules;
+    return rows;
   }();
-  return opcode >= 0 && opcode < 256 ? kRules[static_cast<size_t>(opcode)] : nullptr;
+  if (opcode < 0 || opcode >= 256 || kRows[static_cast<size_t>(opcode)].rule == nullptr) {
+    return nullptr;
+  }
+  return &kRows[static_cast<size_t>(opcode)];
 }
 
 }  // namespace internal

@@ -13,6 +13,7 @@
 
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -84,7 +85,17 @@ class Builder {
   };
 
   // ---- builder.cc ----
-  static Rule RuleFor(int opcode);
+  // A row of builder.cc's bytecode table: the rule, and the HIR op it makes (RowOp()).
+  struct Row {
+    Rule rule = nullptr;
+    std::optional<Op> op;
+  };
+  static const Row* RowFor(int opcode);
+  // The op the current bytecode's row names; a rule that takes it from there calls this.
+  Op RowOp() const {
+    if (!row_op_) Fail("the bytecode table names no HIR op for this rule");
+    return *row_op_;
+  }
   void Drain();
   void BuildResumable();
   Insn FindReturnGenerator() const;
@@ -143,7 +154,7 @@ class Builder {
   bool LoadMethod();
   bool KwNames();
   bool Call();
-  bool BinaryOrCompare();
+  bool BinaryOperands();
   bool IsOp();
   bool ContainsOp();
   bool UnaryArithmetic();
@@ -182,10 +193,11 @@ class Builder {
   bool StoreDeref();
   bool DeleteCellOrLocal();
   bool CollectionUpdate();
-  bool UnaryObjectOp();
+  bool ReplaceTop();
+  bool PushFromTop();
   bool CallFunctionEx();
   bool UnpackEx();
-  bool DeleteOrStoreGlobal();
+  bool PopOperands();
   bool DeleteGlobal();
   bool ImportName();
   bool ImportFrom();
@@ -210,6 +222,7 @@ class Builder {
   std::vector<int> stack_;
   Insn insn_;
   int kwnames_ = -1;
+  std::optional<Op> row_op_;  // TranslateOne: the row's op column
   std::vector<ResumePoint> resume_points_;
 };
 

@@ -21,6 +21,12 @@
 //   arity     operand count, or kVariadic
 //   kind      kPlain, or kTerminator (ends a block)
 //   immediate what the immediate means (ImmKind), which the printer follows
+//   lowering  (optional, on a line of its own) Call(helper, lead, tail, outcome): the op is
+//             lowered as one call of that jit/runtime/helpers.h function, its arguments the
+//             lead, the operands and the tail, its result reported as the outcome says
+//             (jit/lower/call_rules.h). Without it the op has a rule of its own, Rule<Op> in
+//             jit/lower/lower.cc; an op with neither does not compile. HIR itself never reads
+//             this column.
 //
 // Operands and immediates of each op are documented on its row.
 #ifndef A64JIT_JIT_HIR_OPS_H_
@@ -44,7 +50,7 @@ constexpr int kVariadic = -1;
 
 // clang-format off
 #define A64JIT_HIR_OPS(X)                                                                      \
-  /* name             result            steals leaves pure   arity      kind         immediate */                \
+  /* name             result            steals leaves pure   arity      kind         immediate */ \
   /* %d = locals[local]; `checked`: an unbound local resumes the interpreter */                \
   X(LoadLocal,        kBorrowedMutable, false, true,  true,  0,         kPlain,      kLocal)   \
   /* locals[local] = %a; the old value is released */                                          \
@@ -129,7 +135,8 @@ constexpr int kVariadic = -1;
   X(CheckTracing,     kNone,            false, true,  false, 0,         kPlain,      kNone)    \
   /* ---- Cells and closures (imm: the localsplus index of the cell) ---- */                    \
   /* locals[imm] = cell(locals[imm]) */                                                        \
-  X(MakeCell,         kNone,            false, true,  false, 0,         kPlain,      kLocal)   \
+  X(MakeCell,         kNone,            false, true,  false, 0,         kPlain,      kLocal,   \
+    Call(a64_make_cell, kFrame, kImm, kStatus))                                                \
   /* the function's imm closure cells into the free-variable slots */                          \
   X(CopyFreeVars,     kNone,            false, false, false, 0,         kPlain,      kNumber)  \
   /* %d = locals[imm].cell_contents; empty: resume the interpreter (it raises) */              \
@@ -144,43 +151,58 @@ constexpr int kVariadic = -1;
   /* %d = {args...} */                                                                         \
   X(BuildSet,         kOwned,           true,  true,  false, kVariadic, kPlain,      kNone)    \
   /* %a.add(%b) */                                                                             \
-  X(SetAdd,           kNone,            false, true,  false, 2,         kPlain,      kNone)    \
+  X(SetAdd,           kNone,            false, true,  false, 2,         kPlain,      kNone,    \
+    Call(PySet_Add, kNone, kNone, kStatus))                                                    \
   /* %a |= set(%b) */                                                                          \
-  X(SetUpdate,        kNone,            false, true,  false, 2,         kPlain,      kNone)    \
+  X(SetUpdate,        kNone,            false, true,  false, 2,         kPlain,      kNone,    \
+    Call(_PySet_Update, kNone, kNone, kStatus))                                                \
   /* %a[%b] = %c (a dict) */                                                                   \
-  X(MapAdd,           kNone,            false, true,  false, 3,         kPlain,      kNone)    \
+  X(MapAdd,           kNone,            false, true,  false, 3,         kPlain,      kNone,    \
+    Call(PyDict_SetItem, kNone, kNone, kStatus))                                               \
   /* %a.update(%b) */                                                                          \
-  X(DictUpdate,       kNone,            false, true,  false, 2,         kPlain,      kNone)    \
+  X(DictUpdate,       kNone,            false, true,  false, 2,         kPlain,      kNone,    \
+    Call(a64_dict_update, kNone, kNone, kStatus))                                              \
   /* %b.update(%c) rejecting duplicates, for a call of %a */                                   \
-  X(DictMerge,        kNone,            false, true,  false, 3,         kPlain,      kNone)    \
+  X(DictMerge,        kNone,            false, true,  false, 3,         kPlain,      kNone,    \
+    Call(a64_dict_merge, kNone, kNone, kStatus))                                               \
   /* %d = tuple(%a) of a list */                                                               \
-  X(ListToTuple,      kOwned,           false, true,  false, 1,         kPlain,      kNone)    \
+  X(ListToTuple,      kOwned,           false, true,  false, 1,         kPlain,      kNone,    \
+    Call(PyList_AsTuple, kNone, kNone, kObject))                                               \
   /* %d = %a(*%b, **%c) (%c optional) */                                                       \
-  X(CallEx,           kOwned,           false, true,  false, kVariadic, kPlain,      kNone)    \
+  X(CallEx,           kOwned,           false, true,  false, kVariadic, kPlain,      kNone,    \
+    Call(a64_call_ex, kNone, kNullPad, kObject))                                               \
   /* unpacks %a into imm & 0xff values, a list, and imm >> 8 values, read by ScratchLoad */    \
   X(UnpackEx,         kNone,            false, true,  false, 1,         kPlain,      kNumber)  \
   /* del %a.co_names[imm] */                                                                   \
-  X(DeleteAttr,       kNone,            false, true,  false, 1,         kPlain,      kName)    \
+  X(DeleteAttr,       kNone,            false, true,  false, 1,         kPlain,      kName,    \
+    Call(PyObject_SetAttr, kNone, kNameNull, kStatus))                                         \
   /* del %a[%b] */                                                                             \
-  X(DeleteSubscr,     kNone,            false, true,  false, 2,         kPlain,      kNone)    \
+  X(DeleteSubscr,     kNone,            false, true,  false, 2,         kPlain,      kNone,    \
+    Call(PyObject_DelItem, kNone, kNone, kStatus))                                             \
   /* globals[co_names[imm]] = %a */                                                            \
-  X(StoreGlobal,      kNone,            false, true,  false, 1,         kPlain,      kName)    \
+  X(StoreGlobal,      kNone,            false, true,  false, 1,         kPlain,      kName,    \
+    Call(a64_store_global, kFrameName, kNone, kStatus))                                        \
   /* del globals[co_names[imm]]; missing: resume the interpreter (it raises) */                \
   X(DeleteGlobal,     kNone,            false, true,  false, 0,         kPlain,      kName)    \
   /* %d = __import__(co_names[imm], fromlist %a, level %b) */                                  \
-  X(ImportName,       kOwned,           false, true,  false, 2,         kPlain,      kName)    \
+  X(ImportName,       kOwned,           false, true,  false, 2,         kPlain,      kName,    \
+    Call(a64_import_name, kFrameName, kNone, kObject))                                         \
   /* %d = from module %a import co_names[imm] */                                               \
-  X(ImportFrom,       kOwned,           false, true,  false, 1,         kPlain,      kName)    \
+  X(ImportFrom,       kOwned,           false, true,  false, 1,         kPlain,      kName,    \
+    Call(a64_import_from, kNone, kName, kObject))                                              \
   /* %d = len(%a) */                                                                           \
-  X(GetLen,           kOwned,           false, true,  false, 1,         kPlain,      kNone)    \
+  X(GetLen,           kOwned,           false, true,  false, 1,         kPlain,      kNone,    \
+    Call(a64_get_len, kNone, kNone, kObject))                                                  \
   /* %d:cint = type(%a).tp_flags & imm (MATCH_MAPPING, MATCH_SEQUENCE) */                      \
   X(TypeFlags,        kCInt,            false, false, true,  1,         kPlain,      kNumber)  \
   /* %d = values of keys %b in mapping %a, or None */                                          \
-  X(MatchKeys,        kOwned,           false, true,  false, 2,         kPlain,      kNone)    \
+  X(MatchKeys,        kOwned,           false, true,  false, 2,         kPlain,      kNone,    \
+    Call(a64_match_keys, kNone, kNone, kObject))                                               \
   /* %d = attributes of %a matching class %b with imm positional and %c keyword names, or None */ \
   X(MatchClass,       kOwned,           false, true,  false, 3,         kPlain,      kNumber)  \
   /* %d = builtins.__build_class__ */                                                          \
-  X(LoadBuildClass,   kOwned,           false, true,  false, 0,         kPlain,      kNone)    \
+  X(LoadBuildClass,   kOwned,           false, true,  false, 0,         kPlain,      kNone,    \
+    Call(a64_load_build_class, kFrame, kNone, kObject))                                        \
   /* %d, %d2 = bound __exit__, bound __enter__ of %a (imm 1: the async ones) */                \
   X(BeforeWith,       kOwned,           false, true,  false, 1,         kPlain,      kAsync)   \
   /* ---- Exception handlers (reached through FrameState::catch_block) ---- */                 \
@@ -191,13 +213,17 @@ constexpr int kVariadic = -1;
   /* interpreter takes over (kRaised) */                                                        \
   X(CatchException,   kOwned,           false, true,  false, 0,         kPlain,      kReraised) \
   /* %d = the thread's handled exception (None if none); %a becomes it (PUSH_EXC_INFO) */      \
-  X(PushExcInfo,      kOwned,           false, false, false, 1,         kPlain,      kNone)    \
+  X(PushExcInfo,      kOwned,           false, false, false, 1,         kPlain,      kNone,    \
+    Call(a64_push_exc_info, kThread, kNone, kValue))                                           \
   /* the thread's handled exception = %a, the one it replaces released (POP_EXCEPT) */         \
-  X(PopExcept,        kNone,            true,  false, false, 1,         kPlain,      kNone)    \
+  X(PopExcept,        kNone,            true,  false, false, 1,         kPlain,      kNone,    \
+    Call(a64_pop_except, kThread, kNone, kVoid))                                               \
   /* %d:cint = exception %a matches %b, a class or tuple of classes (CHECK_EXC_MATCH) */        \
-  X(CheckExcMatch,    kCInt,            false, true,  false, 2,         kPlain,      kNone)    \
+  X(CheckExcMatch,    kCInt,            false, true,  false, 2,         kPlain,      kNone,    \
+    Call(a64_check_exc_match, kNone, kNone, kStatus))                                          \
   /* %d = %a(type(%b), %b, %b.__traceback__): a context manager's __exit__ on an exception */  \
-  X(WithExceptStart,  kOwned,           false, true,  false, 2,         kPlain,      kNone)    \
+  X(WithExceptStart,  kOwned,           false, true,  false, 2,         kPlain,      kNone,    \
+    Call(a64_with_except_start, kNone, kNone, kObject))                                        \
   /* raise %a [from %b] (RAISE_VARARGS 1 and 2): always leaves with the exception set */       \
   X(Raise,            kNone,            true,  true,  false, kVariadic, kTerminator, kNone)    \
   /* re-raise exception %a (RERAISE imm; imm > 0: prev_instr from the int imm entries down */ \
@@ -214,17 +240,22 @@ constexpr int kVariadic = -1;
   /* where it resumes; the guest call stub pushes the frame without them) */                  \
   X(ClearLocals,      kNone,            false, false, false, 0,         kPlain,      kNone)    \
   /* %d = the awaitable of %a (imm: GET_AWAITABLE's oparg) */                                  \
-  X(GetAwaitable,     kOwned,           false, true,  false, 1,         kPlain,      kNumber)  \
+  X(GetAwaitable,     kOwned,           false, true,  false, 1,         kPlain,      kNumber,  \
+    Call(a64_get_awaitable, kNone, kImm, kObject))                                             \
   /* %d = %a.__aiter__() */                                                                    \
-  X(GetAiter,         kOwned,           false, true,  false, 1,         kPlain,      kNone)    \
+  X(GetAiter,         kOwned,           false, true,  false, 1,         kPlain,      kNone,    \
+    Call(a64_get_aiter, kNone, kNone, kObject))                                                \
   /* %d = awaitable of %a.__anext__() */                                                       \
-  X(GetAnext,         kOwned,           false, true,  false, 1,         kPlain,      kNone)    \
+  X(GetAnext,         kOwned,           false, true,  false, 1,         kPlain,      kNone,    \
+    Call(a64_get_anext, kNone, kNone, kObject))                                                \
   /* %d = iter(%a) for yield from (coroutines pass through) */                                 \
-  X(GetYieldFromIter, kOwned,           false, true,  false, 1,         kPlain,      kNone)    \
+  X(GetYieldFromIter, kOwned,           false, true,  false, 1,         kPlain,      kNone,    \
+    Call(a64_get_yield_from_iter, kFrame, kNone, kObject))                                     \
   /* %d, %d2:cint = %a.send(%b): the value and 1 (yielded) or 0 (returned) */                 \
   X(Send,             kOwned,           false, true,  false, 2,         kPlain,      kNone)    \
   /* %d = %a wrapped for an async generator's yield */                                         \
-  X(AsyncGenWrap,     kOwned,           false, true,  false, 1,         kPlain,      kNone)    \
+  X(AsyncGenWrap,     kOwned,           false, true,  false, 1,         kPlain,      kNone,    \
+    Call(a64_async_gen_wrap, kNone, kNone, kObject))                                           \
   /* %d = the generator the frame moves into (RETURN_GENERATOR; the interpreter makes it */     \
   /* when coroutine origin tracking is on) */                                                  \
   X(MakeGenerator,    kOwned,           false, true,  false, 0,         kPlain,      kNone)    \
@@ -247,7 +278,7 @@ constexpr int kVariadic = -1;
 // clang-format on
 
 enum class Op : uint8_t {
-#define A64JIT_HIR_OP_ENUM(name, result, steals, leaves, pure, arity, kind, imm) k##name,
+#define A64JIT_HIR_OP_ENUM(name, ...) k##name,
   A64JIT_HIR_OPS(A64JIT_HIR_OP_ENUM)
 #undef A64JIT_HIR_OP_ENUM
 };
@@ -287,7 +318,7 @@ struct OpInfo {
 
 inline const OpInfo& InfoOf(Op op) {
   static constexpr OpInfo kInfo[] = {
-#define A64JIT_HIR_OP_INFO(name, result, steals, leaves, pure, arity, kind, imm) \
+#define A64JIT_HIR_OP_INFO(name, result, steals, leaves, pure, arity, kind, imm, ...) \
   {#name, Result::result, steals, leaves, pure, arity, OpKind::kind, ImmKind::imm},
       A64JIT_HIR_OPS(A64JIT_HIR_OP_INFO)
 #undef A64JIT_HIR_OP_INFO

@@ -128,35 +128,29 @@ bool Builder::CollectionUpdate() {
   }
   const int collection = stack_[stack_.size() - static_cast<size_t>(insn_.oparg)];
   operands.insert(operands.begin(), collection);
-  Op op = Op::kSetAdd;
-  if (insn_.opcode == SET_UPDATE) op = Op::kSetUpdate;
-  if (insn_.opcode == MAP_ADD) op = Op::kMapAdd;
-  if (insn_.opcode == DICT_UPDATE) op = Op::kDictUpdate;
-  if (insn_.opcode == DICT_MERGE) {
-    op = Op::kDictMerge;
+  if (insn_.opcode == DICT_MERGE) {  // and the function being called, for its error message
     operands.insert(operands.begin(), stack_[stack_.size() - 2 - static_cast<size_t>(insn_.oparg)]);
   }
-  Effect(op, operands);
+  Effect(RowOp(), operands);
   ErrorState(pre);
   return true;
 }
 
-// Replaces the top of the stack by op(top): LIST_TO_TUPLE, GET_LEN (which pushes instead),
-// GET_AITER, GET_YIELD_FROM_ITER, GET_AWAITABLE, ASYNC_GEN_WRAP, GET_ANEXT (pushes).
-bool Builder::UnaryObjectOp() {
+// Replaces the top of the stack by op(top), the row's op (LIST_TO_TUPLE, GET_AITER,
+// GET_YIELD_FROM_ITER, GET_AWAITABLE, ASYNC_GEN_WRAP). The op's immediate is the oparg.
+bool Builder::ReplaceTop() {
   const std::vector<int> pre = stack_;
-  const int opcode = insn_.opcode;
-  const bool pushes = opcode == GET_LEN || opcode == GET_ANEXT;
-  Op op = Op::kListToTuple;
-  if (opcode == GET_LEN) op = Op::kGetLen;
-  if (opcode == GET_AITER) op = Op::kGetAiter;
-  if (opcode == GET_ANEXT) op = Op::kGetAnext;
-  if (opcode == GET_YIELD_FROM_ITER) op = Op::kGetYieldFromIter;
-  if (opcode == GET_AWAITABLE) op = Op::kGetAwaitable;
-  if (opcode == ASYNC_GEN_WRAP) op = Op::kAsyncGenWrap;
+  const int r = Def(RowOp(), {Pop1()}, insn_.oparg);
+  ErrorState(pre);
+  Push(r);
+  return true;
+}
+
+// Pushes op(top), the row's op, keeping the top (GET_LEN, GET_ANEXT).
+bool Builder::PushFromTop() {
+  const std::vector<int> pre = stack_;
   if (Depth() < 1) Fail("stack underflow");
-  const int operand = pushes ? stack_.back() : Pop1();
-  const int r = Def(op, {operand}, insn_.oparg);
+  const int r = Def(RowOp(), {stack_.back()}, insn_.oparg);
   ErrorState(pre);
   Push(r);
   return true;
@@ -184,15 +178,12 @@ bool Builder::UnpackEx() {
   return true;
 }
 
-// DELETE_ATTR, DELETE_SUBSCR, STORE_GLOBAL: pop their operands.
-bool Builder::DeleteOrStoreGlobal() {
+// Pops the row's op's operands (its arity) and applies it, the oparg its immediate:
+// DELETE_ATTR, DELETE_SUBSCR, STORE_GLOBAL.
+bool Builder::PopOperands() {
   const std::vector<int> pre = stack_;
-  if (insn_.opcode == DELETE_SUBSCR) {
-    const int sub = Pop1();
-    Effect(Op::kDeleteSubscr, {Pop1(), sub});
-  } else {
-    Effect(insn_.opcode == DELETE_ATTR ? Op::kDeleteAttr : Op::kStoreGlobal, {Pop1()}, insn_.oparg);
-  }
+  const Op op = RowOp();
+  Effect(op, Pop(InfoOf(op).arity), insn_.oparg);
   ErrorState(pre);
   return true;
 }

@@ -131,12 +131,11 @@ bool Builder::Call() {
   return true;
 }
 
-bool Builder::BinaryOrCompare() {
+bool Builder::BinaryOperands() {
   const std::vector<int> pre = stack_;
   const int rhs = Pop1();
   const int lhs = Pop1();
-  const Op op = insn_.opcode == BINARY_OP ? Op::kBinaryOp : Op::kCompareOp;
-  const int r = Def(op, {lhs, rhs}, insn_.oparg);
+  const int r = Def(RowOp(), {lhs, rhs}, insn_.oparg);
   TakeFeedback();
   ErrorState(pre);
   Push(r);
@@ -206,28 +205,8 @@ bool Builder::StoreSubscr() {
 bool Builder::BuildConsuming() {
   const std::vector<int> pre = stack_;
   const int oparg = insn_.oparg;
-  Op op;
-  int n = oparg;
-  switch (insn_.opcode) {
-    case BUILD_LIST:
-      op = Op::kBuildList;
-      break;
-    case BUILD_TUPLE:
-      op = Op::kBuildTuple;
-      break;
-    case BUILD_MAP:
-      op = Op::kBuildMap, n = 2 * oparg;
-      break;
-    case BUILD_SET:
-      op = Op::kBuildSet;
-      break;
-    case BUILD_STRING:
-      op = Op::kBuildString;
-      break;
-    default:
-      Fail("BuildConsuming has no HIR op for this opcode");
-  }
-  const int r = Def(op, Pop(n), oparg);
+  const int n = insn_.opcode == BUILD_MAP ? 2 * oparg : oparg;  // BUILD_MAP: key, value pairs
+  const int r = Def(RowOp(), Pop(n), oparg);
   ErrorState(Without(pre, n));  // consumed
   Push(r);
   return true;
@@ -281,7 +260,7 @@ bool Builder::ListAppendOrExtend() {
   const int v = Pop1();
   if (insn_.oparg < 1 || insn_.oparg > Depth()) Fail("list operand past the stack");
   const int list = stack_[stack_.size() - static_cast<size_t>(insn_.oparg)];
-  Effect(insn_.opcode == LIST_APPEND ? Op::kListAppend : Op::kListExtend, {list, v});
+  Effect(RowOp(), {list, v});
   ErrorState(pre);
   return true;
 }

@@ -1,7 +1,8 @@
-// HIR ops whose lowering is one helper call, each a row: which helper, what comes before and
-// after the op's operands in the helper's argument list, and how the result reports an
-// error. frames.cc's LowerByCallRule applies the rows; ops that need more (inline fast paths,
-// several results) have rules of their own in the family files (lowerer.h).
+// The vocabulary of the op table's lowering column (hir/ops.h): an op lowered as one helper
+// call names the helper, what comes before and after the op's operands in its argument list,
+// and how its result reports an error. frames.cc's LowerByCallRule applies them; ops that need
+// more (inline fast paths, several results) have rules of their own in the family files
+// (lowerer.h).
 #ifndef A64JIT_JIT_LOWER_CALL_RULES_H_
 #define A64JIT_JIT_LOWER_CALL_RULES_H_
 
@@ -37,52 +38,28 @@ enum class Outcome : uint8_t {
   kValue,   // a new reference; cannot fail
 };
 
+// An op's lowering column (hir/ops.h), as data: is_call false for ops with a rule of their own.
 struct CallRule {
-  hir::Op op;
+  bool is_call;
   runtime::Helper helper;
   Lead lead;
   Tail tail;
   Outcome outcome;
 };
 
-// clang-format off
-inline constexpr CallRule kCallRules[] = {
-  // op                        helper                                  lead              tail             outcome
-  {hir::Op::kMakeCell,         runtime::Helper::a64_make_cell,          Lead::kFrame,     Tail::kImm,      Outcome::kStatus},
-  {hir::Op::kSetAdd,           runtime::Helper::PySet_Add,              Lead::kNone,      Tail::kNone,     Outcome::kStatus},
-  {hir::Op::kSetUpdate,        runtime::Helper::_PySet_Update,          Lead::kNone,      Tail::kNone,     Outcome::kStatus},
-  {hir::Op::kMapAdd,           runtime::Helper::PyDict_SetItem,         Lead::kNone,      Tail::kNone,     Outcome::kStatus},
-  {hir::Op::kDictUpdate,       runtime::Helper::a64_dict_update,        Lead::kNone,      Tail::kNone,     Outcome::kStatus},
-  {hir::Op::kDictMerge,        runtime::Helper::a64_dict_merge,         Lead::kNone,      Tail::kNone,     Outcome::kStatus},
-  {hir::Op::kListToTuple,      runtime::Helper::PyList_AsTuple,         Lead::kNone,      Tail::kNone,     Outcome::kObject},
-  {hir::Op::kCallEx,           runtime::Helper::a64_call_ex,            Lead::kNone,      Tail::kNullPad,  Outcome::kObject},
-  {hir::Op::kDeleteAttr,       runtime::Helper::PyObject_SetAttr,       Lead::kNone,      Tail::kNameNull, Outcome::kStatus},
-  {hir::Op::kDeleteSubscr,     runtime::Helper::PyObject_DelItem,       Lead::kNone,      Tail::kNone,     Outcome::kStatus},
-  {hir::Op::kStoreGlobal,      runtime::Helper::a64_store_global,       Lead::kFrameName, Tail::kNone,     Outcome::kStatus},
-  {hir::Op::kImportName,       runtime::Helper::a64_import_name,        Lead::kFrameName, Tail::kNone,     Outcome::kObject},
-  {hir::Op::kImportFrom,       runtime::Helper::a64_import_from,        Lead::kNone,      Tail::kName,     Outcome::kObject},
-  {hir::Op::kGetLen,           runtime::Helper::a64_get_len,            Lead::kNone,      Tail::kNone,     Outcome::kObject},
-  {hir::Op::kMatchKeys,        runtime::Helper::a64_match_keys,         Lead::kNone,      Tail::kNone,     Outcome::kObject},
-  {hir::Op::kLoadBuildClass,   runtime::Helper::a64_load_build_class,   Lead::kFrame,     Tail::kNone,     Outcome::kObject},
-  {hir::Op::kGetAwaitable,     runtime::Helper::a64_get_awaitable,      Lead::kNone,      Tail::kImm,      Outcome::kObject},
-  {hir::Op::kGetAiter,         runtime::Helper::a64_get_aiter,          Lead::kNone,      Tail::kNone,     Outcome::kObject},
-  {hir::Op::kGetAnext,         runtime::Helper::a64_get_anext,          Lead::kNone,      Tail::kNone,     Outcome::kObject},
-  {hir::Op::kGetYieldFromIter, runtime::Helper::a64_get_yield_from_iter, Lead::kFrame,    Tail::kNone,     Outcome::kObject},
-  {hir::Op::kAsyncGenWrap,     runtime::Helper::a64_async_gen_wrap,     Lead::kNone,      Tail::kNone,     Outcome::kObject},
-  {hir::Op::kPushExcInfo,      runtime::Helper::a64_push_exc_info,      Lead::kThread,    Tail::kNone,     Outcome::kValue},
-  {hir::Op::kPopExcept,        runtime::Helper::a64_pop_except,         Lead::kThread,    Tail::kNone,     Outcome::kVoid},
-  {hir::Op::kCheckExcMatch,    runtime::Helper::a64_check_exc_match,    Lead::kNone,      Tail::kNone,     Outcome::kStatus},
-  {hir::Op::kWithExceptStart,  runtime::Helper::a64_with_except_start,  Lead::kNone,      Tail::kNone,     Outcome::kObject},
-};
-// clang-format on
+// The lowering column of every op, indexed by hir::Op.
+#define A64JIT_CALL_RULE_ \
+  CallRule { false, {}, Lead::kNone, Tail::kNone, Outcome::kVoid }
+#define A64JIT_CALL_RULE_Call(helper, lead, tail, outcome) \
+  CallRule { true, runtime::Helper::helper, Lead::lead, Tail::tail, Outcome::outcome }
+#define A64JIT_CALL_RULE(name, result, steals, leaves, pure, arity, kind, imm, ...) \
+  A64JIT_CALL_RULE_##__VA_ARGS__,
+inline constexpr CallRule kCallRules[] = {A64JIT_HIR_OPS(A64JIT_CALL_RULE)};
+#undef A64JIT_CALL_RULE
+#undef A64JIT_CALL_RULE_Call
+#undef A64JIT_CALL_RULE_
 
-// The row of `op`, or nullptr when the op is lowered by a function of its own.
-inline const CallRule* CallRuleFor(hir::Op op) {
-  for (const CallRule& r : kCallRules) {
-    if (r.op == op) return &r;
-  }
-  return nullptr;
-}
+constexpr const CallRule& CallRuleOf(hir::Op op) { return kCallRules[static_cast<size_t>(op)]; }
 
 }  // namespace a64jit::lower
 

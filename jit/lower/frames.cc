@@ -89,11 +89,12 @@ void Lowerer::LowerCopyFreeVars(const Instr& in) {
   }
 }
 
-// One helper call as the op's row in call_rules.h says.
+// One helper call, as the op's Call column in hir/ops.h says (call_rules.h).
 void Lowerer::LowerByCallRule(const Instr& in) {
-  const CallRule* rule = CallRuleFor(in.op);
-  if (rule == nullptr)
-    throw std::logic_error(std::string("lowering: no call rule for ") + hir::OpName(in.op));
+  const CallRule* rule = &CallRuleOf(in.op);
+  if (!rule->is_call) {
+    throw std::logic_error(std::string("lowering: no Call column for ") + hir::OpName(in.op));
+  }
   lir::Operands args;
   if (rule->lead == Lead::kThread) args.push_back(V(tstate_));
   if (rule->lead == Lead::kFrame || rule->lead == Lead::kFrameName) args.push_back(V(frame_));

@@ -1,6 +1,7 @@
 // The lowering pipeline: the constructor's analyses, Run over the blocks, and LowerInstr's
-// table of one rule per HIR op (Rule<Op>, declared from ops.h's list: a missing one does not
-// link). The rules call the families, one file each (lowerer.h).
+// table of one rule per HIR op, Rule<Op>, built from hir/ops.h's list. Ops with a Call column
+// there share the primary template (one helper call); the others have a specialisation here,
+// most of them calling their family's function (one file each, lowerer.h).
 #include "jit/lower/lowerer.h"
 
 namespace a64jit::lower {
@@ -138,195 +139,302 @@ lir::Function Lowerer::Run() {
   return std::move(out_);
 }
 
-void Lowerer::RuleLoadLocal(const Instr& in) { LowerFrameValue(in); }
+// The rule of an op with a Call column in hir/ops.h: that one helper call. An op without one
+// takes a specialisation below; one with neither stops the build here.
+template <Op op>
+void Lowerer::Rule(const Instr& in) {
+  static_assert(CallRuleOf(op).is_call,
+                "a HIR op without a Call(...) lowering column in hir/ops.h needs Rule<Op::k...> "
+                "in jit/lower/lower.cc");
+  LowerByCallRule(in);
+}
 
-void Lowerer::RuleStoreLocal(const Instr& in) { LowerFrameValue(in); }
-
-void Lowerer::RuleLoadConst(const Instr& in) { LowerFrameValue(in); }
-
-void Lowerer::RuleLoadNull(const Instr& in) { LowerFrameValue(in); }
-
-void Lowerer::RuleLoadGlobal(const Instr& in) {
+template <>
+void Lowerer::Rule<Op::kLoadLocal>(const Instr& in) {
+  LowerFrameValue(in);
+}
+template <>
+void Lowerer::Rule<Op::kStoreLocal>(const Instr& in) {
+  LowerFrameValue(in);
+}
+template <>
+void Lowerer::Rule<Op::kLoadConst>(const Instr& in) {
+  LowerFrameValue(in);
+}
+template <>
+void Lowerer::Rule<Op::kLoadNull>(const Instr& in) {
+  LowerFrameValue(in);
+}
+template <>
+void Lowerer::Rule<Op::kLoadGlobal>(const Instr& in) {
   fused_attr_.count(&in) != 0 ? LowerModuleAttrOfGlobal(in) : LowerLoadGlobal(in);
 }
 
-void Lowerer::RuleLoadAttr(const Instr& in) { LowerLoadAttr(in); }
-
-void Lowerer::RuleStoreAttr(const Instr& in) { LowerStoreAttr(in); }
-
-void Lowerer::RuleLoadMethod(const Instr& in) { LowerLoadMethod(in); }
-
-void Lowerer::RuleCall(const Instr& in) { LowerCall(in); }
-
-void Lowerer::RuleBinaryOp(const Instr& in) { LowerObjectProtocol(in); }
-
-void Lowerer::RuleCompareOp(const Instr& in) { LowerObjectProtocol(in); }
-
-void Lowerer::RuleUnaryOp(const Instr& in) { LowerObjectProtocol(in); }
-
-void Lowerer::RuleGetItem(const Instr& in) { LowerObjectProtocol(in); }
-
-void Lowerer::RuleSetItem(const Instr& in) { LowerObjectProtocol(in); }
-
-void Lowerer::RuleContains(const Instr& in) { LowerObjectProtocol(in); }
-
-void Lowerer::RuleBuildList(const Instr& in) { LowerBuild(in); }
-
-void Lowerer::RuleBuildTuple(const Instr& in) { LowerBuild(in); }
-
-void Lowerer::RuleBuildMap(const Instr& in) { LowerBuild(in); }
-
-void Lowerer::RuleBuildConstKeyMap(const Instr& in) { LowerBuild(in); }
-
-void Lowerer::RuleBuildString(const Instr& in) { LowerBuild(in); }
-
-void Lowerer::RuleBuildSlice(const Instr& in) { LowerBuild(in); }
-
-void Lowerer::RuleFormatValue(const Instr& in) { LowerBuild(in); }
-
-void Lowerer::RuleMakeFunction(const Instr& in) { LowerBuild(in); }
-
-void Lowerer::RuleListAppend(const Instr& in) { LowerSequence(in); }
-
-void Lowerer::RuleListExtend(const Instr& in) { LowerSequence(in); }
-
-void Lowerer::RuleUnpackSequence(const Instr& in) { LowerSequence(in); }
-
-void Lowerer::RuleScratchLoad(const Instr& in) { LowerSequence(in); }
-
-void Lowerer::RuleGetIter(const Instr& in) { LowerObjectProtocol(in); }
-
-void Lowerer::RuleForIter(const Instr& in) { LowerForIter(in); }
-
-void Lowerer::RuleIsTrue(const Instr& in) { LowerIsTrue(in); }
-
-void Lowerer::RuleCompareBool(const Instr& in) { LowerCompareBool(in); }
-
-void Lowerer::RuleIsSame(const Instr& in) { LowerIdentity(in); }
-
-void Lowerer::RuleIsNone(const Instr& in) { LowerIdentity(in); }
-
-void Lowerer::RuleIsNull(const Instr& in) { LowerIdentity(in); }
-
-void Lowerer::RuleBoolFromCInt(const Instr& in) { LowerIdentity(in); }
-
-void Lowerer::RuleMov(const Instr& in) { LowerReference(in); }
-
-void Lowerer::RuleDup(const Instr& in) { LowerReference(in); }
-
-void Lowerer::RuleCheckEvalBreaker(const Instr& in) { LowerCheckEvalBreaker(in); }
-
-void Lowerer::RuleCheckTracing(const Instr& in) { LowerCheckTracing(in); }
-
-void Lowerer::RuleMakeCell(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleCopyFreeVars(const Instr& in) { LowerCopyFreeVars(in); }
-
-void Lowerer::RuleLoadDeref(const Instr& in) { LowerCellOrDelete(in); }
-
-void Lowerer::RuleStoreDeref(const Instr& in) { LowerCellOrDelete(in); }
-
-void Lowerer::RuleDeleteDeref(const Instr& in) { LowerCellOrDelete(in); }
-
-void Lowerer::RuleDeleteLocal(const Instr& in) { LowerCellOrDelete(in); }
-
-void Lowerer::RuleBuildSet(const Instr& in) { LowerBuild(in); }
-
-void Lowerer::RuleSetAdd(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleSetUpdate(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleMapAdd(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleDictUpdate(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleDictMerge(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleListToTuple(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleCallEx(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleUnpackEx(const Instr& in) { LowerSequence(in); }
-
-void Lowerer::RuleDeleteAttr(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleDeleteSubscr(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleStoreGlobal(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleDeleteGlobal(const Instr& in) { LowerDeleteGlobal(in); }
-
-void Lowerer::RuleImportName(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleImportFrom(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleGetLen(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleTypeFlags(const Instr& in) { LowerTypeFlags(in); }
-
-void Lowerer::RuleMatchKeys(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleMatchClass(const Instr& in) { LowerMatchClass(in); }
-
-void Lowerer::RuleLoadBuildClass(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleBeforeWith(const Instr& in) { LowerTwoResults(in); }
-
-void Lowerer::RuleFrameLasti(const Instr& in) { LowerCatch(in); }
-
-void Lowerer::RuleCatchException(const Instr& in) { LowerCatch(in); }
-
-void Lowerer::RulePushExcInfo(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RulePopExcept(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleCheckExcMatch(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleWithExceptStart(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleRaise(const Instr& in) { LowerRaise(in); }
-
-void Lowerer::RuleReraise(const Instr& in) { LowerReraise(in); }
-
-void Lowerer::RuleResumedAt(const Instr& in) { LowerResume(in); }
-
-void Lowerer::RuleLoadFrameStack(const Instr& in) { LowerResume(in); }
-
-void Lowerer::RuleResetStackTop(const Instr& in) { LowerResume(in); }
-
-void Lowerer::RuleClearLocals(const Instr&) { ClearLocalsPastParameters(); }
-
-void Lowerer::RuleGetAwaitable(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleGetAiter(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleGetAnext(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleGetYieldFromIter(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleSend(const Instr& in) { LowerTwoResults(in); }
-
-void Lowerer::RuleAsyncGenWrap(const Instr& in) { LowerByCallRule(in); }
-
-void Lowerer::RuleMakeGenerator(const Instr& in) { LowerMakeGenerator(in); }
-
-void Lowerer::RuleIncref(const Instr& in) { LowerReference(in); }
-
-void Lowerer::RuleDecref(const Instr& in) { LowerReference(in); }
-
-void Lowerer::RuleXDecref(const Instr& in) { LowerReference(in); }
-
-void Lowerer::RuleJump(const Instr& in) { LowerTerminator(in); }
-
-void Lowerer::RuleBranch(const Instr& in) { LowerTerminator(in); }
-
-void Lowerer::RuleReturn(const Instr& in) { LowerTerminator(in); }
-
-void Lowerer::RuleDeopt(const Instr& in) { LowerTerminator(in); }
-
-void Lowerer::RuleYield(const Instr& in) { LowerYield(in); }
-
-void Lowerer::RuleEnterInterpreter(const Instr&) { LowerEnterInterpreter(); }
+template <>
+void Lowerer::Rule<Op::kLoadAttr>(const Instr& in) {
+  LowerLoadAttr(in);
+}
+template <>
+void Lowerer::Rule<Op::kStoreAttr>(const Instr& in) {
+  LowerStoreAttr(in);
+}
+template <>
+void Lowerer::Rule<Op::kLoadMethod>(const Instr& in) {
+  LowerLoadMethod(in);
+}
+template <>
+void Lowerer::Rule<Op::kCall>(const Instr& in) {
+  LowerCall(in);
+}
+template <>
+void Lowerer::Rule<Op::kBinaryOp>(const Instr& in) {
+  LowerObjectProtocol(in);
+}
+template <>
+void Lowerer::Rule<Op::kCompareOp>(const Instr& in) {
+  LowerObjectProtocol(in);
+}
+template <>
+void Lowerer::Rule<Op::kUnaryOp>(const Instr& in) {
+  LowerObjectProtocol(in);
+}
+template <>
+void Lowerer::Rule<Op::kGetItem>(const Instr& in) {
+  LowerObjectProtocol(in);
+}
+template <>
+void Lowerer::Rule<Op::kSetItem>(const Instr& in) {
+  LowerObjectProtocol(in);
+}
+template <>
+void Lowerer::Rule<Op::kContains>(const Instr& in) {
+  LowerObjectProtocol(in);
+}
+template <>
+void Lowerer::Rule<Op::kBuildList>(const Instr& in) {
+  LowerBuild(in);
+}
+template <>
+void Lowerer::Rule<Op::kBuildTuple>(const Instr& in) {
+  LowerBuild(in);
+}
+template <>
+void Lowerer::Rule<Op::kBuildMap>(const Instr& in) {
+  LowerBuild(in);
+}
+template <>
+void Lowerer::Rule<Op::kBuildConstKeyMap>(const Instr& in) {
+  LowerBuild(in);
+}
+template <>
+void Lowerer::Rule<Op::kBuildString>(const Instr& in) {
+  LowerBuild(in);
+}
+template <>
+void Lowerer::Rule<Op::kBuildSlice>(const Instr& in) {
+  LowerBuild(in);
+}
+template <>
+void Lowerer::Rule<Op::kFormatValue>(const Instr& in) {
+  LowerBuild(in);
+}
+template <>
+void Lowerer::Rule<Op::kMakeFunction>(const Instr& in) {
+  LowerBuild(in);
+}
+template <>
+void Lowerer::Rule<Op::kListAppend>(const Instr& in) {
+  LowerSequence(in);
+}
+template <>
+void Lowerer::Rule<Op::kListExtend>(const Instr& in) {
+  LowerSequence(in);
+}
+template <>
+void Lowerer::Rule<Op::kUnpackSequence>(const Instr& in) {
+  LowerSequence(in);
+}
+template <>
+void Lowerer::Rule<Op::kScratchLoad>(const Instr& in) {
+  LowerSequence(in);
+}
+template <>
+void Lowerer::Rule<Op::kGetIter>(const Instr& in) {
+  LowerObjectProtocol(in);
+}
+template <>
+void Lowerer::Rule<Op::kForIter>(const Instr& in) {
+  LowerForIter(in);
+}
+template <>
+void Lowerer::Rule<Op::kIsTrue>(const Instr& in) {
+  LowerIsTrue(in);
+}
+template <>
+void Lowerer::Rule<Op::kCompareBool>(const Instr& in) {
+  LowerCompareBool(in);
+}
+template <>
+void Lowerer::Rule<Op::kIsSame>(const Instr& in) {
+  LowerIdentity(in);
+}
+template <>
+void Lowerer::Rule<Op::kIsNone>(const Instr& in) {
+  LowerIdentity(in);
+}
+template <>
+void Lowerer::Rule<Op::kIsNull>(const Instr& in) {
+  LowerIdentity(in);
+}
+template <>
+void Lowerer::Rule<Op::kBoolFromCInt>(const Instr& in) {
+  LowerIdentity(in);
+}
+template <>
+void Lowerer::Rule<Op::kMov>(const Instr& in) {
+  LowerReference(in);
+}
+template <>
+void Lowerer::Rule<Op::kDup>(const Instr& in) {
+  LowerReference(in);
+}
+template <>
+void Lowerer::Rule<Op::kCheckEvalBreaker>(const Instr& in) {
+  LowerCheckEvalBreaker(in);
+}
+template <>
+void Lowerer::Rule<Op::kCheckTracing>(const Instr& in) {
+  LowerCheckTracing(in);
+}
+
+template <>
+void Lowerer::Rule<Op::kCopyFreeVars>(const Instr& in) {
+  LowerCopyFreeVars(in);
+}
+template <>
+void Lowerer::Rule<Op::kLoadDeref>(const Instr& in) {
+  LowerCellOrDelete(in);
+}
+template <>
+void Lowerer::Rule<Op::kStoreDeref>(const Instr& in) {
+  LowerCellOrDelete(in);
+}
+template <>
+void Lowerer::Rule<Op::kDeleteDeref>(const Instr& in) {
+  LowerCellOrDelete(in);
+}
+template <>
+void Lowerer::Rule<Op::kDeleteLocal>(const Instr& in) {
+  LowerCellOrDelete(in);
+}
+template <>
+void Lowerer::Rule<Op::kBuildSet>(const Instr& in) {
+  LowerBuild(in);
+}
+
+template <>
+void Lowerer::Rule<Op::kUnpackEx>(const Instr& in) {
+  LowerSequence(in);
+}
+
+template <>
+void Lowerer::Rule<Op::kDeleteGlobal>(const Instr& in) {
+  LowerDeleteGlobal(in);
+}
+
+template <>
+void Lowerer::Rule<Op::kTypeFlags>(const Instr& in) {
+  LowerTypeFlags(in);
+}
+
+template <>
+void Lowerer::Rule<Op::kMatchClass>(const Instr& in) {
+  LowerMatchClass(in);
+}
+
+template <>
+void Lowerer::Rule<Op::kBeforeWith>(const Instr& in) {
+  LowerTwoResults(in);
+}
+template <>
+void Lowerer::Rule<Op::kFrameLasti>(const Instr& in) {
+  LowerCatch(in);
+}
+template <>
+void Lowerer::Rule<Op::kCatchException>(const Instr& in) {
+  LowerCatch(in);
+}
+
+template <>
+void Lowerer::Rule<Op::kRaise>(const Instr& in) {
+  LowerRaise(in);
+}
+template <>
+void Lowerer::Rule<Op::kReraise>(const Instr& in) {
+  LowerReraise(in);
+}
+template <>
+void Lowerer::Rule<Op::kResumedAt>(const Instr& in) {
+  LowerResume(in);
+}
+template <>
+void Lowerer::Rule<Op::kLoadFrameStack>(const Instr& in) {
+  LowerResume(in);
+}
+template <>
+void Lowerer::Rule<Op::kResetStackTop>(const Instr& in) {
+  LowerResume(in);
+}
+template <>
+void Lowerer::Rule<Op::kClearLocals>(const Instr&) {
+  ClearLocalsPastParameters();
+}
+
+template <>
+void Lowerer::Rule<Op::kSend>(const Instr& in) {
+  LowerTwoResults(in);
+}
+
+template <>
+void Lowerer::Rule<Op::kMakeGenerator>(const Instr& in) {
+  LowerMakeGenerator(in);
+}
+template <>
+void Lowerer::Rule<Op::kIncref>(const Instr& in) {
+  LowerReference(in);
+}
+template <>
+void Lowerer::Rule<Op::kDecref>(const Instr& in) {
+  LowerReference(in);
+}
+template <>
+void Lowerer::Rule<Op::kXDecref>(const Instr& in) {
+  LowerReference(in);
+}
+template <>
+void Lowerer::Rule<Op::kJump>(const Instr& in) {
+  LowerTerminator(in);
+}
+template <>
+void Lowerer::Rule<Op::kBranch>(const Instr& in) {
+  LowerTerminator(in);
+}
+template <>
+void Lowerer::Rule<Op::kReturn>(const Instr& in) {
+  LowerTerminator(in);
+}
+template <>
+void Lowerer::Rule<Op::kDeopt>(const Instr& in) {
+  LowerTerminator(in);
+}
+template <>
+void Lowerer::Rule<Op::kYield>(const Instr& in) {
+  LowerYield(in);
+}
+template <>
+void Lowerer::Rule<Op::kEnterInterpreter>(const Instr&) {
+  LowerEnterInterpreter();
+}
 
 void Lowerer::LowerInstr(const Instr& in) {
   if (pending_result_check_ && in.op != Op::kCheckTracing) {  // CallResultCheck's promise
@@ -337,7 +445,7 @@ void Lowerer::LowerInstr(const Instr& in) {
   operand_types_ = {};  // what one instruction's int form loaded is for its own float form
   using Rule = void (Lowerer::*)(const Instr&);
   static constexpr Rule kRules[] = {
-#define A64JIT_LOWER_RULE(name, ...) &Lowerer::Rule##name,
+#define A64JIT_LOWER_RULE(name, ...) &Lowerer::Rule<Op::k##name>,
       A64JIT_HIR_OPS(A64JIT_LOWER_RULE)
 #undef A64JIT_LOWER_RULE
   };

@@ -195,12 +195,9 @@ class Lowerer {
   static constexpr int64_t kSiteCacheBytes = sizeof(SiteCache);
 
   // ---- lower.cc ----
-  // One rule per HIR op, Rule<Op>, most of them a family's function (which fails on ops not its
-  // own); declared from ops.h's list and placed in LowerInstr's table, so a missing one does
-  // not link.
-#define A64JIT_DECLARE_RULE(name, ...) void Rule##name(const Instr& in);
-  A64JIT_HIR_OPS(A64JIT_DECLARE_RULE)
-#undef A64JIT_DECLARE_RULE
+  // One rule per HIR op (lower.cc): the op's Call column in hir/ops.h, or a specialisation.
+  template <Op op>
+  void Rule(const Instr& in);
   void LowerInstr(const Instr& in);
 
   // ---- emit.cc ----
