@@ -32,6 +32,7 @@
 #ifndef A64JIT_JIT_HIR_OPS_H_
 #define A64JIT_JIT_HIR_OPS_H_
 
+#include <cstddef>
 #include <cstdint>
 
 namespace a64jit::hir {
@@ -316,18 +317,18 @@ struct OpInfo {
   ImmKind imm;
 };
 
-inline const OpInfo& InfoOf(Op op) {
-  static constexpr OpInfo kInfo[] = {
+// Every op's row, indexed by Op (constexpr: lowering checks its Call columns at compile time).
+inline constexpr OpInfo kOpInfo[] = {
 #define A64JIT_HIR_OP_INFO(name, result, steals, leaves, pure, arity, kind, imm, ...) \
   {#name, Result::result, steals, leaves, pure, arity, OpKind::kind, ImmKind::imm},
-      A64JIT_HIR_OPS(A64JIT_HIR_OP_INFO)
+    A64JIT_HIR_OPS(A64JIT_HIR_OP_INFO)
 #undef A64JIT_HIR_OP_INFO
-  };
-  return kInfo[static_cast<size_t>(op)];
-}
+};
 
-inline const char* OpName(Op op) { return InfoOf(op).name; }
-inline bool IsTerminator(Op op) { return InfoOf(op).kind == OpKind::kTerminator; }
+constexpr const OpInfo& InfoOf(Op op) { return kOpInfo[static_cast<size_t>(op)]; }
+
+constexpr const char* OpName(Op op) { return InfoOf(op).name; }
+constexpr bool IsTerminator(Op op) { return InfoOf(op).kind == OpKind::kTerminator; }
 
 }  // namespace a64jit::hir
 

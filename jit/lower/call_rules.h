@@ -61,6 +61,36 @@ inline constexpr CallRule kCallRules[] = {A64JIT_HIR_OPS(A64JIT_CALL_RULE)};
 
 constexpr const CallRule& CallRuleOf(hir::Op op) { return kCallRules[static_cast<size_t>(op)]; }
 
+// Whether every Call column agrees with its helper's row (runtime/helpers.h): the op steals
+// its operands exactly when the helper consumes them all, and the outcome lowering tests is
+// the helper's way of failing.
+constexpr bool CallRulesAgreeWithHelpers() {
+  for (size_t i = 0; i < sizeof(kCallRules) / sizeof(kCallRules[0]); i++) {
+    const CallRule& rule = kCallRules[i];
+    if (!rule.is_call) continue;
+    const bool steals = hir::InfoOf(static_cast<hir::Op>(i)).steals;
+    const runtime::Consumes consumes = runtime::HelperConsumes(rule.helper);
+    if (consumes != (steals ? runtime::Consumes::kAll : runtime::Consumes::kNone)) return false;
+    const runtime::OnError on_error = runtime::HelperOnError(rule.helper);
+    switch (rule.outcome) {
+      case Outcome::kObject:
+        if (on_error != runtime::OnError::kNull) return false;
+        break;
+      case Outcome::kStatus:
+        if (on_error != runtime::OnError::kNegative) return false;
+        break;
+      case Outcome::kVoid:
+      case Outcome::kValue:
+        if (on_error != runtime::OnError::kCannotFail) return false;
+        break;
+    }
+  }
+  return true;
+}
+static_assert(CallRulesAgreeWithHelpers(),
+              "a Call column in hir/ops.h disagrees with its helper's row in runtime/helpers.h "
+              "(steals vs consumes, or outcome vs on error)");
+
 }  // namespace a64jit::lower
 
 #endif  // A64JIT_JIT_LOWER_CALL_RULES_H_

@@ -903,7 +903,7 @@ HelperEntry Describe(const char* name, Ret (*fn)(Args...)) {
 const std::unordered_map<std::string, HelperEntry>& Table() {
   static const std::unordered_map<std::string, HelperEntry> table = [] {
     std::unordered_map<std::string, HelperEntry> t;
-#define A64JIT_HELPER_ENTRY(fn) t[#fn] = Describe(#fn, &fn);
+#define A64JIT_HELPER_ENTRY(fn, ...) t[#fn] = Describe(#fn, &fn);
     A64JIT_HELPERS(A64JIT_HELPER_ENTRY)
 #undef A64JIT_HELPER_ENTRY
     return t;

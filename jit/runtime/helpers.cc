@@ -17,7 +17,7 @@ struct Arity<Ret(Args...)> {
 
 const char* HelperName(Helper h) {
   static constexpr const char* kNames[] = {
-#define A64JIT_HELPER_NAME(fn) #fn,
+#define A64JIT_HELPER_NAME(fn, ...) #fn,
       A64JIT_HELPERS(A64JIT_HELPER_NAME)
 #undef A64JIT_HELPER_NAME
   };
@@ -26,7 +26,7 @@ const char* HelperName(Helper h) {
 
 int HelperArity(Helper h) {
   static constexpr int kArity[] = {
-#define A64JIT_HELPER_ARITY(fn) Arity<decltype(fn)>::value,
+#define A64JIT_HELPER_ARITY(fn, ...) Arity<decltype(fn)>::value,
       A64JIT_HELPERS(A64JIT_HELPER_ARITY)
 #undef A64JIT_HELPER_ARITY
   };

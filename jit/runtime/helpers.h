@@ -18,129 +18,142 @@
 
 struct _PyInterpreterFrame;
 
-// X(function): the whole table.
+// X(function, consumes, error): the whole table.
+//   consumes  whose references the function takes over: kNone (it borrows its operands), kAll
+//             (every object operand, on every path), kSome (some, or only on some outcomes:
+//             its declaration below says which)
+//   error     how it reports an error: kNull (a new reference, or NULL with an exception
+//             set), kNegative (an int, negative with an exception set), kCannotFail, kOwn (a
+//             convention of its own, which its declaration below describes)
+// An op lowered as one helper call (hir/ops.h's Call column) must agree with its helper:
+// jit/lower/call_rules.h checks at compile time that the op steals its operands exactly when
+// the helper consumes them all, and that the call's outcome is the helper's way of failing.
 // clang-format off
-#define A64JIT_HELPERS(X)           \
-  /* Written here */                \
-  X(a64_load_global)                \
-  X(a64_load_global_cached)         \
-  X(a64_load_global_module_cached)  \
-  X(a64_module_attr_of_global)      \
-  X(a64_module_attr_into_frame)     \
-  X(a64_load_attr_cached)           \
-  X(a64_store_attr_cached)          \
-  X(a64_load_method)                \
-  X(a64_load_method_cached)         \
-  X(a64_compare_bool)               \
-  X(a64_int_of)                     \
-  X(a64_call)                       \
-  X(a64_call_enter)                 \
-  X(a64_call_leave)                 \
-  X(a64_after_c_call)               \
-  X(a64_build_list)                 \
-  X(a64_build_tuple)                \
-  X(a64_build_map)                  \
-  X(a64_build_const_key_map)        \
-  X(a64_build_string)               \
-  X(a64_format_value)               \
-  X(a64_unpack_sequence)            \
-  X(a64_list_extend)                \
-  X(a64_make_function)              \
-  X(a64_for_iter)                   \
-  X(a64_power)                      \
-  X(a64_inplace_power)              \
-  X(a64_make_cell)                  \
-  X(a64_build_set)                  \
-  X(a64_dict_update)                \
-  X(a64_dict_merge)                 \
-  X(a64_call_ex)                    \
-  X(a64_unpack_ex)                  \
-  X(a64_store_global)               \
-  X(a64_delete_global)              \
-  X(a64_import_name)                \
-  X(a64_import_from)                \
-  X(a64_get_len)                    \
-  X(a64_box_int)                    \
-  X(a64_box_int_reusing)            \
-  X(a64_binary_op_into_local)       \
-  X(a64_dealloc)                    \
-  X(a64_dealloc_at)                 \
-  X(a64_release_by_stub)            \
-  X(a64_binary_op_by_stub)          \
-  X(a64_isinstance)                 \
-  X(a64_match_keys)                 \
-  X(a64_match_class)                \
-  X(a64_load_build_class)           \
-  X(a64_before_with)                \
-  X(a64_get_awaitable)              \
-  X(a64_get_aiter)                  \
-  X(a64_get_anext)                  \
-  X(a64_get_yield_from_iter)        \
-  X(a64_send)                       \
-  X(a64_async_gen_wrap)             \
-  X(a64_make_generator)             \
-  X(a64_eval_breaker)               \
-  X(a64_frame_lasti)                \
-  X(a64_catch_exception)            \
-  X(a64_push_exc_info)              \
-  X(a64_pop_except)                 \
-  X(a64_check_exc_match)            \
-  X(a64_with_except_start)          \
-  X(a64_raise)                      \
-  X(a64_reraise)                    \
-  /* libpython */                   \
-  X(_Py_Dealloc)                    \
-  X(PySlice_New)                    \
-  X(PyList_Append)                  \
-  X(PyList_AsTuple)                 \
-  X(PyTuple_New)                    \
-  X(PyLong_FromLongLong)            \
-  X(PyLong_FromSsize_t)             \
-  X(PyObject_IsInstance)            \
-  X(PyFloat_FromDouble)             \
-  X(PySet_Add)                      \
-  X(_PySet_Update)                  \
-  X(PyDict_SetItem)                 \
-  X(PyObject_DelItem)               \
-  X(PyObject_GetAttr)               \
-  X(PyObject_Str)                   \
-  X(PyObject_SetAttr)               \
-  X(PyObject_RichCompare)           \
-  X(PyObject_GetItem)               \
-  X(PyObject_SetItem)               \
-  X(PySequence_Contains)            \
-  X(PyObject_GetIter)               \
-  X(PyObject_IsTrue)                \
-  X(PyNumber_Negative)              \
-  X(PyNumber_Positive)              \
-  X(PyNumber_Invert)                \
-  X(PyNumber_Add)                   \
-  X(PyNumber_And)                   \
-  X(PyNumber_FloorDivide)           \
-  X(PyNumber_Lshift)              \
-  X(PyNumber_MatrixMultiply)        \
-  X(PyNumber_Multiply)              \
-  X(PyNumber_Remainder)             \
-  X(PyNumber_Or)                    \
-  X(PyNumber_Rshift)                \
-  X(PyNumber_Subtract)              \
-  X(PyNumber_TrueDivide)            \
-  X(PyNumber_Xor)                   \
-  X(PyNumber_InPlaceAdd)            \
-  X(PyNumber_InPlaceAnd)            \
-  X(PyNumber_InPlaceFloorDivide)    \
-  X(PyNumber_InPlaceLshift)         \
-  X(PyNumber_InPlaceMatrixMultiply) \
-  X(PyNumber_InPlaceMultiply)       \
-  X(PyNumber_InPlaceRemainder)      \
-  X(PyNumber_InPlaceOr)             \
-  X(PyNumber_InPlaceRshift)         \
-  X(PyNumber_InPlaceSubtract)       \
-  X(PyNumber_InPlaceTrueDivide)     \
-  X(PyNumber_InPlaceXor)
+#define A64JIT_HELPERS(X)                               \
+  /* name                           consumes error */   \
+  /* Written here */                                    \
+  X(a64_load_global,                kNone, kOwn)        \
+  X(a64_load_global_cached,         kNone, kOwn)        \
+  X(a64_load_global_module_cached,  kNone, kOwn)        \
+  X(a64_module_attr_of_global,      kNone, kOwn)        \
+  X(a64_module_attr_into_frame,     kNone, kOwn)        \
+  X(a64_load_attr_cached,           kNone, kNull)       \
+  X(a64_store_attr_cached,          kNone, kNegative)   \
+  X(a64_load_method,                kNone, kNegative)   \
+  X(a64_load_method_cached,         kNone, kNegative)   \
+  X(a64_compare_bool,               kNone, kNegative)   \
+  X(a64_int_of,                     kNone, kNull)       \
+  X(a64_call,                       kAll,  kNull)       \
+  X(a64_call_enter,                 kAll,  kOwn)        \
+  X(a64_call_leave,                 kSome, kNull)       \
+  X(a64_after_c_call,               kAll,  kNull)       \
+  X(a64_build_list,                 kAll,  kNull)       \
+  X(a64_build_tuple,                kAll,  kNull)       \
+  X(a64_build_map,                  kAll,  kNull)       \
+  X(a64_build_const_key_map,        kSome, kNull)       \
+  X(a64_build_string,               kAll,  kNull)       \
+  X(a64_format_value,               kNone, kNull)       \
+  X(a64_unpack_sequence,            kNone, kNegative)   \
+  X(a64_list_extend,                kNone, kNegative)   \
+  X(a64_make_function,              kAll,  kNull)       \
+  X(a64_for_iter,                   kNone, kOwn)        \
+  X(a64_power,                      kNone, kNull)       \
+  X(a64_inplace_power,              kNone, kNull)       \
+  X(a64_make_cell,                  kNone, kNegative)   \
+  X(a64_build_set,                  kAll,  kNull)       \
+  X(a64_dict_update,                kNone, kNegative)   \
+  X(a64_dict_merge,                 kNone, kNegative)   \
+  X(a64_call_ex,                    kNone, kNull)       \
+  X(a64_unpack_ex,                  kNone, kNegative)   \
+  X(a64_store_global,               kNone, kNegative)   \
+  X(a64_delete_global,              kNone, kOwn)        \
+  X(a64_import_name,                kNone, kNull)       \
+  X(a64_import_from,                kNone, kNull)       \
+  X(a64_get_len,                    kNone, kNull)       \
+  X(a64_box_int,                    kNone, kNull)       \
+  X(a64_box_int_reusing,            kNone, kNull)       \
+  X(a64_binary_op_into_local,       kSome, kOwn)        \
+  X(a64_dealloc,                    kAll,  kCannotFail) \
+  X(a64_dealloc_at,                 kAll,  kCannotFail) \
+  X(a64_release_by_stub,            kAll,  kCannotFail) \
+  X(a64_binary_op_by_stub,          kSome, kOwn)        \
+  X(a64_isinstance,                 kNone, kNegative)   \
+  X(a64_match_keys,                 kNone, kNull)       \
+  X(a64_match_class,                kNone, kNull)       \
+  X(a64_load_build_class,           kNone, kNull)       \
+  X(a64_before_with,                kNone, kNegative)   \
+  X(a64_get_awaitable,              kNone, kNull)       \
+  X(a64_get_aiter,                  kNone, kNull)       \
+  X(a64_get_anext,                  kNone, kNull)       \
+  X(a64_get_yield_from_iter,        kNone, kNull)       \
+  X(a64_send,                       kNone, kNegative)   \
+  X(a64_async_gen_wrap,             kNone, kNull)       \
+  X(a64_make_generator,             kNone, kOwn)        \
+  X(a64_eval_breaker,               kNone, kOwn)        \
+  X(a64_frame_lasti,                kNone, kNull)       \
+  X(a64_catch_exception,            kNone, kOwn)        \
+  X(a64_push_exc_info,              kNone, kCannotFail) \
+  X(a64_pop_except,                 kAll,  kCannotFail) \
+  X(a64_check_exc_match,            kNone, kNegative)   \
+  X(a64_with_except_start,          kNone, kNull)       \
+  X(a64_raise,                      kAll,  kOwn)        \
+  X(a64_reraise,                    kSome, kOwn)        \
+  /* libpython */                                       \
+  X(_Py_Dealloc,                    kAll,  kCannotFail) \
+  X(PySlice_New,                    kNone, kNull)       \
+  X(PyList_Append,                  kNone, kNegative)   \
+  X(PyList_AsTuple,                 kNone, kNull)       \
+  X(PyTuple_New,                    kNone, kNull)       \
+  X(PyLong_FromLongLong,            kNone, kNull)       \
+  X(PyLong_FromSsize_t,             kNone, kNull)       \
+  X(PyObject_IsInstance,            kNone, kNegative)   \
+  X(PyFloat_FromDouble,             kNone, kNull)       \
+  X(PySet_Add,                      kNone, kNegative)   \
+  X(_PySet_Update,                  kNone, kNegative)   \
+  X(PyDict_SetItem,                 kNone, kNegative)   \
+  X(PyObject_DelItem,               kNone, kNegative)   \
+  X(PyObject_GetAttr,               kNone, kNull)       \
+  X(PyObject_Str,                   kNone, kNull)       \
+  X(PyObject_SetAttr,               kNone, kNegative)   \
+  X(PyObject_RichCompare,           kNone, kNull)       \
+  X(PyObject_GetItem,               kNone, kNull)       \
+  X(PyObject_SetItem,               kNone, kNegative)   \
+  X(PySequence_Contains,            kNone, kNegative)   \
+  X(PyObject_GetIter,               kNone, kNull)       \
+  X(PyObject_IsTrue,                kNone, kNegative)   \
+  X(PyNumber_Negative,              kNone, kNull)       \
+  X(PyNumber_Positive,              kNone, kNull)       \
+  X(PyNumber_Invert,                kNone, kNull)       \
+  X(PyNumber_Add,                   kNone, kNull)       \
+  X(PyNumber_And,                   kNone, kNull)       \
+  X(PyNumber_FloorDivide,           kNone, kNull)       \
+  X(PyNumber_Lshift,                kNone, kNull)       \
+  X(PyNumber_MatrixMultiply,        kNone, kNull)       \
+  X(PyNumber_Multiply,              kNone, kNull)       \
+  X(PyNumber_Remainder,             kNone, kNull)       \
+  X(PyNumber_Or,                    kNone, kNull)       \
+  X(PyNumber_Rshift,                kNone, kNull)       \
+  X(PyNumber_Subtract,              kNone, kNull)       \
+  X(PyNumber_TrueDivide,            kNone, kNull)       \
+  X(PyNumber_Xor,                   kNone, kNull)       \
+  X(PyNumber_InPlaceAdd,            kNone, kNull)       \
+  X(PyNumber_InPlaceAnd,            kNone, kNull)       \
+  X(PyNumber_InPlaceFloorDivide,    kNone, kNull)       \
+  X(PyNumber_InPlaceLshift,         kNone, kNull)       \
+  X(PyNumber_InPlaceMatrixMultiply, kNone, kNull)       \
+  X(PyNumber_InPlaceMultiply,       kNone, kNull)       \
+  X(PyNumber_InPlaceRemainder,      kNone, kNull)       \
+  X(PyNumber_InPlaceOr,             kNone, kNull)       \
+  X(PyNumber_InPlaceRshift,         kNone, kNull)       \
+  X(PyNumber_InPlaceSubtract,       kNone, kNull)       \
+  X(PyNumber_InPlaceTrueDivide,     kNone, kNull)       \
+  X(PyNumber_InPlaceXor,            kNone, kNull)       \
 // clang-format on
 
 namespace a64jit::runtime {
+
+enum class Consumes : uint8_t { kNone, kAll, kSome };
+enum class OnError : uint8_t { kNull, kNegative, kCannotFail, kOwn };
 
 // The helpers written here (definitions in jit/python/helpers.cc). NULL or a negative int
 // is an error with an exception set unless a comment says otherwise.
@@ -200,8 +213,11 @@ uint64_t a64_call_enter(PyThreadState* ts, PyObject** sp, uint64_t c_call_cache,
 // handler may raise) and returns `result`, or NULL (released) with the exception set.
 PyObject* a64_after_c_call(PyThreadState* ts, PyObject* result);
 // What the entry a64_call_enter gave returned -> the call's result (NULL on error); the
-// frame is popped.
+// frame is popped, and `result` (the entry's new reference, or a deopt code) is taken over.
 PyObject* a64_call_leave(PyThreadState* ts, _PyInterpreterFrame* frame, uint64_t result);
+// BUILD_LIST, BUILD_TUPLE, BUILD_STRING: consume items[0 .. n-1] on every path. BUILD_MAP:
+// n pairs, items[0 .. 2n-1]. BUILD_CONST_KEY_MAP: consumes values[0 .. n-1] and borrows
+// `keys` (a co_consts tuple).
 PyObject* a64_build_list(PyObject** items, int64_t n);
 PyObject* a64_build_tuple(PyObject** items, int64_t n);
 PyObject* a64_build_map(PyObject** items, int64_t n);
@@ -362,10 +378,24 @@ int64_t a64_reraise(PyThreadState* ts, _PyInterpreterFrame* frame, PyObject* exc
 
 // The typed id of every helper: Helper::PyNumber_Add, Helper::a64_call, ...
 enum class Helper : uint16_t {
-#define A64JIT_HELPER_ID(fn) fn,
+#define A64JIT_HELPER_ID(fn, ...) fn,
   A64JIT_HELPERS(A64JIT_HELPER_ID)
 #undef A64JIT_HELPER_ID
 };
+
+// The table's consumes and on-error columns, by helper.
+inline constexpr Consumes kHelperConsumes[] = {
+#define A64JIT_HELPER_CONSUMES(fn, consumes, on_error) Consumes::consumes,
+    A64JIT_HELPERS(A64JIT_HELPER_CONSUMES)
+#undef A64JIT_HELPER_CONSUMES
+};
+inline constexpr OnError kHelperOnError[] = {
+#define A64JIT_HELPER_ON_ERROR(fn, consumes, on_error) OnError::on_error,
+    A64JIT_HELPERS(A64JIT_HELPER_ON_ERROR)
+#undef A64JIT_HELPER_ON_ERROR
+};
+constexpr Consumes HelperConsumes(Helper h) { return kHelperConsumes[static_cast<size_t>(h)]; }
+constexpr OnError HelperOnError(Helper h) { return kHelperOnError[static_cast<size_t>(h)]; }
 
 // The symbol compiled code calls (what LIR's `call @name` says).
 const char* HelperName(Helper h);
