@@ -65,18 +65,6 @@ std::string ModuleOf(PyFunctionObject* func) {
   return func != nullptr ? Utf8(func->func_module) : "?";
 }
 
-// Whether `text` matches `pattern`, whose `*` matches any run of characters.
-bool GlobMatch(const char* pattern, const char* text) {
-  if (*pattern == '\0') return *text == '\0';
-  if (*pattern == '*') {
-    for (const char* t = text;; t++) {
-      if (GlobMatch(pattern + 1, t)) return true;
-      if (*t == '\0') return false;
-    }
-  }
-  return *pattern == *text && GlobMatch(pattern + 1, text + 1);
-}
-
 namespace {
 
 CodeState* StateOf(PyCodeObject* code, PyFunctionObject* func) {
@@ -96,54 +84,6 @@ CodeState* StateOf(PyCodeObject* code, PyFunctionObject* func) {
     return nullptr;
   }
   return st;
-}
-
-bool Qualifies(CodeState* st) {
-  Runtime& r = TheRuntime();
-  const Config& c = r.config;
-  if (!st->list_checked) {
-    st->list_checked = true;
-    st->listed = c.jitlist.empty() && c.jitlist_file.empty();
-    for (const auto* list : {&c.jitlist, &c.jitlist_file_patterns}) {
-      for (const std::string& p : *list) {
-        if (GlobMatch(p.c_str(), st->name.c_str())) st->listed = true;
-      }
-    }
-  }
-  if (!st->listed) return false;
-  if (st->calls++ >= c.threshold.value_or(0)) return true;
-  if (c.hot_loop_us > 0 && st->interpreted_ns >= c.hot_loop_us * 1000) {
-    r.stats.loop_time_qualified++;
-    return true;
-  }
-  return false;
-}
-
-// Whether `code` has a loop: a JUMP_BACKWARD in its unquickened code (3.11 ends every `for`
-// and `while` body with one; JUMP_BACKWARD_NO_INTERRUPT only loops over an awaitable).
-bool HasLoop(PyCodeObject* code) {
-  PyObject* bytes = PyCode_GetCode(code);
-  if (bytes == nullptr) {
-    PyErr_Clear();
-    return false;
-  }
-  const auto* units = reinterpret_cast<const _Py_CODEUNIT*>(PyBytes_AS_STRING(bytes));
-  const Py_ssize_t n = PyBytes_GET_SIZE(bytes) / 2;
-  bool found = false;
-  for (Py_ssize_t i = 0; i < n && !found; i++) found = _Py_OPCODE(units[i]) == JUMP_BACKWARD;
-  Py_DECREF(bytes);
-  return found;
-}
-
-// Whether an interpreted run of `st`'s function is timed, for Config::hot_loop_us: only
-// functions with a loop that are still counting, on their way to a threshold above 0.
-bool TimesLoop(const Runtime& r, CodeState* st, PyCodeObject* code) {
-  if (r.config.hot_loop_us <= 0 || r.config.threshold.value_or(0) == 0 || !st->listed ||
-      st->status != CodeState::Status::kCounting) {
-    return false;
-  }
-  if (st->has_loop < 0) st->has_loop = HasLoop(code) ? 1 : 0;
-  return st->has_loop == 1;
 }
 
 int64_t MonotonicNs() {

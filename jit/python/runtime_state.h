@@ -3,7 +3,8 @@
 // cache that finds a compiled code's state on the call path. Not an API: jit.h is.
 //
 // jit.cc holds the call path (entry, deopt, the eval hook, generators), whose always-inline
-// chain must stay in one file; compile.cc compiles one function; stubs.cc sets up the
+// chain must stay in one file; compile_policy.cc decides which functions to compile and when;
+// compile.cc compiles one function; stubs.cc sets up the
 // runtime (executor, shared guest stubs, native tools); config.cc reads the environment and
 // stats_report.cc answers queries and writes the statistics.
 #ifndef A64JIT_JIT_PYTHON_RUNTIME_STATE_H_
@@ -170,6 +171,10 @@ bool EnsureRuntime(const Config& config);
 std::string ModuleOf(PyFunctionObject* func);
 // Whether `text` matches `pattern`, whose `*` matches any run of characters.
 bool GlobMatch(const char* pattern, const char* text);
+// compile_policy.cc: whether `st`'s function is to be compiled on this call (it counts the
+// call), and whether this interpreted run of it is to be timed (Config::hot_loop_us).
+bool Qualifies(CodeState* st);
+bool TimesLoop(const Runtime& r, CodeState* st, PyCodeObject* code);
 
 // Compiles `code` (compile.cc): on success st is kCompiled and its code installed; else
 // kFailed, with the reason logged and counted.

@@ -1,0 +1,76 @@
+// The compile policy: which functions are compiled, and when. A function qualifies once it is
+// on the JIT list (A64JIT_JITLIST and A64JIT_JITLIST_FILE, glob patterns over module:qualname) and
+// its calls reach the threshold, or, with A64JIT_HOT_LOOP_US, once its interpreted runs have
+// taken that long (only functions with a loop are timed).
+#include <Python.h>
+#include <opcode.h>
+
+#include "jit/python/runtime_state.h"
+
+namespace a64jit::python {
+
+namespace {
+
+// Whether `code` has a loop: a JUMP_BACKWARD in its unquickened code (3.11 ends every `for`
+// and `while` body with one; JUMP_BACKWARD_NO_INTERRUPT only loops over an awaitable).
+bool HasLoop(PyCodeObject* code) {
+  PyObject* bytes = PyCode_GetCode(code);
+  if (bytes == nullptr) {
+    PyErr_Clear();
+    return false;
+  }
+  const auto* units = reinterpret_cast<const _Py_CODEUNIT*>(PyBytes_AS_STRING(bytes));
+  const Py_ssize_t n = PyBytes_GET_SIZE(bytes) / 2;
+  bool found = false;
+  for (Py_ssize_t i = 0; i < n && !found; i++) found = _Py_OPCODE(units[i]) == JUMP_BACKWARD;
+  Py_DECREF(bytes);
+  return found;
+}
+
+}  // namespace
+
+// Whether `text` matches `pattern`, whose `*` matches any run of characters.
+bool GlobMatch(const char* pattern, const char* text) {
+  if (*pattern == '\0') return *text == '\0';
+  if (*pattern == '*') {
+    for (const char* t = text;; t++) {
+      if (GlobMatch(pattern + 1, t)) return true;
+      if (*t == '\0') return false;
+    }
+  }
+  return *pattern == *text && GlobMatch(pattern + 1, text + 1);
+}
+
+bool Qualifies(CodeState* st) {
+  Runtime& r = TheRuntime();
+  const Config& c = r.config;
+  if (!st->list_checked) {
+    st->list_checked = true;
+    st->listed = c.jitlist.empty() && c.jitlist_file.empty();
+    for (const auto* list : {&c.jitlist, &c.jitlist_file_patterns}) {
+      for (const std::string& p : *list) {
+        if (GlobMatch(p.c_str(), st->name.c_str())) st->listed = true;
+      }
+    }
+  }
+  if (!st->listed) return false;
+  if (st->calls++ >= c.threshold.value_or(0)) return true;
+  if (c.hot_loop_us > 0 && st->interpreted_ns >= c.hot_loop_us * 1000) {
+    r.stats.loop_time_qualified++;
+    return true;
+  }
+  return false;
+}
+
+// Whether an interpreted run of `st`'s function is timed, for Config::hot_loop_us: only
+// functions with a loop that are still counting, on their way to a threshold above 0.
+bool TimesLoop(const Runtime& r, CodeState* st, PyCodeObject* code) {
+  if (r.config.hot_loop_us <= 0 || r.config.threshold.value_or(0) == 0 || !st->listed ||
+      st->status != CodeState::Status::kCounting) {
+    return false;
+  }
+  if (st->has_loop < 0) st->has_loop = HasLoop(code) ? 1 : 0;
+  return st->has_loop == 1;
+}
+
+}  // namespace a64jit::python
