@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "golden/filetest.h"
+#include "golden/hir_passes.h"
 #include "golden/hir_render.h"
 
 namespace a64jit::golden {
@@ -61,6 +62,34 @@ TEST(Golden, LoweringMatchesExpectations) {
   const std::vector<std::string> files = GoldenFiles("lower");
   ASSERT_GE(files.size(), 3u) << "golden files missing from the runfiles";
   CheckAll(files);
+}
+
+// HIR in, the named passes run, HIR out: precise (blessed) output, or the file's check lines.
+TEST(Golden, HirPassesMatchExpectations) {
+  const std::vector<std::string> files = GoldenFiles("passes");
+  ASSERT_GE(files.size(), 2u) << "golden files missing from the runfiles";
+  for (const std::string& path : files) {
+    std::ifstream in(path);
+    std::stringstream buf;
+    buf << in.rdbuf();
+    const FileTest t = SplitFileTest(buf.str());
+    const std::vector<Check> checks = CheckLines(t.input);
+    if (checks.empty()) {
+      CheckAll({path});
+      continue;
+    }
+    const std::string failure = CheckFailure(RenderFor(path, t.input), checks);
+    EXPECT_TRUE(failure.empty()) << path << ": " << failure;
+  }
+}
+
+TEST(Golden, ChecksFollowTheOutputInOrder) {
+  const auto has = [](const char* t) { return Check{false, t}; };
+  EXPECT_EQ(CheckFailure("a x\nb y\nc z\n", {has("x"), has("z")}), "");
+  EXPECT_NE(CheckFailure("a x\nb y\nc z\n", {has("z"), has("x")}), "");
+  EXPECT_NE(CheckFailure("a x\n", {has("q")}), "");
+  EXPECT_EQ(CheckFailure("a x\n", {Check{true, "q"}}), "");
+  EXPECT_NE(CheckFailure("a x\n", {Check{true, "x"}}), "");
 }
 
 TEST(Golden, UnifiedDiffShowsTheChange) {

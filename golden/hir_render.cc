@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "golden/filetest.h"
+#include "golden/hir_passes.h"
 #include "jit/compiler.h"
 #include "jit/lir/text.h"
 #include "jit/python/code_info.h"
@@ -109,6 +110,7 @@ std::string RenderFor(const std::string& path, const std::string& input) {
   };
   if (ends_with(".hir")) return RenderPython(input, Stage::kHir);
   if (ends_with(".lower")) return RenderPython(input, Stage::kLowered);
+  if (ends_with(".passes")) return RenderHirPasses(input);
   return RenderLir(input);
 }
 

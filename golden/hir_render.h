@@ -18,7 +18,8 @@ enum class Stage {
 // compiled" line.
 std::string RenderPython(const std::string& python_source, Stage stage);
 
-// By the file's extension: RenderLir for *.lir, RenderPython for *.hir and *.lower.
+// By the file's extension: RenderLir for *.lir, RenderPython for *.hir and *.lower,
+// RenderHirPasses (hir_passes.h) for *.passes.
 std::string RenderFor(const std::string& path, const std::string& input);
 
 }  // namespace a64jit::golden
