@@ -2,8 +2,11 @@
 
 #include <sstream>
 
+#include "golden/fake_addresses.h"
+#include "jit/compiler.h"
 #include "jit/hir/passes.h"
 #include "jit/hir/text.h"
+#include "jit/lir/text.h"
 
 namespace a64jit::golden {
 
@@ -37,6 +40,18 @@ bool RunPass(const std::string& name, hir::Function& f) {
   return true;
 }
 
+// The LIR lowering makes of `f` (then the LIR passes and the verifier, as the JIT runs them),
+// with the golden files' fixed addresses.
+std::string Lowered(const hir::Function& f) {
+  std::vector<lower::DeoptSite> sites;
+  try {
+    return lir::Print(
+        compiler::LowerToLir(f, FakeAddressesOfReprs(f.code), f.code.qualname, &sites));
+  } catch (const std::exception& e) {
+    return std::string("error: lowering: ") + e.what() + "\n";
+  }
+}
+
 }  // namespace
 
 std::vector<Check> CheckLines(const std::string& input) {
@@ -66,8 +81,9 @@ std::string RenderHirPasses(const std::string& input) {
   if (passes.empty()) passes.push_back("all");
   try {
     hir::Function f = hir::Parse(hir_text);
-    for (const std::string& name : passes) {
-      if (!RunPass(name, f)) return "error: no pass '" + name + "'\n";
+    for (size_t i = 0; i < passes.size(); i++) {
+      if (passes[i] == "lower" && i + 1 == passes.size()) return Lowered(f);
+      if (!RunPass(passes[i], f)) return "error: no pass '" + passes[i] + "'\n";
     }
     return hir::Print(f);
   } catch (const hir::ParseError& e) {

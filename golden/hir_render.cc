@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "golden/fake_addresses.h"
 #include "golden/filetest.h"
 #include "golden/hir_passes.h"
 #include "jit/compiler.h"
@@ -14,39 +15,9 @@ namespace a64jit::golden {
 
 namespace {
 
-// Fixed, readable stand-ins for the addresses lowering embeds (see golden/README.md):
-// nothing is executed, so they only have to be the same on every machine.
-constexpr uint64_t kFakeConsts = 0x1000000, kFakeNames = 0x2000000, kFakeCaches = 0x3000000;
-constexpr uint64_t kFakeCode = 0x4000000, kFakeObjects = 0x5000000;
-
 lower::RuntimeAddresses FakeAddresses(PyCodeObject* code) {
-  lower::RuntimeAddresses rt = python::AddressesOf(code);  // for small_int_consts
-  for (size_t i = 0; i < rt.consts.size(); i++) rt.consts[i] = kFakeConsts + 16 * i;
-  for (size_t i = 0; i < rt.names.size(); i++) rt.names[i] = kFakeNames + 16 * i;
-  rt.first_instr = kFakeCode;
-  // One 16-byte slot each, in this order (goldens show kFakeObjects + 16 * index).
-  uint64_t* const objects[] = {
-      &rt.py_true,           &rt.py_false,           &rt.py_none,
-      &rt.py_long_type,      &rt.eval_breaker,       &rt.null_sink,
-      &rt.call_stub,         &rt.py_list_type,       &rt.py_tuple_type,
-      &rt.py_list_iter_type, &rt.py_tuple_iter_type, &rt.py_range_iter_type,
-      &rt.py_float_type,     &rt.float_free_list,    &rt.tracemalloc_tracing,
-      &rt.py_str_type,       &rt.builtin_len,        &rt.builtin_isinstance,
-      &rt.list_append,       &rt.small_int_zero,     &rt.builtin_ord,
-      &rt.builtin_chr,       &rt.ascii_char_zero,    &rt.py_module_type,
-      &rt.site_stubs};
-  for (size_t i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {
-    *objects[i] = kFakeObjects + 16 * i;
-  }
-  rt.ascii_char_stride = 56;  // 3.11's: a PyASCIIObject and two bytes, padded
-  auto next_cache = std::make_shared<uint64_t>(kFakeCaches);
-  rt.reserve_site_caches = [](int) { return reinterpret_cast<runtime::SiteCache*>(kFakeCaches); };
-  rt.set_miss_how = [](runtime::SiteCache*, int64_t) {};  // the fake caches are not memory
-  rt.new_site_cache = [next_cache](int, int, int) {
-    auto* cache = reinterpret_cast<runtime::SiteCache*>(*next_cache);
-    *next_cache += runtime::kNextSiteCache;  // one after another, as in the runtime's rooms
-    return cache;
-  };
+  lower::RuntimeAddresses rt = python::AddressesOf(code);  // the per-constant facts
+  UseFakeAddresses(&rt);
   return rt;
 }
 
