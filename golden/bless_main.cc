@@ -3,8 +3,6 @@
 // golden/passes/*.passes by default; a .passes file with check lines is left as it is) and says
 // which ones changed. Commit the result together with the change that caused it: the diff is the
 // review.
-#include <dirent.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -28,20 +26,10 @@ int main(int argc, char** argv) {
   if (files.empty()) {
     for (const char* sub : {"lir", "hir", "lower", "passes"}) {
       const std::string dir = root + "/golden/" + sub;
-      const std::string ext = std::string(".") + sub;
-      DIR* d = opendir(dir.c_str());
-      if (d == nullptr) {
+      if (!a64jit::golden::ListFiles(dir, std::string(".") + sub, &files)) {
         std::fprintf(stderr, "bless: cannot open %s\n", dir.c_str());
         return 2;
       }
-      while (dirent* e = readdir(d)) {
-        const std::string name = e->d_name;
-        if (name.size() > ext.size() &&
-            name.compare(name.size() - ext.size(), ext.size(), ext) == 0) {
-          files.push_back(dir + "/" + name);
-        }
-      }
-      closedir(d);
     }
     std::sort(files.begin(), files.end());
   }

@@ -1,6 +1,9 @@
 #include "golden/filetest.h"
 
+#include <dirent.h>
+
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -18,6 +21,8 @@ namespace {
 
 constexpr uint64_t kBase = 0x10000;  // where the first function is placed
 
+}  // namespace
+
 std::vector<std::string> Lines(const std::string& s) {
   std::vector<std::string> lines;
   std::istringstream in(s);
@@ -25,7 +30,20 @@ std::vector<std::string> Lines(const std::string& s) {
   return lines;
 }
 
-}  // namespace
+bool ListFiles(const std::string& dir, const std::string& ext, std::vector<std::string>* files) {
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return false;
+  const size_t first = files->size();
+  while (dirent* e = readdir(d)) {
+    const std::string name = e->d_name;
+    if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0) {
+      files->push_back(dir + "/" + name);
+    }
+  }
+  closedir(d);
+  std::sort(files->begin() + static_cast<std::ptrdiff_t>(first), files->end());
+  return true;
+}
 
 FileTest SplitFileTest(const std::string& contents) {
   FileTest t;

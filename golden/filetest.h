@@ -8,6 +8,7 @@
 #define A64JIT_GOLDEN_FILETEST_H_
 
 #include <string>
+#include <vector>
 
 namespace a64jit::golden {
 
@@ -19,6 +20,11 @@ struct FileTest {
 };
 
 FileTest SplitFileTest(const std::string& contents);
+// The lines of `s`, without their newlines.
+std::vector<std::string> Lines(const std::string& s);
+// Appends the files in `dir` whose names end in `ext` (".hir") as dir + "/" + name, sorted;
+// false if `dir` cannot be opened.
+bool ListFiles(const std::string& dir, const std::string& ext, std::vector<std::string>* files);
 // The output for an input: per function, a size line and the disassembly. Errors (parse,
 // verify, compile) are output too, so a golden file can pin an error message.
 std::string RenderLir(const std::string& input);

@@ -1,10 +1,8 @@
 // Every golden/lir/*.lir, golden/hir/*.hir and golden/lower/*.lower file's expected output must
 // equal what the code generator / HIR builder produces now; a mismatch prints a unified diff and
 // how to bless.
-#include <dirent.h>
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -17,19 +15,7 @@ namespace {
 
 std::vector<std::string> GoldenFiles(const std::string& kind) {
   std::vector<std::string> files;
-  const std::string dir = "golden/" + kind;
-  const std::string suffix = "." + kind;
-  if (DIR* d = opendir(dir.c_str())) {
-    while (dirent* e = readdir(d)) {
-      std::string name = e->d_name;
-      if (name.size() > suffix.size() &&
-          name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
-        files.push_back(dir + "/" + name);
-      }
-    }
-    closedir(d);
-  }
-  std::sort(files.begin(), files.end());
+  ListFiles("golden/" + kind, "." + kind, &files);
   return files;
 }
 

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "golden/fake_addresses.h"
+#include "golden/filetest.h"
 #include "jit/compiler.h"
 #include "jit/hir/passes.h"
 #include "jit/hir/text.h"
@@ -14,14 +15,6 @@ namespace {
 
 bool StartsWith(const std::string& s, const std::string& prefix) {
   return s.compare(0, prefix.size(), prefix) == 0;
-}
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(line);
-  return lines;
 }
 
 // Runs one named pass; false if there is no such pass.

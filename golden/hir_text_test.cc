@@ -1,15 +1,14 @@
 // HIR text (jit/hir/text.h): every function in golden/hir/*.hir's expected output parses and
 // prints back to the same text; hand-written HIR goes through a pass; malformed text gets an
 // error that names its line and what is wrong.
-#include <dirent.h>
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "golden/filetest.h"
 #include "jit/hir/passes.h"
 #include "jit/hir/text.h"
 
@@ -19,37 +18,19 @@ namespace {
 // The functions of one golden file's expected output, each as Print writes it.
 std::vector<std::string> GoldenFunctions(const std::string& path) {
   std::ifstream in(path);
-  std::string line;
-  bool expected = false;
+  std::stringstream buf;
+  buf << in.rdbuf();
   std::vector<std::string> functions;
-  while (std::getline(in, line)) {
-    if (line.rfind("; ----", 0) == 0) {
-      expected = true;
-      continue;
-    }
-    if (!expected || line.rfind("; ", 0) != 0) continue;
-    line = line.substr(2);
+  for (const std::string& line : golden::Lines(golden::SplitFileTest(buf.str()).expected)) {
     if (line.rfind("function ", 0) == 0) functions.emplace_back();
-    if (!functions.empty() &&
-        (line.rfind("bb", 0) == 0 || line.rfind("  ", 0) == 0 || line.rfind("function ", 0) == 0)) {
-      functions.back() += line + "\n";
-    }
+    if (!functions.empty()) functions.back() += line + "\n";
   }
   return functions;
 }
 
 std::vector<std::string> GoldenHirFiles() {
   std::vector<std::string> files;
-  if (DIR* d = opendir("golden/hir")) {
-    while (dirent* e = readdir(d)) {
-      const std::string name = e->d_name;
-      if (name.size() > 4 && name.compare(name.size() - 4, 4, ".hir") == 0) {
-        files.push_back("golden/hir/" + name);
-      }
-    }
-    closedir(d);
-  }
-  std::sort(files.begin(), files.end());
+  golden::ListFiles("golden/hir", ".hir", &files);
   return files;
 }
 

@@ -162,6 +162,7 @@ class Unsupported : public std::runtime_error {
 // register known to hold it, may rely on).
 bool WritesLocal(const Instr& in, int64_t local);
 
+// The function as text (text.cc; text.h's Parse reads it back).
 std::string Print(const Function& f);
 
 }  // namespace a64jit::hir

@@ -90,37 +90,33 @@ void Lowerer::LowerCopyFreeVars(const Instr& in) {
 }
 
 // One helper call, as the op's Call column in hir/ops.h says (call_rules.h).
-void Lowerer::LowerByCallRule(const Instr& in) {
-  const CallRule* rule = &CallRuleOf(in.op);
-  if (!rule->is_call) {
-    throw std::logic_error(std::string("lowering: no Call column for ") + hir::OpName(in.op));
-  }
+void Lowerer::LowerByCallRule(const Instr& in, const CallRule& rule) {
   lir::Operands args;
-  if (rule->lead == Lead::kThread) args.push_back(V(tstate_));
-  if (rule->lead == Lead::kFrame || rule->lead == Lead::kFrameName) args.push_back(V(frame_));
-  if (rule->lead == Lead::kFrameName) args.push_back(Imm(Name(in.imm)));
+  if (rule.lead == Lead::kThread) args.push_back(V(tstate_));
+  if (rule.lead == Lead::kFrame || rule.lead == Lead::kFrameName) args.push_back(V(frame_));
+  if (rule.lead == Lead::kFrameName) args.push_back(Imm(Name(in.imm)));
   for (int a : in.args) args.push_back(V(LirReg(a)));
-  if (rule->tail == Tail::kName || rule->tail == Tail::kNameNull) {
+  if (rule.tail == Tail::kName || rule.tail == Tail::kNameNull) {
     args.push_back(Imm(Name(in.imm)));
   }
-  if (rule->tail == Tail::kImm) args.push_back(Operand::Imm(in.imm));
-  if (rule->tail == Tail::kNameNull) args.push_back(Operand::Imm(0));
-  if (rule->tail == Tail::kNullPad) {
-    while (static_cast<int>(args.size()) < runtime::HelperArity(rule->helper)) {
+  if (rule.tail == Tail::kImm) args.push_back(Operand::Imm(in.imm));
+  if (rule.tail == Tail::kNameNull) args.push_back(Operand::Imm(0));
+  if (rule.tail == Tail::kNullPad) {
+    while (static_cast<int>(args.size()) < runtime::HelperArity(rule.helper)) {
       args.push_back(Operand::Imm(0));
     }
   }
-  if (rule->outcome == Outcome::kObject) return CallChecked(in, rule->helper, std::move(args));
-  if (rule->outcome == Outcome::kStatus) {
-    CallInt(in, rule->helper, std::move(args), in.dst >= 0 ? LirReg(in.dst) : -1);
+  if (rule.outcome == Outcome::kObject) return CallChecked(in, rule.helper, std::move(args));
+  if (rule.outcome == Outcome::kStatus) {
+    CallInt(in, rule.helper, std::move(args), in.dst >= 0 ? LirReg(in.dst) : -1);
     return;
   }
   SetPrevInstr(in.bc);
-  if (rule->outcome == Outcome::kValue) {
-    Call(rule->helper, std::move(args), LirReg(in.dst));
+  if (rule.outcome == Outcome::kValue) {
+    Call(rule.helper, std::move(args), LirReg(in.dst));
     return;
   }
-  CallVoid(rule->helper, std::move(args));
+  CallVoid(rule.helper, std::move(args));
 }
 
 // DELETE_GLOBAL: a missing name resumes the interpreter, which raises NameError.

@@ -146,7 +146,7 @@ void Lowerer::Rule(const Instr& in) {
   static_assert(CallRuleOf(op).is_call,
                 "a HIR op without a Call(...) lowering column in hir/ops.h needs Rule<Op::k...> "
                 "in jit/lower/lower.cc");
-  LowerByCallRule(in);
+  LowerByCallRule(in, CallRuleOf(op));
 }
 
 template <>

@@ -396,7 +396,7 @@ class Lowerer {
   }
   void LowerCellOrDelete(const Instr& in);
   void LowerCopyFreeVars(const Instr& in);
-  void LowerByCallRule(const Instr& in);
+  void LowerByCallRule(const Instr& in, const CallRule& rule);
   void LowerDeleteGlobal(const Instr& in);
   void LowerTypeFlags(const Instr& in);
   void LowerMatchClass(const Instr& in);
