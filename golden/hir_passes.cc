@@ -5,6 +5,7 @@
 #include "golden/fake_addresses.h"
 #include "golden/filetest.h"
 #include "jit/compiler.h"
+#include "jit/hir/fusions.h"
 #include "jit/hir/passes.h"
 #include "jit/hir/text.h"
 #include "jit/lir/text.h"
@@ -25,6 +26,14 @@ bool RunPass(const std::string& name, hir::Function& f) {
     hir::EliminateDeadCode(f);
   } else if (name == "refcounts") {
     hir::InsertRefcounts(f);
+  } else if (name == "store-targets") {
+    hir::MarkStoreTargets(f);
+  } else if (name == "module-attrs") {
+    hir::FuseModuleAttrs(f);
+  } else if (name == "isinstance-tests") {
+    hir::FuseIsInstanceTests(f);
+  } else if (name == "fusions") {
+    hir::RunFusions(f);
   } else if (name == "all") {
     hir::RunPasses(f);
   } else {

@@ -47,8 +47,21 @@ size_t Function::InstrCount() const {
 
 bool WritesLocal(const Instr& in, int64_t local) {
   const bool writer =
-      in.op == Op::kStoreLocal || in.op == Op::kMakeCell || in.op == Op::kDeleteLocal;
+      Unfused(in.op) == Op::kStoreLocal || in.op == Op::kMakeCell || in.op == Op::kDeleteLocal;
   return (writer && in.imm == local) || in.op == Op::kCopyFreeVars;
+}
+
+uint8_t GlobalKindOf(const CodeInfo& code, int64_t name) {
+  const std::vector<uint8_t>& kinds = code.global_kinds;
+  return name >= 0 && static_cast<size_t>(name) < kinds.size() ? kinds[static_cast<size_t>(name)]
+                                                               : CodeInfo::kNotGlobal;
+}
+
+bool InGlobals(const CodeInfo& code, const Instr& load_global) {
+  if (load_global.feedback != Feedback::kNone) {
+    return load_global.feedback == Feedback::kGlobalModule;
+  }
+  return GlobalKindOf(code, load_global.imm) != CodeInfo::kNotGlobal;
 }
 
 }  // namespace a64jit::hir

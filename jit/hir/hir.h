@@ -162,6 +162,15 @@ class Unsupported : public std::runtime_error {
 // register known to hold it, may rely on).
 bool WritesLocal(const Instr& in, int64_t local);
 
+// What the function's globals held under co_names[name] at compile time (CodeInfo::
+// global_kinds): kNotGlobal when not given.
+uint8_t GlobalKindOf(const CodeInfo& code, int64_t name);
+
+// Whether a LoadGlobal's name is in the globals rather than the builtins: 3.11 specialised it
+// LOAD_GLOBAL_MODULE, or, not quickened yet, the name was a key of the function's globals when
+// it was compiled. A guess that stops being true costs speed only.
+bool InGlobals(const CodeInfo& code, const Instr& load_global);
+
 // The function as text (text.cc; text.h's Parse reads it back).
 std::string Print(const Function& f);
 

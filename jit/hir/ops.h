@@ -264,6 +264,20 @@ constexpr int kVariadic = -1;
   X(Incref,           kNone,            false, false, false, 1,         kPlain,      kNone)    \
   X(Decref,           kNone,            false, false, false, 1,         kPlain,      kNone)    \
   X(XDecref,          kNone,            false, false, false, 1,         kPlain,      kNone)    \
+  /* ---- Made by the speculation passes (speculation.h), after reference counting. Each */    \
+  /* stands for an op above, and every analysis reads it as that op (Unfused below) ---- */     \
+  /* LoadGlobal of a module whose attribute the next instruction loads (LoadAttr or */          \
+  /* LoadMethod of %d) and whose reference the one after releases (Decref %d): lowered as */    \
+  /* one, the hot path taking no reference to the module (fuse_module_attrs.cc) */             \
+  X(LoadModuleForAttr, kOwned,          false, true,  false, 0,         kPlain,      kName)    \
+  /* IsTrue of an isinstance() result read by nothing else, two after its Call (a */           \
+  /* CheckTracing between) and released by the next instruction: the call's inline path */     \
+  /* answers it without making, testing and releasing a bool (fuse_isinstance_tests.cc) */      \
+  X(IsTrueOfIsInstance, kCInt,          false, true,  false, 1,         kPlain,      kNone)    \
+  /* StoreLocal of the value the BinaryOp before it made (past releases of that op's */         \
+  /* operands), or the loop's ForIter: that op may make %a in the local's old object, or do */  \
+  /* the store itself (store_targets.cc) */                                                    \
+  X(StoreLocalResult, kNone,            true,  false, false, 1,         kPlain,      kLocal)   \
   /* goto targets[0] */                                                                        \
   X(Jump,             kNone,            false, false, false, 0,         kTerminator, kNone)    \
   /* if %a:cint != 0 goto targets[0] else targets[1] */                                        \
@@ -326,6 +340,21 @@ inline constexpr OpInfo kOpInfo[] = {
 };
 
 constexpr const OpInfo& InfoOf(Op op) { return kOpInfo[static_cast<size_t>(op)]; }
+
+// The op a speculation pass's op stands for (itself for the others): analyses that ask what an
+// instruction does (stores a local, loads a global, tests truth) read the fused ops as these.
+constexpr Op Unfused(Op op) {
+  switch (op) {
+    case Op::kLoadModuleForAttr:
+      return Op::kLoadGlobal;
+    case Op::kIsTrueOfIsInstance:
+      return Op::kIsTrue;
+    case Op::kStoreLocalResult:
+      return Op::kStoreLocal;
+    default:
+      return op;
+  }
+}
 
 constexpr const char* OpName(Op op) { return InfoOf(op).name; }
 constexpr bool IsTerminator(Op op) { return InfoOf(op).kind == OpKind::kTerminator; }

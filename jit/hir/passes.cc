@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "jit/hir/fusions.h"
+
 namespace a64jit::hir {
 
 namespace {
@@ -24,7 +26,7 @@ struct Successors {
 // How `in` changes which locals are bound: stores, cells and free variables bind, deletions
 // unbind.
 void UpdateBound(const Function& f, const Instr& in, uint8_t* bound) {
-  switch (in.op) {
+  switch (Unfused(in.op)) {
     case Op::kStoreLocal:
     case Op::kMakeCell:
       bound[static_cast<size_t>(in.imm)] = 1;
@@ -93,7 +95,7 @@ void RemoveUnboundChecks(Function& f, Decisions* d) {
   for (size_t b = 0; b < nb; b++) {
     std::copy(in_of(b), in_of(b) + n, assigned.begin());
     for (Instr& ins : f.blocks[b].instrs) {
-      if (ins.op == Op::kStoreLocal && assigned[static_cast<size_t>(ins.imm)]) {
+      if (Unfused(ins.op) == Op::kStoreLocal && assigned[static_cast<size_t>(ins.imm)]) {
         ins.bound = Take(d, Decision::kHirBoundStore, ins.bc);
       }
       UpdateBound(f, ins, assigned.data());
@@ -280,7 +282,7 @@ void KeepLocalsBorrowed(const Block& b, const std::vector<int>& steal_at,
       const Instr& x = b.instrs[static_cast<size_t>(i)];
       if (!WritesLocal(x, def.imm)) continue;
       // Storing this very value back (x = x) is fine: it gets its reference first.
-      stored = !(x.op == Op::kStoreLocal && i == steal_at[vi] && x.args[0] == v.reg);
+      stored = !(Unfused(x.op) == Op::kStoreLocal && i == steal_at[vi] && x.args[0] == v.reg);
     }
     if (!stored) v.kind = Kind::kBorrowedStable;
   }
@@ -456,10 +458,17 @@ void InsertRefcounts(Function& f) {
   for (Block& b : f.blocks) RefcountBlock(f, b, current);
 }
 
+void RunFusions(Function& f, Decisions* d) {
+  MarkStoreTargets(f);
+  FuseModuleAttrs(f, d);
+  FuseIsInstanceTests(f, d);
+}
+
 void RunPasses(Function& f, Decisions* d) {
   Simplify(f, d);
   EliminateDeadCode(f, d);
   InsertRefcounts(f);
+  RunFusions(f, d);
 }
 
 }  // namespace a64jit::hir

@@ -11,6 +11,7 @@
 //   locals, COPY). A new reference is released after its last use unless something stole
 //   it; a borrowed one that is stolen or may go stale gets its own reference. Values that
 //   deopt hands to the interpreter are marked, so the frame receives owned references.
+// RunFusions: the fusion passes (fusions.h), which mark instructions lowering makes as one.
 #ifndef A64JIT_JIT_HIR_PASSES_H_
 #define A64JIT_JIT_HIR_PASSES_H_
 
@@ -24,6 +25,7 @@ namespace a64jit::hir {
 void Simplify(Function& f, Decisions* d = nullptr);
 void EliminateDeadCode(Function& f, Decisions* d = nullptr);
 void InsertRefcounts(Function& f);
+void RunFusions(Function& f, Decisions* d = nullptr);  // fusions.h, in its order
 void RunPasses(Function& f, Decisions* d = nullptr);
 
 }  // namespace a64jit::hir

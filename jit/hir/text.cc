@@ -39,7 +39,7 @@ std::string Immediate(const Function& f, const Instr& in) {
     case ImmKind::kLocal:
       return n + " (" + Quote(c.localsplus_names, in.imm) + ")" +
              word(in.op == Op::kLoadLocal && in.checked, " checked") +
-             word(in.op == Op::kStoreLocal && in.bound, " bound");
+             word(Unfused(in.op) == Op::kStoreLocal && in.bound, " bound");
     case ImmKind::kName:
       return "'" + Quote(c.names, in.imm) + "'";
     case ImmKind::kNumber:

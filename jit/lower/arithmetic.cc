@@ -56,24 +56,24 @@ void Lowerer::BoxFloat(const Instr& in, int d) {
 }
 
 // in.dst = a float holding `d`, in.args both exact floats. A result stored into a local
-// (store_targets_) is written into the local's old float when only the local holds it and
-// that is an exact float, as stock's `s += x` cannot: no float is taken from the free list
-// and none given back. When an operand is the local's value (`s = s + x`), that is the old
-// float, already known to be one.
+// (StoreLocalResult, fusions.h) is written into the local's old float when only the local holds it
+// and that is an exact float, as stock's `s += x` cannot: no float is taken from the free list and
+// none given back. When an operand is the local's value (`s = s + x`), that is the old float,
+// already known to be one.
 //
-// Where BINARY_OP has no int form, the store is done here (fused_stores_): the local
+// Where BINARY_OP has no int form, the store is done here (store_done_): the local
 // already holds the result, so the StoreLocal emits nothing and the hot path takes no count
 // and releases nothing. Any other case goes to `generic` (boxed operands, PyNumber_*), where
 // one helper makes the operation and the store (GenericIntoLocal). Else the old float's
 // count goes to 2 for the store's release, and a new float comes from PyFloat_FromDouble
 // out of line (once a loop runs, the local holds a float of its own).
 void Lowerer::BoxFloatResult(const Instr& in, int d, int generic) {
-  const auto target = store_targets_.find(in.dst);
-  if (target == store_targets_.end()) return BoxFloat(in, d);
-  const Instr& store = *target->second.store;
-  const int operand = target->second.local_operand;
+  const std::optional<hir::StoreTarget> target = StoreTargetOfValue(in);
+  if (!target) return BoxFloat(in, d);
+  const Instr& store = *target->store;
+  const int operand = target->local_operand;
   const bool known = operand >= 0 && unboxed_floats_.count(in.args[operand]) == 0;
-  const bool fused = !HasIntForm(in) && target->second.release_mask >= 0 &&
+  const bool fused = !HasIntForm(in) && target->release_mask >= 0 &&
                      store.imm < (int64_t{1} << 40) && store.bc - in.bc <= 3;  // `how`'s gap
   const auto in_place = [&](int fresh) {
     in_place_floats_.insert(in.dst);
@@ -93,7 +93,7 @@ void Lowerer::BoxFloatResult(const Instr& in, int d, int generic) {
   };
   if (fused) {
     if (!Take(decisions_, Decision::kLowerFloatStoreInPlace, in.bc)) return BoxFloat(in, d);
-    fused_stores_.insert(&store);
+    store_done_ = &store;
     return in_place(generic);
   }
   FastOrGeneric(Decision::kLowerFloatStoreInPlace, in, in_place, [&] {
@@ -107,13 +107,11 @@ void Lowerer::BoxFloatResult(const Instr& in, int d, int generic) {
 // operands' releases (Python code may run there when they are not floats) and the store,
 // in stock's order, by one helper; then on past the store.
 bool Lowerer::GenericIntoLocal(const Instr& in) {
-  const auto target = store_targets_.find(in.dst);
-  if (target == store_targets_.end() || fused_stores_.count(target->second.store) == 0) {
-    return false;
-  }
-  const Instr& store = *target->second.store;
+  const std::optional<hir::StoreTarget> target = StoreTargetOfValue(in);
+  if (!target || store_done_ != target->store) return false;
+  const Instr& store = *target->store;
   const int64_t how =
-      in.imm | target->second.release_mask << 8 | (store.bc - in.bc) << 10 | store.imm << 12;
+      in.imm | target->release_mask << 8 | (store.bc - in.bc) << 10 | store.imm << 12;
   lir::Instr call = HelperCall(
       Helper::a64_binary_op_into_local,
       {V(LirReg(in.args[0])), V(LirReg(in.args[1])), Operand::Imm(how), Operand::Imm(store.bc)});
@@ -123,7 +121,7 @@ bool Lowerer::GenericIntoLocal(const Instr& in) {
   prev_instr_known_ = -1;  // the helper set it, to the operation's unit and then the store's
   DeoptIf(in, Cond::kEq, V(status), Operand::Imm(0));
   const int after = NewBlock();
-  rejoin_after_[&store] = after;
+  RejoinAfter(&store, after);
   Jmp(after);
   cur_ = NewBlock();  // unreachable: takes the caller's jump to the operation's join
   return true;

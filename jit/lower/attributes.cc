@@ -186,20 +186,6 @@ void Lowerer::CheckVersion(int dict, SiteRef cache, int64_t at, int slow) {
   SlowIf(Cond::kNe, Type::kI64, V(version), V(cached), slow);
 }
 
-// Whether a LOAD_GLOBAL's name is in the globals (3.11 specialised it LOAD_GLOBAL_MODULE, or,
-// not quickened yet, the name was a key of the function's globals when it was compiled):
-// its site then checks the globals' version alone, and its cache holds only values found
-// there (a64_load_global_module_cached). A guess that stops being true costs speed only.
-bool Lowerer::InGlobals(const Instr& in) const {
-  if (in.feedback != Feedback::kNone) return in.feedback == Feedback::kGlobalModule;
-  return GlobalKindOf(in.imm) != hir::CodeInfo::kNotGlobal;
-}
-
-uint8_t Lowerer::GlobalKindOf(int64_t name) const {
-  const std::vector<uint8_t>& kinds = f_.code.global_kinds;
-  return static_cast<size_t>(name) < kinds.size() ? kinds[name] : hir::CodeInfo::kNotGlobal;
-}
-
 // Goes to `slow` unless the globals' tag, and unless `module_only` the builtins' tag too
 // (both in one guard), are the ones GlobalCache `cache` holds.
 void Lowerer::CheckGlobalTags(SiteRef cache, bool module_only, int slow, int bc) {
@@ -225,7 +211,7 @@ void Lowerer::LowerLoadGlobal(const Instr& in) {
   const int known = prev_instr_known_;
   const int slow = ColdBlock(), done = NewBlock();
   const SiteRef cache = SiteRefOf(site);
-  const bool module_only = InGlobals(in);
+  const bool module_only = hir::InGlobals(f_.code, in);  // its site checks the globals alone
   // The version tags alone: 3.11 gives every dict, and every change to one, a version tag no
   // other dict has or had (docs/cpython311.md), so equal tags mean the very dicts the cache
   // was filled from, unchanged since; the cache's dict pointers are the helper's.
@@ -252,16 +238,15 @@ void Lowerer::LowerLoadGlobal(const Instr& in) {
 // global's cache without a reference, then the module probe (ModuleProbe) into attr.dst.
 // Any failed guard runs the three instructions as they are, in a cold block.
 void Lowerer::LowerModuleAttrOfGlobal(const Instr& global) {
-  const Instr& attr = *fused_attr_.at(&global).first;
-  const Instr& release = *fused_attr_.at(&global).second;
-  if (!Take(decisions_, Decision::kLowerModuleAttrOfGlobal, global.bc)) {
-    // Each lowered on its own, as if never found: the load here, the other two when the
-    // block's loop reaches them.
-    fused_attr_.erase(&global);
-    fused_tail_.erase(&attr);
-    fused_tail_.erase(&release);
+  const Instr* attr_at = Following(global, 1);
+  const Instr* release = Following(global, 2);
+  if (attr_at == nullptr || release == nullptr || !InlineModuleProbe(*attr_at)) {
+    // Each lowered on its own (no module type to probe for): the load here, the other two
+    // when the block's loop reaches them.
     return LowerLoadGlobal(global);
   }
+  const Instr& attr = *attr_at;
+  skip_ = 2;  // the attribute load and the release are lowered here
   SiteCache* global_site = NewSiteCache(&global);
   SiteCache* attr_site = NewSiteCache(&attr);
   const SiteRef cache = SiteRefOf(global_site);
@@ -301,7 +286,7 @@ void Lowerer::LowerModuleAttrOfGlobal(const Instr& global) {
   } else {
     ModuleAttrByStatus(global, attr, caches);
   }
-  lowering_ = &release;
+  lowering_ = release;
   Jmp(done);
   cur_ = done;
   prev_instr_known_ = -1;  // the cold path stored it (the two paths need not agree)

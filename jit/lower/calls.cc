@@ -166,7 +166,7 @@ int64_t Lowerer::StrStateMask(bool compact_ascii) {
 // to kSmallIntMax, else a64_box_int's.
 void Lowerer::BoxInt(const Instr& in, int v) {
   if (rt_.small_int_zero == 0) return CallChecked(in, Helper::a64_box_int, {V(v)});
-  const auto target = store_targets_.find(in.dst);
+  const std::optional<hir::StoreTarget> target = StoreTargetOfValue(in);
   bool small_ints_taken = false;
   FastOrGeneric(
       Decision::kLowerSmallIntBox, in,
@@ -178,12 +178,12 @@ void Lowerer::BoxInt(const Instr& in, int v) {
         small_ints_taken = true;
       },
       [&] {
-        // A result the next instruction stores into a local (store_targets_) may be made in
+        // A result the next instruction stores into a local (StoreLocalResult) may be made in
         // the local's old int (ReuseInt). Asked after the small-int form, so that
         // a limit declining that one declines this one too.
-        if (small_ints_taken && target != store_targets_.end() &&
+        if (small_ints_taken && target &&
             Take(decisions_, Decision::kLowerIntStoreInPlace, in.bc)) {
-          return ReuseInt(in, v, *target->second.store, target->second.local_operand);
+          return ReuseInt(in, v, *target->store, target->local_operand);
         }
         CallChecked(in, Helper::a64_box_int, {V(v)});
       });
@@ -316,14 +316,16 @@ void Lowerer::InlineIsInstance(const Instr& in, int slow) {
   Decref(x, false, in.bc);
   Decref(cls, false, in.bc);
   ReleaseHeld(callable);
-  const auto test = truth_tests_.find(&in);
-  if (test != truth_tests_.end()) {  // 0 or 1, answered by the types: the IsTrue's int
+  // FuseIsInstanceTests' IsTrueOfIsInstance two on, the result's release the one after it.
+  const Instr* is_true = Following(in, 2);
+  if (is_true != nullptr && is_true->op == Op::kIsTrueOfIsInstance && is_true->args[0] == in.dst) {
+    // 0 or 1, answered by the types: the IsTrue's int
     const int pure = NewBlock(), ran_code = NewBlock(), after = NewBlock();
     Br(Cond::kUlt, V(result), Operand::Imm(runtime::kIsInstanceRanCode), pure, ran_code);
     cur_ = pure;
-    Mov(V(result), Type::kI64, LirReg(test->second.is_true->dst));
+    Mov(V(result), Type::kI64, LirReg(is_true->dst));
     Jmp(after);
-    rejoin_after_[test->second.release] = after;
+    RejoinAfter(Following(in, 3), after);
     cur_ = ran_code;
   }
   DeoptIf(in, Cond::kSlt, V(result), Operand::Imm(0));  // the references are released

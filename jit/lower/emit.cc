@@ -231,7 +231,7 @@ int Lowerer::Spill(const std::vector<int>& args) {
 void Lowerer::ReserveSiteCaches() {
   if (!rt_.reserve_site_caches) return;
   const int count = CountInstrs([](Op op) {
-    return op == Op::kCall || op == Op::kLoadGlobal || op == Op::kLoadAttr ||
+    return op == Op::kCall || Unfused(op) == Op::kLoadGlobal || op == Op::kLoadAttr ||
            op == Op::kStoreAttr || op == Op::kLoadMethod;
   });
   if (count == 0) return;
@@ -282,7 +282,7 @@ SiteCache* Lowerer::NewSiteCache(const Instr* site) {
   if (!rt_.new_site_cache) return nullptr;
   if (site == nullptr) site = lowering_;
   if (site == nullptr) return rt_.new_site_cache(-1, -1, -1);
-  const bool named = site->op == Op::kLoadGlobal || site->op == Op::kLoadAttr ||
+  const bool named = Unfused(site->op) == Op::kLoadGlobal || site->op == Op::kLoadAttr ||
                      site->op == Op::kStoreAttr || site->op == Op::kLoadMethod;
   const int argc = site->op == Op::kCall ? static_cast<int>(site->imm) : -1;
   return rt_.new_site_cache(site->bc, named ? static_cast<int>(site->imm) : -1, argc);

@@ -325,7 +325,7 @@ void Lowerer::LowerFrameValue(const Instr& in) {
   if (in.op == Op::kLoadLocal) {
     Load(V(frame_), kLocalsPlus + 8 * in.imm, Type::kPtr, LirReg(in.dst));
     if (in.checked) DeoptIf(in, Cond::kEq, V(LirReg(in.dst)), Operand::Imm(0));
-  } else if (in.op == Op::kStoreLocal) {
+  } else if (Unfused(in.op) == Op::kStoreLocal) {
     LowerStoreLocal(in);
   } else if (in.op == Op::kLoadConst) {
     Mov(Imm(Const(in.imm)), Type::kPtr, LirReg(in.dst));
@@ -336,7 +336,10 @@ void Lowerer::LowerFrameValue(const Instr& in) {
 
 // locals[imm] = the value, the old one released (not NULL where the local is bound).
 void Lowerer::LowerStoreLocal(const Instr& in) {
-  if (fused_stores_.count(&in) != 0) return;  // the BINARY_OP stored (BoxFloatResult)
+  if (&in == store_done_) {  // the BINARY_OP stored (BoxFloatResult)
+    store_done_ = nullptr;
+    return;
+  }
   const int old = Load(V(frame_), LocalOffset(in.imm), Type::kPtr);
   Store(V(LirReg(in.args[0])), V(frame_), LocalOffset(in.imm), Type::kPtr);
   // A float made in place (BoxFloatResult) leaves the old one alive: no free-list path.

@@ -31,15 +31,14 @@ Lowerer::Lowerer(const Function& f, const RuntimeAddresses& rt, const std::strin
   out_.vreg_types.reserve(5 * n + 16);
   // Only registers with one definition (stack registers s_k have several).
   const std::vector<int> defs = f.DefinitionCounts();
-  const std::vector<int> reads = f.UseCounts();  // arguments and exit states
   for (const Block& b : f.blocks) {
     for (const Instr& in : b.instrs) {
       if ((in.op == Op::kLoadLocal || in.op == Op::kLoadConst) && in.dst >= 0) {
         borrow_source_[static_cast<size_t>(in.dst)] = &in;
       }
       if (in.op == Op::kLoadNull && in.dst >= 0) null_regs_.insert(in.dst);
-      if (in.op == Op::kLoadGlobal && in.dst >= 0 &&
-          GlobalKindOf(in.imm) == hir::CodeInfo::kGlobalModule) {
+      if (Unfused(in.op) == Op::kLoadGlobal && in.dst >= 0 &&
+          hir::GlobalKindOf(f_.code, in.imm) == hir::CodeInfo::kGlobalModule) {
         module_global_regs_.insert(in.dst);
       }
       if (in.op == Op::kBinaryOp && in.dst >= 0 && FloatFormOf(in.imm)) {
@@ -49,18 +48,16 @@ Lowerer::Lowerer(const Function& f, const RuntimeAddresses& rt, const std::strin
   }
   for (const Block& b : f.blocks) {
     for (const Instr& in : b.instrs) {
-      if (in.op == Op::kStoreLocal && IsFloatLike(in.args[0])) float_like_locals_.insert(in.imm);
+      if (Unfused(in.op) == Op::kStoreLocal && IsFloatLike(in.args[0]))
+        float_like_locals_.insert(in.imm);
     }
   }
-  FindStoreTargets(defs, reads);
   for (size_t reg = 0; reg < defs.size(); reg++) {
     if (defs[reg] == 1) continue;
     borrow_source_[reg] = nullptr;
     null_regs_.erase(static_cast<int>(reg));
     module_global_regs_.erase(static_cast<int>(reg));
   }
-  FindModuleAttrsOfGlobals(defs, reads);
-  FindIsInstanceTests(defs, reads);
   FindLoops();
   out_.ret = Type::kPtr;
 }
@@ -81,7 +78,7 @@ lir::Function Lowerer::Run() {
       },
       [](int64_t nb) { return FloatFormOf(nb).has_value(); });
   unboxed_ = UnboxedTemporaries(f_, [this](const Instr& in) {
-    return in.op == Op::kIsTrue ? rt_.py_long_type != 0 : HasIntForm(in);
+    return Unfused(in.op) == Op::kIsTrue ? rt_.py_long_type != 0 : HasIntForm(in);
   });
   unboxed_floats_ = UnboxedTemporaries(f_, [this](const Instr& in) { return HasFloatForm(in); });
   for (auto [set, kind] : {std::pair{&unboxed_, Decision::kLowerUnboxedInt},
@@ -120,23 +117,51 @@ lir::Function Lowerer::Run() {
     group_now_ = static_cast<int>(b) + 1;
     group_[static_cast<size_t>(cur_)] = group_now_;
     prev_instr_known_ = -1;
-    const std::vector<Instr>& instrs = f_.blocks[b].instrs;
+    block_ = &f_.blocks[b];
+    const std::vector<Instr>& instrs = block_->instrs;
     for (size_t i = 0; i < instrs.size(); i++) {
+      at_ = i;
       lowering_ = &instrs[i];
       next_ = i + 1 < instrs.size() ? &instrs[i + 1] : nullptr;
       LowerInstr(instrs[i]);
-      const auto rejoin = rejoin_after_.find(&instrs[i]);
-      if (rejoin != rejoin_after_.end()) {  // InlineIsInstance's answer waits there
-        Jmp(rejoin->second);
-        cur_ = rejoin->second;
+      i += std::exchange(skip_, 0);
+      if (rejoin_ && rejoin_->after == &instrs[i]) {  // a fused op's fast path waits there
+        Jmp(rejoin_->block);
+        cur_ = rejoin_->block;
         prev_instr_known_ = -1;
+        rejoin_.reset();
       }
     }
+    if (rejoin_ || store_done_ != nullptr) {
+      throw std::logic_error("lowering: a fused op's partner was not in its block");
+    }
     lowering_ = next_ = nullptr;
+    block_ = nullptr;
   }
   if (return_block_ >= 0) LowerReturnBlock();
   LayOutBlocks(&out_, std::move(cold_), group_, order_);
   return std::move(out_);
+}
+
+// The instruction k after `in` in its block, when `in` is the one being lowered; else null.
+// A fused op finds its partners so (fusions.h).
+const Instr* Lowerer::Following(const Instr& in, size_t k) const {
+  if (&in != lowering_ || block_ == nullptr || at_ + k >= block_->instrs.size()) return nullptr;
+  return &block_->instrs[at_ + k];
+}
+
+// Where the value of `in`, the BinaryOp or ForIter being lowered, is stored, when the fusion
+// passes marked it (MarkStoreTargets); else nothing, and the value is made as usual.
+std::optional<hir::StoreTarget> Lowerer::StoreTargetOfValue(const Instr& in) const {
+  if (&in != lowering_ || block_ == nullptr) return std::nullopt;
+  return hir::StoreTargetOf(f_, *block_, at_);
+}
+
+// Once `after`, later in this block, is lowered, the block goes on at `block`, where a fused
+// op's fast path already jumped.
+void Lowerer::RejoinAfter(const Instr* after, int block) {
+  if (rejoin_) throw std::logic_error("lowering: two fused fast paths wait at once");
+  rejoin_ = Rejoin{after, block};
 }
 
 // The rule of an op with a Call column in hir/ops.h: that one helper call. An op without one
@@ -158,6 +183,10 @@ void Lowerer::Rule<Op::kStoreLocal>(const Instr& in) {
   LowerFrameValue(in);
 }
 template <>
+void Lowerer::Rule<Op::kStoreLocalResult>(const Instr& in) {
+  LowerFrameValue(in);
+}
+template <>
 void Lowerer::Rule<Op::kLoadConst>(const Instr& in) {
   LowerFrameValue(in);
 }
@@ -167,7 +196,11 @@ void Lowerer::Rule<Op::kLoadNull>(const Instr& in) {
 }
 template <>
 void Lowerer::Rule<Op::kLoadGlobal>(const Instr& in) {
-  fused_attr_.count(&in) != 0 ? LowerModuleAttrOfGlobal(in) : LowerLoadGlobal(in);
+  LowerLoadGlobal(in);
+}
+template <>
+void Lowerer::Rule<Op::kLoadModuleForAttr>(const Instr& in) {
+  LowerModuleAttrOfGlobal(in);
 }
 
 template <>
@@ -269,6 +302,10 @@ void Lowerer::Rule<Op::kForIter>(const Instr& in) {
 template <>
 void Lowerer::Rule<Op::kIsTrue>(const Instr& in) {
   LowerIsTrue(in);
+}
+template <>
+void Lowerer::Rule<Op::kIsTrueOfIsInstance>(const Instr& in) {
+  LowerIsTrue(in);  // the int InlineIsInstance gave it skips this
 }
 template <>
 void Lowerer::Rule<Op::kCompareBool>(const Instr& in) {
@@ -441,7 +478,6 @@ void Lowerer::LowerInstr(const Instr& in) {
     throw std::logic_error(
         "lowering: a call's result test left for a CheckTracing that did not come");
   }
-  if (fused_tail_.count(&in) != 0) return;  // LowerModuleAttrOfGlobal lowered it
   operand_types_ = {};  // what one instruction's int form loaded is for its own float form
   using Rule = void (Lowerer::*)(const Instr&);
   static constexpr Rule kRules[] = {

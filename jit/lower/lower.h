@@ -140,8 +140,9 @@ struct RuntimeAddresses {
   // An object whose reference count never reaches 0 (2^60), released in place of a NULL
   // local when a returning frame clears its locals without a branch per local; 0: branch.
   uint64_t null_sink = 0;
-  // Calls made inline (known_calls.h), each guarded by the callable's identity: the builtins
-  // `len` and `isinstance` and the descriptor `list.append`; 0: that call is not inline.
+  // Calls made inline (jit/hir/known_calls.h), each guarded by the callable's identity: the
+  // builtins `len` and `isinstance` and the descriptor `list.append`; 0: that call is not
+  // inline.
   uint64_t builtin_len = 0, builtin_isinstance = 0, list_append = 0;
   uint64_t builtin_ord = 0, builtin_chr = 0;
   // The int 0 among the interpreter's small ints, which lie kSmallIntStride bytes apart from

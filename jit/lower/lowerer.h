@@ -24,10 +24,11 @@
 #include <stdexcept>
 #include <utility>
 
+#include "jit/hir/fusions.h"
+#include "jit/hir/known_calls.h"
 #include "jit/lir/cfg.h"
 #include "jit/lower/block_layout.h"
 #include "jit/lower/call_rules.h"
-#include "jit/lower/known_calls.h"
 #include "jit/lower/lower.h"
 #include "jit/lower/object_layouts.h"
 #include "jit/lower/probable_floats.h"
@@ -42,6 +43,8 @@ using hir::Feedback;
 using hir::FrameState;
 using hir::Function;
 using hir::Instr;
+using hir::KnownCall;
+using hir::KnownCallSites;
 using hir::Op;
 using hir::Unsupported;
 using hir::ValueType;
@@ -164,11 +167,6 @@ class Lowerer {
     SiteRef global;
     SiteCache* global_site;
     SiteCache* attr_site;  // its address made where a path needs it (SiteAddress)
-  };
-  struct StoreTarget {
-    const Instr* store;      // the StoreLocal taking a BINARY_OP's (or FOR_ITER's) result
-    int local_operand = -1;  // the operand that is the local's own value (OperandHoldingLocal)
-    int release_mask = 0;    // which operands are released between the two (ReleaseMask)
   };
 
   static constexpr size_t kInstrsPerBlock = 4;
@@ -377,14 +375,10 @@ class Lowerer {
   void FindLoops();
   bool LoadsOwnName() const;
   bool InLoop(int bc) const;
-  void FindIsInstanceTests(const std::vector<int>& defs, const std::vector<int>& reads);
-  void FindStoreTargets(const std::vector<int>& defs, const std::vector<int>& reads);
-  void FindLoopTarget(const Block& b, size_t at);
-  static int ReleaseMask(const Block& b, size_t op, size_t end);
-  static int OperandHoldingLocal(const Block& b, size_t at, int64_t local);
-  static bool ReleasesOperandOf(const Instr& in, const Instr& op);
+  const Instr* Following(const Instr& in, size_t k) const;
+  std::optional<hir::StoreTarget> StoreTargetOfValue(const Instr& in) const;
+  void RejoinAfter(const Instr* after, int block);
   bool BoundAtSomeReturn() const;
-  void FindModuleAttrsOfGlobals(const std::vector<int>& defs, const std::vector<int>& reads);
 
   // ---- frames.cc ----
   void LowerCatch(const Instr& in);
@@ -636,8 +630,6 @@ class Lowerer {
   void CheckGlobalsVersion(SiteRef cache, int slow);
   std::pair<int, int> GlobalsVersion(SiteRef cache);
   void CheckVersion(int dict, SiteRef cache, int64_t at, int slow);
-  bool InGlobals(const Instr& in) const;
-  uint8_t GlobalKindOf(int64_t name) const;
   void CheckGlobalTags(SiteRef cache, bool module_only, int slow, int bc);
   void LowerLoadGlobal(const Instr& in);
   void LowerModuleAttrOfGlobal(const Instr& global);
@@ -670,14 +662,14 @@ class Lowerer {
     int fail = -1;
   };
   OperandTypes operand_types_;
-  std::map<int, StoreTarget> store_targets_;  // BINARY_OP, FOR_ITER result -> where it goes
-  std::set<const Instr*> fused_stores_;       // StoreLocals their BINARY_OP did
-  struct TruthTest {
-    const Instr* is_true;
-    const Instr* release;
+  // A fused op's fast path that goes on past the instructions after it (InlineIsInstance,
+  // GenericIntoLocal): once `after` is lowered, the block continues at `block`.
+  struct Rejoin {
+    const Instr* after;
+    int block;
   };
-  std::map<const Instr*, TruthTest> truth_tests_;  // FindIsInstanceTests' calls
-  std::map<const Instr*, int> rejoin_after_;       // a release -> where the inline answer waits
+  std::optional<Rejoin> rejoin_;
+  const Instr* store_done_ = nullptr;  // a StoreLocalResult its BinaryOp did (BoxFloatResult)
   std::vector<char> cold_, emitted_;
   std::vector<int> group_;  // per LIR block: 1 + the HIR block it belongs to (0: entry)
   int group_now_ = 0;
@@ -698,10 +690,6 @@ class Lowerer {
   // such a value dies it is most likely a float, so its deallocation tries the free list first.
   RegSet float_like_regs_;
   RegSet module_global_regs_;  // defined once, by a LOAD_GLOBAL of a module (guessed)
-  // `module.attr` lowered as one (FindModuleAttrsOfGlobals): each LoadGlobal's LoadAttr, and
-  // the LoadAttr and Decref the LoadGlobal's lowering takes over.
-  std::map<const Instr*, std::pair<const Instr*, const Instr*>> fused_attr_;
-  std::set<const Instr*> fused_tail_;
   std::vector<std::pair<int64_t, int64_t>> loops_;  // FindLoops: [target, jump] code units
   bool recursive_ = false;                          // FindLoops: LoadsOwnName()
   std::set<int64_t> float_like_locals_;
@@ -714,6 +702,9 @@ class Lowerer {
   int scratch_addr_ = -1;            // the scratch slot's address after kUnpackSequence
   int prev_instr_known_ = -1;        // the unit prev_instr holds on every path here, or -1
   const Instr* lowering_ = nullptr;  // the HIR instruction being lowered (deopt sites, caches)
+  const Block* block_ = nullptr;     // its block, and its index there
+  size_t at_ = 0;
+  size_t skip_ = 0;  // how many instructions after it its rule lowered too (a fused op's)
   // ReserveSiteCaches: the room's first cache and the vreg holding its address.
   const void* site_room_ = nullptr;
   int cframe_ = -1;  // HoistCFrame's vreg, or -1

@@ -40,7 +40,8 @@ std::set<int> ProbableFloats(const hir::Function& f,
   std::map<int64_t, std::vector<int>> stored;
   for (const hir::Block& b : f.blocks) {
     for (const Instr& in : b.instrs) {
-      if (in.op == Op::kStoreLocal && in.imm >= f.code.nargs) stored[in.imm].push_back(in.args[0]);
+      if (Unfused(in.op) == Op::kStoreLocal && in.imm >= f.code.nargs)
+        stored[in.imm].push_back(in.args[0]);
     }
   }
   // The largest set of locals consistent with the guess: start from all of them and drop a

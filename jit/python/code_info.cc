@@ -140,7 +140,7 @@ lower::RuntimeAddresses::ConstKind KindOf(PyObject* c) {
 
 namespace {
 
-// The callables lowering makes inline (jit/lower/known_calls.h), looked up once and held
+// The callables lowering makes inline (jit/hir/known_calls.h), looked up once and held
 // for the life of the process, so that no other object can take their addresses.
 struct KnownCallees {
   uint64_t len = 0, isinstance = 0, list_append = 0, ord = 0, chr = 0;

@@ -1,6 +1,6 @@
 # pydiff: all-compiled
 """int(x) and str(x) with one argument, which compiled code makes without a type call
-(jit/lower/known_calls.h): exact ints and strs are returned as they are; everything else
+(jit/hir/known_calls.h): exact ints and strs are returned as they are; everything else
 through the conversion int's and str's constructors make (PyNumber_Long, PyObject_Str),
 errors, subclasses, __int__/__index__/__str__ of one's own, recursion at the limit, and the
 names rebound or shadowed (the callable's identity decides)."""

@@ -1,5 +1,5 @@
 # pydiff: all-compiled
-# Calls that compiled code makes inline (jit/lower/known_calls.h): len of an exact str, list
+# Calls that compiled code makes inline (jit/hir/known_calls.h): len of an exact str, list
 # or tuple, isinstance, list.append on an exact list with room, ord of one ASCII character,
 # chr below 128; and every way they fall back to the generic call: subclasses (a __len__ of
 # its own), other sized and unsized objects, lengths past the small ints, a full list, a

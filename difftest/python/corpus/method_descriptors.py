@@ -1,6 +1,6 @@
 # pydiff: all-compiled
 # Calls of C methods of builtin types through LOAD_METHOD's pair, which compiled code makes
-# inline for the descriptor its site cached (jit/lower/known_calls.h kMethodDescriptor):
+# inline for the descriptor its site cached (jit/hir/known_calls.h kMethodDescriptor):
 # METH_NOARGS, METH_O and METH_FASTCALL with none, one and two arguments; errors raised by
 # the method; receivers the guard sends to the call stub (a subclass, another builtin type
 # at the same site, a class of our own with a method of the same name); and the references

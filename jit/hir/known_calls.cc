@@ -1,16 +1,14 @@
-#include "jit/lower/known_calls.h"
+#include "jit/hir/known_calls.h"
 
-namespace a64jit::lower {
+namespace a64jit::hir {
 
-using hir::Instr;
-using hir::Op;
-
-KnownCallSites::KnownCallSites(const hir::Function& f) : f_(f) {
+KnownCallSites::KnownCallSites(const Function& f) : f_(f) {
   const std::vector<int> defs = f.DefinitionCounts();
   const auto once = [&](int reg) { return defs.at(static_cast<size_t>(reg)) == 1; };
-  for (const hir::Block& b : f.blocks) {
+  for (const Block& b : f.blocks) {
     for (const Instr& in : b.instrs) {
-      if (in.op == Op::kLoadGlobal && in.dst >= 0) loaders_[in.dst] = Loader{false, in.imm};
+      if (Unfused(in.op) == Op::kLoadGlobal && in.dst >= 0)
+        loaders_[in.dst] = Loader{false, in.imm};
       if (in.op == Op::kLoadMethod && in.dst >= 0) {
         loaders_[in.dst] = Loader{true, in.imm, in.dst2};
       }
@@ -45,4 +43,4 @@ KnownCall KnownCallSites::Of(const Instr& call) const {
   return KnownCall::kNone;
 }
 
-}  // namespace a64jit::lower
+}  // namespace a64jit::hir

@@ -5,15 +5,15 @@
 // passes. The name is only a hint: the inline path is guarded at run time by the callable's
 // identity (the builtin `len`, the descriptor `list.append`), and any other callable, or an
 // argument the inline path does not handle, takes the generic call.
-#ifndef A64JIT_JIT_LOWER_KNOWN_CALLS_H_
-#define A64JIT_JIT_LOWER_KNOWN_CALLS_H_
+#ifndef A64JIT_JIT_HIR_KNOWN_CALLS_H_
+#define A64JIT_JIT_HIR_KNOWN_CALLS_H_
 
 #include <cstdint>
 #include <map>
 
 #include "jit/hir/hir.h"
 
-namespace a64jit::lower {
+namespace a64jit::hir {
 
 enum class KnownCall : uint8_t {
   kNone,
@@ -72,9 +72,9 @@ inline constexpr const char* kBuiltinMethodNames[] = {
 // Which call sites of one function have a known callable, by the shape of their operands.
 class KnownCallSites {
  public:
-  explicit KnownCallSites(const hir::Function& f);
+  explicit KnownCallSites(const Function& f);
   // The known call `call` (an Op::kCall) may be, or kNone.
-  KnownCall Of(const hir::Instr& call) const;
+  KnownCall Of(const Instr& call) const;
 
  private:
   struct Loader {
@@ -82,11 +82,11 @@ class KnownCallSites {
     int64_t name;   // co_names index
     int self = -1;  // LOAD_METHOD's second result
   };
-  const hir::Function& f_;
+  const Function& f_;
   std::map<int, Loader> loaders_;  // registers with one definition, by what loaded them
   std::map<int, int> null_defs_;   // LoadNull's registers -> definitions of that register
 };
 
-}  // namespace a64jit::lower
+}  // namespace a64jit::hir
 
-#endif  // A64JIT_JIT_LOWER_KNOWN_CALLS_H_
+#endif  // A64JIT_JIT_HIR_KNOWN_CALLS_H_
