@@ -32,6 +32,8 @@ bool RunPass(const std::string& name, hir::Function& f) {
     hir::FuseModuleAttrs(f);
   } else if (name == "isinstance-tests") {
     hir::FuseIsInstanceTests(f);
+  } else if (name == "call-checks") {
+    hir::FuseCallChecks(f);
   } else if (name == "fusions") {
     hir::RunFusions(f);
   } else if (name == "all") {

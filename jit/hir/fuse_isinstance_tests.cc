@@ -19,7 +19,7 @@ bool IsInstanceTest(const KnownCallSites& known, const std::vector<int>& defs,
       defs.at(static_cast<size_t>(r)) != 1) {
     return false;
   }
-  if (check.op != Op::kCheckTracing || is_true.op != Op::kIsTrue || is_true.args[0] != r ||
+  if (Unfused(check.op) != Op::kCheckTracing || is_true.op != Op::kIsTrue || is_true.args[0] != r ||
       release.op != Op::kDecref || release.args[0] != r) {
     return false;
   }

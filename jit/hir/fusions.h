@@ -12,6 +12,8 @@
 // FuseIsInstanceTests (fuse_isinstance_tests.cc): `if isinstance(x, cls):`, as Call,
 //   CheckTracing, IsTrue and Decref of the call's result, the IsTrue becoming
 //   IsTrueOfIsInstance: where the types answer, no bool is made, tested and released.
+// FuseCallChecks (fuse_call_checks.cc): the CheckTracing right after a Call becomes
+//   CheckTracingOfCall: the call's NULL-result test and the tracing test in one guard.
 //
 // Lowering asks which instruction a fused op pairs with by position (the next ones in its
 // block); each fused op is also correct lowered as its plain op (Unfused).
@@ -31,6 +33,7 @@ namespace a64jit::hir {
 void MarkStoreTargets(Function& f);
 void FuseModuleAttrs(Function& f, Decisions* d = nullptr);
 void FuseIsInstanceTests(Function& f, Decisions* d = nullptr);
+void FuseCallChecks(Function& f, Decisions* d = nullptr);
 
 // Where an op's value is stored: the StoreLocalResult, which operand (0 or 1) is the local's
 // own value (`n = n + 1`), or -1, and which operands (bit 0 the first, bit 1 the second) the

@@ -278,6 +278,9 @@ constexpr int kVariadic = -1;
   /* operands), or the loop's ForIter: that op may make %a in the local's old object, or do */  \
   /* the store itself (store_targets.cc) */                                                    \
   X(StoreLocalResult, kNone,            true,  false, false, 1,         kPlain,      kLocal)   \
+  /* CheckTracing right after a Call: the call's NULL-result test and this one made as one */  \
+  /* guard, the two exits one where they agree (fuse_call_checks.cc) */                       \
+  X(CheckTracingOfCall, kNone,          false, true,  false, 0,         kPlain,      kNone)    \
   /* goto targets[0] */                                                                        \
   X(Jump,             kNone,            false, false, false, 0,         kTerminator, kNone)    \
   /* if %a:cint != 0 goto targets[0] else targets[1] */                                        \
@@ -351,6 +354,8 @@ constexpr Op Unfused(Op op) {
       return Op::kIsTrue;
     case Op::kStoreLocalResult:
       return Op::kStoreLocal;
+    case Op::kCheckTracingOfCall:
+      return Op::kCheckTracing;
     default:
       return op;
   }

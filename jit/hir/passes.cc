@@ -462,6 +462,7 @@ void RunFusions(Function& f, Decisions* d) {
   MarkStoreTargets(f);
   FuseModuleAttrs(f, d);
   FuseIsInstanceTests(f, d);
+  FuseCallChecks(f, d);
 }
 
 void RunPasses(Function& f, Decisions* d) {

@@ -54,12 +54,11 @@ void Lowerer::CallGeneric(const Instr& in, runtime::CCallCache* c_call) {
   CallResultCheck(in, dst);
 }
 
-// A call's result `dst` NULL: its error exit. When the CheckTracing that follows every call
-// comes next, decision lower.guard-pair leaves the test to it, which tests both in one
+// A call's result `dst` NULL: its error exit. When the CheckTracing after it is a
+// CheckTracingOfCall (fuse_call_checks.cc), the test is left to it, which tests both in one
 // branch (a cold block then tells them apart).
 void Lowerer::CallResultCheck(const Instr& in, int dst) {
-  if (next_ != nullptr && next_->op == Op::kCheckTracing && rt_.eval_breaker != 0 &&
-      Take(decisions_, Decision::kLowerGuardPair, in.bc)) {
+  if (next_ != nullptr && next_->op == Op::kCheckTracingOfCall && rt_.eval_breaker != 0) {
     pending_result_check_ = ResultCheck{in.state, dst};
     return;
   }

@@ -32,7 +32,7 @@ DeoptReason DeoptReasonFor(const hir::Op* op, hir::FrameState::Kind kind) {
     return DeoptReason::kException;
   }
   if (op == nullptr) return DeoptReason::kHelperDeclined;
-  switch (*op) {
+  switch (hir::Unfused(*op)) {
     case Op::kLoadLocal:
     case Op::kDeleteLocal:
       return DeoptReason::kUnboundLocal;

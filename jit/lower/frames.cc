@@ -306,7 +306,7 @@ int Lowerer::LoadUseTracing() {
 // this activation runs (whoever runs other code puts its own back before returning).
 void Lowerer::HoistCFrame() {
   if (rt_.eval_breaker == 0) return;  // no tracing tests (LIR-level tests)
-  const int tests = CountInstrs([](Op op) { return op == Op::kCheckTracing; });
+  const int tests = CountInstrs([](Op op) { return Unfused(op) == Op::kCheckTracing; });
   if (tests > 1) cframe_ = Load(V(tstate_), kThreadCFrame, Type::kPtr);
 }
 

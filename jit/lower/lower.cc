@@ -343,6 +343,10 @@ template <>
 void Lowerer::Rule<Op::kCheckTracing>(const Instr& in) {
   LowerCheckTracing(in);
 }
+template <>
+void Lowerer::Rule<Op::kCheckTracingOfCall>(const Instr& in) {
+  LowerCheckTracing(in);  // with the call's result test, when the call left it here
+}
 
 template <>
 void Lowerer::Rule<Op::kCopyFreeVars>(const Instr& in) {
@@ -474,7 +478,7 @@ void Lowerer::Rule<Op::kEnterInterpreter>(const Instr&) {
 }
 
 void Lowerer::LowerInstr(const Instr& in) {
-  if (pending_result_check_ && in.op != Op::kCheckTracing) {  // CallResultCheck's promise
+  if (pending_result_check_ && in.op != Op::kCheckTracingOfCall) {  // CallResultCheck's promise
     throw std::logic_error(
         "lowering: a call's result test left for a CheckTracing that did not come");
   }
