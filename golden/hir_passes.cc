@@ -27,11 +27,11 @@ bool RunPass(const std::string& name, hir::Function& f) {
   } else if (name == "refcounts") {
     hir::InsertRefcounts(f);
   } else if (name == "store-targets") {
-    hir::MarkStoreTargets(f);
+    hir::MarkStoreTargets(f, hir::RegisterCounts(f));
   } else if (name == "module-attrs") {
-    hir::FuseModuleAttrs(f);
+    hir::FuseModuleAttrs(f, hir::RegisterCounts(f));
   } else if (name == "isinstance-tests") {
-    hir::FuseIsInstanceTests(f);
+    hir::FuseIsInstanceTests(f, hir::RegisterCounts(f));
   } else if (name == "call-checks") {
     hir::FuseCallChecks(f);
   } else if (name == "fusions") {

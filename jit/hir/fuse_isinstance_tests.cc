@@ -28,10 +28,10 @@ bool IsInstanceTest(const KnownCallSites& known, const std::vector<int>& defs,
 
 }  // namespace
 
-void FuseIsInstanceTests(Function& f, Decisions* d) {
-  const KnownCallSites known(f);
-  const std::vector<int> defs = f.DefinitionCounts();
-  const std::vector<int> reads = f.UseCounts();
+void FuseIsInstanceTests(Function& f, const RegisterCounts& counts, Decisions* d) {
+  const std::vector<int>& defs = counts.defs;
+  const std::vector<int>& reads = counts.reads;
+  const KnownCallSites known(f, defs);
   for (Block& b : f.blocks) {
     for (size_t i = 0; i + 3 < b.instrs.size(); i++) {
       const Instr& call = b.instrs[i];

@@ -36,9 +36,9 @@ bool IsModuleAttr(const Function& f, const std::vector<int>& defs, const std::ve
 
 }  // namespace
 
-void FuseModuleAttrs(Function& f, Decisions* d) {
-  const std::vector<int> defs = f.DefinitionCounts();
-  const std::vector<int> reads = f.UseCounts();
+void FuseModuleAttrs(Function& f, const RegisterCounts& counts, Decisions* d) {
+  const std::vector<int>& defs = counts.defs;
+  const std::vector<int>& reads = counts.reads;
   for (Block& b : f.blocks) {
     for (size_t i = 0; i + 2 < b.instrs.size(); i++) {
       Instr& global = b.instrs[i];

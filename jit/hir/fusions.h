@@ -22,17 +22,26 @@
 
 #include <cstddef>
 #include <optional>
+#include <vector>
 
 #include "jit/decisions.h"
 #include "jit/hir/hir.h"
 
 namespace a64jit::hir {
 
+// How many instructions define each register, and how many times each is read
+// (Function::DefinitionCounts and UseCounts). A fusion changes ops only, never what an
+// instruction reads or defines, so RunFusions counts once for all of them.
+struct RegisterCounts {
+  explicit RegisterCounts(const Function& f);
+  std::vector<int> defs, reads;
+};
+
 // Each fusion is an optional decision (jit/decisions.h) of the kind lowering took for it;
 // `d` null takes them all. A store target is not a decision: the op using it decides.
-void MarkStoreTargets(Function& f);
-void FuseModuleAttrs(Function& f, Decisions* d = nullptr);
-void FuseIsInstanceTests(Function& f, Decisions* d = nullptr);
+void MarkStoreTargets(Function& f, const RegisterCounts& counts);
+void FuseModuleAttrs(Function& f, const RegisterCounts& counts, Decisions* d = nullptr);
+void FuseIsInstanceTests(Function& f, const RegisterCounts& counts, Decisions* d = nullptr);
 void FuseCallChecks(Function& f, Decisions* d = nullptr);
 
 // Where an op's value is stored: the StoreLocalResult, which operand (0 or 1) is the local's

@@ -2,8 +2,7 @@
 
 namespace a64jit::hir {
 
-KnownCallSites::KnownCallSites(const Function& f) : f_(f) {
-  const std::vector<int> defs = f.DefinitionCounts();
+KnownCallSites::KnownCallSites(const Function& f, const std::vector<int>& defs) : f_(f) {
   const auto once = [&](int reg) { return defs.at(static_cast<size_t>(reg)) == 1; };
   for (const Block& b : f.blocks) {
     for (const Instr& in : b.instrs) {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <vector>
 
 #include "jit/hir/hir.h"
 
@@ -72,7 +73,9 @@ inline constexpr const char* kBuiltinMethodNames[] = {
 // Which call sites of one function have a known callable, by the shape of their operands.
 class KnownCallSites {
  public:
-  explicit KnownCallSites(const Function& f);
+  explicit KnownCallSites(const Function& f) : KnownCallSites(f, f.DefinitionCounts()) {}
+  // With `defs`, f.DefinitionCounts(), already counted.
+  KnownCallSites(const Function& f, const std::vector<int>& defs);
   // The known call `call` (an Op::kCall) may be, or kNone.
   KnownCall Of(const Instr& call) const;
 

@@ -459,9 +459,10 @@ void InsertRefcounts(Function& f) {
 }
 
 void RunFusions(Function& f, Decisions* d) {
-  MarkStoreTargets(f);
-  FuseModuleAttrs(f, d);
-  FuseIsInstanceTests(f, d);
+  const RegisterCounts counts(f);
+  MarkStoreTargets(f, counts);
+  FuseModuleAttrs(f, counts, d);
+  FuseIsInstanceTests(f, counts, d);
   FuseCallChecks(f, d);
 }
 

@@ -108,9 +108,12 @@ std::optional<StoreTarget> TargetShape(const Function& f, const Block& b, size_t
 
 }  // namespace
 
-void MarkStoreTargets(Function& f) {
-  const std::vector<int> defs = f.DefinitionCounts();
-  const std::vector<int> reads = f.UseCounts();
+RegisterCounts::RegisterCounts(const Function& f)
+    : defs(f.DefinitionCounts()), reads(f.UseCounts()) {}
+
+void MarkStoreTargets(Function& f, const RegisterCounts& counts) {
+  const std::vector<int>& defs = counts.defs;
+  const std::vector<int>& reads = counts.reads;
   for (Block& b : f.blocks) {
     for (size_t i = 0; i < b.instrs.size(); i++) {
       const Instr& op = b.instrs[i];

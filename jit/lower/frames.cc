@@ -468,4 +468,10 @@ void Lowerer::LowerReturnBlock() {
   Ret(V(return_value_));
 }
 
+// Whether some local is bound at every return (hir::Function::bound_at_return).
+bool Lowerer::BoundAtSomeReturn() const {
+  return std::find(f_.bound_at_return.begin(), f_.bound_at_return.end(), true) !=
+         f_.bound_at_return.end();
+}
+
 }  // namespace a64jit::lower::internal

@@ -58,7 +58,7 @@ Lowerer::Lowerer(const Function& f, const RuntimeAddresses& rt, const std::strin
     null_regs_.erase(static_cast<int>(reg));
     module_global_regs_.erase(static_cast<int>(reg));
   }
-  FindLoops();
+  loops_ = hir::FindLoops(f);
   out_.ret = Type::kPtr;
 }
 
@@ -70,17 +70,18 @@ lir::Function Lowerer::Run() {
   for (ValueType t : f_.reg_types) {
     regs_.push_back(out_.NewVReg(t == ValueType::kCInt ? Type::kI64 : Type::kPtr));
   }
-  probable_floats_ = ProbableFloats(
+  probable_floats_ = hir::ProbableFloats(
       f_,
       [this](int64_t i) {
         return static_cast<size_t>(i) < rt_.const_kinds.size() &&
                rt_.const_kinds[static_cast<size_t>(i)] == ConstKind::kFloat;
       },
       [](int64_t nb) { return FloatFormOf(nb).has_value(); });
-  unboxed_ = UnboxedTemporaries(f_, [this](const Instr& in) {
+  unboxed_ = hir::UnboxedTemporaries(f_, [this](const Instr& in) {
     return Unfused(in.op) == Op::kIsTrue ? rt_.py_long_type != 0 : HasIntForm(in);
   });
-  unboxed_floats_ = UnboxedTemporaries(f_, [this](const Instr& in) { return HasFloatForm(in); });
+  unboxed_floats_ =
+      hir::UnboxedTemporaries(f_, [this](const Instr& in) { return HasFloatForm(in); });
   for (auto [set, kind] : {std::pair{&unboxed_, Decision::kLowerUnboxedInt},
                            std::pair{&unboxed_floats_, Decision::kLowerUnboxedFloat}}) {
     for (auto it = set->begin(); it != set->end();) {

@@ -3,8 +3,8 @@
 // file's declarations here. lower.cc holds the pipeline (the constructor's analyses, Run) and
 // the table of one rule per HIR op; emit.cc the layer every family emits through. The few
 // emitting functions defined here are the ones nearly every rule calls, kept inline.
-#ifndef A64JIT_JIT_LOWER_LOWERER_H_
-#define A64JIT_JIT_LOWER_LOWERER_H_
+#ifndef A64JIT_JIT_HIR_LOWERER_H_
+#define A64JIT_JIT_HIR_LOWERER_H_
 
 #define Py_BUILD_CORE 1
 #include <Python.h>
@@ -26,14 +26,15 @@
 
 #include "jit/hir/fusions.h"
 #include "jit/hir/known_calls.h"
+#include "jit/hir/loops.h"
+#include "jit/hir/probable_floats.h"
+#include "jit/hir/unboxed_temporaries.h"
 #include "jit/lir/cfg.h"
 #include "jit/lower/block_layout.h"
 #include "jit/lower/call_rules.h"
 #include "jit/lower/lower.h"
 #include "jit/lower/object_layouts.h"
-#include "jit/lower/probable_floats.h"
 #include "jit/lower/site_stubs.h"
-#include "jit/lower/unboxed_temporaries.h"
 #include "jit/runtime/helpers.h"
 
 namespace a64jit::lower::internal {
@@ -371,16 +372,14 @@ class Lowerer {
   void Join(int done, int known_before, int bc);
   int Truncate(int v, Type t);
 
-  // ---- analyses.cc ----
-  void FindLoops();
-  bool LoadsOwnName() const;
-  bool InLoop(int bc) const;
+  // ---- lower.cc: the pipeline's queries of the HIR ----
+  bool InLoop(int bc) const { return loops_.Contains(bc); }  // hir/loops.h
   const Instr* Following(const Instr& in, size_t k) const;
   std::optional<hir::StoreTarget> StoreTargetOfValue(const Instr& in) const;
   void RejoinAfter(const Instr* after, int block);
-  bool BoundAtSomeReturn() const;
 
   // ---- frames.cc ----
+  bool BoundAtSomeReturn() const;
   void LowerCatch(const Instr& in);
   void LowerRaise(const Instr& in);
   void LowerReraise(const Instr& in);
@@ -690,8 +689,7 @@ class Lowerer {
   // such a value dies it is most likely a float, so its deallocation tries the free list first.
   RegSet float_like_regs_;
   RegSet module_global_regs_;  // defined once, by a LOAD_GLOBAL of a module (guessed)
-  std::vector<std::pair<int64_t, int64_t>> loops_;  // FindLoops: [target, jump] code units
-  bool recursive_ = false;                          // FindLoops: LoadsOwnName()
+  hir::Loops loops_;
   std::set<int64_t> float_like_locals_;
   std::set<int> in_place_floats_;  // BINARY_OP results BoxFloatResult may write in place
   // Temporaries kept unboxed (unboxed_temporaries.h) as ints, as floats (a register in both
@@ -720,4 +718,4 @@ class Lowerer {
 
 }  // namespace a64jit::lower::internal
 
-#endif  // A64JIT_JIT_LOWER_LOWERER_H_
+#endif  // A64JIT_JIT_HIR_LOWERER_H_

@@ -1,5 +1,5 @@
 # pydiff: all-compiled
-"""Locals and temporaries guessed to be floats (jit/lower/probable_floats.h): float constants,
+"""Locals and temporaries guessed to be floats (jit/hir/probable_floats.h): float constants,
 + - * / with such an operand, and locals every store of which is one. Their arithmetic and
 comparisons get the float form and no small-int form. Here the guess holds, and here it is
 wrong: an accumulator that meets ints, bools, big ints, complex numbers, Decimals and

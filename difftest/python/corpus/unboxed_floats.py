@@ -1,5 +1,5 @@
 # pydiff: all-compiled
-# Float temporaries kept unboxed (jit/lower/unboxed_temporaries.h): a BINARY_OP result used
+# Float temporaries kept unboxed (jit/hir/unboxed_temporaries.h): a BINARY_OP result used
 # by one later float operation. Without type feedback most are of both kinds (`a * b` may be
 # ints or floats), so each way in and out is covered: ints, floats and a mix of the two as
 # operands, ints past one digit, division by a temporary that is 0.0 or -0.0, NaN and

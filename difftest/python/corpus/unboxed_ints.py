@@ -1,5 +1,5 @@
 # pydiff: all-compiled
-# Int temporaries kept unboxed (jit/lower/unboxed_temporaries.h): a BINARY_OP result used by one
+# Int temporaries kept unboxed (jit/hir/unboxed_temporaries.h): a BINARY_OP result used by one
 # later small-int operation. Each way out of the small-int form must box them first: values
 # past one digit (2^30) and past 64 bits, a float or str as the other operand, a big int
 # constant, an exception between producer and consumer (caught in the function or not),

@@ -1,14 +1,10 @@
-#include "jit/lower/unboxed_temporaries.h"
+#include "jit/hir/unboxed_temporaries.h"
 
 #include <algorithm>
 
-namespace a64jit::lower {
+namespace a64jit::hir {
 
 namespace {
-
-using hir::FrameState;
-using hir::Instr;
-using hir::Op;
 
 int CountIn(const std::vector<int>& regs, int reg) {
   return static_cast<int>(std::count(regs.begin(), regs.end(), reg));
@@ -16,7 +12,7 @@ int CountIn(const std::vector<int>& regs, int reg) {
 
 // A state between producer and consumer may hold `reg` as NULL: only an error exit whose
 // stack above any compiled handler's depth is released.
-bool StateMayHoldNull(const hir::Function& f, const FrameState& st, int reg) {
+bool StateMayHoldNull(const Function& f, const FrameState& st, int reg) {
   const auto at = std::find(st.stack.begin(), st.stack.end(), reg);
   if (at == st.stack.end()) return true;
   if (st.kind != FrameState::Kind::kError) return false;
@@ -28,7 +24,7 @@ bool StateMayHoldNull(const hir::Function& f, const FrameState& st, int reg) {
 }
 
 // Whether the temporary `in` defines (at index i of `instrs`) can stay unboxed.
-bool Unboxable(const hir::Function& f, const std::vector<Instr>& instrs, size_t i,
+bool Unboxable(const Function& f, const std::vector<Instr>& instrs, size_t i,
                const std::function<bool(const Instr&)>& has_form) {
   const int t = instrs[i].dst;
   size_t consumer = 0;
@@ -54,11 +50,11 @@ bool Unboxable(const hir::Function& f, const std::vector<Instr>& instrs, size_t 
 
 }  // namespace
 
-std::set<int> UnboxedTemporaries(const hir::Function& f,
+std::set<int> UnboxedTemporaries(const Function& f,
                                  const std::function<bool(const Instr&)>& has_form) {
   const std::vector<int> defs = f.DefinitionCounts();
   std::set<int> out;
-  for (const hir::Block& b : f.blocks) {
+  for (const Block& b : f.blocks) {
     for (size_t i = 0; i < b.instrs.size(); i++) {
       const Instr& in = b.instrs[i];
       if (in.op != Op::kBinaryOp || in.dst < 0 || defs.at(static_cast<size_t>(in.dst)) != 1 ||
@@ -71,4 +67,4 @@ std::set<int> UnboxedTemporaries(const hir::Function& f,
   return out;
 }
 
-}  // namespace a64jit::lower
+}  // namespace a64jit::hir

@@ -1,23 +1,20 @@
-#include "jit/lower/probable_floats.h"
+#include "jit/hir/probable_floats.h"
 
 #include <map>
 #include <vector>
 
-namespace a64jit::lower {
+namespace a64jit::hir {
 
 namespace {
 
-using hir::Instr;
-using hir::Op;
-
 // The registers that are probably floats when the locals in `locals` are.
-std::set<int> GuessRegisters(const hir::Function& f, const std::vector<int>& defs,
+std::set<int> GuessRegisters(const Function& f, const std::vector<int>& defs,
                              const std::set<int64_t>& locals,
                              const std::function<bool(int64_t)>& is_float_const,
                              const std::function<bool(int64_t)>& has_float_form) {
   std::set<int> out;
   const auto probable = [&](int reg) { return out.count(reg) != 0; };
-  for (const hir::Block& b : f.blocks) {
+  for (const Block& b : f.blocks) {
     for (const Instr& in : b.instrs) {
       if (in.dst < 0 || defs.at(static_cast<size_t>(in.dst)) != 1) continue;
       const bool guess = (in.op == Op::kLoadConst && is_float_const(in.imm)) ||
@@ -32,13 +29,12 @@ std::set<int> GuessRegisters(const hir::Function& f, const std::vector<int>& def
 
 }  // namespace
 
-std::set<int> ProbableFloats(const hir::Function& f,
-                             const std::function<bool(int64_t)>& is_float_const,
+std::set<int> ProbableFloats(const Function& f, const std::function<bool(int64_t)>& is_float_const,
                              const std::function<bool(int64_t)>& has_float_form) {
   const std::vector<int> defs = f.DefinitionCounts();
   // What each local is assigned; arguments come bound from the caller, unknown.
   std::map<int64_t, std::vector<int>> stored;
-  for (const hir::Block& b : f.blocks) {
+  for (const Block& b : f.blocks) {
     for (const Instr& in : b.instrs) {
       if (Unfused(in.op) == Op::kStoreLocal && in.imm >= f.code.nargs)
         stored[in.imm].push_back(in.args[0]);
@@ -66,4 +62,4 @@ std::set<int> ProbableFloats(const hir::Function& f,
   }
 }
 
-}  // namespace a64jit::lower
+}  // namespace a64jit::hir
