@@ -11,12 +11,6 @@
 namespace a64jit::hir {
 namespace {
 
-// Whether the attribute load `attr` of %g expects a module (lowering's module probe).
-bool ExpectsModule(const Function& f, const Instr& global, const Instr& attr) {
-  if (attr.feedback != Feedback::kNone) return attr.feedback == Feedback::kModule;
-  return GlobalKindOf(f.code, global.imm) == CodeInfo::kGlobalModule;
-}
-
 bool IsModuleAttr(const Function& f, const std::vector<int>& defs, const std::vector<int>& reads,
                   const Instr& global, const Instr& attr, const Instr& release) {
   const int g = global.dst;
@@ -25,7 +19,8 @@ bool IsModuleAttr(const Function& f, const std::vector<int>& defs, const std::ve
     return false;
   }
   if ((attr.op != Op::kLoadAttr && attr.op != Op::kLoadMethod) || attr.args[0] != g ||
-      !ExpectsModule(f, global, attr) || release.op != Op::kDecref || release.args[0] != g) {
+      !ExpectsModule(attr, GlobalKindOf(f.code, global.imm) == CodeInfo::kGlobalModule) ||
+      release.op != Op::kDecref || release.args[0] != g) {
     return false;
   }
   // Read by the attribute load, its error state (which holds the module) and the release.

@@ -57,6 +57,11 @@ uint8_t GlobalKindOf(const CodeInfo& code, int64_t name) {
                                                                : CodeInfo::kNotGlobal;
 }
 
+bool ExpectsModule(const Instr& attr, bool object_held_module) {
+  if (attr.feedback != Feedback::kNone) return attr.feedback == Feedback::kModule;
+  return object_held_module;
+}
+
 bool InGlobals(const CodeInfo& code, const Instr& load_global) {
   if (load_global.feedback != Feedback::kNone) {
     return load_global.feedback == Feedback::kGlobalModule;

@@ -171,6 +171,11 @@ uint8_t GlobalKindOf(const CodeInfo& code, int64_t name);
 // it was compiled. A guess that stops being true costs speed only.
 bool InGlobals(const CodeInfo& code, const Instr& load_global);
 
+// Whether attribute load `attr` (LoadAttr or LoadMethod) expects a module's attribute: its
+// feedback says so, or, without feedback, its object is a global that held a module when the
+// function was compiled (`math.sqrt`), as `object_held_module` says.
+bool ExpectsModule(const Instr& attr, bool object_held_module);
+
 // The function as text (text.cc; text.h's Parse reads it back).
 std::string Print(const Function& f);
 

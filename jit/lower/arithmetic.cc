@@ -107,6 +107,7 @@ void Lowerer::BoxFloatResult(const Instr& in, int d, int generic) {
 // operands' releases (Python code may run there when they are not floats) and the store,
 // in stock's order, by one helper; then on past the store.
 bool Lowerer::GenericIntoLocal(const Instr& in) {
+  if (store_done_ == nullptr) return false;  // BoxFloatResult did not take the store
   const std::optional<hir::StoreTarget> target = StoreTargetOfValue(in);
   if (!target || store_done_ != target->store) return false;
   const Instr& store = *target->store;

@@ -138,8 +138,8 @@ void Lowerer::LowerStoreAttr(const Instr& in) {
 // `null_dst`, if any: LOAD_METHOD's first result), `cached` behind it. Without feedback, an
 // attribute of a global that held a module at compile time (`math.sqrt`) is guessed so.
 bool Lowerer::InlineModuleProbe(const Instr& in) const {
-  const bool guessed = in.feedback == Feedback::kNone && module_global_regs_.count(in.args[0]);
-  return (in.feedback == Feedback::kModule || guessed) && rt_.py_module_type != 0;
+  return hir::ExpectsModule(in, module_global_regs_.count(in.args[0]) != 0) &&
+         rt_.py_module_type != 0;
 }
 
 // dst = the value the ModuleEntry at `cache + at` remembers, with a new reference, when
@@ -240,9 +240,10 @@ void Lowerer::LowerLoadGlobal(const Instr& in) {
 void Lowerer::LowerModuleAttrOfGlobal(const Instr& global) {
   const Instr* attr_at = Following(global, 1);
   const Instr* release = Following(global, 2);
-  if (attr_at == nullptr || release == nullptr || !InlineModuleProbe(*attr_at)) {
-    // Each lowered on its own (no module type to probe for): the load here, the other two
-    // when the block's loop reaches them.
+  // FuseModuleAttrs found the attribute load expecting a module; without the module type
+  // (LIR-level tests) each is lowered on its own: the load here, the other two when the
+  // block's loop reaches them.
+  if (attr_at == nullptr || release == nullptr || rt_.py_module_type == 0) {
     return LowerLoadGlobal(global);
   }
   const Instr& attr = *attr_at;

@@ -58,7 +58,8 @@ void Lowerer::CallGeneric(const Instr& in, runtime::CCallCache* c_call) {
 // CheckTracingOfCall (fuse_call_checks.cc), the test is left to it, which tests both in one
 // branch (a cold block then tells them apart).
 void Lowerer::CallResultCheck(const Instr& in, int dst) {
-  if (next_ != nullptr && next_->op == Op::kCheckTracingOfCall && rt_.eval_breaker != 0) {
+  const Instr* next = Following(in, 1);
+  if (next != nullptr && next->op == Op::kCheckTracingOfCall && rt_.eval_breaker != 0) {
     pending_result_check_ = ResultCheck{in.state, dst};
     return;
   }

@@ -123,7 +123,6 @@ lir::Function Lowerer::Run() {
     for (size_t i = 0; i < instrs.size(); i++) {
       at_ = i;
       lowering_ = &instrs[i];
-      next_ = i + 1 < instrs.size() ? &instrs[i + 1] : nullptr;
       LowerInstr(instrs[i]);
       i += std::exchange(skip_, 0);
       if (rejoin_ && rejoin_->after == &instrs[i]) {  // a fused op's fast path waits there
@@ -136,7 +135,7 @@ lir::Function Lowerer::Run() {
     if (rejoin_ || store_done_ != nullptr) {
       throw std::logic_error("lowering: a fused op's partner was not in its block");
     }
-    lowering_ = next_ = nullptr;
+    lowering_ = nullptr;
     block_ = nullptr;
   }
   if (return_block_ >= 0) LowerReturnBlock();

@@ -707,7 +707,6 @@ class Lowerer {
   const void* site_room_ = nullptr;
   int cframe_ = -1;  // HoistCFrame's vreg, or -1
   int site_room_reg_ = -1;
-  const Instr* next_ = nullptr;  // the one after it in its block, if any
   // A call's NULL-result test left for the CheckTracing right after it (CallResultCheck).
   struct ResultCheck {
     FrameState state;
