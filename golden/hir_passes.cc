@@ -6,6 +6,7 @@
 #include "golden/filetest.h"
 #include "jit/compiler.h"
 #include "jit/hir/fusions.h"
+#include "jit/hir/number_forms.h"
 #include "jit/hir/passes.h"
 #include "jit/hir/text.h"
 #include "jit/lir/text.h"
@@ -36,6 +37,9 @@ bool RunPass(const std::string& name, hir::Function& f) {
     hir::FuseCallChecks(f);
   } else if (name == "fusions") {
     hir::RunFusions(f);
+  } else if (name == "number-forms") {
+    const lower::RuntimeAddresses rt = FakeAddressesOfReprs(f.code);
+    hir::ChooseNumberForms(f, lower::NumberFactsOf(rt));
   } else if (name == "all") {
     hir::RunPasses(f);
   } else {
@@ -46,7 +50,7 @@ bool RunPass(const std::string& name, hir::Function& f) {
 
 // The LIR lowering makes of `f` (then the LIR passes and the verifier, as the JIT runs them),
 // with the golden files' fixed addresses.
-std::string Lowered(const hir::Function& f) {
+std::string Lowered(hir::Function& f) {
   std::vector<lower::DeoptSite> sites;
   try {
     return lir::Print(

@@ -2,9 +2,12 @@
 // the file names. Directives, one a line:
 //   ; run: PASS[, PASS...]   in order; PASS is simplify, dead-code, refcounts,
 //                            store-targets, module-attrs, isinstance-tests, call-checks
-//                            (fusions.h), fusions (those four) or all (hir::RunPasses); none given:
-//                            all. A last PASS `lower` lowers the result (jit/compiler.h LowerToLir,
-//                            with the fixed addresses of fake_addresses.h): the output is then LIR
+//                            (fusions.h), fusions (those four), all (hir::RunPasses; none
+//                            given: all) or number-forms (hir::ChooseNumberForms, with the
+//                            constants' facts of fake_addresses.h). A last PASS `lower` lowers
+//                            the result (jit/compiler.h LowerToLir, which chooses the number
+//                            forms first, with the fixed addresses of fake_addresses.h): the
+//                            output is then LIR
 //   ; check: TEXT            the output must have a line containing TEXT, after the line the
 //                            previous check matched; a file with checks is judged by them
 //                            alone, and bless leaves it as it is

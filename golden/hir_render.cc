@@ -8,6 +8,7 @@
 #include "golden/filetest.h"
 #include "golden/hir_passes.h"
 #include "jit/compiler.h"
+#include "jit/hir/number_forms.h"
 #include "jit/lir/text.h"
 #include "jit/python/code_info.h"
 
@@ -24,10 +25,14 @@ lower::RuntimeAddresses FakeAddresses(PyCodeObject* code) {
 std::string Render(PyCodeObject* code, Stage stage) {
   const hir::CodeInfo info = python::CodeInfoOf(code, "golden");
   try {
-    const hir::Function f = compiler::BuildHir(info);
-    if (stage == Stage::kHir) return hir::Print(f);
+    hir::Function f = compiler::BuildHir(info);
+    const lower::RuntimeAddresses rt = FakeAddresses(code);
+    if (stage == Stage::kHir) {  // as lowering takes it: with its number forms
+      hir::ChooseNumberForms(f, lower::NumberFactsOf(rt));
+      return hir::Print(f);
+    }
     std::vector<lower::DeoptSite> sites;
-    const lir::Function lir = compiler::LowerToLir(f, FakeAddresses(code), info.qualname, &sites);
+    const lir::Function lir = compiler::LowerToLir(f, rt, info.qualname, &sites);
     return lir::Print(lir);
   } catch (const hir::Unsupported& e) {
     std::string out = "function golden:" + info.qualname + " not compiled: " + e.what();

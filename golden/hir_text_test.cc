@@ -133,6 +133,29 @@ TEST(HirText, MalformedTextNamesLineAndProblem) {
             "line 3: a state is 'error @N', 'resume @N', 'raised' or 'reraise @N', not 'oops @2'");
   EXPECT_EQ(ErrorOf("function m:f (locals 1, args 1)\n  Return %0\n"),
             "line 2: an instruction before the first block");
+  EXPECT_EQ(ErrorOf(head + "  %0 = BinaryOp %1, %2, nb=0 inline=double  {error @2 []}\n"),
+            "line 3: inline= takes int, float or int+float, not 'double'");
+  EXPECT_EQ(ErrorOf(head + "  StoreLocal %1, 0 (a) unboxed=int\n"),
+            "line 3: unboxed= needs a result register");
+}
+
+// The number forms (number_forms.h) come back: an op's inline forms and a register's unboxed
+// forms, which Print shows on the register's definition.
+TEST(HirText, NumberFormsComeBack) {
+  const std::string text =
+      "function m:f (locals 2, args 2)\n"
+      "bb0 (in 0, out 0):\n"
+      "  %0 = LoadLocal 0 (a)\n"
+      "  %1 = LoadLocal 1 (b)\n"
+      "  %2 = BinaryOp %0, %1, nb=5 [float] inline=float unboxed=float  {error @6 []}\n"
+      "  %3 = BinaryOp %2, %1, nb=0 inline=int+float  {error @8 []}\n"
+      "  Return %3\n";
+  const Function f = Parse(text);
+  EXPECT_EQ(f.blocks[0].instrs[2].forms, kFloatForm);
+  EXPECT_EQ(f.blocks[0].instrs[3].forms, kIntForm | kFloatForm);
+  EXPECT_EQ(f.unboxed[2], kFloatForm);
+  EXPECT_EQ(f.unboxed[3], 0);
+  EXPECT_EQ(Print(f), text);
 }
 
 }  // namespace

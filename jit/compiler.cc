@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "jit/hir/builder.h"
+#include "jit/hir/number_forms.h"
 #include "jit/hir/passes.h"
 #include "jit/lir/constant_operands.h"
 #include "jit/lir/jump_threading.h"
@@ -30,9 +31,10 @@ constexpr bool kVerifyLowering = true;
 #endif
 }  // namespace
 
-lir::Function LowerToLir(const hir::Function& f, const lower::RuntimeAddresses& rt,
+lir::Function LowerToLir(hir::Function& f, const lower::RuntimeAddresses& rt,
                          const std::string& name, std::vector<lower::DeoptSite>* deopt_sites,
                          Decisions* decisions) {
+  hir::ChooseNumberForms(f, lower::NumberFactsOf(rt), decisions);
   lir::Function out = lower::Lower(f, rt, name, deopt_sites, decisions);
   lir::ThreadJumps(out, decisions);
   lir::FuseCompareBranches(out, decisions);
@@ -60,16 +62,17 @@ CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& r
   CompiledCode out;
   const bool all = keep_text == "all";
   auto start = std::chrono::steady_clock::now();
-  const hir::Function hir = BuildHir(code, decisions);
+  hir::Function hir = BuildHir(code, decisions);
   out.times.hir_ns = NanosSince(start);
   for (const hir::Block& b : hir.blocks) {
     for (const hir::Instr& in : b.instrs) out.feedback_sites += in.feedback != hir::Feedback::kNone;
   }
-  if (keep_text == "hir") out.text = hir::Print(hir);
-  if (all) out.text = "=== hir ===\n" + hir::Print(hir);
   start = std::chrono::steady_clock::now();
   const lir::Function lir = LowerToLir(hir, rt, "jit_function", &out.deopt_sites, decisions);
   out.times.lower_ns = NanosSince(start);
+  // The HIR as lowering took it: with its number forms (stage 3a).
+  if (keep_text == "hir") out.text = hir::Print(hir);
+  if (all) out.text = "=== hir ===\n" + hir::Print(hir);
   if (keep_text == "lir") out.text = lir::Print(lir);
   if (all) out.text += "=== lir ===\n" + lir::Print(lir);
   start = std::chrono::steady_clock::now();
@@ -93,15 +96,18 @@ CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& r
   return out;
 }
 
-std::string HirText(const hir::CodeInfo& code, Decisions* decisions) {
-  return hir::Print(BuildHir(code, decisions));
+std::string HirText(const hir::CodeInfo& code, const lower::RuntimeAddresses& rt,
+                    Decisions* decisions) {
+  hir::Function f = BuildHir(code, decisions);
+  hir::ChooseNumberForms(f, lower::NumberFactsOf(rt), decisions);
+  return hir::Print(f);
 }
 
 std::string LirText(const hir::CodeInfo& code, const lower::RuntimeAddresses& rt,
                     Decisions* decisions) {
   std::vector<lower::DeoptSite> deopt_sites;
-  return lir::Print(
-      LowerToLir(BuildHir(code, decisions), rt, "jit_function", &deopt_sites, decisions));
+  hir::Function f = BuildHir(code, decisions);
+  return lir::Print(LowerToLir(f, rt, "jit_function", &deopt_sites, decisions));
 }
 
 }  // namespace a64jit::compiler

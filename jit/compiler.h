@@ -4,10 +4,11 @@
 //   CPython 3.11 code object (as hir::CodeInfo)
 //   1. hir::Build                  bytecode -> HIR                      (jit/hir/builder.h)
 //   2. hir::RunPasses              simplify, dead code, refcounts        (jit/hir/passes.h)
+//  3a. hir::ChooseNumberForms      int/float forms, unboxed temporaries (jit/hir/number_forms.h)
 //   3. lower::Lower                HIR -> LIR                           (jit/lower/lower.h)
 //   4. lir::ThreadJumps            branches past jump-only blocks       (jit/lir/jump_threading.h)
 //   5. lir::FuseCompareBranches    peephole                             (jit/lir/peephole.h)
-//   6. lir::FoldConstantOperands   a constant into its one reader       (jit/lir/constant_operands.h)
+//   6. lir::FoldConstantOperands   a constant into its one reader (jit/lir/constant_operands.h)
 //   7. lir::Verify                 once per function; not in -c opt     (jit/lir/lir.h)
 //   8. lir::AllocateRegisters      linear scan                          (jit/lir/regalloc.h)
 //   9. codegen::EmitAllocated      aarch64 machine code through asmjit  (jit/codegen/codegen.h)
@@ -38,8 +39,8 @@ namespace a64jit::compiler {
 hir::Function BuildHir(const hir::CodeInfo& code, Decisions* decisions = nullptr);
 
 // Stages 3-7: the LIR function `name`, verified unless NDEBUG (compiler.cc);
-// `deopt_sites` receives its exits' sites.
-lir::Function LowerToLir(const hir::Function& f, const lower::RuntimeAddresses& rt,
+// `deopt_sites` receives its exits' sites. Stage 3a writes the number forms into `f`.
+lir::Function LowerToLir(hir::Function& f, const lower::RuntimeAddresses& rt,
                          const std::string& name, std::vector<lower::DeoptSite>* deopt_sites,
                          Decisions* decisions = nullptr);
 
@@ -77,10 +78,12 @@ CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& r
                      runtime::CodeSink& sink, const codegen::CallResolver& resolve,
                      const std::string& keep_text = "", Decisions* decisions = nullptr);
 
-// The text of stages 1-2 and 3-5 of `code`. Both stages are deterministic: given the same
-// code, the same addresses (the same site caches, in the order Compile asked for them) and
-// decisions of the same limit and plant, this is the text of what Compile compiled.
-std::string HirText(const hir::CodeInfo& code, Decisions* decisions = nullptr);
+// The text of stages 1-3a (the HIR lowering takes, its number forms chosen) and 3-5 of `code`. Both
+// stages are deterministic: given the same code, the same addresses (the same site caches, in the
+// order Compile asked for them) and decisions of the same limit and plant, this is the text of what
+// Compile compiled.
+std::string HirText(const hir::CodeInfo& code, const lower::RuntimeAddresses& rt,
+                    Decisions* decisions = nullptr);
 std::string LirText(const hir::CodeInfo& code, const lower::RuntimeAddresses& rt,
                     Decisions* decisions = nullptr);
 

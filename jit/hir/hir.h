@@ -70,6 +70,9 @@ struct Instr {
   // BinaryOp, CompareOp/CompareBool, GetItem, SetItem, UnpackSequence, LoadAttr, StoreAttr,
   // LoadMethod, LoadGlobal: what 3.11's interpreter saw here (feedback.h); kNone: unknown.
   Feedback feedback = Feedback::kNone;
+  // BinaryOp, CompareOp/CompareBool: the inline number forms lowering emits in front of the
+  // generic call, kIntForm | kFloatForm (ChooseNumberForms, number_forms.h); 0: none.
+  uint8_t forms = 0;
 
   // Calls fn(reg) for each register it reads: its arguments, then its frame state's stack.
   template <typename Fn>
@@ -85,6 +88,10 @@ struct Instr {
     return n;
   }
 };
+
+// Inline number forms (Instr::forms, Function::unboxed).
+constexpr uint8_t kIntForm = 1;    // ints of at most one digit, as C integers
+constexpr uint8_t kFloatForm = 2;  // exact floats, as doubles
 
 struct Block {
   int in_depth = 0;   // stack depth on entry: s_0 .. s_{in_depth-1} are live in
@@ -124,6 +131,9 @@ inline bool IsGenerator(int co_flags) { return (co_flags & kGeneratorFlags) != 0
 struct Function {
   CodeInfo code;
   std::vector<ValueType> reg_types;
+  // Per register: the forms (kIntForm | kFloatForm) in which it may hold its C value with no
+  // object, an unboxed temporary (ChooseNumberForms, number_forms.h). Empty until that ran.
+  std::vector<uint8_t> unboxed;
   std::vector<int> stack_regs;  // s_k
   std::vector<Block> blocks;    // blocks[0] is the entry
   // Per local, whether it is bound at every Return (passes.cc, RemoveUnboundChecks): the

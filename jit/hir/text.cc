@@ -93,6 +93,23 @@ std::string StateText(const Function& f, const FrameState& st) {
   return line + "]}";
 }
 
+// kIntForm | kFloatForm as `int`, `float` or `int+float`.
+std::string FormsText(uint8_t forms) {
+  if (forms == (kIntForm | kFloatForm)) return "int+float";
+  return forms == kIntForm ? "int" : "float";
+}
+
+// ` inline=FORMS` and ` unboxed=FORMS` (number_forms.h), when the op has them.
+std::string NumberFormsText(const Function& f, const Instr& in) {
+  std::string text;
+  if (in.forms != 0) text += " inline=" + FormsText(in.forms);
+  const auto dst = static_cast<size_t>(in.dst);
+  if (in.dst >= 0 && dst < f.unboxed.size() && f.unboxed[dst] != 0) {
+    text += " unboxed=" + FormsText(f.unboxed[dst]);
+  }
+  return text;
+}
+
 std::string InstrText(const Function& f, const Instr& in) {
   std::string line = "  ";
   if (in.dst >= 0) {
@@ -108,6 +125,7 @@ std::string InstrText(const Function& f, const Instr& in) {
   const std::string imm = Immediate(f, in);
   if (!imm.empty()) line += (operands.empty() ? " " : ", ") + imm;
   if (in.feedback != Feedback::kNone) line += std::string(" [") + FeedbackName(in.feedback) + "]";
+  line += NumberFormsText(f, in);
   if (in.op == Op::kJump) line += " bb" + std::to_string(in.targets[0]);
   if (in.op == Op::kBranch) {
     line += " -> bb" + std::to_string(in.targets[0]) + ", bb" + std::to_string(in.targets[1]);
@@ -262,6 +280,7 @@ class Parser {
   struct InstrRegs {
     RegRef dst, dst2;
     bool has_dst = false, has_dst2 = false, cint = false;
+    uint8_t unboxed = 0;  // Function::unboxed of dst
     size_t line = 0;
     std::vector<RegRef> args, stack;
   };
@@ -271,6 +290,7 @@ class Parser {
   void ParseState(size_t line, const std::string& text, Instr* in, InstrRegs* regs) const;
   void ParseTargets(size_t line, std::string* rest, Instr* in) const;
   void ParseFeedback(size_t line, std::string* rest, Instr* in) const;
+  void ParseNumberForms(size_t line, std::string* rest, Instr* in, InstrRegs* regs) const;
   void ParseOperands(std::string* rest, InstrRegs* regs) const;
   void ParseImmediate(size_t line, const std::string& imm, Instr* in);
   int NameIndex(const std::string& name);
@@ -330,6 +350,7 @@ void Parser::ParseInstr(size_t line, std::string text) {
   in.op = *op;
   std::string rest = space == std::string::npos ? "" : text.substr(space);
   ParseTargets(line, &rest, &in);
+  ParseNumberForms(line, &rest, &in, &regs);
   ParseFeedback(line, &rest, &in);
   ParseOperands(&rest, &regs);
   ParseImmediate(line, rest, &in);
@@ -422,6 +443,25 @@ void Parser::ParseFeedback(size_t line, std::string* rest, Instr* in) const {
     }
   }
   Fail(line, "unknown feedback '" + name + "'");
+}
+
+// ` inline=FORMS` and then ` unboxed=FORMS` at the end, each optional (FORMS: int, float or
+// int+float).
+void Parser::ParseNumberForms(size_t line, std::string* rest, Instr* in, InstrRegs* regs) const {
+  const auto take = [&](const std::string& key) -> uint8_t {
+    const size_t at = rest->rfind(" " + key + "=");
+    if (at == std::string::npos) return 0;
+    const std::string forms = rest->substr(at + key.size() + 2);
+    if (forms.find(' ') != std::string::npos) return 0;  // not at the end: part of an immediate
+    *rest = rest->substr(0, at);
+    if (forms == "int") return kIntForm;
+    if (forms == "float") return kFloatForm;
+    if (forms == "int+float") return kIntForm | kFloatForm;
+    Fail(line, key + "= takes int, float or int+float, not '" + forms + "'");
+  };
+  regs->unboxed = take("unboxed");
+  if (regs->unboxed != 0 && !regs->has_dst) Fail(line, "unboxed= needs a result register");
+  in->forms = take("inline");
 }
 
 // ` REG, REG, ...`: the registers at the start; what follows them is the immediate.
@@ -559,6 +599,7 @@ Function Parser::Finish() {
     }
   }
   f_.reg_types.assign(static_cast<size_t>(max_n + 1), ValueType::kObject);
+  f_.unboxed.assign(f_.reg_types.size(), 0);
   for (int k = 0; k <= max_k; k++) f_.StackReg(k);
   const auto num = [&](const RegRef& r) {
     return r.stack ? f_.stack_regs[static_cast<size_t>(r.n)] : r.n;
@@ -570,6 +611,7 @@ Function Parser::Finish() {
       Instr& in = f_.blocks[b].instrs[i];
       if (r.has_dst) in.dst = num(r.dst);
       if (r.cint) f_.reg_types[static_cast<size_t>(in.dst)] = ValueType::kCInt;
+      if (r.unboxed != 0 && !r.dst.stack) f_.unboxed[static_cast<size_t>(in.dst)] = r.unboxed;
       if (r.has_dst2) in.dst2 = num(r.dst2);
       for (const RegRef& a : r.args) in.args.push_back(num(a));
       for (const RegRef& a : r.stack) in.state.stack.push_back(num(a));

@@ -4,12 +4,13 @@
 // The format, one function:
 //   function MODULE:QUALNAME (locals N, args M)
 //   bbK (in A, out B[, @OFFSET]):
-//     [DST[:cint][, DST2] = ]OP[ OPERAND, ...][, IMMEDIATE][ [FEEDBACK]][ bbT | -> bbT, bbF]
-//         [  {STATE}]
+//     [DST[:cint][, DST2] = ]OP[ OPERAND, ...][, IMMEDIATE][ [FEEDBACK]][ inline=FORMS]
+//         [ unboxed=FORMS][ bbT | -> bbT, bbF][  {STATE}]
 // Registers are %N, or sK for the stack register of depth K (hir.h). The immediate is written
 // as the op's row in ops.h says (ImmKind). A state is `error @OFF`, `resume @OFF`, `raised` or
 // `reraise @OFF`, then ` catch bbK` when a handler of the function takes it, then the stack
-// as [REG[ borrowed], ...]. Offsets are in bytes, as dis shows them (code units * 2).
+// as [REG[ borrowed], ...]. FORMS is int, float or int+float (number_forms.h). Offsets are in
+// bytes, as dis shows them (code units * 2).
 //
 // What the text does not hold comes back as it can: names and constants are collected from
 // the immediates that show them (a local's name, a constant's repr, an attribute's name), the

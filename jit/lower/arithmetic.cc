@@ -72,7 +72,7 @@ void Lowerer::BoxFloatResult(const Instr& in, int d, int generic) {
   if (!target) return BoxFloat(in, d);
   const Instr& store = *target->store;
   const int operand = target->local_operand;
-  const bool known = operand >= 0 && unboxed_floats_.count(in.args[operand]) == 0;
+  const bool known = operand >= 0 && !UnboxedFloat(in.args[operand]);
   const bool fused = !HasIntForm(in) && target->release_mask >= 0 &&
                      store.imm < (int64_t{1} << 40) && store.bc - in.bc <= 3;  // `how`'s gap
   const auto in_place = [&](int fresh) {
@@ -139,8 +139,8 @@ void Lowerer::LowerArithmetic(const Instr& in) {
   const bool ints = HasIntForm(in);
   // An unboxed result's C value is read only while its object is NULL, but is defined on
   // every path.
-  if (unboxed_.count(in.dst) != 0) Mov(Operand::Imm(0), Type::kI64, RawOf(in.dst));
-  if (unboxed_floats_.count(in.dst) != 0) {
+  if (UnboxedInt(in.dst)) Mov(Operand::Imm(0), Type::kI64, RawOf(in.dst));
+  if (UnboxedFloat(in.dst)) {
     Mov(Operand::FImm(0.0), Type::kF64, RawFloatOf(in.dst));
   }
   const std::optional<lir::Op> fop = FloatFormOf(in.imm);
@@ -185,7 +185,7 @@ void Lowerer::SmallIntArithmetic(const Instr& in, int not_ints) {
     if (b.is_vreg()) SlowIf(Cond::kSle, Type::kI64, V(divisor), Operand::Imm(0), slow);
     r = FloorDivOrMod(lhs, divisor, nb == NB_REMAINDER);
   }
-  if (unboxed_.count(in.dst) == 0) return BoxInt(in, r);
+  if (!UnboxedInt(in.dst)) return BoxInt(in, r);
   Mov(V(r), Type::kI64, RawOf(in.dst));  // the object stays NULL: unboxed_temporaries.h
   Mov(Operand::Imm(0), Type::kPtr, LirReg(in.dst));
 }
@@ -194,57 +194,10 @@ void Lowerer::SmallIntArithmetic(const Instr& in, int not_ints) {
 // `float_form` while their object is NULL, since the int form reads objects.
 void Lowerer::LeaveIfFloatOnly(const Instr& in, int float_form) {
   for (int a : in.args) {
-    if (unboxed_floats_.count(a) != 0 && !IsDual(a)) {
+    if (UnboxedFloat(a) && !IsDual(a)) {
       SlowIf(Cond::kEq, Type::kPtr, V(LirReg(a)), Operand::Imm(0), float_form);
     }
   }
-}
-
-// The bytecode offset of the instruction defining `reg` (single-definition registers).
-int Lowerer::BcOfDefinition(int reg) const {
-  for (const Block& b : f_.blocks) {
-    for (const Instr& in : b.instrs) {
-      if (in.dst == reg) return in.bc;
-    }
-  }
-  return -1;
-}
-
-// Without feedback, an operand guessed to be a float (probable_floats.h) rules the
-// small-int form out.
-bool Lowerer::GuessedFloat(const Instr& in) const {
-  return in.feedback == Feedback::kNone &&
-         std::any_of(in.args.begin(), in.args.end(),
-                     [this](int a) { return probable_floats_.count(a) != 0; });
-}
-
-// Whether `in` has the float form here: a BINARY_OP + - * / or a comparison whose operands
-// may be exact floats (an int constant rules it out: int op float is mixed, which stock
-// takes generically too). A comparison has it only with a reason to expect floats (3.11's
-// COMPARE_OP_FLOAT_JUMP, a float constant, an operand guessed to be one): most compares are
-// of ints, and a second form behind the first would cost every one of them code.
-bool Lowerer::HasFloatForm(const Instr& in) const {
-  const bool compare = (in.op == Op::kCompareBool || in.op == Op::kCompareOp) &&
-                       (in.feedback == Feedback::kFloat || GuessedFloat(in) ||
-                        ConstKindOf(in.args[0]) == ConstKind::kFloat ||
-                        ConstKindOf(in.args[1]) == ConstKind::kFloat);
-  const bool arithmetic = in.op == Op::kBinaryOp && FloatFormOf(in.imm);
-  return (compare || arithmetic) && rt_.py_float_type != 0 && !SmallIntConst(in.args[0]) &&
-         !SmallIntConst(in.args[1]) && !KnownNot(in.args[0], ConstKind::kFloat) &&
-         !KnownNot(in.args[1], ConstKind::kFloat) && Allows(in, Feedback::kFloat);
-}
-
-// Whether `in` (kBinaryOp or kCompareBool) has a small-int form here.
-bool Lowerer::HasIntForm(const Instr& in) const {
-  // Asked of any consumer of a temporary (UnboxedTemporaries): an op with one operand
-  // must not get as far as reading a second (AddressSanitizer found that read).
-  const bool compare = in.op == Op::kCompareBool || in.op == Op::kCompareOp;
-  if (!compare && in.op != Op::kBinaryOp) return false;
-  const bool maybe_ints = !KnownNot(in.args[0], ConstKind::kInt) &&
-                          !KnownNot(in.args[1], ConstKind::kInt) && Allows(in, Feedback::kInt) &&
-                          !GuessedFloat(in);
-  if (compare) return maybe_ints;
-  return maybe_ints && HasSmallIntForm(in.imm, SmallIntConst(in.args[1]));
 }
 
 int Lowerer::RawVReg(std::map<int, int>* regs, int reg, Type t) {
@@ -294,7 +247,7 @@ void Lowerer::BoxRaw(int a) {
     Jmp(done);
     cur_ = as_float;
     box_float();
-  } else if (unboxed_.count(a) != 0) {
+  } else if (UnboxedInt(a)) {
     box_int();
   } else {
     box_float();
@@ -324,7 +277,7 @@ void Lowerer::FloatArithmetic(const Instr& in, lir::Op op, int not_floats) {
     // The divisor's bits (LIR has no f64 compare): from its object, or, when it may be an
     // unboxed float, through the scratch slot.
     int bits;
-    if (unboxed_floats_.count(in.args[1]) != 0) {
+    if (UnboxedFloat(in.args[1])) {
       const int scratch = ScratchAddr();
       Store(V(fb), V(scratch), 0, Type::kF64);
       bits = Load(V(scratch), 0, Type::kI64);
@@ -336,7 +289,7 @@ void Lowerer::FloatArithmetic(const Instr& in, lir::Op op, int not_floats) {
     SlowIf(Cond::kEq, Type::kI64, V(magnitude), Operand::Imm(0), slow);
   }
   const int r = Binary(op, V(fa), V(fb), Type::kF64);
-  if (unboxed_floats_.count(in.dst) == 0) return BoxFloatResult(in, r, slow);
+  if (!UnboxedFloat(in.dst)) return BoxFloatResult(in, r, slow);
   Mov(V(r), Type::kF64, RawFloatOf(in.dst));  // the object stays NULL: unboxed_temporaries.h
   if (IsDual(in.dst)) Mov(Operand::Imm(kRawFloatMark), Type::kI64, RawOf(in.dst));
   Mov(Operand::Imm(0), Type::kPtr, LirReg(in.dst));
@@ -349,8 +302,8 @@ int Lowerer::FloatOperand(int reg, int slow) {
   if (ConstKindOf(reg) == ConstKind::kFloat) {  // a float constant: no type test
     return Load(V(LirReg(reg)), offsetof(PyFloatObject, ob_fval), Type::kF64);
   }
-  if (unboxed_floats_.count(reg) == 0) {
-    if (unboxed_.count(reg) != 0) {  // an int temporary: NULL while it holds a C int
+  if (!UnboxedFloat(reg)) {
+    if (UnboxedInt(reg)) {  // an int temporary: NULL while it holds a C int
       SlowIf(Cond::kEq, Type::kPtr, V(LirReg(reg)), Operand::Imm(0), slow);
     }
     return FloatValue(V(LirReg(reg)), slow);

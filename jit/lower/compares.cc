@@ -154,7 +154,7 @@ void Lowerer::LowerIsTrue(const Instr& in) {
   const int c = LirReg(in.dst);
   const Operand v = V(LirReg(in.args[0]));
   const int done = NewBlock();
-  if (unboxed_.count(in.args[0]) != 0) {  // `if x & 1:` tests the C value (an int temporary)
+  if (UnboxedInt(in.args[0])) {  // `if x & 1:` tests the C value (an int temporary)
     const int raw = NewBlock(), boxed = NewBlock();
     Br(Cond::kEq, v, Operand::Imm(0), raw, boxed);
     cur_ = raw;

@@ -2,6 +2,8 @@
 // table of one rule per HIR op, Rule<Op>, built from hir/ops.h's list. Ops with a Call column
 // there share the primary template (one helper call); the others have a specialisation here,
 // most of them calling their family's function (one file each, lowerer.h).
+#include <stdexcept>
+
 #include "jit/lower/lowerer.h"
 
 namespace a64jit::lower {
@@ -69,24 +71,6 @@ lir::Function Lowerer::Run() {
   regs_.reserve(f_.reg_types.size());
   for (ValueType t : f_.reg_types) {
     regs_.push_back(out_.NewVReg(t == ValueType::kCInt ? Type::kI64 : Type::kPtr));
-  }
-  probable_floats_ = hir::ProbableFloats(
-      f_,
-      [this](int64_t i) {
-        return static_cast<size_t>(i) < rt_.const_kinds.size() &&
-               rt_.const_kinds[static_cast<size_t>(i)] == ConstKind::kFloat;
-      },
-      [](int64_t nb) { return FloatFormOf(nb).has_value(); });
-  unboxed_ = hir::UnboxedTemporaries(f_, [this](const Instr& in) {
-    return Unfused(in.op) == Op::kIsTrue ? rt_.py_long_type != 0 : HasIntForm(in);
-  });
-  unboxed_floats_ =
-      hir::UnboxedTemporaries(f_, [this](const Instr& in) { return HasFloatForm(in); });
-  for (auto [set, kind] : {std::pair{&unboxed_, Decision::kLowerUnboxedInt},
-                           std::pair{&unboxed_floats_, Decision::kLowerUnboxedFloat}}) {
-    for (auto it = set->begin(); it != set->end();) {
-      it = Take(decisions_, kind, BcOfDefinition(*it)) ? std::next(it) : set->erase(it);
-    }
   }
   int scratch = 2;
   for (const Block& b : f_.blocks) {
@@ -496,6 +480,10 @@ void Lowerer::LowerInstr(const Instr& in) {
 
 lir::Function Lower(const hir::Function& f, const RuntimeAddresses& rt, const std::string& name,
                     std::vector<DeoptSite>* deopt_sites, Decisions* decisions) {
+  if (f.unboxed.size() != f.reg_types.size()) {
+    throw std::logic_error("lower::Lower(" + name +
+                           "): the number forms were not chosen (hir::ChooseNumberForms)");
+  }
   internal::Lowerer l(f, rt, name, deopt_sites, decisions);
   return l.Run();
 }

@@ -23,6 +23,7 @@
 
 #include "jit/decisions.h"
 #include "jit/hir/hir.h"
+#include "jit/hir/number_forms.h"
 #include "jit/lir/lir.h"
 #include "jit/lower/deopt_reason.h"
 #include "jit/runtime/site_cache.h"
@@ -100,9 +101,8 @@ struct RuntimeAddresses {
   // Per co_consts item: its character's code when it is a one-character ASCII str (an
   // ordering against it is decided inline by first characters), else -1.
   std::vector<int> ascii_char_consts;
-  // Per co_consts item: what its type is known to be. An operand known not to be an int
-  // needs no small-int path (a str compared, `"%d" % n`), one known to be a float no int path.
-  enum class ConstKind : uint8_t { kUnknown, kInt, kFloat, kStr, kInternedStr, kOther };
+  // Per co_consts item: what its type is known to be (hir/number_forms.h).
+  using ConstKind = hir::ConstKind;
   std::vector<ConstKind> const_kinds;
   std::vector<uint64_t> names;  // co_names items
   uint64_t first_instr = 0;     // _PyCode_CODE(code)
@@ -158,9 +158,14 @@ constexpr int64_t kSmallIntStride = 32;  // sizeof(PyLongObject) on a 64-bit bui
 constexpr int64_t kSmallIntMin = -5;     // -_PY_NSMALLNEGINTS
 constexpr int64_t kSmallIntMax = 256;    // _PY_NSMALLPOSINTS - 1
 
-// `deopt_sites` receives the exits' sites, indexed by their codes.
-// Each inline fast path and unboxed temporary is an optional decision (jit/decisions.h);
-// `decisions` null takes them all.
+// What hir::ChooseNumberForms needs to know of `rt` and of the forms lowering can emit. It
+// refers to `rt`, which must outlive it.
+hir::NumberFacts NumberFactsOf(const RuntimeAddresses& rt);
+
+// `f`'s number forms must have been chosen (hir::ChooseNumberForms, with NumberFactsOf(rt));
+// compiler::LowerToLir does both. `deopt_sites` receives the exits' sites, indexed by their
+// codes. Each inline fast path is an optional decision (jit/decisions.h); `decisions` null
+// takes them all.
 lir::Function Lower(const hir::Function& f, const RuntimeAddresses& rt, const std::string& name,
                     std::vector<DeoptSite>* deopt_sites, Decisions* decisions = nullptr);
 

@@ -27,8 +27,7 @@
 #include "jit/hir/fusions.h"
 #include "jit/hir/known_calls.h"
 #include "jit/hir/loops.h"
-#include "jit/hir/probable_floats.h"
-#include "jit/hir/unboxed_temporaries.h"
+#include "jit/hir/number_forms.h"
 #include "jit/lir/cfg.h"
 #include "jit/lower/block_layout.h"
 #include "jit/lower/call_rules.h"
@@ -132,6 +131,8 @@ class Lowerer {
   Lowerer(const Function& f, const RuntimeAddresses& rt, const std::string& name,
           std::vector<DeoptSite>* deopt_sites, Decisions* decisions);
   lir::Function Run();
+  // What hir::ChooseNumberForms asks of lowering: the forms below.
+  friend hir::NumberFacts a64jit::lower::NumberFactsOf(const RuntimeAddresses& rt);
 
  private:
   // Where a site's cache is, for a hot path's loads: the room's register and the cache's
@@ -523,11 +524,18 @@ class Lowerer {
   bool HasUnboxedOperand(const Instr& in) const {
     return std::any_of(in.args.begin(), in.args.end(), [this](int a) { return IsUnboxed(a); });
   }
-  bool IsUnboxed(int reg) const { return unboxed_.count(reg) != 0 || unboxed_floats_.count(reg); }
+  // The forms in which temporary `reg` may hold its C value with no object (hir::
+  // ChooseNumberForms chose them; hir::Function::unboxed).
+  uint8_t UnboxedForms(int reg) const {
+    const auto r = static_cast<size_t>(reg);
+    return reg >= 0 && r < f_.unboxed.size() ? f_.unboxed[r] : 0;
+  }
+  bool UnboxedInt(int reg) const { return (UnboxedForms(reg) & hir::kIntForm) != 0; }
+  bool UnboxedFloat(int reg) const { return (UnboxedForms(reg) & hir::kFloatForm) != 0; }
+  bool IsUnboxed(int reg) const { return UnboxedForms(reg) != 0; }
   // Unboxed as an int or as a float, whichever the producer's path made (RawOf holds
   // kRawFloatMark when it is a float).
-  bool IsDual(int reg) const { return unboxed_.count(reg) != 0 && unboxed_floats_.count(reg); }
-  int BcOfDefinition(int reg) const;
+  bool IsDual(int reg) const { return UnboxedForms(reg) == (hir::kIntForm | hir::kFloatForm); }
   // Whether `in`'s type feedback (hir/feedback.h) leaves inline form `form` possible: without
   // feedback every form is; with it, only the one 3.11's interpreter specialised the site to.
   static bool Allows(const Instr& in, Feedback form) {
@@ -536,9 +544,9 @@ class Lowerer {
   // The instance attribute and method probes: not for a site 3.11 found a module attribute,
   // a slot or a class method at, where the probe could only fail.
   static bool InstanceProbe(const Instr& in) { return Allows(in, Feedback::kInstance); }
-  bool GuessedFloat(const Instr& in) const;
-  bool HasFloatForm(const Instr& in) const;
-  bool HasIntForm(const Instr& in) const;
+  // The inline number forms hir::ChooseNumberForms chose for `in` (a BinaryOp or comparison).
+  static bool HasFloatForm(const Instr& in) { return (in.forms & hir::kFloatForm) != 0; }
+  static bool HasIntForm(const Instr& in) { return (in.forms & hir::kIntForm) != 0; }
   // The LIR register holding unboxed temporary `reg`'s C value while its object is NULL: an
   // int (RawOf) or a double (RawFloatOf). A temporary of both kinds holding a double has
   // kRawFloatMark as its int, a value no small-int form makes (they stay below 2^61).
@@ -692,10 +700,7 @@ class Lowerer {
   hir::Loops loops_;
   std::set<int64_t> float_like_locals_;
   std::set<int> in_place_floats_;  // BINARY_OP results BoxFloatResult may write in place
-  // Temporaries kept unboxed (unboxed_temporaries.h) as ints, as floats (a register in both
-  // may be either), and the LIR registers of their raw values.
-  std::set<int> unboxed_, unboxed_floats_;
-  std::set<int> probable_floats_;  // probable_floats.h: no small-int form for them
+  // The LIR registers of unboxed temporaries' raw values (RawOf, RawFloatOf).
   std::map<int, int> raw_, raw_float_;
   int scratch_addr_ = -1;            // the scratch slot's address after kUnpackSequence
   int prev_instr_known_ = -1;        // the unit prev_instr holds on every path here, or -1

@@ -68,7 +68,7 @@ int Lowerer::OneDigitValue(Operand obj, int size) {
 Operand Lowerer::SmallIntOperand(int reg, int slow, int float_form) {
   const std::optional<int64_t> k = SmallIntConst(reg);
   if (k) return Operand::Imm(*k);
-  if (unboxed_.count(reg) != 0) return V(UnboxedSmallInt(reg, slow, float_form));
+  if (UnboxedInt(reg)) return V(UnboxedSmallInt(reg, slow, float_form));
   return V(SmallIntValue(V(LirReg(reg)), slow));
 }
 
@@ -175,3 +175,26 @@ std::optional<lir::Op> Lowerer::FloatFormOf(int64_t nb) {
 }
 
 }  // namespace a64jit::lower::internal
+
+namespace a64jit::lower {
+
+hir::NumberFacts NumberFactsOf(const RuntimeAddresses& rt) {
+  using internal::Lowerer;
+  hir::NumberFacts facts;
+  facts.const_kind = [&rt](int64_t i) {
+    return static_cast<size_t>(i) < rt.const_kinds.size() ? rt.const_kinds[static_cast<size_t>(i)]
+                                                          : hir::ConstKind::kUnknown;
+  };
+  facts.small_int_const = [&rt](int64_t i) {
+    return static_cast<size_t>(i) < rt.small_int_consts.size()
+               ? rt.small_int_consts[static_cast<size_t>(i)]
+               : std::nullopt;
+  };
+  facts.small_int_arithmetic = &Lowerer::HasSmallIntForm;
+  facts.float_arithmetic = [](int64_t nb) { return Lowerer::FloatFormOf(nb).has_value(); };
+  facts.ints_inline = rt.py_long_type != 0;
+  facts.floats_inline = rt.py_float_type != 0;
+  return facts;
+}
+
+}  // namespace a64jit::lower

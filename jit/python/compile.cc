@@ -51,8 +51,8 @@ std::string TextOf(const CodeState& st, const std::string& what) {
   }
   const hir::CodeInfo info = CodeInfoOf(st.code, st.module);
   Decisions decisions(st.opt_limit, st.plant);  // as the compile took them
-  if (what == "hir") return compiler::HirText(info, &decisions);
   lower::RuntimeAddresses rt = AddressesFor(st.code);
+  if (what == "hir") return compiler::HirText(info, rt, &decisions);
   size_t next = 0, next_room = 0;
   rt.new_site_cache = [&st, &next](int, int, int) -> runtime::SiteCache* {
     if (next >= st.site_caches.size()) throw std::logic_error("LIR text: more site caches");
