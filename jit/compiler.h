@@ -5,7 +5,8 @@
 //   1. hir::Build                  bytecode -> HIR                      (jit/hir/builder.h)
 //   2. hir::RunPasses              simplify, dead code, refcounts        (jit/hir/passes.h)
 //  3a. hir::ChooseNumberForms      int/float forms, unboxed temporaries (jit/hir/number_forms.h)
-//   3. lower::Lower                HIR -> LIR                           (jit/lower/lower.h)
+//   3. lower::Lower                HIR -> LIR, then the frame's prev_instr stores
+//                                  (lower::ResolvePrevInstr)            (jit/lower/lower.h)
 //   4. lir::ThreadJumps            branches past jump-only blocks       (jit/lir/jump_threading.h)
 //   5. lir::FuseCompareBranches    peephole                             (jit/lir/peephole.h)
 //   6. lir::FoldConstantOperands   a constant into its one reader (jit/lir/constant_operands.h)

@@ -82,6 +82,9 @@ void FunctionCompiler::EmitInstr(const Instr& in) {
     case Op::kPad:
       for (int64_t i = 0; i < in.count; i++) a_->nop();
       return;
+    case Op::kSetPrevInstr:  // the verifier refuses them too
+    case Op::kPrevInstrIs:
+      Fail("a lowering note, which lowering resolves before it returns");
     case Op::kJmp:
       if (in.targets[0] != block_ + 1) JumpToBlock(in.targets[0]);
       return;

@@ -197,7 +197,9 @@ std::optional<Value> Interpreter::Call(const Function& f, const std::vector<Valu
         case Op::kStore:
         case Op::kSlotAddr:
         case Op::kFramePtr:
-        case Op::kPad: {
+        case Op::kPad:
+        case Op::kSetPrevInstr:
+        case Op::kPrevInstrIs: {
           Value v = Eval(f, frame, in, depth);
           if (in.dst >= 0) frame.regs[static_cast<size_t>(in.dst)] = v.bits;
           continue;
@@ -417,6 +419,10 @@ Value Interpreter::Eval(const Function& f, Frame& frame, const Instr& in, int) {
     case Op::kFramePtr:
       throw InterpError("frameptr has no meaning in the interpreter (line " +
                         std::to_string(in.line) + ")");
+    case Op::kSetPrevInstr:
+    case Op::kPrevInstrIs:
+      throw InterpError(std::string(OpName(in.op)) + " is a lowering note, resolved before " +
+                        "lowering returns (line " + std::to_string(in.line) + ")");
     case Op::kPad:
       return Value{};
     case Op::kCall:  // Call and ExecCall run these

@@ -362,6 +362,10 @@ class Verifier {
         return CheckTailCall(b, in);
       case Op::kPad:
         return CheckPad(b, in);
+      case Op::kSetPrevInstr:
+      case Op::kPrevInstrIs:
+        Fail(b, &in,
+             "a lowering note (lower::ResolvePrevInstr resolves it before lowering returns)");
       case Op::kJmp:
         return CheckTarget(b, in, in.targets[0]);
       case Op::kBr:

@@ -52,6 +52,7 @@ enum class OpFamily : uint8_t {
   kFramePtr,     // d = the frame record
   kCall,         // [d =] call
   kPad,          // nops
+  kNote,         // lowering's notes, resolved before lowering returns (no machine effect)
   kJump,         // unconditional branch
   kBranch,       // two-way branch
   kReturn,       // return from the function
@@ -118,6 +119,13 @@ enum class OpFamily : uint8_t {
   /* whose result is stored into a local, releases included (0: an error is set)        */  \
   X(BinaryOpIntoLocal, "binop_into_local", kCall, kCall, false, "a64_binary_op_into_local") \
   X(Pad,      "pad",      kPad,     kPad,         false, nullptr)                           \
+  /* Lowering's notes on the frame's prev_instr, which lower::ResolvePrevInstr turns into */ \
+  /* stores (or nothing) before lowering returns; no other stage accepts them.          */  \
+  /* set_prev_instr %frame, %address, unit: prev_instr = %address, the instruction at  */  \
+  /* `unit`; %address is first_instr (unit 0) or the add just before that makes it     */  \
+  X(SetPrevInstr, "set_prev_instr", kPlain, kNote, false, nullptr)                        \
+  /* prev_instr_is unit: a helper left prev_instr at `unit` here (-1: unknown)          */  \
+  X(PrevInstrIs, "prev_instr_is", kPlain, kNote,  false, nullptr)                         \
   /* Terminators: the last instruction of every block, and only there */                    \
   /* goto targets[0] */                                                                     \
   X(Jmp,      "jmp",      kJmp,     kJump,        true, nullptr)                            \

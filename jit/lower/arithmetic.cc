@@ -119,7 +119,7 @@ bool Lowerer::GenericIntoLocal(const Instr& in) {
   call.op = lir::Op::kBinaryOpIntoLocal;
   call.dst = out_.NewVReg(Type::kI64);
   const int status = Emit(std::move(call)).dst;
-  prev_instr_known_ = -1;  // the helper set it, to the operation's unit and then the store's
+  NotePrevInstr(-1);  // the helper set it, to the operation's unit and then the store's
   DeoptIf(in, Cond::kEq, V(status), Operand::Imm(0));
   const int after = NewBlock();
   RejoinAfter(&store, after);
@@ -156,14 +156,12 @@ void Lowerer::LowerArithmetic(const Instr& in) {
         if (!floats) return SmallIntArithmetic(in, slow);
         if (!ints) return FloatArithmetic(in, *fop, slow);
         const int not_ints = NewBlock(), done = NewBlock();
-        const int known = prev_instr_known_;
         SmallIntArithmetic(in, not_ints);
         Jmp(done);
         cur_ = not_ints;
-        prev_instr_known_ = known;
         FloatArithmetic(in, *fop, slow);
         Jmp(done);
-        Join(done, known, in.bc);
+        cur_ = done;
       },
       generic);
 }
@@ -215,7 +213,7 @@ int Lowerer::BoxingFirst(const Instr& in, int target) {
     if (IsUnboxed(a)) raw_operands.push_back(a);
   }
   if (raw_operands.empty()) return target;
-  const int saved = cur_, known = prev_instr_known_;
+  const int saved = cur_;
   const int box = ColdBlock();
   cur_ = box;
   for (int a : raw_operands) {
@@ -230,7 +228,6 @@ int Lowerer::BoxingFirst(const Instr& in, int target) {
   }
   Jmp(target);
   cur_ = saved;
-  prev_instr_known_ = known;
   return box;
 }
 

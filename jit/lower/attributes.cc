@@ -87,7 +87,6 @@ void Lowerer::LowerLoadAttr(const Instr& in) {
   // Asked here, while this site's own decision is the last one taken (the guards below take
   // lower.guard-pair decisions).
   const bool planted = Planted(decisions_, Plant::kCacheIndex);
-  const int known = prev_instr_known_;
   const int slow = ColdBlock(), done = NewBlock();
   LoadItem(GuardedAttrSlot(obj, site, slow).At(planted ? 8 : 0), LirReg(in.dst));
   SlowIf(Cond::kEq, Type::kI64, V(LirReg(in.dst)), Operand::Imm(0), slow);
@@ -96,7 +95,7 @@ void Lowerer::LowerLoadAttr(const Instr& in) {
   cur_ = slow;
   SiteCallChecked(in, Helper::a64_load_attr_cached, {obj, V(SiteAddress(site))});
   Jmp(done);
-  Join(done, known, in.bc);
+  cur_ = done;
 }
 
 void Lowerer::LowerStoreAttr(const Instr& in) {
@@ -111,7 +110,6 @@ void Lowerer::LowerStoreAttr(const Instr& in) {
     SiteCallInt(in, Helper::a64_store_attr_cached, {obj, value, V(SiteAddress(site))});
     return;
   }
-  const int known = prev_instr_known_;
   const int slow = ColdBlock(), done = NewBlock();
   const AttrSlot place = GuardedAttrSlot(obj, site, slow);
   const int old = LoadItem(place.At(0));
@@ -130,7 +128,7 @@ void Lowerer::LowerStoreAttr(const Instr& in) {
   cur_ = slow;
   SiteCallInt(in, Helper::a64_store_attr_cached, {obj, value, V(SiteAddress(site))});
   Jmp(done);
-  Join(done, known, in.bc);
+  cur_ = done;
 }
 
 // A site whose feedback says module, with its cache (the site's decision was taken when the
@@ -208,7 +206,6 @@ void Lowerer::LowerLoadGlobal(const Instr& in) {
     DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));
     return;
   }
-  const int known = prev_instr_known_;
   const int slow = ColdBlock(), done = NewBlock();
   const SiteRef cache = SiteRefOf(site);
   const bool module_only = hir::InGlobals(f_.code, in);  // its site checks the globals alone
@@ -231,7 +228,7 @@ void Lowerer::LowerLoadGlobal(const Instr& in) {
       in, module_only ? Helper::a64_load_global_module_cached : Helper::a64_load_global_cached,
       {V(AddressOf(cache, site))});
   Jmp(done);
-  Join(done, known, in.bc);
+  cur_ = done;
 }
 
 // The hot path: the globals' version checked (LowerLoadGlobal's), the module read from the
@@ -258,7 +255,6 @@ void Lowerer::LowerModuleAttrOfGlobal(const Instr& global) {
   if (stub && rt_.set_miss_how && OneExitFits(global.state, attr.state)) {
     return ModuleAttrByStub(global, attr, cache, global_site);
   }
-  const int known = prev_instr_known_;
   const int slow = ColdBlock(), done = NewBlock();
   const bool method = attr.op == Op::kLoadMethod;  // [NULL, the module's attribute]
   const int64_t at = method ? offsetof(MethodCache, module) : offsetof(AttrCache, module);
@@ -279,7 +275,6 @@ void Lowerer::LowerModuleAttrOfGlobal(const Instr& global) {
   if (method) Mov(Operand::Imm(0), Type::kPtr, LirReg(attr.dst));
   Jmp(done);
   cur_ = slow;  // both loads and the module's release in one call: half the code
-  prev_instr_known_ = known;
   lowering_ = &global;
   const SiteRefs caches{cache, global_site, attr_site};
   if (adjacent && OneExitFits(global.state, attr.state)) {
@@ -290,7 +285,6 @@ void Lowerer::LowerModuleAttrOfGlobal(const Instr& global) {
   lowering_ = release;
   Jmp(done);
   cur_ = done;
-  prev_instr_known_ = -1;  // the cold path stored it (the two paths need not agree)
 }
 
 // `module.attr` of a global as one call of the stub whose miss calls the helper itself
@@ -311,7 +305,7 @@ void Lowerer::ModuleAttrByStub(const Instr& global, const Instr& attr, const Sit
 // LOAD_METHOD's NULL below it.
 void Lowerer::ModuleAttrExitIfNull(const Instr& global, const Instr& attr, int value,
                                    int value_dst) {
-  prev_instr_known_ = -1;
+  NotePrevInstr(-1);  // the stub or helper set it, to the global's or the attribute's
   const int exit = ModuleAttrExit(global.state, attr.state);
   const int cont = NewBlock();
   Emit(BrInstr(Cond::kEq, Type::kI64, V(value), Operand::Imm(0), exit, cont));
@@ -348,7 +342,7 @@ void Lowerer::ModuleAttrByStatus(const Instr& global, const Instr& attr, const S
                           {V(frame_), V(AddressOf(caches.global, caches.global_site)),
                            V(SiteAddress(caches.attr_site)), V(out), Operand::Imm(method ? 1 : 0)},
                           -1, Type::kI64);
-  prev_instr_known_ = -1;  // the global's, or the attribute's once the global loaded
+  NotePrevInstr(-1);  // the global's, or the attribute's once the global loaded
   DeoptIf(global, Cond::kEq, V(status), Operand::Imm(1));
   lowering_ = &attr;
   Load(V(out), 0, Type::kPtr, g);  // the module when the attribute failed, for its exit
@@ -399,7 +393,6 @@ void Lowerer::LowerLoadMethod(const Instr& in) {
                            [&] { LoadMethodCached(in, obj, V(SiteAddress(site))); });
   }
   if (!InstanceProbe(in)) return LoadMethodCached(in, obj, V(SiteAddress(site)));
-  const int known = prev_instr_known_;
   const int slow = ColdBlock(), done = NewBlock(), hit = NewBlock();
   const int tp = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
   const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
@@ -434,7 +427,7 @@ void Lowerer::LowerLoadMethod(const Instr& in) {
   cur_ = slow;
   LoadMethodCached(in, obj, V(SiteAddress(site)));
   Jmp(done);
-  Join(done, known, in.bc);
+  cur_ = done;
 }
 
 // LOAD_METHOD through a64_load_method_cached, which checks and fills the site's cache.

@@ -50,7 +50,7 @@ void Lowerer::CallGeneric(const Instr& in, runtime::CCallCache* c_call) {
     SetPrevInstr(in.bc);
     Call(Helper::a64_call, {V(tstate_), V(p), Operand::Imm(in.imm), Operand::Imm(0)}, dst);
   }
-  prev_instr_known_ = -1;
+  NotePrevInstr(-1);  // not relied on past a call of Python code (a tracer may move it)
   CallResultCheck(in, dst);
 }
 
@@ -207,7 +207,6 @@ void Lowerer::ReuseInt(const Instr& in, int v, const Instr& store, int local_ope
   }
   constexpr int64_t kDigitMax = (int64_t{1} << 30) - 1;
   const int call = ColdBlock(), done = NewBlock();
-  const int known = prev_instr_known_;
   const int old = LirReg(in.args[static_cast<size_t>(local_operand)]);
   const int biased = Binary(lir::Op::kAdd, V(v), Operand::Imm(kDigitMax), Type::kI64);
   const int count = Load(V(old), offsetof(PyObject, ob_refcnt), Type::kI64);
@@ -224,10 +223,9 @@ void Lowerer::ReuseInt(const Instr& in, int v, const Instr& store, int local_ope
   Mov(V(old), Type::kPtr, LirReg(in.dst));
   Jmp(done);
   cur_ = call;
-  prev_instr_known_ = known;
   CallChecked(in, Helper::a64_box_int, {V(v)});
   Jmp(done);
-  Join(done, known, in.bc);
+  cur_ = done;
 }
 
 // dst = the small int whose value `v` is known to be in range, a new reference.
@@ -312,7 +310,6 @@ void Lowerer::InlineIsInstance(const Instr& in, int slow) {
   SExtInt(Call(Helper::a64_isinstance, {V(x), V(cls)}, -1, Type::kI64), result);
   Jmp(done);
   cur_ = done;
-  prev_instr_known_ = -1;
   Decref(x, false, in.bc);
   Decref(cls, false, in.bc);
   ReleaseHeld(callable);
@@ -358,7 +355,6 @@ void Lowerer::InlineConversion(const Instr& in, uint64_t type, int slow) {
   Decref(x, false, in.bc);
   Jmp(done);
   cur_ = done;
-  prev_instr_known_ = -1;
   ReleaseHeld(callable);
   DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));  // the references are released
 }
@@ -430,7 +426,7 @@ void Lowerer::InlineMethodDescriptorCall(const Instr& in, runtime::CCallCache* c
   const int entry = LoadSite(c, offsetof(CCallCache, entry), Type::kPtr);
   SetPrevInstr(in.bc);
   const int result = CallThrough(entry, {V(self), arg, Operand::Imm(in.imm), Operand::Imm(0)});
-  prev_instr_known_ = -1;
+  NotePrevInstr(-1);  // not relied on past a C function, which may call Python code
   const int after = Load(V(tstate_), kRecursionRemaining, Type::kI32);
   Store(V(Binary(lir::Op::kAdd, V(after), Operand::Imm(1), Type::kI32)), V(tstate_),
         kRecursionRemaining, Type::kI32);

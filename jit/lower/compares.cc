@@ -29,7 +29,6 @@ void Lowerer::EmitCompareForm(const Instr& in, const CompareForms& forms, int c,
   static const Cond kConds[] = {Cond::kSlt, Cond::kSle, Cond::kEq,
                                 Cond::kNe,  Cond::kSgt, Cond::kSge};
   if (forms.ints || forms.floats) {
-    const int known = prev_instr_known_;
     if (forms.ints) {
       const int not_ints = forms.floats ? NewBlock() : slow;
       if (forms.floats) LeaveIfFloatOnly(in, not_ints);
@@ -39,7 +38,6 @@ void Lowerer::EmitCompareForm(const Instr& in, const CompareForms& forms, int c,
       Jmp(done);
       if (!forms.floats) return;
       cur_ = not_ints;
-      prev_instr_known_ = known;
     }
     const int fail = BoxingFirst(in, slow);
     const auto [a, b] = FloatOperands(in, fail);
@@ -62,13 +60,11 @@ void Lowerer::LowerCompareBool(const Instr& in) {
   const CompareForms forms = CompareFormsOf(in);
   if (!TakeCompareForms(in, forms)) return helper();  // the call is the hot path
   const int slow = ColdBlock(), done = NewBlock();
-  const int known = prev_instr_known_;
   EmitCompareForm(in, forms, c, slow, done);
   cur_ = slow;
-  prev_instr_known_ = known;
   helper();
   Jmp(done);
-  Join(done, known, in.bc);
+  cur_ = done;
 }
 
 // a op b kept as a value (`return a < b`, `x = a == b`, a generator's `yield a <= b`), which
@@ -83,7 +79,6 @@ void Lowerer::LowerCompareOp(const Instr& in) {
   const CompareForms forms = CompareFormsOf(in);
   if (!TakeCompareForms(in, forms)) return helper();
   const int slow = ColdBlock(), decided = NewBlock(), done = NewBlock();
-  const int known = prev_instr_known_;
   const int c = out_.NewVReg(Type::kI64);
   EmitCompareForm(in, forms, c, slow, decided);
   cur_ = decided;
@@ -92,10 +87,9 @@ void Lowerer::LowerCompareOp(const Instr& in) {
   Incref(V(dst));
   Jmp(done);
   cur_ = slow;
-  prev_instr_known_ = known;
   helper();
   Jmp(done);
-  Join(done, known, in.bc);
+  cur_ = done;
 }
 
 // a == b or a != b (in.imm) into `c`, where one operand is a str constant, as 3.11's
@@ -174,7 +168,6 @@ void Lowerer::LowerIsTrue(const Instr& in) {
   cold_[static_cast<size_t>(next)] = 1;  // neither a bool nor None: rare in conditions
   Br(Cond::kEq, v, Imm(rt_.py_none), done, next);
   cur_ = next;
-  const int known = prev_instr_known_;
   if (rt_.py_long_type != 0) {  // an exact int is true unless 0 (ob_size 0)
     const int other = NewBlock(), is_int = NewBlock();
     const int type = Load(v, offsetof(PyObject, ob_type), Type::kPtr);
@@ -188,7 +181,6 @@ void Lowerer::LowerIsTrue(const Instr& in) {
   CallInt(in, Helper::PyObject_IsTrue, {v}, c);
   Jmp(done);
   cur_ = done;
-  prev_instr_known_ = known == in.bc ? known : -1;
 }
 
 }  // namespace a64jit::lower::internal

@@ -61,14 +61,26 @@ int Lowerer::SplitOn(Cond c, Operand a, Operand b, Type t) {
   return taken;
 }
 
-// prev_instr = the instruction at code unit `unit` (what frame objects and tracebacks read).
+// prev_instr = the instruction at code unit `unit` (what frame objects and tracebacks read):
+// its address, then a note that ResolvePrevInstr (prev_instr.h) makes the store, or drops
+// with the add when prev_instr is at `unit` on every path here.
 void Lowerer::SetPrevInstr(int unit) {
-  if (unit == prev_instr_known_) return;
   const int p = unit == 0 ? first_instr_
                           : Binary(lir::Op::kAdd, V(first_instr_), Operand::Imm(2 * int64_t{unit}),
                                    Type::kPtr);
-  Store(V(p), V(frame_), kPrevInstr, Type::kPtr);
-  prev_instr_known_ = unit;
+  lir::Instr note;
+  note.op = lir::Op::kSetPrevInstr;
+  note.args = {V(frame_), V(p), Operand::Imm(unit)};
+  EmitNote(std::move(note));
+}
+
+// A note that prev_instr is at `unit` here (-1: at a unit not known here), as a helper or
+// a store of lowering's own left it.
+void Lowerer::NotePrevInstr(int unit) {
+  lir::Instr note;
+  note.op = lir::Op::kPrevInstrIs;
+  note.args = {Operand::Imm(unit)};
+  EmitNote(std::move(note));
 }
 
 // The thread's current frame = frame->previous.
@@ -97,30 +109,27 @@ void Lowerer::Decref(int obj, bool maybe_null, int bc, bool float_like) {
   Br(Cond::kEq, V(rc), Operand::Imm(0), dealloc, done);
   // Deallocation can run arbitrary code (__del__, weakref callbacks): keep the line right.
   cur_ = dealloc;
-  const int known = prev_instr_known_;
   if (float_like && InlineFloatFreeList()) FreeFloat(obj, done);
   if (UseReleaseStub(bc)) {
     // The helper sets prev_instr, so that the cold block is a call and a jump, which code
     // generation makes one `bl` to a shared stub and a data word (codegen/release_stubs.h).
     // The unit stays an immediate (no register): the stub form keeps it in its data word.
-    const int64_t unit = bc != known ? bc : -1;  // UseReleaseStub: bc >= 0
+    const int64_t unit = bc;  // UseReleaseStub: bc >= 0; -1 (already there): prev_instr.h
     lir::Instr call = CallByName(runtime::HelperName(Helper::a64_dealloc_at), {V(obj), V(frame_)});
     call.op = lir::Op::kReleaseAt;
     call.args.push_back(Operand::Imm(unit));
-    Emit(std::move(call));
+    EmitNote(std::move(call));
   } else {
     if (bc >= 0) SetPrevInstr(bc);
     CallVoid(Helper::a64_dealloc, {V(obj)});
   }
   Jmp(done);
   cur_ = done;
-  prev_instr_known_ = bc >= 0 && known != bc ? -1 : known;
 }
 
 void Lowerer::EmitDeopt(const FrameState& st, int64_t code_if_top_null) {
   if (Raises(st) && st.catch_block >= 0) return EmitCatchEdge(st);
   const uint64_t code = AddDeoptSite(st, true, code_if_top_null);
-  prev_instr_known_ = -1;
   Ret(Imm(static_cast<int64_t>(code)));
 }
 
@@ -298,14 +307,14 @@ void Lowerer::CallChecked(const Instr& in, Helper h, lir::Operands args) {
 // prev_instr, from its cache's header, so nothing is stored here.
 void Lowerer::SiteCallChecked(const Instr& in, Helper h, lir::Operands args) {
   Call(h, std::move(args), LirReg(in.dst));
-  prev_instr_known_ = in.bc;
+  NotePrevInstr(in.bc);
   DeoptIf(in, Cond::kEq, V(LirReg(in.dst)), Operand::Imm(0));
 }
 
 // Its int64_t result, negative on error.
 int Lowerer::SiteCallInt(const Instr& in, Helper h, lir::Operands args, int dst) {
   const int r = Call(h, std::move(args), dst, Type::kI64);
-  prev_instr_known_ = in.bc;
+  NotePrevInstr(in.bc);
   DeoptIf(in, Cond::kSlt, V(r), Operand::Imm(0));
   return r;
 }
@@ -404,13 +413,6 @@ void Lowerer::EmitEitherBranch(lir::Instr first, Cond c2, Type t2, Operand x, Op
   first.args.push_back(x);
   first.args.push_back(y);
   cur_ = Emit(std::move(first)).targets[1];
-}
-
-// After the fast path (ending in `done`) and the slow path: prev_instr is known at `done`
-// only if both agree.
-void Lowerer::Join(int done, int known_before, int bc) {
-  cur_ = done;
-  prev_instr_known_ = known_before == bc ? known_before : -1;
 }
 
 // The low bits of i64 `v` as a `t` value.

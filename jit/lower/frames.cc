@@ -45,7 +45,7 @@ void Lowerer::LowerReraise(const Instr& in) {
   redo.borrowed.resize(st.stack.size(), false);
   redo.borrowed.push_back(false);  // stolen by the op: the refcount pass made it owned
   DeoptIf(redo, Cond::kNe, V(r), Operand::Imm(0));
-  prev_instr_known_ = -1;  // the lasti entry's offset
+  NotePrevInstr(-1);  // the lasti entry's offset
   EmitDeopt(st);
 }
 
@@ -221,7 +221,6 @@ void Lowerer::LowerCheckEvalBreaker(const Instr& in) {
     EmitEither(std::move(br), Cond::kNe, Type::kI32, V(breaker), Operand::Imm(0), in.bc);
   }
   const int cont = cur_;
-  const int known = prev_instr_known_;
   cur_ = slow;
   SetPrevInstr(in.bc);  // a signal handler's frame argument shows this line
   const int r = Call(Helper::a64_eval_breaker, {V(tstate_)}, -1, Type::kI64);
@@ -232,7 +231,6 @@ void Lowerer::LowerCheckEvalBreaker(const Instr& in) {
   ResumeIfOne(in, V(r));
   Jmp(cont);
   cur_ = cont;
-  prev_instr_known_ = known != in.bc ? -1 : known;
 }
 
 void Lowerer::LowerCheckTracing(const Instr& in) {
@@ -410,6 +408,7 @@ void Lowerer::SetReturnPrevInstr() {
   const int offset = Binary(lir::Op::kShl, V(return_unit_), Operand::Imm(1), Type::kI64);
   Store(V(Binary(lir::Op::kAdd, V(first_instr_), V(offset), Type::kPtr)), V(frame_), kPrevInstr,
         Type::kPtr);
+  NotePrevInstr(-1);  // a unit known only at run time
 }
 
 // The return of a function frame releases its locals here, as 3.11's _PyFrame_Clear would,
@@ -419,7 +418,6 @@ void Lowerer::SetReturnPrevInstr() {
 void Lowerer::LowerReturnBlock() {
   cur_ = return_block_;
   group_now_ = group_[static_cast<size_t>(return_block_)] = static_cast<int>(f_.blocks.size()) + 1;
-  prev_instr_known_ = -1;
   const int keep = NewBlock();
   const int frame_object = Load(V(frame_), kFrameObject, Type::kPtr);
   // A frame object (rare: a traceback, sys._getframe) is out of line.
@@ -429,7 +427,6 @@ void Lowerer::LowerReturnBlock() {
   SetReturnPrevInstr();
   Jmp(keep);  // its frame is cleared by whoever pops it
   cur_ = clear;
-  prev_instr_known_ = -1;
   // Off the thread's stack first, as 3.11 pops a frame before clearing it (gh-99729): a
   // finalizer the releases run must not find this half-cleared frame. Whoever pops the
   // frame afterwards makes its caller current again, to the same effect.

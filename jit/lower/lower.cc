@@ -29,6 +29,7 @@ Lowerer::Lowerer(const Function& f, const RuntimeAddresses& rt, const std::strin
   group_.reserve(3 * n + 16);
   cold_.reserve(3 * n + 16);
   emitted_.reserve(3 * n + 16);
+  noted_.reserve(3 * n + 16);
   order_.reserve(3 * n + 16);
   out_.vreg_types.reserve(5 * n + 16);
   // Only registers with one definition (stack registers s_k have several).
@@ -101,7 +102,6 @@ lir::Function Lowerer::Run() {
     cur_ = block_of_[b];
     group_now_ = static_cast<int>(b) + 1;
     group_[static_cast<size_t>(cur_)] = group_now_;
-    prev_instr_known_ = -1;
     block_ = &f_.blocks[b];
     const std::vector<Instr>& instrs = block_->instrs;
     for (size_t i = 0; i < instrs.size(); i++) {
@@ -112,7 +112,6 @@ lir::Function Lowerer::Run() {
       if (rejoin_ && rejoin_->after == &instrs[i]) {  // a fused op's fast path waits there
         Jmp(rejoin_->block);
         cur_ = rejoin_->block;
-        prev_instr_known_ = -1;
         rejoin_.reset();
       }
     }
@@ -123,6 +122,7 @@ lir::Function Lowerer::Run() {
     block_ = nullptr;
   }
   if (return_block_ >= 0) LowerReturnBlock();
+  ResolvePrevInstr(out_, kPrevInstr, noted_blocks_);
   LayOutBlocks(&out_, std::move(cold_), group_, order_);
   return std::move(out_);
 }

@@ -33,6 +33,7 @@
 #include "jit/lower/call_rules.h"
 #include "jit/lower/lower.h"
 #include "jit/lower/object_layouts.h"
+#include "jit/lower/prev_instr.h"
 #include "jit/lower/site_stubs.h"
 #include "jit/runtime/helpers.h"
 
@@ -205,6 +206,7 @@ class Lowerer {
     group_.push_back(group_now_);
     cold_.push_back(0);
     emitted_.push_back(0);
+    noted_.push_back(0);
     out_.blocks.emplace_back(out_.arena.get());
     // Most blocks take a few instructions: room for them up front saves the vector's
     // first regrowths, each of which moves every instruction (benchmarks/compile_time).
@@ -282,6 +284,12 @@ class Lowerer {
   }
   int SplitOn(Cond c, Operand a, Operand b, Type t = Type::kI64);
   void SetPrevInstr(int unit);
+  void NotePrevInstr(int unit);
+  // A note, or a release_at, for ResolvePrevInstr: its block is one the pass reads.
+  void EmitNote(lir::Instr&& in) {
+    if (!std::exchange(noted_[static_cast<size_t>(cur_)], 1)) noted_blocks_.push_back(cur_);
+    Emit(std::move(in));
+  }
   void MakeCallerCurrent(int frame);
   void Incref(Operand obj);
   void Decref(int obj, bool maybe_null, int bc, bool float_like = false);
@@ -293,12 +301,10 @@ class Lowerer {
   template <typename Fill>
   int OutOfLine(Fill fill) {
     const int saved = cur_;
-    const int known = prev_instr_known_;
     const int b = ColdBlock();
     cur_ = b;
     fill();
     cur_ = saved;
-    prev_instr_known_ = known;
     return b;
   }
   static bool Raises(const FrameState& st) {
@@ -370,7 +376,6 @@ class Lowerer {
     cold_[static_cast<size_t>(b)] = 1;
     return b;
   }
-  void Join(int done, int known_before, int bc);
   int Truncate(int v, Type t);
 
   // ---- lower.cc: the pipeline's queries of the HIR ----
@@ -561,21 +566,19 @@ class Lowerer {
   int FloatValue(Operand obj, int slow);
   std::pair<int, int> FloatOperands(const Instr& in, int slow);
   // `fast`, given the cold block to jump to when its guards fail, then in that block
-  // `generic`; both continue at one join, where prev_instr is known only if both agree.
+  // `generic`; both continue at one join.
   // The fast path is optional decision `kind` (jit/decisions.h); with none (a path an earlier
   // decision already chose) it is always taken. Declined, `generic` alone is the code.
   template <typename Fast, typename Generic>
   void FastOrGeneric(std::optional<Decision> kind, const Instr& in, Fast fast, Generic generic) {
     if (kind && !Take(decisions_, *kind, in.bc)) return generic();
     const int slow = ColdBlock(), done = NewBlock();
-    const int known = prev_instr_known_;
     fast(slow);
     Jmp(done);
     cur_ = slow;
-    prev_instr_known_ = known;
     generic();
     Jmp(done);
-    Join(done, known, in.bc);
+    cur_ = done;
   }
 
   // ---- compares.cc ----
@@ -702,8 +705,9 @@ class Lowerer {
   std::set<int> in_place_floats_;  // BINARY_OP results BoxFloatResult may write in place
   // The LIR registers of unboxed temporaries' raw values (RawOf, RawFloatOf).
   std::map<int, int> raw_, raw_float_;
+  std::vector<int> noted_blocks_;    // blocks EmitNote wrote into, for ResolvePrevInstr
+  std::vector<uint8_t> noted_;       // per block: in noted_blocks_
   int scratch_addr_ = -1;            // the scratch slot's address after kUnpackSequence
-  int prev_instr_known_ = -1;        // the unit prev_instr holds on every path here, or -1
   const Instr* lowering_ = nullptr;  // the HIR instruction being lowered (deopt sites, caches)
   const Block* block_ = nullptr;     // its block, and its index there
   size_t at_ = 0;
