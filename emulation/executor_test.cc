@@ -380,6 +380,29 @@ TEST_F(ExecutorTest, HostCallsAfterTheFirstDoNotStopEmulation) {
 #endif
 }
 
+// A host function at an address that is not a multiple of 4 (x86-64 code need not be
+// aligned; Debian's python3.11 has such functions): the first call faults on fetch as any
+// host call does, and the later ones, inside the trap window, on the PC alignment check.
+// Each is the host call all the same.
+TEST_F(ExecutorTest, HostFunctionsAtUnalignedAddressesAreHostCalls) {
+#if defined(__aarch64__)
+  GTEST_SKIP() << "natively a host call is a plain branch: there are no x86-64 functions";
+#else
+  void* page =
+      mmap(nullptr, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(page, MAP_FAILED);
+  // At offset 1: lea rax, [rdi + 1]; ret (HostIncrement's work, in x86-64 machine code).
+  const uint8_t code[] = {0x48, 0x8d, 0x47, 0x01, 0xc3};
+  uint8_t* odd = static_cast<uint8_t*>(page) + 1;
+  std::memcpy(odd, code, sizeof code);
+  RegisterHelper(odd, {"OddIncrement", 1, 0, RetKind::kInt});
+  const uint8_t* fn = Load([odd](Assembler& a) { EmitCallLoop(a, odd); });
+  EXPECT_EQ(ex_->CallInt(fn, {Arg::Int(50)}), 50u);
+  EXPECT_EQ(ex_->last_call_stats().host_calls, 50u);
+  munmap(page, 4096);
+#endif
+}
+
 // Without the per-block hook the guest runs the same and host calls are still counted; only
 // the instruction count (and the budget it enforces) is given up.
 TEST_F(ExecutorTest, UncountedRunsGiveTheSameResultsWithoutAnInstructionCount) {

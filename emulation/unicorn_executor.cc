@@ -542,6 +542,16 @@ void UnicornExecutor::OnInterrupt(uc_engine* uc, uint32_t intno, void* engine) {
     uc_emu_stop(uc);
     return;
   }
+  // A host call to a function whose address is not a multiple of 4 (x86-64 code need not be
+  // aligned, and Debian's python3.11 has such functions among its cold ones), inside a trap
+  // window: the branch raises the PC alignment fault, an undefined instruction, at the
+  // function's own address, before any `svc` is reached.
+  if (intno == kExcpUdef && (pc & 3) != 0 && Contains(e->traps, pc)) {
+    if (e->executor->CallInHook(*e, pc)) return;
+    e->stop = Stop{Stop::kHostCall, GuestFault::Kind::kBadBranch, pc, pc, "", true};
+    uc_emu_stop(uc);
+    return;
+  }
   if (intno == kExcpSwi) {
     kind = GuestFault::Kind::kSystemCall;
     pc -= 4;  // QEMU reports the return address of svc
