@@ -42,6 +42,7 @@ bool GlobMatch(const char* pattern, const char* text) {
 }
 
 bool Qualifies(CodeState* st) {
+  if (st->suppressed) return false;
   Runtime& r = TheRuntime();
   const Config& c = r.config;
   if (!st->list_checked) {

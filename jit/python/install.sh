@@ -6,8 +6,8 @@
 #
 # The default site directory is python3.11's user site (~/.local/lib/python3.11/site-packages);
 # --system is /usr/local/lib/python3.11/dist-packages (for every user; needs root); --site DIR
-# any directory python3.11 treats as a site directory. It copies a64jit.so, a64jit_startup.py
-# and a64jit-startup.pth there, and a64jit-install.txt, the list uninstall removes: files and
+# any directory python3.11 treats as a site directory. It copies a64jit.so, a64jit_startup.py,
+# a64jit-startup.pth and cinderjit.py (cinderx.jit's names) there, and a64jit-install.txt, the list uninstall removes: files and
 # the folders the install made. Nothing is left that points into bazel-bin.
 # It refuses to overwrite a file it did not install (unless --force). Exit codes: 0 done,
 # 1 refused or failed, 64 usage.
@@ -51,7 +51,7 @@ if [ "$uninstall" = 1 ]; then
   grep '^file ' <<<"$entries" | cut -c6- | while read -r f; do rm -f "$f"; done
   rm -f "$manifest"
   # Python's bytecode cache of the hook, and its folder if nothing else is in it.
-  rm -f "$site"/__pycache__/a64jit_startup.*.pyc
+  rm -f "$site"/__pycache__/a64jit_startup.*.pyc "$site"/__pycache__/cinderjit.*.pyc
   rmdir "$site/__pycache__" 2>/dev/null || true
   grep '^dir ' <<<"$entries" | cut -c5- | sort -r | while read -r d; do
     rmdir "$d" 2>/dev/null || true
@@ -71,8 +71,10 @@ find_file() {  # a file of this package, under bazel run or from the source tree
 }
 so=$(find_file a64jit.so)
 startup=$(find_file a64jit_startup.py)
+cinderjit=$(find_file cinderjit.py)
 
-targets=("$site/a64jit.so" "$site/a64jit_startup.py" "$site/a64jit-startup.pth")
+targets=("$site/a64jit.so" "$site/a64jit_startup.py" "$site/a64jit-startup.pth"
+  "$site/cinderjit.py")
 if [ "$force" = 0 ]; then
   for t in "${targets[@]}"; do
     if [ -e "$t" ] && ! grep -qxF "file $t" "$manifest" 2>/dev/null; then
@@ -91,6 +93,7 @@ while [ ! -d "$d" ]; do made+=("$d"); d=$(dirname "$d"); done
 mkdir -p "$site"
 install -m 0644 "$so" "$site/a64jit.so"
 install -m 0644 "$startup" "$site/a64jit_startup.py"
+install -m 0644 "$cinderjit" "$site/cinderjit.py"
 echo "import a64jit_startup" > "$site/a64jit-startup.pth"
 {
   printf 'file %s\n' "${targets[@]}"

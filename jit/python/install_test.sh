@@ -18,7 +18,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 echo "== install"
 "$installer" > "$TEST_TMPDIR/install.out"
-for f in a64jit.so a64jit_startup.py a64jit-startup.pth a64jit-install.txt; do
+for f in a64jit.so a64jit_startup.py a64jit-startup.pth cinderjit.py a64jit-install.txt; do
   [ -f "$site/$f" ] || fail "$site/$f missing"
 done
 ! grep -r "bazel-out\|runfiles" "$site"/*.pth "$site"/*.py "$site"/*.txt || fail "a path into Bazel's tree"
@@ -74,6 +74,52 @@ out=$(PYTHONJITAUTO=soon "$py" -c "$prog" 2> "$TEST_TMPDIR/err")
 grep -q "a64jit: the JIT is not on: .*A64JIT_THRESHOLD" "$TEST_TMPDIR/err" || {
   cat "$TEST_TMPDIR/err"; fail "no reason given"
 }
+
+echo "== a script written for cinderx.jit's API, through cinderjit"
+cat > "$TEST_TMPDIR/cinderx_style.py" <<'PY'
+import cinderjit as jit
+
+jit.compile_after_n_calls(3)
+assert jit.get_compile_after_n_calls() == 3
+
+def hot(x):
+    return x * 2 + 1
+
+@jit.jit_suppress
+def never(x):
+    return x - 1
+
+def forced(x):
+    return -x
+
+for i in range(10):
+    hot(i)
+    never(i)
+assert jit.is_enabled()
+assert jit.is_jit_compiled(hot), "called 10 times at threshold 3"
+assert not jit.is_jit_compiled(never), "suppressed"
+assert not jit.force_compile(never), "suppressed, even when forced"
+assert jit.force_compile(forced) and jit.is_jit_compiled(forced)
+compiled = jit.get_compiled_functions()
+assert hot in compiled and forced in compiled and never not in compiled
+assert jit.get_function_compilation_time(hot) > 0
+assert jit.get_function_compilation_time(never) is None
+assert jit.get_compilation_time() >= jit.get_function_compilation_time(hot)
+assert jit.get_compiled_size(hot) > 0
+jit.append_jit_list("__main__:later*")
+assert "__main__:later*" in jit.get_jit_list()
+with jit.pause():
+    assert not jit.is_enabled()
+assert jit.is_enabled() and jit.get_compile_after_n_calls() == 3
+try:
+    jit.append_jit_list("no colon")
+    raise AssertionError("a malformed entry was taken")
+except ValueError:
+    pass
+print("cinderx-style script OK:", len(compiled), "functions compiled")
+PY
+PYTHONJIT=1 "$py" "$TEST_TMPDIR/cinderx_style.py" || fail "the cinderx-style script"
+"$py" -c 'import cinderjit, sys; assert not cinderjit.is_enabled()' || fail "cinderjit without the JIT"
 
 echo "== usage and refusals"
 set +e

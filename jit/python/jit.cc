@@ -874,12 +874,35 @@ bool ForceCompile(PyObject* func) {
   if (r.executor == nullptr && !EnsureRuntime(r.config)) return false;
   CodeState* st = StateOfFunction(func, true);
   if (st == nullptr) return false;
-  if (st->status == CodeState::Status::kCounting) {
+  if (st->status == CodeState::Status::kCounting && !st->suppressed) {
     auto* f = reinterpret_cast<PyFunctionObject*>(func);
     Compile(st, reinterpret_cast<PyCodeObject*>(f->func_code), f);
   }
   return st->status == CodeState::Status::kCompiled;
 }
+
+bool Suppress(PyObject* func) {
+  Runtime& r = TheRuntime();
+  if (r.executor == nullptr && !EnsureRuntime(r.config)) return false;
+  CodeState* st = StateOfFunction(func, true);
+  if (st == nullptr) return false;
+  st->suppressed = true;
+  return true;
+}
+
+int64_t Threshold() { return TheRuntime().config.threshold.value_or(0); }
+void SetThreshold(int64_t calls) { TheRuntime().config.threshold = calls; }
+
+std::vector<std::string> JitList() {
+  const Config& c = TheRuntime().config;
+  std::vector<std::string> list = c.jitlist_file_patterns;
+  list.insert(list.end(), c.jitlist.begin(), c.jitlist.end());
+  return list;
+}
+
+void AppendJitList(const std::string& pattern) { TheRuntime().config.jitlist.push_back(pattern); }
+
+void SetMaxCodeSize(uint64_t bytes) { TheRuntime().config.max_code_size = bytes; }
 
 void CountBreakerCall() { TheRuntime().stats.breaker_calls++; }
 void CountCaughtException() { TheRuntime().stats.caught++; }

@@ -232,7 +232,17 @@ bool Enable(const Config& config);
 void Disable();
 bool IsEnabled();
 // Compiles `func` now; false (no exception) when it cannot be compiled, see Failure().
-bool ForceCompile(PyObject* func);
+bool ForceCompile(PyObject* func);  // false for a suppressed function
+// Steering, as cinderx.jit does it (jit/python/README.md). Suppress: `func` is never
+// compiled (false with a Python error: not a function). The threshold, JIT list and code cap
+// changed here apply from the next call that asks: a function already compiled stays so, and
+// the list is matched once per function, on its first call after the JIT is on.
+bool Suppress(PyObject* func);
+int64_t Threshold();
+void SetThreshold(int64_t calls);
+std::vector<std::string> JitList();  // the list file's patterns, then those given
+void AppendJitList(const std::string& pattern);
+void SetMaxCodeSize(uint64_t bytes);
 bool IsCompiled(PyObject* func);
 int64_t CompiledSize(PyObject* func);  // bytes of machine code, 0 when not compiled
 // Where its code starts (0 when not compiled), and how long compiling it took in

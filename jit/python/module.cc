@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -23,7 +24,7 @@ bool NonNegativeArgument(PyObject* value, const char* name, int64_t* out) {
   const long long v = PyLong_AsLongLong(value);
   if (v == -1 && PyErr_Occurred()) return false;
   if (v < 0) {
-    PyErr_Format(PyExc_ValueError, "a64jit.enable: %s must be >= 0", name);
+    PyErr_Format(PyExc_ValueError, "a64jit: %s must be an int >= 0", name);
     return false;
   }
   *out = v;
@@ -84,6 +85,57 @@ PyObject* PyForceCompile(PyObject*, PyObject* func) {
 PyObject* PyIsJitCompiled(PyObject*, PyObject* func) {
   if (!PyFunction_Check(func)) Py_RETURN_FALSE;
   return PyBool_FromLong(IsCompiled(func));
+}
+
+PyObject* PySuppress(PyObject*, PyObject* func) {
+  if (!Suppress(func)) return nullptr;
+  Py_RETURN_NONE;
+}
+
+PyObject* PyIsEnabled(PyObject*, PyObject*) { return PyBool_FromLong(IsEnabled()); }
+
+PyObject* PyGetThreshold(PyObject*, PyObject*) { return PyLong_FromLongLong(Threshold()); }
+
+PyObject* PySetThreshold(PyObject*, PyObject* value) {
+  int64_t calls = -1;
+  if (!NonNegativeArgument(value, "threshold", &calls)) return nullptr;
+  if (calls < 0) return PyErr_Format(PyExc_TypeError, "a64jit: threshold must be an int >= 0");
+  SetThreshold(calls);
+  Py_RETURN_NONE;
+}
+
+PyObject* PyGetJitList(PyObject*, PyObject*) {
+  const std::vector<std::string> list = JitList();
+  PyObject* out = PyList_New(static_cast<Py_ssize_t>(list.size()));
+  if (out == nullptr) return nullptr;
+  for (size_t i = 0; i < list.size(); i++) {
+    PyObject* s = PyUnicode_FromString(list[i].c_str());
+    if (s == nullptr) {
+      Py_DECREF(out);
+      return nullptr;
+    }
+    PyList_SET_ITEM(out, static_cast<Py_ssize_t>(i), s);
+  }
+  return out;
+}
+
+PyObject* PyAppendJitList(PyObject*, PyObject* pattern) {
+  const char* p = PyUnicode_AsUTF8(pattern);
+  if (p == nullptr) return nullptr;
+  if (std::strchr(p, ':') == nullptr) {
+    PyErr_Format(PyExc_ValueError, "a64jit: a JIT list entry is 'module:qualname', not '%s'", p);
+    return nullptr;
+  }
+  AppendJitList(p);
+  Py_RETURN_NONE;
+}
+
+PyObject* PySetMaxCodeSize(PyObject*, PyObject* value) {
+  int64_t bytes = -1;
+  if (!NonNegativeArgument(value, "max_code_size", &bytes)) return nullptr;
+  if (bytes < 0) return PyErr_Format(PyExc_TypeError, "a64jit: max_code_size must be an int >= 0");
+  SetMaxCodeSize(static_cast<uint64_t>(bytes));
+  Py_RETURN_NONE;
 }
 
 PyObject* PyGetCompiledFunctions(PyObject*, PyObject*) {
@@ -266,6 +318,20 @@ PyMethodDef kMethods[] = {
     {"force_compile", PyForceCompile, METH_O,
      "force_compile(f) -> bool: compile f now; the reason for False is in stats()."},
     {"is_jit_compiled", PyIsJitCompiled, METH_O, "is_jit_compiled(f) -> bool"},
+    {"is_enabled", PyIsEnabled, METH_NOARGS, "Whether the JIT is on."},
+    {"suppress", PySuppress, METH_O, "suppress(f): never compile f (force_compile too)."},
+    {"get_threshold", PyGetThreshold, METH_NOARGS,
+     "Calls after which a function is compiled (0: on the first)."},
+    {"set_threshold", PySetThreshold, METH_O,
+     "set_threshold(n): compile functions on their call n + 1 from now on."},
+    {"get_jitlist", PyGetJitList, METH_NOARGS,
+     "The JIT list's 'module:qualname' patterns (empty: every function qualifies)."},
+    {"append_jitlist", PyAppendJitList, METH_O,
+     "append_jitlist(pattern): also compile functions matching it; a function is matched on "
+     "its first call with the JIT on, so the list changes only what has not run yet."},
+    {"set_max_code_size", PySetMaxCodeSize, METH_O,
+     "set_max_code_size(bytes): compile nothing that would take code memory past it (0: no "
+     "cap)."},
     {"get_compiled_functions", PyGetCompiledFunctions, METH_NOARGS,
      "The 'module:qualname' of every compiled function."},
     {"get_compiled_size", PyGetCompiledSize, METH_O,

@@ -68,6 +68,7 @@ struct CodeState {
   int8_t has_loop = -1;        // its code has a JUMP_BACKWARD: -1 not yet known, 0 no, 1 yes
   bool listed = false;         // matched the jitlist (decided on the first call)
   bool list_checked = false;
+  bool suppressed = false;           // never compiled (a64jit.suppress, cinderjit.jit_suppress)
   size_t code_size = 0;              // instructions and literal pool
   codegen::CodeStats code_stats;     // where the instructions end, for the disassembly
   std::vector<uint32_t> data_words;  // and where its data words are
