@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# a64jit-run's command line: bad input gets a clear error and exit status 2, -c and -m work,
+# a64jit-run's command line: bad input gets a clear error and exit status 64 (python3.11's own
+# errors keep theirs), values as --opt=V or --opt V, -- ends its options, -c and -m work,
 # --stats and --dump write to stderr only (the program's stdout is unchanged), and the
 # environment variables mean what the options mean.
 set -uo pipefail
@@ -32,12 +33,19 @@ def f(x):
 print(f(21), sys.argv[1:])
 PY
 
-expect "no program" 2 "nothing to run" "${run[@]}"
-expect "unknown option" 2 "unknown option --bogus" "${run[@]}" --bogus "$tmp/prog.py"
-expect "bad threshold" 2 "not a count: x" "${run[@]}" --threshold=x "$tmp/prog.py"
-expect "bad exec mode" 2 "expected native or unicorn" "${run[@]}" --exec=fast "$tmp/prog.py"
-expect "bad dump" 2 "hir, lir or asm" "${run[@]}" --dump=ir "$tmp/prog.py"
-expect "bad env threshold" 2 "A64JIT_THRESHOLD" env A64JIT_THRESHOLD=-3 "${run[@]}" "$tmp/prog.py"
+expect "no program" 64 "nothing to run" "${run[@]}"
+expect "unknown option" 64 "unknown option --bogus" "${run[@]}" --bogus "$tmp/prog.py"
+expect "bad threshold" 64 "not a count: x" "${run[@]}" --threshold=x "$tmp/prog.py"
+expect "bad exec mode" 64 "expected native or unicorn" "${run[@]}" --exec=fast "$tmp/prog.py"
+expect "bad dump" 64 "hir, lir, asm" "${run[@]}" --dump=ir "$tmp/prog.py"
+expect "value as the next argument" 0 "^42 \['x'\]$" "${run[@]}" --threshold 5 --stats-file "$tmp/v.json" \
+  "$tmp/prog.py" x
+expect "a value missing at the end" 64 "--stats-file needs a value" "${run[@]}" --stats-file
+expect "-- ends the runner's options" 0 "^42 \[\]$" "${run[@]}" --threshold=0 -- "$tmp/prog.py"
+expect "--dump of several kinds" 0 "^=== asm ===" "${run[@]}" --dump hir,asm "$tmp/prog.py"
+expect "-h" 0 "usage: a64jit-run" "${run[@]}" -h
+expect "--version is python's" 0 "^Python 3\.11" "${run[@]}" --version
+expect "bad env threshold" 64 "A64JIT_THRESHOLD" env A64JIT_THRESHOLD=-3 "${run[@]}" "$tmp/prog.py"
 expect "missing script" 2 "can't open file" "${run[@]}" "$tmp/nope.py"
 expect "script args" 0 "^42 \['a', '-b'\]$" "${run[@]}" "$tmp/prog.py" a -b
 expect "-c" 0 "^7$" "${run[@]}" -c "print(3 + 4)"
@@ -201,15 +209,15 @@ expect "A64JIT_JITLIST_FILE" 0 "^5 \['__main__:f'\]$" env A64JIT_JITLIST_FILE="$
   "${run[@]}" "$tmp/two.py"
 expect "an empty JIT list file compiles nothing" 0 "^5 \[\]$" \
   "${run[@]}" --jitlist-file="$tmp/empty.txt" "$tmp/two.py"
-expect "a malformed JIT list line" 2 "bad.txt:3: malformed pattern '__main__ g'" \
+expect "a malformed JIT list line" 64 "bad.txt:3: malformed pattern '__main__ g'" \
   "${run[@]}" --jitlist-file="$tmp/bad.txt" "$tmp/two.py"
-expect "a missing JIT list file" 2 "cannot read JIT list file .*nope.txt" \
+expect "a missing JIT list file" 64 "cannot read JIT list file .*nope.txt" \
   "${run[@]}" --jitlist-file="$tmp/nope.txt" "$tmp/two.py"
-expect "bad A64JIT_PERFMAP" 2 "A64JIT_PERFMAP: expected 0 or 1, got yes" \
+expect "bad A64JIT_PERFMAP" 64 "A64JIT_PERFMAP: expected 0 or 1, got yes" \
   env A64JIT_PERFMAP=yes "${run[@]}" "$tmp/prog.py"
 expect "jitdump into a missing directory" 2 "cannot create $tmp/nodir/jit-[0-9]+.dump" \
   "${run[@]}" --jitdump="$tmp/nodir" "$tmp/prog.py"
-expect "bad --max-code-size" 2 "not a byte count: 1k" "${run[@]}" --max-code-size=1k "$tmp/prog.py"
+expect "bad --max-code-size" 64 "not a byte count: 1k" "${run[@]}" --max-code-size=1k "$tmp/prog.py"
 # The code-size cap: once reached, functions stay interpreted with the reason logged, and
 # the program's results are unchanged.
 cat >"$tmp/many.py" <<'PY'

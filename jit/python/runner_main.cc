@@ -19,7 +19,10 @@ namespace {
 // Each option with the environment variable that means the same (the README's table
 // lists the same rows; runner_cli_test checks that they match).
 constexpr char kUsage[] =
-    "usage: a64jit-run [options] [python3.11 options] (script.py | -m module | -c cmd) [args]\n"
+    "usage: a64jit-run [options] [--] [python3.11 options] (script.py | -m module | -c cmd)\n"
+    "                  [args]\n"
+    "An option's value follows '=' or comes as the next argument; '--' ends the runner's\n"
+    "options. A usage error exits with status 64; otherwise the status is the program's.\n"
     "  --threshold=N         compile a function on its (N+1)-th call (default 0)\n"
     "                        [A64JIT_THRESHOLD]\n"
     "  --hot-loop-us=N       with a threshold above 0, also compile a function with a loop\n"
@@ -35,6 +38,7 @@ constexpr char kUsage[] =
     "  --stats               print JIT statistics and the top deopt sites to stderr at exit\n"
     "  --stats-file=PATH     write the statistics as JSON [A64JIT_STATS_FILE]\n"
     "  --dump=WHAT           print hir, lir or asm of every compiled function to stderr at exit\n"
+    "                        (several, comma-separated, or all: the three)\n"
     "  --log=DEST            log compilation to stderr or to a file [A64JIT_LOG]\n"
     "  --max-code-size=N     stop compiling once N bytes of code memory are in use\n"
     "                        [A64JIT_MAX_CODE_SIZE]\n"
@@ -91,21 +95,114 @@ void Report() {
   }
 }
 
+// The runner's own usage errors exit with 64 (EX_USAGE), which no Python program's status
+// is mistaken for; a program's own status, and python3.11's errors, pass through.
+constexpr int kUsageError = 64;
+
 int Usage(const std::string& error) {
   std::fprintf(stderr, "a64jit-run: %s\n%s", error.c_str(), kUsage);
-  return 2;
+  return kUsageError;
 }
 
-bool StartsWith(const std::string& s, const char* prefix, std::string* rest) {
-  const size_t n = std::strlen(prefix);
-  if (s.compare(0, n, prefix) != 0) return false;
-  *rest = s.substr(n);
+// The options that take a value, which comes as `--name=VALUE` or as `--name VALUE`.
+constexpr const char* kValueOptions[] = {
+    "--threshold",  "--hot-loop-us", "--jitlist", "--jitlist-file",  "--exec",
+    "--stats-file", "--dump",        "--log",     "--max-code-size", "--jitdump"};
+
+// argv[*i] as `--name=VALUE`: *name and *value. A value option given bare takes the next
+// argument as its value (advancing *i); false when there is none.
+bool SplitOption(int argc, char** argv, int* i, std::string* name, std::string* value) {
+  const std::string a = argv[*i];
+  const size_t eq = a.find('=');
+  *name = a.substr(0, eq);
+  *value = eq == std::string::npos ? "" : a.substr(eq + 1);
+  if (eq != std::string::npos) return true;
+  for (const char* option : kValueOptions) {
+    if (*name != option) continue;
+    if (*i + 1 >= argc) return false;
+    *value = argv[++*i];
+    return true;
+  }
   return true;
 }
 
+// --dump's kinds: hir, lir, asm, or several of them (comma-separated) or all, which dump all
+// three. Empty: not a kind.
+std::string DumpKinds(const std::string& v) {
+  const std::vector<std::string> kinds = a64jit::python::SplitList(v);
+  if (kinds.empty()) return "";
+  for (const std::string& k : kinds) {
+    if (k != "hir" && k != "lir" && k != "asm" && k != "all") return "";
+  }
+  return kinds.size() == 1 ? kinds[0] : "all";
+}
+
+// One of the runner's own options, `name` with its value `v` (empty for a flag). Returns -1
+// to go on, or the exit status (0 after --help, kUsageError for a usage error, printed).
+int TakeOption(const std::string& name, const std::string& v, Options* o) {
+  const auto count = [&](const char* what, int64_t* out) {
+    const std::optional<int64_t> t = a64jit::python::ParseCount(v);
+    if (!t) return Usage(name + ": not " + what + ": " + v);
+    *out = *t;
+    return -1;
+  };
+  int64_t n = 0;
+  if (name == "--help") {
+    std::fputs(kUsage, stdout);
+    return 0;
+  } else if (name == "--threshold") {
+    if (count("a count", &n) >= 0) return kUsageError;
+    o->jit.threshold = n;
+  } else if (name == "--hot-loop-us") {
+    if (count("a count", &n) >= 0) return kUsageError;
+    o->jit.hot_loop_us = n;
+  } else if (name == "--jitlist") {
+    o->jit.jitlist = a64jit::python::SplitList(v);
+  } else if (name == "--exec") {
+    if (v == "native") {
+      o->jit.exec_mode = a64jit::runtime::ExecMode::kNative;
+    } else if (v == "unicorn") {
+      o->jit.exec_mode = a64jit::runtime::ExecMode::kUnicorn;
+    } else {
+      return Usage("--exec: expected native or unicorn, got " + v);
+    }
+  } else if (name == "--no-jit") {
+    o->no_jit = true;
+  } else if (name == "--stats") {
+    o->stats = true;
+  } else if (name == "--native-backtrace") {
+    o->native_backtrace = true;
+  } else if (name == "--stats-file") {
+    o->stats_file = v;
+  } else if (name == "--dump") {
+    o->jit.keep_text = DumpKinds(v);  // printed after the interpreter has finalised
+    if (o->jit.keep_text.empty()) return Usage("--dump: hir, lir, asm, several of them or all");
+  } else if (name == "--log") {
+    o->jit.log = v;
+  } else if (name == "--jitlist-file") {
+    o->jit.jitlist_file = v;
+    try {
+      a64jit::python::LoadJitListFile(&o->jit);
+    } catch (const std::exception& e) {
+      return Usage(std::string("--jitlist-file: ") + e.what());
+    }
+  } else if (name == "--max-code-size") {
+    if (count("a byte count", &n) >= 0) return kUsageError;
+    o->jit.max_code_size = static_cast<uint64_t>(n);
+  } else if (name == "--perf-map") {
+    o->jit.perf_map = true;
+  } else if (name == "--jitdump") {
+    if (v.empty()) return Usage("--jitdump: expected a directory");
+    o->jit.jitdump_dir = v;
+  } else {
+    return Usage("unknown option " + name);
+  }
+  return -1;
+}
+
 // The runner's own options, from the environment and then argv (each overrides), up to the
-// first argument that is python3.11's; *first is its index. Returns -1 to go on, or the exit
-// status (0 after --help, 2 for a usage error, printed).
+// first argument that is python3.11's (or past `--`); *first is its index. Returns -1 to go
+// on, or the exit status (0 after --help, kUsageError for a usage error, printed).
 int ParseCommandLine(int argc, char** argv, Options* o, int* first) {
   try {
     o->jit = a64jit::python::ConfigFromEnvironment().config;
@@ -122,63 +219,21 @@ int ParseCommandLine(int argc, char** argv, Options* o, int* first) {
   int i = 1;
   for (; i < argc; i++) {
     const std::string a = argv[i];
-    std::string v;
-    if (a == "-h" || a == "--help") {
+    if (a == "-h") {
       std::fputs(kUsage, stdout);
       return 0;
-    } else if (StartsWith(a, "--threshold=", &v)) {
-      const std::optional<int64_t> t = a64jit::python::ParseCount(v);
-      if (!t) return Usage("--threshold: not a count: " + v);
-      o->jit.threshold = *t;
-    } else if (StartsWith(a, "--hot-loop-us=", &v)) {
-      const std::optional<int64_t> t = a64jit::python::ParseCount(v);
-      if (!t) return Usage("--hot-loop-us: not a count: " + v);
-      o->jit.hot_loop_us = *t;
-    } else if (StartsWith(a, "--jitlist=", &v)) {
-      o->jit.jitlist = a64jit::python::SplitList(v);
-    } else if (StartsWith(a, "--exec=", &v)) {
-      if (v == "native") {
-        o->jit.exec_mode = a64jit::runtime::ExecMode::kNative;
-      } else if (v == "unicorn") {
-        o->jit.exec_mode = a64jit::runtime::ExecMode::kUnicorn;
-      } else {
-        return Usage("--exec: expected native or unicorn, got " + v);
-      }
-    } else if (a == "--no-jit") {
-      o->no_jit = true;
-    } else if (a == "--stats") {
-      o->stats = true;
-    } else if (a == "--native-backtrace") {
-      o->native_backtrace = true;
-    } else if (StartsWith(a, "--stats-file=", &v)) {
-      o->stats_file = v;
-    } else if (StartsWith(a, "--dump=", &v)) {
-      if (v != "hir" && v != "lir" && v != "asm") return Usage("--dump: hir, lir or asm");
-      o->jit.keep_text = v;  // the dump is printed after the interpreter has finalised
-    } else if (StartsWith(a, "--log=", &v)) {
-      o->jit.log = v;
-    } else if (StartsWith(a, "--jitlist-file=", &v)) {
-      o->jit.jitlist_file = v;
-      try {
-        a64jit::python::LoadJitListFile(&o->jit);
-      } catch (const std::exception& e) {
-        return Usage(std::string("--jitlist-file: ") + e.what());
-      }
-    } else if (StartsWith(a, "--max-code-size=", &v)) {
-      const std::optional<int64_t> n = a64jit::python::ParseCount(v);
-      if (!n) return Usage("--max-code-size: not a byte count: " + v);
-      o->jit.max_code_size = static_cast<uint64_t>(*n);
-    } else if (a == "--perf-map") {
-      o->jit.perf_map = true;
-    } else if (StartsWith(a, "--jitdump=", &v)) {
-      if (v.empty()) return Usage("--jitdump: expected a directory");
-      o->jit.jitdump_dir = v;
-    } else if (a.compare(0, 2, "--") == 0 && a != "--version" &&
-               a.compare(0, 25, "--check-hash-based-pycs") != 0) {
-      return Usage("unknown option " + a);
-    } else {
-      break;  // the rest is python3.11's own command line
     }
+    if (a == "--") {  // the rest is python3.11's
+      i++;
+      break;
+    }
+    if (a.compare(0, 2, "--") != 0 || a == "--version" ||
+        a.compare(0, 25, "--check-hash-based-pycs") == 0) {
+      break;  // python3.11's own command line from here
+    }
+    std::string name, v;
+    if (!SplitOption(argc, argv, &i, &name, &v)) return Usage(name + " needs a value");
+    if (const int status = TakeOption(name, v, o); status >= 0) return status;
   }
   *first = i;
   return -1;
