@@ -140,4 +140,31 @@ if bad:
     print("FAIL: HTML DOM checks: " + ", ".join(bad)); sys.exit(1)
 print("html: rendered by chromium, %d checks" % len(checks))
 PY
+# The command line: --help, usage errors (64, not a verdict), a value as the next argument,
+# the verdict as JUnit XML, and relative paths as the caller's under `bazel run`.
+cli_fail() { echo "FAIL: junit_compare's command line: $*"; exit 1; }
+run_compare --help | grep -q "^usage: junit_compare" || cli_fail "--help"
+set +e
+run_compare "$out/stock" "$out/jit" --bogus > /dev/null 2>&1; [ $? -eq 64 ] || cli_fail "unknown option"
+run_compare "$out/stock" > /dev/null 2>&1; [ $? -eq 64 ] || cli_fail "one directory"
+run_compare "$out/stock" "$out/jit" --json > /dev/null 2>&1; [ $? -eq 64 ] || cli_fail "no value"
+mkdir -p "$out/elsewhere"
+compare=$(realpath "$compare")
+(cd "$out/elsewhere" && BUILD_WORKING_DIRECTORY="$out" run_compare stock jit \
+  --junit-out verdict.xml > /dev/null)
+status=$?
+set -e
+[ "$status" -eq 1 ] || cli_fail "relative directories under bazel run: exit $status"
+[ -f "$out/verdict.xml" ] || cli_fail "--junit-out did not write the caller's verdict.xml"
+/usr/bin/python3.11 - "$out/verdict.xml" <<'PY'
+import sys, xml.etree.ElementTree as ET
+cases = {c.get("name"): c for c in ET.parse(sys.argv[1]).getroot().iter("testcase")}
+failed = {n for n, c in cases.items() if c.find("failure") is not None}
+ok = ("evidence" in cases and "evidence" not in failed and "test_jit_diff" in failed
+      and "test_regresses_to_fail" in cases["test_jit_diff"].find("failure").text)
+if not ok:
+    print("FAIL: verdict XML: cases %s, failed %s" % (sorted(cases), sorted(failed)))
+    sys.exit(1)
+print("cli: usage errors 64, --junit-out: %d cases, %d failed" % (len(cases), len(failed)))
+PY
 echo "e2e: PASS"

@@ -2,20 +2,27 @@
 // can the answer be trusted? Compares two directories of JUnit XML (and the run manifests
 // runner.py writes) and prints a Markdown report.
 //
-//   junit_compare STOCK_DIR JIT_DIR [--json=OUT] [--html=OUT] [--history=DIR]
-//       [--stock-manifest=F] [--jit-manifest=F] [--labels=F] [--format=md|json] [--night=N]
-//       [--waive-jit-evidence]
+//   junit_compare STOCK_DIR JIT_DIR [--json=OUT] [--html=OUT] [--junit-out=OUT]
+//       [--history=DIR] [--stock-manifest=F] [--jit-manifest=F] [--labels=F]
+//       [--format=md|json] [--night=N] [--waive-jit-evidence]
 //
-// Exit status: 0 no regression, 1 regressions, 2 the evidence cannot be trusted (or bad
-// arguments). No proof that the JIT ran (a JIT manifest with a compiled-function count for
-// every module) is untrusted unless --waive-jit-evidence says the JIT side is not a64jit.
+// A value follows '=' or comes as the next argument. Under `bazel run` a relative path is
+// the caller's (BUILD_WORKING_DIRECTORY), not the runfiles tree's.
+// Exit status: 0 no regression, 1 regressions, 2 the evidence cannot be trusted (an input
+// unreadable included), 64 a usage error. No proof that the JIT ran (a JIT manifest with a
+// compiled-function count for every module) is untrusted unless --waive-jit-evidence says the
+// JIT side is not a64jit.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <pugixml.hpp>
+#include <sstream>
 #include <string>
+#include <utility>
 
 #include "difftest/junit/compare.h"
 
@@ -24,15 +31,70 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kUsage =
-    "usage: junit_compare STOCK_DIR JIT_DIR [--json=OUT] [--html=OUT] [--history=DIR]\n"
-    "       [--stock-manifest=F] [--jit-manifest=F] [--labels=F] [--format=md|json] [--night=N]\n"
-    "       [--waive-jit-evidence]\n";
+    "usage: junit_compare STOCK_DIR JIT_DIR [--json=OUT] [--html=OUT] [--junit-out=OUT]\n"
+    "       [--history=DIR] [--stock-manifest=F] [--jit-manifest=F] [--labels=F]\n"
+    "       [--format=md|json] [--night=N] [--waive-jit-evidence]\n"
+    "Compares the JUnit XML of a stock and a JIT run of a test suite; prints the report\n"
+    "(Markdown, or JSON with --format=json). --json, --html and --junit-out also write it\n"
+    "as JSON, as an HTML page (with the nights in --history) and as JUnit XML for a CI\n"
+    "dashboard (a test case per module, failed by its regressions, and one for the\n"
+    "evidence). A value follows '=' or comes as the next argument.\n"
+    "Exit status: 0 no regression, 1 regressions, 2 the evidence cannot be trusted, 64 a\n"
+    "usage error.\n";
 
-bool Flag(const char* arg, const char* name, std::string* value) {
-  const size_t n = std::strlen(name);
-  if (std::strncmp(arg, name, n) != 0 || arg[n] != '=') return false;
-  *value = arg + n + 1;
-  return true;
+constexpr int kUsageError = 64;  // EX_USAGE: not to be read as a verdict
+
+int UsageError(const std::string& what) {
+  std::fprintf(stderr, "junit_compare: %s\n%s", what.c_str(), kUsage);
+  return kUsageError;
+}
+
+// A path as the caller meant it: under `bazel run`, relative to where bazel was run.
+std::string CallersPath(const std::string& path) {
+  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
+  if (path.empty() || path[0] == '/' || cwd == nullptr || *cwd == '\0') return path;
+  return std::string(cwd) + "/" + path;
+}
+
+// The verdict as JUnit XML: per module a test case that fails with its regressions, and a
+// test case "evidence" that fails when the comparison cannot be trusted.
+std::string VerdictXml(const json& report) {
+  pugi::xml_document doc;
+  pugi::xml_node suites = doc.append_child("testsuites");
+  pugi::xml_node suite = suites.append_child("testsuite");
+  suite.append_attribute("name") = "junit_compare";
+  int cases = 0, failures = 0;
+  const auto add = [&](const std::string& name, const std::string& failure) {
+    pugi::xml_node c = suite.append_child("testcase");
+    c.append_attribute("classname") = "stock_vs_jit";
+    c.append_attribute("name") = name.c_str();
+    cases++;
+    if (failure.empty()) return;
+    failures++;
+    pugi::xml_node f = c.append_child("failure");
+    f.append_attribute("message") = failure.substr(0, failure.find('\n')).c_str();
+    f.text() = failure.c_str();
+  };
+  std::string untrusted;
+  for (const auto& why : report.value("untrusted", json::array())) {
+    untrusted += why.get<std::string>() + "\n";
+  }
+  add("evidence", untrusted.empty() ? "" : "evidence cannot be trusted: " + untrusted);
+  for (const auto& m : report.value("modules", json::array())) {
+    const std::string module = m.value("module", "");
+    std::string failure;
+    for (const auto& r : report.value("regressions", json::array())) {
+      if (r.value("module", "") != module) continue;
+      failure += r.value("test", "") + ": " + r.value("kind", "") + " with the JIT\n";
+    }
+    if (!failure.empty()) failure = "regressions:\n" + failure;
+    add(module, failure);
+  }
+  suite.append_attribute("tests") = cases;
+  suite.append_attribute("failures") = failures;
+  std::ostringstream out;
+  doc.save(out, "  ");
+  return out.str();
 }
 
 std::string Dump(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }
@@ -44,36 +106,51 @@ int main(int argc, char** argv) {
   std::string json_out, html_out, history_dir, stock_manifest, jit_manifest, labels_path;
   std::string format = "md", night;
   a64jit::junit::CompareOptions options;
+  std::string junit_out;
+  const std::pair<const char*, std::string*> value_options[] = {
+      {"--json", &json_out},
+      {"--html", &html_out},
+      {"--junit-out", &junit_out},
+      {"--history", &history_dir},
+      {"--stock-manifest", &stock_manifest},
+      {"--jit-manifest", &jit_manifest},
+      {"--labels", &labels_path},
+      {"--format", &format},
+      {"--night", &night}};
   for (int i = 1; i < argc; i++) {
-    std::string v;
-    if (Flag(argv[i], "--json", &v)) {
-      json_out = v;
-    } else if (Flag(argv[i], "--html", &v)) {
-      html_out = v;
-    } else if (Flag(argv[i], "--history", &v)) {
-      history_dir = v;
-    } else if (Flag(argv[i], "--stock-manifest", &v)) {
-      stock_manifest = v;
-    } else if (Flag(argv[i], "--jit-manifest", &v)) {
-      jit_manifest = v;
-    } else if (Flag(argv[i], "--labels", &v)) {
-      labels_path = v;
-    } else if (Flag(argv[i], "--format", &v) && (v == "md" || v == "json")) {
-      format = v;
-    } else if (Flag(argv[i], "--night", &v)) {
-      night = v;
-    } else if (std::strcmp(argv[i], "--waive-jit-evidence") == 0) {
+    const std::string a = argv[i];
+    if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (a == "--waive-jit-evidence") {
       options.waive_jit_evidence = true;
-    } else if (argv[i][0] == '-') {
-      std::fprintf(stderr, "junit_compare: unknown option %s\n%s", argv[i], kUsage);
-      return 2;
+      continue;
+    }
+    if (a.empty() || a[0] != '-') {
+      dirs.push_back(CallersPath(a));
+      continue;
+    }
+    const size_t eq = a.find('=');
+    const std::string name = a.substr(0, eq);
+    std::string* target = nullptr;
+    for (const auto& [option, value] : value_options) {
+      if (name == option) target = value;
+    }
+    if (target == nullptr) return UsageError("unknown option " + name);
+    if (eq != std::string::npos) {
+      *target = a.substr(eq + 1);
+    } else if (i + 1 < argc) {
+      *target = argv[++i];
     } else {
-      dirs.push_back(argv[i]);
+      return UsageError(name + " needs a value");
     }
   }
-  if (dirs.size() != 2) {
-    std::fputs(kUsage, stderr);
-    return 2;
+  if (format != "md" && format != "json") return UsageError("--format: md or json, not " + format);
+  if (dirs.size() != 2) return UsageError("expected STOCK_DIR and JIT_DIR");
+  for (std::string* path : {&json_out, &html_out, &junit_out, &history_dir, &stock_manifest,
+                            &jit_manifest, &labels_path}) {
+    *path = CallersPath(*path);
   }
   try {
     const auto [stock, jit] =
@@ -88,6 +165,7 @@ int main(int argc, char** argv) {
     json report = a64jit::junit::Compare(stock, jit, options);
     if (!night.empty()) report["night"] = night;
     if (!json_out.empty()) std::ofstream(json_out) << Dump(report) << "\n";
+    if (!junit_out.empty()) std::ofstream(junit_out) << VerdictXml(report);
     if (!html_out.empty()) {
       std::vector<json> history;
       // A history directory that does not exist yet (the first night) is an empty history.
