@@ -4,7 +4,7 @@
 # label them, compares the JUnit XML per test (junit_compare), keeps the night's JSON in a
 # history directory and renders the Markdown report and an HTML page with trends.
 #
-#   ci/nightly.sh --jit-cmd "CMD" [--jit-env K=V]... [--out DIR] [--history DIR]
+#   ci/nightly.sh --jit-cmd "CMD" [--jit-env K=V]... [--out DIR [--force]] [--history DIR]
 #                 [--night NAME] [--timeout SECONDS] [--compare BIN] TEST_FILE...
 #   ci/nightly.sh --demo        # the fixture suites, with a stand-in JIT
 #   ci/nightly.sh --suite cpython [--tag core] [--config aarch64] [--jobs N] [--out DIR]
@@ -34,7 +34,13 @@
 # /opt/a64jit's stamps), so new tests or a new torch are never taken from the cache.
 # --fresh runs everything again.
 #
-# Exit status: junit_compare's (0 no regression, 1 regressions, 2 evidence not trusted).
+# Nothing is lost: the default --out (out/nightly/[SUITE-]NIGHT) becomes NIGHT-r2, -r3 ...
+# when a finished night is there, and so does the night's name in the history; a given
+# --out that holds anything but a stopped night is refused unless --force (which replaces
+# it). A stopped night's folder is taken again by the same command, which resumes it.
+#
+# Exit status: junit_compare's (0 no regression, 1 regressions, 2 evidence not trusted); 1
+# also for a refused --out, 2 for a usage error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,6 +56,7 @@ test_env=()
 cache_tests=()
 jit_test_env=()
 files=()
+force=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --jit-cmd) jit_cmd=$2; shift 2 ;;
@@ -73,6 +80,7 @@ while [ $# -gt 0 ]; do
     --plant) plant=(--test_env="A64JIT_TEST_PLANT=$2") plant_value=$2; shift 2 ;;
     --test-env) test_env+=(--test_env="$2"); shift 2 ;;
     --fresh) cache_tests=(--nocache_test_results); shift ;;
+    --force) force=1; shift ;;
     --jit-test-env) jit_test_env+=(--test_env="$2"); shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "nightly: unknown option $1" >&2; exit 2 ;;
@@ -84,10 +92,41 @@ if [ -z "$suite" ] && { [ -z "$jit_cmd" ] || [ "${#files[@]}" -eq 0 ]; }; then
   exit 2
 fi
 if [ -n "$suite" ]; then
-  out=${out:-out/nightly/$suite-$night}
   history=${history%/history}/$suite-history
+  default_out=out/nightly/$suite-$night
 else
-  out=${out:-out/nightly/$night}
+  default_out=out/nightly/$night
+fi
+# Nothing of an earlier night is lost. A night's folder holds .a64jit-night, saying "running"
+# until its report is written and "done" after. Without --out a night takes the first of
+# NAME, NAME-r2, NAME-r3 ... that holds no finished night (and is named so in the history);
+# a stopped night's folder is taken again, so the same command resumes it. A given --out
+# that holds anything but a stopped night is refused, unless --force.
+night_state() { cat "$1/.a64jit-night" 2>/dev/null || true; }
+taken() { [ -n "$(ls -A "$1" 2>/dev/null)" ] && [ "$(night_state "$1")" != running ]; }
+if [ -z "$out" ]; then
+  out=$default_out
+  first_night=$night
+  r=1
+  while taken "$out"; do
+    r=$((r + 1))
+    out=$default_out-r$r
+    night=$first_night-r$r
+  done
+elif [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ "$(night_state "$out")" != running ] &&
+  [ "$force" = 0 ]; then
+  echo "nightly: $out is not empty and holds no stopped night: choose another --out, or" \
+    "--force to replace what is there" >&2
+  exit 1
+fi
+# Nor is an earlier night's entry in the history replaced (a second night of the same name).
+if [ "$(night_state "$out")" != running ]; then
+  first_night=$night
+  r=1
+  while [ -e "$history/$night.json" ]; do
+    r=$((r + 1))
+    night=$first_night-r$r
+  done
 fi
 if [ -z "$compare" ]; then
   bazel build -c opt //difftest/junit:junit_compare >&2
@@ -95,6 +134,7 @@ if [ -z "$compare" ]; then
 fi
 rm -rf "$out"
 mkdir -p "$out" "$history"
+echo running > "$out/.a64jit-night"
 
 # A digest of what the suites read from outside the repository: the Debian packages they run
 # and the stamps of what ci/setup.sh unpacked into /opt/a64jit. As a test variable it is
@@ -192,5 +232,6 @@ status=$?
 set -e
 cat "$out/report.md"
 echo
+echo done > "$out/.a64jit-night"
 echo "nightly ${suite:+$suite }$night: report $out/report.md, $out/report.html (history: $(ls "$history" | wc -l) night(s)), exit $status"
 exit "$status"

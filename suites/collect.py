@@ -177,8 +177,11 @@ def main():
     expected = {t.rsplit(":", 1)[-1] for t in args.expect}
     entries = {side: [] for side in SIDES}
     skipped = {}  # reason -> targets
-    if os.path.isdir(args.out):
-        shutil.rmtree(args.out)
+    # Only what this gathers is replaced: the two sides' folders, never the rest of --out
+    # (a night's report, labels, culprits, or anything a user keeps there).
+    for side in SIDES:
+        if os.path.isdir(os.path.join(args.out, side)):
+            shutil.rmtree(os.path.join(args.out, side))
     # With --expect, only this night's targets: any other testlog is an earlier night's,
     # perhaps of another build, and must not pass for tonight's result.
     for target in sorted(expected or targets):

@@ -32,3 +32,32 @@ assert len(points) == 2, points
 assert "2026-11-20" in html and "2026-11-21" in html
 print("nightly: 2 nights in the history, trend drawn through both")
 PY
+
+# Nothing lost: a second night of the same name goes to NAME-r2 (its folder and its history
+# entry); a given --out that holds something else is refused unless --force; a folder marked
+# as a stopped night is taken again (resumed).
+# The default --out is under the repository nightly.sh runs from (here the runfiles tree).
+root=$(cd "$(dirname "$nightly")/.." && pwd)
+cd "$root"
+rm -rf out/nightly/same out/nightly/same-r2 out/nightly/same-r3
+for i in 1 2; do
+  "$nightly" --demo --night same --history "$tmp/history" --compare "$compare" > "$tmp/same$i.log" 2>&1 || true
+done
+[ -f out/nightly/same/report.md ] && [ -f out/nightly/same-r2/report.md ] ||
+  { ls -R out | head; echo "FAIL: a second night of the same name did not go to same-r2"; exit 1; }
+[ -f "$tmp/history/same.json" ] && [ -f "$tmp/history/same-r2.json" ] ||
+  { ls "$tmp/history"; echo "FAIL: the history lost a night of the same name"; exit 1; }
+grep -qx done out/nightly/same/.a64jit-night || { echo "FAIL: no 'done' mark"; exit 1; }
+mkdir -p "$tmp/keep" && echo precious > "$tmp/keep/notes.txt"
+set +e
+"$nightly" --demo --out "$tmp/keep" --history "$tmp/history" --compare "$compare" > "$tmp/keep.log" 2>&1
+status=$?
+set -e
+[ "$status" -eq 1 ] && grep -q "is not empty and holds no stopped night" "$tmp/keep.log" &&
+  [ "$(cat "$tmp/keep/notes.txt")" = precious ] ||
+  { cat "$tmp/keep.log"; echo "FAIL: --out replaced a folder it did not make"; exit 1; }
+echo running > out/nightly/same-r2/.a64jit-night  # as a night that was stopped leaves it
+"$nightly" --demo --night same --history "$tmp/history" --compare "$compare" > "$tmp/same3.log" 2>&1 || true
+[ ! -e out/nightly/same-r3 ] && grep -qx done out/nightly/same-r2/.a64jit-night ||
+  { ls out/nightly; echo "FAIL: a stopped night was not resumed in its folder"; exit 1; }
+echo "nightly: a second night went to -r2, a foreign --out was refused, a stopped night resumed"
