@@ -222,11 +222,24 @@ else
   run_test_files
 fi
 
+# What the night ran: the JIT's commit, the host and, for a suite, the config and threshold.
+about=(--about "commit=$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)"
+  --about "host=$(hostname)")
+if [ -n "$suite" ]; then
+  threshold=0
+  for e in "${test_env[@]}" "${jit_test_env[@]}"; do
+    case "$e" in --test_env=A64JIT_SUITE_THRESHOLD=*) threshold=${e##*=} ;; esac
+  done
+  config_name=host
+  [ "${#config[@]}" -gt 0 ] && config_name=${config[0]#--config=}
+  about+=(--about "config=$config_name" --about "threshold=$threshold")
+fi
+
 set +e
 # $compare may be a command with a prefix (a QEMU wrapper): split it into words.
-$compare "$out/stock" "$out/jit" --labels="$out/labels.json" --night="$night" \
+$compare "$out/stock" "$out/jit" --labels="$out/labels.json" --night="$night" "${about[@]}" \
   --json="$history/$night.json" > /dev/null
-$compare "$out/stock" "$out/jit" --labels="$out/labels.json" --night="$night" \
+$compare "$out/stock" "$out/jit" --labels="$out/labels.json" --night="$night" "${about[@]}" \
   --json="$out/report.json" --html="$out/report.html" --history="$history" > "$out/report.md"
 status=$?
 set -e

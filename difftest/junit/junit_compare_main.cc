@@ -4,7 +4,7 @@
 //
 //   junit_compare STOCK_DIR JIT_DIR [--json=OUT] [--html=OUT] [--junit-out=OUT]
 //       [--history=DIR] [--stock-manifest=F] [--jit-manifest=F] [--labels=F]
-//       [--format=md|json] [--night=N] [--waive-jit-evidence]
+//       [--format=md|json] [--night=N] [--about=KEY=VALUE]... [--waive-jit-evidence]
 //
 // A value follows '=' or comes as the next argument. Under `bazel run` a relative path is
 // the caller's (BUILD_WORKING_DIRECTORY), not the runfiles tree's.
@@ -33,7 +33,7 @@ using nlohmann::json;
 constexpr const char* kUsage =
     "usage: junit_compare STOCK_DIR JIT_DIR [--json=OUT] [--html=OUT] [--junit-out=OUT]\n"
     "       [--history=DIR] [--stock-manifest=F] [--jit-manifest=F] [--labels=F]\n"
-    "       [--format=md|json] [--night=N] [--waive-jit-evidence]\n"
+    "       [--format=md|json] [--night=N] [--about=KEY=VALUE]... [--waive-jit-evidence]\n"
     "Compares the JUnit XML of a stock and a JIT run of a test suite; prints the report\n"
     "(Markdown, or JSON with --format=json). --json, --html and --junit-out also write it\n"
     "as JSON, as an HTML page (with the nights in --history) and as JUnit XML for a CI\n"
@@ -107,6 +107,7 @@ int main(int argc, char** argv) {
   std::string format = "md", night;
   a64jit::junit::CompareOptions options;
   std::string junit_out;
+  std::vector<std::pair<std::string, std::string>> about;  // --about KEY=VALUE
   const std::pair<const char*, std::string*> value_options[] = {
       {"--json", &json_out},
       {"--html", &html_out},
@@ -125,6 +126,18 @@ int main(int argc, char** argv) {
     }
     if (a == "--waive-jit-evidence") {
       options.waive_jit_evidence = true;
+      continue;
+    }
+    if (a == "--about" || a.rfind("--about=", 0) == 0) {
+      std::string kv = a.size() > 7 ? a.substr(8) : "";
+      if (a == "--about") {
+        if (i + 1 >= argc) return UsageError("--about needs KEY=VALUE");
+        kv = argv[++i];
+      }
+      const size_t eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0)
+        return UsageError("--about: expected KEY=VALUE, not " + kv);
+      about.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
       continue;
     }
     if (a.empty() || a[0] != '-') {
@@ -164,6 +177,7 @@ int main(int argc, char** argv) {
     }
     json report = a64jit::junit::Compare(stock, jit, options);
     if (!night.empty()) report["night"] = night;
+    for (const auto& [key, value] : about) report["about"][key] = value;
     if (!json_out.empty()) std::ofstream(json_out) << Dump(report) << "\n";
     if (!junit_out.empty()) std::ofstream(junit_out) << VerdictXml(report);
     if (!html_out.empty()) {

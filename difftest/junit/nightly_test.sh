@@ -60,4 +60,6 @@ echo running > out/nightly/same-r2/.a64jit-night  # as a night that was stopped 
 "$nightly" --demo --night same --history "$tmp/history" --compare "$compare" > "$tmp/same3.log" 2>&1 || true
 [ ! -e out/nightly/same-r3 ] && grep -qx done out/nightly/same-r2/.a64jit-night ||
   { ls out/nightly; echo "FAIL: a stopped night was not resumed in its folder"; exit 1; }
+grep -q "^Run: night same, commit .*, host $(hostname)\.$" out/nightly/same/report.md ||
+  { head -5 out/nightly/same/report.md; echo "FAIL: the report does not say what ran"; exit 1; }
 echo "nightly: a second night went to -r2, a foreign --out was refused, a stopped night resumed"

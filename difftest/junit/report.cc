@@ -179,9 +179,23 @@ void MarkdownLostModules(std::ostream& os, const json& r) {
 
 }  // namespace
 
+// "night N: commit C, host H, ..." from the report's `night` and `about` (junit_compare
+// --night, --about KEY=VALUE), or "" without them.
+std::string AboutLine(const json& r) {
+  std::string line;
+  if (r.contains("night")) line = "night " + Str(r["night"]);
+  if (r.contains("about")) {
+    for (const auto& [key, value] : r["about"].items()) {
+      line += (line.empty() ? "" : ", ") + key + " " + Str(value);
+    }
+  }
+  return line;
+}
+
 std::string RenderMarkdown(const json& r) {
   std::ostringstream os;
   os << "# Stock vs JIT: " << Headline(r) << "\n\n";
+  if (const std::string about = AboutLine(r); !about.empty()) os << "Run: " << about << ".\n\n";
   os << "Stock: " << r["stock"]["tests"] << " tests from " << r["stock"]["files"]
      << " report(s); JIT: " << r["jit"]["tests"] << " tests from " << r["jit"]["files"]
      << " report(s)";
@@ -440,6 +454,9 @@ std::string RenderHtml(const json& r, const std::vector<json>& history) {
         "vertical-align:top}th{background:#eee}.bad{color:#b00}.hidden{display:none}"
         "summary{cursor:pointer}\n</style></head><body>\n";
   os << "<h1 id=\"verdict\">Stock vs JIT: " << Html(Headline(r)) << "</h1>\n";
+  if (const std::string about = AboutLine(r); !about.empty()) {
+    os << "<p id=\"about\">Run: " << Html(about) << ".</p>\n";
+  }
   os << "<p>Stock: " << r["stock"]["tests"] << " tests; JIT: " << r["jit"]["tests"] << " tests; "
      << r["modules"].size() << " module(s); JIT compiled "
      << Num(r["jit"].value("compiled_functions", json())) << " function(s).</p>\n";
