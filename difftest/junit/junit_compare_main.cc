@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <pugixml.hpp>
 #include <sstream>
 #include <string>
@@ -80,15 +81,14 @@ std::string VerdictXml(const json& report) {
     untrusted += why.get<std::string>() + "\n";
   }
   add("evidence", untrusted.empty() ? "" : "evidence cannot be trusted: " + untrusted);
+  std::map<std::string, std::string> regressed;  // module -> its regressions, a line each
+  for (const auto& r : report.value("regressions", json::array())) {
+    regressed[r.value("module", "")] +=
+        r.value("test", "") + ": " + r.value("kind", "") + " with the JIT\n";
+  }
   for (const auto& m : report.value("modules", json::array())) {
-    const std::string module = m.value("module", "");
-    std::string failure;
-    for (const auto& r : report.value("regressions", json::array())) {
-      if (r.value("module", "") != module) continue;
-      failure += r.value("test", "") + ": " + r.value("kind", "") + " with the JIT\n";
-    }
-    if (!failure.empty()) failure = "regressions:\n" + failure;
-    add(module, failure);
+    const auto it = regressed.find(m.value("module", ""));
+    add(m.value("module", ""), it == regressed.end() ? "" : "regressions:\n" + it->second);
   }
   suite.append_attribute("tests") = cases;
   suite.append_attribute("failures") = failures;
@@ -108,6 +108,7 @@ int main(int argc, char** argv) {
   a64jit::junit::CompareOptions options;
   std::string junit_out;
   std::vector<std::pair<std::string, std::string>> about;  // --about KEY=VALUE
+  std::string about_value;                                 // the last one, as given
   const std::pair<const char*, std::string*> value_options[] = {
       {"--json", &json_out},
       {"--html", &html_out},
@@ -128,25 +129,13 @@ int main(int argc, char** argv) {
       options.waive_jit_evidence = true;
       continue;
     }
-    if (a == "--about" || a.rfind("--about=", 0) == 0) {
-      std::string kv = a.size() > 7 ? a.substr(8) : "";
-      if (a == "--about") {
-        if (i + 1 >= argc) return UsageError("--about needs KEY=VALUE");
-        kv = argv[++i];
-      }
-      const size_t eq = kv.find('=');
-      if (eq == std::string::npos || eq == 0)
-        return UsageError("--about: expected KEY=VALUE, not " + kv);
-      about.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-      continue;
-    }
     if (a.empty() || a[0] != '-') {
       dirs.push_back(CallersPath(a));
       continue;
     }
     const size_t eq = a.find('=');
     const std::string name = a.substr(0, eq);
-    std::string* target = nullptr;
+    std::string* target = name == "--about" ? &about_value : nullptr;
     for (const auto& [option, value] : value_options) {
       if (name == option) target = value;
     }
@@ -157,6 +146,13 @@ int main(int argc, char** argv) {
       *target = argv[++i];
     } else {
       return UsageError(name + " needs a value");
+    }
+    if (target == &about_value) {  // repeatable: KEY=VALUE
+      const size_t split = about_value.find('=');
+      if (split == std::string::npos || split == 0) {
+        return UsageError("--about: expected KEY=VALUE, not " + about_value);
+      }
+      about.emplace_back(about_value.substr(0, split), about_value.substr(split + 1));
     }
   }
   if (format != "md" && format != "json") return UsageError("--format: md or json, not " + format);

@@ -89,6 +89,12 @@ struct Instr {
   }
 };
 
+// Whether `in`'s type feedback (feedback.h) leaves inline form `form` possible: without
+// feedback every form is; with it, only the one 3.11's interpreter specialised the site to.
+inline bool Allows(const Instr& in, Feedback form) {
+  return in.feedback == Feedback::kNone || in.feedback == form;
+}
+
 // Inline number forms (Instr::forms, Function::unboxed).
 constexpr uint8_t kIntForm = 1;    // ints of at most one digit, as C integers
 constexpr uint8_t kFloatForm = 2;  // exact floats, as doubles

@@ -51,10 +51,6 @@ class FormChooser {
     const ConstKind k = ConstKindOf(reg);
     return k != ConstKind::kUnknown && k != kind;
   }
-  // Without feedback every form is possible; with it, only the one 3.11 specialised to.
-  static bool Allows(const Instr& in, Feedback form) {
-    return in.feedback == Feedback::kNone || in.feedback == form;
-  }
   // Without feedback, an operand guessed to be a float rules the int form out.
   bool GuessedFloat(const Instr& in) const {
     return in.feedback == Feedback::kNone &&
@@ -94,20 +90,25 @@ class FormChooser {
   std::set<int> probable_floats_;
 };
 
-int BcOfDefinition(const Function& f, int reg) {
+// Per register, the code unit of its first definition (-1: none): where a temporary's
+// decision is taken.
+std::vector<int> DefinitionUnits(const Function& f) {
+  std::vector<int> units(f.reg_types.size(), -1);
   for (const Block& b : f.blocks) {
     for (const Instr& in : b.instrs) {
-      if (in.dst == reg) return in.bc;
+      if (in.dst >= 0 && units[static_cast<size_t>(in.dst)] < 0) {
+        units[static_cast<size_t>(in.dst)] = in.bc;
+      }
     }
   }
-  return -1;
+  return units;
 }
 
 // The temporaries that stay unboxed as `form`, each as lowering's optional decision `kind`.
-void MarkUnboxed(Function& f, uint8_t form, const std::function<bool(const Instr&)>& has_form,
-                 Decision kind, Decisions* d) {
+void MarkUnboxed(Function& f, const std::vector<int>& units, uint8_t form,
+                 const std::function<bool(const Instr&)>& has_form, Decision kind, Decisions* d) {
   for (int reg : UnboxedTemporaries(f, has_form)) {
-    if (Take(d, kind, BcOfDefinition(f, reg))) f.unboxed[static_cast<size_t>(reg)] |= form;
+    if (Take(d, kind, units[static_cast<size_t>(reg)])) f.unboxed[static_cast<size_t>(reg)] |= form;
   }
 }
 
@@ -122,9 +123,10 @@ void ChooseNumberForms(Function& f, const NumberFacts& facts, Decisions* d) {
   const auto int_consumer = [&](const Instr& in) {
     return Unfused(in.op) == Op::kIsTrue ? facts.ints_inline : (in.forms & kIntForm) != 0;
   };
-  MarkUnboxed(f, kIntForm, int_consumer, Decision::kLowerUnboxedInt, d);
+  const std::vector<int> units = DefinitionUnits(f);
+  MarkUnboxed(f, units, kIntForm, int_consumer, Decision::kLowerUnboxedInt, d);
   MarkUnboxed(
-      f, kFloatForm, [](const Instr& in) { return (in.forms & kFloatForm) != 0; },
+      f, units, kFloatForm, [](const Instr& in) { return (in.forms & kFloatForm) != 0; },
       Decision::kLowerUnboxedFloat, d);
 }
 

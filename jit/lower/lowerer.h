@@ -39,6 +39,7 @@
 
 namespace a64jit::lower::internal {
 
+using hir::Allows;
 using hir::Block;
 using hir::Feedback;
 using hir::FrameState;
@@ -541,11 +542,6 @@ class Lowerer {
   // Unboxed as an int or as a float, whichever the producer's path made (RawOf holds
   // kRawFloatMark when it is a float).
   bool IsDual(int reg) const { return UnboxedForms(reg) == (hir::kIntForm | hir::kFloatForm); }
-  // Whether `in`'s type feedback (hir/feedback.h) leaves inline form `form` possible: without
-  // feedback every form is; with it, only the one 3.11's interpreter specialised the site to.
-  static bool Allows(const Instr& in, Feedback form) {
-    return in.feedback == Feedback::kNone || in.feedback == form;
-  }
   // The instance attribute and method probes: not for a site 3.11 found a module attribute,
   // a slot or a class method at, where the probe could only fail.
   static bool InstanceProbe(const Instr& in) { return Allows(in, Feedback::kInstance); }

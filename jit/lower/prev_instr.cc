@@ -22,7 +22,10 @@ int64_t Meet(int64_t a, int64_t b) {
   return a == b ? a : kUnknown;
 }
 
-bool IsNote(Op op) { return op == Op::kSetPrevInstr || op == Op::kPrevInstrIs; }
+// The ops that say where prev_instr is: the two notes, and release_at.
+bool TouchesPrevInstr(Op op) {
+  return op == Op::kSetPrevInstr || op == Op::kPrevInstrIs || op == Op::kReleaseAt;
+}
 
 // The unit `in` leaves prev_instr at, given `state` before it.
 int64_t After(const Instr& in, int64_t state) {
@@ -105,10 +108,8 @@ void ResolvePrevInstr(lir::Function& f, int64_t prev_instr_offset,
                       const std::vector<int>& noted_blocks) {
   std::vector<int64_t> own(f.blocks.size(), kNoPath);
   for (int b : noted_blocks) {
-    for (const Instr& in : f.blocks[static_cast<size_t>(b)].instrs) {
-      if (IsNote(in.op) || in.op == Op::kReleaseAt)
-        own[static_cast<size_t>(b)] = After(in, own[static_cast<size_t>(b)]);
-    }
+    int64_t& state = own[static_cast<size_t>(b)];
+    for (const Instr& in : f.blocks[static_cast<size_t>(b)].instrs) state = After(in, state);
   }
   const std::vector<int64_t> entry = StatesOnEntry(f, own);
   for (int b : noted_blocks) {
@@ -121,7 +122,7 @@ void ResolvePrevInstr(lir::Function& f, int64_t prev_instr_offset) {
   std::vector<int> noted;
   for (size_t b = 0; b < f.blocks.size(); b++) {
     for (const Instr& in : f.blocks[b].instrs) {
-      if (IsNote(in.op) || in.op == Op::kReleaseAt) {
+      if (TouchesPrevInstr(in.op)) {
         noted.push_back(static_cast<int>(b));
         break;
       }

@@ -7,6 +7,7 @@ asking for them fails at once rather than seeming to work.
 """
 
 import contextlib
+import fnmatch
 import gc
 import types
 
@@ -85,16 +86,10 @@ def precompile_all():
     ok = True
     for f in _functions():
         name = "%s:%s" % (f.__module__, f.__qualname__)
-        if patterns and not any(_matches(p, name) for p in patterns):
+        if patterns and not any(fnmatch.fnmatchcase(name, p) for p in patterns):
             continue
         ok = a64jit.force_compile(f) and ok
     return ok
-
-
-def _matches(pattern, name):
-    import fnmatch
-
-    return fnmatch.fnmatchcase(name, pattern)
 
 
 def get_function_compilation_time(func):

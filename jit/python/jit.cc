@@ -869,10 +869,18 @@ void Disable() {
 
 bool IsEnabled() { return TheRuntime().enabled(); }
 
-bool ForceCompile(PyObject* func) {
+namespace {
+// `func`'s code state for the module's steering calls, the runtime made first if need be
+// (null with a Python error set).
+CodeState* SteeredState(PyObject* func) {
   Runtime& r = TheRuntime();
-  if (r.executor == nullptr && !EnsureRuntime(r.config)) return false;
-  CodeState* st = StateOfFunction(func, true);
+  if (r.executor == nullptr && !EnsureRuntime(r.config)) return nullptr;
+  return StateOfFunction(func, true);
+}
+}  // namespace
+
+bool ForceCompile(PyObject* func) {
+  CodeState* st = SteeredState(func);
   if (st == nullptr) return false;
   if (st->status == CodeState::Status::kCounting && !st->suppressed) {
     auto* f = reinterpret_cast<PyFunctionObject*>(func);
@@ -882,9 +890,7 @@ bool ForceCompile(PyObject* func) {
 }
 
 bool Suppress(PyObject* func) {
-  Runtime& r = TheRuntime();
-  if (r.executor == nullptr && !EnsureRuntime(r.config)) return false;
-  CodeState* st = StateOfFunction(func, true);
+  CodeState* st = SteeredState(func);
   if (st == nullptr) return false;
   st->suppressed = true;
   return true;

@@ -87,6 +87,15 @@ PyObject* PyIsJitCompiled(PyObject*, PyObject* func) {
   return PyBool_FromLong(IsCompiled(func));
 }
 
+// A count the call must give (None is an error, where enable()'s arguments leave it as is).
+bool RequiredCount(PyObject* value, const char* name, int64_t* out) {
+  if (value == Py_None) {
+    PyErr_Format(PyExc_TypeError, "a64jit: %s must be an int >= 0", name);
+    return false;
+  }
+  return NonNegativeArgument(value, name, out);
+}
+
 PyObject* PySuppress(PyObject*, PyObject* func) {
   if (!Suppress(func)) return nullptr;
   Py_RETURN_NONE;
@@ -97,9 +106,8 @@ PyObject* PyIsEnabled(PyObject*, PyObject*) { return PyBool_FromLong(IsEnabled()
 PyObject* PyGetThreshold(PyObject*, PyObject*) { return PyLong_FromLongLong(Threshold()); }
 
 PyObject* PySetThreshold(PyObject*, PyObject* value) {
-  int64_t calls = -1;
-  if (!NonNegativeArgument(value, "threshold", &calls)) return nullptr;
-  if (calls < 0) return PyErr_Format(PyExc_TypeError, "a64jit: threshold must be an int >= 0");
+  int64_t calls = 0;
+  if (!RequiredCount(value, "threshold", &calls)) return nullptr;
   SetThreshold(calls);
   Py_RETURN_NONE;
 }
@@ -131,9 +139,8 @@ PyObject* PyAppendJitList(PyObject*, PyObject* pattern) {
 }
 
 PyObject* PySetMaxCodeSize(PyObject*, PyObject* value) {
-  int64_t bytes = -1;
-  if (!NonNegativeArgument(value, "max_code_size", &bytes)) return nullptr;
-  if (bytes < 0) return PyErr_Format(PyExc_TypeError, "a64jit: max_code_size must be an int >= 0");
+  int64_t bytes = 0;
+  if (!RequiredCount(value, "max_code_size", &bytes)) return nullptr;
   SetMaxCodeSize(static_cast<uint64_t>(bytes));
   Py_RETURN_NONE;
 }

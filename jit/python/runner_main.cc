@@ -140,22 +140,16 @@ std::string DumpKinds(const std::string& v) {
 // One of the runner's own options, `name` with its value `v` (empty for a flag). Returns -1
 // to go on, or the exit status (0 after --help, kUsageError for a usage error, printed).
 int TakeOption(const std::string& name, const std::string& v, Options* o) {
-  const auto count = [&](const char* what, int64_t* out) {
-    const std::optional<int64_t> t = a64jit::python::ParseCount(v);
-    if (!t) return Usage(name + ": not " + what + ": " + v);
-    *out = *t;
-    return -1;
-  };
-  int64_t n = 0;
+  const std::optional<int64_t> n = a64jit::python::ParseCount(v);  // for the count options
   if (name == "--help") {
     std::fputs(kUsage, stdout);
     return 0;
   } else if (name == "--threshold") {
-    if (count("a count", &n) >= 0) return kUsageError;
-    o->jit.threshold = n;
+    if (!n) return Usage("--threshold: not a count: " + v);
+    o->jit.threshold = *n;
   } else if (name == "--hot-loop-us") {
-    if (count("a count", &n) >= 0) return kUsageError;
-    o->jit.hot_loop_us = n;
+    if (!n) return Usage("--hot-loop-us: not a count: " + v);
+    o->jit.hot_loop_us = *n;
   } else if (name == "--jitlist") {
     o->jit.jitlist = a64jit::python::SplitList(v);
   } else if (name == "--exec") {
@@ -187,8 +181,8 @@ int TakeOption(const std::string& name, const std::string& v, Options* o) {
       return Usage(std::string("--jitlist-file: ") + e.what());
     }
   } else if (name == "--max-code-size") {
-    if (count("a byte count", &n) >= 0) return kUsageError;
-    o->jit.max_code_size = static_cast<uint64_t>(n);
+    if (!n) return Usage("--max-code-size: not a byte count: " + v);
+    o->jit.max_code_size = static_cast<uint64_t>(*n);
   } else if (name == "--perf-map") {
     o->jit.perf_map = true;
   } else if (name == "--jitdump") {
