@@ -5,7 +5,8 @@
 # history directory and renders the Markdown report and an HTML page with trends.
 #
 #   ci/nightly.sh --jit-cmd "CMD" [--jit-env K=V]... [--out DIR [--force]] [--history DIR]
-#                 [--night NAME] [--timeout SECONDS] [--compare BIN] TEST_FILE...
+#                 [--night NAME] [--timeout SECONDS] [--compare BIN]
+#                 [--known-failures FILE] TEST_FILE...
 #   ci/nightly.sh --demo        # the fixture suites, with a stand-in JIT
 #   ci/nightly.sh --suite cpython [--tag core] [--config aarch64] [--jobs N] [--out DIR]
 #                 [--history DIR] [--night NAME] [--max-bisections N] [--target T]...
@@ -39,6 +40,13 @@
 # --out that holds anything but a stopped night is refused unless --force (which replaces
 # it). A stopped night's folder is taken again by the same command, which resumes it.
 #
+# The report (junit_compare) opens on the regressions, new ones first, each with the end of
+# its traceback, its log and the command that reproduces it; then what changed since the
+# night before (in the history) and the known failures: --known-failures FILE (default for
+# a suite: suites/SUITE/known-failures.json when there is one) lists tests that fail for a
+# known reason, shown but not failing the night until their expiry. While it runs, progress
+# says N of M and the time left at the pace so far.
+#
 # Exit status: junit_compare's (0 no regression, 1 regressions, 2 evidence not trusted); 1
 # also for a refused --out, 2 for a usage error.
 set -euo pipefail
@@ -57,6 +65,7 @@ cache_tests=()
 jit_test_env=()
 files=()
 force=0
+known_failures=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --jit-cmd) jit_cmd=$2; shift 2 ;;
@@ -81,6 +90,7 @@ while [ $# -gt 0 ]; do
     --test-env) test_env+=(--test_env="$2"); shift 2 ;;
     --fresh) cache_tests=(--nocache_test_results); shift ;;
     --force) force=1; shift ;;
+    --known-failures) known_failures=$2; shift 2 ;;
     --jit-test-env) jit_test_env+=(--test_env="$2"); shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "nightly: unknown option $1" >&2; exit 2 ;;
@@ -92,6 +102,8 @@ if [ -z "$suite" ] && { [ -z "$jit_cmd" ] || [ "${#files[@]}" -eq 0 ]; }; then
   exit 2
 fi
 if [ -n "$suite" ]; then
+  [ -z "$known_failures" ] && [ -f "suites/$suite/known-failures.json" ] &&
+    known_failures=suites/$suite/known-failures.json
   history=${history%/history}/$suite-history
   default_out=out/nightly/$suite-$night
 else
@@ -153,6 +165,27 @@ bazel_test_targets() {
     --test_env=A64JIT_SUITE_INPUTS="$inputs_key" --test_summary=short "$@" >&2 || true
 }
 
+# Every minute while the targets run: how many of them have finished (every test.xml of the
+# target, each shard's, written since the night began) and the time left at that pace.
+report_progress() {
+  local testlogs=$1 t0=$2 total
+  shift 2
+  total=$#
+  touch -d "@$t0" "$out/.started"
+  while sleep "${A64JIT_NIGHTLY_PROGRESS_S:-60}"; do
+    local finished=0 t xmls
+    for t in "$@"; do
+      xmls=$(find "$testlogs/suites/$suite/${t##*:}" -name test.xml 2>/dev/null)
+      [ -n "$xmls" ] && [ -z "$(find $xmls ! -newer "$out/.started")" ] &&
+        finished=$((finished + 1))
+    done
+    local elapsed=$(( $(date +%s) - t0 )) left="?"
+    [ "$finished" -gt 0 ] && left=$(( elapsed * (total - finished) / finished / 60 ))
+    echo "nightly: $finished of $total target(s) finished after $((elapsed / 60)) min," \
+      "about $left min left" >&2
+  done
+}
+
 # Fills $out/stock and $out/jit from the suite's Bazel test targets.
 run_suite_targets() {
   local filter=() query="tests(//suites/$suite/...)" t0 expect
@@ -168,6 +201,10 @@ run_suite_targets() {
     mapfile -t expect < <(bazel query "$query" 2>/dev/null)
   fi
   t0=$(date +%s)
+  local testlogs monitor
+  testlogs=$(bazel info "${config[@]}" bazel-testlogs 2>/dev/null)
+  report_progress "$testlogs" "$t0" "${expect[@]}" &
+  monitor=$!
   local inputs_key cache=${A64JIT_NIGHTLY_CACHE:-$HOME/.cache/a64jit/nightly}
   inputs_key=$(suite_inputs_key)
   mkdir -p "$cache"
@@ -183,6 +220,7 @@ run_suite_targets() {
     bazel_test_targets -- "${other_targets[@]}"
     bazel_test_targets "${jit_test_env[@]}" -- "${jit_targets[@]}"
   fi
+  kill "$monitor" 2>/dev/null || true
   echo "nightly: ${#expect[@]} target(s) of //suites/$suite in $(( $(date +%s) - t0 )) s" >&2
   /usr/bin/python3.11 suites/collect.py --suite "$suite" --out "$out" \
     --testlogs "$(bazel info "${config[@]}" bazel-testlogs 2>/dev/null)" --expect "${expect[@]}"
@@ -235,12 +273,20 @@ if [ -n "$suite" ]; then
   about+=(--about "config=$config_name" --about "threshold=$threshold")
 fi
 
+# Each regression's reproducer: for a suite, its module's JIT target with the test alone
+# (as suites/rerun.py runs it); for test files, runner.py's command (in the manifests).
+report_args=(--labels="$out/labels.json" --night="$night" "${about[@]}" --history="$history")
+[ -n "$known_failures" ] && report_args+=(--known-failures="$known_failures")
+if [ -n "$suite" ]; then
+  report_args+=(--reproducer="bazel test ${config[*]} --cache_test_results=no \
+--test_output=errors --test_sharding_strategy=disabled --test_filter={id} //suites/$suite:{module}_jit")
+fi
+
 set +e
 # $compare may be a command with a prefix (a QEMU wrapper): split it into words.
-$compare "$out/stock" "$out/jit" --labels="$out/labels.json" --night="$night" "${about[@]}" \
-  --json="$history/$night.json" > /dev/null
-$compare "$out/stock" "$out/jit" --labels="$out/labels.json" --night="$night" "${about[@]}" \
-  --json="$out/report.json" --html="$out/report.html" --history="$history" > "$out/report.md"
+$compare "$out/stock" "$out/jit" "${report_args[@]}" --json="$history/$night.json" > /dev/null
+$compare "$out/stock" "$out/jit" "${report_args[@]}" --json="$out/report.json" \
+  --html="$out/report.html" > "$out/report.md"
 status=$?
 set -e
 cat "$out/report.md"

@@ -86,6 +86,9 @@ void ReadManifest(const std::string& path, Side* side) {
       r.duration_s = f.value("duration_s", 0.0);
       r.culprit =
           f.contains("culprit") && f["culprit"].is_string() ? f["culprit"].get<std::string>() : "";
+      if (f.contains("reproduce") && f["reproduce"].is_string()) {
+        r.reproduce = f["reproduce"].get<std::string>();
+      }
       if (f.contains("compiled_functions") && f["compiled_functions"].is_number()) {
         r.compiled = f["compiled_functions"].get<int64_t>();
       }
@@ -142,6 +145,7 @@ Side LoadSide(const std::string& dir, const std::string& manifest_path) {
   for (const fs::path& file : files) {
     ParsedFile pf = ParseReport(file.string(), ModuleHint(dir, file));
     side.files++;
+    side.paths.push_back(file.string());
     if (pf.corrupt) {
       side.corrupt.push_back(std::move(pf));
       continue;
@@ -173,6 +177,7 @@ Side LoadSide(const std::string& dir, const std::string& manifest_path) {
         if (severity(a.outcome) > severity(v.outcome)) {
           v.outcome = a.outcome;
           v.message = a.message;
+          v.detail = a.detail;
         }
         v.subtest = true;
         continue;
@@ -189,6 +194,7 @@ Side LoadSide(const std::string& dir, const std::string& manifest_path) {
       const Attempt& last = row.attempts.back();
       v.outcome = last.outcome;
       v.message = last.outcome == Outcome::kPass ? std::string() : last.message;
+      v.detail = last.detail;
       v.skip = row.skip_reason;
       v.attempts += static_cast<uint32_t>(row.attempts.size());
       v.module = last_module;
@@ -223,6 +229,46 @@ std::pair<Side, Side> LoadSides(const std::string& stock_dir, const std::string&
 }
 
 namespace {
+
+// A shell word for `s`: as it is when it holds only safe characters, else single-quoted.
+std::string ShellWord(const std::string& s) {
+  const bool safe = !s.empty() && s.find_first_not_of(
+                                      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                      "0123456789_-.,:/=+@%") == std::string::npos;
+  if (safe) return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// `templ` with {module} and {id} (the key after "module::", shell-quoted) filled in.
+std::string FillReproducer(std::string templ, const std::string& module, const std::string& key) {
+  const size_t sep = key.find("::");
+  const std::string id = ShellWord(sep == std::string::npos ? key : key.substr(sep + 2));
+  for (const auto& [field, value] : {std::pair<std::string, std::string>{"{module}", module},
+                                     std::pair<std::string, std::string>{"{id}", id}}) {
+    for (size_t at = 0; (at = templ.find(field, at)) != std::string::npos; at += value.size())
+      templ.replace(at, field.size(), value);
+  }
+  return templ;
+}
+
+// The log of a module's process: runner.py writes <stem>.log beside <stem>.xml, so the log
+// of the report a test came from, else the first log in the module's folder; null if none.
+json LogOf(const Side& side, const std::string& module, const Verdict* v) {
+  std::error_code ec;
+  if (v != nullptr && v->file >= 1 && v->file <= side.paths.size()) {
+    fs::path log = fs::path(side.paths[v->file - 1]).replace_extension(".log");
+    if (fs::exists(log, ec)) return fs::absolute(log, ec).lexically_normal().string();
+  }
+  std::vector<fs::path> logs;
+  for (fs::directory_iterator it(fs::path(side.dir) / module, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    if (it->path().extension() == ".log") logs.push_back(it->path());
+  }
+  if (logs.empty()) return nullptr;
+  return fs::absolute(*std::min_element(logs.begin(), logs.end()), ec).lexically_normal().string();
+}
 
 bool Failed(Outcome o) { return o == Outcome::kFail || o == Outcome::kError; }
 bool Skipped(Outcome o) { return o == Outcome::kSkip || o == Outcome::kXFail; }
@@ -322,6 +368,10 @@ json Compare(const Side& stock, const Side& jit, const CompareOptions& options) 
     row["entry_share"] =
         run ? share(run->compiled_entries, run->interpreted_entries) : json(nullptr);
     row["failure_causes"] = run ? json(run->failure_causes) : json::object();
+    // Seconds each side's process took (from the manifests), for the time the JIT costs.
+    auto sr = stock.runs.find(m);
+    row["stock_s"] = sr != stock.runs.end() ? json(sr->second.duration_s) : json(nullptr);
+    row["jit_s"] = run ? json(run->duration_s) : json(nullptr);
     modules[m] = row;
   }
   auto count = [&](const Side& side, const char* which) {
@@ -356,6 +406,7 @@ json Compare(const Side& stock, const Side& jit, const CompareOptions& options) 
       if (jv) {
         r["kind"] = OutcomeName(jv->outcome);
         r["message"] = jv->message;
+        if (!jv->detail.empty()) r["detail"] = jv->detail;
       } else {
         auto run = jit.runs.find(module);
         if (run != jit.runs.end() && run->second.crashed()) {
@@ -370,6 +421,12 @@ json Compare(const Side& stock, const Side& jit, const CompareOptions& options) 
       }
       auto label = labels.find(key);
       if (label != labels.end()) r["label"] = label->second;
+      r["log"] = LogOf(jit, module, jv);
+      auto run = jit.runs.find(module);
+      const std::string& templ = !options.reproducer.empty() ? options.reproducer
+                                 : run != jit.runs.end()     ? run->second.reproduce
+                                                             : options.reproducer;
+      if (!templ.empty()) r["reproduce"] = FillReproducer(templ, module, key);
       regressions.push_back(r);
       modules[module]["regressions"] = modules[module]["regressions"].get<int64_t>() + 1;
     } else if (Failed(sv->outcome) && jv && jv->outcome == Outcome::kPass) {

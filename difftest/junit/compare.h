@@ -30,6 +30,7 @@ struct Verdict {
   uint32_t file = 0;     // the report its last row came from
   bool subtest = false;  // its last row was a subTest row
   std::string message;   // of the last attempt, when it did not pass
+  std::string detail;    // of the last attempt, when it failed: its traceback's last lines
   bool flaky() const { return failed_before && outcome == Outcome::kPass; }
 };
 
@@ -44,9 +45,10 @@ struct FileRun {
   int exit_status = 0;
   std::string signal;  // "SIGSEGV", ..., "timeout", or ""
   double duration_s = 0;
-  std::string culprit;                         // the test running when the process died
-  std::optional<int64_t> compiled;             // JIT activity proof: functions compiled
-  std::optional<int64_t> failed;               // functions the JIT could not compile
+  std::string culprit;              // the test running when the process died
+  std::string reproduce;            // a shell command running one test ({id}: the key after "::")
+  std::optional<int64_t> compiled;  // JIT activity proof: functions compiled
+  std::optional<int64_t> failed;    // functions the JIT could not compile
   std::optional<int64_t> compiled_entries;     // function entries that ran compiled code
   std::optional<int64_t> interpreted_entries;  // function frames the interpreter ran
   std::map<std::string, int64_t> failure_causes;
@@ -95,6 +97,7 @@ struct Side {
   std::vector<ParsedFile> corrupt;      // rows dropped
   std::vector<std::string> warnings;
   uint64_t rows = 0, duplicate_rows = 0, files = 0;
+  std::vector<std::string> paths;  // the reports read; Verdict::file - 1 indexes them
 };
 
 // Reads every *.xml under `dir` (recursively) and, if given, a manifest. A report's module
@@ -111,17 +114,22 @@ std::pair<Side, Side> LoadSides(const std::string& stock_dir, const std::string&
 // ran) the verdict is untrusted (exit 2): a suite that "passes" with the JIT switched off
 // proves nothing. `waive_jit_evidence` downgrades that to a note, for comparing two runs
 // that are not stock vs a64jit (two stock builds, another JIT).
+// `reproducer`, when given, is the command that runs one test alone, with {module} and {id}
+// (the test's key after its module's "::") to fill in; else a manifest's `reproduce`.
 struct CompareOptions {
   std::map<std::string, std::string> labels;
   bool waive_jit_evidence = false;
+  std::string reproducer;
 };
 
 // The comparison as a JSON document (schema "a64jit-junit-compare/1", see README.md).
 nlohmann::json Compare(const Side& stock, const Side& jit, const CompareOptions& options = {});
 
-// Reports.
-std::string RenderMarkdown(const nlohmann::json& report);
-std::string RenderHtml(const nlohmann::json& report, const std::vector<nlohmann::json>& history);
+// Reports (report_md.cc, report_html.cc). Links to logs are relative to `link_dir` (where
+// the report is written) when it is given.
+std::string RenderMarkdown(const nlohmann::json& report, const std::string& link_dir = "");
+std::string RenderHtml(const nlohmann::json& report, const std::vector<nlohmann::json>& history,
+                       const std::string& link_dir = "");
 
 }  // namespace a64jit::junit
 

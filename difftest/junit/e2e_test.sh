@@ -133,7 +133,10 @@ checks = {
     # A crashed or hung module is one row, its lost tests behind a click.
     "lost module rows": len(re.findall(r"<tr ", crashes)) == 2 and "SIGSEGV" in crashes
                         and "timeout" in crashes and "<summary>3 test(s)</summary>" in crashes,
-    "real columns": "<th>kind</th>" in dom and "<b>" not in dom,
+    "real columns": "<th>Stock s</th>" in modules and "<b>" not in dom,
+    # The page opens on its regressions: the first section, one card each, with a log link.
+    "opens on regressions": dom.find("<h2") == dom.find("<h2", dom.find('<section id="regressions"')),
+    "regression cards": dom.count('<div class="regression"') >= 2 and '">log</a>' in dom,
 }
 bad = [k for k, ok in checks.items() if not ok]
 if bad:

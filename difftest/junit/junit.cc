@@ -69,6 +69,32 @@ std::string MessageOf(const pugi::xml_node& n) {
   return FirstLine(n.text().get());
 }
 
+}  // namespace
+
+std::string Excerpt(const std::string& text, size_t max_lines, size_t max_chars) {
+  const size_t end = text.find_last_not_of(" \t\r\n");
+  if (end == std::string::npos) return "";
+  // The start of the last `max_lines` lines of text[0, end].
+  size_t start = end + 1;
+  for (size_t lines = 0; lines < max_lines && start > 0; lines++) {
+    const size_t nl = start >= 2 ? text.rfind('\n', start - 2) : std::string::npos;
+    start = nl == std::string::npos ? 0 : nl + 1;
+  }
+  std::string out = text.substr(start, end + 1 - start);
+  if (out.size() > max_chars) out = out.substr(out.size() - max_chars);
+  return start > 0 || out.size() < end + 1 ? "...\n" + out : out;
+}
+
+namespace {
+
+// A failure's or error's body (pytest and unittest put the traceback there): its last
+// lines, where the exception is, for the report.
+std::string DetailOf(const pugi::xml_node& n) {
+  const char* text = n.text().get();
+  if (*text == '\0') return "";
+  return Excerpt(text, 12, 1500);
+}
+
 bool StartsWithUpper(const std::string& s) {
   return !s.empty() && std::isupper(static_cast<unsigned char>(s[0]));
 }
@@ -199,7 +225,7 @@ void AddCase(const pugi::xml_node& tc, const std::string& hint, ParsedFile* out)
   // Earlier attempts first: reruns recorded as children (pytest-rerunfailures / PyTorch's
   // <rerun>, Surefire's flaky*/rerun*).
   Outcome final_outcome = Outcome::kPass;
-  std::string final_message;
+  std::string final_message, final_detail;
   bool have_final = false;
   for (const pugi::xml_node& c : tc.children()) {
     const char* n = c.name();
@@ -211,10 +237,12 @@ void AddCase(const pugi::xml_node& tc, const std::string& hint, ParsedFile* out)
     } else if (!have_final && std::strcmp(n, "failure") == 0) {
       final_outcome = Outcome::kFail;
       final_message = MessageOf(c);
+      final_detail = DetailOf(c);
       have_final = true;
     } else if (!have_final && std::strcmp(n, "error") == 0) {
       final_outcome = Outcome::kError;
       final_message = MessageOf(c);
+      final_detail = DetailOf(c);
       have_final = true;
     } else if (!have_final && std::strcmp(n, "skipped") == 0) {
       final_message = MessageOf(c);
@@ -231,8 +259,9 @@ void AddCase(const pugi::xml_node& tc, const std::string& hint, ParsedFile* out)
           std::strcmp(c.name(), "rerunFailure") == 0 || std::strcmp(c.name(), "rerunError") == 0;
     }
     if (reruns_after) {
-      row.attempts.insert(row.attempts.begin(), {final_outcome, final_message});
+      row.attempts.insert(row.attempts.begin(), {final_outcome, final_message, final_detail});
       final_message = row.attempts.back().message;
+      final_detail = row.attempts.back().detail;
       final_outcome = row.attempts.back().outcome;
       row.attempts.pop_back();
     }
@@ -245,7 +274,7 @@ void AddCase(const pugi::xml_node& tc, const std::string& hint, ParsedFile* out)
     row.skip_reason =
         std::strcmp(status, "notrun") == 0 ? SkipReason::kDisabled : SkipReason::kOther;
   }
-  row.attempts.push_back({final_outcome, final_message});
+  row.attempts.push_back({final_outcome, final_message, final_detail});
   out->rows.push_back(std::move(row));
 }
 

@@ -24,6 +24,7 @@ SkipReason ClassifySkip(const std::string& type, const std::string& message);
 struct Attempt {
   Outcome outcome;
   std::string message;  // first line of the failure/error/skip message
+  std::string detail;   // a failure's or error's traceback, its last lines (ExcerptOf)
 };
 
 // One <testcase>: its attempts in order (reruns first, its own result last).
@@ -55,6 +56,10 @@ std::string NormaliseKey(const std::string& file_attr, const std::string& classn
 ParsedFile ParseReport(const std::string& path, const std::string& hint_module);
 ParsedFile ParseReportText(std::string text, const std::string& path,
                            const std::string& hint_module);
+
+// The last `max_lines` lines of `text` (trailing blanks dropped), at most `max_chars` of
+// them, after a "...\n" line when anything was cut.
+std::string Excerpt(const std::string& text, size_t max_lines, size_t max_chars);
 
 // Replaces invalid UTF-8 sequences by U+FFFD; returns true if anything was replaced.
 bool SanitiseUtf8(std::string* s);

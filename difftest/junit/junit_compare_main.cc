@@ -4,7 +4,8 @@
 //
 //   junit_compare STOCK_DIR JIT_DIR [--json=OUT] [--html=OUT] [--junit-out=OUT]
 //       [--history=DIR] [--stock-manifest=F] [--jit-manifest=F] [--labels=F]
-//       [--format=md|json] [--night=N] [--about=KEY=VALUE]... [--waive-jit-evidence]
+//       [--known-failures=F] [--reproducer=CMD] [--format=md|json] [--night=N]
+//       [--about=KEY=VALUE]... [--waive-jit-evidence]
 //
 // A value follows '=' or comes as the next argument. Under `bazel run` a relative path is
 // the caller's (BUILD_WORKING_DIRECTORY), not the runfiles tree's.
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -26,6 +28,7 @@
 #include <utility>
 
 #include "difftest/junit/compare.h"
+#include "difftest/junit/triage.h"
 
 namespace {
 
@@ -34,12 +37,17 @@ using nlohmann::json;
 constexpr const char* kUsage =
     "usage: junit_compare STOCK_DIR JIT_DIR [--json=OUT] [--html=OUT] [--junit-out=OUT]\n"
     "       [--history=DIR] [--stock-manifest=F] [--jit-manifest=F] [--labels=F]\n"
-    "       [--format=md|json] [--night=N] [--about=KEY=VALUE]... [--waive-jit-evidence]\n"
+    "       [--known-failures=F] [--reproducer=CMD] [--format=md|json] [--night=N]\n"
+    "       [--about=KEY=VALUE]... [--waive-jit-evidence]\n"
     "Compares the JUnit XML of a stock and a JIT run of a test suite; prints the report\n"
     "(Markdown, or JSON with --format=json). --json, --html and --junit-out also write it\n"
     "as JSON, as an HTML page (with the nights in --history) and as JUnit XML for a CI\n"
     "dashboard (a test case per module, failed by its regressions, and one for the\n"
-    "evidence). A value follows '=' or comes as the next argument.\n"
+    "evidence). --history also gives the last night, against which regressions are new.\n"
+    "--known-failures: a JSON array of {\"test\", \"reason\", \"expires\": \"YYYY-MM-DD\"};\n"
+    "a known failure is shown but does not fail the night until it expires.\n"
+    "--reproducer: the command that runs one test alone, with {module} and {id} to fill.\n"
+    "A value follows '=' or comes as the next argument.\n"
     "Exit status: 0 no regression, 1 regressions, 2 the evidence cannot be trusted, 64 a\n"
     "usage error.\n";
 
@@ -99,26 +107,77 @@ std::string VerdictXml(const json& report) {
 
 std::string Dump(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }
 
-}  // namespace
+// Every night in `dir` (*.json), by night name: "2026-11-22" before "2026-11-22-r2", which a
+// sort of whole file names reverses ('-' sorts before '.'). A directory that does not exist
+// yet (the first night) is an empty history; a malformed night is skipped, with a warning.
+std::vector<json> LoadHistory(const std::string& dir) {
+  std::vector<json> history;
+  if (dir.empty() || !std::filesystem::is_directory(dir)) return history;
+  std::vector<std::filesystem::path> nights;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() == ".json") nights.push_back(e.path());
+  }
+  std::sort(nights.begin(), nights.end(),
+            [](const auto& a, const auto& b) { return a.stem() < b.stem(); });
+  for (const auto& p : nights) {
+    std::ifstream in(p);
+    json n;
+    try {
+      in >> n;
+    } catch (const json::exception& e) {
+      std::fprintf(stderr, "junit_compare: skipping malformed history %s: %s\n", p.c_str(),
+                   e.what());
+      continue;
+    }
+    if (!n.contains("night")) n["night"] = p.stem().string();
+    history.push_back(std::move(n));
+  }
+  return history;
+}
 
-int main(int argc, char** argv) {
+// The night before `night` in the history (the last one, without a name), or null.
+const json* LastNight(const std::vector<json>& history, const std::string& night) {
+  const json* last = nullptr;
+  for (const json& n : history) {
+    const std::string name = n.value("night", "");
+    if (night.empty() || name < night) last = &n;
+  }
+  return last;
+}
+
+// Today as YYYY-MM-DD (UTC), for the known failures' expiry.
+std::string Today() {
+  const std::time_t now = std::time(nullptr);
+  char day[16];
+  std::strftime(day, sizeof day, "%Y-%m-%d", std::gmtime(&now));
+  return day;
+}
+
+struct Args {
   std::vector<std::string> dirs;
-  std::string json_out, html_out, history_dir, stock_manifest, jit_manifest, labels_path;
-  std::string format = "md", night;
-  a64jit::junit::CompareOptions options;
-  std::string junit_out;
+  std::string json_out, html_out, junit_out, history_dir, stock_manifest, jit_manifest;
+  std::string labels_path, known_path, format = "md", night, today;
   std::vector<std::pair<std::string, std::string>> about;  // --about KEY=VALUE
-  std::string about_value;                                 // the last one, as given
+  a64jit::junit::CompareOptions options;
+};
+
+// Parses the command line into `args`; returns an exit status to stop with, or -1 to go on.
+int ParseArgs(int argc, char** argv, Args* args) {
+  std::string about_value;  // the last --about, as given
   const std::pair<const char*, std::string*> value_options[] = {
-      {"--json", &json_out},
-      {"--html", &html_out},
-      {"--junit-out", &junit_out},
-      {"--history", &history_dir},
-      {"--stock-manifest", &stock_manifest},
-      {"--jit-manifest", &jit_manifest},
-      {"--labels", &labels_path},
-      {"--format", &format},
-      {"--night", &night}};
+      {"--json", &args->json_out},
+      {"--html", &args->html_out},
+      {"--junit-out", &args->junit_out},
+      {"--history", &args->history_dir},
+      {"--stock-manifest", &args->stock_manifest},
+      {"--jit-manifest", &args->jit_manifest},
+      {"--labels", &args->labels_path},
+      {"--known-failures", &args->known_path},
+      {"--reproducer", &args->options.reproducer},
+      {"--format", &args->format},
+      {"--night", &args->night},
+      {"--today", &args->today},  // for tests: the day known failures expire against
+      {"--about", &about_value}};
   for (int i = 1; i < argc; i++) {
     const std::string a = argv[i];
     if (a == "-h" || a == "--help") {
@@ -126,16 +185,16 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (a == "--waive-jit-evidence") {
-      options.waive_jit_evidence = true;
+      args->options.waive_jit_evidence = true;
       continue;
     }
     if (a.empty() || a[0] != '-') {
-      dirs.push_back(CallersPath(a));
+      args->dirs.push_back(CallersPath(a));
       continue;
     }
     const size_t eq = a.find('=');
     const std::string name = a.substr(0, eq);
-    std::string* target = name == "--about" ? &about_value : nullptr;
+    std::string* target = nullptr;
     for (const auto& [option, value] : value_options) {
       if (name == option) target = value;
     }
@@ -152,62 +211,72 @@ int main(int argc, char** argv) {
       if (split == std::string::npos || split == 0) {
         return UsageError("--about: expected KEY=VALUE, not " + about_value);
       }
-      about.emplace_back(about_value.substr(0, split), about_value.substr(split + 1));
+      args->about.emplace_back(about_value.substr(0, split), about_value.substr(split + 1));
     }
   }
-  if (format != "md" && format != "json") return UsageError("--format: md or json, not " + format);
-  if (dirs.size() != 2) return UsageError("expected STOCK_DIR and JIT_DIR");
-  for (std::string* path : {&json_out, &html_out, &junit_out, &history_dir, &stock_manifest,
-                            &jit_manifest, &labels_path}) {
+  if (args->format != "md" && args->format != "json") {
+    return UsageError("--format: md or json, not " + args->format);
+  }
+  if (args->dirs.size() != 2) return UsageError("expected STOCK_DIR and JIT_DIR");
+  for (std::string* path :
+       {&args->json_out, &args->html_out, &args->junit_out, &args->history_dir,
+        &args->stock_manifest, &args->jit_manifest, &args->labels_path, &args->known_path}) {
     *path = CallersPath(*path);
   }
+  if (args->today.empty()) args->today = Today();
+  return -1;
+}
+
+// The comparison, with the labels, the known failures and the last night applied.
+json BuildReport(Args& args, const std::vector<json>& history) {
+  const auto [stock, jit] =
+      a64jit::junit::LoadSides(args.dirs[0], args.stock_manifest, args.dirs[1], args.jit_manifest);
+  if (!args.labels_path.empty()) {
+    std::ifstream in(args.labels_path);
+    if (!in) throw std::runtime_error("cannot read labels " + args.labels_path);
+    json l;
+    in >> l;
+    for (const auto& [k, v] : l.items()) args.options.labels[k] = v.get<std::string>();
+  }
+  json report = a64jit::junit::Compare(stock, jit, args.options);
+  if (!args.night.empty()) report["night"] = args.night;
+  for (const auto& [key, value] : args.about) report["about"][key] = value;
+  if (!args.known_path.empty()) {
+    a64jit::junit::ApplyKnownFailures(a64jit::junit::LoadKnownFailures(args.known_path), args.today,
+                                      &report);
+  }
+  if (const json* last = LastNight(history, args.night)) {
+    a64jit::junit::CompareWithLastNight(*last, &report);
+  }
+  return report;
+}
+
+// The directory a report file is written to, for the links in it.
+std::string DirOf(const std::string& file) {
+  const std::filesystem::path dir = std::filesystem::path(file).parent_path();
+  return dir.empty() ? std::filesystem::current_path().string() : dir.string();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args;
+  if (const int status = ParseArgs(argc, argv, &args); status >= 0) return status;
   try {
-    const auto [stock, jit] =
-        a64jit::junit::LoadSides(dirs[0], stock_manifest, dirs[1], jit_manifest);
-    if (!labels_path.empty()) {
-      std::ifstream in(labels_path);
-      if (!in) throw std::runtime_error("cannot read labels " + labels_path);
-      json l;
-      in >> l;
-      for (const auto& [k, v] : l.items()) options.labels[k] = v.get<std::string>();
+    const std::vector<json> history = LoadHistory(args.history_dir);
+    const json report = BuildReport(args, history);
+    if (!args.json_out.empty()) std::ofstream(args.json_out) << Dump(report) << "\n";
+    if (!args.junit_out.empty()) std::ofstream(args.junit_out) << VerdictXml(report);
+    if (!args.html_out.empty()) {
+      std::ofstream(args.html_out)
+          << a64jit::junit::RenderHtml(report, history, DirOf(args.html_out));
     }
-    json report = a64jit::junit::Compare(stock, jit, options);
-    if (!night.empty()) report["night"] = night;
-    for (const auto& [key, value] : about) report["about"][key] = value;
-    if (!json_out.empty()) std::ofstream(json_out) << Dump(report) << "\n";
-    if (!junit_out.empty()) std::ofstream(junit_out) << VerdictXml(report);
-    if (!html_out.empty()) {
-      std::vector<json> history;
-      // A history directory that does not exist yet (the first night) is an empty history.
-      if (!history_dir.empty() && std::filesystem::is_directory(history_dir)) {
-        std::vector<std::filesystem::path> nights;
-        for (const auto& e : std::filesystem::directory_iterator(history_dir)) {
-          if (e.path().extension() == ".json") nights.push_back(e.path());
-        }
-        // By night name (the file's stem): "2026-11-22" before "2026-11-22-r2", which a
-        // sort of whole file names reverses ('-' sorts before '.').
-        std::sort(nights.begin(), nights.end(),
-                  [](const auto& a, const auto& b) { return a.stem() < b.stem(); });
-        for (const auto& p : nights) {
-          std::ifstream in(p);
-          json n;
-          try {
-            in >> n;
-          } catch (const json::exception& e) {
-            std::fprintf(stderr, "junit_compare: skipping malformed history %s: %s\n", p.c_str(),
-                         e.what());
-            continue;
-          }
-          if (!n.contains("night")) n["night"] = p.stem().string();
-          history.push_back(std::move(n));
-        }
-      }
-      std::ofstream(html_out) << a64jit::junit::RenderHtml(report, history);
-    }
-    if (format == "json") {
+    if (args.format == "json") {
       std::cout << Dump(report) << "\n";
     } else {
-      std::cout << a64jit::junit::RenderMarkdown(report);
+      // Markdown goes to stdout, which ci/nightly.sh keeps beside the HTML.
+      std::cout << a64jit::junit::RenderMarkdown(
+          report, args.html_out.empty() ? std::string() : DirOf(args.html_out));
     }
     return report["exit_status"].get<int>();
   } catch (const std::exception& e) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# ci/nightly.sh --demo on two nights: both land in the history and the second night's HTML
-# draws a trend through both. Usage (from Bazel): nightly_test.sh NIGHTLY JUNIT_COMPARE
+# ci/nightly.sh --demo on two nights: both land in the history, the second night's HTML
+# draws a trend through both and its report knows the first (none new); progress gives N of
+# M; a third night with every regression a known failure passes. Usage (from Bazel): nightly_test.sh NIGHTLY JUNIT_COMPARE
 set -euo pipefail
 nightly=$1
 compare="${A64JIT_TARGET_RUNNER:-} $(pwd)/$2"
@@ -30,8 +31,29 @@ html = open(os.path.join(tmp, "2026-11-21", "report.html")).read()
 points = re.search(r'class="trend-regressions"[^>]*points="([^"]*)"', html).group(1).split()
 assert len(points) == 2, points
 assert "2026-11-20" in html and "2026-11-21" in html
-print("nightly: 2 nights in the history, trend drawn through both")
+# The second night knows the first: the same regressions, none new.
+md = open(os.path.join(tmp, "2026-11-21", "report.md")).read()
+assert md.startswith("# Stock vs JIT: 8 regression(s), 0 new since 2026-11-20"), md[:200]
+assert "## Since the last night (2026-11-20)" in md
+# Progress while it ran: N of M and the time left.
+log = open(os.path.join(tmp, "2026-11-21.log")).read()
+assert re.search(r"^\[ 1/12\] .* about \d+s left$", log, re.M), log[:600]
+print("nightly: 2 nights in the history, trend drawn through both, none new the second night")
 PY
+
+# Known failures: a night whose every regression is known does not fail, and shows them.
+echo '[{"test": "*test_jit_diff::test_regresses_to_*", "reason": "planted by the fixtures"},
+       {"test": "*", "reason": "the stand-in JIT", "expires": "2999-01-01"}]' > "$tmp/known.json"
+set +e
+"$nightly" --demo --night 2026-11-22 --out "$tmp/2026-11-22" --history "$tmp/history" \
+  --known-failures "$tmp/known.json" --compare "$compare" > "$tmp/2026-11-22.log" 2>&1
+status=$?
+set -e
+grep -q "^# Stock vs JIT: no regression; 8 known failure(s)$" "$tmp/2026-11-22/report.md" &&
+  grep -q "test_regresses_to_error.*planted by the fixtures" "$tmp/2026-11-22/report.md" &&
+  [ "$status" -eq 0 ] ||
+  { head -30 "$tmp/2026-11-22/report.md"; echo "FAIL: known failures (exit $status)"; exit 1; }
+echo "nightly: 8 known failures shown, the night passes"
 
 # Nothing lost: a second night of the same name goes to NAME-r2 (its folder and its history
 # entry); a given --out that holds something else is refused unless --force; a folder marked

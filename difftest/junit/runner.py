@@ -276,6 +276,7 @@ def run_file(side, command, env_extra, test_file, out_dir, timeout, compiled_reg
     return {
         "file": test_file,
         "command": " ".join(shlex.quote(a) for a in argv),
+        "reproduce": reproducer(command, env_extra, test_file, stem, regrtest, extra_args),
         "exit_status": proc.returncode,
         "signal": sig,
         "duration_s": round(duration, 3),
@@ -289,6 +290,27 @@ def run_file(side, command, env_extra, test_file, out_dir, timeout, compiled_reg
         "xml": os.path.relpath(xml, out_dir) if os.path.exists(xml) else None,
         "log": os.path.relpath(log_path, out_dir),
     }
+
+
+def reproducer(command, env_extra, test_file, stem, regrtest, extra_args):
+    """The shell command that runs one test of the file alone, as this side ran it, with
+    {id} (junit_compare fills in the test's id, quoted) to fill: regrtest -m, or a pytest
+    node id."""
+    env = ["%s=%s" % (k, shlex.quote(v)) for k, v in sorted(env_extra.items())]
+    words = [shlex.quote(a) for a in shlex.split(command)]
+    if regrtest:
+        words += [shlex.quote(stem), "-m", "{id}"] + [shlex.quote(a) for a in extra_args]
+    else:
+        words += [shlex.quote(test_file) + "::{id}", "-p", "no:cacheprovider"]
+    return "cd %s && %s" % (shlex.quote(os.getcwd()), " ".join((["env"] + env if env else []) + words))
+
+
+def eta(elapsed, done, total):
+    """ "about 3m10s left" from the pace so far, or "" before the first result."""
+    if done == 0 or done >= total:
+        return ""
+    left = int(elapsed / done * (total - done))
+    return "about %s left" % ("%dm%02ds" % divmod(left, 60) if left >= 60 else "%ds" % left)
 
 
 def run_alone(command, env_extra, nodeid, timeout, regrtest_module=None, extra_args=()):
@@ -375,24 +397,29 @@ def main():
         if args.rerun_regressions:
             ap.error("--rerun-regressions needs both sides")
         sides = {args.side: sides[args.side]}
-    # One process per (side, test file); --jobs of them at a time, results kept in order.
+    # One process per (side, test file); --jobs of them at a time. Each result is printed as
+    # it comes, with N of M and the time left at the pace so far; manifests keep file order.
+    total = len(sides) * len(args.files)
+    start = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = {side: [pool.submit(run_file, side, command, env_extra, f, args.out, args.timeout,
                                       args.compiled_regex, args.pytest_arg, args.regrtest,
                                       args.only)
                           for f in args.files]
                    for side, (command, env_extra) in sides.items()}
+        names = {fut: (side, f) for side in futures for f, fut in zip(args.files, futures[side])}
+        for done, future in enumerate(concurrent.futures.as_completed(names), 1):
+            side, f = names[future]
+            r = future.result()
+            compiled = r["compiled_functions"]
+            print("[%*d/%d] %-5s %-40s exit %-4s %s %.1fs%s%s%s" % (
+                len(str(total)), done, total, side, f, r["exit_status"], r["signal"] or "",
+                r["duration_s"], "" if compiled is None else " compiled %d" % compiled,
+                jit_summary(r), "  " + eta(time.monotonic() - start, done, total)
+                if done < total else ""), flush=True)
         for side, (command, env_extra) in sides.items():
-            runs = []
-            for f, future in zip(args.files, futures[side]):
-                r = future.result()
-                compiled = r["compiled_functions"]
-                print("%-5s %-40s exit %-4s %s %.1fs%s%s" % (
-                    side, f, r["exit_status"], r["signal"] or "", r["duration_s"],
-                    "" if compiled is None else " compiled %d" % compiled, jit_summary(r)))
-                runs.append(r)
             manifest = {"schema": "a64jit-run-manifest/1", "side": side, "command": command,
-                        "env": env_extra, "files": runs}
+                        "env": env_extra, "files": [fut.result() for fut in futures[side]]}
             with open(os.path.join(args.out, side, "manifest.json"), "w") as f:
                 json.dump(manifest, f, indent=2)
 
