@@ -189,8 +189,8 @@ if side == "jit":
         share = ", compiled share %d/%d" % (compiled, total)
     emulated = ""
     if stats.get("exec_mode") == "unicorn":
-        emulated = ", emulated instructions %d" % stats.get("guest_instructions", 0)
-        if not stats.get("guest_instructions"):
+        emulated = ", emulated instructions %d" % stats.get("emulated_instructions", 0)
+        if not stats.get("emulated_instructions"):
             problems.append("no JIT evidence: Unicorn emulated no instruction")
     print("%s (jit): compiled %s%s%s, %.1f s" % (name, compiled, share, emulated,
                                                 run["duration_s"]))

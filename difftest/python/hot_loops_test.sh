@@ -33,7 +33,7 @@ on_entries=$(stat "$tmp/on.json" entries)
 check "one function compiled, qualified by loop time (compiled $on_compiled, loop_time_qualified $on_loop)" \
   [ "$on_compiled" = 1 -a "$on_loop" = 1 ]
 check "its later calls ran compiled (entries $on_entries, want 2)" [ "$on_entries" = 2 ]
-mode=$(stat "$tmp/on.json" exec_mode) emulated=$(stat "$tmp/on.json" guest_instructions)
+mode=$(stat "$tmp/on.json" exec_mode) emulated=$(stat "$tmp/on.json" emulated_instructions)
 if [ "$mode" = unicorn ]; then
   check "under Unicorn, guest instructions emulated ($emulated)" [ "$emulated" -gt 0 ]
 fi

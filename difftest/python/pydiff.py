@@ -137,7 +137,7 @@ def activity_problems(jit_run, script):
         problems.append("no function was compiled")
     if s.get("entries", 0) <= 0:
         problems.append("compiled code was never entered")
-    if s.get("exec_mode") == "unicorn" and s.get("guest_instructions", 0) <= 0:
+    if s.get("exec_mode") == "unicorn" and s.get("emulated_instructions", 0) <= 0:
         problems.append("no instruction was emulated")
     main_compiled = [n for n in s.get("functions", {}) if n.startswith("__main__:")]
     main_failed = {n: why for n, why in s.get("failures", {}).items()
@@ -185,7 +185,7 @@ def check(runner, script, stock_python=None):
     reached = s.get("compiled", 0) + s.get("failed", 0)
     summary = "%s: compiled %s/%s, entries %s, deopts %s, emulated %s, %s" % (
         name, s.get("compiled"), reached, s.get("entries"), s.get("deopts"),
-        s.get("guest_instructions"), describe_status(jit_run.status))
+        s.get("emulated_instructions"), describe_status(jit_run.status))
     if report:
         return False, summary + "\n" + "\n".join(report)
     return True, summary

@@ -3,8 +3,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "jit/python/json_text.h"
-
 namespace a64jit::python {
 
 namespace {
@@ -108,12 +106,13 @@ std::string Expression(PyObject* v) {
   return out;
 }
 
-std::string ReprJson(PyObject* v) { return JsonString(Expression(v)); }
-
-void Write(const std::string& line) {
+// One record a line; text from user code with invalid UTF-8 is replaced, never thrown.
+void Write(const nlohmann::ordered_json& record) {
   FILE* f = std::fopen(State().settings.file.c_str(), "a");
   if (f == nullptr) return;
-  std::fputs((line + "\n").c_str(), f);
+  const std::string line =
+      record.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  std::fputs(line.c_str(), f);
   std::fclose(f);
 }
 
@@ -122,8 +121,8 @@ std::string LocalName(PyCodeObject* code, int i) {
   return s != nullptr ? s : "?";
 }
 
-// Why this call is not captured, or "": the argument values, as JSON members, in `out`.
-std::string Arguments(_PyInterpreterFrame* frame, std::string* out) {
+// Why this call is not captured, or "": the argument values (their reprs) added to `record`.
+std::string Arguments(_PyInterpreterFrame* frame, nlohmann::ordered_json* record) {
   PyCodeObject* code = frame->f_code;
   if ((code->co_flags & CO_OPTIMIZED) == 0) return "a module or class body";
   if ((code->co_flags & (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR)) != 0) {
@@ -133,21 +132,23 @@ std::string Arguments(_PyInterpreterFrame* frame, std::string* out) {
   const int positional = code->co_argcount, kwonly = code->co_kwonlyargcount;
   const int varargs = (code->co_flags & CO_VARARGS) != 0 ? 1 : 0;
   const int varkw = (code->co_flags & CO_VARKEYWORDS) != 0 ? 1 : 0;
-  std::string args = "[", kw = "{";
+  nlohmann::ordered_json args = nlohmann::ordered_json::array();
+  nlohmann::ordered_json kwargs = nlohmann::ordered_json::object();
   for (int i = 0; i < positional + kwonly + varargs + varkw; i++) {
     PyObject* v = frame->localsplus[i];
     if (v == nullptr) return "argument " + LocalName(code, i) + " is unbound";
     const std::string why = NotPlain(v, 0, true);
     if (!why.empty()) return "argument " + LocalName(code, i) + " is " + why;
     if (i < positional) {
-      args += (i > 0 ? ", " : "") + ReprJson(v);
+      args.push_back(Expression(v));
     } else if (i < positional + kwonly) {
-      kw += (kw.size() > 1 ? ", " : "") + JsonString(LocalName(code, i)) + ": " + ReprJson(v);
+      kwargs[LocalName(code, i)] = Expression(v);
     }
   }
-  *out = "\"args\": " + args + "], \"kwargs\": " + kw + "}";
-  if (varargs) *out += ", \"varargs\": " + ReprJson(frame->localsplus[positional + kwonly]);
-  if (varkw) *out += ", \"varkw\": " + ReprJson(frame->localsplus[positional + kwonly + varargs]);
+  (*record)["args"] = std::move(args);
+  (*record)["kwargs"] = std::move(kwargs);
+  if (varargs) (*record)["varargs"] = Expression(frame->localsplus[positional + kwonly]);
+  if (varkw) (*record)["varkw"] = Expression(frame->localsplus[positional + kwonly + varargs]);
   return "";
 }
 
@@ -161,34 +162,38 @@ void ConfigureCapture(const CaptureSettings& settings) {
   g_capture_active = !settings.file.empty() && settings.max_calls > 0;
 }
 
-std::string BeginCapture(const std::string& name, _PyInterpreterFrame* frame) {
-  std::string args;
-  const std::string why = Arguments(frame, &args);
+nlohmann::ordered_json BeginCapture(const std::string& name, _PyInterpreterFrame* frame) {
   PyCodeObject* code = frame->f_code;
   const char* file = PyUnicode_AsUTF8(code->co_filename);
-  const std::string head = "{\"function\": " + JsonString(name) +
-                           ", \"filename\": " + JsonString(file != nullptr ? file : "?") +
-                           ", \"firstlineno\": " + std::to_string(code->co_firstlineno);
   if (file == nullptr) PyErr_Clear();
+  nlohmann::ordered_json record = {{"function", name},
+                                   {"filename", file != nullptr ? file : "?"},
+                                   {"firstlineno", code->co_firstlineno}};
+  const std::string why = Arguments(frame, &record);
   if (!why.empty()) {
-    if (!State().refusal_written) Write(head + ", \"not_plain\": " + JsonString(why) + "}");
+    if (!State().refusal_written) {
+      nlohmann::ordered_json refusal = {{"function", record["function"]},
+                                        {"filename", record["filename"]},
+                                        {"firstlineno", record["firstlineno"]},
+                                        {"not_plain", why}};
+      Write(refusal);
+    }
     State().refusal_written = true;
-    return "";
+    return nullptr;
   }
-  return head + ", " + args;
+  return record;
 }
 
-void EndCapture(std::string record, PyObject* result) {
+void EndCapture(nlohmann::ordered_json record, PyObject* result) {
   if (result == nullptr) {
     PyObject* type = PyErr_Occurred();
-    record += ", \"raised\": " +
-              JsonString(type != nullptr ? reinterpret_cast<PyTypeObject*>(type)->tp_name : "?");
+    record["raised"] = type != nullptr ? reinterpret_cast<PyTypeObject*>(type)->tp_name : "?";
   } else if (NotPlain(result, 0).empty()) {
-    record += ", \"result\": " + ReprJson(result);
+    record["result"] = Expression(result);
   } else {
-    record += ", \"result_type\": " + JsonString(Py_TYPE(result)->tp_name);
+    record["result_type"] = Py_TYPE(result)->tp_name;
   }
-  Write(record + "}");
+  Write(record);
   if (++State().written >= State().settings.max_calls) g_capture_active = false;
 }
 

@@ -14,6 +14,7 @@
 #include <Python.h>
 #include <internal/pycore_frame.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace a64jit::python {
@@ -29,12 +30,12 @@ void ConfigureCapture(const CaptureSettings& settings);
 extern bool g_capture_active;
 inline bool CaptureActive() { return g_capture_active; }
 
-// The record of `frame`'s arguments, or "" when the call is not captured (a generator, a
+// The record of `frame`'s arguments, or null when the call is not captured (a generator, a
 // closure, an argument that is not plain: the first such reason is written once). `name`
 // is the function's module:qualname.
-std::string BeginCapture(const std::string& name, _PyInterpreterFrame* frame);
+nlohmann::ordered_json BeginCapture(const std::string& name, _PyInterpreterFrame* frame);
 // Completes and writes the record with the call's result (NULL: the exception set).
-void EndCapture(std::string record, PyObject* result);
+void EndCapture(nlohmann::ordered_json record, PyObject* result);
 
 }  // namespace a64jit::python
 

@@ -8,7 +8,6 @@
 #include <unordered_map>
 
 #include "jit/python/code_info.h"
-#include "jit/python/json_text.h"
 
 namespace a64jit::python {
 
@@ -175,20 +174,19 @@ std::string DeoptSummary(size_t top) {
   return o.str();
 }
 
-std::string DeoptJson() {
-  std::ostringstream o;
-  o << "[";
-  bool first = true;
+nlohmann::ordered_json DeoptJson() {
+  nlohmann::ordered_json sites = nlohmann::ordered_json::array();
   for (const DeoptEntry& e : DeoptEntries()) {
-    o << (first ? "" : ",\n  ") << "{\"function\": " << JsonString(e.function)
-      << ", \"line\": " << e.line << ", \"offset\": " << e.offset
-      << ", \"opcode\": " << JsonString(e.opcode) << ", \"reason\": " << JsonString(e.reason)
-      << ", \"type\": " << JsonString(e.type) << ", \"exit\": " << JsonString(DeoptExitName(e.exit))
-      << ", \"count\": " << e.count << "}";
-    first = false;
+    sites.push_back({{"function", e.function},
+                     {"line", e.line},
+                     {"offset", e.offset},
+                     {"opcode", e.opcode},
+                     {"reason", e.reason},
+                     {"type", e.type},
+                     {"exit", DeoptExitName(e.exit)},
+                     {"count", e.count}});
   }
-  o << "]";
-  return o.str();
+  return sites;
 }
 
 }  // namespace a64jit::python

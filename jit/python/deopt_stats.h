@@ -8,6 +8,7 @@
 #include <Python.h>
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -53,7 +54,7 @@ void ClearDeoptStats();
 // The `top` most frequent entries, one line each (for --stats).
 std::string DeoptSummary(size_t top);
 // A JSON array of every entry.
-std::string DeoptJson();
+nlohmann::ordered_json DeoptJson();
 
 }  // namespace a64jit::python
 

@@ -28,7 +28,7 @@ import glob, json, sys
 stats = [json.load(open(p)) for p in glob.glob(sys.argv[1] + "/*/jit-stats.json")]
 compiled = sum(s["compiled"] for s in stats)
 failed = sum(s["failed"] for s in stats)
-guest = sum(s["guest_instructions"] for s in stats)
+guest = sum(s["emulated_instructions"] for s in stats)
 print(f"JIT side: {len(stats)} files, {compiled} functions compiled, {failed} failed "
       f"(share {compiled}/{compiled + failed}), {guest} emulated instructions")
 sys.exit(0 if stats and compiled > 0 and guest > 0 else 1)

@@ -680,9 +680,10 @@ bool Captured(CodeState* st) {
 __attribute__((noinline)) PyObject* InterpretCapturing(PyThreadState* ts,
                                                        _PyInterpreterFrame* frame) {
   CodeState* st = StateOf(frame->f_code, frame->f_func);
-  std::string record = st != nullptr && Captured(st) ? BeginCapture(st->name, frame) : "";
+  nlohmann::ordered_json record;
+  if (st != nullptr && Captured(st)) record = BeginCapture(st->name, frame);
   PyObject* result = _PyEval_EvalFrameDefault(ts, frame, 0);
-  if (!record.empty()) EndCapture(std::move(record), result);
+  if (!record.is_null()) EndCapture(std::move(record), result);
   return result;
 }
 

@@ -91,12 +91,9 @@ struct Config {
   std::string capture_file;
 };
 
-// Settings from A64JIT_THRESHOLD, A64JIT_JITLIST (comma-separated), A64JIT_JITLIST_FILE,
-// A64JIT_EXEC, A64JIT_LOG, A64JIT_CHECKED (1: checked_native), A64JIT_MAX_CODE_SIZE,
-// A64JIT_PERFMAP (1: perf_map), A64JIT_JITDUMP (a directory), A64JIT_OPT_LIMIT,
-// A64JIT_DUMP_DIR, A64JIT_TEST_PLANT (KIND:PATTERN), A64JIT_TEST_PLANT_FLAKY (a file),
-// A64JIT_CAPTURE (a pattern) and A64JIT_CAPTURE_FILE.
-// `any` is false when none is set. Throws std::invalid_argument for a malformed value.
+// Settings from the A64JIT_* variables of options.h's table (the JIT's, not the runner's).
+// `any` is false when none of A64JIT_THRESHOLD, A64JIT_JITLIST and A64JIT_JITLIST_FILE is
+// set. Throws std::invalid_argument "VARIABLE: what is wrong" for a malformed value.
 struct EnvConfig {
   Config config;
   bool any = false;

@@ -4,12 +4,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
 #include "jit/python/deopt_stats.h"
 #include "jit/python/jit.h"
-#include "jit/python/json_text.h"
 #include "jit/python/runtime_state.h"
 
 namespace a64jit::python {
@@ -179,49 +179,49 @@ bool WriteStatsFile(const std::string& path) {
 
 std::string StatsJson() {
   const Stats s = GetStats();
-  std::ostringstream o;
-  o << "{\"compiled\": " << s.compiled << ", \"failed\": " << s.failed
-    << ", \"entries\": " << s.entries << ", \"vectorcall_entries\": " << s.vectorcall_entries
-    << ", \"direct_entries\": " << s.direct_entries << ", \"stub_entries\": " << s.stub_entries
-    << ", \"resumed_entries\": " << s.resumed_entries << ", \"deopts\": " << s.deopts
-    << ", \"interpreted_entries\": " << s.interpreted_entries << ", \"bodies\": " << s.bodies
-    << ", \"guest_instructions\": " << s.guest_instructions << ", \"host_calls\": " << s.host_calls
-    << ", \"host_calls_in_hook\": " << s.host_calls_in_hook << ", \"code_bytes\": " << s.code_bytes
-    << ", \"feedback_sites\": " << s.feedback_sites
-    << ", \"feedback_functions\": " << s.feedback_functions
-    << ", \"loop_time_qualified\": " << s.loop_time_qualified
-    << ", \"exec_mode\": " << JsonString(s.exec_mode)
-    << ", \"other_thread_entries\": " << s.other_thread_entries
-    << ", \"breaker_calls\": " << s.breaker_calls << ", \"caught\": " << s.caught
-    << ", \"unwinds\": " << s.unwinds << ", \"compile_us_median\": " << s.compile_us_median
-    << ", \"compile_us_p90\": " << s.compile_us_p90 << ", \"compile_us_max\": " << s.compile_us_max
-    << ", \"compile_hir_ns\": " << s.compile_hir_ns
-    << ", \"compile_lower_ns\": " << s.compile_lower_ns
-    << ", \"compile_emit_ns\": " << s.compile_emit_ns
-    << ", \"compile_ns_total\": " << s.compile_ns_total
-    << ", \"code_memory_used\": " << s.code_memory_used
-    << ", \"code_memory_reserved\": " << s.code_memory_reserved
-    << ", \"max_code_size\": " << s.max_code_size
-    << ", \"refused_by_code_cap\": " << s.refused_by_code_cap << ",\n \"functions\": {";
-  bool first = true;
-  for (const auto& [name, size] : CompiledFunctionSizes()) {
-    o << (first ? "" : ", ") << JsonString(name) << ": " << size;
-    first = false;
-  }
-  o << "},\n \"failures\": {";
-  first = true;
-  for (const auto& [name, why] : s.failures) {
-    o << (first ? "" : ", ") << JsonString(name) << ": " << JsonString(why);
-    first = false;
-  }
-  o << "},\n \"unsupported_opcodes\": {";
-  first = true;
-  for (const auto& [op, n] : s.unsupported_opcodes) {
-    o << (first ? "" : ", ") << JsonString(op) << ": " << n;
-    first = false;
-  }
-  o << "},\n \"deopt_sites\": " << DeoptJson() << "}\n";
-  return o.str();
+  // In the order a reader looks for them: what compiled, how it ran, what compiling cost.
+  nlohmann::ordered_json j = {{"compiled", s.compiled},
+                              {"failed", s.failed},
+                              {"entries", s.entries},
+                              {"vectorcall_entries", s.vectorcall_entries},
+                              {"direct_entries", s.direct_entries},
+                              {"stub_entries", s.stub_entries},
+                              {"resumed_entries", s.resumed_entries},
+                              {"deopts", s.deopts},
+                              {"interpreted_entries", s.interpreted_entries},
+                              {"bodies", s.bodies},
+                              {"emulated_instructions", s.guest_instructions},
+                              {"host_calls", s.host_calls},
+                              {"host_calls_in_hook", s.host_calls_in_hook},
+                              {"code_bytes", s.code_bytes},
+                              {"feedback_sites", s.feedback_sites},
+                              {"feedback_functions", s.feedback_functions},
+                              {"loop_time_qualified", s.loop_time_qualified},
+                              {"exec_mode", s.exec_mode},
+                              {"other_thread_entries", s.other_thread_entries},
+                              {"breaker_calls", s.breaker_calls},
+                              {"caught", s.caught},
+                              {"unwinds", s.unwinds},
+                              {"compile_us_median", s.compile_us_median},
+                              {"compile_us_p90", s.compile_us_p90},
+                              {"compile_us_max", s.compile_us_max},
+                              {"compile_hir_ns", s.compile_hir_ns},
+                              {"compile_lower_ns", s.compile_lower_ns},
+                              {"compile_emit_ns", s.compile_emit_ns},
+                              {"compile_ns_total", s.compile_ns_total},
+                              {"code_memory_used", s.code_memory_used},
+                              {"code_memory_reserved", s.code_memory_reserved},
+                              {"max_code_size", s.max_code_size},
+                              {"refused_by_code_cap", s.refused_by_code_cap}};
+  j["functions"] = nlohmann::ordered_json::object();
+  for (const auto& [name, size] : CompiledFunctionSizes()) j["functions"][name] = size;
+  j["failures"] = nlohmann::ordered_json::object();
+  for (const auto& [name, why] : s.failures) j["failures"][name] = why;
+  j["unsupported_opcodes"] = nlohmann::ordered_json::object();
+  for (const auto& [op, n] : s.unsupported_opcodes) j["unsupported_opcodes"][op] = n;
+  j["deopt_sites"] = DeoptJson();
+  // Names and reasons come from user code: invalid UTF-8 is replaced, never an exception.
+  return j.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace a64jit::python
