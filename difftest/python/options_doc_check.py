@@ -38,7 +38,7 @@ def main():
         diff = "\n".join(difflib.unified_diff(readme, table, "README", "options_table",
                                               lineterm="", n=0))
         problems.append("the README's table is not options_table's (bazel run "
-                        "//jit/python:options_table -- --update README.md):\n" + diff)
+                        "//jit/python:options_table -- --update jit/python/README.md):\n" + diff)
     listed = {m.group(0) for row in table for m in VARIABLE.finditer(row.split("|")[2])
               if len(row.split("|")) > 2}
     if read - listed:

@@ -246,9 +246,9 @@ expect "code-size cap: stock's result" 0 "^61740 False False True$" "${run[@]}" 
   "$tmp/many.py"
 expect "code-size cap: the reason logged" 0 "not compiled .*code size cap reached \(A64JIT_MAX_CODE_SIZE=20000" \
   "${run[@]}" --log=stderr --max-code-size=20000 "$tmp/many.py"
-# The README's table is the one options.h's table makes (as --help is), and lists every
+# jit/python/README.md's table is the one options.h's table makes (as --help is), and lists every
 # variable the sources read.
-if /usr/bin/python3.11 difftest/python/options_doc_check.py <("${options_table[@]}") README.md \
+if /usr/bin/python3.11 difftest/python/options_doc_check.py <("${options_table[@]}") jit/python/README.md \
   $(find jit emulation -name '*.cc' -o -name '*.c'); then
   passed=$((passed + 1))
 else

@@ -1,6 +1,6 @@
 // Every setting a64jit-run takes, as an option, an A64JIT_* variable or both, listed once:
 // the table gives the runner's --help, the parsing of the options and of the environment,
-// and the README's options table (options_table), so the three cannot drift apart.
+// and jit/python/README.md's options table (options_table), so the three cannot drift apart.
 #ifndef A64JIT_JIT_PYTHON_OPTIONS_H_
 #define A64JIT_JIT_PYTHON_OPTIONS_H_
 

@@ -3,7 +3,7 @@
 //
 //   options_table                  prints the table (Markdown)
 //   options_table --update FILE    replaces the table in FILE (the block that starts with
-//                                  its header row), e.g. README.md
+//                                  its header row), e.g. jit/python/README.md
 //
 // Under `bazel run` a relative FILE is the caller's. Exit status: 0, 1 when FILE has no such
 // table or cannot be written, 64 a usage error.
