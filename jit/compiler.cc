@@ -56,6 +56,16 @@ int64_t NanosSince(std::chrono::steady_clock::time_point start) {
 }
 }  // namespace
 
+namespace {
+FaultHook g_fault_hook = nullptr;
+
+inline void Fault(const char* point) {
+  if (g_fault_hook != nullptr) g_fault_hook(point);
+}
+}  // namespace
+
+void SetFaultHook(FaultHook hook) { g_fault_hook = hook; }
+
 CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& rt,
                      runtime::CodeSink& sink, const codegen::CallResolver& resolve,
                      const std::string& keep_text, Decisions* decisions) {
@@ -63,12 +73,14 @@ CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& r
   const bool all = keep_text == "all";
   auto start = std::chrono::steady_clock::now();
   hir::Function hir = BuildHir(code, decisions);
+  Fault("hir");
   out.times.hir_ns = NanosSince(start);
   for (const hir::Block& b : hir.blocks) {
     for (const hir::Instr& in : b.instrs) out.feedback_sites += in.feedback != hir::Feedback::kNone;
   }
   start = std::chrono::steady_clock::now();
   const lir::Function lir = LowerToLir(hir, rt, "jit_function", &out.deopt_sites, decisions);
+  Fault("lower");
   out.times.lower_ns = NanosSince(start);
   // The HIR as lowering took it: with its number forms (stage 3a).
   if (keep_text == "hir") out.text = hir::Print(hir);
@@ -85,7 +97,10 @@ CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& r
   options.stub_entries = rt.stub_entries;            // stubs that place the first arguments
   out.code = codegen::CompileInto(sink, [&](std::optional<uint64_t> base) {
     options.base_address = base;
-    return EmitCode(lir, options);
+    Fault("emit");
+    codegen::CompiledFunction emitted = EmitCode(lir, options);
+    Fault("code-memory");  // the sink places what this returns
+    return emitted;
   });
   out.times.emit_ns = NanosSince(start);
   if (keep_text == "asm" || all) {

@@ -71,6 +71,14 @@ struct CompiledCode {
   std::string text;  // the stage text Compile was asked to keep, if any
 };
 
+// Test only (A64JIT_TEST_FAIL, jit/python/options.h): called at the named points of every
+// compile, "hir" (after stage 2), "lower" (after stage 3), "emit" (before stage 8) and
+// "code-memory" (as the sink places the code), where it may throw what a real failure there
+// throws (std::bad_alloc, runtime::CodeMemoryExhausted) so that the compile fails at that
+// point. nullptr, the default: none.
+using FaultHook = void (*)(const char* point);
+void SetFaultHook(FaultHook hook);
+
 // Stages 1-8: compiles `code` into `sink`, keeping the text of stage `keep_text` ("hir",
 // "lir", "asm", or "all": the three under `=== hir ===` headers; anything else: none). Throws
 // hir::Unsupported (bytecode the JIT does not handle), lir::VerifyError and

@@ -6,7 +6,8 @@ with --no-jit, the JIT run with --threshold=0 (every function compiled on its fi
 unless the program asks for another threshold (below).
 Compared: stdout, stderr (tracebacks with line numbers and carets), and the exit status.
 A JIT run must prove the JIT was active: compiled functions > 0, entries into compiled code
-> 0 and, under Unicorn, emulated instructions > 0. A death by signal is a failure that names
+> 0 and, under Unicorn, emulated instructions > 0. Under A64JIT_TEST_FAIL (fault injection)
+the program's compile directives are not checked; failed compiles > 0 is. A death by signal is a failure that names
 the signal.
 
 Under --config=aarch64 the runner is an aarch64 binary: A64JIT_TARGET_RUNNER (set by
@@ -20,7 +21,9 @@ Directives in a program's leading comments:
   # pydiff: max-STAT=N          the JIT statistic STAT is at most N (max-deopts=0)
   # pydiff: threshold=N         the JIT run compiles a function on call N + 1 instead of
                                 the first (after 8 interpreted runs, 3.11 has quickened it:
-                                type feedback, jit/hir/feedback.h)
+                                type feedback, jit/hir/feedback.h); N,M,...: one JIT run at
+                                each (threshold=0,100: every function at once, and as the
+                                default policy would)
 """
 
 import argparse
@@ -139,6 +142,14 @@ def activity_problems(jit_run, script):
         problems.append("compiled code was never entered")
     if s.get("exec_mode") == "unicorn" and s.get("emulated_instructions", 0) <= 0:
         problems.append("no instruction was emulated")
+    injected = os.environ.get("A64JIT_TEST_FAIL")
+    if injected:
+        # Fault injection (jit/python/options.h): every Nth compile fails, so the program's
+        # own compile requirements cannot hold; the failures must show instead.
+        every = int(injected.split(":")[1]) if ":" in injected else 1
+        if s.get("compiled", 0) + s.get("failed", 0) >= every and s.get("failed", 0) <= 0:
+            problems.append("A64JIT_TEST_FAIL=%s made no compile fail" % injected)
+        return problems
     main_compiled = [n for n in s.get("functions", {}) if n.startswith("__main__:")]
     main_failed = {n: why for n, why in s.get("failures", {}).items()
                    if n.startswith("__main__:")}
@@ -160,6 +171,24 @@ def activity_problems(jit_run, script):
     return problems
 
 
+def check_at(runner, name, cwd, reference, threshold):
+    """One JIT run at `threshold` against the reference; returns (report lines, summary)."""
+    jit_run = run(runner, name, jit=True, cwd=cwd, threshold=threshold)
+    report = []
+    mismatch = compare(reference, jit_run)
+    if mismatch:
+        report.append("JIT differs from the interpreter:\n" + mismatch)
+    report += activity_problems(jit_run, os.path.join(cwd, name))
+    s = jit_run.stats
+    # compiled/reached: of the functions that reached the threshold, how many compiled.
+    reached = s.get("compiled", 0) + s.get("failed", 0)
+    summary = "%s%s: compiled %s/%s, entries %s, deopts %s, emulated %s, %s" % (
+        name, " (threshold %d)" % threshold if threshold else "", s.get("compiled"), reached,
+        s.get("entries"), s.get("deopts"), s.get("emulated_instructions"),
+        describe_status(jit_run.status))
+    return report, summary
+
+
 def check(runner, script, stock_python=None):
     """Runs one program both ways; returns (ok, report)."""
     # Run from the program's directory under its base name: tracebacks then read the same
@@ -167,25 +196,19 @@ def check(runner, script, stock_python=None):
     name = os.path.basename(script)
     cwd = os.path.dirname(os.path.abspath(script))
     runner = os.path.abspath(runner)
-    threshold = int(directives(script).get("threshold", 0))
+    thresholds = [int(t) for t in str(directives(script).get("threshold", 0)).split(",")]
     reference = run(runner, name, jit=False, cwd=cwd)
-    jit_run = run(runner, name, jit=True, cwd=cwd, threshold=threshold)
-    report = []
-    mismatch = compare(reference, jit_run)
-    if mismatch:
-        report.append("JIT differs from the interpreter:\n" + mismatch)
-    report += activity_problems(jit_run, os.path.join(cwd, name))
+    report, summaries = [], []
+    for threshold in thresholds:
+        lines, summary = check_at(runner, name, cwd, reference, threshold)
+        report += lines
+        summaries.append(summary)
     if stock_python:
         stock = run_stock(stock_python, name, cwd=cwd)
         m = compare(stock, reference)
         if m:
             report.append("a64jit-run --no-jit differs from %s:\n%s" % (stock_python, m))
-    s = jit_run.stats
-    # compiled/reached: of the functions that reached the threshold, how many compiled.
-    reached = s.get("compiled", 0) + s.get("failed", 0)
-    summary = "%s: compiled %s/%s, entries %s, deopts %s, emulated %s, %s" % (
-        name, s.get("compiled"), reached, s.get("entries"), s.get("deopts"),
-        s.get("emulated_instructions"), describe_status(jit_run.status))
+    summary = "; ".join(summaries)
     if report:
         return False, summary + "\n" + "\n".join(report)
     return True, summary

@@ -52,6 +52,23 @@ expect "bad env flag" 64 "A64JIT_CHECKED: expected 0 or 1, got yes" env A64JIT_C
   "${run[@]}" "$tmp/prog.py"
 expect "bad env plant" 64 "A64JIT_TEST_PLANT: unknown plant 'melt'" \
   env A64JIT_TEST_PLANT=melt:f "${run[@]}" "$tmp/prog.py"
+# The JIT's stack (jit/python/jit_stack.h): a size below 64 MiB is refused; a recursion the
+# stack cannot hold ends in RecursionError, natively and under Unicorn, never in a signal.
+expect "bad A64JIT_STACK_MIB" 64 "A64JIT_STACK_MIB: a size in MiB from 64, got 12" \
+  env A64JIT_STACK_MIB=12 "${run[@]}" "$tmp/prog.py"
+cat >"$tmp/deep.py" <<'PY'
+import sys
+sys.setrecursionlimit(10**6)
+def depth(n):
+    return 0 if n == 0 else 1 + depth(n - 1)
+try:
+    print(depth(900000))
+except RecursionError as e:
+    print("RecursionError:", e)
+PY
+expect "a stack too small for the limit" 0 \
+  "^RecursionError: maximum recursion depth exceeded: .* 64 MiB .*\(A64JIT_STACK_MIB\)$" \
+  env A64JIT_STACK_MIB=64 "${run[@]}" --threshold=0 "$tmp/deep.py"
 expect "a flag with a value" 0 "^42" "${run[@]}" --no-jit=1 "$tmp/prog.py"
 expect "a flag with a bad value" 64 "--stats: expected 0 or 1, got 2" "${run[@]}" --stats=2 \
   "$tmp/prog.py"

@@ -4,6 +4,7 @@
 // when a function is compiled (Qualifies) stays with the call path in jit.cc.
 #include <cstdio>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,8 +15,10 @@
 #include "jit/python/code_info.h"
 #include "jit/python/deopt_stats.h"
 #include "jit/python/helpers.h"
+#include "jit/python/jit_stack.h"
 #include "jit/python/runtime_state.h"
 #include "jit/runtime/capped_sink.h"
+#include "jit/runtime/code_memory.h"
 #include "jit/runtime/helpers.h"
 
 namespace a64jit::python {
@@ -116,7 +119,9 @@ void Install(Runtime& r, CodeState* st, PyCodeObject* code, compiler::CompiledCo
   st->stub.frame_bytes = static_cast<int64_t>(sizeof(PyObject*)) * FrameSlots(code);
   // Generator code too: its call path clears the locals past the parameters (HIR ClearLocals),
   // as other code does at its entry (lower.cc).
-  const bool plain = OnlyPositionalParameters(code);
+  // Called directly by the call stub only with a frame small enough for jit_stack.h's count.
+  const bool plain =
+      OnlyPositionalParameters(code) && c.code.code.stats.frame_size <= kMaxDirectFrame;
   st->stub.plain_argcount = plain ? code->co_argcount : -1;
   st->stub.entry = c.code.entry;
   st->code_size = c.code.code.bytes.size();
@@ -168,8 +173,22 @@ runtime::SiteCache* NewSiteCache(CodeState* st, PyCodeObject* code, int bc, int 
   return &site->cache;
 }
 
+// A64JIT_TEST_FAIL=POINT:N: every Nth compile of this process fails at POINT
+// (compiler::FaultHook) with what a real failure there throws.
+void InjectFault(const char* point) {
+  const Runtime& r = TheRuntime();
+  if (r.config.fail_point != point || r.compiles % r.config.fail_every != 0) return;
+  if (r.config.fail_point == "code-memory") {
+    throw runtime::CodeMemoryExhausted(
+        "code memory: mmap failed: Cannot allocate memory (injected: A64JIT_TEST_FAIL)");
+  }
+  throw std::bad_alloc();
+}
+
 // Compiles and installs, or leaves st failed with the reason.
 void TryCompile(Runtime& r, CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
+  r.compiles++;
+  compiler::SetFaultHook(r.config.fail_point.empty() ? nullptr : InjectFault);
   try {
     lower::RuntimeAddresses rt = AddressesFor(code);
     rt.new_site_cache = [st, code](int bc, int name, int argc) {
@@ -205,6 +224,12 @@ void TryCompile(Runtime& r, CodeState* st, PyCodeObject* code, PyFunctionObject*
     st->status = CodeState::Status::kFailed;
     st->failure = e.what();
     r.stats.refused_by_code_cap++;
+  } catch (const runtime::CodeMemoryExhausted& e) {
+    st->status = CodeState::Status::kFailed;
+    st->failure = e.what();  // the function stays interpreted; later ones may still fit
+  } catch (const std::bad_alloc&) {
+    st->status = CodeState::Status::kFailed;
+    st->failure = "out of memory while compiling";
   } catch (const std::exception& e) {
     st->status = CodeState::Status::kFailed;
     st->failure = std::string("internal error: ") + e.what();

@@ -70,6 +70,11 @@ void ExportToEnvironment(const Config& config) {
                config.max_code_size != 0 ? std::to_string(config.max_code_size) : "");
   set_or_clear("A64JIT_PERFMAP", config.perf_map ? "1" : "");
   set_or_clear("A64JIT_JITDUMP", config.jitdump_dir);
+  set_or_clear(
+      "A64JIT_TEST_FAIL",
+      config.fail_point.empty() ? "" : config.fail_point + ":" + std::to_string(config.fail_every));
+  set_or_clear("A64JIT_STACK_MIB",
+               config.stack_mib != Config().stack_mib ? std::to_string(config.stack_mib) : "");
 }
 
 void LoadJitListFile(Config* config) {

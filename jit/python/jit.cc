@@ -19,6 +19,7 @@
 #include "jit/python/gdb_jit.h"
 #include "jit/python/helpers.h"
 #include "jit/python/interp_state.h"
+#include "jit/python/jit_stack.h"
 #include "jit/python/runtime_state.h"
 #include "jit/runtime/helpers.h"
 #include "jit/runtime/stub_entries.h"
@@ -238,8 +239,23 @@ A64JIT_ALWAYS_INLINE PyObject* EndRun(Runtime& r, CodeState* st, PyThreadState* 
   return reinterpret_cast<PyObject*>(result);
 }
 
-A64JIT_ALWAYS_INLINE PyObject* RunCompiled(Runtime& r, CodeState* st, PyThreadState* ts,
-                                           _PyInterpreterFrame* frame) {
+// A fault of compiled code. A stack overflow (under Unicorn, or natively in checked mode, on
+// the executor's stack, at a recursion limit past what that stack holds) is the RecursionError
+// of a stack too short; anything else is a bug in generated code, a SystemError.
+__attribute__((noinline)) void ReportGuestFault(const CodeState* st, const runtime::GuestFault& e) {
+  if (e.kind() == runtime::GuestFault::Kind::kStackOverflow) {
+    PyErr_Format(PyExc_RecursionError,
+                 "maximum recursion depth exceeded: compiled code of %s overflowed the "
+                 "executor's stack of %zu MiB (A64JIT_STACK_MIB)",
+                 st->name.c_str(), JitStackMib());
+    return;
+  }
+  PyErr_Format(PyExc_SystemError, "a64jit: compiled code of %s failed: %s", st->name.c_str(),
+               e.what());
+}
+
+A64JIT_ALWAYS_INLINE PyObject* RunCompiledHere(Runtime& r, CodeState* st, PyThreadState* ts,
+                                               _PyInterpreterFrame* frame) {
   if (!BeginRun(r, ts, frame)) return nullptr;
   const int remaining = ts->recursion_remaining;
   uint64_t result = 0;
@@ -253,6 +269,9 @@ A64JIT_ALWAYS_INLINE PyObject* RunCompiled(Runtime& r, CodeState* st, PyThreadSt
       result =
           r.executor->CallInt(st->stub.entry, {runtime::Arg::Ptr(ts), runtime::Arg::Ptr(frame)});
     }
+  } catch (const runtime::GuestFault& e) {
+    faulted = true;
+    ReportGuestFault(st, e);
   } catch (const std::exception& e) {
     // A bug in generated code: report it as a Python error, never take the host down.
     faulted = true;
@@ -267,6 +286,64 @@ A64JIT_ALWAYS_INLINE PyObject* RunCompiled(Runtime& r, CodeState* st, PyThreadSt
     return nullptr;
   }
   return EndRun(r, st, ts, frame, result);
+}
+
+// The stack a run of compiled code needs below it (jit_stack.h): kMinRoom, and natively room
+// for a chain of direct calls through the call stub as deep as the recursion limit allows
+// from here. Under Unicorn and in checked mode compiled code runs on the executor's stack,
+// where an overflow is a GuestFault.
+A64JIT_ALWAYS_INLINE uintptr_t RoomNeeded(const Runtime& r, PyThreadState* ts) {
+  const uint64_t levels = static_cast<uint64_t>(std::max(ts->recursion_remaining, 0));
+  return kMinRoom + (r.direct_calls ? levels * r.level_bytes : 0);
+}
+
+// A run where the stub's direct calls are off until it ends, so that each call of compiled
+// code passes the host, which checks the room.
+__attribute__((noinline)) PyObject* RunWithoutStubCalls(Runtime& r, CodeState* st,
+                                                        PyThreadState* ts,
+                                                        _PyInterpreterFrame* frame) {
+  r.stub_off_runs++;
+  r.stub_thread = nullptr;
+  PyObject* result = RunCompiledHere(r, st, ts, frame);
+  if (--r.stub_off_runs == 0) r.stub_thread = r.direct_thread;
+  return result;
+}
+
+PyObject* RunCompiledSlow(Runtime& r, CodeState* st, PyThreadState* ts, _PyInterpreterFrame* frame,
+                          uintptr_t room);
+
+A64JIT_ALWAYS_INLINE PyObject* RunCompiled(Runtime& r, CodeState* st, PyThreadState* ts,
+                                           _PyInterpreterFrame* frame) {
+  const uintptr_t room = StackRoom();
+  if (__builtin_expect(room < RoomNeeded(r, ts), 0)) return RunCompiledSlow(r, st, ts, frame, room);
+  return RunCompiledHere(r, st, ts, frame);
+}
+
+// RunCompiled's arguments, for its call on the JIT's stack.
+struct RunCall {
+  Runtime* r;
+  CodeState* st;
+  PyThreadState* ts;
+  _PyInterpreterFrame* frame;
+};
+
+uintptr_t RunOnJitStack(void* arg) {
+  const auto* c = static_cast<RunCall*>(arg);
+  return reinterpret_cast<uintptr_t>(RunCompiled(*c->r, c->st, c->ts, c->frame));
+}
+
+// RunCompiled with less room than RoomNeeded: off the JIT's stack (a call from C code on the
+// thread's own), it moves there; on it, with less than kMinRoom, the stack is full; else the
+// run goes on without the stub's direct calls.
+__attribute__((noinline)) PyObject* RunCompiledSlow(Runtime& r, CodeState* st, PyThreadState* ts,
+                                                    _PyInterpreterFrame* frame, uintptr_t room) {
+  if (room == 0) {
+    if (JitStackInUse()) return RunCompiledHere(r, st, ts, frame);  // on the executor's stack
+    RunCall call{&r, st, ts, frame};
+    return reinterpret_cast<PyObject*>(CallOnJitStack(RunOnJitStack, &call));
+  }
+  if (room < kMinRoom) return StackExhausted();
+  return RunWithoutStubCalls(r, st, ts, frame);
 }
 
 // BeginRun on the JIT's first thread below the recursion limit (the caller tested both): no
@@ -287,9 +364,11 @@ A64JIT_ALWAYS_INLINE uint64_t CallEntry(const CodeState* st, PyThreadState* ts,
 }
 
 // Whether RunDirect may take a run on `ts`: the JIT's first thread, natively and unchecked,
-// below the recursion limit.
+// below the recursion limit, on its JIT stack with the room a run needs (else the general
+// path moves to that stack, or finds it full, or runs without the stub's direct calls).
 A64JIT_ALWAYS_INLINE bool DirectRunFits(const Runtime& r, PyThreadState* ts) {
-  return ts == r.direct_thread && r.direct_calls && ts->recursion_remaining > 0;
+  return ts == r.direct_thread && r.direct_calls && ts->recursion_remaining > 0 &&
+         FirstThreadRoom() >= RoomNeeded(r, ts);
 }
 
 // RunCompiled where DirectRunFits: about 20 guest instructions fewer a run.
@@ -581,6 +660,8 @@ const void* EnterCompiledCall(PyThreadState* ts, PyObject* callable, PyObject* c
   // A call at the recursion limit (whose RecursionError CallCompiledConsuming raises) takes
   // the whole call in the host.
   if (ts->recursion_remaining <= 0) return nullptr;
+  // So does a call with too little stack left for one more level (jit_stack.h).
+  if (StackRoom() < kMinRoom) return nullptr;
   const bool plain = PlainShape(reinterpret_cast<PyCodeObject*>(func->func_code), nargs, nullptr);
   Runtime& r = TheRuntime();
   CodeState* st = nullptr;
@@ -687,11 +768,40 @@ __attribute__((noinline)) PyObject* InterpretCapturing(PyThreadState* ts,
   return result;
 }
 
+PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag);
+
+// EvalFrameHook's frame on the JIT's stack.
+struct HookCall {
+  PyThreadState* ts;
+  _PyInterpreterFrame* frame;
+  int throwflag;
+};
+
+uintptr_t HookOnJitStack(void* arg) {
+  const auto* c = static_cast<HookCall*>(arg);
+  return reinterpret_cast<uintptr_t>(EvalFrameHook(c->ts, c->frame, c->throwflag));
+}
+
+// EvalFrameHook with less than kMinRoom of the JIT stack below it: off that stack (the
+// thread's first Python frame, or a call from C code on the thread's own stack), it moves
+// there; on it, the stack is full.
+__attribute__((noinline)) PyObject* EvalFrameOffStack(PyThreadState* ts, _PyInterpreterFrame* frame,
+                                                      int throwflag) {
+  if (StackRoom() != 0) return StackExhausted();
+  HookCall call{ts, frame, throwflag};
+  return reinterpret_cast<PyObject*>(CallOnJitStack(HookOnJitStack, &call));
+}
+
 // EvalFrameHook's path for everything but compiled code in the state cache: compiling,
 // counting, timing loops, and the interpreter. Out of line, so that the hook's own path
 // saves and restores only the registers it uses.
 __attribute__((noinline)) PyObject* EvalFrameHookSlow(Runtime& r, PyThreadState* ts,
                                                       _PyInterpreterFrame* frame, int throwflag) {
+  // The interpreter, too, runs on the JIT's stack (jit_stack.h); compiled code's runs check
+  // for themselves (RunCompiled).
+  if (__builtin_expect(StackRoom() < kMinRoom, 0) && !(StackRoom() == 0 && JitStackInUse())) {
+    return EvalFrameOffStack(ts, frame, throwflag);
+  }
   CodeState* timed = nullptr;  // a function with a loop, run interpreted: its time counts
   if (throwflag == 0 && ts->interp == r.interp && !ts->cframe->use_tracing) {
     CodeState* st = ExistingState(frame->f_code);
@@ -843,6 +953,7 @@ CodeState* StateOfFunction(PyObject* func, bool create) {
 }
 
 bool Enable(const Config& config) {
+  SetJitStackMib(static_cast<size_t>(config.stack_mib));  // before the executor's stack is made
   if (!EnsureRuntime(config)) return false;
   ConfigureCapture(CaptureSettings{config.capture_file});
   Runtime& r = TheRuntime();
@@ -850,6 +961,7 @@ bool Enable(const Config& config) {
   r.interp = PyInterpreterState_Get();
   r.first_thread = PyThreadState_Get();
   r.direct_thread = r.first_thread;
+  r.stub_thread = r.stub_off_runs == 0 ? r.direct_thread : nullptr;
   _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), EvalFrameHook);
   if (g_gen_iternext == nullptr) {
     g_gen_iternext = PyGen_Type.tp_iternext;
@@ -861,55 +973,13 @@ bool Enable(const Config& config) {
 void Disable() {
   Runtime& r = TheRuntime();
   r.direct_thread = nullptr;
+  r.stub_thread = nullptr;
   _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), _PyEval_EvalFrameDefault);
   if (g_gen_iternext != nullptr) {
     PyGen_Type.tp_iternext = g_gen_iternext;
     g_gen_iternext = nullptr;
   }
 }
-
-bool IsEnabled() { return TheRuntime().enabled(); }
-
-namespace {
-// `func`'s code state for the module's steering calls, the runtime made first if need be
-// (null with a Python error set).
-CodeState* SteeredState(PyObject* func) {
-  Runtime& r = TheRuntime();
-  if (r.executor == nullptr && !EnsureRuntime(r.config)) return nullptr;
-  return StateOfFunction(func, true);
-}
-}  // namespace
-
-bool ForceCompile(PyObject* func) {
-  CodeState* st = SteeredState(func);
-  if (st == nullptr) return false;
-  if (st->status == CodeState::Status::kCounting && !st->suppressed) {
-    auto* f = reinterpret_cast<PyFunctionObject*>(func);
-    Compile(st, reinterpret_cast<PyCodeObject*>(f->func_code), f);
-  }
-  return st->status == CodeState::Status::kCompiled;
-}
-
-bool Suppress(PyObject* func) {
-  CodeState* st = SteeredState(func);
-  if (st == nullptr) return false;
-  st->suppressed = true;
-  return true;
-}
-
-int64_t Threshold() { return TheRuntime().config.threshold.value_or(0); }
-void SetThreshold(int64_t calls) { TheRuntime().config.threshold = calls; }
-
-std::vector<std::string> JitList() {
-  const Config& c = TheRuntime().config;
-  std::vector<std::string> list = c.jitlist_file_patterns;
-  list.insert(list.end(), c.jitlist.begin(), c.jitlist.end());
-  return list;
-}
-
-void AppendJitList(const std::string& pattern) { TheRuntime().config.jitlist.push_back(pattern); }
-
-void SetMaxCodeSize(uint64_t bytes) { TheRuntime().config.max_code_size = bytes; }
 
 void CountBreakerCall() { TheRuntime().stats.breaker_calls++; }
 void CountCaughtException() { TheRuntime().stats.caught++; }

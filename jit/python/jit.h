@@ -71,6 +71,9 @@ struct Config {
   // interpreted, with the reason logged and in stats()' failures (a smaller one later may
   // still fit). 0: no cap.
   uint64_t max_code_size = 0;
+  // The stack each thread's Python frames and compiled code run on (jit_stack.h), in MiB of
+  // address space reserved; pages are committed as they are touched.
+  int64_t stack_mib = 4096;
   // Native tools (code_listing.h): perf's /tmp/perf-PID.map, jitdump files in a directory.
   bool perf_map = false;
   std::string jitdump_dir;
@@ -89,6 +92,10 @@ struct Config {
   // capture_file (call_capture.h; for difftest/bisect's reproducers).
   std::string capture_pattern;
   std::string capture_file;
+  // Test-only fault injection (compiler::FaultHook): every fail_every-th compile fails at
+  // fail_point ("hir", "lower", "emit", "code-memory"); empty: none.
+  std::string fail_point;
+  int64_t fail_every = 1;
 };
 
 // Settings from the A64JIT_* variables of options.h's table (the JIT's, not the runner's).

@@ -96,6 +96,14 @@ std::string MaxCodeSize(const std::string& v, RunSettings* s) {
   return "";
 }
 
+std::string StackMib(const std::string& v, RunSettings* s) {
+  int64_t n = 0;
+  const std::string error = Count(v, &n);
+  if (!error.empty() || n < 64 || n > (int64_t{1} << 20)) return "a size in MiB from 64, got " + v;
+  s->jit.stack_mib = n;
+  return "";
+}
+
 std::string PerfMap(const std::string& v, RunSettings* s) { return Flag(v, &s->jit.perf_map); }
 
 std::string JitDump(const std::string& v, RunSettings* s) {
@@ -141,6 +149,21 @@ std::string TestPlant(const std::string& v, RunSettings* s) {
 
 std::string TestPlantFlaky(const std::string& v, RunSettings* s) {
   s->jit.plant_flaky_counter = v;
+  return "";
+}
+
+std::string TestFail(const std::string& v, RunSettings* s) {
+  const size_t colon = v.find(':');
+  const std::string point = v.substr(0, colon);
+  if (point != "hir" && point != "lower" && point != "emit" && point != "code-memory") {
+    return "expected POINT:N with POINT hir, lower, emit or code-memory, got " + v;
+  }
+  int64_t every = 1;
+  if (colon != std::string::npos && (!Count(v.substr(colon + 1), &every).empty() || every < 1)) {
+    return "expected POINT:N with N a count from 1, got " + v;
+  }
+  s->jit.fail_point = point;
+  s->jit.fail_every = every;
   return "";
 }
 
@@ -230,6 +253,11 @@ const std::vector<OptionSpec>& OptionTable() {
        JitDump},
       {"--native-backtrace", nullptr, "A64JIT_NATIVE_BACKTRACE",
        "on a crash, the native stack on stderr (not inherited)", NativeBacktrace},
+      {nullptr, "N", "A64JIT_STACK_MIB",
+       "the stack each thread's Python frames and compiled code run on, in MiB of address "
+       "space (default 4096, committed as it is touched): a recursion as deep as "
+       "`sys.setrecursionlimit()` allows runs as in stock Python",
+       StackMib},
       {nullptr, nullptr, "A64JIT_CHECKED",
        "natively, call compiled code through the executor (faults become `SystemError`)", Checked},
       {nullptr, "PATH", "A64JIT_EXECUTABLE",
@@ -262,6 +290,10 @@ const std::vector<OptionSpec>& OptionTable() {
       {nullptr, "FILE", "A64JIT_TEST_PLANT_FLAKY",
        "test only: apply the plant in one process in three (FILE counts the processes)",
        TestPlantFlaky},
+      {nullptr, "POINT:N", "A64JIT_TEST_FAIL",
+       "test only: every Nth compile fails at POINT (`hir`, `lower`, `emit`: an allocation "
+       "fails; `code-memory`: no code memory), and its function stays interpreted",
+       TestFail},
       {nullptr, "PATTERN", "A64JIT_CAPTURE",
        "append the arguments and result of interpreted calls of matching functions to "
        "A64JIT_CAPTURE_FILE, one JSON object a line, when every argument is a plain literal "

@@ -106,6 +106,14 @@ struct Runtime {
   // call stub tests both with one load.
   PyThreadState* direct_thread = nullptr;
   bool enabled() const { return direct_thread != nullptr; }
+  // What the call stub compares the thread with before it calls compiled code directly:
+  // direct_thread, except while a run on a stack too short for a chain of such calls is in
+  // progress (stub_off_runs of them; jit_stack.h), when it is NULL and every call of compiled
+  // code passes the host.
+  PyThreadState* stub_thread = nullptr;
+  int stub_off_runs = 0;
+  // The stack one level of such a chain may take: kMaxDirectFrame and the stub's own frame.
+  uint64_t level_bytes = 0;
   Stats stats;
   std::vector<int64_t> compile_ns;   // per compiled function, for the median and maximum
   std::vector<CodeState*> compiled;  // pinned: their code objects are never freed
@@ -121,6 +129,7 @@ struct Runtime {
   int dumps_written = 0;         // Config::dump_dir files of this process
   std::optional<bool> flaky_plant_active;  // decided at the first planted compile
   int64_t stub_entries = 0;                // counted by the stub itself
+  int64_t compiles = 0;                    // compiles begun (A64JIT_TEST_FAIL counts them)
 };
 
 // The one Runtime, never destroyed: code may outlive main(). A plain pointer rather than a

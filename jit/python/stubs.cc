@@ -25,6 +25,7 @@
 #include "jit/python/code_listing.h"
 #include "jit/python/helpers.h"
 #include "jit/python/interp_state.h"
+#include "jit/python/jit_stack.h"
 #include "jit/python/runtime_state.h"
 #include "jit/runtime/helpers.h"
 
@@ -62,7 +63,7 @@ void WriteStubDump(Runtime& r, const std::string& name, const std::string& text)
 // words of its extra entries' `moves` (runtime/stub_entries.h); returns its entry. Dumped to
 // Config::dump_dir when there is one.
 uint64_t CompileStub(Runtime& r, const lir::Function& stub, const std::string& name,
-                     const std::vector<runtime::EntryMove>& moves) {
+                     const std::vector<runtime::EntryMove>& moves, int64_t* frame_size = nullptr) {
   codegen::CompileOptions options;
   options.resolve = ResolveHelper;
   options.entry_moves = moves;
@@ -81,6 +82,7 @@ uint64_t CompileStub(Runtime& r, const lir::Function& stub, const std::string& n
   const uint8_t* entry = loaded.entry + prefix;
   AnnounceCode(r, name, entry, loaded.code.bytes.size() - prefix, loaded.code.stats.frameless);
   if (!moves.empty()) r.entry_table[reinterpret_cast<uintptr_t>(entry)] = moves;
+  if (frame_size != nullptr) *frame_size = loaded.code.stats.frame_size;
   return reinterpret_cast<uintptr_t>(entry);
 }
 
@@ -102,10 +104,16 @@ uint64_t CompileCallStub(Runtime& r) {
   facts.state_entry = offset(&probe.stub.entry);
   facts.state_plain_argcount = offset(&probe.stub.plain_argcount);
   facts.state_frame_bytes = offset(&probe.stub.frame_bytes);
-  facts.direct_thread_slot = reinterpret_cast<uintptr_t>(&r.direct_thread);
+  facts.direct_thread_slot = reinterpret_cast<uintptr_t>(&r.stub_thread);
   facts.entry_counter = reinterpret_cast<uintptr_t>(&r.stub_entries);
   facts.eval_breaker = reinterpret_cast<uintptr_t>(EvalBreakerAddress(PyInterpreterState_Get()));
-  return CompileStub(r, lower::CallStub(facts), "a64jit:stub:call", runtime::CallStubMoves());
+  int64_t stub_frame = 0;
+  const uint64_t entry = CompileStub(r, lower::CallStub(facts), "a64jit:stub:call",
+                                     runtime::CallStubMoves(), &stub_frame);
+  // A level of a chain of direct calls: the stub's frame, its frame record, and the callee's
+  // (jit_stack.h).
+  r.level_bytes = static_cast<uint64_t>(kMaxDirectFrame + stub_frame + 16);
+  return entry;
 }
 
 // Places hand-written stubs that call `helper` (the release stubs, codegen/release_stubs.h;
@@ -163,7 +171,15 @@ bool EnsureRuntime(const Config& config) {
                         "a64jit: cannot change the execution mode after compiling");
         return false;
       }
-      r.executor = emu::CreateExecutor(mode);
+      // Under Unicorn compiled code runs on the executor's guest stack, which must hold as
+      // deep a recursion as the JIT's own stack (jit_stack.h). Natively it runs on the JIT's
+      // stack, and the executor's (checked mode) keeps its size.
+      runtime::ExecutorOptions options;
+      if (mode == runtime::ExecMode::kUnicorn) {
+        options.stack_size = JitStackMib() << 20;
+        options.max_nesting = 1 << 24;  // the host's room is what jit_stack.h checks
+      }
+      r.executor = emu::CreateExecutor(mode, options);
       r.call_stub = 0;
       r.site_stubs.clear();
       r.entry_table.clear();

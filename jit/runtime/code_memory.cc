@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -25,6 +26,16 @@ CodeMemory::~CodeMemory() {
   for (const Arena& a : arenas_) munmap(a.base, a.size);
 }
 
+void* MapAwayFromCode(size_t bytes) {
+  // Each mapping takes the next range below the last one, from 16 TiB down.
+  static std::atomic<uintptr_t> next_end{uintptr_t{1} << 44};
+  const size_t span = (bytes + (size_t{1} << 20) - 1) & ~((size_t{1} << 20) - 1);
+  const uintptr_t hint = next_end.fetch_sub(span) - span;
+  void* p = mmap(reinterpret_cast<void*>(hint), bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return p == MAP_FAILED ? nullptr : p;
+}
+
 uint8_t* CodeMemory::Add(const uint8_t* code, size_t size) {
   const size_t need = (size + 15) & ~size_t{15};
   if (arenas_.empty() || arenas_.back().used + need > arenas_.back().size) {
@@ -33,8 +44,8 @@ uint8_t* CodeMemory::Add(const uint8_t* code, size_t size) {
     // Born read+execute: nothing is writable until Write() flips exactly the pages it needs.
     void* base = mmap(nullptr, arena, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base == MAP_FAILED) {
-      throw std::runtime_error("code memory: mmap of " + std::to_string(arena) +
-                               " bytes failed: " + std::strerror(errno));
+      throw CodeMemoryExhausted("code memory: mmap of " + std::to_string(arena) +
+                                " bytes failed: " + std::strerror(errno));
     }
     arenas_.push_back(Arena{static_cast<uint8_t*>(base), arena, 0});
     if (on_arena_) on_arena_(static_cast<uint8_t*>(base), arena);

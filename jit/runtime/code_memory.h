@@ -9,9 +9,24 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <vector>
 
 namespace a64jit::runtime {
+
+// No memory could be mapped for more code: the code that asked for it stays unplaced, and the
+// executor goes on with what it has.
+class CodeMemoryExhausted : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Maps `bytes` of read-write memory (MAP_NORESERVE: committed as touched), or returns nullptr,
+// away from where the kernel puts code arenas and libraries: near 16 TiB on a 47/48-bit
+// address space (anywhere, where that address is not available). A stack of gigabytes placed
+// top-down as everything else would push the next code arena out of a `bl`'s reach of the
+// helpers (128 MiB), and every call of a helper from it would become an indirect one.
+void* MapAwayFromCode(size_t bytes);
 
 class CodeMemory {
  public:
@@ -25,7 +40,8 @@ class CodeMemory {
 
   void set_arena_listener(ArenaListener listener) { on_arena_ = std::move(listener); }
 
-  // Reserves `size` bytes (16-byte aligned) and writes `code` there.
+  // Reserves `size` bytes (16-byte aligned) and writes `code` there. Throws
+  // CodeMemoryExhausted when a new arena cannot be mapped.
   uint8_t* Add(const uint8_t* code, size_t size);
   // Overwrites bytes inside a previous allocation.
   void Write(uint8_t* at, const uint8_t* code, size_t size);

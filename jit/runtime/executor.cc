@@ -82,10 +82,8 @@ Executor::ThreadCalls::ThreadCalls(size_t stack_size) {
   const size_t stack = (stack_size + page - 1) / page * page;
   const size_t guard = 64 * 1024;  // big frames (sub sp, sp, #N) still land in it
   mapping_size = stack + guard;
-  mapping = mmap(nullptr, mapping_size, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (mapping == MAP_FAILED) {
-    mapping = nullptr;
+  mapping = MapAwayFromCode(mapping_size);
+  if (mapping == nullptr) {
     throw ExecutorError(std::string("guest stack: mmap failed: ") + std::strerror(errno));
   }
   if (mprotect(mapping, guard, PROT_NONE) != 0) {
@@ -167,10 +165,9 @@ void Executor::Patch(const uint8_t* at, const uint8_t* code, size_t size) {
 }
 
 CallResult Executor::Call(const void* entry, const std::vector<Arg>& args) {
-  constexpr int kMaxDepth = 4096;
   ThreadCalls& calls = Calls();
-  if (calls.depth >= kMaxDepth) {
-    throw ExecutorError("Call: nesting deeper than " + std::to_string(kMaxDepth));
+  if (calls.depth >= options_.max_nesting) {
+    throw ExecutorError("Call: nesting deeper than " + std::to_string(options_.max_nesting));
   }
   CallFrame frame{};
   std::vector<uint64_t> stack_args;

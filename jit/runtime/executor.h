@@ -54,6 +54,10 @@ struct ExecutorOptions {
   double time_limit_seconds = 60.0;
   // Guest stack, below which lies a guard region; overflow is a GuestFault.
   size_t stack_size = 8u << 20;
+  // Calls nested on one thread (host -> guest -> host -> guest ...) before Call refuses one
+  // with ExecutorError. Each level takes host stack: the JIT, whose host frames run on a
+  // stack of its own (jit/python/jit_stack.h), allows far more.
+  int max_nesting = 4096;
   // Unicorn: count guest instructions with a hook per translated block, which also enforces
   // instruction_budget and checks SP's alignment at every block. The hook costs about a fifth
   // of the run time; off, instructions are not counted (0), no budget applies, and SP is

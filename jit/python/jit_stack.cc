@@ -1,0 +1,135 @@
+#include "jit/python/jit_stack.h"
+
+#include <sys/mman.h>
+
+#include "jit/runtime/code_memory.h"
+
+namespace a64jit::python {
+
+JitStack g_first_stack = {0, 0};
+
+namespace {
+__thread JitStack t_jit_stack = {0, 0};  // the calling thread's
+__thread int t_switches = 0;             // calls of a64jit_call_on_stack in progress
+}  // namespace
+
+namespace {
+
+size_t g_stack_mib = kDefaultStackMib;
+// Below the stack: a frame larger than this could jump over it (compiled frames that large
+// are not called directly, and every entry keeps kMinRoom).
+constexpr size_t kGuard = size_t{256} << 10;
+constexpr size_t kSmallestStack = size_t{64} << 20;
+
+// The reservation for the calling thread's stack: the configured size, halved until the
+// kernel grants it (a strict overcommit policy counts what MAP_NORESERVE asks), down to
+// kSmallestStack; else none, and the thread runs on its own stack.
+void MakeStack(JitStack* s) {
+  for (size_t size = g_stack_mib << 20; size >= kSmallestStack; size /= 2) {
+    void* p = runtime::MapAwayFromCode(size + kGuard);
+    if (p == nullptr) continue;
+    if (mprotect(p, kGuard, PROT_NONE) != 0) {
+      munmap(p, size + kGuard);
+      continue;
+    }
+    s->low = reinterpret_cast<uintptr_t>(p) + kGuard;
+    s->high = s->low + size;
+    return;
+  }
+  s->low = 0;
+  s->high = UINTPTR_MAX;
+}
+
+}  // namespace
+
+// Switches to `top`, calls fn(arg), and switches back: the frame pointer chain goes on into
+// the caller's stack, so debuggers and perf still walk through it.
+extern "C" uintptr_t a64jit_call_on_stack(void* arg, uintptr_t (*fn)(void*), uintptr_t top)
+    __attribute__((visibility("hidden")));
+#if defined(__aarch64__)
+asm(R"(
+  .text
+  .p2align 2
+  .globl a64jit_call_on_stack
+  .hidden a64jit_call_on_stack
+  .type a64jit_call_on_stack, %function
+a64jit_call_on_stack:
+  stp x29, x30, [sp, #-16]!
+  mov x29, sp
+  mov sp, x2
+  blr x1
+  mov sp, x29
+  ldp x29, x30, [sp], #16
+  ret
+  .size a64jit_call_on_stack, .-a64jit_call_on_stack
+)");
+#elif defined(__x86_64__)
+asm(R"(
+  .text
+  .p2align 4
+  .globl a64jit_call_on_stack
+  .hidden a64jit_call_on_stack
+  .type a64jit_call_on_stack, @function
+a64jit_call_on_stack:
+  push %rbp
+  mov %rsp, %rbp
+  mov %rdx, %rsp
+  call *%rsi
+  mov %rbp, %rsp
+  pop %rbp
+  ret
+  .size a64jit_call_on_stack, .-a64jit_call_on_stack
+)");
+#endif
+
+bool JitStackInUse() { return t_switches > 0; }
+
+uintptr_t OtherThreadsRoom() {
+  const JitStack& s = t_jit_stack;
+  const uintptr_t room = StackPointer() - s.low;
+  return room < s.high - s.low ? room : 0;
+}
+
+// Frees the thread's stack when the thread ends (off it; the main thread's process exit may
+// run this on it, and then leaves it). The first thread's stack is never freed: its bounds
+// stay in g_first_stack.
+struct StackReleaser {
+  ~StackReleaser() {
+    JitStack& s = t_jit_stack;
+    const uintptr_t room = StackPointer() - s.low;
+    if (s.low != 0 && s.low != g_first_stack.low && room >= s.high - s.low) {
+      munmap(reinterpret_cast<void*>(s.low - kGuard), s.high - s.low + kGuard);
+      s = {0, 0};
+    }
+  }
+};
+
+uintptr_t CallOnJitStack(uintptr_t (*fn)(void*), void* arg) {
+  JitStack& s = t_jit_stack;
+  if (s.high == 0) {
+    static thread_local StackReleaser releaser;  // made, and its destructor registered, here
+    (void)releaser;
+    MakeStack(&s);
+    if (g_first_stack.high == 0) g_first_stack = s;  // under the GIL: one thread at a time
+  }
+  // No stack of its own, or its stack in use further up while this runs on another (the
+  // executor's, in checked mode): run here.
+  if (s.low == 0 || t_switches > 0) return fn(arg);
+  t_switches++;
+  const uintptr_t result = a64jit_call_on_stack(arg, fn, s.high);
+  t_switches--;
+  return result;
+}
+
+void SetJitStackMib(size_t mib) { g_stack_mib = mib; }
+size_t JitStackMib() { return g_stack_mib; }
+
+PyObject* StackExhausted() {
+  PyErr_Format(PyExc_RecursionError,
+               "maximum recursion depth exceeded: the JIT's stack of %zu MiB is full "
+               "(A64JIT_STACK_MIB)",
+               JitStackMib());
+  return nullptr;
+}
+
+}  // namespace a64jit::python

@@ -1,0 +1,100 @@
+// The stack every Python frame runs on under the JIT: one per thread, reserved large
+// (A64JIT_STACK_MIB, default 4 GiB of address space, committed only as it is touched), with a
+// guard region below it.
+//
+// Why. In stock 3.11 a Python-to-Python call uses no C stack: the interpreter pushes the
+// callee's frame and goes on in the same C frame, so only sys.getrecursionlimit() bounds the
+// depth. Under the JIT every call nests C frames: compiled code calls compiled code, and the
+// eval-frame hook being set makes the interpreter call through PyObject_Vectorcall too. On
+// the thread's own stack (8 MiB on the main thread, what threading.stack_size() says on
+// others) a recursion that stock finishes overflows, and the process dies of SIGSEGV.
+//
+// How. The entries from CPython into the JIT (the eval-frame hook, compiled functions'
+// vectorcall, a compiled generator's next) move to this stack when they are not on it
+// (CallOnJitStack), so that everything below them, interpreted or compiled, runs here. Then:
+//   - any entry with less than kMinRoom left raises RecursionError instead of going on;
+//   - compiled code calls compiled code through the call stub without passing the host, at
+//     most sys.getrecursionlimit() deep. A host entry lets it do so (Runtime::stub_thread)
+//     only while the stack holds that many levels of kMaxDirectFrame bytes each; a function
+//     with a larger frame is never called that way (CodeState::stub's plain_argcount).
+// Under Unicorn compiled code runs on the executor's guest stack, as large; the host's
+// frames, the emulator's included, run here.
+#ifndef A64JIT_JIT_PYTHON_JIT_STACK_H_
+#define A64JIT_JIT_PYTHON_JIT_STACK_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "jit/python/runtime_state.h"
+
+namespace a64jit::python {
+
+// What may run between two checks of the room: host frames (helpers, the interpreter, a C
+// extension's own recursion such as pickle's) and one compiled frame.
+constexpr uintptr_t kMinRoom = uintptr_t{1} << 20;
+// The largest stack frame of a compiled function that the call stub may call directly.
+constexpr int64_t kMaxDirectFrame = 1024;
+constexpr size_t kDefaultStackMib = 4096;
+
+// A thread's stack: [low, high). Before the thread's first switch both are 0; if no stack
+// could be made, low is 0 and high the top of memory, so that the thread runs where it is and
+// every room check passes (the JIT's behaviour before this stack existed).
+struct JitStack {
+  uintptr_t low, high;
+};
+// The stack of the first thread that made one (the JIT's first thread, in practice): a plain
+// global, read on every entry into the JIT. A thread-local read costs a __tls_get_addr call
+// in the extension module a64jit.so, which may not use the initial-exec model (a module
+// loaded by dlopen finds no static TLS left), and cost about 3% of the benchmark set's guest
+// instructions where it did.
+A64JIT_HIDDEN extern JitStack g_first_stack;
+
+A64JIT_ALWAYS_INLINE uintptr_t StackPointer() {
+  uintptr_t sp;
+#if defined(__aarch64__)
+  asm volatile("mov %0, sp" : "=r"(sp));
+#elif defined(__x86_64__)
+  asm volatile("mov %%rsp, %0" : "=r"(sp));
+#else
+#error "a64jit runs on aarch64 and x86-64 hosts"
+#endif
+  return sp;
+}
+
+// The room on the first thread's stack below the caller's frame, or 0 off that stack: no
+// instruction to read the stack pointer (the frame address is a register), so that the
+// entries into compiled code on the JIT's first thread pay a compare.
+A64JIT_ALWAYS_INLINE uintptr_t FirstThreadRoom() {
+  const uintptr_t room =
+      reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) - g_first_stack.low;
+  return room < g_first_stack.high - g_first_stack.low ? room : 0;
+}
+
+// StackRoom off the first thread's stack: the calling thread's own, through its thread-local.
+uintptr_t OtherThreadsRoom();
+
+// Bytes left below the caller on the calling thread's JIT stack; 0 when it is not on it.
+A64JIT_ALWAYS_INLINE uintptr_t StackRoom() {
+  const uintptr_t room = StackPointer() - g_first_stack.low;
+  if (__builtin_expect(room < g_first_stack.high - g_first_stack.low, 1)) return room;
+  return OtherThreadsRoom();
+}
+
+// Runs fn(arg) on the calling thread's JIT stack, made on the thread's first call, and returns
+// what fn returned. Where the caller is, if the stack cannot be made, or if it is in use
+// further up while the caller runs on another stack (the executor's, in checked mode).
+uintptr_t CallOnJitStack(uintptr_t (*fn)(void*), void* arg);
+// Whether a call of CallOnJitStack is in progress on the calling thread: then a caller off the
+// stack runs on another, and must go on there without checking the room (which is 0).
+bool JitStackInUse();
+
+// The reservation for stacks made from now on (A64JIT_STACK_MIB), in MiB.
+void SetJitStackMib(size_t mib);
+size_t JitStackMib();
+
+// Sets RecursionError for a stack with less than kMinRoom left and returns nullptr.
+PyObject* StackExhausted();
+
+}  // namespace a64jit::python
+
+#endif  // A64JIT_JIT_PYTHON_JIT_STACK_H_
