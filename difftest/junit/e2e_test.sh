@@ -147,7 +147,13 @@ PY
 # the verdict as JUnit XML, and relative paths as the caller's under `bazel run`.
 cli_fail() { echo "FAIL: junit_compare's command line: $*"; exit 1; }
 run_compare --help | grep -q "^usage: junit_compare" || cli_fail "--help"
+run_compare --version | grep -q "^junit_compare (a64jit), report schema a64jit-junit-compare/1$" ||
+  cli_fail "--version"
 set +e
+# '--' ends the options: a directory named like an option is a directory.
+mkdir -p "$out/-jit" && cp -r "$out/jit/." "$out/-jit/"
+run_compare --json "$out/dashdash.json" -- "$out/stock" "$out/-jit" > /dev/null 2>&1
+[ $? -eq 1 ] && [ -f "$out/dashdash.json" ] || cli_fail "-- before a directory named -jit"
 run_compare "$out/stock" "$out/jit" --bogus > /dev/null 2>&1; [ $? -eq 64 ] || cli_fail "unknown option"
 run_compare "$out/stock" > /dev/null 2>&1; [ $? -eq 64 ] || cli_fail "one directory"
 run_compare "$out/stock" "$out/jit" --json > /dev/null 2>&1; [ $? -eq 64 ] || cli_fail "no value"

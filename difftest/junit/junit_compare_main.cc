@@ -47,7 +47,8 @@ constexpr const char* kUsage =
     "--known-failures: a JSON array of {\"test\", \"reason\", \"expires\": \"YYYY-MM-DD\"};\n"
     "a known failure is shown but does not fail the night until it expires.\n"
     "--reproducer: the command that runs one test alone, with {module} and {id} to fill.\n"
-    "A value follows '=' or comes as the next argument.\n"
+    "A value follows '=' or comes as the next argument; '--' ends the options. --version\n"
+    "prints the version and the report's schema.\n"
     "Exit status: 0 no regression, 1 regressions, 2 the evidence cannot be trusted, 64 a\n"
     "usage error.\n";
 
@@ -183,6 +184,14 @@ int ParseArgs(int argc, char** argv, Args* args) {
     if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
+    }
+    if (a == "--version") {
+      std::puts("junit_compare (a64jit), report schema a64jit-junit-compare/1");
+      return 0;
+    }
+    if (a == "--") {  // the rest are directories, even if they start with '-'
+      for (i++; i < argc; i++) args->dirs.push_back(CallersPath(argv[i]));
+      break;
     }
     if (a == "--waive-jit-evidence") {
       args->options.waive_jit_evidence = true;
