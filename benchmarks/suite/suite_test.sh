@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The suite's harness and driver, on the programs with stock python3.11 on both sides (what is
+# tested is the measuring, not a JIT): every program runs in both modes and gets its three
+# ratios with intervals and a geometric mean; a program whose result is wrong fails the run
+# and is named.
+set -uo pipefail
+source ci/check.sh
+out=$(mktemp -d "${TEST_TMPDIR:-/tmp}/suite.XXXXXX")
+export A64JIT_SUITE_TARGET_S=0.01 A64JIT_SUITE_VALUES=3
+py=/usr/bin/python3.11
+$py benchmarks/suite/run_suite.py --stock $py --jit $py --runs 2 --json "$out/r.json" \
+  > "$out/table.md" 2> "$out/log"
+check "the suite runs stock against stock" test $? = 0
+programs=$(ls benchmarks/suite/programs/*.py | wc -l)
+check "a row per program and a geometric mean" \
+  test "$(grep -c '^| [a-z_]* | [0-9.]* \[' "$out/table.md")" = "$programs" -a \
+  "$(grep -c '^| geometric mean |' "$out/table.md")" = 1
+check "three ratios with intervals in the JSON" $py -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert all(set(p) == {"warm", "first", "process"} and all(len(m["ci95"]) == 2 for m in p.values())
+           for p in r["programs"].values()), r' "$out/r.json"
+mkdir -p "$out/bad"
+cat > "$out/bad/wrong.py" <<'PY'
+import harness
+harness.run("wrong", lambda: 41, lambda r: None if r == 42 else "got %r" % r)
+PY
+$py benchmarks/suite/run_suite.py --stock $py --jit $py --runs 1 --dir "$out/bad" \
+  > /dev/null 2> "$out/bad.log"
+check "a wrong result fails the run, named" test $? != 0 -a \
+  "$(grep -c 'wrong result: got 41' "$out/bad.log")" -ge 1
+cat "$out/table.md"
+check_summary
