@@ -14,7 +14,7 @@ and the geometric mean of each. Above 1 the JIT is faster.
 
 Usage: run_suite.py --stock CMD --jit CMD [--runs N] [--json OUT] [--dir DIR] [PROGRAM...]
   CMD: e.g. "qemu-aarch64 -cpu neoverse-n1 a64jit-run --no-jit" and the same with
-  --threshold=100; each program runs as `CMD programs/NAME.py`.
+  --threshold=100; each program runs as `CMD programs/<name>.py`.
 """
 import argparse
 import json
