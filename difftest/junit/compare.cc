@@ -144,7 +144,6 @@ Side LoadSide(const std::string& dir, const std::string& manifest_path) {
   uint32_t last_module = 0;
   for (const fs::path& file : files) {
     ParsedFile pf = ParseReport(file.string(), ModuleHint(dir, file));
-    side.files++;
     side.paths.push_back(file.string());
     if (pf.corrupt) {
       side.corrupt.push_back(std::move(pf));
@@ -167,7 +166,7 @@ Side LoadSide(const std::string& dir, const std::string& manifest_path) {
       }
       bool fresh = false;
       Verdict& v = side.tests.Insert(row.key, TestTable::Hash(row.key), &fresh);
-      const uint32_t file_index = static_cast<uint32_t>(side.files);
+      const uint32_t file_index = static_cast<uint32_t>(side.paths.size());
       if (!fresh && v.file == file_index && (row.subtest || v.subtest)) {
         // Subtests of one test in one report are parts of a single attempt: worst wins.
         const Attempt& a = row.attempts.back();
@@ -330,7 +329,7 @@ json Compare(const Side& stock, const Side& jit, const CompareOptions& options) 
   report["schema"] = "a64jit-junit-compare/1";
   auto summary = [](const Side& side) {
     return json{{"dir", side.dir},
-                {"files", side.files},
+                {"files", side.paths.size()},
                 {"rows", side.rows},
                 {"tests", side.tests.size()},
                 {"duplicate_rows", side.duplicate_rows},
@@ -523,8 +522,13 @@ json Compare(const Side& stock, const Side& jit, const CompareOptions& options) 
   report["missing_suites"] = missing_suites;
   report["untrusted"] = untrusted;
   report["missing_evidence"] = missing_evidence;
-  report["exit_status"] = !untrusted.empty() ? 2 : !regressions.empty() ? 1 : 0;
+  UpdateExitStatus(&report);
   return report;
+}
+
+void UpdateExitStatus(json* report) {
+  json& r = *report;
+  r["exit_status"] = !r["untrusted"].empty() ? 2 : !r["regressions"].empty() ? 1 : 0;
 }
 
 }  // namespace a64jit::junit

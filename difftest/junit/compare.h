@@ -96,7 +96,7 @@ struct Side {
   std::vector<std::string> modules;     // module names; Verdict::module indexes them
   std::vector<ParsedFile> corrupt;      // rows dropped
   std::vector<std::string> warnings;
-  uint64_t rows = 0, duplicate_rows = 0, files = 0;
+  uint64_t rows = 0, duplicate_rows = 0;
   std::vector<std::string> paths;  // the reports read; Verdict::file - 1 indexes them
 };
 
@@ -124,6 +124,10 @@ struct CompareOptions {
 
 // The comparison as a JSON document (schema "a64jit-junit-compare/1", see README.md).
 nlohmann::json Compare(const Side& stock, const Side& jit, const CompareOptions& options = {});
+
+// A report's exit_status from its lists: 2 untrusted, 1 regressions, else 0 (again after
+// triage.h moves regressions to known failures).
+void UpdateExitStatus(nlohmann::json* report);
 
 // Reports (report_md.cc, report_html.cc). Links to logs are relative to `link_dir` (where
 // the report is written) when it is given.

@@ -72,10 +72,8 @@ void HtmlRegressions(std::ostream& os, const json& r, const std::string& link_di
 void HtmlTriage(std::ostream& os, const json& r) {
   if (r.contains("since_last_night")) {
     const json& s = r["since_last_night"];
-    int64_t fresh = 0;
-    for (const json& g : r["regressions"]) fresh += g.value("new", false) ? 1 : 0;
     os << "<h2 id=\"since-last-night\">Since the last night (" << Html(Str(s["night"]))
-       << ")</h2>\n<p>" << fresh << " new regression(s); " << s["gone"].size()
+       << ")</h2>\n<p>" << NewRegressions(r) << " new regression(s); " << s["gone"].size()
        << " regression(s) gone";
     if (!s["gone"].empty()) {
       os << ":</p><ul>";

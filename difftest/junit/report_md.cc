@@ -62,9 +62,8 @@ void MarkdownTriage(std::ostream& os, const json& r) {
   if (r.contains("since_last_night")) {
     const json& s = r["since_last_night"];
     os << "\n## Since the last night (" << Str(s["night"]) << ")\n\n";
-    int64_t fresh = 0;
-    for (const json& g : r["regressions"]) fresh += g.value("new", false) ? 1 : 0;
-    os << "- New regressions: " << fresh << "\n- Regressions gone: " << s["gone"].size();
+    os << "- New regressions: " << NewRegressions(r)
+       << "\n- Regressions gone: " << s["gone"].size();
     for (size_t i = 0; i < s["gone"].size() && i < 10; i++)
       os << (i ? ", " : ": ") << "`" << Str(s["gone"][i]["test"]) << "`";
     if (s["gone"].size() > 10) os << ", +" << s["gone"].size() - 10 << " more";

@@ -151,6 +151,12 @@ const char* const kLaterSections[][2] = {
 };
 const size_t kLaterSectionCount = sizeof(kLaterSections) / sizeof(kLaterSections[0]);
 
+int64_t NewRegressions(const json& r) {
+  int64_t fresh = 0;
+  for (const json& g : r["regressions"]) fresh += g.value("new", false) ? 1 : 0;
+  return fresh;
+}
+
 std::vector<const json*> ActionableRegressions(const json& r) {
   std::vector<const json*> items;
   for (const json& g : r["regressions"])
@@ -186,9 +192,7 @@ std::string Headline(const json& r) {
     case 1: {
       line = std::to_string(r["regressions"].size()) + " regression(s)";
       if (r.contains("since_last_night")) {
-        int64_t fresh = 0;
-        for (const json& g : r["regressions"]) fresh += g.value("new", false) ? 1 : 0;
-        line += ", " + std::to_string(fresh) + " new since " +
+        line += ", " + std::to_string(NewRegressions(r)) + " new since " +
                 Str(r["since_last_night"].value("night", json("the last night")));
       }
       break;

@@ -53,6 +53,8 @@ bool LostWithModule(const json& regression);
 std::map<std::string, std::vector<std::string>> LostTests(const json& r);
 // Crashed processes and suites missing on one side, as rows of one shape.
 std::vector<json> LostModules(const json& r);
+// How many regressions are new since the last night (`new`, triage.h).
+int64_t NewRegressions(const json& r);
 // The regressions shown one by one (not lost with their module): new ones first.
 std::vector<const json*> ActionableRegressions(const json& r);
 // "Regressions (N)", with how many more were lost with their modules.

@@ -8,6 +8,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "difftest/junit/compare.h"
+
 namespace a64jit::junit {
 using nlohmann::json;
 
@@ -117,11 +119,6 @@ void CompareWithLastNight(const json& previous, json* report) {
     if (!now.count(r.value("test", ""))) gone.push_back({{"test", r.value("test", "")}});
   }
   (*report)["since_last_night"] = {{"night", previous.value("night", "")}, {"gone", gone}};
-}
-
-void UpdateExitStatus(json* report) {
-  json& r = *report;
-  r["exit_status"] = !r["untrusted"].empty() ? 2 : !r["regressions"].empty() ? 1 : 0;
 }
 
 }  // namespace a64jit::junit

@@ -33,9 +33,6 @@ void ApplyKnownFailures(const std::vector<KnownFailure>& known, const std::strin
 // that are gone in report["since_last_night"] with the night's name.
 void CompareWithLastNight(const nlohmann::json& previous, nlohmann::json* report);
 
-// exit_status again from the report's lists: 2 untrusted, 1 regressions, else 0.
-void UpdateExitStatus(nlohmann::json* report);
-
 }  // namespace a64jit::junit
 
 #endif  // A64JIT_DIFFTEST_JUNIT_TRIAGE_H_

@@ -188,7 +188,6 @@ void InjectFault(const char* point) {
 // Compiles and installs, or leaves st failed with the reason.
 void TryCompile(Runtime& r, CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
   r.compiles++;
-  compiler::SetFaultHook(r.config.fail_point.empty() ? nullptr : InjectFault);
   try {
     lower::RuntimeAddresses rt = AddressesFor(code);
     rt.new_site_cache = [st, code](int bc, int name, int argc) {
@@ -237,6 +236,10 @@ void TryCompile(Runtime& r, CodeState* st, PyCodeObject* code, PyFunctionObject*
 }
 
 }  // namespace
+
+void ConfigureFaultInjection(const Config& config) {
+  compiler::SetFaultHook(config.fail_point.empty() ? nullptr : InjectFault);
+}
 
 void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
   Runtime& r = TheRuntime();

@@ -239,11 +239,13 @@ A64JIT_ALWAYS_INLINE PyObject* EndRun(Runtime& r, CodeState* st, PyThreadState* 
   return reinterpret_cast<PyObject*>(result);
 }
 
-// A fault of compiled code. A stack overflow (under Unicorn, or natively in checked mode, on
-// the executor's stack, at a recursion limit past what that stack holds) is the RecursionError
-// of a stack too short; anything else is a bug in generated code, a SystemError.
-__attribute__((noinline)) void ReportGuestFault(const CodeState* st, const runtime::GuestFault& e) {
-  if (e.kind() == runtime::GuestFault::Kind::kStackOverflow) {
+// A run of compiled code that failed in the executor. A guest stack overflow (under Unicorn,
+// or natively in checked mode, on the executor's stack, at a recursion limit past what that
+// stack holds) is the RecursionError of a stack too short; anything else is a bug in
+// generated code: a Python error, never the host taken down.
+__attribute__((noinline)) void ReportRunFailure(const CodeState* st, const std::exception& e) {
+  const auto* fault = dynamic_cast<const runtime::GuestFault*>(&e);
+  if (fault != nullptr && fault->kind() == runtime::GuestFault::Kind::kStackOverflow) {
     PyErr_Format(PyExc_RecursionError,
                  "maximum recursion depth exceeded: compiled code of %s overflowed the "
                  "executor's stack of %zu MiB (A64JIT_STACK_MIB)",
@@ -269,14 +271,9 @@ A64JIT_ALWAYS_INLINE PyObject* RunCompiledHere(Runtime& r, CodeState* st, PyThre
       result =
           r.executor->CallInt(st->stub.entry, {runtime::Arg::Ptr(ts), runtime::Arg::Ptr(frame)});
     }
-  } catch (const runtime::GuestFault& e) {
-    faulted = true;
-    ReportGuestFault(st, e);
   } catch (const std::exception& e) {
-    // A bug in generated code: report it as a Python error, never take the host down.
     faulted = true;
-    PyErr_Format(PyExc_SystemError, "a64jit: compiled code of %s failed: %s", st->name.c_str(),
-                 e.what());
+    ReportRunFailure(st, e);
   }
   if (faulted) {
     // Frames the compiled code had entered below this one (EnterCompiledCall) are
@@ -338,7 +335,6 @@ uintptr_t RunOnJitStack(void* arg) {
 __attribute__((noinline)) PyObject* RunCompiledSlow(Runtime& r, CodeState* st, PyThreadState* ts,
                                                     _PyInterpreterFrame* frame, uintptr_t room) {
   if (room == 0) {
-    if (JitStackInUse()) return RunCompiledHere(r, st, ts, frame);  // on the executor's stack
     RunCall call{&r, st, ts, frame};
     return reinterpret_cast<PyObject*>(CallOnJitStack(RunOnJitStack, &call));
   }
@@ -782,12 +778,10 @@ uintptr_t HookOnJitStack(void* arg) {
   return reinterpret_cast<uintptr_t>(EvalFrameHook(c->ts, c->frame, c->throwflag));
 }
 
-// EvalFrameHook with less than kMinRoom of the JIT stack below it: off that stack (the
-// thread's first Python frame, or a call from C code on the thread's own stack), it moves
-// there; on it, the stack is full.
+// EvalFrameHook off the JIT's stack (the thread's first Python frame, or a call from C code
+// on the thread's own stack): it moves there.
 __attribute__((noinline)) PyObject* EvalFrameOffStack(PyThreadState* ts, _PyInterpreterFrame* frame,
                                                       int throwflag) {
-  if (StackRoom() != 0) return StackExhausted();
   HookCall call{ts, frame, throwflag};
   return reinterpret_cast<PyObject*>(CallOnJitStack(HookOnJitStack, &call));
 }
@@ -799,8 +793,8 @@ __attribute__((noinline)) PyObject* EvalFrameHookSlow(Runtime& r, PyThreadState*
                                                       _PyInterpreterFrame* frame, int throwflag) {
   // The interpreter, too, runs on the JIT's stack (jit_stack.h); compiled code's runs check
   // for themselves (RunCompiled).
-  if (__builtin_expect(StackRoom() < kMinRoom, 0) && !(StackRoom() == 0 && JitStackInUse())) {
-    return EvalFrameOffStack(ts, frame, throwflag);
+  if (const uintptr_t room = StackRoom(); __builtin_expect(room < kMinRoom, 0)) {
+    return room == 0 ? EvalFrameOffStack(ts, frame, throwflag) : StackExhausted();
   }
   CodeState* timed = nullptr;  // a function with a loop, run interpreted: its time counts
   if (throwflag == 0 && ts->interp == r.interp && !ts->cframe->use_tracing) {
@@ -956,6 +950,7 @@ bool Enable(const Config& config) {
   SetJitStackMib(static_cast<size_t>(config.stack_mib));  // before the executor's stack is made
   if (!EnsureRuntime(config)) return false;
   ConfigureCapture(CaptureSettings{config.capture_file});
+  ConfigureFaultInjection(config);
   Runtime& r = TheRuntime();
   r.config = config;
   r.interp = PyInterpreterState_Get();

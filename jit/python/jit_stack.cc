@@ -9,11 +9,9 @@ namespace a64jit::python {
 JitStack g_first_stack = {0, 0};
 
 namespace {
+
 __thread JitStack t_jit_stack = {0, 0};  // the calling thread's
 __thread int t_switches = 0;             // calls of a64jit_call_on_stack in progress
-}  // namespace
-
-namespace {
 
 size_t g_stack_mib = kDefaultStackMib;
 // Below the stack: a frame larger than this could jump over it (compiled frames that large
@@ -82,12 +80,11 @@ a64jit_call_on_stack:
 )");
 #endif
 
-bool JitStackInUse() { return t_switches > 0; }
-
 uintptr_t OtherThreadsRoom() {
   const JitStack& s = t_jit_stack;
-  const uintptr_t room = StackPointer() - s.low;
-  return room < s.high - s.low ? room : 0;
+  const uintptr_t room = reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) - s.low;
+  if (room < s.high - s.low) return room;
+  return t_switches > 0 ? UINTPTR_MAX : 0;  // on another stack below a switch: not ours
 }
 
 // Frees the thread's stack when the thread ends (off it; the main thread's process exit may
@@ -96,7 +93,7 @@ uintptr_t OtherThreadsRoom() {
 struct StackReleaser {
   ~StackReleaser() {
     JitStack& s = t_jit_stack;
-    const uintptr_t room = StackPointer() - s.low;
+    const uintptr_t room = reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) - s.low;
     if (s.low != 0 && s.low != g_first_stack.low && room >= s.high - s.low) {
       munmap(reinterpret_cast<void*>(s.low - kGuard), s.high - s.low + kGuard);
       s = {0, 0};
@@ -112,9 +109,7 @@ uintptr_t CallOnJitStack(uintptr_t (*fn)(void*), void* arg) {
     MakeStack(&s);
     if (g_first_stack.high == 0) g_first_stack = s;  // under the GIL: one thread at a time
   }
-  // No stack of its own, or its stack in use further up while this runs on another (the
-  // executor's, in checked mode): run here.
-  if (s.low == 0 || t_switches > 0) return fn(arg);
+  if (s.low == 0) return fn(arg);  // no stack of its own: run here
   t_switches++;
   const uintptr_t result = a64jit_call_on_stack(arg, fn, s.high);
   t_switches--;

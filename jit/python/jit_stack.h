@@ -49,18 +49,6 @@ struct JitStack {
 // instructions where it did.
 A64JIT_HIDDEN extern JitStack g_first_stack;
 
-A64JIT_ALWAYS_INLINE uintptr_t StackPointer() {
-  uintptr_t sp;
-#if defined(__aarch64__)
-  asm volatile("mov %0, sp" : "=r"(sp));
-#elif defined(__x86_64__)
-  asm volatile("mov %%rsp, %0" : "=r"(sp));
-#else
-#error "a64jit runs on aarch64 and x86-64 hosts"
-#endif
-  return sp;
-}
-
 // The room on the first thread's stack below the caller's frame, or 0 off that stack: no
 // instruction to read the stack pointer (the frame address is a register), so that the
 // entries into compiled code on the JIT's first thread pay a compare.
@@ -73,20 +61,19 @@ A64JIT_ALWAYS_INLINE uintptr_t FirstThreadRoom() {
 // StackRoom off the first thread's stack: the calling thread's own, through its thread-local.
 uintptr_t OtherThreadsRoom();
 
-// Bytes left below the caller on the calling thread's JIT stack; 0 when it is not on it.
+// Bytes left below the caller on the calling thread's JIT stack; 0 when it is not on it (and
+// should move there: CallOnJitStack). Off it while a switch to it is in progress further up,
+// the caller runs on another stack (the executor's, in checked mode) whose room is not the
+// JIT's to count: unbounded.
 A64JIT_ALWAYS_INLINE uintptr_t StackRoom() {
-  const uintptr_t room = StackPointer() - g_first_stack.low;
-  if (__builtin_expect(room < g_first_stack.high - g_first_stack.low, 1)) return room;
-  return OtherThreadsRoom();
+  const uintptr_t room = FirstThreadRoom();
+  return __builtin_expect(room != 0, 1) ? room : OtherThreadsRoom();
 }
 
-// Runs fn(arg) on the calling thread's JIT stack, made on the thread's first call, and returns
-// what fn returned. Where the caller is, if the stack cannot be made, or if it is in use
-// further up while the caller runs on another stack (the executor's, in checked mode).
+// Runs fn(arg) on the calling thread's JIT stack, made on the thread's first call (where the
+// caller is, if it cannot be made), and returns what fn returned. For a caller whose
+// StackRoom is 0.
 uintptr_t CallOnJitStack(uintptr_t (*fn)(void*), void* arg);
-// Whether a call of CallOnJitStack is in progress on the calling thread: then a caller off the
-// stack runs on another, and must go on there without checking the room (which is 0).
-bool JitStackInUse();
 
 // The reservation for stacks made from now on (A64JIT_STACK_MIB), in MiB.
 void SetJitStackMib(size_t mib);

@@ -29,6 +29,19 @@ std::string Flag(const std::string& v, bool* out) {
   return "";
 }
 
+// A setting that takes its text as it is (a path, a pattern, a destination).
+template <std::string Config::*field>
+std::string JitText(const std::string& v, RunSettings* s) {
+  s->jit.*field = v;
+  return "";
+}
+
+// A flag of the JIT's configuration.
+template <bool Config::*field>
+std::string JitFlag(const std::string& v, RunSettings* s) {
+  return Flag(v, &(s->jit.*field));
+}
+
 std::string Threshold(const std::string& v, RunSettings* s) {
   int64_t n = 0;
   std::string error = Count(v, &n);
@@ -83,11 +96,6 @@ std::string Dump(const std::string& v, RunSettings* s) {
   return "";
 }
 
-std::string Log(const std::string& v, RunSettings* s) {
-  s->jit.log = v;
-  return "";
-}
-
 std::string MaxCodeSize(const std::string& v, RunSettings* s) {
   int64_t n = 0;
   const std::string error = Count(v, &n);
@@ -104,8 +112,6 @@ std::string StackMib(const std::string& v, RunSettings* s) {
   return "";
 }
 
-std::string PerfMap(const std::string& v, RunSettings* s) { return Flag(v, &s->jit.perf_map); }
-
 std::string JitDump(const std::string& v, RunSettings* s) {
   if (v.empty()) return "expected a directory";
   s->jit.jitdump_dir = v;
@@ -116,20 +122,11 @@ std::string NativeBacktrace(const std::string& v, RunSettings* s) {
   return Flag(v, &s->native_backtrace);
 }
 
-std::string Checked(const std::string& v, RunSettings* s) {
-  return Flag(v, &s->jit.checked_native);
-}
-
 std::string OptLimit(const std::string& v, RunSettings* s) {
   int64_t n = 0;
   const std::string error = Count(v, &n);
   if (!error.empty() || n > INT32_MAX) return "not a count: " + v;
   s->jit.opt_limit = static_cast<int>(n);
-  return "";
-}
-
-std::string DumpDir(const std::string& v, RunSettings* s) {
-  s->jit.dump_dir = v;
   return "";
 }
 
@@ -147,11 +144,6 @@ std::string TestPlant(const std::string& v, RunSettings* s) {
   return "";
 }
 
-std::string TestPlantFlaky(const std::string& v, RunSettings* s) {
-  s->jit.plant_flaky_counter = v;
-  return "";
-}
-
 std::string TestFail(const std::string& v, RunSettings* s) {
   const size_t colon = v.find(':');
   const std::string point = v.substr(0, colon);
@@ -164,16 +156,6 @@ std::string TestFail(const std::string& v, RunSettings* s) {
   }
   s->jit.fail_point = point;
   s->jit.fail_every = every;
-  return "";
-}
-
-std::string Capture(const std::string& v, RunSettings* s) {
-  s->jit.capture_pattern = v;
-  return "";
-}
-
-std::string CaptureFile(const std::string& v, RunSettings* s) {
-  s->jit.capture_file = v;
   return "";
 }
 
@@ -218,106 +200,108 @@ std::string Wrap(const std::string& text, size_t indent, size_t width) {
   return out;
 }
 
+// Every option and variable, in the order --help and the README list them.
+const std::vector<OptionSpec> kOptionTable = {
+    {"--threshold", "N", "A64JIT_THRESHOLD", "compile a function on its (N+1)-th call (default 0)",
+     Threshold},
+    {"--hot-loop-us", "N", "A64JIT_HOT_LOOP_US",
+     "with a threshold above 0, also compile a function with a loop once its interpreted "
+     "runs took N microseconds in all (default 1000; 0: calls only)",
+     HotLoop},
+    {"--jitlist", "P,P...", "A64JIT_JITLIST",
+     "only functions matching a `module:qualname` pattern (`*` wildcard)", JitList},
+    {"--jitlist-file", "PATH", "A64JIT_JITLIST_FILE",
+     "patterns from a file, one a line, `#` comments; a malformed line is an error naming "
+     "file and line",
+     JitListFile},
+    {"--exec", "MODE", "A64JIT_EXEC", "`native` or `unicorn` (default: this host's)", Exec},
+    {"--no-jit", nullptr, "A64JIT_NO_JIT",
+     "the stock interpreter (the `a64jit` module stays importable)", NoJit},
+    {"--stats", nullptr, nullptr, "statistics and the top deopt sites on stderr at exit",
+     PrintStats},
+    {"--stats-file", "PATH", "A64JIT_STATS_FILE", "the statistics as JSON", StatsFile},
+    {"--dump", "WHAT", nullptr,
+     "`hir`, `lir` or `asm` of every compiled function on stderr at exit (several, "
+     "comma-separated, or `all`)",
+     Dump},
+    {"--log", "DEST", "A64JIT_LOG",
+     "log each compile (and why a function was not compiled) to `stderr` or a file",
+     JitText<&Config::log>},
+    {"--max-code-size", "N", "A64JIT_MAX_CODE_SIZE",
+     "stop compiling once N bytes of code memory are in use", MaxCodeSize},
+    {"--perf-map", nullptr, "A64JIT_PERFMAP", "write `/tmp/perf-PID.map`",
+     JitFlag<&Config::perf_map>},
+    {"--jitdump", "DIR", "A64JIT_JITDUMP", "write `DIR/jit-PID.dump` for `perf inject --jit`",
+     JitDump},
+    {"--native-backtrace", nullptr, "A64JIT_NATIVE_BACKTRACE",
+     "on a crash, the native stack on stderr (not inherited)", NativeBacktrace},
+    {nullptr, "N", "A64JIT_STACK_MIB",
+     "the stack each thread's Python frames and compiled code run on, in MiB of address "
+     "space (default 4096, committed as it is touched): a recursion as deep as "
+     "`sys.setrecursionlimit()` allows runs as in stock Python",
+     StackMib},
+    {nullptr, nullptr, "A64JIT_CHECKED",
+     "natively, call compiled code through the executor (faults become `SystemError`)",
+     JitFlag<&Config::checked_native>},
+    {nullptr, "PATH", "A64JIT_EXECUTABLE",
+     "`sys.executable` (a wrapper that starts the runner under QEMU)", nullptr},
+    {nullptr, nullptr, "A64JIT_NO_CALL_STUB",
+     "compiled CALLs go through the host helper (for measuring)", nullptr},
+    {nullptr, nullptr, "A64JIT_NO_SITE_STUBS",
+     "every LOAD_GLOBAL and `module.attr` site checks its guards inline, none calls a site "
+     "stub (for measuring)",
+     nullptr},
+    {nullptr, nullptr, "A64JIT_NO_RELEASE_STUBS",
+     "every deallocation in compiled code, and each fused float store's generic path, is "
+     "called inline, none through a release or into-local stub (for measuring)",
+     nullptr},
+    {nullptr, nullptr, "A64JIT_UNICORN_UNCOUNTED",
+     "Unicorn: do not count guest instructions (faster)", nullptr},
+    {nullptr, nullptr, "A64JIT_TRACE", "Unicorn: print every executed instruction", nullptr},
+    {nullptr, "N", "A64JIT_OPT_LIMIT",
+     "take only the first N optional decisions of each compiled function (bisection, "
+     "`jit/decisions.h`)",
+     OptLimit},
+    {nullptr, "DIR", "A64JIT_DUMP_DIR",
+     "write each compiled function's decisions, HIR, LIR and disassembly to a file in DIR, "
+     "made by its compile; each shared stub's LIR and disassembly too",
+     JitText<&Config::dump_dir>},
+    {nullptr, "KIND:PATTERN", "A64JIT_TEST_PLANT",
+     "test only: miscompile the functions matching PATTERN (`flip-branch`, `drop-decref`, "
+     "`cache-index`; `difftest/bisect`)",
+     TestPlant},
+    {nullptr, "FILE", "A64JIT_TEST_PLANT_FLAKY",
+     "test only: apply the plant in one process in three (FILE counts the processes)",
+     JitText<&Config::plant_flaky_counter>},
+    {nullptr, "POINT:N", "A64JIT_TEST_FAIL",
+     "test only: every Nth compile fails at POINT (`hir`, `lower`, `emit`: an allocation "
+     "fails; `code-memory`: no code memory), and its function stays interpreted",
+     TestFail},
+    {nullptr, "PATTERN", "A64JIT_CAPTURE",
+     "append the arguments and result of interpreted calls of matching functions to "
+     "A64JIT_CAPTURE_FILE, one JSON object a line, when every argument is a plain literal "
+     "value (the bisector's reproducers)",
+     JitText<&Config::capture_pattern>},
+    {nullptr, "PATH", "A64JIT_CAPTURE_FILE", "where A64JIT_CAPTURE writes (both or neither)",
+     JitText<&Config::capture_file>},
+    {nullptr, "N", "A64JIT_UNICORN_TB_MIB", "Unicorn: translation buffer size (4 to 1024 MiB)",
+     nullptr},
+    {nullptr, "N", "A64JIT_UNICORN_TLB_ENTRIES", "Unicorn: soft TLB entries (256 to 1048576)",
+     nullptr},
+    {nullptr, nullptr, "A64JIT_UNICORN_FIXED_TLB", "Unicorn: do not resize the soft TLB", nullptr},
+    {nullptr, nullptr, "A64JIT_UNICORN_QEMU_TLB_SIZE", "Unicorn: leave the TLB at QEMU's own size",
+     nullptr},
+    {nullptr, nullptr, "A64JIT_UNICORN_SLOW_STORES", "Unicorn: keep the slow path for guest stores",
+     nullptr},
+    {nullptr, nullptr, "A64JIT_UNICORN_REG_CALLS",
+     "Unicorn: access registers through Unicorn's calls", nullptr},
+    {nullptr, nullptr, "A64JIT_UNICORN_STOP_CALLS", "Unicorn: stop emulation for every host call",
+     nullptr},
+};
+
 }  // namespace
 
-const std::vector<OptionSpec>& OptionTable() {
-  static const std::vector<OptionSpec> table = {
-      {"--threshold", "N", "A64JIT_THRESHOLD",
-       "compile a function on its (N+1)-th call (default 0)", Threshold},
-      {"--hot-loop-us", "N", "A64JIT_HOT_LOOP_US",
-       "with a threshold above 0, also compile a function with a loop once its interpreted "
-       "runs took N microseconds in all (default 1000; 0: calls only)",
-       HotLoop},
-      {"--jitlist", "P,P...", "A64JIT_JITLIST",
-       "only functions matching a `module:qualname` pattern (`*` wildcard)", JitList},
-      {"--jitlist-file", "PATH", "A64JIT_JITLIST_FILE",
-       "patterns from a file, one a line, `#` comments; a malformed line is an error naming "
-       "file and line",
-       JitListFile},
-      {"--exec", "MODE", "A64JIT_EXEC", "`native` or `unicorn` (default: this host's)", Exec},
-      {"--no-jit", nullptr, "A64JIT_NO_JIT",
-       "the stock interpreter (the `a64jit` module stays importable)", NoJit},
-      {"--stats", nullptr, nullptr, "statistics and the top deopt sites on stderr at exit",
-       PrintStats},
-      {"--stats-file", "PATH", "A64JIT_STATS_FILE", "the statistics as JSON", StatsFile},
-      {"--dump", "WHAT", nullptr,
-       "`hir`, `lir` or `asm` of every compiled function on stderr at exit (several, "
-       "comma-separated, or `all`)",
-       Dump},
-      {"--log", "DEST", "A64JIT_LOG",
-       "log each compile (and why a function was not compiled) to `stderr` or a file", Log},
-      {"--max-code-size", "N", "A64JIT_MAX_CODE_SIZE",
-       "stop compiling once N bytes of code memory are in use", MaxCodeSize},
-      {"--perf-map", nullptr, "A64JIT_PERFMAP", "write `/tmp/perf-PID.map`", PerfMap},
-      {"--jitdump", "DIR", "A64JIT_JITDUMP", "write `DIR/jit-PID.dump` for `perf inject --jit`",
-       JitDump},
-      {"--native-backtrace", nullptr, "A64JIT_NATIVE_BACKTRACE",
-       "on a crash, the native stack on stderr (not inherited)", NativeBacktrace},
-      {nullptr, "N", "A64JIT_STACK_MIB",
-       "the stack each thread's Python frames and compiled code run on, in MiB of address "
-       "space (default 4096, committed as it is touched): a recursion as deep as "
-       "`sys.setrecursionlimit()` allows runs as in stock Python",
-       StackMib},
-      {nullptr, nullptr, "A64JIT_CHECKED",
-       "natively, call compiled code through the executor (faults become `SystemError`)", Checked},
-      {nullptr, "PATH", "A64JIT_EXECUTABLE",
-       "`sys.executable` (a wrapper that starts the runner under QEMU)", nullptr},
-      {nullptr, nullptr, "A64JIT_NO_CALL_STUB",
-       "compiled CALLs go through the host helper (for measuring)", nullptr},
-      {nullptr, nullptr, "A64JIT_NO_SITE_STUBS",
-       "every LOAD_GLOBAL and `module.attr` site checks its guards inline, none calls a site "
-       "stub (for measuring)",
-       nullptr},
-      {nullptr, nullptr, "A64JIT_NO_RELEASE_STUBS",
-       "every deallocation in compiled code, and each fused float store's generic path, is "
-       "called inline, none through a release or into-local stub (for measuring)",
-       nullptr},
-      {nullptr, nullptr, "A64JIT_UNICORN_UNCOUNTED",
-       "Unicorn: do not count guest instructions (faster)", nullptr},
-      {nullptr, nullptr, "A64JIT_TRACE", "Unicorn: print every executed instruction", nullptr},
-      {nullptr, "N", "A64JIT_OPT_LIMIT",
-       "take only the first N optional decisions of each compiled function (bisection, "
-       "`jit/decisions.h`)",
-       OptLimit},
-      {nullptr, "DIR", "A64JIT_DUMP_DIR",
-       "write each compiled function's decisions, HIR, LIR and disassembly to a file in DIR, "
-       "made by its compile; each shared stub's LIR and disassembly too",
-       DumpDir},
-      {nullptr, "KIND:PATTERN", "A64JIT_TEST_PLANT",
-       "test only: miscompile the functions matching PATTERN (`flip-branch`, `drop-decref`, "
-       "`cache-index`; `difftest/bisect`)",
-       TestPlant},
-      {nullptr, "FILE", "A64JIT_TEST_PLANT_FLAKY",
-       "test only: apply the plant in one process in three (FILE counts the processes)",
-       TestPlantFlaky},
-      {nullptr, "POINT:N", "A64JIT_TEST_FAIL",
-       "test only: every Nth compile fails at POINT (`hir`, `lower`, `emit`: an allocation "
-       "fails; `code-memory`: no code memory), and its function stays interpreted",
-       TestFail},
-      {nullptr, "PATTERN", "A64JIT_CAPTURE",
-       "append the arguments and result of interpreted calls of matching functions to "
-       "A64JIT_CAPTURE_FILE, one JSON object a line, when every argument is a plain literal "
-       "value (the bisector's reproducers)",
-       Capture},
-      {nullptr, "PATH", "A64JIT_CAPTURE_FILE", "where A64JIT_CAPTURE writes (both or neither)",
-       CaptureFile},
-      {nullptr, "N", "A64JIT_UNICORN_TB_MIB", "Unicorn: translation buffer size (4 to 1024 MiB)",
-       nullptr},
-      {nullptr, "N", "A64JIT_UNICORN_TLB_ENTRIES", "Unicorn: soft TLB entries (256 to 1048576)",
-       nullptr},
-      {nullptr, nullptr, "A64JIT_UNICORN_FIXED_TLB", "Unicorn: do not resize the soft TLB",
-       nullptr},
-      {nullptr, nullptr, "A64JIT_UNICORN_QEMU_TLB_SIZE",
-       "Unicorn: leave the TLB at QEMU's own size", nullptr},
-      {nullptr, nullptr, "A64JIT_UNICORN_SLOW_STORES",
-       "Unicorn: keep the slow path for guest stores", nullptr},
-      {nullptr, nullptr, "A64JIT_UNICORN_REG_CALLS",
-       "Unicorn: access registers through Unicorn's calls", nullptr},
-      {nullptr, nullptr, "A64JIT_UNICORN_STOP_CALLS", "Unicorn: stop emulation for every host call",
-       nullptr},
-  };
-  return table;
-}
+const std::vector<OptionSpec>& OptionTable() { return kOptionTable; }
 
 const OptionSpec* FindOption(const std::string& option) {
   for (const OptionSpec& o : OptionTable()) {

@@ -189,6 +189,9 @@ bool TimesLoop(const Runtime& r, CodeState* st, PyCodeObject* code);
 // Compiles `code` (compile.cc): on success st is kCompiled and its code installed; else
 // kFailed, with the reason logged and counted.
 void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func);
+// Installs the compiler's fault hook when config.fail_point asks for one (A64JIT_TEST_FAIL),
+// removes it otherwise (compile.cc).
+void ConfigureFaultInjection(const Config& config);
 // A compiled function's dump: "hir", "lir" or anything else for "asm", made again now.
 std::string TextOf(const CodeState& st, const std::string& what);
 
