@@ -2,7 +2,7 @@
 # a64jit.get_deopt_stats() (deopt_stats_test.py), then what --stats prints of it and the JSON
 # stats file's "deopt_sites".
 set -uo pipefail
-run=(${A64JIT_TARGET_RUNNER:-} jit/python/a64jit-run)
+run=(${A64JIT_TARGET_RUNNER:-} jit/python/a64jit-run --threshold=0)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "${run[@]}" --jitlist='__main__:*' --stats --stats-file="$tmp/stats.json" \

@@ -6,7 +6,7 @@
 # cannot land in JIT code on this host: it runs under Unicorn (host config) or QEMU
 # (--config=aarch64), never on the CPU perf samples; on an aarch64 host it does.
 set -uo pipefail
-run=(${A64JIT_TARGET_RUNNER:-} "$PWD/jit/python/a64jit-run")
+run=(${A64JIT_TARGET_RUNNER:-} "$PWD/jit/python/a64jit-run" --threshold=0)
 here=$PWD/difftest/python/native_tools
 tmp=$(mktemp -d)
 report=$tmp/report.json

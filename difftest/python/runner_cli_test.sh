@@ -4,7 +4,9 @@
 # --stats and --dump write to stderr only (the program's stdout is unchanged), and the
 # environment variables mean what the options mean.
 set -uo pipefail
-run=(${A64JIT_TARGET_RUNNER:-} jit/python/a64jit-run)
+# Threshold 0 unless a check says otherwise: the checks below need their functions compiled.
+bare=(${A64JIT_TARGET_RUNNER:-} jit/python/a64jit-run)
+run=("${bare[@]}" --threshold=0)
 options_table=(${A64JIT_TARGET_RUNNER:-} jit/python/options_table)
 passed=0
 failed=0
@@ -37,6 +39,12 @@ PY
 expect "no program" 64 "nothing to run" "${run[@]}"
 expect "unknown option" 64 "unknown option --bogus" "${run[@]}" --bogus "$tmp/prog.py"
 expect "bad threshold" 64 "not a count: x" "${run[@]}" --threshold=x "$tmp/prog.py"
+expect "the default threshold is auto" 0 "^auto$" env -u A64JIT_THRESHOLD "${bare[@]}" -c \
+  "import a64jit; print(a64jit.get_threshold())"
+expect "--threshold=auto" 0 "^auto 10$" "${run[@]}" --threshold=auto -c \
+  "import a64jit, os; print(a64jit.get_threshold(), os.environ['A64JIT_COMPILE_BUDGET'])"
+expect "bad compile budget" 64 "a percentage from 0 to 100, got 150" "${run[@]}" \
+  --compile-budget=150 "$tmp/prog.py"
 expect "bad exec mode" 64 "expected native or unicorn" "${run[@]}" --exec=fast "$tmp/prog.py"
 expect "bad dump" 64 "hir, lir, asm" "${run[@]}" --dump=ir "$tmp/prog.py"
 expect "value as the next argument" 0 "^42 \['x'\]$" "${run[@]}" --threshold 5 --stats-file "$tmp/v.json" \

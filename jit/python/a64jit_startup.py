@@ -4,8 +4,10 @@
 imports it, into a site directory, so that site.py runs it in every python3.11 process. It
 does nothing unless asked:
 
-  PYTHONJIT=1, A64JIT=1 or -X jit        every function compiled on its first call
-  PYTHONJITAUTO=N or -X jit-auto=N       a function compiled on its call N + 1
+  PYTHONJIT=1, A64JIT=1 or -X jit        functions compiled once they prove hot, within
+                                         the compile budget (a64jit-run's --threshold=auto)
+  PYTHONJITAUTO=N or -X jit-auto=N       a function compiled on its call N + 1 (0: every
+                                         function on its first call)
   PYTHONJITLISTFILE=F or -X jit-list-file=F
                                          only the functions file F lists (a64jit-run's
                                          --jitlist-file format)
@@ -40,7 +42,8 @@ def _switch_on():
     if not (asked or auto or list_file):
         return
     # a64jit reads its A64JIT_* settings when imported, and switches itself on.
-    os.environ.setdefault("A64JIT_THRESHOLD", auto if auto else "0")
+    # A list file alone compiles what it lists on the first call, as CinderX does.
+    os.environ.setdefault("A64JIT_THRESHOLD", auto or ("0" if list_file and not asked else "auto"))
     if list_file:
         os.environ.setdefault("A64JIT_JITLIST_FILE", list_file)
     try:

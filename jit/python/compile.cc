@@ -243,7 +243,9 @@ void ConfigureFaultInjection(const Config& config) {
 
 void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
   Runtime& r = TheRuntime();
+  const int64_t start = MonotonicNs();
   TryCompile(r, st, code, func);
+  r.budget.Record(Py_SIZE(code), MonotonicNs() - start);  // a failed compile costs too
   if (st->status == CodeState::Status::kFailed) {
     for (runtime::HeadedSiteCache* site : st->site_caches) ForgetCacheSite(&site->cache);
     r.stats.failed++;

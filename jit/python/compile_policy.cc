@@ -1,7 +1,8 @@
 // The compile policy: which functions are compiled, and when. A function qualifies once it is
 // on the JIT list (A64JIT_JITLIST and A64JIT_JITLIST_FILE, glob patterns over module:qualname) and
 // its calls reach the threshold, or, with A64JIT_HOT_LOOP_US, once its interpreted runs have
-// taken that long (only functions with a loop are timed).
+// taken that long (only functions with a loop are timed). With the threshold `auto`, the
+// tiering policy decides instead (tiering.h): proven hot, and within the compile budget.
 #include <Python.h>
 #include <opcode.h>
 
@@ -41,7 +42,44 @@ bool GlobMatch(const char* pattern, const char* text) {
   return *pattern == *text && GlobMatch(pattern + 1, text + 1);
 }
 
-bool Qualifies(CodeState* st) {
+TieringParams TieringFor(const Config& config) {
+  TieringParams p;
+  p.budget_share = static_cast<double>(config.compile_budget_pct) / 100.0;
+  return p;
+}
+
+namespace {
+
+// The tiering policy's answer for a listed function on this call (counted).
+bool TieringQualifies(Runtime& r, CodeState* st, PyCodeObject* code) {
+  const int64_t calls = ++st->calls;
+  if (st->waiting && calls < st->recheck_at) return false;
+  const int64_t units = Py_SIZE(code);
+  CompileBudget& budget = r.budget;
+  const int64_t cost = budget.ExpectedCostNs(units);
+  if (!ProvenHot(budget.params(), calls, st->has_loop == 1, st->interpreted_ns, cost,
+                 r.config.hot_loop_us * 1000)) {
+    return false;
+  }
+  if (!budget.Allows(MonotonicNs(), cost)) {
+    if (!st->waiting) {
+      r.stats.budget_deferred++;
+      r.stats.budget_waiting++;
+    }
+    st->waiting = true;
+    // A function with a loop runs long each call: it asks again on its next one.
+    st->recheck_at = calls + (st->has_loop == 1 ? 1 : budget.params().recheck_calls);
+    return false;
+  }
+  if (st->waiting) r.stats.budget_waiting--;
+  st->waiting = false;
+  if (calls < budget.params().min_calls) r.stats.loop_time_qualified++;
+  return true;
+}
+
+}  // namespace
+
+bool Qualifies(CodeState* st, PyCodeObject* code) {
   if (st->suppressed) return false;
   Runtime& r = TheRuntime();
   const Config& c = r.config;
@@ -55,6 +93,7 @@ bool Qualifies(CodeState* st) {
     }
   }
   if (!st->listed) return false;
+  if (c.auto_tiering()) return TieringQualifies(r, st, code);
   if (st->calls++ >= c.threshold.value_or(0)) return true;
   if (c.hot_loop_us > 0 && st->interpreted_ns >= c.hot_loop_us * 1000) {
     r.stats.loop_time_qualified++;

@@ -57,7 +57,9 @@ void ExportToEnvironment(const Config& config) {
       setenv(name, value.c_str(), 1);
     }
   };
-  set_or_clear("A64JIT_THRESHOLD", std::to_string(config.threshold.value_or(0)));
+  set_or_clear("A64JIT_THRESHOLD",
+               config.auto_tiering() ? "auto" : std::to_string(config.threshold.value_or(0)));
+  set_or_clear("A64JIT_COMPILE_BUDGET", std::to_string(config.compile_budget_pct));
   set_or_clear("A64JIT_HOT_LOOP_US", std::to_string(config.hot_loop_us));
   std::string list;
   for (const std::string& p : config.jitlist) list += (list.empty() ? "" : ",") + p;

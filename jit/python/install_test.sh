@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # //jit/python:install into a scratch user site (HOME in the test's temp dir), then Debian's
-# python3.11 as a user runs it: the hook does nothing unless asked; PYTHONJIT, PYTHONJITAUTO,
+# python3.11 as a user runs it: the hook does nothing unless asked; PYTHONJIT (the tiering
+# policy: a function compiled once hot), PYTHONJITAUTO,
 # -X jit and PYTHONJITLISTFILE switch the JIT on (proved by its statistics: functions
 # compiled > 0, emulated instructions > 0); PYTHONJITDISABLE and a bad setting leave it off
 # with the process running; a foreign file is not overwritten; uninstall leaves nothing.
@@ -27,7 +28,7 @@ prog=$(cat <<'PY'
 import json, os, sys
 def work(n):
     return sum(i * i for i in range(n))
-for _ in range(20):
+for _ in range(int(os.environ.get("CALLS", "20"))):
     work(50)
 if "a64jit" in sys.modules:
     import a64jit
@@ -43,15 +44,22 @@ compiled() {  # the statistics' compiled and guest-instruction counts, from the 
 echo "== not asked: stock"
 [ "$("$py" -c "$prog")" = off ] || fail "the hook imported a64jit without being asked"
 
-echo "== PYTHONJIT=1"
-out=$(PYTHONJIT=1 "$py" -c "$prog")
+echo "== PYTHONJIT=1: the tiering policy, which compiles work once hot (1,000 calls)"
+[ "$(PYTHONJIT=1 "$py" -c 'import a64jit; print(a64jit.get_threshold())')" = auto ] ||
+  fail "PYTHONJIT=1: the threshold is not auto"
+# Without a budget, so that only hotness decides (a budget may also hold a hot function back).
+[[ "$(A64JIT_COMPILE_BUDGET=0 PYTHONJIT=1 "$py" -c "$prog")" == "on False "* ]] ||
+  fail "PYTHONJIT=1: work compiled at 20 calls"
+out=$(A64JIT_COMPILE_BUDGET=0 CALLS=1200 PYTHONJIT=1 "$py" -c "$prog")
 read -r n g < <(compiled <<<"$out")
 [[ "$out" == "on True "* ]] || fail "PYTHONJIT=1: $out"
 [ "$n" -gt 0 ] && [ "$g" -gt 0 ] || fail "PYTHONJIT=1: compiled $n, emulated instructions $g"
 echo "   compiled $n functions, $g emulated instructions"
 
 echo "== -X jit"
-[[ "$("$py" -X jit -c "$prog")" == "on True "* ]] || fail "-X jit"
+[[ "$(A64JIT_COMPILE_BUDGET=0 CALLS=1200 "$py" -X jit -c "$prog")" == "on True "* ]] ||
+  fail "-X jit"
+[[ "$(PYTHONJITAUTO=0 "$py" -c "$prog")" == "on True "* ]] || fail "PYTHONJITAUTO=0"
 
 echo "== PYTHONJITAUTO=100: work (20 calls) stays interpreted"
 [[ "$(PYTHONJITAUTO=100 "$py" -c "$prog")" == "on False "* ]] || fail "PYTHONJITAUTO=100"

@@ -87,12 +87,6 @@ CodeState* StateOf(PyCodeObject* code, PyFunctionObject* func) {
   return st;
 }
 
-int64_t MonotonicNs() {
-  timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return int64_t{t.tv_sec} * 1000000000 + t.tv_nsec;
-}
-
 // The interpreter running `frame`, its time added to the function's (the frame keeps the
 // code object, and with it `st`, alive until the caller clears it).
 __attribute__((noinline)) PyObject* InterpretTimed(CodeState* st, PyThreadState* ts,
@@ -808,7 +802,7 @@ __attribute__((noinline)) PyObject* EvalFrameHookSlow(Runtime& r, PyThreadState*
       r.stats.bodies++;
     }
     if (st != nullptr) {
-      if (st->status == CodeState::Status::kCounting && Qualifies(st)) {
+      if (st->status == CodeState::Status::kCounting && Qualifies(st, frame->f_code)) {
         Compile(st, frame->f_code, frame->f_func);
       }
       // Compiling allocates, and a finalizer it runs may switch tracing on: compiled code
@@ -956,6 +950,11 @@ bool Enable(const Config& config) {
   r.interp = PyInterpreterState_Get();
   r.first_thread = PyThreadState_Get();
   r.direct_thread = r.first_thread;
+  if (!r.budget_started) {  // the budget counts from the first enable
+    r.budget = CompileBudget(TieringFor(config));
+    r.budget.Start(MonotonicNs());
+    r.budget_started = true;
+  }
   r.stub_thread = r.stub_off_runs == 0 ? r.direct_thread : nullptr;
   _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), EvalFrameHook);
   if (g_gen_iternext == nullptr) {

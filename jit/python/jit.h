@@ -41,8 +41,14 @@ namespace a64jit::python {
 
 struct Config {
   // Compile a function when it is called for the (threshold+1)-th time: 0 compiles on the
-  // first call. nullopt with a jitlist: 0.
+  // first call (for testing: everything that runs is compiled). kAutoThreshold: the tiering
+  // policy (tiering.h), the runner's and PYTHONJIT=1's default. nullopt with a jitlist: 0.
   std::optional<int64_t> threshold;
+  static constexpr int64_t kAutoThreshold = -1;
+  bool auto_tiering() const { return threshold == kAutoThreshold; }
+  // The tiering policy's compile budget: the share of the time since the JIT was enabled
+  // that compiling may take, in percent (0: no budget).
+  int64_t compile_budget_pct = 10;
   // A function with a loop (a JUMP_BACKWARD) whose interpreted runs have taken this many
   // microseconds in all, callees included, compiles at its next call even below the
   // threshold: calls alone miss a loop that runs long in a function called a few times, and
@@ -153,6 +159,10 @@ struct Stats {
   // Functions that qualified for compiling by their loops' interpreted time
   // (Config::hot_loop_us) before their call count reached the threshold.
   int64_t loop_time_qualified = 0;
+  // The tiering policy (threshold auto): functions that proved hot but waited for the compile
+  // budget at least once, and those still waiting at exit.
+  int64_t budget_deferred = 0;
+  int64_t budget_waiting = 0;
   // Compile time: per function (median, 90th percentile, maximum) and per stage (total over
   // functions).
   int64_t compile_us_median = 0;

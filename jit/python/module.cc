@@ -31,6 +31,19 @@ bool NonNegativeArgument(PyObject* value, const char* name, int64_t* out) {
   return true;
 }
 
+// A threshold argument: a count, or "auto" for the tiering policy (Config::kAutoThreshold).
+bool ThresholdArgument(PyObject* value, int64_t* out) {
+  if (PyUnicode_Check(value) && PyUnicode_CompareWithASCIIString(value, "auto") == 0) {
+    *out = Config::kAutoThreshold;
+    return true;
+  }
+  if (PyUnicode_Check(value)) {
+    PyErr_SetString(PyExc_ValueError, "a64jit: threshold must be an int >= 0 or 'auto'");
+    return false;
+  }
+  return NonNegativeArgument(value, "threshold", out);
+}
+
 PyObject* PyEnable(PyObject*, PyObject* args, PyObject* kwargs) {
   static const char* kKeywords[] = {"threshold", "jitlist", "hot_loop_us", nullptr};
   PyObject* threshold = Py_None;
@@ -48,7 +61,7 @@ PyObject* PyEnable(PyObject*, PyObject* args, PyObject* kwargs) {
     return nullptr;
   }
   int64_t threshold_value = config.threshold.value_or(0);
-  if (!NonNegativeArgument(threshold, "threshold", &threshold_value) ||
+  if ((threshold != Py_None && !ThresholdArgument(threshold, &threshold_value)) ||
       !NonNegativeArgument(hot_loop_us, "hot_loop_us", &config.hot_loop_us)) {
     return nullptr;
   }
@@ -103,11 +116,18 @@ PyObject* PySuppress(PyObject*, PyObject* func) {
 
 PyObject* PyIsEnabled(PyObject*, PyObject*) { return PyBool_FromLong(IsEnabled()); }
 
-PyObject* PyGetThreshold(PyObject*, PyObject*) { return PyLong_FromLongLong(Threshold()); }
+PyObject* PyGetThreshold(PyObject*, PyObject*) {
+  const int64_t t = Threshold();
+  return t == Config::kAutoThreshold ? PyUnicode_FromString("auto") : PyLong_FromLongLong(t);
+}
 
 PyObject* PySetThreshold(PyObject*, PyObject* value) {
   int64_t calls = 0;
-  if (!RequiredCount(value, "threshold", &calls)) return nullptr;
+  if (value == Py_None) {
+    PyErr_SetString(PyExc_TypeError, "a64jit: threshold must be an int >= 0 or 'auto'");
+    return nullptr;
+  }
+  if (!ThresholdArgument(value, &calls)) return nullptr;
   SetThreshold(calls);
   Py_RETURN_NONE;
 }
@@ -256,6 +276,8 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "feedback_sites", s.feedback_sites) == 0 &&
        SetInt(d, "feedback_functions", s.feedback_functions) == 0 &&
        SetInt(d, "loop_time_qualified", s.loop_time_qualified) == 0 &&
+       SetInt(d, "budget_deferred", s.budget_deferred) == 0 &&
+       SetInt(d, "budget_waiting", s.budget_waiting) == 0 &&
        SetInt(d, "compile_us_max", s.compile_us_max) == 0 &&
        SetInt(d, "compile_hir_ns", s.compile_hir_ns) == 0 &&
        SetInt(d, "compile_lower_ns", s.compile_lower_ns) == 0 &&
@@ -317,8 +339,9 @@ PyObject* PyClearDeoptStats(PyObject*, PyObject*) {
 PyMethodDef kMethods[] = {
     {"enable", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(PyEnable)),
      METH_VARARGS | METH_KEYWORDS,
-     "enable(threshold=None, jitlist=None, hot_loop_us=None): compile functions after "
-     "`threshold` calls (0: on the first), or, with a loop, once their interpreted runs took "
+     "enable(threshold=None, jitlist=None, hot_loop_us=None): compile functions once they "
+     "proved hot within the compile budget (threshold 'auto'), or after `threshold` calls (0: "
+     "on the first), or, with a loop, once their interpreted runs took "
      "`hot_loop_us` microseconds (default 1000, 0: never), only those matching a "
      "'module:qualname' pattern of `jitlist`."},
     {"disable", PyDisable, METH_NOARGS, "Stop compiling and running compiled code."},
@@ -330,7 +353,8 @@ PyMethodDef kMethods[] = {
     {"get_threshold", PyGetThreshold, METH_NOARGS,
      "Calls after which a function is compiled (0: on the first)."},
     {"set_threshold", PySetThreshold, METH_O,
-     "set_threshold(n): compile functions on their call n + 1 from now on."},
+     "set_threshold(n): compile functions on their call n + 1 from now on ('auto': the "
+     "tiering policy)."},
     {"get_jitlist", PyGetJitList, METH_NOARGS,
      "The JIT list's 'module:qualname' patterns (empty: every function qualifies)."},
     {"append_jitlist", PyAppendJitList, METH_O,

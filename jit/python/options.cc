@@ -43,9 +43,21 @@ std::string JitFlag(const std::string& v, RunSettings* s) {
 }
 
 std::string Threshold(const std::string& v, RunSettings* s) {
+  if (v == "auto") {
+    s->jit.threshold = Config::kAutoThreshold;
+    return "";
+  }
   int64_t n = 0;
   std::string error = Count(v, &n);
   if (error.empty()) s->jit.threshold = n;
+  return error;
+}
+
+std::string CompileBudget(const std::string& v, RunSettings* s) {
+  int64_t n = 0;
+  std::string error = Count(v, &n);
+  if (error.empty() && n > 100) error = "a percentage from 0 to 100, got " + v;
+  if (error.empty()) s->jit.compile_budget_pct = n;
   return error;
 }
 
@@ -202,11 +214,19 @@ std::string Wrap(const std::string& text, size_t indent, size_t width) {
 
 // Every option and variable, in the order --help and the README list them.
 const std::vector<OptionSpec> kOptionTable = {
-    {"--threshold", "N", "A64JIT_THRESHOLD", "compile a function on its (N+1)-th call (default 0)",
+    {"--threshold", "N|auto", "A64JIT_THRESHOLD",
+     "`auto` (the default): compile a function once it has proven hot, within the compile "
+     "budget; N: compile a function on its (N+1)-th call (0: every function that runs, for "
+     "testing)",
      Threshold},
+    {"--compile-budget", "PCT", "A64JIT_COMPILE_BUDGET",
+     "with `auto`, compiling may take PCT percent of the time since the JIT was enabled "
+     "(default 10; 0: no budget)",
+     CompileBudget},
     {"--hot-loop-us", "N", "A64JIT_HOT_LOOP_US",
-     "with a threshold above 0, also compile a function with a loop once its interpreted "
-     "runs took N microseconds in all (default 1000; 0: calls only)",
+     "with a threshold above 0 or `auto`, also compile a function with a loop once its "
+     "interpreted runs took N microseconds in all (default 1000; 0: calls only); `auto` waits "
+     "at least as long as compiling the function is expected to take",
      HotLoop},
     {"--jitlist", "P,P...", "A64JIT_JITLIST",
      "only functions matching a `module:qualname` pattern (`*` wildcard)", JitList},

@@ -92,7 +92,7 @@ int ParseCommandLine(int argc, char** argv, Options* o, int* first) {
   } catch (const std::exception& e) {
     return Usage(e.what());
   }
-  if (!o->jit.threshold) o->jit.threshold = 0;
+  if (!o->jit.threshold) o->jit.threshold = a64jit::python::Config::kAutoThreshold;
   // Subprocesses (a test suite's crash tests compare their stderr) do not inherit it.
   unsetenv("A64JIT_NATIVE_BACKTRACE");
   int i = 1;

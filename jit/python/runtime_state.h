@@ -25,6 +25,7 @@
 #include "jit/decisions.h"
 #include "jit/lower/lower.h"
 #include "jit/python/jit.h"
+#include "jit/python/tiering.h"
 #include "jit/runtime/executor.h"
 #include "jit/runtime/helpers.h"
 #include "jit/runtime/site_cache.h"
@@ -68,7 +69,10 @@ struct CodeState {
   int8_t has_loop = -1;        // its code has a JUMP_BACKWARD: -1 not yet known, 0 no, 1 yes
   bool listed = false;         // matched the jitlist (decided on the first call)
   bool list_checked = false;
-  bool suppressed = false;           // never compiled (a64jit.suppress, cinderjit.jit_suppress)
+  bool suppressed = false;  // never compiled (a64jit.suppress, cinderjit.jit_suppress)
+  // The tiering policy: waiting for the compile budget, which it asks again at call recheck_at.
+  bool waiting = false;
+  int64_t recheck_at = 0;
   size_t code_size = 0;              // instructions and literal pool
   codegen::CodeStats code_stats;     // where the instructions end, for the disassembly
   std::vector<uint32_t> data_words;  // and where its data words are
@@ -115,6 +119,8 @@ struct Runtime {
   // The stack one level of such a chain may take: kMaxDirectFrame and the stub's own frame.
   uint64_t level_bytes = 0;
   Stats stats;
+  CompileBudget budget;  // the tiering policy's (tiering.h), from the first enable
+  bool budget_started = false;
   std::vector<int64_t> compile_ns;   // per compiled function, for the median and maximum
   std::vector<CodeState*> compiled;  // pinned: their code objects are never freed
   FILE* log = nullptr;
@@ -183,8 +189,10 @@ std::string ModuleOf(PyFunctionObject* func);
 bool GlobMatch(const char* pattern, const char* text);
 // compile_policy.cc: whether `st`'s function is to be compiled on this call (it counts the
 // call), and whether this interpreted run of it is to be timed (Config::hot_loop_us).
-bool Qualifies(CodeState* st);
+bool Qualifies(CodeState* st, PyCodeObject* code);
 bool TimesLoop(const Runtime& r, CodeState* st, PyCodeObject* code);
+// The tiering policy's parameters for `config` (its compile budget).
+TieringParams TieringFor(const Config& config);
 
 // Compiles `code` (compile.cc): on success st is kCompiled and its code installed; else
 // kFailed, with the reason logged and counted.

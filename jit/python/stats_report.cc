@@ -131,7 +131,7 @@ std::string StatsSummary() {
   o << "a64jit: exec mode " << (s.exec_mode.empty() ? "none" : s.exec_mode) << "\n";
   o << "a64jit: compiled " << s.compiled << " functions, " << s.code_bytes << " bytes\n";
   o << "a64jit: not compiled " << s.failed << "\n";
-  o << "a64jit: compiled share " << Share(s.compiled, s.compiled + s.failed)
+  o << "a64jit: compiled share " << Share(s.compiled, s.compiled + s.failed + s.budget_waiting)
     << " of the functions that reached the threshold (" << s.bodies
     << " module and class bodies stay interpreted)\n";
   o << "a64jit: compiled entries " << Share(s.entries, s.entries + s.interpreted_entries)
@@ -141,6 +141,10 @@ std::string StatsSummary() {
   if (s.loop_time_qualified > 0) {
     o << "a64jit: " << s.loop_time_qualified
       << " functions reached the threshold by their loops' interpreted time\n";
+  }
+  if (s.budget_deferred > 0) {
+    o << "a64jit: " << s.budget_deferred << " hot functions waited for the compile budget, "
+      << s.budget_waiting << " of them still waiting at exit\n";
   }
   for (const auto& [name, why] : s.failures) o << "a64jit:   " << name << ": " << why << "\n";
   o << "a64jit: entries " << s.entries << " (" << s.vectorcall_entries << " by vectorcall, "
@@ -197,6 +201,8 @@ std::string StatsJson() {
                               {"feedback_sites", s.feedback_sites},
                               {"feedback_functions", s.feedback_functions},
                               {"loop_time_qualified", s.loop_time_qualified},
+                              {"budget_deferred", s.budget_deferred},
+                              {"budget_waiting", s.budget_waiting},
                               {"exec_mode", s.exec_mode},
                               {"other_thread_entries", s.other_thread_entries},
                               {"breaker_calls", s.breaker_calls},
