@@ -92,7 +92,6 @@ int ParseCommandLine(int argc, char** argv, Options* o, int* first) {
   } catch (const std::exception& e) {
     return Usage(e.what());
   }
-  if (!o->jit.threshold) o->jit.threshold = a64jit::python::Config::kAutoThreshold;
   // Subprocesses (a test suite's crash tests compare their stderr) do not inherit it.
   unsetenv("A64JIT_NATIVE_BACKTRACE");
   int i = 1;
@@ -113,6 +112,11 @@ int ParseCommandLine(int argc, char** argv, Options* o, int* first) {
     std::string name, v;
     if (!SplitOption(argc, argv, &i, &name, &v)) return Usage(name + " needs a value");
     if (const int status = TakeOption(name, v, o); status >= 0) return status;
+  }
+  // A JIT list alone compiles what it lists on the first call (as CinderX does); else auto.
+  if (!o->jit.threshold) {
+    const bool listed = !o->jit.jitlist.empty() || !o->jit.jitlist_file.empty();
+    o->jit.threshold = listed ? 0 : a64jit::python::Config::kAutoThreshold;
   }
   *first = i;
   return -1;
