@@ -54,9 +54,10 @@ namespace {
 bool TieringQualifies(Runtime& r, CodeState* st, PyCodeObject* code) {
   const int64_t calls = ++st->calls;
   if (st->waiting && calls < st->recheck_at) return false;
-  const int64_t units = Py_SIZE(code);
   CompileBudget& budget = r.budget;
-  const int64_t cost = budget.ExpectedCostNs(units);
+  // Most interpreted calls end here, before the cost estimate (a division) is made.
+  if (calls < budget.params().min_calls && st->has_loop != 1) return false;
+  const int64_t cost = budget.ExpectedCostNs(Py_SIZE(code));
   if (!ProvenHot(budget.params(), calls, st->has_loop == 1, st->interpreted_ns, cost,
                  r.config.hot_loop_us * 1000)) {
     return false;

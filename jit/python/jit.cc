@@ -950,10 +950,9 @@ bool Enable(const Config& config) {
   r.interp = PyInterpreterState_Get();
   r.first_thread = PyThreadState_Get();
   r.direct_thread = r.first_thread;
-  if (!r.budget_started) {  // the budget counts from the first enable
+  if (!r.budget.started()) {  // the budget counts from the first enable
     r.budget = CompileBudget(TieringFor(config));
     r.budget.Start(MonotonicNs());
-    r.budget_started = true;
   }
   r.stub_thread = r.stub_off_runs == 0 ? r.direct_thread : nullptr;
   _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), EvalFrameHook);

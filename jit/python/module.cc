@@ -33,6 +33,10 @@ bool NonNegativeArgument(PyObject* value, const char* name, int64_t* out) {
 
 // A threshold argument: a count, or "auto" for the tiering policy (Config::kAutoThreshold).
 bool ThresholdArgument(PyObject* value, int64_t* out) {
+  if (value == Py_None) {
+    PyErr_SetString(PyExc_TypeError, "a64jit: threshold must be an int >= 0 or 'auto'");
+    return false;
+  }
   if (PyUnicode_Check(value) && PyUnicode_CompareWithASCIIString(value, "auto") == 0) {
     *out = Config::kAutoThreshold;
     return true;
@@ -123,10 +127,6 @@ PyObject* PyGetThreshold(PyObject*, PyObject*) {
 
 PyObject* PySetThreshold(PyObject*, PyObject* value) {
   int64_t calls = 0;
-  if (value == Py_None) {
-    PyErr_SetString(PyExc_TypeError, "a64jit: threshold must be an int >= 0 or 'auto'");
-    return nullptr;
-  }
   if (!ThresholdArgument(value, &calls)) return nullptr;
   SetThreshold(calls);
   Py_RETURN_NONE;
@@ -351,7 +351,7 @@ PyMethodDef kMethods[] = {
     {"is_enabled", PyIsEnabled, METH_NOARGS, "Whether the JIT is on."},
     {"suppress", PySuppress, METH_O, "suppress(f): never compile f (force_compile too)."},
     {"get_threshold", PyGetThreshold, METH_NOARGS,
-     "Calls after which a function is compiled (0: on the first)."},
+     "Calls after which a function is compiled (0: on the first), or 'auto'."},
     {"set_threshold", PySetThreshold, METH_O,
      "set_threshold(n): compile functions on their call n + 1 from now on ('auto': the "
      "tiering policy)."},

@@ -119,8 +119,7 @@ struct Runtime {
   // The stack one level of such a chain may take: kMaxDirectFrame and the stub's own frame.
   uint64_t level_bytes = 0;
   Stats stats;
-  CompileBudget budget;  // the tiering policy's (tiering.h), from the first enable
-  bool budget_started = false;
+  CompileBudget budget;              // the tiering policy's (tiering.h), from the first enable
   std::vector<int64_t> compile_ns;   // per compiled function, for the median and maximum
   std::vector<CodeState*> compiled;  // pinned: their code objects are never freed
   FILE* log = nullptr;

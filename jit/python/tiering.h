@@ -32,7 +32,11 @@ struct TieringParams {
 class CompileBudget {
  public:
   explicit CompileBudget(const TieringParams& params = {}) : params_(params) {}
-  void Start(int64_t now_ns) { start_ns_ = now_ns; }
+  void Start(int64_t now_ns) {
+    start_ns_ = now_ns;
+    started_ = true;
+  }
+  bool started() const { return started_; }
   // What compiling a function of `units` code units is expected to take, in ns.
   int64_t ExpectedCostNs(int64_t units) const;
   // Whether a compile expected to take `cost_ns` fits the budget at `now_ns`.
@@ -45,6 +49,7 @@ class CompileBudget {
  private:
   TieringParams params_;
   int64_t start_ns_ = 0;
+  bool started_ = false;
   int64_t spent_ns_ = 0;
   // What the estimate learns from: compiles after the first, which under QEMU also pays for
   // translating the compiler itself (56 ms for one function, against 2 ms for the next).
