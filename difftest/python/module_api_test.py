@@ -98,6 +98,12 @@ unlisted_one(1)
 check("jitlist compiles listed", a64jit.is_jit_compiled(listed_one))
 check("jitlist skips unlisted", not a64jit.is_jit_compiled(unlisted_one))
 a64jit.disable()
+check("a jitlist alone: threshold 0", a64jit.get_threshold() == 0,
+      str(a64jit.get_threshold()))
+a64jit.enable()
+check("enable(): the tiering policy", a64jit.get_threshold() == "auto",
+      str(a64jit.get_threshold()))
+a64jit.disable()
 
 # threshold
 a64jit.enable(threshold=3)
@@ -124,6 +130,21 @@ if stats["exec_mode"] == "unicorn":
     check("emulated instructions", stats["emulated_instructions"] > 0, str(stats))
 else:
     check("native: nothing emulated", stats["emulated_instructions"] == 0, str(stats))
+a64jit.disable()
+
+# set_threshold applies at once, also to a function the hook was counting without asking the
+# policy (CodeState::quiet_until, set under the old threshold).
+def recounted(x):
+    return x * 2
+
+
+a64jit.enable(threshold=100)
+for i in range(10):
+    recounted(i)
+check("set_threshold: counted under 100", not a64jit.is_jit_compiled(recounted))
+a64jit.set_threshold(5)
+check("set_threshold: compiled at the next call", recounted(4) == 8 and
+      a64jit.is_jit_compiled(recounted))
 a64jit.disable()
 
 # hot_loop_us: a function with a loop compiles below the threshold once its interpreted runs

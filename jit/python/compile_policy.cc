@@ -6,6 +6,8 @@
 #include <Python.h>
 #include <opcode.h>
 
+#include <limits>
+
 #include "jit/python/runtime_state.h"
 
 namespace a64jit::python {
@@ -80,6 +82,30 @@ bool TieringQualifies(Runtime& r, CodeState* st, PyCodeObject* code) {
 
 }  // namespace
 
+namespace {
+
+// Whether interpreted runs of functions with a loop are timed (TimesLoop).
+bool LoopsTimed(const Config& c) { return c.hot_loop_us > 0 && c.threshold.value_or(0) != 0; }
+
+// The first call count (after the call is counted) at which Qualifies may answer yes again,
+// after it answered no at call st->calls; 0 when any call may (a function whose loop time
+// counts, or one that waits for the budget at its next call).
+int64_t QuietUntil(const Runtime& r, CodeState* st, PyCodeObject* code) {
+  const Config& c = r.config;
+  if (!st->listed) return std::numeric_limits<int64_t>::max();
+  if (LoopsTimed(c)) {
+    if (st->has_loop < 0) st->has_loop = HasLoop(code) ? 1 : 0;
+    if (st->has_loop == 1) return 0;
+  }
+  if (!c.auto_tiering()) {  // yes once the count passes the threshold
+    const int64_t threshold = c.threshold.value_or(0);
+    return threshold < std::numeric_limits<int64_t>::max() ? threshold + 1 : threshold;
+  }
+  return st->waiting ? st->recheck_at : r.budget.params().min_calls;
+}
+
+}  // namespace
+
 bool Qualifies(CodeState* st, PyCodeObject* code) {
   if (st->suppressed) return false;
   Runtime& r = TheRuntime();
@@ -93,21 +119,28 @@ bool Qualifies(CodeState* st, PyCodeObject* code) {
       }
     }
   }
-  if (!st->listed) return false;
-  if (c.auto_tiering()) return TieringQualifies(r, st, code);
-  if (st->calls++ >= c.threshold.value_or(0)) return true;
-  if (c.hot_loop_us > 0 && st->interpreted_ns >= c.hot_loop_us * 1000) {
+  bool yes = false;
+  if (!st->listed) {
+    yes = false;
+  } else if (c.auto_tiering()) {
+    yes = TieringQualifies(r, st, code);
+  } else if (st->calls++ >= c.threshold.value_or(0)) {
+    yes = true;
+  } else if (c.hot_loop_us > 0 && st->interpreted_ns >= c.hot_loop_us * 1000) {
     r.stats.loop_time_qualified++;
-    return true;
+    yes = true;
   }
-  return false;
+  if (!yes) {
+    st->quiet_until = QuietUntil(r, st, code);
+    st->quiet_epoch = r.policy_epoch;
+  }
+  return yes;
 }
 
 // Whether an interpreted run of `st`'s function is timed, for Config::hot_loop_us: only
 // functions with a loop that are still counting, on their way to a threshold above 0.
 bool TimesLoop(const Runtime& r, CodeState* st, PyCodeObject* code) {
-  if (r.config.hot_loop_us <= 0 || r.config.threshold.value_or(0) == 0 || !st->listed ||
-      st->status != CodeState::Status::kCounting) {
+  if (!LoopsTimed(r.config) || !st->listed || st->status != CodeState::Status::kCounting) {
     return false;
   }
   if (st->has_loop < 0) st->has_loop = HasLoop(code) ? 1 : 0;

@@ -15,6 +15,7 @@
 #include "jit/lower/object_layouts.h"
 #include "jit/python/code_info.h"
 #include "jit/python/interp_state.h"
+#include "jit/python/runtime_state.h"
 
 namespace {
 
@@ -59,6 +60,29 @@ TEST_F(Python311, ExportedEntryPointsLink) {
   EXPECT_NE(reinterpret_cast<void*>(&_PyCode_SetExtra), nullptr);
   EXPECT_NE(reinterpret_cast<void*>(&_PyEval_RequestCodeExtraIndex), nullptr);
   EXPECT_NE(reinterpret_cast<void*>(&_PyObject_GetMethod), nullptr);
+}
+
+// The hook reads a code object's extra slots inline (runtime_state.h's CodeExtraSlot): it
+// must see what _PyCode_SetExtra wrote, and nothing for a slot a code object has no room for.
+TEST_F(Python311, CodeExtraSlotReadsWhatSetExtraWrote) {
+  const Py_ssize_t first = _PyEval_RequestCodeExtraIndex(nullptr);
+  const Py_ssize_t second = _PyEval_RequestCodeExtraIndex(nullptr);
+  ASSERT_GE(first, 0);
+  ASSERT_GT(second, first);
+  PyObject* code = Py_CompileString("x = 1", "<extra>", Py_file_input);
+  ASSERT_NE(code, nullptr);
+  const auto* c = reinterpret_cast<PyCodeObject*>(code);
+  EXPECT_EQ(a64jit::python::CodeExtraSlot(c, first), nullptr);  // no extra slots yet
+  int marker = 0;
+  ASSERT_EQ(_PyCode_SetExtra(code, second, &marker), 0);
+  void* via_api = nullptr;
+  ASSERT_EQ(_PyCode_GetExtra(code, second, &via_api), 0);
+  EXPECT_EQ(via_api, &marker);
+  EXPECT_EQ(a64jit::python::CodeExtraSlot(c, second), &marker);
+  EXPECT_EQ(a64jit::python::CodeExtraSlot(c, first), nullptr);
+  EXPECT_EQ(a64jit::python::CodeExtraSlot(c, second + 1), nullptr);  // past the slots it has
+  EXPECT_EQ(a64jit::python::CodeExtraSlot(c, -1), nullptr);
+  Py_DECREF(code);
 }
 
 TEST_F(Python311, EvalFrameHookSeesEveryCallAndDelegates) {

@@ -70,12 +70,8 @@ namespace {
 
 CodeState* StateOf(PyCodeObject* code, PyFunctionObject* func) {
   Runtime& r = TheRuntime();
-  void* extra = nullptr;
-  if (_PyCode_GetExtra(reinterpret_cast<PyObject*>(code), r.extra_index, &extra) < 0) {
-    PyErr_Clear();
-    return nullptr;
-  }
-  if (extra != nullptr) return static_cast<CodeState*>(extra);
+  if (r.extra_index < 0) return nullptr;
+  if (void* extra = CodeExtraSlot(code, r.extra_index)) return static_cast<CodeState*>(extra);
   auto* st = new CodeState();
   st->module = ModuleOf(func);
   st->name = st->module + ":" + Utf8(code->co_qualname);
@@ -415,13 +411,7 @@ A64JIT_ALWAYS_INLINE void ClearFrame(_PyInterpreterFrame* frame) {
 
 // The state of `code` when the cache does not have it (fills the cache for compiled code).
 __attribute__((noinline)) CodeState* ExistingStateSlow(PyCodeObject* code, StateCacheEntry& e) {
-  void* extra = nullptr;
-  if (TheRuntime().extra_index < 0) return nullptr;  // the JIT never ran: nothing to find
-  if (_PyCode_GetExtra(reinterpret_cast<PyObject*>(code), TheRuntime().extra_index, &extra) < 0) {
-    PyErr_Clear();
-    return nullptr;
-  }
-  auto* st = static_cast<CodeState*>(extra);
+  auto* st = static_cast<CodeState*>(CodeExtraSlot(code, TheRuntime().extra_index));
   if (st != nullptr && st->status == CodeState::Status::kCompiled) e = {code, st};
   return st;
 }
@@ -832,6 +822,19 @@ A64JIT_ALWAYS_INLINE CodeState* RunnableState(const Runtime& r, PyThreadState* t
   return st != nullptr && ts->interp == r.interp && !ts->cframe->use_tracing ? st : nullptr;
 }
 
+// Whether `frame`'s call only counts towards its function's compile (CountedQuietly, which
+// counts it) and the interpreter may run it here at once: no tracing, no capture, this
+// runtime's interpreter, and the stack room EvalFrameHookSlow would ask for. A function
+// without a state yet takes EvalFrameHookSlow, which makes one. No library call on the way:
+// most of an application's calls come here, before their functions are compiled, if ever.
+A64JIT_ALWAYS_INLINE bool QuietCall(Runtime& r, PyThreadState* ts, _PyInterpreterFrame* frame) {
+  if (ts->interp != r.interp || ts->cframe->use_tracing || __builtin_expect(CaptureActive(), 0)) {
+    return false;
+  }
+  auto* st = static_cast<CodeState*>(CodeExtraSlot(frame->f_code, r.extra_index));
+  return st != nullptr && StackRoom() >= kMinRoom && CountedQuietly(r, st);
+}
+
 PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag) {
   Runtime& r = TheRuntime();
   // Compiled code whose state is in the cache (it holds compiled states only): the shortest
@@ -845,6 +848,11 @@ PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throw
       InstallVectorcall(frame->f_func, st);
     }
     return RunCompiled(r, st, ts, frame);
+  }
+  // Next most calls: a function still counting, which goes to the interpreter at once.
+  if (throwflag == 0 && QuietCall(r, ts, frame)) {
+    r.stats.interpreted_entries++;
+    return _PyEval_EvalFrameDefault(ts, frame, 0);
   }
   return EvalFrameHookSlow(r, ts, frame, throwflag);
 }
@@ -947,6 +955,8 @@ bool Enable(const Config& config) {
   ConfigureFaultInjection(config);
   Runtime& r = TheRuntime();
   r.config = config;
+  r.config.SettleThreshold();
+  r.policy_epoch++;
   r.interp = PyInterpreterState_Get();
   r.first_thread = PyThreadState_Get();
   r.direct_thread = r.first_thread;

@@ -42,10 +42,19 @@ namespace a64jit::python {
 struct Config {
   // Compile a function when it is called for the (threshold+1)-th time: 0 compiles on the
   // first call (for testing: everything that runs is compiled). kAutoThreshold: the tiering
-  // policy (tiering.h), the runner's and PYTHONJIT=1's default. nullopt with a jitlist: 0.
+  // policy (tiering.h). nullopt: not given, and Enable gives it DefaultThreshold.
   std::optional<int64_t> threshold;
   static constexpr int64_t kAutoThreshold = -1;
   bool auto_tiering() const { return threshold == kAutoThreshold; }
+  // The threshold when none is given, for the runner, a64jit.enable() and A64JIT_*
+  // variables alike: a JIT list given alone compiles what it lists on the first call, as
+  // CinderX's list does; anything else gets the tiering policy.
+  int64_t DefaultThreshold() const {
+    return jitlist.empty() && jitlist_file.empty() ? kAutoThreshold : 0;
+  }
+  void SettleThreshold() {
+    if (!threshold) threshold = DefaultThreshold();
+  }
   // The tiering policy's compile budget: the share of the time since the JIT was enabled
   // that compiling may take, in percent (0: no budget).
   int64_t compile_budget_pct = 10;

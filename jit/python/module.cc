@@ -64,7 +64,7 @@ PyObject* PyEnable(PyObject*, PyObject* args, PyObject* kwargs) {
     PyErr_Format(PyExc_ValueError, "a64jit: %s", e.what());
     return nullptr;
   }
-  int64_t threshold_value = config.threshold.value_or(0);
+  int64_t threshold_value = Config::kAutoThreshold;
   if ((threshold != Py_None && !ThresholdArgument(threshold, &threshold_value)) ||
       !NonNegativeArgument(hot_loop_us, "hot_loop_us", &config.hot_loop_us)) {
     return nullptr;
@@ -340,8 +340,9 @@ PyMethodDef kMethods[] = {
     {"enable", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(PyEnable)),
      METH_VARARGS | METH_KEYWORDS,
      "enable(threshold=None, jitlist=None, hot_loop_us=None): compile functions once they "
-     "proved hot within the compile budget (threshold 'auto'), or after `threshold` calls (0: "
-     "on the first), or, with a loop, once their interpreted runs took "
+     "proved hot within the compile budget (threshold 'auto', the default; 0 with a jitlist "
+     "alone), or after `threshold` calls (0: on the first), or, with a loop, once their "
+     "interpreted runs took "
      "`hot_loop_us` microseconds (default 1000, 0: never), only those matching a "
      "'module:qualname' pattern of `jitlist`."},
     {"disable", PyDisable, METH_NOARGS, "Stop compiling and running compiled code."},

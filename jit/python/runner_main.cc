@@ -113,11 +113,7 @@ int ParseCommandLine(int argc, char** argv, Options* o, int* first) {
     if (!SplitOption(argc, argv, &i, &name, &v)) return Usage(name + " needs a value");
     if (const int status = TakeOption(name, v, o); status >= 0) return status;
   }
-  // A JIT list alone compiles what it lists on the first call (as CinderX does); else auto.
-  if (!o->jit.threshold) {
-    const bool listed = !o->jit.jitlist.empty() || !o->jit.jitlist_file.empty();
-    o->jit.threshold = listed ? 0 : a64jit::python::Config::kAutoThreshold;
-  }
+  o->jit.SettleThreshold();
   *first = i;
   return -1;
 }

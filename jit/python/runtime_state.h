@@ -73,6 +73,11 @@ struct CodeState {
   // The tiering policy: waiting for the compile budget, which it asks again at call recheck_at.
   bool waiting = false;
   int64_t recheck_at = 0;
+  // Until the call whose count reaches quiet_until, the policy's answer is no: the hook counts
+  // the call and interprets it without asking (compile_policy.cc). Valid only while
+  // quiet_epoch is the runtime's policy_epoch (a change of threshold or configuration).
+  int64_t quiet_until = 0;
+  uint32_t quiet_epoch = 0;
   size_t code_size = 0;              // instructions and literal pool
   codegen::CodeStats code_stats;     // where the instructions end, for the disassembly
   std::vector<uint32_t> data_words;  // and where its data words are
@@ -120,6 +125,7 @@ struct Runtime {
   uint64_t level_bytes = 0;
   Stats stats;
   CompileBudget budget;              // the tiering policy's (tiering.h), from the first enable
+  uint32_t policy_epoch = 1;         // advanced when the policy's settings change (quiet_until)
   std::vector<int64_t> compile_ns;   // per compiled function, for the median and maximum
   std::vector<CodeState*> compiled;  // pinned: their code objects are never freed
   FILE* log = nullptr;
@@ -163,6 +169,19 @@ inline uintptr_t StateCacheIndex(const PyCodeObject* code) {
   return (reinterpret_cast<uintptr_t>(code) >> 4) & (kStateCacheSize - 1);
 }
 
+// 3.11's layout of a code object's extra slots (_PyCodeObjectExtra, internal/pycore_code.h):
+// co_extra is NULL or points at a count and that many slots. Read inline on every interpreted
+// call instead of calling _PyCode_GetExtra, a library call through the PLT that also checks
+// the object's type (cpython311_facts_test checks this reading against it).
+struct CodeExtraSlots {
+  Py_ssize_t size;
+  void* slots[1];
+};
+inline void* CodeExtraSlot(const PyCodeObject* code, Py_ssize_t index) {
+  const auto* extra = static_cast<const CodeExtraSlots*>(code->co_extra);
+  return extra != nullptr && index >= 0 && index < extra->size ? extra->slots[index] : nullptr;
+}
+
 // A line in the JIT's log (Config::log), if it has one.
 void Log(const std::string& line);
 
@@ -188,8 +207,20 @@ std::string ModuleOf(PyFunctionObject* func);
 bool GlobMatch(const char* pattern, const char* text);
 // compile_policy.cc: whether `st`'s function is to be compiled on this call (it counts the
 // call), and whether this interpreted run of it is to be timed (Config::hot_loop_us).
+// When it answers no, it sets st->quiet_until, and the hook counts the calls before it alone.
 bool Qualifies(CodeState* st, PyCodeObject* code);
 bool TimesLoop(const Runtime& r, CodeState* st, PyCodeObject* code);
+// Counts a call of a function that is still counting when the policy's answer cannot be yes
+// before call quiet_until (Qualifies sets it): most interpreted calls end here.
+__attribute__((always_inline)) inline bool CountedQuietly(const Runtime& r, CodeState* st) {
+  if (st->status != CodeState::Status::kCounting || st->quiet_epoch != r.policy_epoch ||
+      st->calls + 1 >= st->quiet_until) {
+    return false;
+  }
+  st->calls++;
+  return true;
+}
+
 // The tiering policy's parameters for `config` (its compile budget).
 TieringParams TieringFor(const Config& config);
 

@@ -37,8 +37,15 @@ bool Suppress(PyObject* func) {
   return true;
 }
 
-int64_t Threshold() { return TheRuntime().config.threshold.value_or(0); }
-void SetThreshold(int64_t calls) { TheRuntime().config.threshold = calls; }
+int64_t Threshold() {
+  const Config& c = TheRuntime().config;
+  return c.threshold.value_or(c.DefaultThreshold());
+}
+void SetThreshold(int64_t calls) {
+  Runtime& r = TheRuntime();
+  r.config.threshold = calls;
+  r.policy_epoch++;  // the counts the hook skips Qualifies for were set by the old threshold
+}
 
 std::vector<std::string> JitList() {
   const Config& c = TheRuntime().config;
