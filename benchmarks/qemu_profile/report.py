@@ -133,6 +133,9 @@ def main(argv):
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--nm", default="aarch64-linux-gnu-nm")
     ap.add_argument("--perf-map", help="name JIT code by this perf map (a64jit-run --perf-map)")
+    ap.add_argument("--by-object", action="store_true",
+                    help="one row per file (libpython, libc, the runner, a64jit: compiled code) "
+                    "instead of per function")
     args = ap.parse_args(argv)
     try:
         counts = load_profile(args.profile)
@@ -148,6 +151,8 @@ def main(argv):
         if c == 0:
             continue
         name = sym.name(vaddr)
+        if args.by_object:  # "file:function" -> "file"; compiled code is "a64jit:..."
+            name = name.split(":", 1)[0]
         insns[name] += c * n
         blocks[name] += c
         if is_indirect_branch(last):

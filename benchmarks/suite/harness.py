@@ -15,8 +15,9 @@ fails the process (exit 1) so that a wrong answer never passes as a fast one. Th
 It prints one line, `suite-result {json}`, with those figures in milliseconds per call.
 
 With A64JIT_SUITE_MODE=process it does a fixed amount of work instead, `calls` calls (the
-program's choice, as much as a short run of the real thing), and only checks the result: the
-driver times the whole process, which calibration would make meaningless.
+program's choice, as much as a short run of the real thing; A64JIT_SUITE_CALLS overrides it),
+and only checks the result: the driver times the whole process, which calibration would make
+meaningless.
 """
 import json
 import os
@@ -39,6 +40,7 @@ def _timed(workload, loops, check):
 
 def run(name, workload, check, calls=20):
     if os.environ.get("A64JIT_SUITE_MODE") == "process":
+        calls = int(os.environ.get("A64JIT_SUITE_CALLS", calls))
         _timed(workload, calls, check)
         print("suite-result " + json.dumps({"name": name, "calls": calls}))
         return

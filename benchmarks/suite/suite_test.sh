@@ -29,5 +29,9 @@ $py benchmarks/suite/run_suite.py --stock $py --jit $py --runs 1 --dir "$out/bad
   > /dev/null 2> "$out/bad.log"
 check "a wrong result fails the run, named" test $? != 0 -a \
   "$(grep -c 'wrong result: got 41' "$out/bad.log")" -ge 1
+line=$(A64JIT_SUITE_MODE=process A64JIT_SUITE_CALLS=3 PYTHONPATH=benchmarks/suite \
+  $py benchmarks/suite/programs/cli_config.py)
+check "A64JIT_SUITE_CALLS sets a process's calls (instructions.py)" \
+  test "$line" = 'suite-result {"name": "cli_config", "calls": 3}'
 cat "$out/table.md"
 check_summary
