@@ -21,6 +21,7 @@
 #include "jit/python/interp_state.h"
 #include "jit/python/jit_stack.h"
 #include "jit/python/runtime_state.h"
+#include "jit/python/start_delay.h"
 #include "jit/runtime/helpers.h"
 #include "jit/runtime/stub_entries.h"
 
@@ -106,43 +107,6 @@ void CompleteFrame(const CodeState& st, _PyInterpreterFrame* frame, uint64_t cod
   }
   frame->stacktop = co->co_nlocalsplus + site.depth;
   if (!site.keep_prev_instr) frame->prev_instr = _PyCode_CODE(co) + site.prev_unit;
-}
-
-// A compiled frame that leaves with an exception enters the interpreter as a generator's
-// throw() does (throwflag 1), and 3.11 then reports a "call" event to the tracer and the
-// profiler (TRACE_FUNCTION_THROW_ENTRY): right for a generator being resumed, wrong for a
-// frame that has been running all along. While tracing is on, the interpreter gets filters
-// in place of the trace and profile functions that drop exactly that one event.
-struct EntryEventFilter {
-  Py_tracefunc trace = nullptr, profile = nullptr;
-};
-thread_local EntryEventFilter t_entry_filter;
-
-int FilterTraceEntry(PyObject* obj, PyFrameObject* f, int what, PyObject* arg) {
-  PyThreadState* ts = PyThreadState_Get();
-  ts->c_tracefunc = t_entry_filter.trace;
-  return what == PyTrace_CALL ? 0 : t_entry_filter.trace(obj, f, what, arg);
-}
-
-int FilterProfileEntry(PyObject* obj, PyFrameObject* f, int what, PyObject* arg) {
-  PyThreadState* ts = PyThreadState_Get();
-  ts->c_profilefunc = t_entry_filter.profile;
-  return what == PyTrace_CALL ? 0 : t_entry_filter.profile(obj, f, what, arg);
-}
-
-__attribute__((noinline)) PyObject* RaiseInInterpreter(PyThreadState* ts,
-                                                       _PyInterpreterFrame* frame) {
-  if (!ts->cframe->use_tracing) return _PyEval_EvalFrameDefault(ts, frame, 1);
-  const EntryEventFilter saved = t_entry_filter;  // a nested deopt inside a trace function
-  t_entry_filter = {ts->c_tracefunc, ts->c_profilefunc};
-  if (ts->c_tracefunc != nullptr) ts->c_tracefunc = FilterTraceEntry;
-  if (ts->c_profilefunc != nullptr) ts->c_profilefunc = FilterProfileEntry;
-  PyObject* result = _PyEval_EvalFrameDefault(ts, frame, 1);
-  // Not reached if the interpreter left before its entry events (a RecursionError).
-  if (ts->c_tracefunc == FilterTraceEntry) ts->c_tracefunc = t_entry_filter.trace;
-  if (ts->c_profilefunc == FilterProfileEntry) ts->c_profilefunc = t_entry_filter.profile;
-  t_entry_filter = saved;
-  return result;
 }
 
 // The first half of a run of compiled code: the recursion counted, the frame made current.
@@ -948,14 +912,47 @@ CodeState* StateOfFunction(PyObject* func, bool create) {
   return st;
 }
 
+namespace {
+
+// Puts the eval-frame hook in, from Enable or later from the start delay's waker (holding
+// the GIL), unless the JIT was disabled meanwhile.
+void InstallHook() {
+  Runtime& r = TheRuntime();
+  if (!r.enabled()) return;
+  if (r.executor == nullptr && !EnsureEngine(r.config)) {  // deferred by the start delay
+    ReportLateStartFailure();
+    Disable();
+    return;
+  }
+  if (r.stats.hook_started_ms < 0)
+    r.stats.hook_started_ms = (MonotonicNs() - r.enabled_ns) / 1000000;
+  _PyInterpreterState_SetEvalFrameFunc(r.interp, EvalFrameHook);
+  if (g_gen_iternext == nullptr) {
+    g_gen_iternext = PyGen_Type.tp_iternext;
+    PyGen_Type.tp_iternext = JitGenIterNext;
+  }
+}
+
+}  // namespace
+
+void StartHookNow() {
+  if (!TheRuntime().enabled()) return;
+  DisarmHook();
+  InstallHook();
+}
+
 bool Enable(const Config& config) {
   SetJitStackMib(static_cast<size_t>(config.stack_mib));  // before the executor's stack is made
-  if (!EnsureRuntime(config)) return false;
+  Config settled = config;
+  settled.SettleThreshold();
+  const int64_t delay = StartDelayMs(settled);
+  // With a delay, the engine waits for the hook (InstallHook): a process that ends first
+  // never pays for it.
+  if (!(delay > 0 ? OpenOutputs(config) : EnsureRuntime(config))) return false;
   ConfigureCapture(CaptureSettings{config.capture_file});
   ConfigureFaultInjection(config);
   Runtime& r = TheRuntime();
-  r.config = config;
-  r.config.SettleThreshold();
+  r.config = settled;
   r.policy_epoch++;
   r.interp = PyInterpreterState_Get();
   r.first_thread = PyThreadState_Get();
@@ -965,15 +962,23 @@ bool Enable(const Config& config) {
     r.budget.Start(MonotonicNs());
   }
   r.stub_thread = r.stub_off_runs == 0 ? r.direct_thread : nullptr;
-  _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), EvalFrameHook);
-  if (g_gen_iternext == nullptr) {
-    g_gen_iternext = PyGen_Type.tp_iternext;
-    PyGen_Type.tp_iternext = JitGenIterNext;
+  // The hook goes in after the start delay (start_delay.h), from a thread that takes the GIL
+  // of the main interpreter: elsewhere, or with the hook in already, at once.
+  r.enabled_ns = MonotonicNs();
+  r.stats.start_delay_ms = delay;
+  r.stats.hook_started_ms = -1;
+  const bool hooked = _PyInterpreterState_GetEvalFrameFunc(r.interp) == EvalFrameHook;
+  if (delay > 0 && !hooked && r.interp == PyInterpreterState_Main() &&
+      ArmHook(delay, InstallHook)) {
+    return true;
   }
+  if (r.executor == nullptr && !EnsureEngine(r.config)) return false;  // a delay not armed
+  InstallHook();
   return true;
 }
 
 void Disable() {
+  DisarmHook();
   Runtime& r = TheRuntime();
   r.direct_thread = nullptr;
   r.stub_thread = nullptr;
@@ -986,14 +991,5 @@ void Disable() {
 
 void CountBreakerCall() { TheRuntime().stats.breaker_calls++; }
 void CountCaughtException() { TheRuntime().stats.caught++; }
-
-void AddTracebackEntry(_PyInterpreterFrame* frame) {
-  PyFrameObject* f = frame->frame_obj != nullptr ? frame->frame_obj : PyEval_GetFrame();
-  if (f != nullptr) {
-    PyTraceBack_Here(f);
-  } else {
-    PyErr_NoMemory();
-  }
-}
 
 }  // namespace a64jit::python

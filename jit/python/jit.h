@@ -58,6 +58,14 @@ struct Config {
   // The tiering policy's compile budget: the share of the time since the JIT was enabled
   // that compiling may take, in percent (0: no budget).
   int64_t compile_budget_pct = 10;
+  // With the tiering policy and a budget, the eval-frame hook goes in this many milliseconds
+  // after the JIT is enabled, not at once: 3.11 stops running Python-to-Python calls inside
+  // the caller's interpreter loop while a hook is in, which costs an interpreted program
+  // about a tenth, and a process too short to compile anything would only pay that.
+  // kAutoStartDelay: three times the CPU time the process took to get to the enable (its
+  // start-up, as measured on this machine). 0: at once (a64jit.enable()'s default).
+  int64_t start_delay_ms = kAutoStartDelay;
+  static constexpr int64_t kAutoStartDelay = -1;
   // A function with a loop (a JUMP_BACKWARD) whose interpreted runs have taken this many
   // microseconds in all, callees included, compiles at its next call even below the
   // threshold: calls alone miss a loop that runs long in a function called a few times, and
@@ -172,6 +180,10 @@ struct Stats {
   // budget at least once, and those still waiting at exit.
   int64_t budget_deferred = 0;
   int64_t budget_waiting = 0;
+  // Config::start_delay_ms as it applied, and when the eval-frame hook went in: milliseconds
+  // after the enable, -1 while it has not (the process may end first: then it ran as stock).
+  int64_t start_delay_ms = 0;
+  int64_t hook_started_ms = -1;
   // Compile time: per function (median, 90th percentile, maximum) and per stage (total over
   // functions).
   int64_t compile_us_median = 0;

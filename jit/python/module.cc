@@ -64,6 +64,8 @@ PyObject* PyEnable(PyObject*, PyObject* args, PyObject* kwargs) {
     PyErr_Format(PyExc_ValueError, "a64jit: %s", e.what());
     return nullptr;
   }
+  // A program that switches the JIT on itself has started already: the hook goes in at once.
+  config.start_delay_ms = 0;
   int64_t threshold_value = Config::kAutoThreshold;
   if ((threshold != Py_None && !ThresholdArgument(threshold, &threshold_value)) ||
       !NonNegativeArgument(hot_loop_us, "hot_loop_us", &config.hot_loop_us)) {
@@ -278,6 +280,8 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "loop_time_qualified", s.loop_time_qualified) == 0 &&
        SetInt(d, "budget_deferred", s.budget_deferred) == 0 &&
        SetInt(d, "budget_waiting", s.budget_waiting) == 0 &&
+       SetInt(d, "start_delay_ms", s.start_delay_ms) == 0 &&
+       SetInt(d, "hook_started_ms", s.hook_started_ms) == 0 &&
        SetInt(d, "compile_us_max", s.compile_us_max) == 0 &&
        SetInt(d, "compile_hir_ns", s.compile_hir_ns) == 0 &&
        SetInt(d, "compile_lower_ns", s.compile_lower_ns) == 0 &&

@@ -63,6 +63,14 @@ std::string CompileBudget(const std::string& v, RunSettings* s) {
 
 std::string HotLoop(const std::string& v, RunSettings* s) { return Count(v, &s->jit.hot_loop_us); }
 
+std::string StartDelay(const std::string& v, RunSettings* s) {
+  if (v == "auto") {
+    s->jit.start_delay_ms = Config::kAutoStartDelay;
+    return "";
+  }
+  return Count(v, &s->jit.start_delay_ms);
+}
+
 std::string JitList(const std::string& v, RunSettings* s) {
   s->jit.jitlist = SplitList(v);
   return "";
@@ -223,6 +231,11 @@ const std::vector<OptionSpec> kOptionTable = {
      "with `auto`, compiling may take PCT percent of the time since the JIT was enabled "
      "(default 10; 0: no budget)",
      CompileBudget},
+    {"--start-delay", "MS|auto", "A64JIT_START_DELAY",
+     "with `auto` and a budget, the eval-frame hook goes in MS milliseconds after the JIT is "
+     "enabled; `auto` (the default): three times the CPU time the process took to start; "
+     "a process that ends first runs as stock (`a64jit.enable()`: 0)",
+     StartDelay},
     {"--hot-loop-us", "N", "A64JIT_HOT_LOOP_US",
      "with a threshold above 0 or `auto`, also compile a function with a loop once its "
      "interpreted runs took N microseconds in all (default 1000; 0: calls only); `auto` waits "

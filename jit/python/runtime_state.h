@@ -126,6 +126,7 @@ struct Runtime {
   Stats stats;
   CompileBudget budget;              // the tiering policy's (tiering.h), from the first enable
   uint32_t policy_epoch = 1;         // advanced when the policy's settings change (quiet_until)
+  int64_t enabled_ns = 0;            // when Enable last ran (MonotonicNs)
   std::vector<int64_t> compile_ns;   // per compiled function, for the median and maximum
   std::vector<CodeState*> compiled;  // pinned: their code objects are never freed
   FILE* log = nullptr;
@@ -201,6 +202,12 @@ CodeState* StateOfFunction(PyObject* func, bool create);
 // The executor, the shared stubs and the native tools, as `config` asks (stubs.cc); false
 // with a Python error set if they cannot be made.
 bool EnsureRuntime(const Config& config);
+// Its two halves: the engine (the code-extra index, the executor, the stubs: the costly part,
+// which a start delay defers to when the hook goes in), and what `config` names to write to
+// (the log, the perf map and jitdump, the debugger interface), opened when the JIT is enabled
+// so that a bad path is an error there.
+bool EnsureEngine(const Config& config);
+bool OpenOutputs(const Config& config);
 // The name of `func`'s module ("?" without a function).
 std::string ModuleOf(PyFunctionObject* func);
 // Whether `text` matches `pattern`, whose `*` matches any run of characters.
@@ -223,6 +230,14 @@ __attribute__((always_inline)) inline bool CountedQuietly(const Runtime& r, Code
 
 // The tiering policy's parameters for `config` (its compile budget).
 TieringParams TieringFor(const Config& config);
+
+// Puts the eval-frame hook in now if the JIT is on and its start delay still runs: for steering
+// that wants compiled code to run at once (a numeric threshold, force_compile).
+void StartHookNow();
+
+// The interpreter running `frame` from its exception (throwflag 1), as a deopt with an error
+// does, without the "call" event tracing would report there (raise_in_interpreter.cc).
+PyObject* RaiseInInterpreter(PyThreadState* ts, _PyInterpreterFrame* frame);
 
 // Compiles `code` (compile.cc): on success st is kCompiled and its code installed; else
 // kFailed, with the reason logged and counted.

@@ -129,6 +129,13 @@ std::string StatsSummary() {
   const Stats s = GetStats();
   std::ostringstream o;
   o << "a64jit: exec mode " << (s.exec_mode.empty() ? "none" : s.exec_mode) << "\n";
+  if (s.hook_started_ms >= 0) {
+    o << "a64jit: the eval-frame hook went in " << s.hook_started_ms
+      << " ms after the JIT was enabled (start delay " << s.start_delay_ms << " ms)\n";
+  } else if (!s.exec_mode.empty()) {
+    o << "a64jit: the process ended within the start delay (" << s.start_delay_ms
+      << " ms): it ran as stock, nothing compiled by the policy\n";
+  }
   o << "a64jit: compiled " << s.compiled << " functions, " << s.code_bytes << " bytes\n";
   o << "a64jit: not compiled " << s.failed << "\n";
   o << "a64jit: compiled share " << Share(s.compiled, s.compiled + s.failed + s.budget_waiting)
@@ -203,6 +210,8 @@ std::string StatsJson() {
                               {"loop_time_qualified", s.loop_time_qualified},
                               {"budget_deferred", s.budget_deferred},
                               {"budget_waiting", s.budget_waiting},
+                              {"start_delay_ms", s.start_delay_ms},
+                              {"hook_started_ms", s.hook_started_ms},
                               {"exec_mode", s.exec_mode},
                               {"other_thread_entries", s.other_thread_entries},
                               {"breaker_calls", s.breaker_calls},

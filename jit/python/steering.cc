@@ -27,6 +27,7 @@ bool ForceCompile(PyObject* func) {
     auto* f = reinterpret_cast<PyFunctionObject*>(func);
     Compile(st, reinterpret_cast<PyCodeObject*>(f->func_code), f);
   }
+  StartHookNow();  // so that interpreted callers reach the compiled code
   return st->status == CodeState::Status::kCompiled;
 }
 
@@ -45,6 +46,7 @@ void SetThreshold(int64_t calls) {
   Runtime& r = TheRuntime();
   r.config.threshold = calls;
   r.policy_epoch++;  // the counts the hook skips Qualifies for were set by the old threshold
+  if (calls != Config::kAutoThreshold) StartHookNow();  // the start delay is auto's alone
 }
 
 std::vector<std::string> JitList() {

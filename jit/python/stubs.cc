@@ -154,7 +154,7 @@ bool StartNativeTools(const Config& config) {
 
 }  // namespace
 
-bool EnsureRuntime(const Config& config) {
+bool EnsureEngine(const Config& config) {
   Runtime& r = TheRuntime();
   try {
     if (r.extra_index < 0) {
@@ -219,8 +219,14 @@ bool EnsureRuntime(const Config& config) {
     PyErr_Format(PyExc_RuntimeError, "a64jit: %s", e.what());
     return false;
   }
-  r.stats.exec_mode = runtime::ExecModeName(r.executor->mode());
-  r.direct_calls = r.executor->mode() == runtime::ExecMode::kNative && !config.checked_native;
+  return true;
+}
+
+bool OpenOutputs(const Config& config) {
+  Runtime& r = TheRuntime();
+  const runtime::ExecMode mode = config.exec_mode.value_or(emu::HostExecMode());
+  r.stats.exec_mode = runtime::ExecModeName(mode);
+  r.direct_calls = mode == runtime::ExecMode::kNative && !config.checked_native;
   if (r.log != nullptr && r.log != stderr) std::fclose(r.log);
   r.log = nullptr;
   if (config.log == "stderr" || config.log == "1") {
@@ -234,5 +240,7 @@ bool EnsureRuntime(const Config& config) {
   }
   return StartNativeTools(config);
 }
+
+bool EnsureRuntime(const Config& config) { return EnsureEngine(config) && OpenOutputs(config); }
 
 }  // namespace a64jit::python

@@ -1,0 +1,183 @@
+#include "jit/python/start_delay.h"
+
+#include <Python.h>
+#include <time.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+namespace a64jit::python {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Three times the start-up: a process that lives less than about four times its start-up
+// spends it importing and setting up, where compiling cannot pay for itself.
+constexpr int64_t kStartUpFactor = 3;
+
+// The wakers' shared state. Replaced, and the old one left allocated, in a forked child: the
+// parent's threads do not exist there (destroying their std::thread objects would abort),
+// and the parent's mutex may have been held at the fork.
+struct Wakers {
+  std::mutex mu;
+  std::condition_variable cv;
+  uint64_t epoch = 0;                // the arming in force: a waker armed with another one leaves
+  bool stopping = false;             // the interpreter is finalizing: every waker leaves
+  std::vector<std::thread> threads;  // changed under the GIL only
+};
+Wakers* g_wakers = new Wakers();
+
+// Under the GIL: the install still due, and when (for a forked child to arm again).
+bool g_pending = false;
+Clock::time_point g_due;
+void (*g_install)() = nullptr;
+bool g_registered = false;  // the atexit and at-fork callbacks; a forked child inherits them
+
+bool Current(const Wakers* w, uint64_t epoch) { return !w->stopping && w->epoch == epoch; }
+
+// A waker's thread: sleeps until `due` unless cancelled, then installs holding the GIL,
+// asking again once it has it (a cancel may have come while it waited for the GIL).
+void Wake(Wakers* w, uint64_t epoch, Clock::time_point due) {
+  {
+    std::unique_lock<std::mutex> lock(w->mu);
+    w->cv.wait_until(lock, due, [&] { return !Current(w, epoch); });
+    if (!Current(w, epoch)) return;
+  }
+  const PyGILState_STATE gil = PyGILState_Ensure();
+  bool install = false;
+  {
+    std::lock_guard<std::mutex> lock(w->mu);
+    install = Current(w, epoch);
+  }
+  if (install) {
+    g_pending = false;
+    g_install();
+  }
+  PyGILState_Release(gil);
+}
+
+// Starts a waker for g_due, cancelling any earlier one; false if no thread could be made.
+bool StartWaker() {
+  Wakers* w = g_wakers;
+  uint64_t epoch = 0;
+  {
+    std::lock_guard<std::mutex> lock(w->mu);
+    if (w->stopping) return false;
+    epoch = ++w->epoch;
+  }
+  w->cv.notify_all();
+  try {
+    w->threads.emplace_back(Wake, w, epoch, g_due);
+  } catch (const std::system_error&) {
+    return false;
+  }
+  g_pending = true;
+  return true;
+}
+
+// atexit: every waker stopped and joined while the interpreter can still give them the GIL
+// (one may be waiting for it).
+PyObject* StopWakers(PyObject*, PyObject*) {
+  Wakers* w = g_wakers;
+  {
+    std::lock_guard<std::mutex> lock(w->mu);
+    w->stopping = true;
+  }
+  w->cv.notify_all();
+  std::vector<std::thread> threads = std::move(w->threads);
+  Py_BEGIN_ALLOW_THREADS;
+  for (std::thread& t : threads) t.join();
+  Py_END_ALLOW_THREADS;
+  Py_RETURN_NONE;
+}
+
+// os.register_at_fork(after_in_child=...): a waker of the child's own for what is left.
+PyObject* AfterForkInChild(PyObject*, PyObject*) {
+  g_wakers = new Wakers();
+  if (g_pending) StartWaker();
+  Py_RETURN_NONE;
+}
+
+PyMethodDef kStopWakers = {"_a64jit_stop_wakers", StopWakers, METH_NOARGS, nullptr};
+PyMethodDef kAfterFork = {"_a64jit_after_fork_in_child", AfterForkInChild, METH_NOARGS, nullptr};
+
+// Calls module.name(*args, **kwargs); false (the error cleared) if anything fails.
+bool CallIn(const char* module, const char* name, PyObject* args, PyObject* kwargs) {
+  PyObject* m = PyImport_ImportModule(module);
+  PyObject* f = m != nullptr ? PyObject_GetAttrString(m, name) : nullptr;
+  PyObject* result = f != nullptr && args != nullptr ? PyObject_Call(f, args, kwargs) : nullptr;
+  const bool ok = result != nullptr;
+  Py_XDECREF(result);
+  Py_XDECREF(f);
+  Py_XDECREF(m);
+  if (!ok) PyErr_Clear();
+  return ok;
+}
+
+bool RegisterCallbacks() {
+  if (g_registered) return true;
+  PyObject* stop = PyCFunction_New(&kStopWakers, nullptr);
+  PyObject* child = PyCFunction_New(&kAfterFork, nullptr);
+  PyObject* stop_args = stop != nullptr ? PyTuple_Pack(1, stop) : nullptr;
+  PyObject* no_args = PyTuple_New(0);
+  PyObject* child_kwargs =
+      child != nullptr ? Py_BuildValue("{s:O}", "after_in_child", child) : nullptr;
+  g_registered = stop_args != nullptr && child_kwargs != nullptr &&
+                 CallIn("atexit", "register", stop_args, nullptr) &&
+                 CallIn("os", "register_at_fork", no_args, child_kwargs);
+  Py_XDECREF(child_kwargs);
+  Py_XDECREF(no_args);
+  Py_XDECREF(stop_args);
+  Py_XDECREF(child);
+  Py_XDECREF(stop);
+  if (!g_registered) PyErr_Clear();
+  return g_registered;
+}
+
+}  // namespace
+
+int64_t StartDelayMs(const Config& config) {
+  if (config.start_delay_ms != Config::kAutoStartDelay) return config.start_delay_ms;
+  if (!config.auto_tiering() || config.compile_budget_pct == 0) return 0;
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return kStartUpFactor * (int64_t{t.tv_sec} * 1000 + t.tv_nsec / 1000000);
+}
+
+bool ArmHook(int64_t delay_ms, void (*install)()) {
+  if (!RegisterCallbacks()) return false;
+  g_install = install;
+  g_due = Clock::now() + std::chrono::milliseconds(delay_ms);
+  return StartWaker();
+}
+
+void ReportLateStartFailure() {
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  PyObject* text = value != nullptr ? PyObject_Str(value) : nullptr;
+  const char* what = text != nullptr ? PyUnicode_AsUTF8(text) : nullptr;
+  std::fprintf(stderr, "a64jit: the JIT could not start, the process goes on stock: %s\n",
+               what != nullptr ? what : "unknown error");
+  Py_XDECREF(text);
+  Py_XDECREF(type);
+  Py_XDECREF(value);
+  Py_XDECREF(traceback);
+  PyErr_Clear();
+}
+
+void DisarmHook() {
+  g_pending = false;
+  Wakers* w = g_wakers;
+  {
+    std::lock_guard<std::mutex> lock(w->mu);
+    w->epoch++;
+  }
+  w->cv.notify_all();
+}
+
+}  // namespace a64jit::python

@@ -1,0 +1,31 @@
+// When the eval-frame hook goes in (Config::start_delay_ms). With a delay, a waker thread
+// sleeps until it is due, takes the GIL and calls the install function; a process that ends
+// first never had the hook and ran as stock. The waker is stopped and joined at exit
+// (atexit), and a forked child that was still waiting gets a waker of its own for what is
+// left of the delay (os.register_at_fork).
+#ifndef A64JIT_JIT_PYTHON_START_DELAY_H_
+#define A64JIT_JIT_PYTHON_START_DELAY_H_
+
+#include <cstdint>
+
+#include "jit/python/jit.h"
+
+namespace a64jit::python {
+
+// The delay for `config`, in milliseconds: its start_delay_ms, or for kAutoStartDelay three
+// times the process's CPU time so far when the tiering policy runs with a budget, else 0.
+int64_t StartDelayMs(const Config& config);
+
+// Calls install() (holding the GIL) delay_ms from now, on a thread of its own. Called with
+// the GIL held. A later ArmHook or DisarmHook cancels a call not yet made. False when the
+// waker cannot be set up (the caller installs at once).
+bool ArmHook(int64_t delay_ms, void (*install)());
+void DisarmHook();
+
+// For a start that fails when the delay ends (the engine could not be made): the Python
+// error set then, printed to stderr and cleared; there is no caller to raise it to.
+void ReportLateStartFailure();
+
+}  // namespace a64jit::python
+
+#endif  // A64JIT_JIT_PYTHON_START_DELAY_H_
