@@ -17,7 +17,7 @@ For each program, under `qemu-aarch64 -plugin tb_profile.so` (benchmarks/qemu_pr
             Python code better, only by doing less of that C work.
 
 Usage: instructions.py --runner A64JIT_RUN --plugin TB_PROFILE_SO [--jit-args ARGS]
-                       [--calls A,B] [--json OUT] [PROGRAM...]
+                       [--calls A,B] [--no-process] [--json OUT] [PROGRAM...]
   --jit-args: the JIT side's runner options (default: none, the default policy; the bound
   wants --threshold=0, everything compiled).
 """
@@ -70,7 +70,8 @@ def measure(args, program, side_args, tmp):
     a, b = args.calls
     few = profile(args, side_args, program, a, os.path.join(tmp, "few"))
     many = profile(args, side_args, program, b, os.path.join(tmp, "many"))
-    whole = profile(args, side_args, program, None, os.path.join(tmp, "whole"))
+    whole = {"skipped": float("nan")} if args.no_process else profile(
+        args, side_args, program, None, os.path.join(tmp, "whole"))
     warm = {k: (many[k] - few[k]) / (b - a) for k in set(many) | set(few)}
     return sum(warm.values()), warm, sum(whole.values())
 
@@ -83,6 +84,8 @@ def main():
     ap.add_argument("--jit-args", default="")
     ap.add_argument("--calls", default="2,7")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--no-process", action="store_true",
+                    help="warm figures only (no whole-process runs)")
     ap.add_argument("programs", nargs="*")
     args = ap.parse_args()
     args.calls = [int(c) for c in args.calls.split(",")]

@@ -20,9 +20,7 @@ using Clock = std::chrono::steady_clock;
 // spends it importing and setting up, where compiling cannot pay for itself.
 constexpr int64_t kStartUpFactor = 3;
 
-// The wakers' shared state. Replaced, and the old one left allocated, in a forked child: the
-// parent's threads do not exist there (destroying their std::thread objects would abort),
-// and the parent's mutex may have been held at the fork.
+// The wakers' shared state.
 struct Wakers {
   std::mutex mu;
   std::condition_variable cv;
@@ -30,9 +28,10 @@ struct Wakers {
   bool stopping = false;             // the interpreter is finalizing: every waker leaves
   std::vector<std::thread> threads;  // changed under the GIL only
 };
-Wakers* g_wakers = new Wakers();
+// Never destroyed: a joinable std::thread left at a C++ exit (no atexit run) would abort.
+Wakers& g_wakers = *new Wakers();
 
-// Under the GIL: the install still due, and when (for a forked child to arm again).
+// Under the GIL: the install still due, and when (to start a waker again after a fork).
 bool g_pending = false;
 Clock::time_point g_due;
 void (*g_install)() = nullptr;
@@ -63,16 +62,15 @@ void Wake(Wakers* w, uint64_t epoch, Clock::time_point due) {
 
 // Starts a waker for g_due, cancelling any earlier one; false if no thread could be made.
 bool StartWaker() {
-  Wakers* w = g_wakers;
   uint64_t epoch = 0;
   {
-    std::lock_guard<std::mutex> lock(w->mu);
-    if (w->stopping) return false;
-    epoch = ++w->epoch;
+    std::lock_guard<std::mutex> lock(g_wakers.mu);
+    if (g_wakers.stopping) return false;
+    epoch = ++g_wakers.epoch;
   }
-  w->cv.notify_all();
+  g_wakers.cv.notify_all();
   try {
-    w->threads.emplace_back(Wake, w, epoch, g_due);
+    g_wakers.threads.emplace_back(Wake, &g_wakers, epoch, g_due);
   } catch (const std::system_error&) {
     return false;
   }
@@ -80,31 +78,43 @@ bool StartWaker() {
   return true;
 }
 
-// atexit: every waker stopped and joined while the interpreter can still give them the GIL
-// (one may be waiting for it).
-PyObject* StopWakers(PyObject*, PyObject*) {
-  Wakers* w = g_wakers;
+// Every waker told to leave (for good when finalizing) and joined, the GIL released meanwhile:
+// one may be waiting for it.
+void JoinWakers(bool finalizing) {
   {
-    std::lock_guard<std::mutex> lock(w->mu);
-    w->stopping = true;
+    std::lock_guard<std::mutex> lock(g_wakers.mu);
+    g_wakers.epoch++;
+    g_wakers.stopping |= finalizing;
   }
-  w->cv.notify_all();
-  std::vector<std::thread> threads = std::move(w->threads);
+  g_wakers.cv.notify_all();
+  std::vector<std::thread> threads = std::move(g_wakers.threads);
+  g_wakers.threads.clear();
   Py_BEGIN_ALLOW_THREADS;
   for (std::thread& t : threads) t.join();
   Py_END_ALLOW_THREADS;
+}
+
+// atexit: no waker outlives the interpreter.
+PyObject* StopWakers(PyObject*, PyObject*) {
+  JoinWakers(true);
   Py_RETURN_NONE;
 }
 
-// os.register_at_fork(after_in_child=...): a waker of the child's own for what is left.
-PyObject* AfterForkInChild(PyObject*, PyObject*) {
-  g_wakers = new Wakers();
+// os.register_at_fork: no waker thread at the fork itself (a thread in the parent makes
+// QEMU 7.2's user mode abort when the child starts one, "cpu == current_cpu"), then one
+// again on each side for what is left of the delay.
+PyObject* BeforeFork(PyObject*, PyObject*) {
+  JoinWakers(false);
+  Py_RETURN_NONE;
+}
+PyObject* AfterFork(PyObject*, PyObject*) {
   if (g_pending) StartWaker();
   Py_RETURN_NONE;
 }
 
 PyMethodDef kStopWakers = {"_a64jit_stop_wakers", StopWakers, METH_NOARGS, nullptr};
-PyMethodDef kAfterFork = {"_a64jit_after_fork_in_child", AfterForkInChild, METH_NOARGS, nullptr};
+PyMethodDef kBeforeFork = {"_a64jit_before_fork", BeforeFork, METH_NOARGS, nullptr};
+PyMethodDef kAfterFork = {"_a64jit_after_fork", AfterFork, METH_NOARGS, nullptr};
 
 // Calls module.name(*args, **kwargs); false (the error cleared) if anything fails.
 bool CallIn(const char* module, const char* name, PyObject* args, PyObject* kwargs) {
@@ -122,19 +132,18 @@ bool CallIn(const char* module, const char* name, PyObject* args, PyObject* kwar
 bool RegisterCallbacks() {
   if (g_registered) return true;
   PyObject* stop = PyCFunction_New(&kStopWakers, nullptr);
-  PyObject* child = PyCFunction_New(&kAfterFork, nullptr);
+  PyObject* before = PyCFunction_New(&kBeforeFork, nullptr);
+  PyObject* after = PyCFunction_New(&kAfterFork, nullptr);
   PyObject* stop_args = stop != nullptr ? PyTuple_Pack(1, stop) : nullptr;
   PyObject* no_args = PyTuple_New(0);
-  PyObject* child_kwargs =
-      child != nullptr ? Py_BuildValue("{s:O}", "after_in_child", child) : nullptr;
-  g_registered = stop_args != nullptr && child_kwargs != nullptr &&
+  PyObject* fork_kwargs = before != nullptr && after != nullptr
+                              ? Py_BuildValue("{s:O,s:O,s:O}", "before", before, "after_in_parent",
+                                              after, "after_in_child", after)
+                              : nullptr;
+  g_registered = stop_args != nullptr && fork_kwargs != nullptr && no_args != nullptr &&
                  CallIn("atexit", "register", stop_args, nullptr) &&
-                 CallIn("os", "register_at_fork", no_args, child_kwargs);
-  Py_XDECREF(child_kwargs);
-  Py_XDECREF(no_args);
-  Py_XDECREF(stop_args);
-  Py_XDECREF(child);
-  Py_XDECREF(stop);
+                 CallIn("os", "register_at_fork", no_args, fork_kwargs);
+  for (PyObject* o : {fork_kwargs, no_args, stop_args, after, before, stop}) Py_XDECREF(o);
   if (!g_registered) PyErr_Clear();
   return g_registered;
 }
@@ -172,12 +181,11 @@ void ReportLateStartFailure() {
 
 void DisarmHook() {
   g_pending = false;
-  Wakers* w = g_wakers;
   {
-    std::lock_guard<std::mutex> lock(w->mu);
-    w->epoch++;
+    std::lock_guard<std::mutex> lock(g_wakers.mu);
+    g_wakers.epoch++;
   }
-  w->cv.notify_all();
+  g_wakers.cv.notify_all();
 }
 
 }  // namespace a64jit::python

@@ -1,8 +1,8 @@
 // When the eval-frame hook goes in (Config::start_delay_ms). With a delay, a waker thread
 // sleeps until it is due, takes the GIL and calls the install function; a process that ends
 // first never had the hook and ran as stock. The waker is stopped and joined at exit
-// (atexit), and a forked child that was still waiting gets a waker of its own for what is
-// left of the delay (os.register_at_fork).
+// (atexit) and around os.fork (no thread at the fork itself; each side then waits out what
+// is left of the delay).
 #ifndef A64JIT_JIT_PYTHON_START_DELAY_H_
 #define A64JIT_JIT_PYTHON_START_DELAY_H_
 
