@@ -87,16 +87,30 @@ namespace {
 // Whether interpreted runs of functions with a loop are timed (TimesLoop).
 bool LoopsTimed(const Config& c) { return c.hot_loop_us > 0 && c.threshold.value_or(0) != 0; }
 
+// Whether `st`'s function has a loop, found once.
+bool HasLoopKnown(CodeState* st, PyCodeObject* code) {
+  if (st->has_loop < 0) st->has_loop = HasLoop(code) ? 1 : 0;
+  return st->has_loop == 1;
+}
+
+// The threshold policy's answer for a listed function on this call (counted).
+bool CountQualifies(Runtime& r, CodeState* st) {
+  const Config& c = r.config;
+  if (st->calls++ >= c.threshold.value_or(0)) return true;
+  if (c.hot_loop_us > 0 && st->interpreted_ns >= c.hot_loop_us * 1000) {
+    r.stats.loop_time_qualified++;
+    return true;
+  }
+  return false;
+}
+
 // The first call count (after the call is counted) at which Qualifies may answer yes again,
 // after it answered no at call st->calls; 0 when any call may (a function whose loop time
 // counts, or one that waits for the budget at its next call).
 int64_t QuietUntil(const Runtime& r, CodeState* st, PyCodeObject* code) {
   const Config& c = r.config;
   if (!st->listed) return std::numeric_limits<int64_t>::max();
-  if (LoopsTimed(c)) {
-    if (st->has_loop < 0) st->has_loop = HasLoop(code) ? 1 : 0;
-    if (st->has_loop == 1) return 0;
-  }
+  if (LoopsTimed(c) && HasLoopKnown(st, code)) return 0;
   if (!c.auto_tiering()) {  // yes once the count passes the threshold
     const int64_t threshold = c.threshold.value_or(0);
     return threshold < std::numeric_limits<int64_t>::max() ? threshold + 1 : threshold;
@@ -119,17 +133,8 @@ bool Qualifies(CodeState* st, PyCodeObject* code) {
       }
     }
   }
-  bool yes = false;
-  if (!st->listed) {
-    yes = false;
-  } else if (c.auto_tiering()) {
-    yes = TieringQualifies(r, st, code);
-  } else if (st->calls++ >= c.threshold.value_or(0)) {
-    yes = true;
-  } else if (c.hot_loop_us > 0 && st->interpreted_ns >= c.hot_loop_us * 1000) {
-    r.stats.loop_time_qualified++;
-    yes = true;
-  }
+  const bool yes =
+      st->listed && (c.auto_tiering() ? TieringQualifies(r, st, code) : CountQualifies(r, st));
   if (!yes) {
     st->quiet_until = QuietUntil(r, st, code);
     st->quiet_epoch = r.policy_epoch;
@@ -143,8 +148,7 @@ bool TimesLoop(const Runtime& r, CodeState* st, PyCodeObject* code) {
   if (!LoopsTimed(r.config) || !st->listed || st->status != CodeState::Status::kCounting) {
     return false;
   }
-  if (st->has_loop < 0) st->has_loop = HasLoop(code) ? 1 : 0;
-  return st->has_loop == 1;
+  return HasLoopKnown(st, code);
 }
 
 }  // namespace a64jit::python

@@ -777,46 +777,50 @@ __attribute__((noinline)) PyObject* EvalFrameHookSlow(Runtime& r, PyThreadState*
   return _PyEval_EvalFrameDefault(ts, frame, throwflag);
 }
 
+// Whether compiled code may run on `ts` now: this runtime's interpreter, tracing off.
+A64JIT_ALWAYS_INLINE bool RunsHere(const Runtime& r, PyThreadState* ts) {
+  return ts->interp == r.interp && !ts->cframe->use_tracing;
+}
+
 // The compiled state of `frame`'s code when the state cache holds it (compiled states only)
-// and compiled code may run it on `ts` now: this runtime's interpreter, tracing off. Else
-// nullptr, and the caller takes its slow path.
+// and compiled code may run it on `ts` now (RunsHere). Else nullptr, and the caller takes its
+// slow path.
 A64JIT_ALWAYS_INLINE CodeState* RunnableState(const Runtime& r, PyThreadState* ts,
                                               const _PyInterpreterFrame* frame) {
   CodeState* st = CachedState(frame->f_code);
-  return st != nullptr && ts->interp == r.interp && !ts->cframe->use_tracing ? st : nullptr;
+  return st != nullptr && RunsHere(r, ts) ? st : nullptr;
 }
 
-// Whether `frame`'s call only counts towards its function's compile (CountedQuietly, which
-// counts it) and the interpreter may run it here at once: no tracing, no capture, this
-// runtime's interpreter, and the stack room EvalFrameHookSlow would ask for. A function
-// without a state yet takes EvalFrameHookSlow, which makes one. No library call on the way:
-// most of an application's calls come here, before their functions are compiled, if ever.
-A64JIT_ALWAYS_INLINE bool QuietCall(Runtime& r, PyThreadState* ts, _PyInterpreterFrame* frame) {
-  if (ts->interp != r.interp || ts->cframe->use_tracing || __builtin_expect(CaptureActive(), 0)) {
-    return false;
-  }
+// Whether `frame`'s call, on a thread where RunsHere holds, only counts towards its
+// function's compile (CountedQuietly, which counts it) and the interpreter may run it here at
+// once: no capture, and the stack room EvalFrameHookSlow would ask for. A function without a
+// state yet takes EvalFrameHookSlow, which makes one. No library call on the way: most of an
+// application's calls come here, before their functions are compiled, if ever.
+A64JIT_ALWAYS_INLINE bool QuietCall(const Runtime& r, const _PyInterpreterFrame* frame) {
+  if (__builtin_expect(CaptureActive(), 0)) return false;
   auto* st = static_cast<CodeState*>(CodeExtraSlot(frame->f_code, r.extra_index));
   return st != nullptr && StackRoom() >= kMinRoom && CountedQuietly(r, st);
 }
 
 PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag) {
   Runtime& r = TheRuntime();
-  // Compiled code whose state is in the cache (it holds compiled states only): the shortest
-  // path, which a compiled generator's send() takes (next() skips the hook: JitGenIterNext).
-  // A generator's frame needs no vectorcall check: its function was called, and checked, when
-  // it was made.
-  CodeState* st = throwflag == 0 ? RunnableState(r, ts, frame) : nullptr;
-  if (st != nullptr) {
-    if (frame->owner != FRAME_OWNED_BY_GENERATOR &&
-        frame->f_func->func_code == reinterpret_cast<PyObject*>(frame->f_code)) {
-      InstallVectorcall(frame->f_func, st);
+  if (throwflag == 0 && RunsHere(r, ts)) {
+    // Compiled code whose state is in the cache (it holds compiled states only): the shortest
+    // path, which a compiled generator's send() takes (next() skips the hook: JitGenIterNext).
+    // A generator's frame needs no vectorcall check: its function was called, and checked,
+    // when it was made.
+    if (CodeState* st = CachedState(frame->f_code)) {
+      if (frame->owner != FRAME_OWNED_BY_GENERATOR &&
+          frame->f_func->func_code == reinterpret_cast<PyObject*>(frame->f_code)) {
+        InstallVectorcall(frame->f_func, st);
+      }
+      return RunCompiled(r, st, ts, frame);
     }
-    return RunCompiled(r, st, ts, frame);
-  }
-  // Next most calls: a function still counting, which goes to the interpreter at once.
-  if (throwflag == 0 && QuietCall(r, ts, frame)) {
-    r.stats.interpreted_entries++;
-    return _PyEval_EvalFrameDefault(ts, frame, 0);
+    // Next most calls: a function still counting, which goes to the interpreter at once.
+    if (QuietCall(r, frame)) {
+      r.stats.interpreted_entries++;
+      return _PyEval_EvalFrameDefault(ts, frame, 0);
+    }
   }
   return EvalFrameHookSlow(r, ts, frame, throwflag);
 }
@@ -936,9 +940,8 @@ void InstallHook() {
 }  // namespace
 
 void StartHookNow() {
-  if (!TheRuntime().enabled()) return;
   DisarmHook();
-  InstallHook();
+  InstallHook();  // which does nothing with the JIT off
 }
 
 bool Enable(const Config& config) {
@@ -946,15 +949,19 @@ bool Enable(const Config& config) {
   Config settled = config;
   settled.SettleThreshold();
   const int64_t delay = StartDelayMs(settled);
-  // With a delay, the engine waits for the hook (InstallHook): a process that ends first
-  // never pays for it.
-  if (!(delay > 0 ? OpenOutputs(config) : EnsureRuntime(config))) return false;
+  // With a delay the hook goes in later (start_delay.h), from a thread that takes the GIL of
+  // the main interpreter (elsewhere, or with the hook in already, at once), and the engine
+  // waits for it (InstallHook): a process that ends first never pays for either.
+  PyInterpreterState* interp = PyInterpreterState_Get();
+  const bool defer = delay > 0 && interp == PyInterpreterState_Main() &&
+                     _PyInterpreterState_GetEvalFrameFunc(interp) != EvalFrameHook;
+  if (!(defer ? OpenOutputs(config) : EnsureRuntime(config))) return false;
   ConfigureCapture(CaptureSettings{config.capture_file});
   ConfigureFaultInjection(config);
   Runtime& r = TheRuntime();
   r.config = settled;
   r.policy_epoch++;
-  r.interp = PyInterpreterState_Get();
+  r.interp = interp;
   r.first_thread = PyThreadState_Get();
   r.direct_thread = r.first_thread;
   if (!r.budget.started()) {  // the budget counts from the first enable
@@ -962,17 +969,11 @@ bool Enable(const Config& config) {
     r.budget.Start(MonotonicNs());
   }
   r.stub_thread = r.stub_off_runs == 0 ? r.direct_thread : nullptr;
-  // The hook goes in after the start delay (start_delay.h), from a thread that takes the GIL
-  // of the main interpreter: elsewhere, or with the hook in already, at once.
   r.enabled_ns = MonotonicNs();
   r.stats.start_delay_ms = delay;
   r.stats.hook_started_ms = -1;
-  const bool hooked = _PyInterpreterState_GetEvalFrameFunc(r.interp) == EvalFrameHook;
-  if (delay > 0 && !hooked && r.interp == PyInterpreterState_Main() &&
-      ArmHook(delay, InstallHook)) {
-    return true;
-  }
-  if (r.executor == nullptr && !EnsureEngine(r.config)) return false;  // a delay not armed
+  if (defer && ArmHook(delay, InstallHook)) return true;
+  if (r.executor == nullptr && !EnsureEngine(r.config)) return false;  // no waker could start
   InstallHook();
   return true;
 }
