@@ -20,6 +20,26 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 assert all(set(p) == {"warm", "first", "process"} and all(len(m["ci95"]) == 2 for m in p.values())
            for p in r["programs"].values()), r' "$out/r.json"
+# --paired: each stock process beside its JIT process. Both sides sleep half a second, so
+# processes run one after the other would not overlap at all.
+mkdir -p "$out/slow"
+cat > "$out/slow/nap.py" <<'PY'
+import time
+import harness
+time.sleep(0.5)
+harness.run("nap", lambda: 42, lambda r: None if r == 42 else "got %r" % r)
+PY
+$py benchmarks/suite/run_suite.py --stock $py --jit $py --runs 2 --paired --dir "$out/slow" \
+  --json "$out/paired.json" > "$out/paired.md" 2> "$out/paired.log"
+check "--paired runs the suite" test $? = 0
+check "--paired: each pair's processes ran at the same time, and each ratio is a pair's" \
+  $py -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+p = r["programs"]["nap"]
+assert r["paired"] is True and p["overlap"] > 0.5, r
+assert all(0.5 < p[m]["ratio"] < 2 and p[m]["ci95"][0] <= p[m]["ratio"] <= p[m]["ci95"][1]
+           for m in ("warm", "first", "process")), p' "$out/paired.json"
 mkdir -p "$out/bad"
 cat > "$out/bad/wrong.py" <<'PY'
 import harness
