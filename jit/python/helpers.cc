@@ -355,15 +355,18 @@ int a64_load_method(PyObject* obj, PyObject* name, PyObject** out) {
 namespace {
 
 // A C function compiled code or a64_call can call without its vectorcall trampoline, as
-// 3.11's PRECALL_NO_KW_* specialisations call it: a builtin taking one argument or a vector
-// (len(x), isinstance(a, b)), or a method descriptor (lst.append(x), d.get(k), s.strip()),
-// whose self is the first argument and must be exactly of `self_type`.
+// 3.11's PRECALL_NO_KW_* and PRECALL_*_FAST_WITH_KEYWORDS specialisations call it: a builtin
+// taking one argument or a vector (len(x), isinstance(a, b), sorted(xs)), or a method
+// descriptor (lst.append(x), d.get(k), s.split(','), p.sub(f, s)), whose self is the first
+// argument and must be exactly of `self_type`. A call site without keyword names passes a
+// METH_FASTCALL | METH_KEYWORDS function NULL for them, as those specialisations do.
 struct CEntry {
   PyCFunction meth;
   bool descriptor;          // a method descriptor: self comes first among the arguments
   PyTypeObject* self_type;  // a descriptor's type
   PyObject* self;           // a builtin's self (its module, or a bound method's object)
   bool fastcall;            // METH_FASTCALL: meth(self, args, nargs); else meth(self, arg)
+  bool keywords;            // and METH_KEYWORDS: meth(self, args, nargs, NULL)
 };
 
 // `callable`'s CEntry for a call with `nargs` arguments (after self, for a descriptor), or
@@ -373,16 +376,28 @@ bool CEntryOf(PyObject* callable, Py_ssize_t nargs, CEntry* out) {
   if (Py_IS_TYPE(callable, &PyCFunction_Type)) {
     flags = PyCFunction_GET_FLAGS(callable);
     *out = CEntry{PyCFunction_GET_FUNCTION(callable), false, nullptr,
-                  PyCFunction_GET_SELF(callable), false};
+                  PyCFunction_GET_SELF(callable),     false, false};
   } else if (Py_IS_TYPE(callable, &PyMethodDescr_Type)) {
     auto* descr = reinterpret_cast<PyMethodDescrObject*>(callable);
     flags = descr->d_method->ml_flags;
-    *out = CEntry{descr->d_method->ml_meth, true, descr->d_common.d_type, nullptr, false};
+    *out = CEntry{descr->d_method->ml_meth, true, descr->d_common.d_type, nullptr, false, false};
   } else {
     return false;
   }
-  out->fastcall = flags == METH_FASTCALL;
+  // Exactly these flags: METH_METHOD (a defining class passed too) and METH_COEXIST are not.
+  out->keywords = flags == (METH_FASTCALL | METH_KEYWORDS);
+  out->fastcall = flags == METH_FASTCALL || out->keywords;
   return out->fastcall || (flags == METH_O && nargs == 1) || (flags == METH_NOARGS && nargs == 0);
+}
+
+// `e`'s function called in its convention with `total` arguments from `args`.
+PyObject* CallEntry(const CEntry& e, PyObject* self, PyObject** args, Py_ssize_t total) {
+  const auto entry = reinterpret_cast<void (*)()>(e.meth);
+  if (e.keywords) {
+    return reinterpret_cast<_PyCFunctionFastWithKeywords>(entry)(self, args, total, nullptr);
+  }
+  if (e.fastcall) return reinterpret_cast<_PyCFunctionFast>(entry)(self, args, total);
+  return e.meth(self, total == 1 ? args[0] : nullptr);
 }
 
 // Calls `function` through its CEntry if it has one for these arguments (a descriptor's
@@ -403,9 +418,7 @@ PyObject* CallCFunctionDirect(PyThreadState* ts, PyObject* function, PyObject** 
   *handled = true;
   // "CPython promises to check all non-vectorcall function calls" (ceval.c).
   if (!python::EnterRecursiveCall(ts, " while calling a Python object")) return nullptr;
-  PyObject* res = e.fastcall ? reinterpret_cast<_PyCFunctionFast>(
-                                   reinterpret_cast<void (*)()>(e.meth))(self, args, total)
-                             : e.meth(self, total == 1 ? args[0] : nullptr);
+  PyObject* res = CallEntry(e, self, args, total);
   ts->recursion_remaining++;
   return res;
 }
@@ -525,13 +538,14 @@ void VectorcallEntry(PyObject* callable, vectorcallfunc vectorcall, CCallCache* 
   *arity = 4;
 }
 
-// A C entry the stub calls directly (3 arguments: self, args or the one argument, nargs).
+// A C entry the stub calls directly (self, args or the one argument, nargs; and NULL keyword
+// names for METH_KEYWORDS, which the stub always passes as its fourth argument).
 void DirectEntry(const CEntry& e, CCallCache* out, int* arity) {
   out->entry = reinterpret_cast<void*>(e.meth);
   out->self_type = e.self_type;
   out->self = e.self;
   out->fastcall = e.fastcall ? 1 : 0;
-  *arity = 3;
+  *arity = e.keywords ? 4 : 3;
 }
 
 // How a CCallCache calls `callable` (entry, self, self type, convention) and how many integer
@@ -539,9 +553,9 @@ void DirectEntry(const CEntry& e, CCallCache* out, int* arity) {
 // - for LOAD_METHOD's [method, self] pair, a method descriptor of a convention CEntryOf takes;
 // - a builtin type with a vectorcall slot;
 // - a user class PythonInit takes: a64_instantiate, the class borrowed;
-// - a builtin (len, max): its C entry, or for another convention (METH_VARARGS, keywords: max,
-//   min, print) its vectorcall, which saves this helper's path (about 200 instructions a
-//   call); the cache holds a reference to it;
+// - a builtin (len, sorted, print): its C entry, or for another convention (METH_VARARGS with
+//   keywords: max, min) its vectorcall, which saves this helper's path (about 200
+//   instructions a call); the cache holds a reference to it;
 // - another module's function (math.sqrt) or a bound C method (`d.get` held in a local): by
 //   its PyMethodDef, with no reference (it would keep the module or object alive past where
 //   stock releases it), self taken from each callable.
