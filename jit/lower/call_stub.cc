@@ -83,7 +83,7 @@ bb4:   ; its C entry, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCR
   %91:i64 = load [%72 + $ccall_fastcall]
   %92:ptr = select %91, %87, %90
   %93:ptr = load [%72 + $ccall_entry]
-  %106:ptr = mov 0              ; a type's tp_vectorcall reads it: no keyword names
+  %106:ptr = load [%72 + $ccall_context] ; NULL keyword names, or a trampoline's descriptor
   %94:ptr = call *%93(%77, %92, %2, %106)
   %95:i32 = load [%0 + $ts_recursion_remaining]
   %95:i32 = add %95, 1
@@ -364,6 +364,7 @@ std::map<std::string, int64_t> StubValues(const CallStubFacts& f) {
       {"ccall_code", at(offsetof(runtime::CCallCache, code))},
       {"ccall_state", at(offsetof(runtime::CCallCache, state))},
       {"ccall_method_def", at(offsetof(runtime::CCallCache, method_def))},
+      {"ccall_context", at(offsetof(runtime::CCallCache, entry_context))},
       {"cfunction_type", word(f.cfunction_type)},
       {"cfunction_ml", at(offsetof(PyCFunctionObject, m_ml))},
       {"cfunction_self", at(offsetof(PyCFunctionObject, m_self))},

@@ -394,7 +394,8 @@ void Lowerer::AppendInPlace(Operand list, Operand item, bool incref, int slow) {
 // prologue, argument spill and shape tests (about 65 guest instructions a call). Guarded by
 // the cached descriptor and self's exact type (3.11's PRECALL_NO_KW_METHOD_DESCRIPTOR_*
 // test the same), and the recursion limit; then the C entry with self and the argument
-// (METH_O), NULL (METH_NOARGS) or the argument vector (METH_FASTCALL), the references
+// (METH_O), NULL (METH_NOARGS) or the argument vector (METH_FASTCALL, and METH_VARARGS
+// through a64_varargs_method) and the cache's entry_context, the references
 // released, and a set eval breaker handled after the call. Anything else, an empty cache
 // included, is `slow`: the stub's call with this cache, which fills it.
 void Lowerer::InlineMethodDescriptorCall(const Instr& in, runtime::CCallCache* cache, int slow) {
@@ -424,8 +425,9 @@ void Lowerer::InlineMethodDescriptorCall(const Instr& in, runtime::CCallCache* c
   Store(V(Binary(lir::Op::kSub, V(remaining), Operand::Imm(1), Type::kI32)), V(tstate_),
         kRecursionRemaining, Type::kI32);
   const int entry = LoadSite(c, offsetof(CCallCache, entry), Type::kPtr);
+  const int context = LoadSite(c, offsetof(CCallCache, entry_context), Type::kPtr);
   SetPrevInstr(in.bc);
-  const int result = CallThrough(entry, {V(self), arg, Operand::Imm(in.imm), Operand::Imm(0)});
+  const int result = CallThrough(entry, {V(self), arg, Operand::Imm(in.imm), V(context)});
   NotePrevInstr(-1);  // not relied on past a C function, which may call Python code
   const int after = Load(V(tstate_), kRecursionRemaining, Type::kI32);
   Store(V(Binary(lir::Op::kAdd, V(after), Operand::Imm(1), Type::kI32)), V(tstate_),

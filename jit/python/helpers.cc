@@ -538,6 +538,41 @@ void VectorcallEntry(PyObject* callable, vectorcallfunc vectorcall, CCallCache* 
   *arity = 4;
 }
 
+// A METH_VARARGS (or METH_VARARGS | METH_KEYWORDS) method descriptor's call with the cache's
+// argument vector, as CPython's method_vectorcall_VARARGS makes it: the arguments in a tuple,
+// no keywords. `descriptor` is the cache's entry_context; the call stub, or the inline path,
+// has checked self's exact type and the recursion limit, as for a C entry.
+PyObject* a64_varargs_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                             PyObject* descriptor) {
+  const PyMethodDef* def = reinterpret_cast<PyMethodDescrObject*>(descriptor)->d_method;
+  PyObject* tuple = PyTuple_New(nargs);
+  if (tuple == nullptr) return nullptr;
+  for (Py_ssize_t i = 0; i < nargs; i++) PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
+  PyObject* result = (def->ml_flags & METH_KEYWORDS) != 0
+                         ? reinterpret_cast<PyCFunctionWithKeywords>(
+                               reinterpret_cast<void (*)()>(def->ml_meth))(self, tuple, nullptr)
+                         : def->ml_meth(self, tuple);
+  Py_DECREF(tuple);
+  return result;
+}
+
+// LOAD_METHOD's method descriptor of METH_VARARGS, with or without METH_KEYWORDS
+// (str.startswith, str.find, re.Match.group): a64_varargs_method, the descriptor its context.
+// 3.11 has no specialisation for these, so each call took a64_call_enter, a64_call and the
+// descriptor's vectorcall.
+bool VarargsMethodEntry(PyObject* callable, CCallCache* out, int* arity) {
+  if (!Py_IS_TYPE(callable, &PyMethodDescr_Type)) return false;
+  auto* descr = reinterpret_cast<PyMethodDescrObject*>(callable);
+  const int flags = descr->d_method->ml_flags;
+  if (flags != METH_VARARGS && flags != (METH_VARARGS | METH_KEYWORDS)) return false;
+  out->entry = reinterpret_cast<void*>(&a64_varargs_method);
+  out->self_type = descr->d_common.d_type;
+  out->fastcall = 1;
+  out->entry_context = callable;
+  *arity = 4;
+  return true;
+}
+
 // A C entry the stub calls directly (self, args or the one argument, nargs; and NULL keyword
 // names for METH_KEYWORDS, which the stub always passes as its fourth argument).
 void DirectEntry(const CEntry& e, CCallCache* out, int* arity) {
@@ -550,7 +585,8 @@ void DirectEntry(const CEntry& e, CCallCache* out, int* arity) {
 
 // How a CCallCache calls `callable` (entry, self, self type, convention) and how many integer
 // arguments its entry takes, or false when it is not cached:
-// - for LOAD_METHOD's [method, self] pair, a method descriptor of a convention CEntryOf takes;
+// - for LOAD_METHOD's [method, self] pair, a method descriptor of a convention CEntryOf takes,
+//   or of METH_VARARGS (a64_varargs_method);
 // - a builtin type with a vectorcall slot;
 // - a user class PythonInit takes: a64_instantiate, the class borrowed;
 // - a builtin (len, sorted, print): its C entry, or for another convention (METH_VARARGS with
@@ -573,7 +609,7 @@ bool CacheableEntry(PyObject* callable, int64_t oparg, bool method, CCallCache* 
   CEntry e;
   const bool direct = CEntryOf(callable, oparg, &e);
   if (method) {
-    if (!direct || !e.descriptor) return false;
+    if (!direct || !e.descriptor) return VarargsMethodEntry(callable, out, arity);
     DirectEntry(e, out, arity);
     return true;
   }

@@ -121,9 +121,9 @@ static_assert(offsetof(AttrCache, module) == offsetof(MethodCache, module),
 // CALL of a C function, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCRIPTOR_*
 // make it: the builtin function (`len`) or method descriptor (`str.isdigit`, from LOAD_METHOD)
 // last called here, and how to call its C entry. The call stub (jit/lower/call_stub.h)
-// compares the callable and calls `entry(self, arg, nargs)`: `arg` is the argument vector for
-// METH_FASTCALL, the one argument for METH_O and NULL for METH_NOARGS (a C function taking two
-// arguments ignores the third). a64_call_enter fills it on a miss.
+// compares the callable and calls `entry(self, arg, nargs, entry_context)`: `arg` is the
+// argument vector for METH_FASTCALL, the one argument for METH_O and NULL for METH_NOARGS (a C
+// function taking two arguments ignores the third). a64_call_enter fills it on a miss.
 struct CCallCache {
   // A C function: a strong reference (so the address is not reused). A user class made by
   // a64_instantiate (`entry`): borrowed, since that checks whatever it is called with (the
@@ -153,6 +153,10 @@ struct CCallCache {
   // own, an exception class): compared first, so that its later calls skip the attempt.
   // Only compared, never followed.
   const void* rejected;
+  // What `entry` takes as its fourth argument: nullptr (no keyword names) for a C entry or a
+  // vectorcall; for a METH_VARARGS method descriptor, called through a64_varargs_method, the
+  // descriptor, borrowed from `callable`.
+  void* entry_context;
 };
 // a64_call_enter's cache argument: the cache's address, with this bit set when the site
 // calls LOAD_METHOD's [method, self] pair (and so looks for a method descriptor).

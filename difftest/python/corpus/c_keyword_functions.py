@@ -5,7 +5,10 @@
 # LOAD_METHOD (str.split, bytes.decode, int.to_bytes, list.sort, a compiled pattern's sub
 # with a compiled callback), builtins (sorted, round), a site that sees a str subclass (the
 # cached type no longer matches), one that sees two methods of one name, errors raised by
-# the C function itself, and keyword calls at sites of their own.
+# the C function itself, and keyword calls at sites of their own. Then METH_VARARGS method
+# descriptors, which the cache calls through a64_varargs_method with the descriptor as its
+# context: str.startswith, find, count, a match's group, str.format (METH_KEYWORDS too), the
+# inline path of known method names and the call stub's, a subclass receiver, and errors.
 import re
 
 
@@ -83,6 +86,51 @@ def keyword_sites(lines):
     return [s.split(sep=",", maxsplit=1) for s in lines] + [sorted([3, 1, 2], reverse=True)]
 
 
+def scan(texts):
+    out = []
+    for t in texts:
+        out.append((t.startswith("ab"), t.endswith(("z", "c")), t.find("b"), t.rfind("b", 1)))
+        out.append((t.count("b"), t.count("b", 1, 3), t.startswith("b", 1)))
+    return out
+
+
+def groups(texts):
+    out = []
+    for t in texts:
+        m = WORD.search(t)
+        out.append(m.group(0) if m is not None else None)
+        if m is not None:
+            out.append(m.span())
+    return out
+
+
+def formats(values):
+    return ["{}-{}".format(v, v * 2) for v in values] + ["{0!r:>6}".format(v) for v in values]
+
+
+class Line(str):
+    def startswith(self, prefix, *rest):
+        return "sub:" + str(str.startswith(self, prefix, *rest))
+
+
+def varargs_errors(texts):
+    out = []
+    for t in texts:
+        try:
+            out.append(t.startswith())
+        except TypeError as e:
+            out.append("TypeError: %s" % e)
+        try:
+            out.append(t.find("a", "x"))
+        except TypeError as e:
+            out.append("TypeError: %s" % e)
+        try:
+            out.append("{} {}".format(t))
+        except IndexError as e:
+            out.append("IndexError: %s" % e)
+    return out
+
+
 def main():
     lines = ["a,b,c", "d,e", "f"] * 4
     print(split_all(lines))
@@ -97,6 +145,12 @@ def main():
     print(join_calls(["a,b"] * 3 + [Text("c,d")] * 3 + ["e,f"] * 3))
     print(errors([1, 255, 256, -1]))
     print(keyword_sites(lines))
+    texts = ["abc", "bbb", "", "xbz"] * 3
+    print(scan(texts))
+    print(scan([Line("abc"), "abc", Line("bz")] * 2))
+    print(groups(["hello world", "123", "x"] * 3))
+    print(formats([1, "a", 2.5] * 3))
+    print(varargs_errors(["ab", "c"] * 2))
 
 
 main()
