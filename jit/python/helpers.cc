@@ -556,16 +556,34 @@ PyObject* a64_varargs_method(PyObject* self, PyObject* const* args, Py_ssize_t n
   return result;
 }
 
-// LOAD_METHOD's method descriptor of METH_VARARGS, with or without METH_KEYWORDS
-// (str.startswith, str.find, re.Match.group): a64_varargs_method, the descriptor its context.
-// 3.11 has no specialisation for these, so each call took a64_call_enter, a64_call and the
-// descriptor's vectorcall.
-bool VarargsMethodEntry(PyObject* callable, CCallCache* out, int* arity) {
+// A METH_METHOD | METH_FASTCALL | METH_KEYWORDS method descriptor's call without keywords, as
+// CPython's method_vectorcall_FASTCALL_KEYWORDS_METHOD makes it: the descriptor's type passed
+// as the defining class. `descriptor` is the cache's entry_context.
+PyObject* a64_defining_class_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                                    PyObject* descriptor) {
+  auto* descr = reinterpret_cast<PyMethodDescrObject*>(descriptor);
+  const auto meth =
+      reinterpret_cast<PyCMethod>(reinterpret_cast<void (*)()>(descr->d_method->ml_meth));
+  return meth(self, descr->d_common.d_type, args, static_cast<size_t>(nargs), nullptr);
+}
+
+// LOAD_METHOD's method descriptor of a convention with no C entry the stub can call as it is,
+// called through a trampoline with the descriptor as its context: METH_VARARGS, with or
+// without METH_KEYWORDS (str.startswith, str.find, re.Match.group, str.format:
+// a64_varargs_method), and METH_METHOD | METH_FASTCALL | METH_KEYWORDS (re.Pattern.match,
+// search, sub: a64_defining_class_method). 3.11 has no specialisation for these, so each call
+// took a64_call_enter, a64_call and the descriptor's vectorcall.
+bool TrampolineMethodEntry(PyObject* callable, CCallCache* out, int* arity) {
   if (!Py_IS_TYPE(callable, &PyMethodDescr_Type)) return false;
   auto* descr = reinterpret_cast<PyMethodDescrObject*>(callable);
   const int flags = descr->d_method->ml_flags;
-  if (flags != METH_VARARGS && flags != (METH_VARARGS | METH_KEYWORDS)) return false;
-  out->entry = reinterpret_cast<void*>(&a64_varargs_method);
+  if (flags == METH_VARARGS || flags == (METH_VARARGS | METH_KEYWORDS)) {
+    out->entry = reinterpret_cast<void*>(&a64_varargs_method);
+  } else if (flags == (METH_METHOD | METH_FASTCALL | METH_KEYWORDS)) {
+    out->entry = reinterpret_cast<void*>(&a64_defining_class_method);
+  } else {
+    return false;
+  }
   out->self_type = descr->d_common.d_type;
   out->fastcall = 1;
   out->entry_context = callable;
@@ -586,7 +604,7 @@ void DirectEntry(const CEntry& e, CCallCache* out, int* arity) {
 // How a CCallCache calls `callable` (entry, self, self type, convention) and how many integer
 // arguments its entry takes, or false when it is not cached:
 // - for LOAD_METHOD's [method, self] pair, a method descriptor of a convention CEntryOf takes,
-//   or of METH_VARARGS (a64_varargs_method);
+//   or through a trampoline (TrampolineMethodEntry);
 // - a builtin type with a vectorcall slot;
 // - a user class PythonInit takes: a64_instantiate, the class borrowed;
 // - a builtin (len, sorted, print): its C entry, or for another convention (METH_VARARGS with
@@ -609,7 +627,7 @@ bool CacheableEntry(PyObject* callable, int64_t oparg, bool method, CCallCache* 
   CEntry e;
   const bool direct = CEntryOf(callable, oparg, &e);
   if (method) {
-    if (!direct || !e.descriptor) return VarargsMethodEntry(callable, out, arity);
+    if (!direct || !e.descriptor) return TrampolineMethodEntry(callable, out, arity);
     DirectEntry(e, out, arity);
     return true;
   }

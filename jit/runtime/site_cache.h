@@ -154,8 +154,8 @@ struct CCallCache {
   // Only compared, never followed.
   const void* rejected;
   // What `entry` takes as its fourth argument: nullptr (no keyword names) for a C entry or a
-  // vectorcall; for a METH_VARARGS method descriptor, called through a64_varargs_method, the
-  // descriptor, borrowed from `callable`.
+  // vectorcall; for a method descriptor called through a trampoline (a64_varargs_method,
+  // a64_defining_class_method), the descriptor, borrowed from `callable`.
   void* entry_context;
 };
 // a64_call_enter's cache argument: the cache's address, with this bit set when the site

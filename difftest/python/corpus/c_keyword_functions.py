@@ -8,7 +8,9 @@
 # the C function itself, and keyword calls at sites of their own. Then METH_VARARGS method
 # descriptors, which the cache calls through a64_varargs_method with the descriptor as its
 # context: str.startswith, find, count, a match's group, str.format (METH_KEYWORDS too), the
-# inline path of known method names and the call stub's, a subclass receiver, and errors.
+# inline path of known method names and the call stub's, a subclass receiver, and errors. And
+# METH_METHOD methods (re.Pattern.match, search, sub, fullmatch), which take their defining
+# class: through a64_defining_class_method.
 import re
 
 
@@ -131,6 +133,24 @@ def varargs_errors(texts):
     return out
 
 
+NUMBER = re.compile(r"[0-9]+")
+
+
+def patterns(texts):
+    out = []
+    for t in texts:
+        m = NUMBER.match(t)
+        out.append((m.group(0) if m else None, bool(NUMBER.search(t)), NUMBER.sub("#", t)))
+        out.append((NUMBER.fullmatch(t) is not None, NUMBER.findall(t), NUMBER.split(t)))
+    for p in (WORD, NUMBER, WORD):
+        out.append([p.match(t) is not None for t in texts])
+    try:
+        NUMBER.match(5)
+    except TypeError as e:
+        out.append("TypeError: %s" % e)
+    return out
+
+
 def main():
     lines = ["a,b,c", "d,e", "f"] * 4
     print(split_all(lines))
@@ -151,6 +171,7 @@ def main():
     print(groups(["hello world", "123", "x"] * 3))
     print(formats([1, "a", 2.5] * 3))
     print(varargs_errors(["ab", "c"] * 2))
+    print(patterns(["12ab", "x9", "", "007"] * 3))
 
 
 main()
