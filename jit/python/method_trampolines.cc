@@ -1,0 +1,67 @@
+// The trampolines of method_trampolines.h. Each does what CPython 3.11's vectorcall of the
+// descriptor's convention (Objects/descrobject.c) does after its checks, which the call stub
+// or the inline path has made: self of exactly the descriptor's type, the recursion limit.
+#include "jit/python/method_trampolines.h"
+
+#include <descrobject.h>
+
+namespace a64jit::runtime {
+
+namespace {
+
+// A METH_VARARGS (or METH_VARARGS | METH_KEYWORDS) method descriptor's call with the cache's
+// argument vector, as CPython's method_vectorcall_VARARGS makes it: the arguments in a tuple,
+// no keywords. `descriptor` is the cache's entry_context; the call stub, or the inline path,
+// has checked self's exact type and the recursion limit, as for a C entry.
+PyObject* a64_varargs_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                             PyObject* descriptor) {
+  const PyMethodDef* def = reinterpret_cast<PyMethodDescrObject*>(descriptor)->d_method;
+  PyObject* tuple = PyTuple_New(nargs);
+  if (tuple == nullptr) return nullptr;
+  for (Py_ssize_t i = 0; i < nargs; i++) PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
+  PyObject* result = (def->ml_flags & METH_KEYWORDS) != 0
+                         ? reinterpret_cast<PyCFunctionWithKeywords>(
+                               reinterpret_cast<void (*)()>(def->ml_meth))(self, tuple, nullptr)
+                         : def->ml_meth(self, tuple);
+  Py_DECREF(tuple);
+  return result;
+}
+
+// A METH_METHOD | METH_FASTCALL | METH_KEYWORDS method descriptor's call without keywords, as
+// CPython's method_vectorcall_FASTCALL_KEYWORDS_METHOD makes it: the descriptor's type passed
+// as the defining class. `descriptor` is the cache's entry_context.
+PyObject* a64_defining_class_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                                    PyObject* descriptor) {
+  auto* descr = reinterpret_cast<PyMethodDescrObject*>(descriptor);
+  const auto meth =
+      reinterpret_cast<PyCMethod>(reinterpret_cast<void (*)()>(descr->d_method->ml_meth));
+  return meth(self, descr->d_common.d_type, args, static_cast<size_t>(nargs), nullptr);
+}
+
+}  // namespace
+
+// LOAD_METHOD's method descriptor of a convention with no C entry the stub can call as it is,
+// called through a trampoline with the descriptor as its context: METH_VARARGS, with or
+// without METH_KEYWORDS (str.startswith, str.find, re.Match.group, str.format:
+// a64_varargs_method), and METH_METHOD | METH_FASTCALL | METH_KEYWORDS (re.Pattern.match,
+// search, sub: a64_defining_class_method). 3.11 has no specialisation for these, so each call
+// took a64_call_enter, a64_call and the descriptor's vectorcall.
+bool TrampolineMethodEntry(PyObject* callable, CCallCache* out, int* arity) {
+  if (!Py_IS_TYPE(callable, &PyMethodDescr_Type)) return false;
+  auto* descr = reinterpret_cast<PyMethodDescrObject*>(callable);
+  const int flags = descr->d_method->ml_flags;
+  if (flags == METH_VARARGS || flags == (METH_VARARGS | METH_KEYWORDS)) {
+    out->entry = reinterpret_cast<void*>(&a64_varargs_method);
+  } else if (flags == (METH_METHOD | METH_FASTCALL | METH_KEYWORDS)) {
+    out->entry = reinterpret_cast<void*>(&a64_defining_class_method);
+  } else {
+    return false;
+  }
+  out->self_type = descr->d_common.d_type;
+  out->fastcall = 1;
+  out->entry_context = callable;
+  *arity = 4;
+  return true;
+}
+
+}  // namespace a64jit::runtime
