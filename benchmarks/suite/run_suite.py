@@ -63,11 +63,15 @@ class RunFailed(Exception):
     """A process failed or printed no result (the message names it)."""
 
 
-def measure(command, program):
-    """(warm ms, first ms, process ms): a calibrated process, then one of fixed work."""
-    values, _, _ = run_once(command, program, "values")
-    _, process_ms, _ = run_once(command, program, "process")
+def metrics(values_run, process_run):
+    """(warm ms, first ms, process ms) of a calibrated run and a run of fixed work."""
+    values, process_ms = values_run[0], process_run[1]
     return values["warm_ms"], values["first_ms"], process_ms
+
+
+def measure(command, program):
+    """metrics() of a calibrated process, then one of fixed work."""
+    return metrics(run_once(command, program, "values"), run_once(command, program, "process"))
 
 
 def overlap_share(span_a, span_b):
@@ -80,17 +84,12 @@ def overlap_share(span_a, span_b):
 def measure_pair(pool, stock_cmd, jit_cmd, program):
     """measure() of both sides at once, each mode's two processes started together: the
     stock tuple, the JIT tuple, and the smallest overlap_share of the two modes' pairs."""
-    results, overlaps = {}, []
+    runs = {}  # mode -> [stock's run_once, the JIT's]
     for mode in ("values", "process"):
         futures = [pool.submit(run_once, cmd, program, mode) for cmd in (stock_cmd, jit_cmd)]
-        (r_stock, ms_stock, span_stock), (r_jit, ms_jit, span_jit) = [f.result() for f in futures]
-        results[mode] = (r_stock, ms_stock), (r_jit, ms_jit)
-        overlaps.append(overlap_share(span_stock, span_jit))
-    sides = []
-    for side in (0, 1):
-        values, process_ms = results["values"][side][0], results["process"][side][1]
-        sides.append((values["warm_ms"], values["first_ms"], process_ms))
-    return sides[0], sides[1], min(overlaps)
+        runs[mode] = [f.result() for f in futures]
+    stock, jit = (metrics(runs["values"][side], runs["process"][side]) for side in (0, 1))
+    return stock, jit, min(overlap_share(pair[0][2], pair[1][2]) for pair in runs.values())
 
 
 def compare(stock, jit, paired=False):
@@ -145,7 +144,7 @@ def main():
                  "has %d" % (os.cpu_count() or 1))
     names = args.programs or sorted(f[:-3] for f in os.listdir(args.dir) if f.endswith(".py"))
     results = {}
-    pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=2) if args.paired else None
     for name in names:
         program = os.path.join(args.dir, name + ".py")
         if not os.path.exists(program):

@@ -60,15 +60,23 @@ void Wake(Wakers* w, uint64_t epoch, Clock::time_point due) {
   PyGILState_Release(gil);
 }
 
-// Starts a waker for g_due, cancelling any earlier one; false if no thread could be made.
-bool StartWaker() {
+// Cancels every waker's wait with a new epoch (and for good when `finalizing`): the new
+// epoch, or 0 once the wakers are stopping.
+uint64_t NewEpoch(bool finalizing) {
   uint64_t epoch = 0;
   {
     std::lock_guard<std::mutex> lock(g_wakers.mu);
-    if (g_wakers.stopping) return false;
-    epoch = ++g_wakers.epoch;
+    g_wakers.stopping |= finalizing;
+    epoch = g_wakers.stopping ? 0 : ++g_wakers.epoch;
   }
   g_wakers.cv.notify_all();
+  return epoch;
+}
+
+// Starts a waker for g_due, cancelling any earlier one; false if no thread could be made.
+bool StartWaker() {
+  const uint64_t epoch = NewEpoch(false);
+  if (epoch == 0) return false;
   try {
     g_wakers.threads.emplace_back(Wake, &g_wakers, epoch, g_due);
   } catch (const std::system_error&) {
@@ -81,12 +89,7 @@ bool StartWaker() {
 // Every waker told to leave (for good when finalizing) and joined, the GIL released meanwhile:
 // one may be waiting for it.
 void JoinWakers(bool finalizing) {
-  {
-    std::lock_guard<std::mutex> lock(g_wakers.mu);
-    g_wakers.epoch++;
-    g_wakers.stopping |= finalizing;
-  }
-  g_wakers.cv.notify_all();
+  NewEpoch(finalizing);
   std::vector<std::thread> threads = std::move(g_wakers.threads);
   g_wakers.threads.clear();
   Py_BEGIN_ALLOW_THREADS;
@@ -181,11 +184,7 @@ void ReportLateStartFailure() {
 
 void DisarmHook() {
   g_pending = false;
-  {
-    std::lock_guard<std::mutex> lock(g_wakers.mu);
-    g_wakers.epoch++;
-  }
-  g_wakers.cv.notify_all();
+  NewEpoch(false);
 }
 
 }  // namespace a64jit::python
