@@ -3,7 +3,10 @@
 // *args, then **kwargs.
 #include "jit/python/arguments.h"
 
+#include <cstdint>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 namespace a64jit::python {
 
@@ -113,13 +116,198 @@ bool Bind(PyFunctionObject* func, const PyCodeObject* code, const Shape& s, PyOb
          FillDefaults(func, s, localsplus);
 }
 
+// A call shape's binding, worked out once and kept: for one compiled code, one count of
+// positional arguments and one tuple of keyword names, which parameter each keyword fills
+// (or that it goes into **kwargs), which parameters take defaults, and the keyword-only defaults'
+// values as the function's
+// __kwdefaults__ held them at one version of that dict. The generic Bind searches the
+// parameter names for each keyword (a linear search, then string compares) and looks each
+// missing keyword-only default up in the dict: PyTorch's test_type_promotion spent about
+// 1,000 guest instructions a call there, most in its helpers that take **kwargs.
+struct BindingPlan {
+  const PyCodeObject* code = nullptr;  // compiled code, pinned by the runtime: compared only
+  PyObject* kwnames = nullptr;         // a strong reference: the names, compared by identity
+  Py_ssize_t nargs = -1;
+  std::vector<int32_t> keyword_slot;        // per keyword, its parameter (localsplus index) or -1
+  std::vector<int32_t> missing_positional;  // positional parameters left to __defaults__
+  std::vector<int32_t> missing_kwonly;      // keyword-only parameters left to __kwdefaults__
+  // missing_kwonly's values, borrowed from the dict `kwdefaults` at ma_version_tag
+  // `kwdefaults_version`. Every change to a dict gives it a new version and a new dict never
+  // has an old one (3.11's DICT_NEXT_VERSION), so a match means the values are still there.
+  const PyObject* kwdefaults = nullptr;
+  uint64_t kwdefaults_version = 0;
+  std::vector<PyObject*> kwonly_values;
+};
+
+// Plans by hash of code, positional count and names. A new shape replaces the one in its
+// slot. The table holds at most this many tuples of names alive, as compiled code is.
+constexpr size_t kPlanSlots = 512;
+BindingPlan g_plans[kPlanSlots];
+
+Py_ssize_t KeywordCount(PyObject* kwnames) {
+  return kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
+}
+
+size_t PlanSlot(const PyCodeObject* code, Py_ssize_t nargs, PyObject* kwnames) {
+  uint64_t h = reinterpret_cast<uintptr_t>(code) >> 4;
+  h = h * 31 + static_cast<uint64_t>(nargs);
+  for (Py_ssize_t k = 0; k < KeywordCount(kwnames); k++) {
+    h = h * 31 + (reinterpret_cast<uintptr_t>(PyTuple_GET_ITEM(kwnames, k)) >> 4);
+  }
+  return (h ^ (h >> 17)) % kPlanSlots;
+}
+
+// Whether `plan` is this call's shape: the same code and count, and the same name objects
+// in the same order (a caller from C builds a new tuple per call, of the same interned names).
+bool PlanMatches(const BindingPlan& plan, const PyCodeObject* code, Py_ssize_t nargs,
+                 PyObject* kwnames) {
+  if (plan.code != code || plan.nargs != nargs) return false;
+  if (plan.kwnames == kwnames) return true;
+  const Py_ssize_t n = KeywordCount(kwnames);
+  if (KeywordCount(plan.kwnames) != n) return false;
+  for (Py_ssize_t k = 0; k < n; k++) {
+    if (PyTuple_GET_ITEM(plan.kwnames, k) != PyTuple_GET_ITEM(kwnames, k)) return false;
+  }
+  return true;
+}
+
+// Whether `name` equals one of kwnames[0 .. k) (a C caller's names need not be interned).
+bool RepeatsName(PyObject* kwnames, Py_ssize_t k, PyObject* name) {
+  for (Py_ssize_t j = 0; j < k; j++) {
+    PyObject* other = PyTuple_GET_ITEM(kwnames, j);
+    if (other == name || PyUnicode_Compare(other, name) == 0) return true;
+  }
+  return false;
+}
+
+// Works out the plan of a call shape that binds: false, with `plan` untouched, for one that
+// does not (CPython's path raises its error). Names must be exact str, so that comparing
+// them, and releasing a replaced plan's tuple, runs no Python code.
+bool MakePlan(const PyCodeObject* code, const Shape& s, Py_ssize_t nargs, PyObject* kwnames,
+              BindingPlan* plan) {
+  if (nargs > s.positional && !s.varargs) return false;
+  const Py_ssize_t direct = nargs < s.positional ? nargs : s.positional;
+  std::vector<bool> filled(static_cast<size_t>(s.positional + s.kwonly), false);
+  for (Py_ssize_t i = 0; i < direct; i++) filled[i] = true;
+  BindingPlan made;
+  for (Py_ssize_t k = 0; k < KeywordCount(kwnames); k++) {
+    PyObject* name = PyTuple_GET_ITEM(kwnames, k);
+    if (!PyUnicode_CheckExact(name)) return false;
+    const Py_ssize_t i = ParameterNamed(code, s, name);
+    if (i < 0 && (!s.varkw || RepeatsName(kwnames, k, name))) return false;
+    if (i >= 0 && filled[i]) return false;
+    if (i >= 0) filled[i] = true;
+    made.keyword_slot.push_back(static_cast<int32_t>(i));  // -1: into **kwargs
+  }
+  for (Py_ssize_t i = 0; i < s.positional + s.kwonly; i++) {
+    if (!filled[i]) (i < s.positional ? made.missing_positional : made.missing_kwonly).push_back(i);
+  }
+  made.code = code;
+  made.nargs = nargs;
+  made.kwnames = Py_XNewRef(kwnames);
+  PyObject* old = plan->kwnames;
+  *plan = std::move(made);
+  Py_XDECREF(old);
+  return true;
+}
+
+// The keyword-only defaults `plan` leaves missing, from `kwdefaults` (checked against the
+// plan's version first). False when one has none.
+bool KeywordOnlyDefaults(BindingPlan& plan, PyObject* kwdefaults, const PyCodeObject* code) {
+  if (kwdefaults == nullptr || !PyDict_Check(kwdefaults)) return false;
+  const uint64_t version = reinterpret_cast<PyDictObject*>(kwdefaults)->ma_version_tag;
+  if (plan.kwdefaults == kwdefaults && plan.kwdefaults_version == version) return true;
+  plan.kwdefaults = nullptr;
+  plan.kwonly_values.clear();
+  for (int32_t i : plan.missing_kwonly) {
+    PyObject* v =
+        PyDict_GetItemWithError(kwdefaults, PyTuple_GET_ITEM(code->co_localsplusnames, i));
+    if (v == nullptr) {
+      PyErr_Clear();
+      return false;
+    }
+    plan.kwonly_values.push_back(v);
+  }
+  // The lookups ran no code (str keys), so the dict is as it was at `version`.
+  plan.kwdefaults = kwdefaults;
+  plan.kwdefaults_version = version;
+  return true;
+}
+
+// Bind by `plan`: the same references Bind makes. `rest` and `extra` are the new *args tuple
+// and **kwargs dict when the code has them, allocated before the plan was looked up: an
+// allocation may collect, and a finalizer may call a function whose plan replaces this one.
+bool ApplyPlan(BindingPlan& plan, PyFunctionObject* func, const PyCodeObject* code, const Shape& s,
+               PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject* rest,
+               PyObject* extra, PyObject** localsplus) {
+  const Py_ssize_t direct = nargs < s.positional ? nargs : s.positional;
+  for (Py_ssize_t i = 0; i < direct; i++) localsplus[i] = Py_NewRef(args[i]);
+  Py_ssize_t slot = s.positional + s.kwonly;
+  if (rest != nullptr) {
+    for (Py_ssize_t i = direct; i < nargs; i++)
+      PyTuple_SET_ITEM(rest, i - direct, Py_NewRef(args[i]));
+    localsplus[slot++] = rest;
+  }
+  if (extra != nullptr) localsplus[slot] = extra;
+  PyObject* const* values = args + nargs;
+  for (size_t k = 0; k < plan.keyword_slot.size(); k++) {
+    if (plan.keyword_slot[k] >= 0) {
+      localsplus[plan.keyword_slot[k]] = Py_NewRef(values[k]);
+    } else if (PyDict_SetItem(extra, PyTuple_GET_ITEM(kwnames, k), values[k]) < 0) {
+      return false;  // exact str keys: no code runs, only memory may run out
+    }
+  }
+  if (!plan.missing_positional.empty()) {
+    PyObject* defaults = func->func_defaults;
+    const Py_ssize_t first = s.positional - (defaults != nullptr ? PyTuple_GET_SIZE(defaults) : 0);
+    for (int32_t i : plan.missing_positional) {
+      if (i < first) return false;
+      localsplus[i] = Py_NewRef(PyTuple_GET_ITEM(defaults, i - first));
+    }
+  }
+  if (plan.missing_kwonly.empty()) return true;
+  if (!KeywordOnlyDefaults(plan, func->func_kwdefaults, code)) return false;
+  for (size_t j = 0; j < plan.missing_kwonly.size(); j++) {
+    localsplus[plan.missing_kwonly[j]] = Py_NewRef(plan.kwonly_values[j]);
+  }
+  return true;
+}
+
+// Binds by plan, made on a miss; false, with nothing bound, for a shape without one (the
+// arguments do not bind, or a name is not an exact str). The *args tuple and the **kwargs
+// dict come first (ApplyPlan).
+bool BindByPlan(PyFunctionObject* func, const PyCodeObject* code, const Shape& s,
+                PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject** localsplus,
+                bool* bound) {
+  const Py_ssize_t direct = nargs < s.positional ? nargs : s.positional;
+  PyObject* rest = s.varargs ? PyTuple_New(nargs - direct) : nullptr;
+  PyObject* extra = s.varkw ? PyDict_New() : nullptr;
+  if ((s.varargs && rest == nullptr) || (s.varkw && extra == nullptr)) {
+    Py_XDECREF(rest);
+    Py_XDECREF(extra);
+    return false;
+  }
+  BindingPlan& plan = g_plans[PlanSlot(code, nargs, kwnames)];
+  if (!PlanMatches(plan, code, nargs, kwnames) && !MakePlan(code, s, nargs, kwnames, &plan)) {
+    Py_XDECREF(rest);
+    Py_XDECREF(extra);
+    return false;
+  }
+  *bound = ApplyPlan(plan, func, code, s, args, nargs, kwnames, rest, extra, localsplus);
+  return true;
+}
+
 }  // namespace
 
 bool BindArguments(PyFunctionObject* func, PyObject* const* args, Py_ssize_t nargs,
                    PyObject* kwnames, PyObject** localsplus) {
   const auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
   const Shape s = ShapeOf(code);
-  if (Bind(func, code, s, args, nargs, kwnames, localsplus)) return true;
+  bool bound = false;
+  if (!BindByPlan(func, code, s, args, nargs, kwnames, localsplus, &bound)) {
+    bound = Bind(func, code, s, args, nargs, kwnames, localsplus);
+  }
+  if (bound) return true;
   PyErr_Clear();  // CPython's path redoes the call and raises its own error
   for (Py_ssize_t i = 0; i < s.total; i++) Py_CLEAR(localsplus[i]);
   return false;

@@ -452,8 +452,8 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
   const Py_ssize_t nkw = kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
   const size_t nargsf = static_cast<size_t>(total - nkw) | PY_VECTORCALL_ARGUMENTS_OFFSET;
   // A compiled Python function is called straight through the JIT, taking our references.
-  if (kwnames == nullptr && IsCompiledFunction(function)) {
-    return python::CallCompiledConsuming(ts, function, args, total);
+  if (IsCompiledFunction(function)) {
+    return python::CallCompiledConsuming(ts, function, args, total, kwnames);
   }
   bool handled = false;
   PyObject* res =

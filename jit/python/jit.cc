@@ -649,9 +649,10 @@ PyObject* LeaveCompiledCall(PyThreadState* ts, _PyInterpreterFrame* frame, uint6
 }
 
 PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject* const* args,
-                                Py_ssize_t nargs) {
+                                Py_ssize_t total, PyObject* kwnames) {
   auto* func = reinterpret_cast<PyFunctionObject*>(callable);
-  const bool plain = PlainShape(reinterpret_cast<PyCodeObject*>(func->func_code), nargs, nullptr);
+  const Py_ssize_t nargs = total - (kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0);
+  const bool plain = PlainShape(reinterpret_cast<PyCodeObject*>(func->func_code), nargs, kwnames);
   CodeState* st = nullptr;
   _PyInterpreterFrame* frame = PushFrame(TheRuntime(), ts, func, plain ? nargs : 0, &st);
   // The callable's reference becomes the frame's.
@@ -660,15 +661,15 @@ PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject*
     for (Py_ssize_t i = 0; i < nargs; i++) frame->localsplus[i] = args[i];
     return RunPushedFrame(st, ts, frame);
   }
-  if (frame != nullptr && BindArguments(func, args, nargs, nullptr, frame->localsplus)) {
-    for (Py_ssize_t i = 0; i < nargs; i++) Py_DECREF(args[i]);  // the frame took its own
+  if (frame != nullptr && BindArguments(func, args, nargs, kwnames, frame->localsplus)) {
+    for (Py_ssize_t i = 0; i < total; i++) Py_DECREF(args[i]);  // the frame took its own
     return RunBoundFrame(st, ts, frame);
   }
   if (frame != nullptr) PopUnboundFrame(ts, frame);
   PyObject* res = _PyFunction_Vectorcall(
-      callable, args, static_cast<size_t>(nargs) | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr);
+      callable, args, static_cast<size_t>(nargs) | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
   Py_DECREF(callable);
-  for (Py_ssize_t i = 0; i < nargs; i++) Py_DECREF(args[i]);
+  for (Py_ssize_t i = 0; i < total; i++) Py_DECREF(args[i]);
   return res;
 }
 

@@ -220,11 +220,12 @@ PyObject* JitVectorcall(PyObject* callable, PyObject* const* args, size_t nargsf
 inline bool IsJitVectorcall(vectorcallfunc f) { return f == JitVectorcall; }
 PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* args, size_t nargsf,
                        PyObject* kwnames);
-// The same for compiled code's CALL, which owns `callable` and its `nargs` positional
-// arguments: their references move into the new frame (or are released after CPython's
-// path) instead of being taken and dropped again. args[-1] may be overwritten meanwhile.
+// The same for compiled code's CALL, which owns `callable` and its `total` arguments (the
+// last len(kwnames) of them by keyword, as in vectorcall): their references move into the new
+// frame (or are released after binding or CPython's path) instead of being taken and dropped
+// again. args[-1] may be overwritten meanwhile.
 PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject* const* args,
-                                Py_ssize_t nargs);
+                                Py_ssize_t total, PyObject* kwnames = nullptr);
 
 // Compiled code's CALL of a compiled function, made by the caller's own code with no host
 // frame between the two (under Unicorn, no nested emulation either). EnterCompiledCall
