@@ -78,6 +78,10 @@ constexpr int kVariadic = -1;
   X(UnaryOp,          kOwned,           false, true,  false, 1,         kPlain,      kUnary)   \
   /* %d = %a[%b] */                                                                            \
   X(GetItem,          kOwned,           false, true,  false, 2,         kPlain,      kNone)    \
+  /* %d = %a[%b:%c]: BUILD_SLICE of two bounds and the BINARY_SUBSCR right after it, fused by */ \
+  /* the builder; its state is BINARY_SUBSCR's, with the bounds where the slice would be */     \
+  X(GetSlice,         kOwned,           false, true,  false, 3,         kPlain,      kNone,    \
+    Call(a64_get_slice, kNone, kNone, kObject))                                                \
   /* %a[%b] = %c */                                                                            \
   X(SetItem,          kNone,            false, true,  false, 3,         kPlain,      kNone)    \
   /* %d:cint = (%a in %b) */                                                                   \

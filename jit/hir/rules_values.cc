@@ -233,6 +233,20 @@ bool Builder::BuildConstKeyMap() {
 bool Builder::BuildSlice() {
   const std::vector<int> pre = stack_;
   if (insn_.oparg != 2 && insn_.oparg != 3) Fail("oparg");
+  // `x[a:b]`: BUILD_SLICE 2 then BINARY_SUBSCR, no jump to the latter: one op, and an exact
+  // str, list or tuple never makes the slice (a64_get_slice). Its state is at BINARY_SUBSCR,
+  // whose position a traceback shows; the stack holds the two bounds where the interpreter's
+  // holds the slice, which an unwind releases just the same (it cuts to the handler's depth).
+  const Insn next = Decode(insn_.next);
+  if (insn_.oparg == 2 && next.opcode == BINARY_SUBSCR && starts_.count(insn_.next) == 0) {
+    const std::vector<int> bounds = Pop(2);
+    const int container = Pop1();
+    insn_ = next;  // translated here: the caller goes on after it
+    const int r = Def(Op::kGetSlice, {container, bounds[0], bounds[1]});
+    ErrorState(pre);
+    Push(r);
+    return true;
+  }
   const int r = Def(Op::kBuildSlice, Pop(insn_.oparg));
   ErrorState(pre);
   Push(r);

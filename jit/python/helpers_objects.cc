@@ -345,6 +345,44 @@ PyObject* a64_import_from(PyObject* module, PyObject* name) {
   return x;
 }
 
+namespace {
+
+// A slice bound whose value needs no code to run: None (`if_none`) or an exact int, clamped to
+// Py_ssize_t as PySlice_Unpack's _PyEval_SliceIndex clamps it. False for anything else: an
+// __index__ method may run code, which the generic path runs in stock's order.
+bool PlainBound(PyObject* bound, Py_ssize_t if_none, Py_ssize_t* out) {
+  if (bound == Py_None) {
+    *out = if_none;
+    return true;
+  }
+  return PyLong_CheckExact(bound) && _PyEval_SliceIndex(bound, out) == 1;
+}
+
+}  // namespace
+
+PyObject* a64_get_slice(PyObject* container, PyObject* start, PyObject* stop) {
+  PyTypeObject* type = Py_TYPE(container);
+  const bool sliced_here = type == &PyUnicode_Type || type == &PyList_Type || type == &PyTuple_Type;
+  Py_ssize_t i = 0;
+  Py_ssize_t j = 0;
+  if (sliced_here && PlainBound(start, 0, &i) && PlainBound(stop, PY_SSIZE_T_MAX, &j)) {
+    // Step 1: the bounds adjusted as unicode_subscript, list_subscript and tuple_subscript
+    // adjust them; each GetSlice/Substring then gives what they return (an empty result's
+    // singleton, the object itself for all of an exact str or tuple).
+    const Py_ssize_t length =
+        type == &PyUnicode_Type ? PyUnicode_GET_LENGTH(container) : Py_SIZE(container);
+    PySlice_AdjustIndices(length, &i, &j, 1);
+    if (type == &PyUnicode_Type) return PyUnicode_Substring(container, i, j);
+    if (type == &PyList_Type) return PyList_GetSlice(container, i, j);
+    return PyTuple_GetSlice(container, i, j);
+  }
+  PyObject* slice = PySlice_New(start, stop, nullptr);
+  if (slice == nullptr) return nullptr;
+  PyObject* result = PyObject_GetItem(container, slice);
+  Py_DECREF(slice);
+  return result;
+}
+
 PyObject* a64_get_len(PyObject* obj) {
   const Py_ssize_t len = PyObject_Length(obj);
   if (len < 0) return nullptr;

@@ -70,6 +70,7 @@ struct _PyInterpreterFrame;
   X(a64_import_name,                kNone, kNull)       \
   X(a64_import_from,                kNone, kNull)       \
   X(a64_get_len,                    kNone, kNull)       \
+  X(a64_get_slice,                  kNone, kNull)       \
   X(a64_box_int,                    kNone, kNull)       \
   X(a64_box_int_reusing,            kNone, kNull)       \
   X(a64_binary_op_into_local,       kSome, kOwn)        \
@@ -261,6 +262,10 @@ PyObject* a64_import_name(_PyInterpreterFrame* frame, PyObject* name, PyObject* 
 PyObject* a64_import_from(PyObject* module, PyObject* name);
 // GET_LEN: len(obj) as an int object.
 PyObject* a64_get_len(PyObject* obj);
+// container[start:stop], BUILD_SLICE 2 and BINARY_SUBSCR fused (hir::Op::kGetSlice): an exact
+// str, list or tuple with None or exact-int bounds is sliced without a slice object, as its
+// mp_subscript would slice it; anything else makes the slice and calls PyObject_GetItem.
+PyObject* a64_get_slice(PyObject* container, PyObject* start, PyObject* stop);
 // PyLong_FromLongLong(v), faster for what compiled code boxes after its small-int test: an
 // int of one digit (|v| < 2**30) taken from the runtime's int free list (a64_dealloc fills
 // it) or made here as 3.11's _PyLong_FromMedium makes it, without PyLong_FromLongLong's
