@@ -31,11 +31,8 @@ class Other:
         self.x = 2
 
 
-class Slotted:  # no inline values: no cache entry can serve it, every access misses
-    __slots__ = ("x",)
-
-    def __init__(self):
-        self.x = 3
+class ClassAttr:  # x is the class's, not a data descriptor: no entry serves it, each access misses
+    x = 3
 
 
 def get_x(o):
@@ -105,9 +102,9 @@ for _ in range(7):
 expect("a new receiver type at an attribute site fails its guard once, then is cached",
        "get_x", "type guard", 1, "generic path", "Other", "LOAD_ATTR")
 for _ in range(5):
-    get_x(Slotted())
+    get_x(ClassAttr())
 check("a receiver no cache can serve fails the guard every time",
-      [e["count"] for e in entries("get_x") if e["type"] == "Slotted"] == [5], entries("get_x"))
+      [e["count"] for e in entries("get_x") if e["type"] == "ClassAttr"] == [5], entries("get_x"))
 
 
 def make_class(k):

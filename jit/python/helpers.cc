@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "emulation/helper_registry.h"
+#include "jit/python/attr_descriptors.h"
 #include "jit/python/deopt_stats.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/jit.h"
@@ -156,6 +157,18 @@ static AttrEntry AttrEntryFor(PyObject* obj, PyObject* name, bool store) {
   return {};
 }
 
+// After `obj.name` was read generically: when a data descriptor of obj's type gave it, the
+// site's descriptor entry takes it, within the site's budget of misses (once that is spent,
+// no more lookups). An inline value is never one.
+static bool RememberDescr(AttrCache* cache, PyObject* obj, PyObject* name) {
+  if (cache->respecializations >= kMaxRespecializations) return false;
+  const DescrEntry e = DescrEntryFor(obj, name);
+  if (e.type_version == 0) return false;
+  cache->respecializations++;
+  cache->descr = e;
+  return true;
+}
+
 // The slot of the cached attribute in `obj`'s inline values, or nullptr on a miss.
 static PyObject** CachedSlot(PyObject* obj, const AttrCache* cache) {
   const uint32_t version = Py_TYPE(obj)->tp_version_tag;
@@ -205,11 +218,13 @@ PyObject* a64_load_attr_cached(PyObject* obj, AttrCache* cache) {
   PyObject* name = EnterSite(RunningFrame(), cache);
   if (PyObject** slot = CachedSlot(obj, cache)) return Py_NewRef(*slot);
   if (PyObject* value = CachedModuleValue(obj, cache->module)) return Py_NewRef(value);
+  bool hit = false;
+  if (PyObject* value = CachedDescrValue(obj, cache->descr, &hit); hit) return value;
   PyObject* res = PyObject_GetAttr(obj, name);
   if (res == nullptr) return nullptr;
   if (PyModule_CheckExact(obj)) {
     RememberModuleValue(cache->module, cache->respecializations, obj, name, res);
-  } else {
+  } else if (!RememberDescr(cache, obj, name)) {
     Specialize(cache, Py_TYPE(obj), [&] { return AttrEntryFor(obj, name, false); });
   }
   return res;

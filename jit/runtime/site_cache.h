@@ -96,10 +96,23 @@ struct ModuleEntry {
 };
 // The module entry comes first in both caches that have one, so that it is at the same place
 // in either (NextSiteCache's users).
+// LOAD_ATTR of a data descriptor the type defines (a `__slots__` member, a C type's member or
+// getter, a property, a named tuple's field): the type's version tag, the descriptor found
+// with it and its type's tp_descr_get. A data descriptor comes before the instance's own
+// attributes, and the type keeps it while its version stays, so a matching version means
+// PyObject_GenericGetAttr would call get(descr, obj, type) too. Helpers only: compiled code
+// never reads it (its inline path reads `entries`, whose offsets are in inline values).
+struct DescrEntry {
+  uint32_t type_version;  // 0: empty
+  uint32_t unused;
+  void* descr;  // borrowed from the type's MRO
+  void* get;    // descrgetfunc
+};
 struct AttrCache {
   ModuleEntry module;
   AttrEntry entries[kPolymorphicEntries];
   uint32_t respecializations;
+  DescrEntry descr;
 };
 
 // LOAD_METHOD of a method the type defines: its version tag, and for instances with inline
