@@ -355,7 +355,15 @@ bool PlainBound(PyObject* bound, Py_ssize_t if_none, Py_ssize_t* out) {
     *out = if_none;
     return true;
   }
-  return PyLong_CheckExact(bound) && _PyEval_SliceIndex(bound, out) == 1;
+  if (!PyLong_CheckExact(bound)) return false;
+  // 3.11 keeps |value| < 2**30 in one digit (none for 0), the sign in ob_size: such a bound is
+  // its digit times its size, without _PyEval_SliceIndex's three calls.
+  const Py_ssize_t size = Py_SIZE(bound);
+  if (size >= -1 && size <= 1) {
+    *out = size * static_cast<Py_ssize_t>(reinterpret_cast<PyLongObject*>(bound)->ob_digit[0]);
+    return true;
+  }
+  return _PyEval_SliceIndex(bound, out) == 1;
 }
 
 }  // namespace

@@ -2,13 +2,14 @@
 # x[a:b] (BUILD_SLICE 2 then BINARY_SUBSCR), which the JIT makes one op: an exact str, list or
 # tuple with None or exact-int bounds is sliced without a slice object (a64_get_slice), and
 # anything else takes the slice object and PyObject_GetItem. Bounds negative, past either end,
-# reversed, beyond 64 bits, bool and __index__ objects (whose calls are printed in order);
-# the identity of whole and empty results; non-ASCII and astral strs; subclasses and classes
-# with __getitem__ of their own, dicts, bytes; errors raised with values on the stack below the
-# slice, caught at two handler depths; and an uncaught one last, whose traceback's caret
-# points at the subscript.
+# reversed, at an int's one-digit limit, beyond 64 bits, bool and __index__ objects (whose
+# calls are printed in order); the identity of whole and empty results; non-ASCII and astral
+# strs; subclasses and classes with __getitem__ of their own, dicts, bytes; errors raised with
+# values on the stack below the slice, caught at two handler depths; and an uncaught one last,
+# whose traceback's caret points at the subscript.
 
 BIG = 1 << 70
+DIGIT = 1 << 30  # 3.11's ints below it in magnitude have one digit
 
 
 class Index:
@@ -37,8 +38,8 @@ class Shows:
 
 def cuts(x, n):
     out = []
-    for a in (None, 0, 1, 3, -1, -3, n, n + 5, -n - 5, BIG, -BIG):
-        for b in (None, 0, 2, -2, n, n + 5, -n - 5, BIG, -BIG):
+    for a in (None, 0, 1, 3, -1, -3, n, n + 5, -n - 5, BIG, -BIG, DIGIT - 1, -DIGIT):
+        for b in (None, 0, 2, -2, n, n + 5, -n - 5, BIG, -BIG, DIGIT, 1 - DIGIT):
             out.append(x[a:b])
     return out
 
