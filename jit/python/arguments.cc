@@ -32,6 +32,29 @@ Shape ShapeOf(const PyCodeObject* code) {
   return s;
 }
 
+// How many of `nargs` positional arguments fill positional parameters (the rest go to *args).
+Py_ssize_t Direct(const Shape& s, Py_ssize_t nargs) {
+  return nargs < s.positional ? nargs : s.positional;
+}
+
+Py_ssize_t KeywordCount(PyObject* kwnames) {
+  return kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
+}
+
+// Positional parameter i's default in `defaults` (__defaults__, which may be NULL), borrowed;
+// NULL when it has none.
+PyObject* PositionalDefault(PyObject* defaults, const Shape& s, Py_ssize_t i) {
+  const Py_ssize_t d = i - (s.positional - (defaults != nullptr ? PyTuple_GET_SIZE(defaults) : 0));
+  return d >= 0 ? PyTuple_GET_ITEM(defaults, d) : nullptr;
+}
+
+// The positional arguments past the parameters, args[direct .. nargs), into the new *args
+// tuple `rest`, with references of its own.
+void FillRest(PyObject* rest, PyObject* const* args, Py_ssize_t direct, Py_ssize_t nargs) {
+  for (Py_ssize_t i = direct; i < nargs; i++)
+    PyTuple_SET_ITEM(rest, i - direct, Py_NewRef(args[i]));
+}
+
 // The parameter (by localsplus index) that keyword `name` names, or -1. Identity first, as
 // CPython does: keyword names are almost always the interned parameter names.
 Py_ssize_t ParameterNamed(const PyCodeObject* code, const Shape& s, PyObject* name) {
@@ -51,8 +74,7 @@ Py_ssize_t ParameterNamed(const PyCodeObject* code, const Shape& s, PyObject* na
 // Keyword arguments into their parameters, or into the **kwargs dict (`extra`, may be NULL).
 bool BindKeywords(const PyCodeObject* code, const Shape& s, PyObject* const* values,
                   PyObject* kwnames, PyObject** localsplus, PyObject* extra) {
-  const Py_ssize_t n = kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
-  for (Py_ssize_t k = 0; k < n; k++) {
+  for (Py_ssize_t k = 0; k < KeywordCount(kwnames); k++) {
     PyObject* name = PyTuple_GET_ITEM(kwnames, k);
     if (!PyUnicode_Check(name)) return false;
     const Py_ssize_t i = ParameterNamed(code, s, name);
@@ -69,13 +91,11 @@ bool BindKeywords(const PyCodeObject* code, const Shape& s, PyObject* const* val
 
 // Missing parameters from the function's defaults; false when one has none.
 bool FillDefaults(PyFunctionObject* func, const Shape& s, PyObject** localsplus) {
-  PyObject* defaults = func->func_defaults;
-  const Py_ssize_t ndefaults = defaults != nullptr ? PyTuple_GET_SIZE(defaults) : 0;
   for (Py_ssize_t i = 0; i < s.positional; i++) {
     if (localsplus[i] != nullptr) continue;
-    const Py_ssize_t d = i - (s.positional - ndefaults);
-    if (d < 0) return false;
-    localsplus[i] = Py_NewRef(PyTuple_GET_ITEM(defaults, d));
+    PyObject* d = PositionalDefault(func->func_defaults, s, i);
+    if (d == nullptr) return false;
+    localsplus[i] = Py_NewRef(d);
   }
   for (Py_ssize_t i = s.positional; i < s.positional + s.kwonly; i++) {
     if (localsplus[i] != nullptr) continue;
@@ -95,15 +115,13 @@ bool FillDefaults(PyFunctionObject* func, const Shape& s, PyObject** localsplus)
 bool Bind(PyFunctionObject* func, const PyCodeObject* code, const Shape& s, PyObject* const* args,
           Py_ssize_t nargs, PyObject* kwnames, PyObject** localsplus) {
   if (nargs > s.positional && !s.varargs) return false;
-  const Py_ssize_t direct = nargs < s.positional ? nargs : s.positional;
+  const Py_ssize_t direct = Direct(s, nargs);
   for (Py_ssize_t i = 0; i < direct; i++) localsplus[i] = Py_NewRef(args[i]);
   Py_ssize_t slot = s.positional + s.kwonly;
   if (s.varargs) {
     PyObject* rest = PyTuple_New(nargs - direct);
     if (rest == nullptr) return false;
-    for (Py_ssize_t i = direct; i < nargs; i++) {
-      PyTuple_SET_ITEM(rest, i - direct, Py_NewRef(args[i]));
-    }
+    FillRest(rest, args, direct, nargs);
     localsplus[slot++] = rest;
   }
   PyObject* extra = nullptr;
@@ -118,12 +136,12 @@ bool Bind(PyFunctionObject* func, const PyCodeObject* code, const Shape& s, PyOb
 
 // A call shape's binding, worked out once and kept: for one compiled code, one count of
 // positional arguments and one tuple of keyword names, which parameter each keyword fills
-// (or that it goes into **kwargs), which parameters take defaults, and the keyword-only defaults'
-// values as the function's
-// __kwdefaults__ held them at one version of that dict. The generic Bind searches the
-// parameter names for each keyword (a linear search, then string compares) and looks each
-// missing keyword-only default up in the dict: PyTorch's test_type_promotion spent about
-// 1,000 guest instructions a call there, most in its helpers that take **kwargs.
+// (or that it goes into **kwargs), which parameters take defaults, and the keyword-only
+// defaults' values as the function's __kwdefaults__ held them at one version of that dict. The
+// generic Bind searches the parameter names for each keyword (a linear search, then string
+// compares) and looks each missing keyword-only default up in the dict: PyTorch's
+// test_type_promotion spent about 1,000 guest instructions a call there, most in its helpers that
+// take **kwargs.
 struct BindingPlan {
   const PyCodeObject* code = nullptr;  // compiled code, pinned by the runtime: compared only
   PyObject* kwnames = nullptr;         // a strong reference: the names, compared by identity
@@ -143,10 +161,6 @@ struct BindingPlan {
 // slot. The table holds at most this many tuples of names alive, as compiled code is.
 constexpr size_t kPlanSlots = 512;
 BindingPlan g_plans[kPlanSlots];
-
-Py_ssize_t KeywordCount(PyObject* kwnames) {
-  return kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
-}
 
 size_t PlanSlot(const PyCodeObject* code, Py_ssize_t nargs, PyObject* kwnames) {
   uint64_t h = reinterpret_cast<uintptr_t>(code) >> 4;
@@ -186,7 +200,7 @@ bool RepeatsName(PyObject* kwnames, Py_ssize_t k, PyObject* name) {
 bool MakePlan(const PyCodeObject* code, const Shape& s, Py_ssize_t nargs, PyObject* kwnames,
               BindingPlan* plan) {
   if (nargs > s.positional && !s.varargs) return false;
-  const Py_ssize_t direct = nargs < s.positional ? nargs : s.positional;
+  const Py_ssize_t direct = Direct(s, nargs);
   std::vector<bool> filled(static_cast<size_t>(s.positional + s.kwonly), false);
   for (Py_ssize_t i = 0; i < direct; i++) filled[i] = true;
   BindingPlan made;
@@ -240,12 +254,11 @@ bool KeywordOnlyDefaults(BindingPlan& plan, PyObject* kwdefaults, const PyCodeOb
 bool ApplyPlan(BindingPlan& plan, PyFunctionObject* func, const PyCodeObject* code, const Shape& s,
                PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject* rest,
                PyObject* extra, PyObject** localsplus) {
-  const Py_ssize_t direct = nargs < s.positional ? nargs : s.positional;
+  const Py_ssize_t direct = Direct(s, nargs);
   for (Py_ssize_t i = 0; i < direct; i++) localsplus[i] = Py_NewRef(args[i]);
   Py_ssize_t slot = s.positional + s.kwonly;
   if (rest != nullptr) {
-    for (Py_ssize_t i = direct; i < nargs; i++)
-      PyTuple_SET_ITEM(rest, i - direct, Py_NewRef(args[i]));
+    FillRest(rest, args, direct, nargs);
     localsplus[slot++] = rest;
   }
   if (extra != nullptr) localsplus[slot] = extra;
@@ -257,13 +270,10 @@ bool ApplyPlan(BindingPlan& plan, PyFunctionObject* func, const PyCodeObject* co
       return false;  // exact str keys: no code runs, only memory may run out
     }
   }
-  if (!plan.missing_positional.empty()) {
-    PyObject* defaults = func->func_defaults;
-    const Py_ssize_t first = s.positional - (defaults != nullptr ? PyTuple_GET_SIZE(defaults) : 0);
-    for (int32_t i : plan.missing_positional) {
-      if (i < first) return false;
-      localsplus[i] = Py_NewRef(PyTuple_GET_ITEM(defaults, i - first));
-    }
+  for (int32_t i : plan.missing_positional) {
+    PyObject* d = PositionalDefault(func->func_defaults, s, i);
+    if (d == nullptr) return false;
+    localsplus[i] = Py_NewRef(d);
   }
   if (plan.missing_kwonly.empty()) return true;
   if (!KeywordOnlyDefaults(plan, func->func_kwdefaults, code)) return false;
@@ -290,8 +300,7 @@ __attribute__((noinline)) int BindByPlan(PyFunctionObject* func, PyObject* const
                                          PyObject** localsplus) {
   const auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
   const Shape s = ShapeOf(code);
-  const Py_ssize_t direct = nargs < s.positional ? nargs : s.positional;
-  PyObject* rest = s.varargs ? PyTuple_New(nargs - direct) : nullptr;
+  PyObject* rest = s.varargs ? PyTuple_New(nargs - Direct(s, nargs)) : nullptr;
   PyObject* extra = s.varkw ? PyDict_New() : nullptr;
   BindingPlan* plan = nullptr;
   if ((rest != nullptr || !s.varargs) && (extra != nullptr || !s.varkw)) {
@@ -301,7 +310,7 @@ __attribute__((noinline)) int BindByPlan(PyFunctionObject* func, PyObject* const
     }
   }
   if (plan == nullptr) {
-    PyErr_Clear();  // a failed allocation
+    PyErr_Clear();  // an allocation's, if one failed
     Py_XDECREF(rest);
     Py_XDECREF(extra);
     return -1;
