@@ -61,3 +61,49 @@ else
   echo "FAIL --perf-map names anonymous code: no jit:bump row with 2000 blocks"
   exit 1
 fi
+# static_symbols.py names a stripped shared library's static functions from its PIC archive,
+# by their bytes: for a library linked from the same code in another order and stripped, it
+# must give each static function's address in the unstripped library; report.py --symbols
+# must use the names (a block at a static function's address) and call an address past every
+# named function's end `?after:`.
+hidden=$(dirname "$src")/hidden.c
+static_symbols=$(dirname "$report")/static_symbols.py
+# As Debian's libpython: the library's objects are compiled a function a section and linked in
+# another order (here by name), so a static function is not where the archive's object puts
+# it and a call between two functions of an object has another distance.
+for part in a b; do
+  define=""
+  [ "$part" = a ] && define=-DHIDDEN_A
+  aarch64-linux-gnu-gcc -O1 -fPIC $define -c -o "$tmp/hidden_$part.o" "$hidden"
+  aarch64-linux-gnu-gcc -O1 -fPIC -ffunction-sections $define -c -o "$tmp/linked_$part.o" "$hidden"
+done
+(cd "$tmp" && rm -f hidden.a && ar rc hidden.a hidden_a.o hidden_b.o)
+aarch64-linux-gnu-gcc -shared -Wl,--sort-section=name -o "$tmp/libhidden.so" "$tmp/linked_b.o" \
+  "$tmp/linked_a.o"
+aarch64-linux-gnu-strip -o "$tmp/libhidden_stripped.so" "$tmp/libhidden.so"
+/usr/bin/python3.11 "$static_symbols" "$tmp/libhidden_stripped.so" "$tmp/hidden.a" >"$tmp/syms"
+aarch64-linux-gnu-nm "$tmp/libhidden.so" | awk '$2 == "t" && $3 ~ /_(a|b)$/ {print $1, $3}' |
+  sort >"$tmp/expected"
+awk 'NR > 1 {print $1, $4}' "$tmp/syms" | sort >"$tmp/found"
+if [ "$(wc -l <"$tmp/expected")" -eq 4 ] && diff "$tmp/expected" "$tmp/found"; then
+  echo "PASS static_symbols names the 4 static functions at their addresses"
+else
+  echo "FAIL static_symbols: expected (address name) of the unstripped library, then found:"
+  cat "$tmp/expected" "$tmp/found"
+  exit 1
+fi
+read -r mix_at < <(awk '$2 == "mix_b" {print $1}' "$tmp/expected")
+read -r last_at last_size _ _ < <(aarch64-linux-gnu-nm -S "$tmp/libhidden.so" | awk 'NF == 4 && $3 ~ /^[tT]$/' |
+  sort | tail -1)
+end=$(printf '%x' $((0x$last_at + 0x$last_size + 64)))
+printf '%x 1 1 %x\n%s 2 1 %s\n' "0x$mix_at" "0x$mix_at" "$end" "$end" >"$tmp/hidden_profile"
+printf '00000000-00100000 r-xp 00000000 00:00 0 %s\n' "$tmp/libhidden_stripped.so" \
+  >"$tmp/hidden_profile.maps"
+/usr/bin/python3.11 "$report" "$tmp/hidden_profile" --symbols "$tmp/syms" | tee "$tmp/report_syms"
+if grep -q "libhidden_stripped.so:mix_b$" "$tmp/report_syms" &&
+  grep -q "libhidden_stripped.so:?after:" "$tmp/report_syms"; then
+  echo "PASS report.py --symbols names static functions and marks unnamed code"
+else
+  echo "FAIL report.py --symbols: no mix_b row, or no ?after: row for code past every function"
+  exit 1
+fi

@@ -55,7 +55,7 @@ def load_perf_map(path):
 
 
 class Symbolizer:
-    def __init__(self, maps_path, nm, perf_map=None):
+    def __init__(self, maps_path, nm, perf_map=None, symbol_files=()):
         self.nm = nm
         self.jit = load_perf_map(perf_map) if perf_map else []
         self.jit_starts = [r[0] for r in self.jit]
@@ -76,25 +76,50 @@ class Symbolizer:
         self.regions.sort()
         self.starts = [r[0] for r in self.regions]
         self.symbols = {}
+        self.extra = {}  # file name -> [(address, size, name)] from static_symbols.py
+        for path in symbol_files:
+            self.load_symbol_file(path)
+
+    def load_symbol_file(self, path):
+        with open(path) as f:
+            first = f.readline().split()
+            if first[:2] != ["#", "library"] or len(first) != 3:
+                sys.exit("%s:1: not a static_symbols.py file (its first line names the library)"
+                         % path)
+            rows = self.extra.setdefault(first[2], [])
+            for lineno, line in enumerate(f, 2):
+                parts = line.split()
+                try:
+                    rows.append((int(parts[0], 16), int(parts[1], 16), parts[3]))
+                except (ValueError, IndexError):
+                    sys.exit("%s:%d: not a symbol line (address size t name): %r" %
+                             (path, lineno, line.rstrip()))
 
     def table(self, path):
+        """(starts, ends, names) of a file's functions; an end of None: size unknown."""
         if path not in self.symbols:
-            entries = set()
+            entries = {}
             for flags in (["-D"], []):
                 try:
-                    out = subprocess.run([self.nm, *flags, "-C", "--defined-only", path],
+                    out = subprocess.run([self.nm, *flags, "-S", "-C", "--defined-only", path],
                                          capture_output=True, text=True, check=False).stdout
                 except OSError:
                     out = ""
                 for line in out.splitlines():
-                    parts = line.split(None, 2)  # demangled names may hold spaces
-                    if len(parts) == 3 and parts[1] in "tTwW":
-                        try:
-                            entries.add((int(parts[0], 16), parts[2]))
-                        except ValueError:
-                            pass
-            table = sorted(entries)
-            self.symbols[path] = ([a for a, _ in table], [n for _, n in table])
+                    parts = line.split(None, 3)  # demangled names may hold spaces
+                    try:
+                        if len(parts) == 4 and parts[2] in "tTwW":
+                            entries[int(parts[0], 16)] = (int(parts[1], 16), parts[3])
+                        elif len(parts) == 3 and parts[1] in "tTwW":
+                            entries.setdefault(int(parts[0], 16), (None, parts[2]))
+                    except ValueError:
+                        pass
+            for address, size, name in self.extra.get(path.rsplit("/", 1)[-1], ()):
+                entries.setdefault(address, (size, name))
+            table = sorted(entries.items())
+            self.symbols[path] = ([a for a, _ in table],
+                                  [a + s if s else None for a, (s, _) in table],
+                                  [n for _, (_, n) in table])
         return self.symbols[path]
 
     def load_bias(self, path, start):
@@ -120,9 +145,16 @@ class Symbolizer:
         if path is None:
             return "[anonymous 0x%x-0x%x]" % (start, end)
         short = path.rsplit("/", 1)[-1]
-        addrs, names = self.table(path)
-        j = bisect.bisect_right(addrs, address - self.load_bias(path, start)) - 1
-        return "%s:%s" % (short, names[j] if j >= 0 else "?")
+        addrs, ends, names = self.table(path)
+        offset = address - self.load_bias(path, start)
+        j = bisect.bisect_right(addrs, offset) - 1
+        if j < 0:
+            return "%s:?" % short
+        if ends[j] is not None and offset >= ends[j]:
+            # Past the function's end: a static function the file does not name (static_symbols.py
+            # names many of libpython's).
+            return "%s:?after:%s" % (short, names[j])
+        return "%s:%s" % (short, names[j])
 
 
 def main(argv):
@@ -133,6 +165,8 @@ def main(argv):
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--nm", default="aarch64-linux-gnu-nm")
     ap.add_argument("--perf-map", help="name JIT code by this perf map (a64jit-run --perf-map)")
+    ap.add_argument("--symbols", action="append", default=[],
+                    help="more names for a stripped library, from static_symbols.py")
     ap.add_argument("--by-object", action="store_true",
                     help="one row per file (libpython, libc, the runner, a64jit: compiled code) "
                     "instead of per function")
@@ -141,7 +175,7 @@ def main(argv):
         counts = load_profile(args.profile)
         if args.base:
             counts.subtract(load_profile(args.base))
-        sym = Symbolizer(args.profile + ".maps", args.nm, args.perf_map)
+        sym = Symbolizer(args.profile + ".maps", args.nm, args.perf_map, args.symbols)
     except OSError as e:
         sys.exit("report.py: %s (a tb_profile run writes PROFILE and PROFILE.maps)" % e)
     insns = collections.Counter()
