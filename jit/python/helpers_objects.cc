@@ -10,6 +10,7 @@
 #include "jit/codegen/into_local_stub.h"
 #include "jit/codegen/release_stubs.h"
 #include "jit/python/interp_state.h"
+#include "jit/python/plain_bound.h"
 #include "jit/runtime/helpers.h"
 
 // Exported by libpython and by Debian's python3.11 executable, but declared only in
@@ -344,29 +345,6 @@ PyObject* a64_import_from(PyObject* module, PyObject* name) {
   Py_DECREF(pkgname);
   return x;
 }
-
-namespace {
-
-// A slice bound whose value needs no code to run: None (`if_none`) or an exact int, clamped to
-// Py_ssize_t as PySlice_Unpack's _PyEval_SliceIndex clamps it. False for anything else: an
-// __index__ method may run code, which the generic path runs in stock's order.
-bool PlainBound(PyObject* bound, Py_ssize_t if_none, Py_ssize_t* out) {
-  if (bound == Py_None) {
-    *out = if_none;
-    return true;
-  }
-  if (!PyLong_CheckExact(bound)) return false;
-  // 3.11 keeps |value| < 2**30 in one digit (none for 0), the sign in ob_size: such a bound is
-  // its digit times its size, without _PyEval_SliceIndex's three calls.
-  const Py_ssize_t size = Py_SIZE(bound);
-  if (size >= -1 && size <= 1) {
-    *out = size * static_cast<Py_ssize_t>(reinterpret_cast<PyLongObject*>(bound)->ob_digit[0]);
-    return true;
-  }
-  return _PyEval_SliceIndex(bound, out) == 1;
-}
-
-}  // namespace
 
 PyObject* a64_get_slice(PyObject* container, PyObject* start, PyObject* stop) {
   PyTypeObject* type = Py_TYPE(container);

@@ -5,9 +5,9 @@
 
 #include <descrobject.h>
 
-namespace a64jit::runtime {
+#include "jit/python/str_search.h"
 
-namespace {
+namespace a64jit::runtime {
 
 // A METH_VARARGS (or METH_VARARGS | METH_KEYWORDS) method descriptor's call with the cache's
 // argument vector, as CPython's method_vectorcall_VARARGS makes it: the arguments in a tuple,
@@ -27,6 +27,8 @@ PyObject* a64_varargs_method(PyObject* self, PyObject* const* args, Py_ssize_t n
   return result;
 }
 
+namespace {
+
 // A METH_METHOD | METH_FASTCALL | METH_KEYWORDS method descriptor's call without keywords, as
 // CPython's method_vectorcall_FASTCALL_KEYWORDS_METHOD makes it: the descriptor's type passed
 // as the defining class. `descriptor` is the cache's entry_context.
@@ -41,16 +43,18 @@ PyObject* a64_defining_class_method(PyObject* self, PyObject* const* args, Py_ss
 }  // namespace
 
 // LOAD_METHOD's method descriptor of a convention with no C entry the stub can call as it is,
-// called through a trampoline with the descriptor as its context: METH_VARARGS, with or
-// without METH_KEYWORDS (str.startswith, str.find, re.Match.group, str.format:
-// a64_varargs_method), and METH_METHOD | METH_FASTCALL | METH_KEYWORDS (re.Pattern.match,
+// called through a trampoline with the descriptor as its context: str's search methods
+// (str_search.h); METH_VARARGS, with or without METH_KEYWORDS (re.Match.group, str.format:
+// a64_varargs_method); and METH_METHOD | METH_FASTCALL | METH_KEYWORDS (re.Pattern.match,
 // search, sub: a64_defining_class_method). 3.11 has no specialisation for these, so each call
 // took a64_call_enter, a64_call and the descriptor's vectorcall.
 bool TrampolineMethodEntry(PyObject* callable, CCallCache* out, int* arity) {
   if (!Py_IS_TYPE(callable, &PyMethodDescr_Type)) return false;
   auto* descr = reinterpret_cast<PyMethodDescrObject*>(callable);
   const int flags = descr->d_method->ml_flags;
-  if (flags == METH_VARARGS || flags == (METH_VARARGS | METH_KEYWORDS)) {
+  if (void* search = StrSearchEntry(descr)) {
+    out->entry = search;
+  } else if (flags == METH_VARARGS || flags == (METH_VARARGS | METH_KEYWORDS)) {
     out->entry = reinterpret_cast<void*>(&a64_varargs_method);
   } else if (flags == (METH_METHOD | METH_FASTCALL | METH_KEYWORDS)) {
     out->entry = reinterpret_cast<void*>(&a64_defining_class_method);

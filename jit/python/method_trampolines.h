@@ -11,6 +11,13 @@
 
 namespace a64jit::runtime {
 
+// A METH_VARARGS (or METH_VARARGS | METH_KEYWORDS) method descriptor's call with the cache's
+// argument vector, as CPython's method_vectorcall_VARARGS makes it: the arguments in a tuple,
+// no keywords. `descriptor` is the cache's entry_context; the call stub, or the inline path,
+// has checked self's exact type and the recursion limit, as for a C entry.
+PyObject* a64_varargs_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                             PyObject* descriptor);
+
 // Fills `out` (entry, self type, convention, context) for LOAD_METHOD's method descriptor
 // `callable` and sets `arity` (4) when it has a trampoline here: METH_VARARGS, with or
 // without METH_KEYWORDS, and METH_METHOD | METH_FASTCALL | METH_KEYWORDS. Else false.
