@@ -2,20 +2,63 @@
 
 namespace a64jit::runtime {
 
+namespace {
+
+// The version a lookup in `type` saw (it assigns one when it can), or 0.
+uint32_t VersionOf(PyTypeObject* type) {
+  return (type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) != 0 ? type->tp_version_tag : 0;
+}
+
+// `Cls.name` for a class whose metaclass is exactly `type`: type_getattro finds no attribute
+// of the metaclass's (type's dict never changes), so it returns the class's own attribute
+// through its __get__(None, Cls), or itself.
+DescrEntry ClassAttrEntryFor(PyObject* cls, PyObject* name) {
+  if (!Py_IS_TYPE(cls, &PyType_Type) || _PyType_Lookup(&PyType_Type, name) != nullptr) return {};
+  auto* type = reinterpret_cast<PyTypeObject*>(cls);
+  PyObject* attr = _PyType_Lookup(type, name);
+  if (attr == nullptr) return {};
+  return {VersionOf(type), DescrKind::kClassAttr, 0, 0, attr, cls};
+}
+
+}  // namespace
+
+PyDictKeysObject* KeysWithout(PyTypeObject* type, PyObject* name, uint16_t* nentries) {
+  if ((type->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0) return nullptr;
+  PyDictKeysObject* keys = reinterpret_cast<PyHeapTypeObject*>(type)->ht_cached_keys;
+  if (keys == nullptr || keys->dk_kind != DICT_KEYS_SPLIT || keys->dk_nentries > UINT16_MAX) {
+    return nullptr;
+  }
+  PyDictUnicodeEntry* entries = DK_UNICODE_ENTRIES(keys);
+  for (Py_ssize_t i = 0; i < keys->dk_nentries; i++) {
+    if (entries[i].me_key == name) return nullptr;  // instances may have it
+  }
+  *nentries = static_cast<uint16_t>(keys->dk_nentries);
+  return keys;
+}
+
 DescrEntry DescrEntryFor(PyObject* obj, PyObject* name) {
+  if (!PyUnicode_CheckExact(name)) return {};  // a name the type's cache can hold
+  if (PyType_Check(obj)) return ClassAttrEntryFor(obj, name);
   PyTypeObject* type = Py_TYPE(obj);
   // Only PyObject_GenericGetAttr's order (no __getattribute__ or __getattr__ of the class's
-  // own), and only a name the type's cache can hold.
-  if (type->tp_getattro != PyObject_GenericGetAttr || !PyUnicode_CheckExact(name)) return {};
+  // own).
+  if (type->tp_getattro != PyObject_GenericGetAttr) return {};
   PyObject* descr = _PyType_Lookup(type, name);
   if (descr == nullptr) return {};
-  // A data descriptor: both slots. A non-data one (a method, a class attribute) yields to
-  // the instance's own attribute, which this entry would not see.
-  descrgetfunc get = Py_TYPE(descr)->tp_descr_get;
-  if (get == nullptr || Py_TYPE(descr)->tp_descr_set == nullptr) return {};
-  // The version the lookup saw (it assigns one when it can).
-  if ((type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) == 0 || type->tp_version_tag == 0) return {};
-  return {type->tp_version_tag, 0, descr, reinterpret_cast<void*>(get)};
+  const uint32_t version = VersionOf(type);
+  if (Py_TYPE(descr)->tp_descr_get != nullptr && Py_TYPE(descr)->tp_descr_set != nullptr) {
+    return {version, DescrKind::kData, 0, 0, descr, nullptr};
+  }
+  // A non-data descriptor or a plain value yields to the instance's own attribute: only
+  // where the instance cannot have one.
+  if ((type->tp_flags & Py_TPFLAGS_MANAGED_DICT) != 0) {
+    uint16_t nentries = 0;
+    PyDictKeysObject* keys = KeysWithout(type, name, &nentries);
+    if (keys == nullptr || InlineValues(obj) == nullptr) return {};
+    return {version, DescrKind::kTypeAttr, 0, nentries, descr, keys};
+  }
+  if (type->tp_dictoffset != 0) return {};  // a __dict__ elsewhere: not handled
+  return {version, DescrKind::kTypeAttr, 0, 0, descr, nullptr};
 }
 
 }  // namespace a64jit::runtime

@@ -1,32 +1,82 @@
-// LOAD_ATTR sites whose attribute is a data descriptor of the object's type (a `__slots__`
-// member, a C type's member or getter, a property, a named tuple's field): the site's
-// DescrEntry (jit/runtime/site_cache.h) calls the descriptor's getter as
-// PyObject_GenericGetAttr would, without looking the name up in the type's MRO each time.
+// LOAD_ATTR sites whose attribute the object's type gives (a data descriptor, a method read as
+// a value, a class constant) or, for a class, the class itself: the site's DescrEntry
+// (jit/runtime/site_cache.h) returns what PyObject_GenericGetAttr or type_getattro would,
+// without looking the name up in the MRO and the instance each time.
 #ifndef A64JIT_JIT_PYTHON_ATTR_DESCRIPTORS_H_
 #define A64JIT_JIT_PYTHON_ATTR_DESCRIPTORS_H_
 
 #include <Python.h>
+#include <internal/pycore_dict.h>
 
 #include "jit/runtime/site_cache.h"
 
 namespace a64jit::runtime {
 
-// The entry for `obj.name` when PyObject_GenericGetAttr would call a data descriptor of obj's
-// type for it; type_version 0 otherwise.
+// The inline values of an object of a managed-dict type (3.11: four words before it), or
+// nullptr when it has a real dict instead. 3.11 makes that dict as soon as an attribute is
+// set that the type's shared keys cannot take, so while an object has inline values its
+// attributes are all names of the shared keys.
+inline PyObject** InlineValues(PyObject* obj) {
+  return *reinterpret_cast<PyObject***>(reinterpret_cast<char*>(obj) + kInlineValuesOffset);
+}
+
+// The shared keys of heap type `type`'s instances when they are split and do not hold `name`
+// (so no instance with inline values has that attribute), with their length; else nullptr.
+PyDictKeysObject* KeysWithout(PyTypeObject* type, PyObject* name, uint16_t* nentries);
+
+// Whether `obj`, of a type whose instances' keys were `keys` of length `nentries` when an
+// entry was made, still cannot have its own attribute of the entry's name: it has inline
+// values, and its type's keys are the same, no longer.
+inline bool Unshadowed(PyObject* obj, const void* keys, uint32_t nentries) {
+  if (keys == nullptr) return true;  // the type's instances have no __dict__
+  auto* heap = reinterpret_cast<PyHeapTypeObject*>(Py_TYPE(obj));
+  return InlineValues(obj) != nullptr && heap->ht_cached_keys == keys &&
+         static_cast<uint32_t>(heap->ht_cached_keys->dk_nentries) == nentries;
+}
+
+// The entry for `obj.name`, or type_version 0 when none of DescrKind's cases holds.
 DescrEntry DescrEntryFor(PyObject* obj, PyObject* name);
 
-// `obj`'s attribute through `e` when e holds obj's type version: a new reference, or NULL
-// with the getter's exception. `*hit` false (and NULL returned) when e does not apply.
+// `obj`'s attribute through `e` when e holds for obj: a new reference, or NULL with the
+// __get__'s exception. `*hit` false (and NULL returned) when e does not apply.
 inline PyObject* CachedDescrValue(PyObject* obj, const DescrEntry& e, bool* hit) {
+  *hit = false;
+  if (e.type_version == 0) return nullptr;
   PyTypeObject* type = Py_TYPE(obj);
-  *hit = e.type_version != 0 && e.type_version == type->tp_version_tag;
-  if (!*hit) return nullptr;
-  // Held during the call, as PyObject_GenericGetAttr holds it: the getter may delete it from
-  // the type.
+  PyObject* instance = obj;
+  PyTypeObject* owner = type;
   auto* descr = static_cast<PyObject*>(e.descr);
+  switch (e.kind) {
+    case DescrKind::kData:
+      // Still a data descriptor: a class of Python descriptors may have lost its __set__.
+      if (type->tp_version_tag != e.type_version || Py_TYPE(descr)->tp_descr_set == nullptr) {
+        return nullptr;
+      }
+      break;
+    case DescrKind::kTypeAttr:
+      if (type->tp_version_tag != e.type_version || !Unshadowed(obj, e.guard, e.nentries)) {
+        return nullptr;
+      }
+      break;
+    case DescrKind::kClassAttr:
+      owner = reinterpret_cast<PyTypeObject*>(obj);
+      if (obj != e.guard || type != &PyType_Type || owner->tp_version_tag != e.type_version) {
+        return nullptr;
+      }
+      instance = nullptr;  // type_getattro's "found on the class itself"
+      break;
+    case DescrKind::kEmpty:
+      return nullptr;
+  }
+  // Read at each use, not cached: a Python class's __get__ may come or go.
+  descrgetfunc get = Py_TYPE(descr)->tp_descr_get;
+  if (get == nullptr && e.kind == DescrKind::kData) return nullptr;
+  *hit = true;
+  if (get == nullptr) return Py_NewRef(descr);
+  // Held during the call, as the generic path holds it: the getter may delete it from the
+  // type.
   Py_INCREF(descr);
-  PyObject* value =
-      reinterpret_cast<descrgetfunc>(e.get)(descr, obj, reinterpret_cast<PyObject*>(type));
+  PyObject* value = get(descr, instance, reinterpret_cast<PyObject*>(owner));
   Py_DECREF(descr);
   return value;
 }

@@ -102,12 +102,6 @@ PyObject* a64_load_global_module_cached(GlobalCache* cache) {
 // many they keep the generic path (3.11's adaptive counters do the same, with backoff).
 constexpr uint32_t kMaxRespecializations = 16;
 
-// The inline values of an object of a managed-dict type (3.11: four words before it), or
-// nullptr when it has a real dict instead.
-static PyObject** InlineValues(PyObject* obj) {
-  return *reinterpret_cast<PyObject***>(reinterpret_cast<char*>(obj) + kInlineValuesOffset);
-}
-
 // Where a new entry for a type goes: the type's own stale entry (an attribute deleted and
 // set again), an empty one, or, with all taken, one in turn. Entry 0, the one compiled code
 // checks inline, is the first type the site sees unless the site keeps changing.
@@ -305,15 +299,11 @@ static MethodEntry MethodEntryFor(PyObject* obj, PyObject* name) {
   if (descr == nullptr || !(Py_TYPE(descr)->tp_flags & Py_TPFLAGS_METHOD_DESCRIPTOR)) return {};
   MethodEntry e{tp->tp_version_tag, 0, nullptr, descr};
   if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) {
-    if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) || InlineValues(obj) == nullptr) return {};
-    PyDictKeysObject* keys = reinterpret_cast<PyHeapTypeObject*>(tp)->ht_cached_keys;
-    if (keys == nullptr || keys->dk_kind != DICT_KEYS_SPLIT) return {};
-    PyDictUnicodeEntry* entries = DK_UNICODE_ENTRIES(keys);
-    for (Py_ssize_t i = 0; i < keys->dk_nentries; i++) {
-      if (entries[i].me_key == name) return {};  // instances may shadow it
-    }
+    uint16_t nentries = 0;
+    PyDictKeysObject* keys = KeysWithout(tp, name, &nentries);  // instances may shadow it
+    if (keys == nullptr || InlineValues(obj) == nullptr) return {};
     e.keys = keys;
-    e.nentries = static_cast<uint32_t>(keys->dk_nentries);
+    e.nentries = nentries;
   } else if (tp->tp_dictoffset != 0) {
     return {};  // a __dict__ elsewhere: not handled
   }
@@ -330,10 +320,7 @@ int64_t a64_load_method_cached(PyObject* obj, PyObject** out, MethodCache* cache
   PyTypeObject* tp = Py_TYPE(obj);
   for (const MethodEntry& e : cache->entries) {
     if (e.type_version != tp->tp_version_tag || e.type_version == 0) continue;
-    auto* keys = static_cast<PyDictKeysObject*>(e.keys);
-    if (keys == nullptr || (InlineValues(obj) != nullptr &&
-                            reinterpret_cast<PyHeapTypeObject*>(tp)->ht_cached_keys == keys &&
-                            static_cast<uint32_t>(keys->dk_nentries) == e.nentries)) {
+    if (Unshadowed(obj, e.keys, e.nentries)) {
       out[0] = Py_NewRef(static_cast<PyObject*>(e.method));
       out[1] = Py_NewRef(obj);
       return 0;

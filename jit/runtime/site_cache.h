@@ -96,17 +96,33 @@ struct ModuleEntry {
 };
 // The module entry comes first in both caches that have one, so that it is at the same place
 // in either (NextSiteCache's users).
-// LOAD_ATTR of a data descriptor the type defines (a `__slots__` member, a C type's member or
-// getter, a property, a named tuple's field): the type's version tag, the descriptor found
-// with it and its type's tp_descr_get. A data descriptor comes before the instance's own
-// attributes, and the type keeps it while its version stays, so a matching version means
-// PyObject_GenericGetAttr would call get(descr, obj, type) too. Helpers only: compiled code
-// never reads it (its inline path reads `entries`, whose offsets are in inline values).
+// LOAD_ATTR of an attribute the type (or, for a class, the class itself) gives, as
+// PyObject_GenericGetAttr and type_getattro find it; helpers only: compiled code never reads
+// it (its inline path reads `entries`, whose offsets are in inline values).
+enum class DescrKind : uint8_t {
+  kEmpty = 0,  // as a zeroed cache has it
+  // A data descriptor of the object's type (a `__slots__` member, a C type's member or
+  // getter, a property, a named tuple's field): it comes before the instance's own attributes,
+  // so a matching type version means the generic path would call its __get__ too.
+  kData = 1,
+  // Any other attribute of the object's type (a method read as a value, `d.get`, a class
+  // constant read through an instance): valid while the instance cannot shadow it, which
+  // `guard` tells.
+  kTypeAttr,
+  // An attribute of a class read through the class itself (`Color.RED`, `Cls.method`), whose
+  // metaclass is exactly `type` and gives no attribute of that name.
+  kClassAttr,
+};
 struct DescrEntry {
-  uint32_t type_version;  // 0: empty
-  uint32_t unused;
-  void* descr;  // borrowed from the type's MRO
-  void* get;    // descrgetfunc
+  uint32_t type_version;  // of the object's type (kClassAttr: of the class); 0: empty
+  DescrKind kind;
+  uint8_t unused;
+  uint16_t nentries;  // kTypeAttr with shared keys: their length
+  void* descr;        // borrowed from the type's MRO; its __get__ is read at each use
+  // kTypeAttr: the type's shared keys, which its instances' inline values follow and which
+  // must not hold the name, or nullptr when its instances have no __dict__. kClassAttr: the
+  // class, compared only (a class at a dead one's address has another version).
+  void* guard;
 };
 struct AttrCache {
   ModuleEntry module;
