@@ -31,19 +31,6 @@ std::optional<Type> TypeFromName(const std::string& name) {
   return std::nullopt;
 }
 
-int TypeBits(Type t) {
-  switch (t) {
-    case Type::kI8:
-      return 8;
-    case Type::kI16:
-      return 16;
-    case Type::kI32:
-      return 32;
-    default:
-      return 64;
-  }
-}
-
 uint64_t Truncate(uint64_t bits, Type t) {
   const int n = TypeBits(t);
   return n == 64 ? bits : bits & ((uint64_t{1} << n) - 1);
@@ -59,22 +46,22 @@ int64_t SignExtend(uint64_t bits, Type t) {
 
 namespace {
 
-// One row of ops.h's table, indexed by Op.
+// One row of ops.h's table, indexed by Op (the family and terminator columns are lir.h's
+// tables, read inline).
 struct OpInfo {
   const char* name;
   OpSyntax syntax;
-  OpFamily family;
-  bool terminator;
   const char* helper;
 };
 
 constexpr OpInfo kOpInfo[] = {
 #define A64JIT_LIR_OP_INFO(name, text, syntax, family, terminator, helper) \
-  {text, OpSyntax::syntax, OpFamily::family, terminator, helper},
+  {text, OpSyntax::syntax, helper},
     A64JIT_LIR_OPS(A64JIT_LIR_OP_INFO)
 #undef A64JIT_LIR_OP_INFO
 };
 static_assert(std::size(kOpInfo) == std::size(kAllOps));
+static_assert(std::size(kOpFamilies) == std::size(kAllOps));
 
 const OpInfo& Info(Op op) { return kOpInfo[static_cast<size_t>(op)]; }
 
@@ -85,16 +72,6 @@ const char* OpName(Op op) {
 }
 
 OpSyntax OpSyntaxOf(Op op) { return Info(op).syntax; }
-
-OpFamily OpFamilyOf(Op op) { return Info(op).family; }
-
-bool IsTerminator(Op op) { return Info(op).terminator; }
-
-bool IsIntBinary(Op op) { return Info(op).family == OpFamily::kIntBinary; }
-
-bool IsFloatBinary(Op op) { return Info(op).family == OpFamily::kFloatBinary; }
-
-bool IsCall(Op op) { return Info(op).family == OpFamily::kCall && !Info(op).terminator; }
 
 const char* OpHelper(Op op) { return Info(op).helper; }
 

@@ -34,7 +34,11 @@ namespace a64jit::lir {
 enum class Type : uint8_t { kI8, kI16, kI32, kI64, kPtr, kF64 };
 const char* TypeName(Type t);
 std::optional<Type> TypeFromName(const std::string& name);
-int TypeBits(Type t);  // 8, 16, 32, 64 (ptr and f64: 64)
+// 8, 16, 32, 64 (ptr and f64: 64). Inline, as the predicates over Op below: the passes ask
+// them for every instruction, and a compile spent more on the calls than on the answers.
+inline int TypeBits(Type t) {
+  return t == Type::kI8 ? 8 : t == Type::kI16 ? 16 : t == Type::kI32 ? 32 : 64;
+}
 inline bool IsFloat(Type t) { return t == Type::kF64; }
 inline bool IsInt(Type t) { return t != Type::kF64; }
 // Keeps the low TypeBits(t) bits.
@@ -56,13 +60,23 @@ inline constexpr Op kAllOps[] = {
 // The facts of ops.h's table, per op.
 const char* OpName(Op op);
 OpSyntax OpSyntaxOf(Op op);
-OpFamily OpFamilyOf(Op op);
-bool IsTerminator(Op op);
-bool IsIntBinary(Op op);    // family kIntBinary
-bool IsFloatBinary(Op op);  // family kFloatBinary
+inline constexpr OpFamily kOpFamilies[] = {
+#define A64JIT_LIR_OP_FAMILY(name, text, syntax, family, terminator, helper) OpFamily::family,
+    A64JIT_LIR_OPS(A64JIT_LIR_OP_FAMILY)
+#undef A64JIT_LIR_OP_FAMILY
+};
+inline constexpr bool kOpTerminators[] = {
+#define A64JIT_LIR_OP_TERMINATOR(name, text, syntax, family, terminator, helper) terminator,
+    A64JIT_LIR_OPS(A64JIT_LIR_OP_TERMINATOR)
+#undef A64JIT_LIR_OP_TERMINATOR
+};
+inline OpFamily OpFamilyOf(Op op) { return kOpFamilies[static_cast<size_t>(op)]; }
+inline bool IsTerminator(Op op) { return kOpTerminators[static_cast<size_t>(op)]; }
+inline bool IsIntBinary(Op op) { return OpFamilyOf(op) == OpFamily::kIntBinary; }
+inline bool IsFloatBinary(Op op) { return OpFamilyOf(op) == OpFamily::kFloatBinary; }
 // A call that returns to the next instruction: `call` or a runtime protocol (family kCall,
 // not a terminator).
-bool IsCall(Op op);
+inline bool IsCall(Op op) { return OpFamilyOf(op) == OpFamily::kCall && !IsTerminator(op); }
 // The helper a runtime protocol calls (ops.h's helper column), or nullptr.
 const char* OpHelper(Op op);
 
