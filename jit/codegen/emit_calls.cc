@@ -66,7 +66,7 @@ void FunctionCompiler::EmitCall(const Instr& in) {
 // The address a call by name goes to, once resolved; nullopt for a call through a register,
 // of the function itself or of an unknown name.
 std::optional<uint64_t> FunctionCompiler::CallTarget(const Instr& in) const {
-  if (in.callee.empty() || in.callee == f_.name || !options_.resolve) return std::nullopt;
+  if (in.callee.empty() || in.callee.str() == f_.name || !options_.resolve) return std::nullopt;
   return options_.resolve(in.callee);
 }
 

@@ -28,6 +28,7 @@
 
 #include "jit/lir/ops.h"
 #include "jit/lir/small_vector.h"
+#include "jit/lir/symbol.h"
 
 namespace a64jit::lir {
 
@@ -131,9 +132,9 @@ struct Instr {
   // empty): base holds the target address.
   Operand base, index;
   int64_t disp = 0;
-  int64_t count = 0;   // kPad
-  std::string callee;  // kCall: symbol; empty for a call through `base`
-  int dst = -1;        // defined vreg, or -1
+  int64_t count = 0;  // kPad
+  Symbol callee;      // kCall: the name called; empty for a call through `base`
+  int dst = -1;       // defined vreg, or -1
   int scale = 1;
   int slot = -1;              // kSlotAddr
   int targets[2] = {-1, -1};  // kJmp, kBr: block indices
