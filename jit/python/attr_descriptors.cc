@@ -1,5 +1,7 @@
 #include "jit/python/attr_descriptors.h"
 
+#include <algorithm>
+
 namespace a64jit::runtime {
 
 namespace {
@@ -34,6 +36,24 @@ PyDictKeysObject* KeysWithout(PyTypeObject* type, PyObject* name, uint16_t* nent
   }
   *nentries = static_cast<uint16_t>(keys->dk_nentries);
   return keys;
+}
+
+DictHint DictHintFor(PyObject* obj, PyObject* name) {
+  PyTypeObject* type = Py_TYPE(obj);
+  if (!PyUnicode_CheckExact(name) || type->tp_getattro != PyObject_GenericGetAttr) return {};
+  PyObject* dict = InstanceDict(obj);
+  if (dict == nullptr || !PyDict_CheckExact(dict)) return {};
+  // A data descriptor of the type would come before the dict.
+  PyObject* descr = _PyType_Lookup(type, name);
+  if (descr != nullptr && Py_TYPE(descr)->tp_descr_set != nullptr) return {};
+  const uint32_t version = VersionOf(type);
+  PyDictKeysObject* keys = reinterpret_cast<PyDictObject*>(dict)->ma_keys;
+  if (version == 0 || !DK_IS_UNICODE(keys)) return {};
+  const Py_ssize_t n = std::min<Py_ssize_t>(keys->dk_nentries, kMaxHintIndex);
+  for (Py_ssize_t i = 0; i < n; i++) {
+    if (DK_UNICODE_ENTRIES(keys)[i].me_key == name) return {version, static_cast<uint32_t>(i)};
+  }
+  return {};
 }
 
 DescrEntry DescrEntryFor(PyObject* obj, PyObject* name) {

@@ -34,6 +34,41 @@ inline bool Unshadowed(PyObject* obj, const void* keys, uint32_t nentries) {
          static_cast<uint32_t>(heap->ht_cached_keys->dk_nentries) == nentries;
 }
 
+// The instance dict of `obj` when it has a real one: a managed dict that replaced the inline
+// values (3.11 keeps its pointer three words before the object), or the dict at the type's
+// tp_dictoffset; else nullptr.
+inline PyObject* InstanceDict(PyObject* obj) {
+  PyTypeObject* type = Py_TYPE(obj);
+  if ((type->tp_flags & Py_TPFLAGS_MANAGED_DICT) != 0) {
+    if (InlineValues(obj) != nullptr) return nullptr;
+    return *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + kManagedDictOffset);
+  }
+  if (type->tp_dictoffset <= 0) return nullptr;
+  return *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + type->tp_dictoffset);
+}
+
+// How far into a dict's keys DictHintFor looks for the name: instance dicts are small, and
+// a linear walk over a big one at every refill would cost more than it saves.
+constexpr Py_ssize_t kMaxHintIndex = 64;
+
+// The hint for `obj.name`: obj's type reads attributes the generic way and has no data
+// descriptor of that name, and obj's real __dict__ (an exact dict of str keys) holds the name
+// among its first kMaxHintIndex keys. type_version 0 otherwise.
+DictHint DictHintFor(PyObject* obj, PyObject* name);
+
+// `obj`'s attribute through `e` (borrowed), or nullptr when the hint does not hold.
+inline PyObject* CachedDictValue(PyObject* obj, PyObject* name, const DictHint& e) {
+  if (e.type_version == 0 || Py_TYPE(obj)->tp_version_tag != e.type_version) return nullptr;
+  auto* dict = reinterpret_cast<PyDictObject*>(InstanceDict(obj));
+  if (dict == nullptr) return nullptr;
+  PyDictKeysObject* keys = dict->ma_keys;
+  if (!DK_IS_UNICODE(keys) || e.index >= static_cast<uint32_t>(keys->dk_nentries)) return nullptr;
+  if (DK_UNICODE_ENTRIES(keys)[e.index].me_key != name) return nullptr;
+  // A split dict (made from inline values) keeps its values apart, in key order.
+  return dict->ma_values != nullptr ? dict->ma_values->values[e.index]
+                                    : DK_UNICODE_ENTRIES(keys)[e.index].me_value;
+}
+
 // The entry for `obj.name`, or type_version 0 when none of DescrKind's cases holds.
 DescrEntry DescrEntryFor(PyObject* obj, PyObject* name);
 

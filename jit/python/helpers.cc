@@ -163,6 +163,17 @@ static bool RememberDescr(AttrCache* cache, PyObject* obj, PyObject* name) {
   return true;
 }
 
+// After `obj.name` was read generically from obj's real __dict__: the site's hint takes the
+// name's index there, within the site's budget of misses.
+static bool RememberHint(AttrCache* cache, PyObject* obj, PyObject* name) {
+  if (cache->respecializations >= kMaxRespecializations) return false;
+  const DictHint e = DictHintFor(obj, name);
+  if (e.type_version == 0) return false;
+  cache->respecializations++;
+  cache->hint = e;
+  return true;
+}
+
 // The slot of the cached attribute in `obj`'s inline values, or nullptr on a miss.
 static PyObject** CachedSlot(PyObject* obj, const AttrCache* cache) {
   const uint32_t version = Py_TYPE(obj)->tp_version_tag;
@@ -214,11 +225,12 @@ PyObject* a64_load_attr_cached(PyObject* obj, AttrCache* cache) {
   if (PyObject* value = CachedModuleValue(obj, cache->module)) return Py_NewRef(value);
   bool hit = false;
   if (PyObject* value = CachedDescrValue(obj, cache->descr, &hit); hit) return value;
+  if (PyObject* value = CachedDictValue(obj, name, cache->hint)) return Py_NewRef(value);
   PyObject* res = PyObject_GetAttr(obj, name);
   if (res == nullptr) return nullptr;
   if (PyModule_CheckExact(obj)) {
     RememberModuleValue(cache->module, cache->respecializations, obj, name, res);
-  } else if (!RememberDescr(cache, obj, name)) {
+  } else if (!RememberDescr(cache, obj, name) && !RememberHint(cache, obj, name)) {
     Specialize(cache, Py_TYPE(obj), [&] { return AttrEntryFor(obj, name, false); });
   }
   return res;

@@ -11,6 +11,9 @@ namespace a64jit::runtime {
 // 3.11 objects whose type has a managed dict (Py_TPFLAGS_MANAGED_DICT) keep a pointer to
 // their inline values four words before the object (_PyObject_ValuesPointer).
 constexpr int64_t kInlineValuesOffset = -4 * static_cast<int64_t>(sizeof(void*));
+// And, once those values became a dict, that dict three words before it
+// (_PyObject_ManagedDictPointer).
+constexpr int64_t kManagedDictOffset = -3 * static_cast<int64_t>(sizeof(void*));
 
 // Memory of one site's cache, zeroed, owned by the compiled function.
 struct SiteCache {
@@ -124,11 +127,21 @@ struct DescrEntry {
   // class, compared only (a class at a dead one's address has another version).
   void* guard;
 };
+// LOAD_ATTR of an instance attribute kept in a real __dict__ (an instance whose inline values
+// became a dict, `vars(obj)` having been read; an object of a type with tp_dictoffset), as
+// 3.11's LOAD_ATTR_WITH_HINT: the index of the name among the dict's keys, valid while the
+// type's version holds (no data descriptor of that name came) and the key at that index is
+// still the name. Helpers only.
+struct DictHint {
+  uint32_t type_version;  // 0: empty
+  uint32_t index;         // in the dict's entries
+};
 struct AttrCache {
   ModuleEntry module;
   AttrEntry entries[kPolymorphicEntries];
   uint32_t respecializations;
   DescrEntry descr;
+  DictHint hint;
 };
 
 // LOAD_METHOD of a method the type defines: its version tag, and for instances with inline
