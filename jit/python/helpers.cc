@@ -151,26 +151,16 @@ static AttrEntry AttrEntryFor(PyObject* obj, PyObject* name, bool store) {
   return {};
 }
 
-// After `obj.name` was read generically: when a data descriptor of obj's type gave it, the
-// site's descriptor entry takes it, within the site's budget of misses (once that is spent,
-// no more lookups). An inline value is never one.
-static bool RememberDescr(AttrCache* cache, PyObject* obj, PyObject* name) {
-  if (cache->respecializations >= kMaxRespecializations) return false;
-  const DescrEntry e = DescrEntryFor(obj, name);
+// After `obj.name` was read generically: when `entry_for()` makes an entry (a descriptor
+// entry, a dict hint), `slot` takes it, within the site's budget of misses (once that is
+// spent, no more lookups).
+template <typename Entry, typename EntryFor>
+bool Remember(uint32_t& respecializations, Entry& slot, EntryFor entry_for) {
+  if (respecializations >= kMaxRespecializations) return false;
+  const Entry e = entry_for();
   if (e.type_version == 0) return false;
-  cache->respecializations++;
-  cache->descr = e;
-  return true;
-}
-
-// After `obj.name` was read generically from obj's real __dict__: the site's hint takes the
-// name's index there, within the site's budget of misses.
-static bool RememberHint(AttrCache* cache, PyObject* obj, PyObject* name) {
-  if (cache->respecializations >= kMaxRespecializations) return false;
-  const DictHint e = DictHintFor(obj, name);
-  if (e.type_version == 0) return false;
-  cache->respecializations++;
-  cache->hint = e;
+  respecializations++;
+  slot = e;
   return true;
 }
 
@@ -230,7 +220,10 @@ PyObject* a64_load_attr_cached(PyObject* obj, AttrCache* cache) {
   if (res == nullptr) return nullptr;
   if (PyModule_CheckExact(obj)) {
     RememberModuleValue(cache->module, cache->respecializations, obj, name, res);
-  } else if (!RememberDescr(cache, obj, name) && !RememberHint(cache, obj, name)) {
+  } else if (!Remember(cache->respecializations, cache->descr,
+                       [&] { return DescrEntryFor(obj, name); }) &&
+             !Remember(cache->respecializations, cache->hint,
+                       [&] { return DictHintFor(obj, name); })) {
     Specialize(cache, Py_TYPE(obj), [&] { return AttrEntryFor(obj, name, false); });
   }
   return res;
