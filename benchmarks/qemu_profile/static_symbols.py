@@ -31,13 +31,13 @@ def run(*args):
     return subprocess.run(args, capture_output=True, text=True, check=True).stdout
 
 
-def exported_functions(library):
-    """name -> address of the library's exported functions."""
-    found = {}
+def exported_addresses(library):
+    """The addresses of the library's exported functions."""
+    found = set()
     for line in run(NM, "-D", "--defined-only", library).splitlines():
         parts = line.split()
         if len(parts) == 3 and parts[1] in "TtWw":
-            found[parts[2].split("@")[0]] = int(parts[0], 16)
+            found.add(int(parts[0], 16))
     return found
 
 
@@ -119,13 +119,12 @@ def find(text, code, patched):
     return hits
 
 
-def place(objects, library, exported):
-    """Yields (address, name) of the archive's functions found once in the library."""
+def place(objects, library, exported_at):
+    """Yields (address, size, name) of the static functions found once in the library."""
     lib_text = sections(library)[".text"]
     with open(library, "rb") as f:
         f.seek(lib_text[2])
         text = f.read(lib_text[3])
-    exported_at = set(exported.values())
     named = ambiguous = 0
     for obj in objects:
         with open(obj, "rb") as f:
@@ -156,13 +155,13 @@ def main():
     parser.add_argument("library")
     parser.add_argument("archive")
     args = parser.parse_args()
-    exported = exported_functions(args.library)
+    exported_at = exported_addresses(args.library)
     with tempfile.TemporaryDirectory() as tmp:
         members = run("ar", "t", args.archive).split()
         subprocess.run(["ar", "x", os.path.abspath(args.archive)], cwd=tmp, check=True)
         objects = [os.path.join(tmp, m) for m in members]
         print("# library %s" % os.path.basename(args.library))
-        for address, size, name in sorted(set(place(objects, args.library, exported))):
+        for address, size, name in sorted(set(place(objects, args.library, exported_at))):
             print("%016x %016x t %s" % (address, size, name))
 
 

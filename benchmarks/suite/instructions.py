@@ -56,7 +56,10 @@ def profile(args, side_args, program, calls, out):
     for (vaddr, n, _), c in report.load_profile(out).items():
         full = sym.name(vaddr)
         name = full.split(":", 1)[0]
-        if full.endswith(":_PyEval_EvalFrameDefault"):
+        # The eval loop and the code right after it that no symbol names (report.py calls it
+        # ?after:, where it once charged it to the loop itself): ceval.c's static helpers.
+        if full.endswith(":_PyEval_EvalFrameDefault") or full.endswith(
+                ":?after:_PyEval_EvalFrameDefault"):
             name = "interpreter"
         elif name.startswith("[anonymous"):
             name = "jit"

@@ -24,8 +24,9 @@ DescrEntry ClassAttrEntryFor(PyObject* cls, PyObject* name) {
 
 }  // namespace
 
-PyDictKeysObject* KeysWithout(PyTypeObject* type, PyObject* name, uint16_t* nentries) {
-  if ((type->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0) return nullptr;
+PyDictKeysObject* KeysWithout(PyObject* obj, PyObject* name, uint16_t* nentries) {
+  PyTypeObject* type = Py_TYPE(obj);
+  if ((type->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0 || InlineValues(obj) == nullptr) return nullptr;
   PyDictKeysObject* keys = reinterpret_cast<PyHeapTypeObject*>(type)->ht_cached_keys;
   if (keys == nullptr || keys->dk_kind != DICT_KEYS_SPLIT || keys->dk_nentries > UINT16_MAX) {
     return nullptr;
@@ -73,8 +74,8 @@ DescrEntry DescrEntryFor(PyObject* obj, PyObject* name) {
   // where the instance cannot have one.
   if ((type->tp_flags & Py_TPFLAGS_MANAGED_DICT) != 0) {
     uint16_t nentries = 0;
-    PyDictKeysObject* keys = KeysWithout(type, name, &nentries);
-    if (keys == nullptr || InlineValues(obj) == nullptr) return {};
+    PyDictKeysObject* keys = KeysWithout(obj, name, &nentries);
+    if (keys == nullptr) return {};
     return {version, DescrKind::kTypeAttr, 0, nentries, descr, keys};
   }
   if (type->tp_dictoffset != 0) return {};  // a __dict__ elsewhere: not handled

@@ -20,9 +20,10 @@ inline PyObject** InlineValues(PyObject* obj) {
   return *reinterpret_cast<PyObject***>(reinterpret_cast<char*>(obj) + kInlineValuesOffset);
 }
 
-// The shared keys of heap type `type`'s instances when they are split and do not hold `name`
-// (so no instance with inline values has that attribute), with their length; else nullptr.
-PyDictKeysObject* KeysWithout(PyTypeObject* type, PyObject* name, uint16_t* nentries);
+// The shared keys that `obj`'s inline values follow, with their length, when obj has inline
+// values and the keys are split and do not hold `name` (so obj, and every instance of its
+// heap type with inline values, lacks that attribute); else nullptr.
+PyDictKeysObject* KeysWithout(PyObject* obj, PyObject* name, uint16_t* nentries);
 
 // Whether `obj`, of a type whose instances' keys were `keys` of length `nentries` when an
 // entry was made, still cannot have its own attribute of the entry's name: it has inline

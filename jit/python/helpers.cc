@@ -305,8 +305,8 @@ static MethodEntry MethodEntryFor(PyObject* obj, PyObject* name) {
   MethodEntry e{tp->tp_version_tag, 0, nullptr, descr};
   if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) {
     uint16_t nentries = 0;
-    PyDictKeysObject* keys = KeysWithout(tp, name, &nentries);  // instances may shadow it
-    if (keys == nullptr || InlineValues(obj) == nullptr) return {};
+    PyDictKeysObject* keys = KeysWithout(obj, name, &nentries);
+    if (keys == nullptr) return {};  // instances may shadow it
     e.keys = keys;
     e.nentries = nentries;
   } else if (tp->tp_dictoffset != 0) {

@@ -97,8 +97,6 @@ struct ModuleEntry {
   uint64_t version;  // the module dict's ma_version_tag
   void* value;       // borrowed from the dict
 };
-// The module entry comes first in both caches that have one, so that it is at the same place
-// in either (NextSiteCache's users).
 // LOAD_ATTR of an attribute the type (or, for a class, the class itself) gives, as
 // PyObject_GenericGetAttr and type_getattro find it; helpers only: compiled code never reads
 // it (its inline path reads `entries`, whose offsets are in inline values).
@@ -136,6 +134,8 @@ struct DictHint {
   uint32_t type_version;  // 0: empty
   uint32_t index;         // in the dict's entries
 };
+// The module entry comes first in both caches that have one, so that it is at the same place
+// in either (NextSiteCache's users).
 struct AttrCache {
   ModuleEntry module;
   AttrEntry entries[kPolymorphicEntries];
