@@ -178,28 +178,50 @@ Insn Builder::Decode(int unit) const {
 }
 
 // Pass 1: the instructions reachable along normal control flow, and where blocks start.
+void Builder::MarkStart(int unit) {
+  // A unit outside the code is no start: Decode reports the jump there when it follows it.
+  if (unit >= 0 && static_cast<size_t>(unit) < starts_.size()) {
+    starts_[static_cast<size_t>(unit)] = true;
+  }
+}
+
+bool Builder::StartsBlock(int unit) const {
+  return unit >= 0 && static_cast<size_t>(unit) < starts_.size() &&
+         starts_[static_cast<size_t>(unit)];
+}
+
 void Builder::FindBlocks() {
-  std::deque<int> todo = {0};
-  starts_.insert(0);
+  const size_t units = code_.code.size() + 1;
+  starts_.assign(units, false);
+  block_at_.assign(units, -1);
+  std::vector<int> todo = {0};
+  MarkStart(0);
   if (catching_) {
     for (const ExceptionHandler& h : handlers_) {
-      starts_.insert(h.target);
+      MarkStart(h.target);
       todo.push_back(h.target);
     }
   }
-  std::set<int> seen;
+  std::vector<bool> seen(units, false);
+  const auto first_visit = [&](int unit) {
+    // Out of the code: Decode throws for it.
+    if (unit < 0 || static_cast<size_t>(unit) >= units) return true;
+    if (seen[static_cast<size_t>(unit)]) return false;
+    seen[static_cast<size_t>(unit)] = true;
+    return true;
+  };
   while (!todo.empty()) {
-    int unit = todo.front();
-    todo.pop_front();
-    while (seen.insert(unit).second) {
+    int unit = todo.back();
+    todo.pop_back();
+    while (first_visit(unit)) {
       const Insn in = Decode(unit);
       if (RowFor(in.opcode) == nullptr) throw Unsupported(in.opcode, in.unit * 2, "opcode");
       const Flow flow = FlowOf(in);
-      if (in.opcode == YIELD_VALUE || in.opcode == RETURN_GENERATOR) starts_.insert(in.next);
+      if (in.opcode == YIELD_VALUE || in.opcode == RETURN_GENERATOR) MarkStart(in.next);
       if (flow.jump >= 0) {
-        starts_.insert(flow.jump);
+        MarkStart(flow.jump);
         todo.push_back(flow.jump);
-        if (flow.falls_through) starts_.insert(in.next);
+        if (flow.falls_through) MarkStart(in.next);
       }
       if (!flow.falls_through) break;
       unit = in.next;
@@ -208,22 +230,25 @@ void Builder::FindBlocks() {
 }
 
 int Builder::BlockAt(int unit, int depth) {
-  auto it = block_at_.find(unit);
-  if (it != block_at_.end()) {
-    const Block& b = f_.blocks[static_cast<size_t>(it->second)];
+  if (unit < 0 || static_cast<size_t>(unit) >= block_at_.size()) {
+    throw Unsupported(-1, unit * 2, "control flow leaves the code");
+  }
+  const int known = block_at_[static_cast<size_t>(unit)];
+  if (known >= 0) {
+    const Block& b = f_.blocks[static_cast<size_t>(known)];
     if (b.in_depth != depth) {
       throw Unsupported(
           -1, unit * 2,
           "stack depth " + std::to_string(depth) + " and " + std::to_string(b.in_depth) + " meet");
     }
-    return it->second;
+    return known;
   }
   Block b;
   b.in_depth = depth;
   b.bc_start = unit;
   f_.blocks.push_back(b);
   const int index = static_cast<int>(f_.blocks.size()) - 1;
-  block_at_[unit] = index;
+  block_at_[static_cast<size_t>(unit)] = index;
   work_.push_back(index);
   return index;
 }
@@ -391,7 +416,7 @@ void Builder::Translate(int b) {
   int unit = bc_start;
   kwnames_ = -1;
   for (;;) {
-    if (unit != bc_start && starts_.count(unit)) {
+    if (unit != bc_start && StartsBlock(unit)) {
       const int target = BlockAt(unit, static_cast<int>(stack_.size()));
       cur_ = b;
       Terminate(Jump(target));

@@ -14,7 +14,6 @@
 #include <deque>
 #include <map>
 #include <optional>
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -109,6 +108,8 @@ class Builder {
     throw Unsupported(insn_.opcode, insn_.unit * 2, what);
   }
   Insn Decode(int unit) const;
+  void MarkStart(int unit);  // FindBlocks: a block starts at `unit`
+  bool StartsBlock(int unit) const;
   void FindBlocks();
   int BlockAt(int unit, int depth);
   int DropThenGoto(int depth, int index, int count, int unit);
@@ -215,8 +216,10 @@ class Builder {
   std::vector<ExceptionHandler> handlers_;
   std::map<int, int> landing_of_;  // 2 * handlers_ index (+ 1: re-raise) -> landing block
   Function f_;
-  std::set<int> starts_;
-  std::map<int, int> block_at_;
+  // By code unit (one past the last too): where a block starts, and the block made there
+  // (-1: none yet). Vectors, not a set and a map: the builder asks at every instruction.
+  std::vector<bool> starts_;
+  std::vector<int> block_at_;
   std::deque<int> work_;
   int cur_ = -1;
   std::vector<int> stack_;

@@ -200,7 +200,7 @@ struct Insertion {
   Instr in;
 };
 
-std::vector<Instr> Merge(std::vector<Instr> instrs, std::vector<Insertion> inserts) {
+std::vector<Instr> Merge(std::vector<Instr> instrs, std::vector<Insertion>& inserts) {
   std::stable_sort(inserts.begin(), inserts.end(), [](const Insertion& x, const Insertion& y) {
     return x.pos != y.pos ? x.pos < y.pos : x.order < y.order;
   });
@@ -288,8 +288,26 @@ void KeepLocalsBorrowed(const Block& b, const std::vector<int>& steal_at,
   }
 }
 
-void RefcountBlock(Function& f, Block& b, CurrentValues& current) {
+// RefcountBlock's working vectors, kept from block to block: cleared, not freed (a
+// function's blocks each allocated their own, about fifty allocations a function).
+struct RefcountScratch {
   std::vector<Value> values;
+  std::vector<int> steal_at;
+  std::vector<StateUse> in_states;
+  std::vector<std::pair<int, int>> incref_before;
+  std::vector<Insertion> inserts;
+  void Clear() {
+    values.clear();
+    steal_at.clear();
+    in_states.clear();
+    incref_before.clear();
+    inserts.clear();
+  }
+};
+
+void RefcountBlock(Function& f, Block& b, CurrentValues& current, RefcountScratch& scratch) {
+  scratch.Clear();
+  std::vector<Value>& values = scratch.values;
   values.reserve(2 * b.instrs.size() + static_cast<size_t>(b.in_depth));  // dst and dst2
   current.Clear();
   auto define = [&](int reg, Kind kind, bool maybe_null, int at) {
@@ -299,9 +317,9 @@ void RefcountBlock(Function& f, Block& b, CurrentValues& current) {
   for (int k = 0; k < b.in_depth; k++) define(f.StackReg(k), Kind::kOwned, true, -1);
 
   // Where each value is stolen, and where it appears in frame states.
-  std::vector<int> steal_at;
+  std::vector<int>& steal_at = scratch.steal_at;
   steal_at.reserve(values.capacity());
-  std::vector<StateUse> in_states;
+  std::vector<StateUse>& in_states = scratch.in_states;
   auto grow = [&] { steal_at.resize(values.size(), -1); };
   grow();
   for (size_t i = 0; i < b.instrs.size(); i++) {
@@ -318,7 +336,8 @@ void RefcountBlock(Function& f, Block& b, CurrentValues& current) {
       }
     }
     if (in.has_state) {
-      in.state.borrowed.assign(in.state.stack.size(), false);
+      in.state.borrowed.clear();  // none borrowed; sized below when one is (a bit vector each
+                                  // state was most of this pass's allocations)
       for (size_t slot = 0; slot < in.state.stack.size(); slot++) {
         const int vi = current.Find(in.state.stack[slot]);
         if (vi < 0) continue;
@@ -346,7 +365,7 @@ void RefcountBlock(Function& f, Block& b, CurrentValues& current) {
 
   // Stolen borrowed-stable values need a reference first: (instruction index, reg). Frame
   // states mark them, so a deopt gives the frame its own reference.
-  std::vector<std::pair<int, int>> incref_before;
+  std::vector<std::pair<int, int>>& incref_before = scratch.incref_before;
   for (size_t vi = 0; vi < values.size(); vi++) {
     const Value& v = values[vi];
     if (v.kind != Kind::kBorrowedStable) continue;
@@ -361,10 +380,12 @@ void RefcountBlock(Function& f, Block& b, CurrentValues& current) {
   }
   for (const StateUse& use : in_states) {
     if (values[use.value].kind != Kind::kBorrowedStable) continue;
-    b.instrs[static_cast<size_t>(use.at)].state.borrowed[use.slot] = true;
+    FrameState& state = b.instrs[static_cast<size_t>(use.at)].state;
+    if (state.borrowed.size() < state.stack.size()) state.borrowed.resize(state.stack.size());
+    state.borrowed[use.slot] = true;
   }
 
-  std::vector<Insertion> inserts;
+  std::vector<Insertion>& inserts = scratch.inserts;
   auto bc_at = [&](int i) { return i >= 0 ? b.instrs[static_cast<size_t>(i)].bc : b.bc_start; };
   for (auto& [at, reg] : incref_before)
     inserts.push_back({at, 0, RefOp(Op::kIncref, reg, bc_at(at))});
@@ -378,7 +399,8 @@ void RefcountBlock(Function& f, Block& b, CurrentValues& current) {
     inserts.push_back(
         {after + 1, 2, RefOp(v.maybe_null ? Op::kXDecref : Op::kDecref, v.reg, bc_at(after))});
   }
-  b.instrs = TerminatorLast(Merge(std::move(b.instrs), std::move(inserts)));
+  if (inserts.empty()) return;  // nothing to count here: the block stays as it is
+  b.instrs = TerminatorLast(Merge(std::move(b.instrs), inserts));
 }
 
 }  // namespace
@@ -455,7 +477,8 @@ void EliminateDeadCode(Function& f, Decisions* d) {
 
 void InsertRefcounts(Function& f) {
   CurrentValues current(f);
-  for (Block& b : f.blocks) RefcountBlock(f, b, current);
+  RefcountScratch scratch;
+  for (Block& b : f.blocks) RefcountBlock(f, b, current, scratch);
 }
 
 void RunFusions(Function& f, Decisions* d) {

@@ -238,7 +238,7 @@ bool Builder::BuildSlice() {
   // whose position a traceback shows; the stack holds the two bounds where the interpreter's
   // holds the slice, which an unwind releases just the same (it cuts to the handler's depth).
   const Insn next = Decode(insn_.next);
-  if (insn_.oparg == 2 && next.opcode == BINARY_SUBSCR && starts_.count(insn_.next) == 0) {
+  if (insn_.oparg == 2 && next.opcode == BINARY_SUBSCR && !StartsBlock(insn_.next)) {
     const std::vector<int> bounds = Pop(2);
     const int container = Pop1();
     insn_ = next;  // translated here: the caller goes on after it

@@ -130,27 +130,39 @@ class LiveSets {
         vreg_of_(std::move(vreg_of)) {}
   LiveSets(Groups in, Groups out) : in_lists_(std::move(in)), out_lists_(std::move(out)) {}
 
-  // fn(vreg) for each vreg live into (out of) block b.
+  // fn(vreg) for each vreg live into block b but not out of block `prev` (b - 1 in layout;
+  // -1: none), whose range need not close at b's start: it goes on into `prev`, and one
+  // range spans both. Lists (SparseLiveness) give all of b's live-in, which closes and
+  // reopens such a range; BuildIntervals then merges the two.
   template <typename Fn>
-  void ForEachIn(size_t b, Fn fn) const {
-    ForEach(in_lists_, in_bits_, b, fn);
+  void ForEachInNotOut(size_t b, int prev, Fn fn) const {
+    if (in_lists_) {
+      for (const int* v = in_lists_->begin(b); v != in_lists_->end(b); v++) fn(*v);
+      return;
+    }
+    ForEachBit(in_bits_, b, prev < 0 ? nullptr : &out_bits_, prev, fn);
   }
+  // fn(vreg) for each vreg live out of block b but not into block `next` (b + 1; -1: none):
+  // those live into `next` have a range open already.
   template <typename Fn>
-  void ForEachOut(size_t b, Fn fn) const {
-    ForEach(out_lists_, out_bits_, b, fn);
+  void ForEachOutNotIn(size_t b, int next, Fn fn) const {
+    if (out_lists_) {
+      for (const int* v = out_lists_->begin(b); v != out_lists_->end(b); v++) fn(*v);
+      return;
+    }
+    ForEachBit(out_bits_, b, next < 0 ? nullptr : &in_bits_, next, fn);
   }
 
  private:
+  // The bits of set[b] that are not in minus[other] (all of them when minus is null).
   template <typename Fn>
-  void ForEach(const std::optional<Groups>& lists, const std::vector<uint64_t>& bits, size_t b,
-               Fn fn) const {
-    if (lists) {
-      for (const int* v = lists->begin(b); v != lists->end(b); v++) fn(*v);
-      return;
-    }
+  void ForEachBit(const std::vector<uint64_t>& set, size_t b, const std::vector<uint64_t>* minus,
+                  int other, Fn fn) const {
     for (size_t w = 0; w < words_; w++) {
-      for (uint64_t set = bits[b * words_ + w]; set != 0; set &= set - 1) {
-        fn(vreg_of_[64 * w + static_cast<size_t>(__builtin_ctzll(set))]);
+      uint64_t bits = set[b * words_ + w];
+      if (minus != nullptr) bits &= ~(*minus)[static_cast<size_t>(other) * words_ + w];
+      for (; bits != 0; bits &= bits - 1) {
+        fn(vreg_of_[64 * w + static_cast<size_t>(__builtin_ctzll(bits))]);
       }
     }
   }
@@ -191,7 +203,8 @@ std::vector<LiveInterval> BuildIntervals(const Function& f, const Mentions& m,
   for (size_t bi = nb; bi-- > 0;) {
     const int first = m.first_pos[bi];  // 2k of the block's first instruction
     const int last_def = m.first_pos[bi + 1] - 1;
-    live.ForEachOut(bi, [&](int v) { opens(static_cast<size_t>(v), last_def); });
+    const int next = bi + 1 < nb ? static_cast<int>(bi) + 1 : -1;
+    live.ForEachOutNotIn(bi, next, [&](int v) { opens(static_cast<size_t>(v), last_def); });
     for (size_t i = m.end(bi); i-- > m.begin(bi);) {
       const Mention& x = m.all[i];
       const size_t v = static_cast<size_t>(x.vreg);
@@ -204,7 +217,7 @@ std::vector<LiveInterval> BuildIntervals(const Function& f, const Mentions& m,
     }
     // What is still open here is what is live in: a vreg read before its def in one block is
     // a cross-block one (CrossBlockVregs), in the live-in set; but for the parameters, below.
-    live.ForEachIn(bi, [&](int v) {
+    live.ForEachInNotOut(bi, static_cast<int>(bi) - 1, [&](int v) {
       const size_t u = static_cast<size_t>(v);
       closes(u, bi == 0 && is_param[u] ? -1 : first);
     });
@@ -395,7 +408,10 @@ constexpr int kRegClasses = 2;  // 0: general, 1: f64
 // What the scan needs from the instructions, found in one walk over them.
 struct ScanFacts {
   std::vector<int> call_positions;  // positions (2k for instruction k) of the calls, ascending
-  std::vector<int> uses;            // instructions mentioning each vreg: the spill weight
+  // calls_before[p]: how many calls are at positions below p, for p up to 2 x the
+  // instructions; CrossesCall asks it for each range instead of searching call_positions.
+  std::vector<int> calls_before;
+  std::vector<int> uses;  // instructions mentioning each vreg: the spill weight
   // Preferred registers (RegisterFile): arguments first, then call results and returns.
   std::vector<int> hint;
   // The vreg each vreg is first copied from (`d = mov s`), or -1: d prefers s's register,
@@ -443,7 +459,8 @@ void HintArguments(const Function& f, const Instr& call, const RegisterFile& reg
 
 ScanFacts FindScanFacts(const Function& f, const RegisterFile& regs) {
   const size_t nv = f.vreg_types.size();
-  ScanFacts facts{{}, std::vector<int>(nv, 0), std::vector<int>(nv, -1), std::vector<int>(nv, -1)};
+  ScanFacts facts{
+      {}, {}, std::vector<int>(nv, 0), std::vector<int>(nv, -1), std::vector<int>(nv, -1)};
   std::vector<int> result_hint(nv, -1);  // applied after every argument hint
   int k = 0;
   for (const Block& b : f.blocks) {
@@ -469,6 +486,11 @@ ScanFacts FindScanFacts(const Function& f, const RegisterFile& regs) {
       }
       k++;
     }
+  }
+  facts.calls_before.assign(static_cast<size_t>(2 * k + 1), 0);
+  for (int c : facts.call_positions) facts.calls_before[static_cast<size_t>(c + 1)]++;
+  for (size_t p = 1; p < facts.calls_before.size(); p++) {
+    facts.calls_before[p] += facts.calls_before[p - 1];
   }
   for (size_t v = 0; v < nv; v++) {
     if (facts.hint[v] < 0) facts.hint[v] = result_hint[v];
@@ -625,11 +647,15 @@ class LinearScan {
   };
 
   // A call inside a range (not at its last use) would clobber a caller-saved register.
+  // That is a call at a position c with start <= c <= end - 2.
   bool CrossesCall(const LiveInterval& iv) const {
+    const std::vector<int>& before = facts_.calls_before;
+    const int last = static_cast<int>(before.size()) - 1;
     for (const LiveRange& r : iv.ranges) {
-      auto call =
-          std::lower_bound(facts_.call_positions.begin(), facts_.call_positions.end(), r.start);
-      if (call != facts_.call_positions.end() && *call + 1 < r.end) return true;
+      const int from = std::max(r.start, 0), to = std::min(r.end - 1, last);
+      if (to > from && before[static_cast<size_t>(to)] > before[static_cast<size_t>(from)]) {
+        return true;
+      }
     }
     return false;
   }
