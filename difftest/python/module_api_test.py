@@ -379,6 +379,33 @@ def calls_keeps_frame():
 check("a frame object kept past the return keeps its locals",
       calls_keeps_frame() == 14 and kept[-1].f_locals == {"a": 4, "b": 8},
       str(kept[-1].f_locals if kept else None))
+
+
+def on_a_thread(results_of_threads):
+    results_of_threads.append(square_plus(3, 1))  # compiled: enters the JIT on this thread
+
+
+# Threads that run one after another take the stack of the one before (jit_stack.cc's pool)
+# instead of mapping their own. A thread gives its stack back as it exits, a little after
+# join() returns (CPython releases the join before the thread's exit handlers run): the
+# pause lets that happen, and one thread may still map a stack of its own.
+import threading  # noqa: E402
+import time  # noqa: E402
+
+stacks_before = a64jit.stats()
+thread_results = []
+for _ in range(6):
+    worker = threading.Thread(target=on_a_thread, args=(thread_results,))
+    worker.start()
+    worker.join()
+    time.sleep(0.2)
+stacks_after = a64jit.stats()
+stacks_made = stacks_after["jit_stacks_made"] - stacks_before["jit_stacks_made"]
+stacks_reused = stacks_after["jit_stacks_reused"] - stacks_before["jit_stacks_reused"]
+check("threads one after another reuse a JIT stack",
+      thread_results == [10] * 6 and a64jit.is_jit_compiled(square_plus) and stacks_made <= 2 and
+      stacks_made + stacks_reused == 6,
+      "results %s, stacks made %d, reused %d" % (thread_results, stacks_made, stacks_reused))
 a64jit.disable()
 check("bad threshold", raises(ValueError, a64jit.enable, -1) is not None)
 

@@ -184,6 +184,9 @@ struct Stats {
   // after the enable, -1 while it has not (the process may end first: then it ran as stock).
   int64_t start_delay_ms = 0;
   int64_t hook_started_ms = -1;
+  // Thread stacks (jit_stack.h) mapped, and taken again from threads that ended.
+  int64_t jit_stacks_made = 0;
+  int64_t jit_stacks_reused = 0;
   // Compile time: per function (median, 90th percentile, maximum) and per stage (total over
   // functions).
   int64_t compile_us_median = 0;

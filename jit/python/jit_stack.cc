@@ -2,6 +2,10 @@
 
 #include <sys/mman.h>
 
+#include <atomic>
+#include <mutex>
+#include <vector>
+
 #include "jit/runtime/code_memory.h"
 
 namespace a64jit::python {
@@ -19,10 +23,55 @@ size_t g_stack_mib = kDefaultStackMib;
 constexpr size_t kGuard = size_t{256} << 10;
 constexpr size_t kSmallestStack = size_t{64} << 20;
 
-// The reservation for the calling thread's stack: the configured size, halved until the
-// kernel grants it (a strict overcommit policy counts what MAP_NORESERVE asks), down to
-// kSmallestStack; else none, and the thread runs on its own stack.
+std::atomic<int64_t> g_stacks_made{0}, g_stacks_reused{0};
+
+// Stacks of threads that ended, kept for the next threads (at most kPooledStacks, with their
+// pages given back to the kernel): a program that starts many short threads maps a stack
+// once, not once a thread. Mapping and unmapping gigabytes of address space is cheap on
+// hardware; QEMU's user mode tracks every page of it, and there a thread's stack cost about
+// 25 MB and 30 ms (test_functools' threaded lru_cache tests ran 10 to 30 times slower than
+// stock).
+constexpr size_t kPooledStacks = 8;
+std::mutex g_pool_mu;
+std::vector<JitStack>* g_pool = new std::vector<JitStack>();  // never freed: threads may end
+                                                              // during exit
+
+bool TakePooledStack(JitStack* s) {
+  const uintptr_t size = uintptr_t{g_stack_mib} << 20;
+  std::lock_guard<std::mutex> lock(g_pool_mu);
+  for (size_t i = 0; i < g_pool->size(); i++) {
+    if ((*g_pool)[i].high - (*g_pool)[i].low != size) continue;  // made at another size
+    *s = (*g_pool)[i];
+    (*g_pool)[i] = g_pool->back();
+    g_pool->pop_back();
+    return true;
+  }
+  return false;
+}
+
+// The ended thread's stack `s` goes to the pool, its pages returned; or is unmapped when the
+// pool is full.
+void GiveBackStack(const JitStack& s) {
+  madvise(reinterpret_cast<void*>(s.low), s.high - s.low, MADV_DONTNEED);
+  {
+    std::lock_guard<std::mutex> lock(g_pool_mu);
+    if (g_pool->size() < kPooledStacks) {
+      g_pool->push_back(s);
+      return;
+    }
+  }
+  munmap(reinterpret_cast<void*>(s.low - kGuard), s.high - s.low + kGuard);
+}
+
+// The reservation for the calling thread's stack: one from the pool, else the configured
+// size, halved until the kernel grants it (a strict overcommit policy counts what
+// MAP_NORESERVE asks), down to kSmallestStack; else none, and the thread runs on its own
+// stack.
 void MakeStack(JitStack* s) {
+  if (TakePooledStack(s)) {
+    g_stacks_reused++;
+    return;
+  }
   for (size_t size = g_stack_mib << 20; size >= kSmallestStack; size /= 2) {
     void* p = runtime::MapAwayFromCode(size + kGuard);
     if (p == nullptr) continue;
@@ -32,6 +81,7 @@ void MakeStack(JitStack* s) {
     }
     s->low = reinterpret_cast<uintptr_t>(p) + kGuard;
     s->high = s->low + size;
+    g_stacks_made++;
     return;
   }
   s->low = 0;
@@ -87,15 +137,15 @@ uintptr_t OtherThreadsRoom() {
   return t_switches > 0 ? UINTPTR_MAX : 0;  // on another stack below a switch: not ours
 }
 
-// Frees the thread's stack when the thread ends (off it; the main thread's process exit may
-// run this on it, and then leaves it). The first thread's stack is never freed: its bounds
-// stay in g_first_stack.
+// Gives the thread's stack back (GiveBackStack) when the thread ends (off it; the main
+// thread's process exit may run this on it, and then leaves it). The first thread's stack
+// is never given back: its bounds stay in g_first_stack.
 struct StackReleaser {
   ~StackReleaser() {
     JitStack& s = t_jit_stack;
     const uintptr_t room = reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) - s.low;
     if (s.low != 0 && s.low != g_first_stack.low && room >= s.high - s.low) {
-      munmap(reinterpret_cast<void*>(s.low - kGuard), s.high - s.low + kGuard);
+      GiveBackStack(s);
       s = {0, 0};
     }
   }
@@ -117,6 +167,8 @@ uintptr_t CallOnJitStack(uintptr_t (*fn)(void*), void* arg) {
 }
 
 void SetJitStackMib(size_t mib) { g_stack_mib = mib; }
+int64_t JitStacksMade() { return g_stacks_made.load(); }
+int64_t JitStacksReused() { return g_stacks_reused.load(); }
 size_t JitStackMib() { return g_stack_mib; }
 
 PyObject* StackExhausted() {

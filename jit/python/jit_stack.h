@@ -78,6 +78,10 @@ uintptr_t CallOnJitStack(uintptr_t (*fn)(void*), void* arg);
 // The reservation for stacks made from now on (A64JIT_STACK_MIB), in MiB.
 void SetJitStackMib(size_t mib);
 size_t JitStackMib();
+// Thread stacks mapped, and taken again from those of threads that ended (the pool,
+// jit_stack.cc), since the process started.
+int64_t JitStacksMade();
+int64_t JitStacksReused();
 
 // Sets RecursionError for a stack with less than kMinRoom left and returns nullptr.
 PyObject* StackExhausted();

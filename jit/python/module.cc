@@ -282,6 +282,8 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "budget_waiting", s.budget_waiting) == 0 &&
        SetInt(d, "start_delay_ms", s.start_delay_ms) == 0 &&
        SetInt(d, "hook_started_ms", s.hook_started_ms) == 0 &&
+       SetInt(d, "jit_stacks_made", s.jit_stacks_made) == 0 &&
+       SetInt(d, "jit_stacks_reused", s.jit_stacks_reused) == 0 &&
        SetInt(d, "compile_us_max", s.compile_us_max) == 0 &&
        SetInt(d, "compile_hir_ns", s.compile_hir_ns) == 0 &&
        SetInt(d, "compile_lower_ns", s.compile_lower_ns) == 0 &&

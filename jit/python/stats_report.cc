@@ -10,6 +10,7 @@
 
 #include "jit/python/deopt_stats.h"
 #include "jit/python/jit.h"
+#include "jit/python/jit_stack.h"
 #include "jit/python/runtime_state.h"
 
 namespace a64jit::python {
@@ -118,6 +119,8 @@ Stats GetStats() {
     r.stats.code_memory_reserved = r.executor->code_bytes_reserved();
   }
   r.stats.max_code_size = r.config.max_code_size;
+  r.stats.jit_stacks_made = JitStacksMade();
+  r.stats.jit_stacks_reused = JitStacksReused();
   Stats s = r.stats;
   s.stub_entries = r.stub_entries;  // entered directly by compiled code, through the stub
   s.entries += r.stub_entries;
@@ -212,6 +215,8 @@ std::string StatsJson() {
                               {"budget_waiting", s.budget_waiting},
                               {"start_delay_ms", s.start_delay_ms},
                               {"hook_started_ms", s.hook_started_ms},
+                              {"jit_stacks_made", s.jit_stacks_made},
+                              {"jit_stacks_reused", s.jit_stacks_reused},
                               {"exec_mode", s.exec_mode},
                               {"other_thread_entries", s.other_thread_entries},
                               {"breaker_calls", s.breaker_calls},
