@@ -177,7 +177,6 @@ Insn Builder::Decode(int unit) const {
   }
 }
 
-// Pass 1: the instructions reachable along normal control flow, and where blocks start.
 void Builder::MarkStart(int unit) {
   // A unit outside the code is no start: Decode reports the jump there when it follows it.
   if (unit >= 0 && static_cast<size_t>(unit) < starts_.size()) {
@@ -190,6 +189,7 @@ bool Builder::StartsBlock(int unit) const {
          starts_[static_cast<size_t>(unit)];
 }
 
+// Pass 1: the instructions reachable along normal control flow, and where blocks start.
 void Builder::FindBlocks() {
   const size_t units = code_.code.size() + 1;
   starts_.assign(units, false);

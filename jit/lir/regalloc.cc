@@ -136,28 +136,25 @@ class LiveSets {
   // reopens such a range; BuildIntervals then merges the two.
   template <typename Fn>
   void ForEachInNotOut(size_t b, int prev, Fn fn) const {
-    if (in_lists_) {
-      for (const int* v = in_lists_->begin(b); v != in_lists_->end(b); v++) fn(*v);
-      return;
-    }
-    ForEachBit(in_bits_, b, prev < 0 ? nullptr : &out_bits_, prev, fn);
+    ForEach(in_lists_, in_bits_, b, prev < 0 ? nullptr : &out_bits_, prev, fn);
   }
   // fn(vreg) for each vreg live out of block b but not into block `next` (b + 1; -1: none):
-  // those live into `next` have a range open already.
+  // those live into `next` have a range open already. Lists give all of b's live-out.
   template <typename Fn>
   void ForEachOutNotIn(size_t b, int next, Fn fn) const {
-    if (out_lists_) {
-      for (const int* v = out_lists_->begin(b); v != out_lists_->end(b); v++) fn(*v);
-      return;
-    }
-    ForEachBit(out_bits_, b, next < 0 ? nullptr : &in_bits_, next, fn);
+    ForEach(out_lists_, out_bits_, b, next < 0 ? nullptr : &in_bits_, next, fn);
   }
 
  private:
-  // The bits of set[b] that are not in minus[other] (all of them when minus is null).
+  // The vregs of block b's list, or the bits of set[b] that are not in minus[other] (all of
+  // them when minus is null).
   template <typename Fn>
-  void ForEachBit(const std::vector<uint64_t>& set, size_t b, const std::vector<uint64_t>* minus,
-                  int other, Fn fn) const {
+  void ForEach(const std::optional<Groups>& lists, const std::vector<uint64_t>& set, size_t b,
+               const std::vector<uint64_t>* minus, int other, Fn fn) const {
+    if (lists) {
+      for (const int* v = lists->begin(b); v != lists->end(b); v++) fn(*v);
+      return;
+    }
     for (size_t w = 0; w < words_; w++) {
       uint64_t bits = set[b * words_ + w];
       if (minus != nullptr) bits &= ~(*minus)[static_cast<size_t>(other) * words_ + w];
@@ -407,9 +404,8 @@ constexpr int kRegClasses = 2;  // 0: general, 1: f64
 
 // What the scan needs from the instructions, found in one walk over them.
 struct ScanFacts {
-  std::vector<int> call_positions;  // positions (2k for instruction k) of the calls, ascending
-  // calls_before[p]: how many calls are at positions below p, for p up to 2 x the
-  // instructions; CrossesCall asks it for each range instead of searching call_positions.
+  // calls_before[p]: how many calls are at positions below p (a call by instruction k is at
+  // 2k), for p up to 2 x the instructions: CrossesCall's question for a range is a difference.
   std::vector<int> calls_before;
   std::vector<int> uses;  // instructions mentioning each vreg: the spill weight
   // Preferred registers (RegisterFile): arguments first, then call results and returns.
@@ -459,8 +455,8 @@ void HintArguments(const Function& f, const Instr& call, const RegisterFile& reg
 
 ScanFacts FindScanFacts(const Function& f, const RegisterFile& regs) {
   const size_t nv = f.vreg_types.size();
-  ScanFacts facts{
-      {}, {}, std::vector<int>(nv, 0), std::vector<int>(nv, -1), std::vector<int>(nv, -1)};
+  ScanFacts facts{{}, std::vector<int>(nv, 0), std::vector<int>(nv, -1), std::vector<int>(nv, -1)};
+  std::vector<int> call_positions;       // ascending
   std::vector<int> result_hint(nv, -1);  // applied after every argument hint
   int k = 0;
   for (const Block& b : f.blocks) {
@@ -473,7 +469,7 @@ ScanFacts FindScanFacts(const Function& f, const RegisterFile& regs) {
       }
       int result = -1;
       if (IsCall(in.op)) {
-        facts.call_positions.push_back(2 * k);
+        call_positions.push_back(2 * k);
         HintArguments(f, in, regs, facts.hint);
         result = in.dst;
       }
@@ -488,7 +484,7 @@ ScanFacts FindScanFacts(const Function& f, const RegisterFile& regs) {
     }
   }
   facts.calls_before.assign(static_cast<size_t>(2 * k + 1), 0);
-  for (int c : facts.call_positions) facts.calls_before[static_cast<size_t>(c + 1)]++;
+  for (int c : call_positions) facts.calls_before[static_cast<size_t>(c + 1)]++;
   for (size_t p = 1; p < facts.calls_before.size(); p++) {
     facts.calls_before[p] += facts.calls_before[p - 1];
   }

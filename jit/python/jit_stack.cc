@@ -167,9 +167,9 @@ uintptr_t CallOnJitStack(uintptr_t (*fn)(void*), void* arg) {
 }
 
 void SetJitStackMib(size_t mib) { g_stack_mib = mib; }
+size_t JitStackMib() { return g_stack_mib; }
 int64_t JitStacksMade() { return g_stacks_made.load(); }
 int64_t JitStacksReused() { return g_stacks_reused.load(); }
-size_t JitStackMib() { return g_stack_mib; }
 
 PyObject* StackExhausted() {
   PyErr_Format(PyExc_RecursionError,
