@@ -49,8 +49,9 @@ Feedback FeedbackOf(int quickened_opcode) {
     case LOAD_GLOBAL_BUILTIN:
       return Feedback::kGlobalBuiltin;
     case LOAD_ATTR_SLOT:
-    case LOAD_ATTR_WITH_HINT:
     case STORE_ATTR_SLOT:
+      return Feedback::kSlot;
+    case LOAD_ATTR_WITH_HINT:
     case STORE_ATTR_WITH_HINT:
     case LOAD_METHOD_CLASS:
     case LOAD_METHOD_WITH_DICT:
@@ -90,6 +91,8 @@ const char* FeedbackName(Feedback f) {
       return "global-module";
     case Feedback::kGlobalBuiltin:
       return "global-builtin";
+    case Feedback::kSlot:
+      return "slot";
     case Feedback::kOther:
       return "other";
   }

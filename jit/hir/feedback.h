@@ -31,7 +31,8 @@ enum class Feedback : uint8_t {
   kModule,         // LOAD_ATTR_MODULE, LOAD_METHOD_MODULE: an attribute of a module
   kGlobalModule,   // LOAD_GLOBAL_MODULE: the name was found in the globals
   kGlobalBuiltin,  // LOAD_GLOBAL_BUILTIN: the name was found in the builtins
-  kOther,          // any other specialised form (slots, dict hints, class methods): not inline here
+  kSlot,           // LOAD_ATTR_SLOT, STORE_ATTR_SLOT: a `__slots__` member of the object's type
+  kOther,          // any other specialised form (dict hints, class methods): not inline here
 };
 
 // The feedback of one code unit's quickened opcode (CPython's opcode.h numbers).

@@ -83,6 +83,7 @@ void Lowerer::LowerLoadAttr(const Instr& in) {
   if (InlineModuleProbe(in)) {
     return ModuleAttribute(in, obj, site, offsetof(AttrCache, module), LirReg(in.dst), -1, cached);
   }
+  if (SlotProbe(in)) return LoadSlotMember(in, site);
   if (!InstanceProbe(in)) return cached();
   // Asked here, while this site's own decision is the last one taken (the guards below take
   // lower.guard-pair decisions).
@@ -106,6 +107,7 @@ void Lowerer::LowerStoreAttr(const Instr& in) {
     CallStatus(in, Helper::PyObject_SetAttr, {obj, Imm(Name(in.imm)), value});
     return;
   }
+  if (SlotProbe(in)) return StoreSlotMember(in, site);
   if (!InstanceProbe(in)) {
     SiteCallInt(in, Helper::a64_store_attr_cached, {obj, value, V(SiteAddress(site))});
     return;
@@ -127,6 +129,52 @@ void Lowerer::LowerStoreAttr(const Instr& in) {
   Jmp(done);
   cur_ = slow;
   SiteCallInt(in, Helper::a64_store_attr_cached, {obj, value, V(SiteAddress(site))});
+  Jmp(done);
+  cur_ = done;
+}
+
+// A `__slots__` member's place at a slot site (feedback kSlot): the object's type version
+// among the site's entries, whose offsets are members' in the object (AttrCache::slots). The
+// type version stands for the member descriptor: it is a data descriptor, found before the
+// instance's own attributes, and the type changes its version when its MRO changes.
+Lowerer::AttrSlot Lowerer::GuardedSlotMember(int obj, SiteCache* site, int slow) {
+  rt_.mark_slot_site(site);
+  const int tp = Load(V(obj), offsetof(PyObject, ob_type), Type::kPtr);
+  const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
+  return {obj, MatchAttrOffset(version, site, slow)};
+}
+
+// 3.11's LOAD_ATTR_SLOT: the member's value, which must be set (an unset one raises
+// AttributeError in the helper).
+void Lowerer::LoadSlotMember(const Instr& in, SiteCache* site) {
+  const int obj = LirReg(in.args[0]);
+  const int slow = ColdBlock(), done = NewBlock();
+  LoadItem(GuardedSlotMember(obj, site, slow).At(0), LirReg(in.dst));
+  SlowIf(Cond::kEq, Type::kI64, V(LirReg(in.dst)), Operand::Imm(0), slow);
+  Incref(V(LirReg(in.dst)));
+  Jmp(done);
+  cur_ = slow;
+  SiteCallChecked(in, Helper::a64_load_attr_cached, {V(obj), V(SiteAddress(site))});
+  Jmp(done);
+  cur_ = done;
+}
+
+// 3.11's STORE_ATTR_SLOT: the value replaces the member's, set or not, and the old one, if
+// any, is released after.
+void Lowerer::StoreSlotMember(const Instr& in, SiteCache* site) {
+  const int obj = LirReg(in.args[0]);
+  const Operand value = V(LirReg(in.args[1]));
+  const int slow = ColdBlock(), done = NewBlock(), release = NewBlock();
+  const ItemAddress place = GuardedSlotMember(obj, site, slow).At(0);
+  const int old = LoadItem(place);
+  Incref(value);
+  StoreItem(value, place);
+  Br(Cond::kEq, V(old), Operand::Imm(0), done, release);
+  cur_ = release;
+  Decref(old, false, in.bc, IsFloatLike(in.args[1]));
+  Jmp(done);
+  cur_ = slow;
+  SiteCallInt(in, Helper::a64_store_attr_cached, {V(obj), value, V(SiteAddress(site))});
   Jmp(done);
   cur_ = done;
 }

@@ -161,7 +161,8 @@ class Lowerer {
     bool any() const { return ints || floats || strs || str_order; }
   };
   // The cached attribute's place in `obj`'s inline values, for the AttrCache entry of obj's
-  // type: the values and the slot's byte offset in them (the accesses' index register).
+  // type: the values and the slot's byte offset in them (the accesses' index register). For a
+  // `__slots__` member (GuardedSlotMember), the object itself and the member's offset in it.
   struct AttrSlot {
     int values, offset;
     ItemAddress At(int64_t disp) const { return ItemAddress{values, offset, disp, 1}; }
@@ -545,6 +546,10 @@ class Lowerer {
   // The instance attribute and method probes: not for a site 3.11 found a module attribute,
   // a slot or a class method at, where the probe could only fail.
   static bool InstanceProbe(const Instr& in) { return Allows(in, Feedback::kInstance); }
+  // A site whose feedback named a `__slots__` member, with a runtime that can mark its cache.
+  bool SlotProbe(const Instr& in) const {
+    return in.feedback == Feedback::kSlot && static_cast<bool>(rt_.mark_slot_site);
+  }
   // The inline number forms hir::ChooseNumberForms chose for `in` (a BinaryOp or comparison).
   static bool HasFloatForm(const Instr& in) { return (in.forms & hir::kFloatForm) != 0; }
   static bool HasIntForm(const Instr& in) { return (in.forms & hir::kIntForm) != 0; }
@@ -616,6 +621,9 @@ class Lowerer {
   }
   int MatchAttrOffset(int version, const void* site, int slow);
   AttrSlot GuardedAttrSlot(Operand obj, const void* site, int slow);
+  AttrSlot GuardedSlotMember(int obj, SiteCache* site, int slow);
+  void LoadSlotMember(const Instr& in, SiteCache* site);
+  void StoreSlotMember(const Instr& in, SiteCache* site);
   void AddToInsertionOrder(int values, int offset);
   void LowerLoadAttr(const Instr& in);
   void LowerStoreAttr(const Instr& in);

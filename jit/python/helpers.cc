@@ -4,6 +4,7 @@
 #include <internal/pycore_dict.h>
 #include <internal/pycore_frame.h>
 #include <internal/pycore_moduleobject.h>
+#include <structmember.h>
 
 #include <mutex>
 #include <type_traits>
@@ -164,18 +165,49 @@ bool Remember(uint32_t& respecializations, Entry& slot, EntryFor entry_for) {
   return true;
 }
 
-// The slot of the cached attribute in `obj`'s inline values, or nullptr on a miss.
-static PyObject** CachedSlot(PyObject* obj, const AttrCache* cache) {
+// The entry for a `__slots__` member of `obj`'s type named `name`, as 3.11's specialize.c
+// takes one for LOAD_ATTR_SLOT and STORE_ATTR_SLOT: the type reads (stores) attributes the
+// generic way, and the name's descriptor is a T_OBJECT_EX member that applies to obj, not
+// audited when read (for a store, not read-only), at an offset a uint16 holds. Else
+// type_version 0.
+static AttrEntry SlotEntryFor(PyObject* obj, PyObject* name, bool store) {
+  PyTypeObject* tp = Py_TYPE(obj);
+  if (!PyUnicode_CheckExact(name) || (store ? tp->tp_setattro != PyObject_GenericSetAttr
+                                            : tp->tp_getattro != PyObject_GenericGetAttr)) {
+    return {};
+  }
+  PyObject* descr = _PyType_Lookup(tp, name);
+  if (descr == nullptr || !Py_IS_TYPE(descr, &PyMemberDescr_Type)) return {};
+  auto* member = reinterpret_cast<PyMemberDescrObject*>(descr);
+  const PyMemberDef* def = member->d_member;
+  if (def->type != T_OBJECT_EX || (def->flags & PY_AUDIT_READ) != 0 ||
+      (store && (def->flags & READONLY) != 0) || def->offset <= 0 || def->offset > UINT16_MAX ||
+      !PyObject_TypeCheck(obj, member->d_common.d_type)) {
+    return {};
+  }
+  if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || tp->tp_version_tag == 0) return {};
+  return {tp->tp_version_tag, 0, static_cast<int64_t>(def->offset)};
+}
+
+// Where the cached attribute of `obj` is, set or not: in its inline values, or at a slot site
+// in the object itself. nullptr on a miss.
+static PyObject** CachedPlace(PyObject* obj, const AttrCache* cache) {
   const uint32_t version = Py_TYPE(obj)->tp_version_tag;
   for (const AttrEntry& e : cache->entries) {
     if (e.type_version == version && version != 0) {
-      PyObject** values = InlineValues(obj);
-      if (values == nullptr) return nullptr;
-      auto** slot = reinterpret_cast<PyObject**>(reinterpret_cast<char*>(values) + e.offset);
-      return *slot != nullptr ? slot : nullptr;
+      char* base = cache->slots != 0 ? reinterpret_cast<char*>(obj)
+                                     : reinterpret_cast<char*>(InlineValues(obj));
+      if (base == nullptr) return nullptr;
+      return reinterpret_cast<PyObject**>(base + e.offset);
     }
   }
   return nullptr;
+}
+
+// The place of the cached attribute when it is set, or nullptr.
+static PyObject** CachedSlot(PyObject* obj, const AttrCache* cache) {
+  PyObject** place = CachedPlace(obj, cache);
+  return place != nullptr && *place != nullptr ? place : nullptr;
 }
 
 // The module entry's value (borrowed) when `obj` is its module and the module's dict is
@@ -220,6 +252,8 @@ PyObject* a64_load_attr_cached(PyObject* obj, AttrCache* cache) {
   if (res == nullptr) return nullptr;
   if (PyModule_CheckExact(obj)) {
     RememberModuleValue(cache->module, cache->respecializations, obj, name, res);
+  } else if (cache->slots != 0) {
+    Specialize(cache, Py_TYPE(obj), [&] { return SlotEntryFor(obj, name, false); });
   } else if (!Remember(cache->respecializations, cache->descr,
                        [&] { return DescrEntryFor(obj, name); }) &&
              !Remember(cache->respecializations, cache->hint,
@@ -275,18 +309,24 @@ PyObject* a64_module_attr_into_frame(_PyInterpreterFrame* frame, GlobalCache* gl
   return bound;
 }
 
-// 0 or -1, as PyObject_SetAttr. Only replaces an attribute that exists (a new one changes
-// the values' insertion order, which the generic path maintains).
+// 0 or -1, as PyObject_SetAttr. In inline values, only replaces an attribute that exists (a
+// new one changes the values' insertion order, which the generic path maintains); a
+// `__slots__` member is set either way, as 3.11's STORE_ATTR_SLOT sets it.
 int64_t a64_store_attr_cached(PyObject* obj, PyObject* value, AttrCache* cache) {
   PyObject* name = EnterSite(RunningFrame(), cache);
-  if (PyObject** slot = CachedSlot(obj, cache)) {
-    PyObject* old = *slot;
-    *slot = Py_NewRef(value);
-    Py_DECREF(old);
+  PyObject** place = CachedPlace(obj, cache);
+  if (place != nullptr && (*place != nullptr || cache->slots != 0)) {
+    PyObject* old = *place;
+    *place = Py_NewRef(value);
+    Py_XDECREF(old);
     return 0;
   }
   const int rc = PyObject_SetAttr(obj, name, value);
-  if (rc == 0) Specialize(cache, Py_TYPE(obj), [&] { return AttrEntryFor(obj, name, true); });
+  if (rc == 0) {
+    Specialize(cache, Py_TYPE(obj), [&] {
+      return cache->slots != 0 ? SlotEntryFor(obj, name, true) : AttrEntryFor(obj, name, true);
+    });
+  }
   return rc;
 }
 

@@ -80,11 +80,15 @@ struct GlobalCache {
 };
 
 // LOAD_ATTR / STORE_ATTR of an instance attribute in the object's inline values: the
-// type's version tag and where the attribute's index in the type's shared keys puts it.
+// type's version tag and where the attribute's index in the type's shared keys puts it. At a
+// slot site (AttrCache::slots), a `__slots__` member of the type instead, as 3.11's
+// LOAD_ATTR_SLOT caches it: the version tag and the member's offset in the object.
 struct AttrEntry {
   uint32_t type_version;  // 0: empty
   uint32_t unused;
-  int64_t offset;  // bytes from the start of the inline values: index * sizeof(PyObject*)
+  // Bytes from the start of the inline values (index * sizeof(PyObject*)); at a slot site,
+  // from the object's start.
+  int64_t offset;
 };
 // LOAD_ATTR / LOAD_METHOD of a module's attribute (`math.sqrt`), as 3.11's LOAD_ATTR_MODULE
 // and LOAD_METHOD_MODULE: the value found in the module's dict, valid while that dict keeps
@@ -138,8 +142,15 @@ struct DictHint {
 // in either (NextSiteCache's users).
 struct AttrCache {
   ModuleEntry module;
+  // An instance attribute's entries; at a slot site, `__slots__` members' (below).
   AttrEntry entries[kPolymorphicEntries];
   uint32_t respecializations;
+  // 1 at a site whose feedback named a `__slots__` member (3.11's LOAD_ATTR_SLOT and
+  // STORE_ATTR_SLOT), a constant of the site that lowering writes (RuntimeAddresses::
+  // mark_slot_site), never changed by a fill. Its entries' offsets are then bytes from the
+  // object's start to the member (PyMemberDef's offset of a T_OBJECT_EX member), and the
+  // helpers fill them from member descriptors instead of inline values.
+  uint32_t slots;
   DescrEntry descr;
   DictHint hint;
 };
