@@ -38,7 +38,7 @@ void UseFakeAddresses(lower::RuntimeAddresses* rt_out) {
   auto next_cache = std::make_shared<uint64_t>(kFakeCaches);
   rt.reserve_site_caches = [](int) { return reinterpret_cast<runtime::SiteCache*>(kFakeCaches); };
   rt.set_miss_how = [](runtime::SiteCache*, int64_t) {};  // the fake caches are not memory
-  rt.mark_slot_site = [](runtime::SiteCache*) {};
+  rt.set_attr_form = [](runtime::SiteCache*, runtime::AttrForm) {};
   rt.new_site_cache = [next_cache](int, int, int) {
     auto* cache = reinterpret_cast<runtime::SiteCache*>(*next_cache);
     *next_cache += runtime::kNextSiteCache;  // one after another, as in the runtime's rooms

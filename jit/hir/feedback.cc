@@ -53,6 +53,7 @@ Feedback FeedbackOf(int quickened_opcode) {
       return Feedback::kSlot;
     case LOAD_ATTR_WITH_HINT:
     case STORE_ATTR_WITH_HINT:
+      return Feedback::kDictHint;
     case LOAD_METHOD_CLASS:
     case LOAD_METHOD_WITH_DICT:
       return Feedback::kOther;
@@ -93,6 +94,8 @@ const char* FeedbackName(Feedback f) {
       return "global-builtin";
     case Feedback::kSlot:
       return "slot";
+    case Feedback::kDictHint:
+      return "dict-hint";
     case Feedback::kOther:
       return "other";
   }

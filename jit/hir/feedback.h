@@ -32,7 +32,8 @@ enum class Feedback : uint8_t {
   kGlobalModule,   // LOAD_GLOBAL_MODULE: the name was found in the globals
   kGlobalBuiltin,  // LOAD_GLOBAL_BUILTIN: the name was found in the builtins
   kSlot,           // LOAD_ATTR_SLOT, STORE_ATTR_SLOT: a `__slots__` member of the object's type
-  kOther,          // any other specialised form (dict hints, class methods): not inline here
+  kDictHint,       // LOAD_ATTR_WITH_HINT, STORE_ATTR_WITH_HINT: an attribute in a real __dict__
+  kOther,          // any other specialised form (class methods, methods of dict instances)
 };
 
 // The feedback of one code unit's quickened opcode (CPython's opcode.h numbers).

@@ -69,6 +69,19 @@ void Lowerer::AddToInsertionOrder(int values, int offset) {
   Store(V(Truncate(grown, Type::kI8)), V(values), -2, Type::kI8);
 }
 
+// The end of an inline attribute load whose value is in the site's result, then `done`: an unset
+// one (NULL) goes to `slow`, where the cached helper reads it as the generic path would (and raises
+// for a missing one); a set one gains its reference.
+void Lowerer::EndCachedLoad(const Instr& in, Operand obj, SiteCache* site, int slow, int done) {
+  SlowIf(Cond::kEq, Type::kI64, V(LirReg(in.dst)), Operand::Imm(0), slow);
+  Incref(V(LirReg(in.dst)));
+  Jmp(done);
+  cur_ = slow;
+  SiteCallChecked(in, Helper::a64_load_attr_cached, {obj, V(SiteAddress(site))});
+  Jmp(done);
+  cur_ = done;
+}
+
 void Lowerer::LowerLoadAttr(const Instr& in) {
   SiteCache* site =
       Take(decisions_, Decision::kLowerLoadAttrInline, in.bc) ? NewSiteCache() : nullptr;
@@ -84,19 +97,14 @@ void Lowerer::LowerLoadAttr(const Instr& in) {
     return ModuleAttribute(in, obj, site, offsetof(AttrCache, module), LirReg(in.dst), -1, cached);
   }
   if (SlotProbe(in)) return LoadSlotMember(in, site);
+  if (DictHintProbe(in)) return LoadDictHint(in, site);
   if (!InstanceProbe(in)) return cached();
   // Asked here, while this site's own decision is the last one taken (the guards below take
   // lower.guard-pair decisions).
   const bool planted = Planted(decisions_, Plant::kCacheIndex);
   const int slow = ColdBlock(), done = NewBlock();
   LoadItem(GuardedAttrSlot(obj, site, slow).At(planted ? 8 : 0), LirReg(in.dst));
-  SlowIf(Cond::kEq, Type::kI64, V(LirReg(in.dst)), Operand::Imm(0), slow);
-  Incref(V(LirReg(in.dst)));
-  Jmp(done);
-  cur_ = slow;
-  SiteCallChecked(in, Helper::a64_load_attr_cached, {obj, V(SiteAddress(site))});
-  Jmp(done);
-  cur_ = done;
+  EndCachedLoad(in, obj, site, slow, done);
 }
 
 void Lowerer::LowerStoreAttr(const Instr& in) {
@@ -108,6 +116,7 @@ void Lowerer::LowerStoreAttr(const Instr& in) {
     return;
   }
   if (SlotProbe(in)) return StoreSlotMember(in, site);
+  if (DictHintProbe(in)) rt_.set_attr_form(site, runtime::AttrForm::kDictHint);
   if (!InstanceProbe(in)) {
     SiteCallInt(in, Helper::a64_store_attr_cached, {obj, value, V(SiteAddress(site))});
     return;
@@ -134,11 +143,11 @@ void Lowerer::LowerStoreAttr(const Instr& in) {
 }
 
 // A `__slots__` member's place at a slot site (feedback kSlot): the object's type version
-// among the site's entries, whose offsets are members' in the object (AttrCache::slots). The
+// among the site's entries, whose offsets are members' in the object (AttrForm::kSlot). The
 // type version stands for the member descriptor: it is a data descriptor, found before the
 // instance's own attributes, and the type changes its version when its MRO changes.
 Lowerer::AttrSlot Lowerer::GuardedSlotMember(int obj, SiteCache* site, int slow) {
-  rt_.mark_slot_site(site);
+  rt_.set_attr_form(site, runtime::AttrForm::kSlot);
   const int tp = Load(V(obj), offsetof(PyObject, ob_type), Type::kPtr);
   const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
   return {obj, MatchAttrOffset(version, site, slow)};
@@ -150,13 +159,7 @@ void Lowerer::LoadSlotMember(const Instr& in, SiteCache* site) {
   const int obj = LirReg(in.args[0]);
   const int slow = ColdBlock(), done = NewBlock();
   LoadItem(GuardedSlotMember(obj, site, slow).At(0), LirReg(in.dst));
-  SlowIf(Cond::kEq, Type::kI64, V(LirReg(in.dst)), Operand::Imm(0), slow);
-  Incref(V(LirReg(in.dst)));
-  Jmp(done);
-  cur_ = slow;
-  SiteCallChecked(in, Helper::a64_load_attr_cached, {V(obj), V(SiteAddress(site))});
-  Jmp(done);
-  cur_ = done;
+  EndCachedLoad(in, V(obj), site, slow, done);
 }
 
 // 3.11's STORE_ATTR_SLOT: the value replaces the member's, set or not, and the old one, if
@@ -177,6 +180,52 @@ void Lowerer::StoreSlotMember(const Instr& in, SiteCache* site) {
   SiteCallInt(in, Helper::a64_store_attr_cached, {V(obj), value, V(SiteAddress(site))});
   Jmp(done);
   cur_ = done;
+}
+
+// The address of the entry at the site's hint in `obj`'s managed dict, as 3.11's
+// LOAD_ATTR_WITH_HINT finds it: the type's version is the hint's (so no data descriptor of the
+// name came since, and the type has a managed dict: the load helper fills a dict-hint site's
+// hint for no other), the object has a real dict, the hint is within its keys' entries and the
+// keys are unicode ones (entries of a key and a value, after the indices). `slow` otherwise.
+int Lowerer::DictHintEntry(int obj, SiteCache* site, int slow) {
+  constexpr int64_t kHint = offsetof(AttrCache, hint);
+  const SiteRef ref = SiteRefOf(site);
+  const int tp = Load(V(obj), offsetof(PyObject, ob_type), Type::kPtr);
+  const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
+  const int cached = LoadSite(ref, kHint + offsetof(runtime::DictHint, type_version), Type::kI32);
+  SlowIfEither(Cond::kEq, Type::kI32, V(version), Operand::Imm(0), Cond::kNe, V(version), V(cached),
+               slow, lowering_ != nullptr ? lowering_->bc : -1);
+  const int dict = Load(V(obj), runtime::kManagedDictOffset, Type::kPtr);
+  SlowIf(Cond::kEq, Type::kI64, V(dict), Operand::Imm(0), slow);
+  const int keys = Load(V(dict), offsetof(PyDictObject, ma_keys), Type::kPtr);
+  const int index = ZExt(V(LoadSite(ref, kHint + offsetof(runtime::DictHint, index), Type::kI32)));
+  const int n = Load(V(keys), offsetof(PyDictKeysObject, dk_nentries), Type::kI64);
+  const int kind = ZExt(V(Load(V(keys), offsetof(PyDictKeysObject, dk_kind), Type::kI8)));
+  SlowIfEither(Cond::kUge, Type::kI64, V(index), V(n), Cond::kEq, V(kind),
+               Operand::Imm(DICT_KEYS_GENERAL), slow, lowering_ != nullptr ? lowering_->bc : -1);
+  // DK_UNICODE_ENTRIES: the indices take 1 << dk_log2_index_bytes bytes.
+  const int log2 =
+      ZExt(V(Load(V(keys), offsetof(PyDictKeysObject, dk_log2_index_bytes), Type::kI8)));
+  const int indices =
+      Binary(lir::Op::kShl, V(Mov(Operand::Imm(1), Type::kI64)), V(log2), Type::kI64);
+  const int entries = Binary(lir::Op::kAdd, V(keys), V(indices), Type::kPtr);
+  const int at = Binary(lir::Op::kShl, V(index), Operand::Imm(4), Type::kI64);
+  static_assert(sizeof(PyDictUnicodeEntry) == 16, "an entry is a key and a value");
+  return Binary(lir::Op::kAdd, V(entries), V(at), Type::kPtr);
+}
+
+// 3.11's LOAD_ATTR_WITH_HINT: the entry's key is the site's name and its value is set (a
+// split dict keeps its values apart, and its entries' are NULL: the helper reads those).
+void Lowerer::LoadDictHint(const Instr& in, SiteCache* site) {
+  rt_.set_attr_form(site, runtime::AttrForm::kDictHint);
+  const int obj = LirReg(in.args[0]);
+  const int slow = ColdBlock(), done = NewBlock();
+  const int entry = DictHintEntry(obj, site, slow);
+  constexpr int64_t kEntries = offsetof(PyDictKeysObject, dk_indices);
+  const int key = Load(V(entry), kEntries + offsetof(PyDictUnicodeEntry, me_key), Type::kPtr);
+  SlowIf(Cond::kNe, Type::kI64, V(key), Imm(Name(in.imm)), slow);
+  Load(V(entry), kEntries + offsetof(PyDictUnicodeEntry, me_value), Type::kPtr, LirReg(in.dst));
+  EndCachedLoad(in, V(obj), site, slow, done);
 }
 
 // A site whose feedback says module, with its cache (the site's decision was taken when the

@@ -89,9 +89,10 @@ struct RuntimeAddresses {
   // Writes GlobalCache::miss_how of a cache new_site_cache made: a module attribute's stub
   // then calls its helper on a miss (site_stubs.h). Unset: that stub is not used.
   std::function<void(runtime::SiteCache*, int64_t how)> set_miss_how;
-  // Sets AttrCache::slots of a cache new_site_cache made: its entries are then `__slots__`
-  // members', which the site reads in the object itself. Unset: slot sites take the helper.
-  std::function<void(runtime::SiteCache*)> mark_slot_site;
+  // Sets AttrCache::form of a cache new_site_cache made (a slot site's entries are then
+  // `__slots__` members', a dict-hint site's hint one of a managed dict). Unset: such sites take
+  // the helper.
+  std::function<void(runtime::SiteCache*, runtime::AttrForm)> set_attr_form;
   // Room for `count` caches, which new_site_cache then hands out in order: the address of
   // the first. Lowering reserves as many as the function may ask for, holds that address in
   // one register and makes each cache's address from it (an add; no literal a site); a cache

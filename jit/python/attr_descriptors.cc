@@ -1,5 +1,7 @@
 #include "jit/python/attr_descriptors.h"
 
+#include <structmember.h>
+
 #include <algorithm>
 
 namespace a64jit::runtime {
@@ -80,6 +82,30 @@ DescrEntry DescrEntryFor(PyObject* obj, PyObject* name) {
   }
   if (type->tp_dictoffset != 0) return {};  // a __dict__ elsewhere: not handled
   return {version, DescrKind::kTypeAttr, 0, 0, descr, nullptr};
+}
+
+// The entry for a `__slots__` member of `obj`'s type named `name`, as 3.11's specialize.c
+// takes one for LOAD_ATTR_SLOT and STORE_ATTR_SLOT: the type reads (stores) attributes the
+// generic way, and the name's descriptor is a T_OBJECT_EX member that applies to obj, not
+// audited when read (for a store, not read-only), at an offset a uint16 holds. Else
+// type_version 0.
+AttrEntry SlotEntryFor(PyObject* obj, PyObject* name, bool store) {
+  PyTypeObject* tp = Py_TYPE(obj);
+  if (!PyUnicode_CheckExact(name) || (store ? tp->tp_setattro != PyObject_GenericSetAttr
+                                            : tp->tp_getattro != PyObject_GenericGetAttr)) {
+    return {};
+  }
+  PyObject* descr = _PyType_Lookup(tp, name);
+  if (descr == nullptr || !Py_IS_TYPE(descr, &PyMemberDescr_Type)) return {};
+  auto* member = reinterpret_cast<PyMemberDescrObject*>(descr);
+  const PyMemberDef* def = member->d_member;
+  if (def->type != T_OBJECT_EX || (def->flags & PY_AUDIT_READ) != 0 ||
+      (store && (def->flags & READONLY) != 0) || def->offset <= 0 || def->offset > UINT16_MAX ||
+      !PyObject_TypeCheck(obj, member->d_common.d_type)) {
+    return {};
+  }
+  if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || tp->tp_version_tag == 0) return {};
+  return {tp->tp_version_tag, 0, static_cast<int64_t>(def->offset)};
 }
 
 }  // namespace a64jit::runtime

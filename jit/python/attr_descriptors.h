@@ -70,6 +70,10 @@ inline PyObject* CachedDictValue(PyObject* obj, PyObject* name, const DictHint& 
                                     : DK_UNICODE_ENTRIES(keys)[e.index].me_value;
 }
 
+// The AttrEntry of a slot site (AttrForm::kSlot) for `obj.name`: a `__slots__` member of obj's
+// type under 3.11's rules (attr_descriptors.cc), its offset in the object; else type_version 0.
+AttrEntry SlotEntryFor(PyObject* obj, PyObject* name, bool store);
+
 // The entry for `obj.name`, or type_version 0 when none of DescrKind's cases holds.
 DescrEntry DescrEntryFor(PyObject* obj, PyObject* name);
 

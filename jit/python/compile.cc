@@ -36,8 +36,8 @@ lower::RuntimeAddresses AddressesFor(PyCodeObject* code) {
   rt.set_miss_how = [](runtime::SiteCache* cache, int64_t how) {
     reinterpret_cast<runtime::GlobalCache*>(cache)->miss_how = how;
   };
-  rt.mark_slot_site = [](runtime::SiteCache* cache) {
-    reinterpret_cast<runtime::AttrCache*>(cache)->slots = 1;
+  rt.set_attr_form = [](runtime::SiteCache* cache, runtime::AttrForm form) {
+    reinterpret_cast<runtime::AttrCache*>(cache)->form = form;
   };
   return rt;
 }

@@ -4,7 +4,6 @@
 #include <internal/pycore_dict.h>
 #include <internal/pycore_frame.h>
 #include <internal/pycore_moduleobject.h>
-#include <structmember.h>
 
 #include <mutex>
 #include <type_traits>
@@ -165,38 +164,14 @@ bool Remember(uint32_t& respecializations, Entry& slot, EntryFor entry_for) {
   return true;
 }
 
-// The entry for a `__slots__` member of `obj`'s type named `name`, as 3.11's specialize.c
-// takes one for LOAD_ATTR_SLOT and STORE_ATTR_SLOT: the type reads (stores) attributes the
-// generic way, and the name's descriptor is a T_OBJECT_EX member that applies to obj, not
-// audited when read (for a store, not read-only), at an offset a uint16 holds. Else
-// type_version 0.
-static AttrEntry SlotEntryFor(PyObject* obj, PyObject* name, bool store) {
-  PyTypeObject* tp = Py_TYPE(obj);
-  if (!PyUnicode_CheckExact(name) || (store ? tp->tp_setattro != PyObject_GenericSetAttr
-                                            : tp->tp_getattro != PyObject_GenericGetAttr)) {
-    return {};
-  }
-  PyObject* descr = _PyType_Lookup(tp, name);
-  if (descr == nullptr || !Py_IS_TYPE(descr, &PyMemberDescr_Type)) return {};
-  auto* member = reinterpret_cast<PyMemberDescrObject*>(descr);
-  const PyMemberDef* def = member->d_member;
-  if (def->type != T_OBJECT_EX || (def->flags & PY_AUDIT_READ) != 0 ||
-      (store && (def->flags & READONLY) != 0) || def->offset <= 0 || def->offset > UINT16_MAX ||
-      !PyObject_TypeCheck(obj, member->d_common.d_type)) {
-    return {};
-  }
-  if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || tp->tp_version_tag == 0) return {};
-  return {tp->tp_version_tag, 0, static_cast<int64_t>(def->offset)};
-}
-
 // Where the cached attribute of `obj` is, set or not: in its inline values, or at a slot site
 // in the object itself. nullptr on a miss.
 static PyObject** CachedPlace(PyObject* obj, const AttrCache* cache) {
   const uint32_t version = Py_TYPE(obj)->tp_version_tag;
   for (const AttrEntry& e : cache->entries) {
     if (e.type_version == version && version != 0) {
-      char* base = cache->slots != 0 ? reinterpret_cast<char*>(obj)
-                                     : reinterpret_cast<char*>(InlineValues(obj));
+      char* base = cache->form == AttrForm::kSlot ? reinterpret_cast<char*>(obj)
+                                                  : reinterpret_cast<char*>(InlineValues(obj));
       if (base == nullptr) return nullptr;
       return reinterpret_cast<PyObject**>(base + e.offset);
     }
@@ -252,8 +227,14 @@ PyObject* a64_load_attr_cached(PyObject* obj, AttrCache* cache) {
   if (res == nullptr) return nullptr;
   if (PyModule_CheckExact(obj)) {
     RememberModuleValue(cache->module, cache->respecializations, obj, name, res);
-  } else if (cache->slots != 0) {
+  } else if (cache->form == AttrForm::kSlot) {
     Specialize(cache, Py_TYPE(obj), [&] { return SlotEntryFor(obj, name, false); });
+  } else if (cache->form == AttrForm::kDictHint) {
+    // Compiled code reads the hint's dict where a managed one is (LoadDictHint).
+    Remember(cache->respecializations, cache->hint, [&] {
+      return (Py_TYPE(obj)->tp_flags & Py_TPFLAGS_MANAGED_DICT) != 0 ? DictHintFor(obj, name)
+                                                                     : DictHint{};
+    });
   } else if (!Remember(cache->respecializations, cache->descr,
                        [&] { return DescrEntryFor(obj, name); }) &&
              !Remember(cache->respecializations, cache->hint,
@@ -315,16 +296,25 @@ PyObject* a64_module_attr_into_frame(_PyInterpreterFrame* frame, GlobalCache* gl
 int64_t a64_store_attr_cached(PyObject* obj, PyObject* value, AttrCache* cache) {
   PyObject* name = EnterSite(RunningFrame(), cache);
   PyObject** place = CachedPlace(obj, cache);
-  if (place != nullptr && (*place != nullptr || cache->slots != 0)) {
+  if (place != nullptr && (*place != nullptr || cache->form == AttrForm::kSlot)) {
     PyObject* old = *place;
     *place = Py_NewRef(value);
     Py_XDECREF(old);
     return 0;
   }
+  // An attribute the object's real dict holds at the hint (3.11's STORE_ATTR_WITH_HINT): with
+  // the type's version unchanged there is no data descriptor of the name, so the generic store
+  // would end in the dict's own, which keeps its version tag and GC tracking.
+  if (cache->form == AttrForm::kDictHint && CachedDictValue(obj, name, cache->hint) != nullptr) {
+    return PyDict_SetItem(InstanceDict(obj), name, value);
+  }
   const int rc = PyObject_SetAttr(obj, name, value);
-  if (rc == 0) {
+  if (rc == 0 && cache->form == AttrForm::kDictHint) {
+    Remember(cache->respecializations, cache->hint, [&] { return DictHintFor(obj, name); });
+  } else if (rc == 0) {
     Specialize(cache, Py_TYPE(obj), [&] {
-      return cache->slots != 0 ? SlotEntryFor(obj, name, true) : AttrEntryFor(obj, name, true);
+      return cache->form == AttrForm::kSlot ? SlotEntryFor(obj, name, true)
+                                            : AttrEntryFor(obj, name, true);
     });
   }
   return rc;

@@ -81,7 +81,7 @@ struct GlobalCache {
 
 // LOAD_ATTR / STORE_ATTR of an instance attribute in the object's inline values: the
 // type's version tag and where the attribute's index in the type's shared keys puts it. At a
-// slot site (AttrCache::slots), a `__slots__` member of the type instead, as 3.11's
+// slot site (AttrForm::kSlot), a `__slots__` member of the type instead, as 3.11's
 // LOAD_ATTR_SLOT caches it: the version tag and the member's offset in the object.
 struct AttrEntry {
   uint32_t type_version;  // 0: empty
@@ -138,6 +138,20 @@ struct DictHint {
   uint32_t type_version;  // 0: empty
   uint32_t index;         // in the dict's entries
 };
+// What an attribute site's entries are for: set by lowering from the site's type feedback
+// (RuntimeAddresses::set_attr_form), never changed by a fill.
+enum class AttrForm : uint32_t {
+  // Instance attributes in inline values (3.11's LOAD_ATTR_INSTANCE_VALUE), or no feedback.
+  kInlineValues = 0,
+  // `__slots__` members (LOAD_ATTR_SLOT, STORE_ATTR_SLOT): the entries' offsets are bytes from
+  // the object's start to the member (PyMemberDef's offset of a T_OBJECT_EX member), and the
+  // helpers fill them from member descriptors instead of inline values.
+  kSlot = 1,
+  // Attributes in an instance's real dict (LOAD_ATTR_WITH_HINT, STORE_ATTR_WITH_HINT): the
+  // DictHint, which the load helper fills only for a type with a managed dict, whose pointer
+  // compiled code then reads at kManagedDictOffset.
+  kDictHint = 2,
+};
 // The module entry comes first in both caches that have one, so that it is at the same place
 // in either (NextSiteCache's users).
 struct AttrCache {
@@ -145,12 +159,7 @@ struct AttrCache {
   // An instance attribute's entries; at a slot site, `__slots__` members' (below).
   AttrEntry entries[kPolymorphicEntries];
   uint32_t respecializations;
-  // 1 at a site whose feedback named a `__slots__` member (3.11's LOAD_ATTR_SLOT and
-  // STORE_ATTR_SLOT), a constant of the site that lowering writes (RuntimeAddresses::
-  // mark_slot_site), never changed by a fill. Its entries' offsets are then bytes from the
-  // object's start to the member (PyMemberDef's offset of a T_OBJECT_EX member), and the
-  // helpers fill them from member descriptors instead of inline values.
-  uint32_t slots;
+  AttrForm form;  // in what was padding
   DescrEntry descr;
   DictHint hint;
 };
