@@ -96,8 +96,14 @@ void Lowerer::LowerLoadAttr(const Instr& in) {
   if (InlineModuleProbe(in)) {
     return ModuleAttribute(in, obj, site, offsetof(AttrCache, module), LirReg(in.dst), -1, cached);
   }
-  if (SlotProbe(in)) return LoadSlotMember(in, site);
-  if (DictHintProbe(in)) return LoadDictHint(in, site);
+  switch (TakeAttrForm(in, site)) {
+    case runtime::AttrForm::kSlot:
+      return LoadSlotMember(in, site);
+    case runtime::AttrForm::kDictHint:
+      return LoadDictHint(in, site);
+    case runtime::AttrForm::kInlineValues:
+      break;
+  }
   if (!InstanceProbe(in)) return cached();
   // Asked here, while this site's own decision is the last one taken (the guards below take
   // lower.guard-pair decisions).
@@ -115,8 +121,8 @@ void Lowerer::LowerStoreAttr(const Instr& in) {
     CallStatus(in, Helper::PyObject_SetAttr, {obj, Imm(Name(in.imm)), value});
     return;
   }
-  if (SlotProbe(in)) return StoreSlotMember(in, site);
-  if (DictHintProbe(in)) rt_.set_attr_form(site, runtime::AttrForm::kDictHint);
+  // A dict-hint site's store is the helper's, which stores through the hint.
+  if (TakeAttrForm(in, site) == runtime::AttrForm::kSlot) return StoreSlotMember(in, site);
   if (!InstanceProbe(in)) {
     SiteCallInt(in, Helper::a64_store_attr_cached, {obj, value, V(SiteAddress(site))});
     return;
@@ -142,12 +148,23 @@ void Lowerer::LowerStoreAttr(const Instr& in) {
   cur_ = done;
 }
 
+// The form of the site's entries that its feedback names (a `__slots__` member, an attribute in
+// a real dict), written into its cache; kInlineValues for any other feedback, or without a
+// runtime that can write it.
+runtime::AttrForm Lowerer::TakeAttrForm(const Instr& in, SiteCache* site) {
+  if (!rt_.set_attr_form) return runtime::AttrForm::kInlineValues;
+  runtime::AttrForm form = runtime::AttrForm::kInlineValues;
+  if (in.feedback == Feedback::kSlot) form = runtime::AttrForm::kSlot;
+  if (in.feedback == Feedback::kDictHint) form = runtime::AttrForm::kDictHint;
+  if (form != runtime::AttrForm::kInlineValues) rt_.set_attr_form(site, form);
+  return form;
+}
+
 // A `__slots__` member's place at a slot site (feedback kSlot): the object's type version
 // among the site's entries, whose offsets are members' in the object (AttrForm::kSlot). The
 // type version stands for the member descriptor: it is a data descriptor, found before the
 // instance's own attributes, and the type changes its version when its MRO changes.
 Lowerer::AttrSlot Lowerer::GuardedSlotMember(int obj, SiteCache* site, int slow) {
-  rt_.set_attr_form(site, runtime::AttrForm::kSlot);
   const int tp = Load(V(obj), offsetof(PyObject, ob_type), Type::kPtr);
   const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
   return {obj, MatchAttrOffset(version, site, slow)};
@@ -217,7 +234,6 @@ int Lowerer::DictHintEntry(int obj, SiteCache* site, int slow) {
 // 3.11's LOAD_ATTR_WITH_HINT: the entry's key is the site's name and its value is set (a
 // split dict keeps its values apart, and its entries' are NULL: the helper reads those).
 void Lowerer::LoadDictHint(const Instr& in, SiteCache* site) {
-  rt_.set_attr_form(site, runtime::AttrForm::kDictHint);
   const int obj = LirReg(in.args[0]);
   const int slow = ColdBlock(), done = NewBlock();
   const int entry = DictHintEntry(obj, site, slow);

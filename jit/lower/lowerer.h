@@ -546,14 +546,6 @@ class Lowerer {
   // The instance attribute and method probes: not for a site 3.11 found a module attribute,
   // a slot or a class method at, where the probe could only fail.
   static bool InstanceProbe(const Instr& in) { return Allows(in, Feedback::kInstance); }
-  // A site whose feedback named a `__slots__` member, with a runtime that can mark its cache.
-  bool SlotProbe(const Instr& in) const {
-    return in.feedback == Feedback::kSlot && static_cast<bool>(rt_.set_attr_form);
-  }
-  // A site whose feedback named an attribute in an instance's real dict.
-  bool DictHintProbe(const Instr& in) const {
-    return in.feedback == Feedback::kDictHint && static_cast<bool>(rt_.set_attr_form);
-  }
   // The inline number forms hir::ChooseNumberForms chose for `in` (a BinaryOp or comparison).
   static bool HasFloatForm(const Instr& in) { return (in.forms & hir::kFloatForm) != 0; }
   static bool HasIntForm(const Instr& in) { return (in.forms & hir::kIntForm) != 0; }
@@ -625,6 +617,7 @@ class Lowerer {
   }
   int MatchAttrOffset(int version, const void* site, int slow);
   AttrSlot GuardedAttrSlot(Operand obj, const void* site, int slow);
+  runtime::AttrForm TakeAttrForm(const Instr& in, SiteCache* site);
   AttrSlot GuardedSlotMember(int obj, SiteCache* site, int slow);
   void EndCachedLoad(const Instr& in, Operand obj, SiteCache* site, int slow, int done);
   void LoadSlotMember(const Instr& in, SiteCache* site);

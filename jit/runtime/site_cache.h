@@ -156,10 +156,10 @@ enum class AttrForm : uint32_t {
 // in either (NextSiteCache's users).
 struct AttrCache {
   ModuleEntry module;
-  // An instance attribute's entries; at a slot site, `__slots__` members' (below).
+  // An instance attribute's entries; at a slot site (`form`), `__slots__` members'.
   AttrEntry entries[kPolymorphicEntries];
   uint32_t respecializations;
-  AttrForm form;  // in what was padding
+  AttrForm form;
   DescrEntry descr;
   DictHint hint;
 };
