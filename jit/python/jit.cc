@@ -17,6 +17,7 @@
 #include "jit/python/code_listing.h"
 #include "jit/python/deopt_stats.h"
 #include "jit/python/gdb_jit.h"
+#include "jit/python/generator_slots.h"
 #include "jit/python/helpers.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/jit_stack.h"
@@ -807,7 +808,8 @@ PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throw
   Runtime& r = TheRuntime();
   if (throwflag == 0 && RunsHere(r, ts)) {
     // Compiled code whose state is in the cache (it holds compiled states only): the shortest
-    // path, which a compiled generator's send() takes (next() skips the hook: JitGenIterNext).
+    // path, which a compiled generator's send() and throw() methods take (next(), `yield from`
+    // and `await` skip the hook: generator_slots.h).
     // A generator's frame needs no vectorcall check: its function was called, and checked,
     // when it was made.
     if (CodeState* st = CachedState(frame->f_code)) {
@@ -826,44 +828,16 @@ PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throw
   return EvalFrameHookSlow(r, ts, frame, throwflag);
 }
 
-namespace {
-
-// 3.11's own PyGen_Type.tp_iternext (gen_iternext), kept while JitGenIterNext stands in.
-iternextfunc g_gen_iternext = nullptr;
-
-// The end of gen_send_ex2 (Objects/genobject.c) for a generator that returned (`result`) or
-// raised (NULL) in a run JitGenIterNext made, then gen_iternext's: the frame cleared, and a
-// return value other than None becomes StopIteration's value; a StopIteration raised inside
-// becomes RuntimeError (PEP 479). NULL in every case.
-__attribute__((noinline)) PyObject* FinishGenerator(PyGenObject* gen, _PyInterpreterFrame* frame,
-                                                    PyObject* result) {
-  if (result == Py_None) Py_CLEAR(result);
-  if (result == nullptr && PyErr_ExceptionMatches(PyExc_StopIteration)) {
-    _PyErr_FormatFromCause(PyExc_RuntimeError, "%s", "generator raised StopIteration");
-  }
-  Py_CLEAR(gen->gi_exc_state.exc_value);  // _PyErr_ClearExcState
-  gen->gi_frame_state = FRAME_CLEARED;
-  ClearFrame(frame);  // what the hidden _PyFrame_Clear does
-  if (result != nullptr) {
-    _PyGen_SetStopIterationValue(result);
-    Py_DECREF(result);
-  }
-  return nullptr;
-}
-
-// PyGen_Type's tp_iternext while the JIT is enabled (next(), `for`, and the C functions that
-// iterate: sum, join, list). A generator whose code is compiled, started or suspended, with
-// tracing off, resumes here as gen_send_ex2 would resume it (None pushed as the sent value,
-// the exception state linked, FRAME_EXECUTING) but runs its compiled code directly, without
-// _PyEval_EvalFrame and the eval-frame hook's lookups. Everything else, and every error
-// case of gen_send_ex2's start, is 3.11's gen_iternext.
-// The resume itself, for a generator whose compiled state `st` may run on `ts`: RunDirect
-// when `direct` (DirectRunFits), else RunCompiled.
+// ResumeCompiledGenerator's run, for a generator whose compiled state `st` may run on `ts`:
+// RunDirect when `direct` (DirectRunFits), else RunCompiled. What gen_send_ex2 does around
+// _PyEval_EvalFrame: `value` pushed (a new reference), the exception state linked and
+// unlinked, FRAME_EXECUTING during the run and FRAME_COMPLETED after one that did not yield.
 template <bool direct>
-A64JIT_ALWAYS_INLINE PyObject* ResumeCompiled(Runtime& r, CodeState* st, PyThreadState* ts,
-                                              PyGenObject* gen, _PyInterpreterFrame* frame) {
+A64JIT_ALWAYS_INLINE PyObject* RunResumed(Runtime& r, CodeState* st, PyThreadState* ts,
+                                          PyGenObject* gen, _PyInterpreterFrame* frame,
+                                          PyObject* value) {
   r.stats.resumed_entries++;
-  frame->localsplus[frame->stacktop++] = Py_NewRef(Py_None);  // (the run links previous)
+  frame->localsplus[frame->stacktop++] = Py_NewRef(value);  // (the run links previous)
   gen->gi_exc_state.previous_item = ts->exc_info;
   ts->exc_info = &gen->gi_exc_state;
   gen->gi_frame_state = FRAME_EXECUTING;
@@ -872,37 +846,36 @@ A64JIT_ALWAYS_INLINE PyObject* ResumeCompiled(Runtime& r, CodeState* st, PyThrea
   ts->exc_info = gen->gi_exc_state.previous_item;
   gen->gi_exc_state.previous_item = nullptr;
   frame->previous = nullptr;
-  if (result != nullptr && gen->gi_frame_state == FRAME_SUSPENDED) return result;
-  return FinishGenerator(gen, frame, result);
+  return result;
 }
 
-// JitGenIterNext where DirectRunFits does not hold (another thread, the executor, at the
-// recursion limit).
-__attribute__((noinline)) PyObject* JitGenIterNextGeneral(Runtime& r, PyThreadState* ts,
-                                                          PyGenObject* gen) {
+// ResumeCompiledGenerator where DirectRunFits does not hold (another thread, the executor,
+// at the recursion limit, off the JIT's stack).
+__attribute__((noinline)) bool ResumeGeneral(Runtime& r, PyThreadState* ts, PyGenObject* gen,
+                                             PyObject* value, PyObject** result) {
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
   CodeState* st = RunnableState(r, ts, frame);
-  if (st == nullptr) return g_gen_iternext(reinterpret_cast<PyObject*>(gen));
-  return ResumeCompiled<false>(r, st, ts, gen, frame);
+  if (st == nullptr) return false;
+  *result = RunResumed<false>(r, st, ts, gen, frame, value);
+  return true;
 }
 
-PyObject* JitGenIterNext(PyObject* self) {
-  auto* gen = reinterpret_cast<PyGenObject*>(self);
-  if (gen->gi_frame_state >= FRAME_EXECUTING) return g_gen_iternext(self);
+}  // namespace
+
+bool ResumeCompiledGenerator(PyGenObject* gen, PyObject* value, PyObject** result) {
   PyThreadState* ts = CurrentThreadState();
   Runtime& r = TheRuntime();
-  if (!DirectRunFits(r, ts)) return JitGenIterNextGeneral(r, ts, gen);
+  if (!DirectRunFits(r, ts)) return ResumeGeneral(r, ts, gen, value, result);
   // RunnableState without the interpreter test: the JIT's first thread is this runtime's.
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
   // The cache entry itself, not CachedState: its NULL test is one more compare a resume.
   const StateCacheEntry& cached = g_state_cache[StateCacheIndex(frame->f_code)];
-  if (cached.code != frame->f_code || ts->cframe->use_tracing) return g_gen_iternext(self);
-  return ResumeCompiled<true>(r, cached.state, ts, gen, frame);
+  if (cached.code != frame->f_code || ts->cframe->use_tracing) return false;
+  *result = RunResumed<true>(r, cached.state, ts, gen, frame, value);
+  return true;
 }
 
-}  // namespace
-
-}  // namespace
+void ClearGeneratorFrame(_PyInterpreterFrame* frame) { ClearFrame(frame); }
 
 CodeState* StateOfFunction(PyObject* func, bool create) {
   if (!PyFunction_Check(func)) {
@@ -932,10 +905,7 @@ void InstallHook() {
   if (r.stats.hook_started_ms < 0)
     r.stats.hook_started_ms = (MonotonicNs() - r.enabled_ns) / 1000000;
   _PyInterpreterState_SetEvalFrameFunc(r.interp, EvalFrameHook);
-  if (g_gen_iternext == nullptr) {
-    g_gen_iternext = PyGen_Type.tp_iternext;
-    PyGen_Type.tp_iternext = JitGenIterNext;
-  }
+  InstallGeneratorSlots();
 }
 
 }  // namespace
@@ -985,10 +955,7 @@ void Disable() {
   r.direct_thread = nullptr;
   r.stub_thread = nullptr;
   _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), _PyEval_EvalFrameDefault);
-  if (g_gen_iternext != nullptr) {
-    PyGen_Type.tp_iternext = g_gen_iternext;
-    g_gen_iternext = nullptr;
-  }
+  RestoreGeneratorSlots();
 }
 
 void CountBreakerCall() { TheRuntime().stats.breaker_calls++; }
