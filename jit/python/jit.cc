@@ -17,7 +17,6 @@
 #include "jit/python/code_listing.h"
 #include "jit/python/deopt_stats.h"
 #include "jit/python/gdb_jit.h"
-#include "jit/python/generator_slots.h"
 #include "jit/python/helpers.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/jit_stack.h"
@@ -327,42 +326,6 @@ A64JIT_ALWAYS_INLINE PyObject* RunDirect(Runtime& r, CodeState* st, PyThreadStat
                                          _PyInterpreterFrame* frame) {
   BeginDirectRun(r, ts, frame);
   return EndRun(r, st, ts, frame, CallEntry(st, ts, frame));
-}
-
-// What 3.11's hidden _PyFrame_Clear does when a frame object outlives its frame: the frame
-// object takes a copy of the frame and links its f_back (PyFrame_GetBack makes the previous
-// frame's object the way the interpreter would).
-void TakeOwnership(PyFrameObject* f, _PyInterpreterFrame* frame) {
-  const size_t size =
-      static_cast<size_t>(reinterpret_cast<char*>(&frame->localsplus[frame->stacktop]) -
-                          reinterpret_cast<char*>(frame));
-  std::memcpy(f->_f_frame_data, frame, size);
-  auto* copy = reinterpret_cast<_PyInterpreterFrame*>(f->_f_frame_data);
-  f->f_frame = copy;
-  copy->owner = FRAME_OWNED_BY_FRAME_OBJECT;
-  if (f->f_back == nullptr) {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);  // a pending exception is the caller's, keep it
-    f->f_back = PyFrame_GetBack(f);
-    if (f->f_back == nullptr) PyErr_Clear();
-    PyErr_Restore(type, value, tb);
-  }
-  copy->previous = nullptr;
-  if (!PyObject_GC_IsTracked(reinterpret_cast<PyObject*>(f))) PyObject_GC_Track(f);
-}
-
-// The frame object part of ClearFrame (rare: only frames someone asked for have one). True
-// when the frame object took the frame over.
-__attribute__((noinline)) bool ReleaseFrameObject(_PyInterpreterFrame* frame) {
-  PyFrameObject* f = frame->frame_obj;
-  frame->frame_obj = nullptr;
-  if (Py_REFCNT(f) > 1) {
-    TakeOwnership(f, frame);
-    Py_DECREF(f);
-    return true;
-  }
-  Py_DECREF(f);
-  return false;
 }
 
 // 3.11's _PyFrame_Clear, for frames this file pushed.
@@ -714,8 +677,6 @@ __attribute__((noinline)) PyObject* InterpretCapturing(PyThreadState* ts,
   return result;
 }
 
-PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag);
-
 // EvalFrameHook's frame on the JIT's stack.
 struct HookCall {
   PyThreadState* ts;
@@ -804,12 +765,14 @@ A64JIT_ALWAYS_INLINE bool QuietCall(const Runtime& r, const _PyInterpreterFrame*
   return st != nullptr && StackRoom() >= kMinRoom && CountedQuietly(r, st);
 }
 
+}  // namespace
+
 PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag) {
   Runtime& r = TheRuntime();
   if (throwflag == 0 && RunsHere(r, ts)) {
     // Compiled code whose state is in the cache (it holds compiled states only): the shortest
     // path, which a compiled generator's send() and throw() methods take (next(), `yield from`
-    // and `await` skip the hook: generator_slots.h).
+    // and `await` skip the hook: JitGenIterNext, JitAmSend).
     // A generator's frame needs no vectorcall check: its function was called, and checked,
     // when it was made.
     if (CodeState* st = CachedState(frame->f_code)) {
@@ -828,14 +791,54 @@ PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throw
   return EvalFrameHookSlow(r, ts, frame, throwflag);
 }
 
-// ResumeCompiledGenerator's run, for a generator whose compiled state `st` may run on `ts`:
-// RunDirect when `direct` (DirectRunFits), else RunCompiled. What gen_send_ex2 does around
-// _PyEval_EvalFrame: `value` pushed (a new reference), the exception state linked and
-// unlinked, FRAME_EXECUTING during the run and FRAME_COMPLETED after one that did not yield.
+namespace {
+
+// 3.11's own functions, kept while the JIT's stand-ins are in (InstallGeneratorSlots):
+// PyGen_Type's tp_iternext (gen_iternext) and the am_send of generators and coroutines (both
+// gen_send_ex2 with no exception and not closing).
+iternextfunc g_gen_iternext = nullptr;
+sendfunc g_gen_am_send = nullptr;
+sendfunc g_coro_am_send = nullptr;
+
+// The end of gen_send_ex2 (Objects/genobject.c) for a generator or coroutine that returned
+// (`result`) or raised (NULL) in a run ResumeCompiled made: a StopIteration raised inside
+// becomes RuntimeError with it as the cause (PEP 479), the exception state is cleared and
+// the frame with it.
+__attribute__((noinline)) void FinishGenerator(PyGenObject* gen, _PyInterpreterFrame* frame,
+                                               PyObject* result) {
+  if (result == nullptr && PyErr_ExceptionMatches(PyExc_StopIteration)) {
+    _PyErr_FormatFromCause(PyExc_RuntimeError, "%s",
+                           PyCoro_CheckExact(gen) ? "coroutine raised StopIteration"
+                                                  : "generator raised StopIteration");
+  }
+  Py_CLEAR(gen->gi_exc_state.exc_value);  // _PyErr_ClearExcState
+  gen->gi_frame_state = FRAME_CLEARED;
+  ClearFrame(frame);  // what the hidden _PyFrame_Clear does
+}
+
+// gen_iternext's end after FinishGenerator: a return value other than None becomes
+// StopIteration's value. NULL in every case.
+__attribute__((noinline)) PyObject* FinishIteration(PyGenObject* gen, _PyInterpreterFrame* frame,
+                                                    PyObject* result) {
+  if (result == Py_None) Py_CLEAR(result);
+  FinishGenerator(gen, frame, result);
+  if (result != nullptr) {
+    _PyGen_SetStopIterationValue(result);
+    Py_DECREF(result);
+  }
+  return nullptr;
+}
+
+// A created or suspended generator's or coroutine's compiled code `st` resumed with `value`
+// sent (RunDirect when `direct`: DirectRunFits, else RunCompiled), as gen_send_ex2 resumes
+// it around _PyEval_EvalFrame: the value pushed (a new reference), the exception state linked
+// and unlinked, FRAME_EXECUTING during the run and FRAME_COMPLETED after one that did not
+// yield. The run's result: yielded while gi_frame_state is FRAME_SUSPENDED, else returned
+// (or NULL), with the frame still to finish.
 template <bool direct>
-A64JIT_ALWAYS_INLINE PyObject* RunResumed(Runtime& r, CodeState* st, PyThreadState* ts,
-                                          PyGenObject* gen, _PyInterpreterFrame* frame,
-                                          PyObject* value) {
+A64JIT_ALWAYS_INLINE PyObject* ResumeCompiled(Runtime& r, CodeState* st, PyThreadState* ts,
+                                              PyGenObject* gen, _PyInterpreterFrame* frame,
+                                              PyObject* value) {
   r.stats.resumed_entries++;
   frame->localsplus[frame->stacktop++] = Py_NewRef(value);  // (the run links previous)
   gen->gi_exc_state.previous_item = ts->exc_info;
@@ -849,33 +852,112 @@ A64JIT_ALWAYS_INLINE PyObject* RunResumed(Runtime& r, CodeState* st, PyThreadSta
   return result;
 }
 
-// ResumeCompiledGenerator where DirectRunFits does not hold (another thread, the executor,
-// at the recursion limit, off the JIT's stack).
-__attribute__((noinline)) bool ResumeGeneral(Runtime& r, PyThreadState* ts, PyGenObject* gen,
-                                             PyObject* value, PyObject** result) {
+// The compiled state to resume `gen` in on `ts` where DirectRunFits holds (then the JIT's
+// first thread, this runtime's interpreter): the state cache's entry for its code, tracing
+// off; else nullptr. The entry itself, not CachedState: its NULL test is one more compare.
+A64JIT_ALWAYS_INLINE CodeState* DirectResumeState(PyThreadState* ts,
+                                                  const _PyInterpreterFrame* frame) {
+  const StateCacheEntry& cached = g_state_cache[StateCacheIndex(frame->f_code)];
+  return cached.code == frame->f_code && !ts->cframe->use_tracing ? cached.state : nullptr;
+}
+
+// JitGenIterNext where DirectRunFits does not hold (another thread, the executor, at the
+// recursion limit).
+__attribute__((noinline)) PyObject* JitGenIterNextGeneral(Runtime& r, PyThreadState* ts,
+                                                          PyGenObject* gen) {
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
   CodeState* st = RunnableState(r, ts, frame);
-  if (st == nullptr) return false;
-  *result = RunResumed<false>(r, st, ts, gen, frame, value);
-  return true;
+  if (st == nullptr) return g_gen_iternext(reinterpret_cast<PyObject*>(gen));
+  PyObject* result = ResumeCompiled<false>(r, st, ts, gen, frame, Py_None);
+  if (result != nullptr && gen->gi_frame_state == FRAME_SUSPENDED) return result;
+  return FinishIteration(gen, frame, result);
+}
+
+// PyGen_Type's tp_iternext while the JIT is enabled (next(), `for`, and the C functions that
+// iterate: sum, join, list): a generator whose code is compiled, created or suspended, with
+// tracing off, resumes in it with None sent, as gen_iternext would resume it. Everything
+// else is 3.11's gen_iternext.
+PyObject* JitGenIterNext(PyObject* self) {
+  auto* gen = reinterpret_cast<PyGenObject*>(self);
+  if (gen->gi_frame_state >= FRAME_EXECUTING) return g_gen_iternext(self);
+  PyThreadState* ts = CurrentThreadState();
+  Runtime& r = TheRuntime();
+  if (!DirectRunFits(r, ts)) return JitGenIterNextGeneral(r, ts, gen);
+  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
+  CodeState* st = DirectResumeState(ts, frame);
+  if (st == nullptr) return g_gen_iternext(self);
+  PyObject* result = ResumeCompiled<true>(r, st, ts, gen, frame, Py_None);
+  if (result != nullptr && gen->gi_frame_state == FRAME_SUSPENDED) return result;
+  return FinishIteration(gen, frame, result);
+}
+
+// JitAmSend's run and end: PYGEN_NEXT with a yielded value, PYGEN_RETURN with the returned
+// one, PYGEN_ERROR with NULL and an exception set.
+template <bool direct>
+A64JIT_ALWAYS_INLINE PySendResult SendCompiled(Runtime& r, CodeState* st, PyThreadState* ts,
+                                               PyGenObject* gen, PyObject* value,
+                                               PyObject** presult) {
+  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
+  PyObject* result = ResumeCompiled<direct>(r, st, ts, gen, frame, value);
+  *presult = result;
+  if (result != nullptr && gen->gi_frame_state == FRAME_SUSPENDED) return PYGEN_NEXT;
+  FinishGenerator(gen, frame, result);
+  return result != nullptr ? PYGEN_RETURN : PYGEN_ERROR;
+}
+
+// JitAmSend where DirectRunFits does not hold.
+template <bool kCoroutine>
+__attribute__((noinline)) PySendResult JitAmSendGeneral(Runtime& r, PyThreadState* ts,
+                                                        PyObject* self, PyObject* value,
+                                                        PyObject** presult) {
+  auto* gen = reinterpret_cast<PyGenObject*>(self);
+  CodeState* st = RunnableState(r, ts, reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe));
+  if (st == nullptr) return (kCoroutine ? g_coro_am_send : g_gen_am_send)(self, value, presult);
+  return SendCompiled<false>(r, st, ts, gen, value, presult);
+}
+
+// The am_send of generators (kCoroutine false) and coroutines while the JIT is enabled
+// (PyIter_Send: `yield from`, `await`, asyncio's C Task): one whose code is compiled, suspended
+// (or created, sent None), with tracing off, resumes in it with the value sent, as
+// gen_send_ex2 would resume it. Everything else, and every error gen_send_ex2 raises before
+// a run, is 3.11's own am_send.
+template <bool kCoroutine>
+PySendResult JitAmSend(PyObject* self, PyObject* arg, PyObject** presult) {
+  auto* gen = reinterpret_cast<PyGenObject*>(self);
+  PyObject* value = arg != nullptr ? arg : Py_None;
+  const sendfunc own = kCoroutine ? g_coro_am_send : g_gen_am_send;
+  if (gen->gi_frame_state != FRAME_SUSPENDED &&
+      (gen->gi_frame_state != FRAME_CREATED || value != Py_None)) {
+    return own(self, arg, presult);
+  }
+  PyThreadState* ts = CurrentThreadState();
+  Runtime& r = TheRuntime();
+  if (!DirectRunFits(r, ts)) return JitAmSendGeneral<kCoroutine>(r, ts, self, value, presult);
+  CodeState* st = DirectResumeState(ts, reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe));
+  if (st == nullptr) return own(self, arg, presult);
+  return SendCompiled<true>(r, st, ts, gen, value, presult);
 }
 
 }  // namespace
 
-bool ResumeCompiledGenerator(PyGenObject* gen, PyObject* value, PyObject** result) {
-  PyThreadState* ts = CurrentThreadState();
-  Runtime& r = TheRuntime();
-  if (!DirectRunFits(r, ts)) return ResumeGeneral(r, ts, gen, value, result);
-  // RunnableState without the interpreter test: the JIT's first thread is this runtime's.
-  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
-  // The cache entry itself, not CachedState: its NULL test is one more compare a resume.
-  const StateCacheEntry& cached = g_state_cache[StateCacheIndex(frame->f_code)];
-  if (cached.code != frame->f_code || ts->cframe->use_tracing) return false;
-  *result = RunResumed<true>(r, cached.state, ts, gen, frame, value);
-  return true;
+void InstallGeneratorSlots() {
+  if (g_gen_iternext != nullptr) return;
+  g_gen_iternext = PyGen_Type.tp_iternext;
+  PyGen_Type.tp_iternext = JitGenIterNext;
+  // Each type's PyAsyncMethods is its own writable static in genobject.c.
+  g_gen_am_send = PyGen_Type.tp_as_async->am_send;
+  PyGen_Type.tp_as_async->am_send = JitAmSend<false>;
+  g_coro_am_send = PyCoro_Type.tp_as_async->am_send;
+  PyCoro_Type.tp_as_async->am_send = JitAmSend<true>;
 }
 
-void ClearGeneratorFrame(_PyInterpreterFrame* frame) { ClearFrame(frame); }
+void RestoreGeneratorSlots() {
+  if (g_gen_iternext == nullptr) return;
+  PyGen_Type.tp_iternext = g_gen_iternext;
+  PyGen_Type.tp_as_async->am_send = g_gen_am_send;
+  PyCoro_Type.tp_as_async->am_send = g_coro_am_send;
+  g_gen_iternext = nullptr;
+}
 
 CodeState* StateOfFunction(PyObject* func, bool create) {
   if (!PyFunction_Check(func)) {
@@ -888,74 +970,6 @@ CodeState* StateOfFunction(PyObject* func, bool create) {
   CodeState* st = StateOf(code, f);
   if (st == nullptr) PyErr_SetString(PyExc_RuntimeError, "a64jit: no room for code state");
   return st;
-}
-
-namespace {
-
-// Puts the eval-frame hook in, from Enable or later from the start delay's waker (holding
-// the GIL), unless the JIT was disabled meanwhile.
-void InstallHook() {
-  Runtime& r = TheRuntime();
-  if (!r.enabled()) return;
-  if (r.executor == nullptr && !EnsureEngine(r.config)) {  // deferred by the start delay
-    ReportLateStartFailure();
-    Disable();
-    return;
-  }
-  if (r.stats.hook_started_ms < 0)
-    r.stats.hook_started_ms = (MonotonicNs() - r.enabled_ns) / 1000000;
-  _PyInterpreterState_SetEvalFrameFunc(r.interp, EvalFrameHook);
-  InstallGeneratorSlots();
-}
-
-}  // namespace
-
-void StartHookNow() {
-  DisarmHook();
-  InstallHook();  // which does nothing with the JIT off
-}
-
-bool Enable(const Config& config) {
-  SetJitStackMib(static_cast<size_t>(config.stack_mib));  // before the executor's stack is made
-  Config settled = config;
-  settled.SettleThreshold();
-  const int64_t delay = StartDelayMs(settled);
-  // With a delay the hook goes in later (start_delay.h), from a thread that takes the GIL of
-  // the main interpreter (elsewhere, or with the hook in already, at once), and the engine
-  // waits for it (InstallHook): a process that ends first never pays for either.
-  PyInterpreterState* interp = PyInterpreterState_Get();
-  const bool defer = delay > 0 && interp == PyInterpreterState_Main() &&
-                     _PyInterpreterState_GetEvalFrameFunc(interp) != EvalFrameHook;
-  if (!(defer ? OpenOutputs(config) : EnsureRuntime(config))) return false;
-  ConfigureCapture(CaptureSettings{config.capture_file});
-  ConfigureFaultInjection(config);
-  Runtime& r = TheRuntime();
-  r.config = settled;
-  r.policy_epoch++;
-  r.interp = interp;
-  r.first_thread = PyThreadState_Get();
-  r.direct_thread = r.first_thread;
-  if (!r.budget.started()) {  // the budget counts from the first enable
-    r.budget = CompileBudget(TieringFor(config));
-    r.budget.Start(MonotonicNs());
-  }
-  r.stub_thread = r.stub_off_runs == 0 ? r.direct_thread : nullptr;
-  r.enabled_ns = MonotonicNs();
-  r.stats.start_delay_ms = delay;
-  r.stats.hook_started_ms = -1;
-  if (defer && ArmHook(delay, InstallHook)) return true;
-  if (r.executor == nullptr && !EnsureEngine(r.config)) return false;  // no waker could start
-  InstallHook();
-  return true;
-}
-
-void Disable() {
-  DisarmHook();
-  Runtime& r = TheRuntime();
-  r.direct_thread = nullptr;
-  r.stub_thread = nullptr;
-  _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), _PyEval_EvalFrameDefault);
-  RestoreGeneratorSlots();
 }
 
 void CountBreakerCall() { TheRuntime().stats.breaker_calls++; }

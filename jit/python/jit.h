@@ -18,7 +18,8 @@
 // `_PyEval_EvalFrameDefault` takes over at that instruction (throwflag 1 to unwind a
 // pending exception through the exception table, 0 to execute the instruction).
 // Generators and coroutines run compiled code too: their frames enter through the hook on
-// send(), and next(), `yield from` and `await` resume them directly (generator_slots.h). Other
+// send(), and next(), `yield from` and `await` resume them directly (jit.cc JitGenIterNext,
+// JitAmSend). Other
 // threads of the interpreter run compiled code through the hook; only the thread that enabled the
 // JIT takes the direct call path. Interpreted, always: tracing or profiling on, another
 // interpreter, and functions with unsupported bytecode.
@@ -149,7 +150,7 @@ struct Stats {
   int64_t direct_entries = 0;  // of which called by compiled code itself (EnterCompiledCall)
   int64_t stub_entries = 0;    // of which entered by the guest call stub (jit/lower/call_stub.h)
   // Of the entries, generator and coroutine resumes by next(), `yield from` or `await` that
-  // skipped the eval-frame hook (generator_slots.h).
+  // skipped the eval-frame hook (jit.cc JitGenIterNext, JitAmSend).
   int64_t resumed_entries = 0;
   int64_t deopts = 0;  // of which left for the interpreter
   // Function frames (not module or class bodies) the interpreter ran: not compiled (yet),
@@ -244,17 +245,6 @@ PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject*
 const void* EnterCompiledCall(PyThreadState* ts, PyObject* callable, PyObject* const* args,
                               Py_ssize_t nargs, _PyInterpreterFrame** frame_out);
 PyObject* LeaveCompiledCall(PyThreadState* ts, _PyInterpreterFrame* frame, uint64_t result);
-
-// Resumes generator or coroutine `gen`, created or suspended, in its compiled code with
-// `value` sent (borrowed; the frame's stack takes a new reference), doing what 3.11's
-// gen_send_ex2 does around _PyEval_EvalFrame (docs/cpython311.md) and counting a resumed
-// entry. False, with nothing done, when the state cache does not hold its code or compiled
-// code may not run it on this thread now (tracing). Else true, with *result the run's: a
-// yielded value while gi_frame_state is FRAME_SUSPENDED, otherwise the returned value (a
-// new reference) or NULL with an exception set, and the frame then still to clear
-// (ClearGeneratorFrame, as the hidden _PyFrame_Clear would).
-bool ResumeCompiledGenerator(PyGenObject* gen, PyObject* value, PyObject** result);
-void ClearGeneratorFrame(struct _PyInterpreterFrame* frame);
 
 // A function compiled code's MAKE_FUNCTION made (a closure, lambda or generator expression
 // made anew on each call of its maker): the JIT's vectorcall when its code is compiled

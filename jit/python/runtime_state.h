@@ -3,9 +3,9 @@
 // cache that finds a compiled code's state on the call path. Not an API: jit.h is.
 //
 // jit.cc holds the call path (entry, deopt, the eval hook, generators), whose always-inline
-// chain must stay in one file; compile_policy.cc decides which functions to compile and when;
-// compile.cc compiles one function; stubs.cc sets up the
-// runtime (executor, shared guest stubs, native tools); config.cc reads the environment and
+// chain must stay in one file; enable.cc puts the hook in and takes it out; compile_policy.cc
+// decides which functions to compile and when; compile.cc compiles one function; stubs.cc sets up
+// the runtime (executor, shared guest stubs, native tools); config.cc reads the environment and
 // stats_report.cc answers queries and writes the statistics.
 #ifndef A64JIT_JIT_PYTHON_RUNTIME_STATE_H_
 #define A64JIT_JIT_PYTHON_RUNTIME_STATE_H_
@@ -234,6 +234,24 @@ TieringParams TieringFor(const Config& config);
 // Puts the eval-frame hook in now if the JIT is on and its start delay still runs: for steering
 // that wants compiled code to run at once (a numeric threshold, force_compile).
 void StartHookNow();
+
+// The eval-frame hook the JIT installs (jit.cc): every Python frame CPython evaluates.
+PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag);
+
+// While the JIT is enabled, generators and coroutines whose code is compiled resume in it
+// without _PyEval_EvalFrame and the eval-frame hook: PyGen_Type's tp_iternext (next(), `for`,
+// C iteration) and the am_send of generators and coroutines (PyIter_Send: `yield from`,
+// `await`, asyncio's C Task) are the JIT's stand-ins (jit.cc JitGenIterNext, JitAmSend), which
+// do what gen_send_ex2 does around the run (docs/cpython311.md) and leave every other case to
+// 3.11's own functions. send(), throw() and close() called as methods keep 3.11's path, through
+// the hook. Installs them (once; holding the GIL) and puts 3.11's back.
+void InstallGeneratorSlots();
+void RestoreGeneratorSlots();
+
+// The frame object part of clearing a frame (rare: only frames someone asked for have one),
+// as 3.11's hidden _PyFrame_Clear does it: the frame object released, or, when someone else
+// holds it, given a copy of the frame (frame_objects.cc). True when it took the frame over.
+bool ReleaseFrameObject(_PyInterpreterFrame* frame);
 
 // The interpreter running `frame` from its exception (throwflag 1), as a deopt with an error
 // does, without the "call" event tracing would report there (raise_in_interpreter.cc).

@@ -1,7 +1,7 @@
 # pydiff: all-compiled
 # pydiff: min-resumed_entries=20
-# A compiled generator resumed by next() without the eval-frame hook (generator_slots.cc
-# JitGenIterNext): what 3.11's gen_send_ex2 does around the run must still happen. A return value becomes
+# A compiled generator resumed by next() without the eval-frame hook (jit.cc JitGenIterNext):
+# what 3.11's gen_send_ex2 does around the run must still happen. A return value becomes
 # StopIteration's value, a StopIteration raised inside becomes RuntimeError, an exhausted
 # generator stays exhausted, the handled exception is the generator's own inside it and the
 # caller's again outside, the caller is the generator frame's f_back while it runs, a

@@ -1,7 +1,7 @@
 # pydiff: all-compiled
 # pydiff: min-resumed_entries=1500
 # Compiled generators and coroutines resumed by a send without the eval-frame hook
-# (generator_slots.h: the am_send of generators and coroutines): `yield from` and `await`
+# (jit.cc JitAmSend: the am_send of generators and coroutines): `yield from` and `await`
 # in compiled code, the interpreter's own SEND, and asyncio's C tasks. What 3.11's
 # gen_send_ex2 does around the run must still happen: the sent value arrives, a return value
 # ends the `yield from`/`await` with it, a StopIteration raised inside becomes RuntimeError
