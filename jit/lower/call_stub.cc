@@ -20,7 +20,7 @@ namespace {
 // The stub, with $name for each layout fact and address (StubValues). Its first half is
 // a64_call_enter's path through IsCompiledFunction, EnterCompiledCall, PushFrame and BeginRun
 // (jit/python/helpers.cc, jit.cc), minus what it hands over (bb12); its second half runs the
-// callee and is a64_call_leave's common case (bb30 on). Before both, bb0-bb11 call a C
+// callee and is a64_call_leave's common case (bb31 on). Before both, bb0-bb11 call a C
 // function through the site's CCallCache (jit/runtime/site_cache.h). A compiled function the
 // cache holds skips the first half's lookups (bb22-bb24: about 20 instructions a call), and the
 // first compiled callee a site enters fills its empty cache (bb20-bb21). Tests that go to the
@@ -28,10 +28,10 @@ namespace {
 // cmp and a ccmp, no more instructions than two branches, one translated block fewer under
 // QEMU and Unicorn each); or-ing them with cset and orr took 11 more instructions a call.
 // A site that caches a compiled function takes another function object with the same code as a
-// hit (bb39-bb42): closures made again on every call of their maker (a new round's `compose`,
+// hit (bb40-bb43): closures made again on every call of their maker (a new round's `compose`,
 // `make_accumulator`) missed the cache on every call and took the lookups, about 20
 // instructions. A miss at a LOAD_METHOD site whose pair is [NULL, attribute] tries the plain shape
-// (bb33-bb34, out of the way at the end) before the lookups, as a64_call_enter fills the cache for
+// (bb34-bb35, out of the way at the end) before the lookups, as a64_call_enter fills the cache for
 // it. The blocks are in layout order: the helpers' blocks (bb12-bb15) sit after the C path's
 // return, so that a compiled callee's path runs straight from its arguments (bb28) into the
 // call and on to its return, the last block (its ret needs no jump to the epilogue): three
@@ -43,8 +43,8 @@ bb0:   ; the site's C-call cache %72 (never NULL: a site without one calls a64_c
         ; bit %74 set when the site calls LOAD_METHOD's pair: then the callable %78 is sp[0]
         ; and self %75 is sp[1], exactly of the cached descriptor's type; else %78 is sp[1],
         ; self %77 the cached builtin's self (bb2). A miss retries a pair [NULL, attribute] in the
-        ; plain shape (bb33-bb34), then a function with the cached code (bb39-bb42), then a
-        ; bound C method (bb35-bb37)
+        ; plain shape (bb34-bb35), then a function with the cached code (bb40-bb43), then a
+        ; bound C method (bb36-bb38)
   %72:ptr = and %57, -2
   %2:i64 = load [%72 - $argc_below_cache]
   %31:ptr = load [%0 + $ts_cframe]           ; the caller's frame %53 names the CALL (the
@@ -56,11 +56,11 @@ bb0:   ; the site's C-call cache %72 (never NULL: a site without one calls a64_c
   %75:ptr = load [%1 + 8]
   %78:ptr = select %74, %73, %75
   %79:ptr = load [%72 + $ccall_callable]
-  br.i64 ne %78, %79, bb33, bb1
+  br.i64 ne %78, %79, bb34, bb1
 bb1:    ; the cached callable: a compiled Python function (its state %110 set: bb22) or C
   %110:ptr = load [%72 + $ccall_state]
   br.i64 ne %110, 0, bb22, bb2
-bb2:   ; a C function's self %77 (bb37 finds a bound C method's), off the compiled path
+bb2:   ; a C function's self %77 (bb38 finds a bound C method's), off the compiled path
   %76:ptr = load [%72 + $ccall_self]
   %77:ptr = select %74, %75, %76
   jmp bb3
@@ -91,7 +91,7 @@ bb4:   ; its C entry, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCR
   %96:i64 = load [%78]
   %96:i64 = sub %96, 1
   store.i64 %96, [%78]
-  br.i64 eq %96, 0, bb38, bb5     ; the last only for a bound C method the cache does not hold
+  br.i64 eq %96, 0, bb39, bb5     ; the last only for a bound C method the cache does not hold
 bb5:
   %97:i64 = shl %74, 3
   %98:ptr = sub %87, %97
@@ -127,13 +127,13 @@ bb12:    ; anything else: the helper, with the arguments as they came. It return
   %52:i64 = call @a64_call_enter(%0, %1, %57, %2)
   %58:ptr = load [%1]
   %38:ptr = mov %58
-  br.i64 eq %52, 0, bb15, bb30
+  br.i64 eq %52, 0, bb15, bb31
 bb13:   ; anything else: a64_call_leave
   %71:ptr = call @a64_call_leave(%0, %58, %59)
   ret %71
 bb14:
   call @_Py_Dealloc(%67)
-  jmp bb32
+  jmp bb33
 bb15:   ; the helper made the whole call: its result
   ret %58
 bb16:    ; sp (%1) is [NULL, callable, args...] or [method, self, args...]: %4 the function,
@@ -165,7 +165,7 @@ bb19:    ; the rest of the helper's tests (bb25-bb26): a compiled callee's
         ; state %20 says how many positional parameters it takes when that is all it takes
   %20:ptr = load [%18 + 8]
   %21:i64 = load [%20 + $state_plain_argcount]
-  br.i64 ne %21, %6, bb12, bb20                ; not exactly its positional parameters
+  br.i64 ne %21, %6, bb44, bb20                ; not exactly its positional parameters
 bb20:    ; an empty site cache takes this callee (site_cache.h): its later calls skip the lookups
   %112:ptr = load [%72 + $ccall_callable]
   br.i64 ne %112, 0, bb25, bb21
@@ -188,6 +188,7 @@ bb24:    ; the function %4 and its %6 arguments from %5, as bb16 finds them
   %11:ptr = add %1, 16
   %5:ptr = sub %11, %10
   %6:i64 = add %2, %74
+  %21:i64 = mov %6                           ; all its parameters (bb29 tests it)
   %20:ptr = mov %110
   jmp bb25
 bb25:    ; tracing (a uint8_t, then padding), or the JIT off (NULL) or on for another thread
@@ -231,7 +232,9 @@ bb28:    ; the arguments' references move in
   %48:ptr = add %48, 8
   %5:ptr = add %5, 8
   br.i64 ult %5, %50, bb28, bb29
-bb29:    ; the frame becomes current (BeginRun)
+bb29:    ; fewer arguments than its %21 positional parameters (bb44): the rest from the defaults
+  br.i64 ne %21, %6, bb46, bb30
+bb30:    ; the frame becomes current (BeginRun)
   %35:i32 = sub %35, 1
   store.i32 %35, [%0 + $ts_recursion_remaining]
   store.ptr %53, [%38 + $f_previous]
@@ -242,8 +245,8 @@ bb29:    ; the frame becomes current (BeginRun)
   store.i64 %55, [%54]
   %52:i64 = load [%20 + $state_entry]
   %58:ptr = mov %38
-  jmp bb30
-bb30:    ; the callee %52 runs in its frame %58; below $deopt_code_limit its outcome %59 is a
+  jmp bb31
+bb31:    ; the callee %52 runs in its frame %58; below $deopt_code_limit its outcome %59 is a
         ; deopt code (or NULL), for the helper. Else it returned a value and released its
         ; locals (stacktop 0); with no frame object and no f_locals dict (locals() makes one,
         ; 3.11's _PyFrame_FastToLocalsWithError) the frame is popped here, else by the helper,
@@ -257,8 +260,8 @@ bb30:    ; the callee %52 runs in its frame %58; below $deopt_code_limit its out
   %63:i64 = or %61, %62
   %64:ptr = load [%58 + $f_locals]
   %65:i64 = or %63, %64
-  br.i64 ult %59, $deopt_code_limit or ne %65, 0, bb13, bb31
-bb31:   ; the caller is current again (the return block, or a64_make_generator, made it so);
+  br.i64 ult %59, $deopt_code_limit or ne %65, 0, bb13, bb32
+bb32:   ; the caller is current again (the return block, or a64_make_generator, made it so);
         ; the frame popped before the release, which may run code that pushes frames. Its code
         ; was borrowed (bb27); the function may go
   %66:i32 = load [%0 + $ts_recursion_remaining]
@@ -269,46 +272,77 @@ bb31:   ; the caller is current again (the return block, or a64_make_generator, 
   %70:i64 = load [%67]
   %70:i64 = sub %70, 1
   store.i64 %70, [%67]
-  br.i64 eq %70, 0, bb14, bb32
-bb32:
+  br.i64 eq %70, 0, bb14, bb33
+bb33:
   ret %59
-bb33:   ; not the cached callable. A LOAD_METHOD site's pair may be [NULL, attribute] (a module's
+bb34:   ; not the cached callable. A LOAD_METHOD site's pair may be [NULL, attribute] (a module's
         ; function: `math.sqrt(x)`; a function an instance holds): the plain shape then, once more
-  br.i64 eq %74, 0 or.i64 ne %73, 0, bb39, bb34
-bb34:
+  br.i64 eq %74, 0 or.i64 ne %73, 0, bb40, bb35
+bb35:
   %74:i64 = mov 0
   %78:ptr = mov %75
-  br.i64 ne %78, %79, bb39, bb1
-bb35:   ; a bound C method, held (`get = d.get`, then `get(k)`; Random's `getrandbits`): the
+  br.i64 ne %78, %79, bb40, bb1
+bb36:   ; a bound C method, held (`get = d.get`, then `get(k)`; Random's `getrandbits`): the
         ; cache's PyMethodDef (site_cache.h), then the callable's own self. The plain shape only.
   %114:ptr = load [%78 + $ob_type]
-  br.i64 ne %74, 0 or.i64 ne %114, $cfunction_type, bb16, bb36
-bb36:
+  br.i64 ne %74, 0 or.i64 ne %114, $cfunction_type, bb16, bb37
+bb37:
   %115:ptr = load [%78 + $cfunction_ml]
   %116:ptr = load [%72 + $ccall_method_def]
-  br.i64 ne %115, %116, bb16, bb37
-bb37:
+  br.i64 ne %115, %116, bb16, bb38
+bb38:
   %77:ptr = load [%78 + $cfunction_self]
   jmp bb3
-bb38:   ; the callable's last reference (a bound C method the cache does not hold)
+bb39:   ; the callable's last reference (a bound C method the cache does not hold)
   call @_Py_Dealloc(%78)
   jmp bb5
-bb39:   ; a site that caches a compiled function takes another function with the cached code as
+bb40:   ; a site that caches a compiled function takes another function with the cached code as
         ; a hit (a closure made again: a decorator's wrapper, each call's lambda), and caches
-        ; that object, borrowed as bb21 takes one. Else the bound C method's test (bb35). The
-        ; tests are bb22-bb23's, repeated: here a failure goes on to bb35 and a pass stores
+        ; that object, borrowed as bb21 takes one. Else the bound C method's test (bb36). The
+        ; tests are bb22-bb23's, repeated: here a failure goes on to bb36 and a pass stores
   %110:ptr = load [%72 + $ccall_state]
-  br.i64 eq %110, 0, bb35, bb40
-bb40:
-  %12:ptr = load [%78 + $ob_type]
-  br.i64 ne %12, $function_type, bb35, bb41
+  br.i64 eq %110, 0, bb36, bb41
 bb41:
+  %12:ptr = load [%78 + $ob_type]
+  br.i64 ne %12, $function_type, bb36, bb42
+bb42:
   %14:ptr = load [%78 + $func_code]
   %111:ptr = load [%72 + $ccall_code]
-  br.i64 ne %14, %111, bb35, bb42
-bb42:
+  br.i64 ne %14, %111, bb36, bb43
+bb43:
   store.ptr %78, [%72 + $ccall_callable]
   jmp bb24
+bb44:    ; fewer arguments %6 than the %21 positional parameters that are all it takes, the
+        ; others with defaults (3.11's func_defaults, a tuple: its last items are the last
+        ; parameters'): bb46 binds them after the arguments. Never cached (bb20: the cached
+        ; path takes exactly the parameters). Anything else is the helper's
+  %117:ptr = load [%4 + $func_defaults]
+  br.i64 sle %21, %6 or.i64 eq %117, 0, bb12, bb45
+bb45:
+  %118:i64 = load [%117 + $ob_size]
+  %119:i64 = sub %21, %6
+  br.i64 slt %118, %119, bb12, bb25
+bb46:    ; the defaults of the %21 - %6 parameters past the arguments (the tuple's last items,
+        ; the same objects: a mutable default stays shared), a reference each, into the
+        ; locals from %48 on
+  %127:ptr = load [%4 + $func_defaults]
+  %128:i64 = load [%127 + $ob_size]
+  %129:i64 = sub %21, %6
+  %130:i64 = sub %128, %129
+  %131:i64 = shl %130, 3
+  %132:ptr = add %127, %131
+  %133:i64 = shl %129, 3
+  %134:ptr = add %48, %133
+  jmp bb47
+bb47:
+  %135:ptr = load [%132 + $tuple_items]
+  %136:i64 = load [%135]
+  %136:i64 = add %136, 1
+  store.i64 %136, [%135]
+  store.ptr %135, [%48]
+  %48:ptr = add %48, 8
+  %132:ptr = add %132, 8
+  br.i64 ult %48, %134, bb47, bb30
 }
 )";
 
@@ -323,6 +357,9 @@ std::map<std::string, int64_t> StubValues(const CallStubFacts& f) {
       {"func_code", at(offsetof(PyFunctionObject, func_code))},
       {"func_builtins", at(offsetof(PyFunctionObject, func_builtins))},
       {"func_globals", at(offsetof(PyFunctionObject, func_globals))},
+      {"func_defaults", at(offsetof(PyFunctionObject, func_defaults))},
+      {"ob_size", at(offsetof(PyVarObject, ob_size))},
+      {"tuple_items", at(offsetof(PyTupleObject, ob_item))},
       {"co_nlocalsplus", at(offsetof(PyCodeObject, co_nlocalsplus))},
       // prev_instr = _PyCode_CODE(code) - 1, one code unit before the first
       {"first_instr_minus_one",

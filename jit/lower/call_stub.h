@@ -10,17 +10,19 @@
 // vectorcall; for a bound C method cached by its PyMethodDef, with the callable's own self),
 // releases the references and handles a set eval breaker after the call, as 3.11's
 // PRECALL_BUILTIN_* and PRECALL_BUILTIN_CLASS do. For a compiled function called with exactly its
-// positional parameters it pushes the callee's frame, moves the references in, makes the frame
-// current, calls the callee's entry and, when the callee returned a value and has no frame object,
-// pops the frame itself; a deopt, a frame object or an error go to `a64_call_leave`. When the
-// site's CCallCache holds that compiled function (a64_call_enter caches one called with exactly its
-// positional parameters), the stub checks only that it is still a function with the cached code,
-// instead of finding the code's state. Every case it does not take before the call (a bound-method
-// object, a function that is not compiled or not called with exactly its positional parameters,
-// tracing, another thread, the recursion limit, a full data-stack chunk, the JIT disabled, a code
-// object missing from the runtime's cache) it hands to `a64_call_enter` unchanged, before writing
-// anything: that helper either pushes the frame and returns the entry (the stub then goes on as
-// above) or makes the whole call.
+// positional parameters, or with fewer when positional parameters are all it takes and its
+// defaults give the rest, it pushes the callee's frame, moves the references in (and adds one
+// to each default it binds), makes the frame current, calls the callee's entry and, when the callee
+// returned a value and has no frame object, pops the frame itself; a deopt, a frame object or an
+// error go to `a64_call_leave`. When the site's CCallCache holds that compiled function
+// (a64_call_enter caches one called with exactly its positional parameters), the stub checks only
+// that it is still a function with the cached code, instead of finding the code's state (a call
+// that binds defaults is never cached). Every case it does not take before the call (a bound-method
+// object, a function that is not compiled or called with keywords, *args, keyword-only parameters
+// or too few arguments for its defaults, tracing, another thread, the recursion limit, a full
+// data-stack chunk, the JIT disabled, a code object missing from the runtime's cache) it hands to
+// `a64_call_enter` unchanged, before writing anything: that helper either pushes the frame and
+// returns the entry (the stub then goes on as above) or makes the whole call.
 //
 // It is written in LIR and compiled once per runtime. Natively that saves the C++ call path
 // (about 150 aarch64 instructions per call on Richards, measured with qemu_profile); under
