@@ -33,7 +33,7 @@ namespace {
 // instructions. A miss at a LOAD_METHOD site whose pair is [NULL, attribute] tries the plain shape
 // (bb34-bb35, out of the way at the end) before the lookups, as a64_call_enter fills the cache for
 // it. The blocks are in layout order: the helpers' blocks (bb12-bb15) sit after the C path's
-// return, so that a compiled callee's path runs straight from its arguments (bb28) into the
+// return, so that a compiled callee's path runs straight from its arguments (bb28-bb29) into the
 // call and on to its return, the last block (its ret needs no jump to the epilogue): three
 // jumps, and three translated blocks, fewer a call.
 constexpr const char kStubTemplate[] = R"(
