@@ -166,8 +166,12 @@ PyObject* a64_get_yield_from_iter(_PyInterpreterFrame* frame, PyObject* iterable
 }
 
 // SEND: compiled code never runs under a trace function (it falls back to the
-// interpreter), so this is always stock's PyIter_Send path.
+// interpreter), so this is always stock's PyIter_Send path. Its first case inline: a receiver
+// with an am_send (generators and coroutines, whose am_send resumes compiled code directly
+// while the JIT is on: jit.cc JitAmSend) is sent to without PyIter_Send's call between.
 int a64_send(PyObject* receiver, PyObject* value, PyObject** out) {
+  const PyAsyncMethods* am = Py_TYPE(receiver)->tp_as_async;
+  if (am != nullptr && am->am_send != nullptr) return am->am_send(receiver, value, out);
   return PyIter_Send(receiver, value, out);
 }
 
