@@ -793,12 +793,15 @@ PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throw
 
 namespace {
 
-// 3.11's own functions, kept while the JIT's stand-ins are in (InstallGeneratorSlots):
+// 3.11's own functions, saved when the JIT's stand-ins first go in (InstallGeneratorSlots):
 // PyGen_Type's tp_iternext (gen_iternext) and the am_send of generators and coroutines (both
-// gen_send_ex2 with no exception and not closing).
+// gen_send_ex2 with no exception and not closing). Kept for good: a C loop that read the
+// stand-in's pointer before a disable (list(), sum(), a `for` in C) goes on calling it, and it
+// hands what it does not run to these.
 iternextfunc g_gen_iternext = nullptr;
 sendfunc g_gen_am_send = nullptr;
 sendfunc g_coro_am_send = nullptr;
+bool g_slots_in = false;  // the stand-ins are in the types
 
 // The end of gen_send_ex2 (Objects/genobject.c) for a generator or coroutine that returned
 // (`result`) or raised (NULL) in a run ResumeCompiled made: a StopIteration raised inside
@@ -941,22 +944,25 @@ PySendResult JitAmSend(PyObject* self, PyObject* arg, PyObject** presult) {
 }  // namespace
 
 void InstallGeneratorSlots() {
-  if (g_gen_iternext != nullptr) return;
-  g_gen_iternext = PyGen_Type.tp_iternext;
+  if (g_slots_in) return;
+  if (g_gen_iternext == nullptr) {
+    g_gen_iternext = PyGen_Type.tp_iternext;
+    // Each type's PyAsyncMethods is its own writable static in genobject.c.
+    g_gen_am_send = PyGen_Type.tp_as_async->am_send;
+    g_coro_am_send = PyCoro_Type.tp_as_async->am_send;
+  }
   PyGen_Type.tp_iternext = JitGenIterNext;
-  // Each type's PyAsyncMethods is its own writable static in genobject.c.
-  g_gen_am_send = PyGen_Type.tp_as_async->am_send;
   PyGen_Type.tp_as_async->am_send = JitAmSend<false>;
-  g_coro_am_send = PyCoro_Type.tp_as_async->am_send;
   PyCoro_Type.tp_as_async->am_send = JitAmSend<true>;
+  g_slots_in = true;
 }
 
 void RestoreGeneratorSlots() {
-  if (g_gen_iternext == nullptr) return;
+  if (!g_slots_in) return;
   PyGen_Type.tp_iternext = g_gen_iternext;
   PyGen_Type.tp_as_async->am_send = g_gen_am_send;
   PyCoro_Type.tp_as_async->am_send = g_coro_am_send;
-  g_gen_iternext = nullptr;
+  g_slots_in = false;
 }
 
 CodeState* StateOfFunction(PyObject* func, bool create) {
