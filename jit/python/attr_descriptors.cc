@@ -41,9 +41,10 @@ PyDictKeysObject* KeysWithout(PyObject* obj, PyObject* name, uint16_t* nentries)
   return keys;
 }
 
-DictHint DictHintFor(PyObject* obj, PyObject* name) {
+DictHint DictHintFor(PyObject* obj, PyObject* name, bool store) {
   PyTypeObject* type = Py_TYPE(obj);
   if (!PyUnicode_CheckExact(name) || type->tp_getattro != PyObject_GenericGetAttr) return {};
+  if (store && type->tp_setattro != PyObject_GenericSetAttr) return {};
   PyObject* dict = InstanceDict(obj);
   if (dict == nullptr || !PyDict_CheckExact(dict)) return {};
   // A data descriptor of the type would come before the dict.

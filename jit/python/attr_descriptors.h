@@ -52,10 +52,11 @@ inline PyObject* InstanceDict(PyObject* obj) {
 // a linear walk over a big one at every refill would cost more than it saves.
 constexpr Py_ssize_t kMaxHintIndex = 64;
 
-// The hint for `obj.name`: obj's type reads attributes the generic way and has no data
-// descriptor of that name, and obj's real __dict__ (an exact dict of str keys) holds the name
-// among its first kMaxHintIndex keys. type_version 0 otherwise.
-DictHint DictHintFor(PyObject* obj, PyObject* name);
+// The hint for `obj.name`: obj's type reads attributes the generic way (and, for a store,
+// writes them the generic way: no __setattr__ of its own) and has no data descriptor of that
+// name, and obj's real __dict__ (an exact dict of str keys) holds the name among its first
+// kMaxHintIndex keys. type_version 0 otherwise.
+DictHint DictHintFor(PyObject* obj, PyObject* name, bool store);
 
 // `obj`'s attribute through `e` (borrowed), or nullptr when the hint does not hold.
 inline PyObject* CachedDictValue(PyObject* obj, PyObject* name, const DictHint& e) {

@@ -169,7 +169,8 @@ bool Remember(uint32_t& respecializations, Entry& slot, EntryFor entry_for) {
 static PyObject** CachedPlace(PyObject* obj, const AttrCache* cache) {
   const uint32_t version = Py_TYPE(obj)->tp_version_tag;
   for (const AttrEntry& e : cache->entries) {
-    if (e.type_version == version && version != 0) {
+    if (e.type_version == 0) return nullptr;  // filled in order (SlotFor): no more after it
+    if (e.type_version == version) {
       char* base = cache->form == AttrForm::kSlot ? reinterpret_cast<char*>(obj)
                                                   : reinterpret_cast<char*>(InlineValues(obj));
       if (base == nullptr) return nullptr;
@@ -219,10 +220,12 @@ static void RememberModuleValue(ModuleEntry& e, uint32_t& respecializations, PyO
 PyObject* a64_load_attr_cached(PyObject* obj, AttrCache* cache) {
   PyObject* name = EnterSite(RunningFrame(), cache);
   if (PyObject** slot = CachedSlot(obj, cache)) return Py_NewRef(*slot);
+  // Before the module and descriptor entries: an object whose real dict holds the name at the
+  // hint is no module, and its type (by the hint's version) has no data descriptor of the name.
+  if (PyObject* value = CachedDictValue(obj, name, cache->hint)) return Py_NewRef(value);
   if (PyObject* value = CachedModuleValue(obj, cache->module)) return Py_NewRef(value);
   bool hit = false;
   if (PyObject* value = CachedDescrValue(obj, cache->descr, &hit); hit) return value;
-  if (PyObject* value = CachedDictValue(obj, name, cache->hint)) return Py_NewRef(value);
   PyObject* res = PyObject_GetAttr(obj, name);
   if (res == nullptr) return nullptr;
   if (PyModule_CheckExact(obj)) {
@@ -232,13 +235,13 @@ PyObject* a64_load_attr_cached(PyObject* obj, AttrCache* cache) {
   } else if (cache->form == AttrForm::kDictHint) {
     // Compiled code reads the hint's dict where a managed one is (LoadDictHint).
     Remember(cache->respecializations, cache->hint, [&] {
-      return (Py_TYPE(obj)->tp_flags & Py_TPFLAGS_MANAGED_DICT) != 0 ? DictHintFor(obj, name)
+      return (Py_TYPE(obj)->tp_flags & Py_TPFLAGS_MANAGED_DICT) != 0 ? DictHintFor(obj, name, false)
                                                                      : DictHint{};
     });
   } else if (!Remember(cache->respecializations, cache->descr,
                        [&] { return DescrEntryFor(obj, name); }) &&
              !Remember(cache->respecializations, cache->hint,
-                       [&] { return DictHintFor(obj, name); })) {
+                       [&] { return DictHintFor(obj, name, false); })) {
     Specialize(cache, Py_TYPE(obj), [&] { return AttrEntryFor(obj, name, false); });
   }
   return res;
@@ -303,15 +306,18 @@ int64_t a64_store_attr_cached(PyObject* obj, PyObject* value, AttrCache* cache) 
     return 0;
   }
   // An attribute the object's real dict holds at the hint (3.11's STORE_ATTR_WITH_HINT): with
-  // the type's version unchanged there is no data descriptor of the name, so the generic store
-  // would end in the dict's own, which keeps its version tag and GC tracking.
-  if (cache->form == AttrForm::kDictHint && CachedDictValue(obj, name, cache->hint) != nullptr) {
+  // the type's version unchanged there is no data descriptor of the name and no __setattr__,
+  // so the generic store would end in the dict's own, which keeps its version tag and GC
+  // tracking. Any site but a slot one keeps a hint: one compiled for inline values meets
+  // objects whose dicts were made later (their class's shared keys ran out).
+  if (cache->form != AttrForm::kSlot && CachedDictValue(obj, name, cache->hint) != nullptr) {
     return PyDict_SetItem(InstanceDict(obj), name, value);
   }
   const int rc = PyObject_SetAttr(obj, name, value);
-  if (rc == 0 && cache->form == AttrForm::kDictHint) {
-    Remember(cache->respecializations, cache->hint, [&] { return DictHintFor(obj, name); });
-  } else if (rc == 0) {
+  if (rc != 0) return rc;
+  if (cache->form != AttrForm::kSlot && InstanceDict(obj) != nullptr) {
+    Remember(cache->respecializations, cache->hint, [&] { return DictHintFor(obj, name, true); });
+  } else {
     Specialize(cache, Py_TYPE(obj), [&] {
       return cache->form == AttrForm::kSlot ? SlotEntryFor(obj, name, true)
                                             : AttrEntryFor(obj, name, true);
