@@ -34,6 +34,7 @@ namespace a64jit {
   X(LirFuseCompareBranch, "lir.fuse-compare-branch") \
   X(LirThreadJumps, "lir.thread-jumps") \
   X(LowerArithmeticInline, "lower.arithmetic-inline") \
+  X(LowerAttrHintStub, "lower.attr-hint-stub") \
   X(LowerBuildTupleInline, "lower.build-tuple-inline") \
   X(LowerCompareInline, "lower.compare-inline") \
   X(LowerFloatBoxInline, "lower.float-box-inline") \

@@ -2,7 +2,9 @@
 // each case twice: by the LIR interpreter and compiled on this host's executor (Unicorn on
 // x86-64, natively on aarch64). A hit returns the cached value with one more reference; each
 // guard that fails returns NULL and touches nothing, or, in a64_module_attr_or_helper_stub,
-// returns what the helper returns, called with the frame, the cache and the cache's miss_how.
+// returns what the helper returns, called with the frame, the cache and the cache's miss_how,
+// and in a64_attr_hint_or_helper_stub what a64_load_attr_cached returns, called with the
+// object and the cache.
 #include "jit/lower/site_stubs.h"
 
 #define Py_BUILD_CORE 1
@@ -57,6 +59,51 @@ struct World {
   uint64_t ModuleType() const { return reinterpret_cast<uintptr_t>(&module_type); }
 };
 
+// An instance of a managed-dict type with a real dict, whose combined unicode keys hold the
+// site's name at entry 2 (of 3) with `value`, and an attribute site whose hint says so.
+struct HintWorld {
+  PyTypeObject type{};
+  struct {
+    PyObject* dict;  // kManagedDictOffset: three words before the object
+    void* gc_header[2];
+    PyObject ob;
+  } obj{};
+  PyDictObject dict{};
+  PyObject name{}, other_name{};
+  // The keys: the object's header, 8 bytes of indices (dk_log2_index_bytes 3), 4 entries.
+  alignas(16) char keys[sizeof(PyDictKeysObject) + 8 + 4 * sizeof(PyDictUnicodeEntry)]{};
+  runtime::HeadedSiteCache site{};
+  runtime::AttrCache& cache = *reinterpret_cast<runtime::AttrCache*>(&site.cache);
+
+  explicit HintWorld(PyObject* value) {
+    type.tp_version_tag = 77;
+    type.tp_flags = Py_TPFLAGS_MANAGED_DICT | Py_TPFLAGS_HEAPTYPE;
+    obj.ob.ob_type = &type;
+    obj.dict = reinterpret_cast<PyObject*>(&dict);
+    dict.ma_keys = Keys();
+    Keys()->dk_log2_index_bytes = 3;
+    Keys()->dk_kind = DICT_KEYS_UNICODE;
+    Keys()->dk_nentries = 3;
+    Entry(2).me_key = &name;
+    Entry(2).me_value = value;
+    site.header.name = &name;
+    cache.hint = runtime::DictHint{77, 2};
+  }
+  // A split dict (made from inline values) instead: the entry's value NULL, the dict's own
+  // values holding it at the entry's index.
+  PyObject* values[4]{};
+  void Split() {
+    values[2] = Entry(2).me_value;
+    Entry(2).me_value = nullptr;
+    Keys()->dk_kind = DICT_KEYS_SPLIT;
+    dict.ma_values = reinterpret_cast<PyDictValues*>(values);
+  }
+  PyDictKeysObject* Keys() { return reinterpret_cast<PyDictKeysObject*>(keys); }
+  PyDictUnicodeEntry& Entry(int i) {
+    return reinterpret_cast<PyDictUnicodeEntry*>(keys + sizeof(PyDictKeysObject) + 8)[i];
+  }
+};
+
 uint64_t Addr(const void* p) { return reinterpret_cast<uintptr_t>(p); }
 
 // A stand-in for a64_module_attr_into_frame: what it was called with, and a result that says
@@ -70,7 +117,18 @@ uint64_t RecordMiss(uint64_t frame, uint64_t cache, uint64_t how) {
   g_seen_miss = SeenMiss{frame, cache, how, g_seen_miss.calls + 1};
   return kMissResult;
 }
+// A stand-in for a64_load_attr_cached.
+struct SeenAttrMiss {
+  uint64_t obj = 0, cache = 0;
+  int calls = 0;
+} g_seen_attr_miss;
+constexpr uint64_t kAttrMissResult = 0xa77;
+uint64_t RecordAttrMiss(uint64_t obj, uint64_t cache) {
+  g_seen_attr_miss = SeenAttrMiss{obj, cache, g_seen_attr_miss.calls + 1};
+  return kAttrMissResult;
+}
 std::optional<uint64_t> ResolveMissHelper(const std::string& name) {
+  if (name == "a64_load_attr_cached") return reinterpret_cast<uintptr_t>(&RecordAttrMiss);
   if (name != "a64_module_attr_into_frame") return std::nullopt;
   return reinterpret_cast<uintptr_t>(&RecordMiss);
 }
@@ -84,7 +142,10 @@ class SiteStubsTest : public ::testing::Test {
     executor_ = emu::CreateHostExecutor();
     emu::RegisterHelper(reinterpret_cast<const void*>(&RecordMiss),
                         emu::HelperSignature{"RecordMiss", 3, 0, runtime::RetKind::kInt});
+    emu::RegisterHelper(reinterpret_cast<const void*>(&RecordAttrMiss),
+                        emu::HelperSignature{"RecordAttrMiss", 2, 0, runtime::RetKind::kInt});
     g_seen_miss = SeenMiss{};
+    g_seen_attr_miss = SeenAttrMiss{};
     for (const lir::Function& f : module_.functions) {
       codegen::CompileOptions options;
       options.resolve = ResolveMissHelper;
@@ -122,6 +183,9 @@ class SiteStubsTest : public ::testing::Test {
   }
   uint64_t ModuleAttr(const char* stub = kModuleAttrStubName) {
     return Run(stub, {Addr(&world_->frame), Addr(&world_->global)});
+  }
+  uint64_t HintLoad(HintWorld& h) {
+    return Run(kAttrHintStubName, {Addr(&h.obj.ob), Addr(&h.cache)});
   }
 
   std::unique_ptr<World> world_;
@@ -194,6 +258,78 @@ TEST_F(SiteStubsTest, ModuleAttrOrHelperCallsTheHelperOnEachMiss) {
   EXPECT_EQ(g_seen_miss.cache, Addr(&w.global));
   EXPECT_EQ(g_seen_miss.how, 0x2bu);
   EXPECT_EQ(w.value.ob_refcnt, 6);
+}
+
+TEST_F(SiteStubsTest, AttrHintHitTakesAReference) {
+  HintWorld h(&world_->value);
+  EXPECT_EQ(HintLoad(h), Addr(&world_->value));
+  EXPECT_EQ(world_->value.ob_refcnt, 6);
+  h.Split();
+  EXPECT_EQ(HintLoad(h), Addr(&world_->value));
+  EXPECT_EQ(world_->value.ob_refcnt, 7);
+  EXPECT_EQ(g_seen_attr_miss.calls, 0);
+}
+
+// Each guard of the hint, failing alone, hands the object and the cache to the helper
+// (twice: interpreted, then compiled) and takes no reference.
+TEST_F(SiteStubsTest, AttrHintCallsTheHelperOnEachMiss) {
+  int misses = 0;
+  const auto expect_miss = [&](HintWorld& h, const char* what) {
+    EXPECT_EQ(HintLoad(h), kAttrMissResult) << what;
+    misses += 2;
+    EXPECT_EQ(g_seen_attr_miss.calls, misses) << what;
+    EXPECT_EQ(g_seen_attr_miss.obj, Addr(&h.obj.ob)) << what;
+    EXPECT_EQ(g_seen_attr_miss.cache, Addr(&h.cache)) << what;
+    EXPECT_EQ(world_->value.ob_refcnt, 5) << what;
+  };
+  PyObject* value = &world_->value;
+  {
+    HintWorld h(value);
+    h.cache.hint.type_version = 78;
+    expect_miss(h, "another type version");
+  }
+  {
+    HintWorld h(value);
+    h.type.tp_version_tag = 0;
+    h.cache.hint.type_version = 0;
+    expect_miss(h, "no version (an empty hint)");
+  }
+  {
+    HintWorld h(value);
+    h.type.tp_flags = Py_TPFLAGS_HEAPTYPE;
+    expect_miss(h, "no managed dict");
+  }
+  {
+    HintWorld h(value);
+    h.obj.dict = nullptr;
+    expect_miss(h, "inline values, no real dict");
+  }
+  {
+    HintWorld h(value);
+    h.Keys()->dk_nentries = 2;
+    expect_miss(h, "the hint past the entries");
+  }
+  {
+    HintWorld h(value);
+    h.Keys()->dk_kind = DICT_KEYS_GENERAL;
+    expect_miss(h, "keys not unicode ones");
+  }
+  {
+    HintWorld h(value);
+    h.Entry(2).me_key = &h.other_name;
+    expect_miss(h, "another name at the hint");
+  }
+  {
+    HintWorld h(value);
+    h.Entry(2).me_value = nullptr;
+    expect_miss(h, "no value (a deleted entry's)");
+  }
+  {
+    HintWorld h(value);
+    h.Split();
+    h.values[2] = nullptr;
+    expect_miss(h, "no value in a split dict");
+  }
 }
 
 TEST(SiteStubs, NoModuleTypeIsAnError) { EXPECT_THROW(SiteStubsText(0), std::invalid_argument); }

@@ -71,15 +71,33 @@ void Lowerer::AddToInsertionOrder(int values, int offset) {
 
 // The end of an inline attribute load whose value is in the site's result, then `done`: an unset
 // one (NULL) goes to `slow`, where the cached helper reads it as the generic path would (and raises
-// for a missing one); a set one gains its reference.
-void Lowerer::EndCachedLoad(const Instr& in, Operand obj, SiteCache* site, int slow, int done) {
+// for a missing one); a set one gains its reference. `hint_first`: CachedLoad's.
+void Lowerer::EndCachedLoad(const Instr& in, Operand obj, SiteCache* site, int slow, int done,
+                            bool hint_first) {
   SlowIf(Cond::kEq, Type::kI64, V(LirReg(in.dst)), Operand::Imm(0), slow);
   Incref(V(LirReg(in.dst)));
   Jmp(done);
   cur_ = slow;
-  SiteCallChecked(in, Helper::a64_load_attr_cached, {obj, V(SiteAddress(site))});
+  CachedLoad(in, obj, site, hint_first);
   Jmp(done);
   cur_ = done;
+}
+
+// The site's load by its cache: a64_load_attr_cached, or with `hint_first` (a site of
+// instance values, or without feedback) the site stub that tries the cache's dict hint in
+// guest code before it hands over to that helper (site_stubs.h): objects whose real dicts
+// were made after the site compiled then stay out of the helper.
+void Lowerer::CachedLoad(const Instr& in, Operand obj, SiteCache* site, bool hint_first) {
+  if (!hint_first || rt_.site_stubs == 0 ||
+      !Take(decisions_, Decision::kLowerAttrHintStub, in.bc)) {
+    SiteCallChecked(in, Helper::a64_load_attr_cached, {obj, V(SiteAddress(site))});
+    return;
+  }
+  lir::Instr call = CallByName(kAttrHintStubName, {obj, V(SiteAddress(site))});
+  call.dst = LirReg(in.dst);
+  Emit(std::move(call));
+  NotePrevInstr(-1);  // the helper's, when the stub called it
+  DeoptIf(in, Cond::kEq, V(LirReg(in.dst)), Operand::Imm(0));
 }
 
 void Lowerer::LowerLoadAttr(const Instr& in) {
@@ -90,9 +108,7 @@ void Lowerer::LowerLoadAttr(const Instr& in) {
     CallChecked(in, Helper::PyObject_GetAttr, {obj, Imm(Name(in.imm))});
     return;
   }
-  const auto cached = [&] {
-    SiteCallChecked(in, Helper::a64_load_attr_cached, {obj, V(SiteAddress(site))});
-  };
+  const auto cached = [&] { CachedLoad(in, obj, site, false); };
   if (InlineModuleProbe(in)) {
     return ModuleAttribute(in, obj, site, offsetof(AttrCache, module), LirReg(in.dst), -1, cached);
   }
@@ -104,13 +120,13 @@ void Lowerer::LowerLoadAttr(const Instr& in) {
     case runtime::AttrForm::kInlineValues:
       break;
   }
-  if (!InstanceProbe(in)) return cached();
+  if (!InstanceProbe(in)) return CachedLoad(in, obj, site, true);
   // Asked here, while this site's own decision is the last one taken (the guards below take
   // lower.guard-pair decisions).
   const bool planted = Planted(decisions_, Plant::kCacheIndex);
   const int slow = ColdBlock(), done = NewBlock();
   LoadItem(GuardedAttrSlot(obj, site, slow).At(planted ? 8 : 0), LirReg(in.dst));
-  EndCachedLoad(in, obj, site, slow, done);
+  EndCachedLoad(in, obj, site, slow, done, true);
 }
 
 void Lowerer::LowerStoreAttr(const Instr& in) {

@@ -619,7 +619,9 @@ class Lowerer {
   AttrSlot GuardedAttrSlot(Operand obj, const void* site, int slow);
   runtime::AttrForm TakeAttrForm(const Instr& in, SiteCache* site);
   AttrSlot GuardedSlotMember(int obj, SiteCache* site, int slow);
-  void EndCachedLoad(const Instr& in, Operand obj, SiteCache* site, int slow, int done);
+  void EndCachedLoad(const Instr& in, Operand obj, SiteCache* site, int slow, int done,
+                     bool hint_first = false);
+  void CachedLoad(const Instr& in, Operand obj, SiteCache* site, bool hint_first);
   void LoadSlotMember(const Instr& in, SiteCache* site);
   int DictHintEntry(int obj, SiteCache* site, int slow);
   void LoadDictHint(const Instr& in, SiteCache* site);

@@ -106,17 +106,77 @@ bb4:
 }
 )";
 
+// a64_attr_hint_or_helper_stub: 3.11's LOAD_ATTR_WITH_HINT on the hint the load helper keeps
+// at any instance-values site (helpers.cc), for objects of a type with a managed dict and a
+// real dict: the entry at the hint holds the site's name (from the site's header), and its
+// value, or in a split dict (made from inline values; it shares its class's keys) the value at
+// the same index in the dict's own values, is set. Every other case is the helper's, a tail
+// call with the same arguments.
+constexpr const char kAttrHintStub[] = R"(
+func @a64_attr_hint_or_helper_stub(%0:ptr, %1:ptr) -> ptr {
+bb0:    ; the type's version %3 is the hint's, which is never 0
+  %2:ptr = load [%0 + $ob_type]
+  %3:i32 = load [%2 + $tp_version_tag]
+  %4:i32 = load [%1 + $hint_version]
+  br.i32 eq %3, 0 or.i32 ne %3, %4, bb6, bb1
+bb1:    ; the type keeps a managed dict (only then is the word before the object its pointer)
+  %5:i64 = load [%2 + $tp_flags]
+  %6:i64 = and %5, $managed_dict_flag
+  br.i64 eq %6, 0, bb6, bb2
+bb2:    ; the object has a real dict %7
+  %7:ptr = load [%0 - $managed_dict_below]
+  br.i64 eq %7, 0, bb6, bb3
+bb3:    ; the hint %10 within its keys' entries, and the keys unicode ones
+  %8:ptr = load [%7 + $ma_keys]
+  %9:i32 = load [%1 + $hint_index]
+  %10:i64 = zext %9
+  %11:i64 = load [%8 + $dk_nentries]
+  %12:i8 = load [%8 + $dk_kind]
+  %13:i64 = zext %12
+  br.i64 uge %10, %11 or.i64 eq %13, $dict_keys_general, bb6, bb4
+bb4:    ; the entry %18, after the indices (1 << dk_log2_index_bytes bytes), has the site's name
+        ; %20; the value %21 is the entry's, or the split dict's values' (%22 not NULL)
+  %14:i8 = load [%8 + $dk_index_bytes_log]
+  %15:i64 = zext %14
+  %16:i64 = mov 1
+  %16:i64 = shl %16, %15
+  %17:i64 = shl %10, 4
+  %18:ptr = add %8, %16
+  %18:ptr = add %18, %17
+  %19:ptr = load [%18 + $entry_key]
+  %20:ptr = load [%1 - $name_below_cache]
+  %22:ptr = load [%7 + $ma_values]
+  %23:i64 = shl %10, 3
+  %24:ptr = add %22, %23
+  %25:ptr = add %18, $entry_value
+  %26:ptr = select %22, %24, %25
+  %21:ptr = load [%26]
+  br.i64 ne %19, %20 or.i64 eq %21, 0, bb6, bb5
+bb5:
+  %27:i64 = load [%21]
+  %27:i64 = add %27, 1
+  store.i64 %27, [%21]
+  ret %21
+bb6:
+  tailcall @a64_load_attr_cached(%0, %1)
+}
+)";
+
 std::string SiteStubsTemplate() {
   return std::string(kSiteStubsTemplate) + "\nfunc @" + kModuleAttrStubName +
          "(%0:ptr, %1:ptr) -> ptr {" + kModuleAttrHit + kModuleAttrMissIsNull + "\nfunc @" +
          kModuleAttrOrHelperStubName + "(%0:ptr, %1:ptr) -> ptr {" + kModuleAttrHit +
-         kModuleAttrMissCallsHelper;
+         kModuleAttrMissCallsHelper + kAttrHintStub;
 }
 
 std::map<std::string, int64_t> SiteStubValues(uint64_t module_type) {
   const auto at = [](size_t offset) { return static_cast<int64_t>(offset); };
+  using runtime::AttrCache;
+  using runtime::DictHint;
   using runtime::GlobalCache;
   using runtime::ModuleEntry;
+  static_assert(sizeof(PyDictUnicodeEntry) == 16, "an entry is a key and a value");
+  static_assert(offsetof(PyDictValues, values) == 0, "a split dict's values come first");
   // The attribute's module entry, in the cache after the global's (runtime::NextSiteCache).
   const int64_t next_entry = runtime::kNextSiteCache + at(offsetof(runtime::AttrCache, module));
   return {
@@ -133,6 +193,23 @@ std::map<std::string, int64_t> SiteStubValues(uint64_t module_type) {
       {"ob_type", at(offsetof(PyObject, ob_type))},
       {"md_dict", at(offsetof(PyModuleObject, md_dict))},
       {"module_type", static_cast<int64_t>(module_type)},
+      {"tp_version_tag", at(offsetof(PyTypeObject, tp_version_tag))},
+      {"tp_flags", at(offsetof(PyTypeObject, tp_flags))},
+      {"managed_dict_flag", Py_TPFLAGS_MANAGED_DICT},
+      {"managed_dict_below", -runtime::kManagedDictOffset},
+      {"hint_version", at(offsetof(AttrCache, hint) + offsetof(DictHint, type_version))},
+      {"hint_index", at(offsetof(AttrCache, hint) + offsetof(DictHint, index))},
+      {"name_below_cache", -runtime::kHeaderName},
+      {"ma_keys", at(offsetof(PyDictObject, ma_keys))},
+      {"ma_values", at(offsetof(PyDictObject, ma_values))},
+      {"dk_nentries", at(offsetof(PyDictKeysObject, dk_nentries))},
+      {"dk_kind", at(offsetof(PyDictKeysObject, dk_kind))},
+      {"dict_keys_general", DICT_KEYS_GENERAL},
+      {"dk_index_bytes_log", at(offsetof(PyDictKeysObject, dk_log2_index_bytes))},
+      {"entry_key",
+       at(offsetof(PyDictKeysObject, dk_indices) + offsetof(PyDictUnicodeEntry, me_key))},
+      {"entry_value",
+       at(offsetof(PyDictKeysObject, dk_indices) + offsetof(PyDictUnicodeEntry, me_value))},
   };
 }
 

@@ -22,6 +22,19 @@
 //                                                 error or a global to load again, and the
 //                                                 site's cold path is only its exit
 //
+//   a64_attr_hint_or_helper_stub(obj, AttrCache*)
+//                                                 LOAD_ATTR's miss at a site compiled for
+//                                                 inline values (or without instance
+//                                                 feedback): the dict hint the load helper
+//                                                 keeps (3.11's LOAD_ATTR_WITH_HINT), for an
+//                                                 object whose real dict was made after the
+//                                                 site compiled (its class's shared keys ran
+//                                                 out), else a64_load_attr_cached (a tail
+//                                                 call) with the same arguments. It is the
+//                                                 site's cold path, in place of the helper,
+//                                                 so no loop test (decision
+//                                                 lower.attr-hint-stub)
+//
 // Under QEMU each call and its return end a translated block, and the return is an indirect
 // branch; on hardware the return is predicted. So lowering takes a stub only for sites outside
 // loops, in functions that do not call themselves by name (decision lower.site-stub), where
@@ -50,6 +63,7 @@ inline constexpr const char kGlobalStubName[] = "a64_global_stub";
 inline constexpr const char kGlobalBuiltinStubName[] = "a64_global_builtin_stub";
 inline constexpr const char kModuleAttrStubName[] = "a64_module_attr_stub";
 inline constexpr const char kModuleAttrOrHelperStubName[] = "a64_module_attr_or_helper_stub";
+inline constexpr const char kAttrHintStubName[] = "a64_attr_hint_or_helper_stub";
 
 // The stubs' LIR text for a runtime whose `module_type` is &PyModule_Type (never 0).
 std::string SiteStubsText(uint64_t module_type);

@@ -46,6 +46,7 @@ constexpr int64_t HeaderFieldFromCache(size_t field) {
 // frame.
 constexpr int64_t kHeaderArgc = HeaderFieldFromCache(offsetof(SiteHeader, argc));
 constexpr int64_t kHeaderPrevInstr = HeaderFieldFromCache(offsetof(SiteHeader, prev_instr));
+constexpr int64_t kHeaderName = HeaderFieldFromCache(offsetof(SiteHeader, name));
 // The cache made right after `cache` in the same room (the runtime's rooms are arrays of
 // HeadedSiteCache). `module.attr` of a global passes its global's cache alone to the stub and
 // the helper that take both (site_stubs.h, a64_module_attr_into_frame) when its attribute's
