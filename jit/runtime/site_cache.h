@@ -78,6 +78,12 @@ struct GlobalCache {
   // the `how` its miss passes to a64_module_attr_into_frame, a constant of the site that
   // lowering writes (RuntimeAddresses::set_miss_how). Never changed by a fill.
   int64_t miss_how;
+  // Helpers only: where the name's entry was among the globals' keys when the value was found
+  // there, plus one (0, as zeroed: not known). A store to any global changes the globals'
+  // version tag, so every site of the module misses after it; the refill then reads the
+  // value at this entry while its key is still the name, without a lookup (3.11's
+  // LOAD_GLOBAL_MODULE keeps the same index, behind the keys' version).
+  uint32_t entry;
 };
 
 // LOAD_ATTR / STORE_ATTR of an instance attribute in the object's inline values: the
