@@ -27,8 +27,14 @@ DescrEntry ClassAttrEntryFor(PyObject* cls, PyObject* name) {
 }  // namespace
 
 PyDictKeysObject* KeysWithout(PyObject* obj, PyObject* name, uint16_t* nentries) {
-  PyTypeObject* type = Py_TYPE(obj);
-  if ((type->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0 || InlineValues(obj) == nullptr) return nullptr;
+  if ((Py_TYPE(obj)->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0 || InlineValues(obj) == nullptr) {
+    return nullptr;
+  }
+  return TypeKeysWithout(Py_TYPE(obj), name, nentries);
+}
+
+PyDictKeysObject* TypeKeysWithout(PyTypeObject* type, PyObject* name, uint16_t* nentries) {
+  if ((type->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0) return nullptr;
   PyDictKeysObject* keys = reinterpret_cast<PyHeapTypeObject*>(type)->ht_cached_keys;
   if (keys == nullptr || keys->dk_kind != DICT_KEYS_SPLIT || keys->dk_nentries > UINT16_MAX) {
     return nullptr;

@@ -24,6 +24,9 @@ inline PyObject** InlineValues(PyObject* obj) {
 // values and the keys are split and do not hold `name` (so obj, and every instance of its
 // heap type with inline values, lacks that attribute); else nullptr.
 PyDictKeysObject* KeysWithout(PyObject* obj, PyObject* name, uint16_t* nentries);
+// The same for the type alone: its shared keys when they do not hold `name`, whatever the
+// state of any one instance.
+PyDictKeysObject* TypeKeysWithout(PyTypeObject* type, PyObject* name, uint16_t* nentries);
 
 // Whether `obj`, of a type whose instances' keys were `keys` of length `nentries` when an
 // entry was made, still cannot have its own attribute of the entry's name: it has inline

@@ -271,8 +271,10 @@ static MethodEntry MethodEntryFor(PyObject* obj, PyObject* name) {
   if (descr == nullptr || !(Py_TYPE(descr)->tp_flags & Py_TPFLAGS_METHOD_DESCRIPTOR)) return {};
   MethodEntry e{tp->tp_version_tag, 0, nullptr, descr};
   if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) {
+    // The shared keys guard instances with inline values (Unshadowed); one with a real dict,
+    // such as `obj` may be, is looked at on each use (NotInRealDict).
     uint16_t nentries = 0;
-    PyDictKeysObject* keys = KeysWithout(obj, name, &nentries);
+    PyDictKeysObject* keys = TypeKeysWithout(tp, name, &nentries);
     if (keys == nullptr) return {};  // instances may shadow it
     e.keys = keys;
     e.nentries = nentries;
@@ -280,6 +282,24 @@ static MethodEntry MethodEntryFor(PyObject* obj, PyObject* name) {
     return {};  // a __dict__ elsewhere: not handled
   }
   return e;
+}
+
+// Whether `obj` has a real dict (3.11's LOAD_METHOD_WITH_DICT case: its inline values became a
+// dict, or its type's instances outgrew their shared keys) without `name` in it, so that its
+// type's method is the attribute. Looked up only in a dict of str keys: their comparisons run
+// no Python code, which could change the type behind its version.
+static bool NotInRealDict(PyObject* obj, PyObject* name) {
+  auto* dict = reinterpret_cast<PyDictObject*>(InstanceDict(obj));
+  if (dict == nullptr || !PyDict_CheckExact(dict) || !DK_IS_UNICODE(dict->ma_keys) ||
+      !PyUnicode_CheckExact(name)) {
+    return false;
+  }
+  if (PyDict_GetItemWithError(reinterpret_cast<PyObject*>(dict), name) != nullptr) return false;
+  if (PyErr_Occurred()) {
+    PyErr_Clear();  // the generic path looks again, and raises what it raises
+    return false;
+  }
+  return true;
 }
 
 int64_t a64_load_method_cached(PyObject* obj, PyObject** out, MethodCache* cache) {
@@ -292,12 +312,12 @@ int64_t a64_load_method_cached(PyObject* obj, PyObject** out, MethodCache* cache
   PyTypeObject* tp = Py_TYPE(obj);
   for (const MethodEntry& e : cache->entries) {
     if (e.type_version != tp->tp_version_tag || e.type_version == 0) continue;
-    if (Unshadowed(obj, e.keys, e.nentries)) {
+    if (Unshadowed(obj, e.keys, e.nentries) || NotInRealDict(obj, name)) {
       out[0] = Py_NewRef(static_cast<PyObject*>(e.method));
       out[1] = Py_NewRef(obj);
       return 0;
     }
-    break;  // this type's entry is stale
+    break;  // this type's entry is stale, or the instance's dict has the name
   }
   const int rc = a64_load_method(obj, name, out);
   if (rc == 0 && out[0] != nullptr) {

@@ -6,7 +6,8 @@
 # compiled for a dict hint: the helpers remember where the name is in the dict at either
 # kind of site. A class with its own __setattr__ met at such a site after a
 # plain class's hint must still see every store and miss; so must a property added over a
-# cached name, a deleted attribute and a dict replaced whole.
+# cached name, a deleted attribute, a dict replaced whole, and a method that an object's own
+# dict shadows.
 
 
 class Plain:
@@ -108,6 +109,40 @@ def write_many(objs):
         o.b = o.b + 1
         o.late = o.late * 2
     return sum(o.b + o.late for o in objs)
+
+
+# Methods of objects with real dicts: the class's method unless the object's own dict has the
+# name, which a compiled LOAD_METHOD must see on each call.
+class Walker:
+    def __init__(self, i):
+        self.i = i
+
+    def step(self):
+        return self.i + 1
+
+
+walkers = [Walker(i) for i in range(40)]
+for w in walkers:
+    w.x = 1  # the last name the shared keys take
+    w.y = 2  # each walker's own dict
+
+
+def steps(objs):
+    t = 0
+    for o in objs:
+        t += o.step()
+    return t
+
+
+for _ in range(12):
+    steps(walkers)  # compiled on the way
+print("steps", steps(walkers))
+walkers[3].step = lambda: 1000
+print("shadowed", steps(walkers))
+del walkers[3].step
+print("unshadowed", steps(walkers))
+Walker.step = lambda self: -self.i
+print("replaced on the class", steps(walkers))
 
 
 # Compiled with dict-hint feedback, then met by the counting class.
