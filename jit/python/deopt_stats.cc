@@ -98,8 +98,11 @@ const char* DeoptExitName(DeoptExit exit) {
   return "?";
 }
 
-void RecordDeopt(const std::string* function, PyCodeObject* code, int bc, lower::DeoptReason reason,
-                 PyTypeObject* type, DeoptExit exit) {
+namespace {
+
+// The entry of one event's key, made on its first event.
+DeoptEntry& EntryFor(const std::string* function, PyCodeObject* code, int bc,
+                     lower::DeoptReason reason, PyTypeObject* type, DeoptExit exit) {
   const KeyView view{function,
                      bc,
                      reason,
@@ -119,21 +122,58 @@ void RecordDeopt(const std::string* function, PyCodeObject* code, int bc, lower:
              .emplace(Key{function, bc, reason, exit, type, view.version, e.type}, std::move(e))
              .first;
   }
-  it->second.count++;
+  return it->second;
+}
+
+// The entries of recent guard misses, by site cache and type (its version tag not 0): a
+// polymorphic site past its cache's entries misses on every use, and finding the entry in the
+// map cost more than the rest of the miss (deltablue's polymorphic method sites). A map's
+// entries stay where they are until erased; the memo is emptied whenever entries are erased
+// or a site is forgotten (its cache's address may become another site's).
+struct MissMemo {
+  const void* cache = nullptr;
+  const PyTypeObject* type = nullptr;
+  unsigned int version = 0;
+  DeoptEntry* entry = nullptr;
+};
+constexpr size_t kMissMemoSize = 64;
+MissMemo g_miss_memo[kMissMemoSize];
+
+void ForgetMissMemo() { std::fill(std::begin(g_miss_memo), std::end(g_miss_memo), MissMemo{}); }
+
+}  // namespace
+
+void RecordDeopt(const std::string* function, PyCodeObject* code, int bc, lower::DeoptReason reason,
+                 PyTypeObject* type, DeoptExit exit) {
+  EntryFor(function, code, bc, reason, type, exit).count++;
 }
 
 void RegisterCacheSite(const void* cache, const std::string* function, PyCodeObject* code, int bc) {
-  CacheSites()[cache] = CacheSite{function, code, bc};
+  const bool reused = !CacheSites().insert_or_assign(cache, CacheSite{function, code, bc}).second;
+  if (reused) ForgetMissMemo();  // the address was another site's
 }
 
-void ForgetCacheSite(const void* cache) { CacheSites().erase(cache); }
+void ForgetCacheSite(const void* cache) {
+  CacheSites().erase(cache);
+  ForgetMissMemo();
+}
 
 void RecordGuardMiss(const void* cache, PyTypeObject* type) {
+  const unsigned int version = type->tp_version_tag;
+  MissMemo& memo = g_miss_memo[(reinterpret_cast<uintptr_t>(cache) >> 4 ^
+                                reinterpret_cast<uintptr_t>(type) >> 4) %
+                               kMissMemoSize];
+  if (memo.cache == cache && memo.type == type && memo.version == version && version != 0) {
+    memo.entry->count++;
+    return;
+  }
   auto it = CacheSites().find(cache);
   if (it == CacheSites().end()) return;
   const CacheSite& s = it->second;
-  RecordDeopt(s.function, s.code, s.bc, lower::DeoptReason::kTypeGuard, type,
-              DeoptExit::kGenericPath);
+  DeoptEntry& e = EntryFor(s.function, s.code, s.bc, lower::DeoptReason::kTypeGuard, type,
+                           DeoptExit::kGenericPath);
+  e.count++;
+  memo = MissMemo{cache, type, version, &e};
 }
 
 std::vector<DeoptEntry> DeoptEntries() {
@@ -156,7 +196,10 @@ std::vector<DeoptEntry> DeoptEntries() {
   return out;
 }
 
-void ClearDeoptStats() { Entries().clear(); }
+void ClearDeoptStats() {
+  Entries().clear();
+  ForgetMissMemo();
+}
 
 std::string DeoptSummary(size_t top) {
   const std::vector<DeoptEntry> all = DeoptEntries();
