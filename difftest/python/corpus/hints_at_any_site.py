@@ -7,7 +7,7 @@
 # kind of site. A class with its own __setattr__ met at such a site after a
 # plain class's hint must still see every store and miss; so must a property added over a
 # cached name, a deleted attribute, a dict replaced whole, and a method that an object's own
-# dict shadows.
+# dict shadows, and a class constant that an instance shadows.
 
 
 class Plain:
@@ -143,6 +143,40 @@ del walkers[3].step
 print("unshadowed", steps(walkers))
 Walker.step = lambda self: -self.i
 print("replaced on the class", steps(walkers))
+
+
+# A class constant read through instances (the site's descriptor entry, checked in the site
+# stub): then an instance's own attribute of that name (the class's shared keys grow), the
+# constant replaced on the class, and instances of a class without __dict__.
+class Limits:
+    LIMIT = 5
+
+    def __init__(self, i):
+        self.i = i
+
+
+class Slotted:
+    __slots__ = ("i",)
+    LIMIT = 6
+
+    def __init__(self, i):
+        self.i = i
+
+
+def limit_of(o):
+    return o.LIMIT
+
+
+limits = [Limits(i) for i in range(5)]
+for _ in range(12):
+    [limit_of(o) for o in limits]
+print("constant", [limit_of(o) for o in limits])
+limits[2].LIMIT = 99
+print("shadowed by one", [limit_of(o) for o in limits])
+Limits.LIMIT = 7
+print("replaced", [limit_of(o) for o in limits])
+slotted = [Slotted(i) for i in range(3)]
+print("no dict", [limit_of(o) for o in slotted], [limit_of(o) for o in slotted])
 
 
 # Compiled with dict-hint feedback, then met by the counting class.
