@@ -281,8 +281,9 @@ const std::vector<OptionSpec> kOptionTable = {
     {nullptr, nullptr, "A64JIT_NO_CALL_STUB",
      "compiled CALLs go through the host helper (for measuring)", nullptr},
     {nullptr, nullptr, "A64JIT_NO_SITE_STUBS",
-     "every LOAD_GLOBAL and `module.attr` site checks its guards inline, none calls a site "
-     "stub (for measuring)",
+     "every LOAD_GLOBAL and `module.attr` site checks its guards inline, and an instance "
+     "attribute's miss calls its helper, not the dict-hint stub: none calls a site stub (for "
+     "measuring)",
      nullptr},
     {nullptr, nullptr, "A64JIT_NO_RELEASE_STUBS",
      "every deallocation in compiled code, and each fused float store's generic path, is "
