@@ -2,8 +2,6 @@
 
 #include <structmember.h>
 
-#include <algorithm>
-
 namespace a64jit::runtime {
 
 namespace {
@@ -57,13 +55,9 @@ DictHint DictHintFor(PyObject* obj, PyObject* name, bool store) {
   PyObject* descr = _PyType_Lookup(type, name);
   if (descr != nullptr && Py_TYPE(descr)->tp_descr_set != nullptr) return {};
   const uint32_t version = VersionOf(type);
-  PyDictKeysObject* keys = reinterpret_cast<PyDictObject*>(dict)->ma_keys;
-  if (version == 0 || !DK_IS_UNICODE(keys)) return {};
-  const Py_ssize_t n = std::min<Py_ssize_t>(keys->dk_nentries, kMaxHintIndex);
-  for (Py_ssize_t i = 0; i < n; i++) {
-    if (DK_UNICODE_ENTRIES(keys)[i].me_key == name) return {version, static_cast<uint32_t>(i)};
-  }
-  return {};
+  if (version == 0) return {};
+  const Py_ssize_t i = DictIndexOf(reinterpret_cast<PyDictObject*>(dict), name, kMaxHintIndex);
+  return i >= 0 ? DictHint{version, static_cast<uint32_t>(i)} : DictHint{};
 }
 
 DescrEntry DescrEntryFor(PyObject* obj, PyObject* name) {

@@ -5,7 +5,6 @@
 #include <internal/pycore_frame.h>
 #include <internal/pycore_moduleobject.h>
 
-#include <algorithm>
 #include <mutex>
 #include <type_traits>
 #include <unordered_map>

@@ -5,8 +5,7 @@
 #include <internal/pycore_dict.h>
 #include <internal/pycore_frame.h>
 
-#include <algorithm>
-
+#include "jit/python/attr_descriptors.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/site_entry.h"
 #include "jit/runtime/helpers.h"
@@ -52,31 +51,9 @@ PyObject* a64_load_global_cached(GlobalCache* cache) {
   return v;
 }
 
-// The value of the entry at `index` of an exact dict `d` (a combined one: its entries hold the
-// values) when that entry's key is `name`, else nullptr. A dict has one live entry per key and
-// a deleted entry's key is NULL (docs/cpython311.md), so this is d[name] without a lookup.
-static PyObject* ValueAtEntry(PyDictObject* d, PyObject* name, uint32_t index) {
-  PyDictKeysObject* keys = d->ma_keys;
-  if (d->ma_values != nullptr || !DK_IS_UNICODE(keys) ||
-      index >= static_cast<uint64_t>(keys->dk_nentries)) {
-    return nullptr;
-  }
-  const PyDictUnicodeEntry& e = DK_UNICODE_ENTRIES(keys)[index];
-  return e.me_key == name ? e.me_value : nullptr;
-}
-
-// The index plus one of `name`'s entry in an exact dict `d`, found by identity among its first
-// entries (a module's globals are a few hundred at most); 0 when not there.
-static uint32_t EntryOf(PyDictObject* d, PyObject* name) {
-  constexpr Py_ssize_t kMaxScan = 1024;
-  PyDictKeysObject* keys = d->ma_keys;
-  if (d->ma_values != nullptr || !DK_IS_UNICODE(keys)) return 0;
-  const Py_ssize_t n = std::min<Py_ssize_t>(keys->dk_nentries, kMaxScan);
-  for (Py_ssize_t i = 0; i < n; i++) {
-    if (DK_UNICODE_ENTRIES(keys)[i].me_key == name) return static_cast<uint32_t>(i) + 1;
-  }
-  return 0;
-}
+// How far a refill walks the globals' keys for the name's entry: a module's globals are a
+// few hundred names at most.
+constexpr Py_ssize_t kMaxGlobalIndex = 1024;
 
 // A site that found its name in the globals: only the globals can change the answer (the
 // builtins are not reached), so compiled code checks the globals' version tag alone, and the
@@ -90,13 +67,15 @@ PyObject* a64_load_global_module_cached(GlobalCache* cache) {
   }
   if (PyDict_CheckExact(g)) {
     // A store to another global since: the name's entry, where it was, without a lookup.
-    PyObject* v = cache->globals == g && cache->entry != 0 ? ValueAtEntry(g, name, cache->entry - 1)
-                                                           : nullptr;
+    PyObject* v =
+        cache->globals == g && cache->entry != 0 ? DictValueAt(g, name, cache->entry - 1) : nullptr;
     const uint64_t version = g->ma_version_tag;  // before the lookup: a key's __eq__ may write
     const bool looked_up = v == nullptr;
     if (looked_up) v = PyDict_GetItemWithError(frame->f_globals, name);
     if (v != nullptr && g->ma_version_tag == version) {
-      if (looked_up) cache->entry = EntryOf(g, name);
+      if (looked_up) {
+        cache->entry = static_cast<uint32_t>(DictIndexOf(g, name, kMaxGlobalIndex) + 1);
+      }
       cache->globals = g;
       cache->globals_version = version;
       cache->value = v;
