@@ -35,6 +35,7 @@ namespace a64jit {
   X(LirThreadJumps, "lir.thread-jumps") \
   X(LowerArithmeticInline, "lower.arithmetic-inline") \
   X(LowerAttrHintStub, "lower.attr-hint-stub") \
+  X(LowerBinaryObject, "lower.binary-object") \
   X(LowerBuildTupleInline, "lower.build-tuple-inline") \
   X(LowerCompareInline, "lower.compare-inline") \
   X(LowerFloatBoxInline, "lower.float-box-inline") \

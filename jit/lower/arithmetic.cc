@@ -128,6 +128,18 @@ bool Lowerer::GenericIntoLocal(const Instr& in) {
   return true;
 }
 
+// Whether BINARY_OP `in` may apply an operator a class defines in Python to two of its
+// instances, which a64_binary_object calls directly: 3.11 specialised the site to no number or
+// str form, neither operand is a constant (co_consts holds no instance of a class), and the
+// operator is not `**` (ternary in 3.11, with a third operand a64_binary_object does not
+// take).
+bool Lowerer::MayOverloadOperator(const Instr& in) const {
+  if (in.feedback != Feedback::kNone || in.imm == NB_POWER || in.imm == NB_INPLACE_POWER) {
+    return false;
+  }
+  return !ConstIndex(in.args[0]) && !ConstIndex(in.args[1]);
+}
+
 // BINARY_OP with inline forms, as 3.11's specialised BINARY_OPs have: ints of at most one
 // digit (|v| < 2**30) for + - * // % (a divisor > 0), exact in 64 bits and boxed by
 // a64_box_int; exact floats for + - * / (a divisor other than +-0.0, which raises),
@@ -147,6 +159,10 @@ void Lowerer::LowerArithmetic(const Instr& in) {
   const bool floats = HasFloatForm(in);
   const auto generic = [&] {
     if (GenericIntoLocal(in)) return;  // after the fast path, which decides it
+    if (MayOverloadOperator(in) && Take(decisions_, Decision::kLowerBinaryObject, in.bc)) {
+      return CallChecked(in, Helper::a64_binary_object,
+                         {V(LirReg(in.args[0])), V(LirReg(in.args[1])), Operand::Imm(in.imm)});
+    }
     CallChecked(in, kBinaryHelpers[in.imm], {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
   };
   if (!ints && !floats) return generic();

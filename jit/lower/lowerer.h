@@ -484,6 +484,7 @@ class Lowerer {
   bool KnownNot(int reg, ConstKind kind) const;
   int AsciiCharConst(int reg) const;
   bool IsStrConst(int reg) const;
+  bool MayOverloadOperator(const Instr& in) const;
   int SmallIntValue(Operand obj, int slow);
   int BiasedSize(int size) { return Binary(lir::Op::kAdd, V(size), Operand::Imm(1), Type::kI64); }
   int OneDigitValue(Operand obj, int size);

@@ -486,6 +486,37 @@ PyObject* PythonInit(PyTypeObject* type, Py_ssize_t nargs) {
   return init != nullptr && PyFunction_Check(init) ? init : nullptr;
 }
 
+// PythonInit's lookup of __init__, remembered by class and version tag: the lookup (3.11's
+// method cache, a hash of the version and the name) was about 50 guest instructions of each
+// instantiation. A version tag is never reused, and a class gets a new one when its MRO's
+// dicts change, so an entry whose tag still matches names the __init__ the MRO holds now
+// (borrowed from it). The slot and metaclass checks are repeated on every call: a
+// metaclass's __call__ can change without the class's tag changing.
+struct InitMemoEntry {
+  PyTypeObject* type = nullptr;
+  unsigned int version = 0;
+  PyObject* init = nullptr;
+};
+InitMemoEntry g_init_memo[64];
+
+PyObject* MemoizedPythonInit(PyTypeObject* type, Py_ssize_t nargs) {
+  if (nargs > kMaxInitArgs || Py_TYPE(type)->tp_call != PyType_Type.tp_call ||
+      type->tp_new != PyBaseObject_Type.tp_new || type->tp_init == PyBaseObject_Type.tp_init ||
+      (type->tp_flags & (Py_TPFLAGS_HEAPTYPE | Py_TPFLAGS_IS_ABSTRACT)) != Py_TPFLAGS_HEAPTYPE) {
+    return nullptr;
+  }
+  InitMemoEntry& e = g_init_memo[(reinterpret_cast<uintptr_t>(type) >> 6) % 64];
+  const unsigned int version =
+      (type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) != 0 ? type->tp_version_tag : 0;
+  if (e.type == type && e.version == version && version != 0) return e.init;
+  PyObject* init = PythonInit(type, nargs);
+  // The lookup assigned the class a tag if it could.
+  const unsigned int after =
+      (type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) != 0 ? type->tp_version_tag : 0;
+  if (init != nullptr && after != 0) e = {type, after, init};
+  return init;
+}
+
 // A site's C-call cache entry for a class PythonInit takes (vectorcall's convention, the class
 // first): what type_call, object_new and slot_tp_init do for it, the object from object_new
 // and __init__ called through its vectorcall with the object first, without the argument
@@ -496,7 +527,8 @@ PyObject* a64_instantiate(PyObject* callable, PyObject* const* args, size_t narg
                           PyObject* kwnames) {
   const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   auto* type = reinterpret_cast<PyTypeObject*>(callable);
-  PyObject* init = kwnames == nullptr && PyType_Check(callable) ? PythonInit(type, nargs) : nullptr;
+  PyObject* init =
+      kwnames == nullptr && PyType_Check(callable) ? MemoizedPythonInit(type, nargs) : nullptr;
   if (init == nullptr) return PyObject_Vectorcall(callable, args, nargsf, kwnames);
   // object_new itself, with no arguments: tp_alloc, then the instance's inline values (3.11's
   // _PyObject_InitializeDict), without which every attribute site of the object would miss.
@@ -507,7 +539,11 @@ PyObject* a64_instantiate(PyObject* callable, PyObject* const* args, size_t narg
   stack[0] = self;
   for (Py_ssize_t i = 0; i < nargs; i++) stack[1 + i] = args[i];
   Py_INCREF(init);  // the MRO's dicts hold it, but __init__ may replace itself
-  PyObject* res = PyObject_Vectorcall(init, stack, static_cast<size_t>(nargs) + 1, nullptr);
+  // A compiled __init__ is entered directly, as its vectorcall would (JitVectorcall).
+  const size_t nargsf_init = static_cast<size_t>(nargs) + 1;
+  PyObject* res = IsCompiledFunction(init) ? python::CallCompiled(CurrentThreadState(), init, stack,
+                                                                  nargsf_init, nullptr)
+                                           : PyObject_Vectorcall(init, stack, nargsf_init, nullptr);
   Py_DECREF(init);
   if (res != Py_None) {
     if (res != nullptr) {

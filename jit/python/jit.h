@@ -152,6 +152,9 @@ struct Stats {
   // Of the entries, generator and coroutine resumes by next(), `yield from` or `await` that
   // skipped the eval-frame hook (jit.cc JitGenIterNext, JitAmSend).
   int64_t resumed_entries = 0;
+  // Binary operators whose class's Python method compiled code called straight
+  // (a64_binary_object), without PyNumber_* and the class's slot.
+  int64_t operator_calls = 0;
   int64_t deopts = 0;  // of which left for the interpreter
   // Function frames (not module or class bodies) the interpreter ran: not compiled (yet),
   // or an entry compiled code does not take (a generator being made, a throw(), tracing).

@@ -161,7 +161,8 @@ std::string StatsSummary() {
     << s.direct_entries << " called directly by compiled code, " << s.stub_entries
     << " of them entered by the guest call stub, " << s.resumed_entries
     << " generator resumes without the eval-frame hook), deopts " << s.deopts
-    << "\na64jit: exceptions caught by compiled handlers " << s.caught
+    << "\na64jit: binary operators called straight to their class's Python method "
+    << s.operator_calls << "\na64jit: exceptions caught by compiled handlers " << s.caught
     << ", left compiled frames without the interpreter " << s.unwinds << "\n";
   o << "a64jit: entries on other threads " << s.other_thread_entries << ", eval-breaker calls "
     << s.breaker_calls << "\n";
@@ -201,6 +202,7 @@ std::string StatsJson() {
                               {"direct_entries", s.direct_entries},
                               {"stub_entries", s.stub_entries},
                               {"resumed_entries", s.resumed_entries},
+                              {"operator_calls", s.operator_calls},
                               {"deopts", s.deopts},
                               {"interpreted_entries", s.interpreted_entries},
                               {"bodies", s.bodies},

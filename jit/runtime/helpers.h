@@ -59,6 +59,7 @@ struct _PyInterpreterFrame;
   X(a64_for_iter,                   kNone, kOwn)        \
   X(a64_power,                      kNone, kNull)       \
   X(a64_inplace_power,              kNone, kNull)       \
+  X(a64_binary_object,              kNone, kNull)       \
   X(a64_make_cell,                  kNone, kNegative)   \
   X(a64_build_set,                  kAll,  kNull)       \
   X(a64_dict_update,                kNone, kNegative)   \
@@ -231,6 +232,10 @@ PyObject* a64_make_function(_PyInterpreterFrame* frame, PyObject** items, int64_
 PyObject* a64_for_iter(PyObject* iter);
 PyObject* a64_power(PyObject* a, PyObject* b);
 PyObject* a64_inplace_power(PyObject* a, PyObject* b);
+// BINARY_OP (nb: its NB_* oparg) where the operands are not expected to be numbers: two
+// operands of one class that defines the operator in Python call it directly
+// (jit/python/helpers_dunders.cc); anything else is PyNumber_*'s.
+PyObject* a64_binary_object(PyObject* a, PyObject* b, int64_t nb);
 
 // ---- Cells and closures (definitions in jit/python/helpers_closures.cc) ----
 // MAKE_CELL: localsplus[index] becomes a new cell holding its old value (which may be NULL).

@@ -1,0 +1,274 @@
+// a64_binary_object, declared in jit/runtime/helpers.h: BINARY_OP's generic path at a site
+// whose operands are not expected to be numbers, with a shorter way for the case
+// operator-overloading classes make common, both operands of one class that defines the
+// operator in Python (`Vec.__add__`).
+//
+// For that case 3.11 runs PyNumber_Add, binary_op1, the class's slot_nb_add (the slot a class
+// gets when its MRO defines __add__ in Python), a method-cache lookup of "__add__" and a
+// vectorcall. Under QEMU that is about 175 guest instructions around the call itself. Here a
+// memo by class and version tag gives the function, which is called directly, and a compiled
+// one without its vectorcall (jit.h's CallCompiled).
+//
+// What stock does for two operands of one class whose slot is the Python one: binary_op1 calls
+// only the left operand's slot (the right one is the same), slot_nb_add calls the left
+// operand's __add__(right) and returns what it returns, NotImplemented included, and then
+// PyNumber_Add tries sequence concatenation before raising "unsupported operand type(s)".
+// A class defined in Python has no sequence concatenation or repetition of its own (3.11's
+// slotdefs leave sq_concat and sq_repeat NULL for __add__ and __mul__), but one can inherit
+// them from a C base (a list subclass): such classes take PyNumber_* as before. An in-place
+// operator whose class has no in-place slot (no __iadd__) is the plain operator, as
+// binary_iop1 makes it; a class with one takes PyNumber_InPlace*.
+#include <Python.h>
+#include <opcode.h>
+
+#include <cstdint>
+
+#include "jit/python/interp_state.h"
+#include "jit/python/jit.h"
+#include "jit/python/runtime_state.h"
+#include "jit/runtime/helpers.h"
+
+namespace a64jit::runtime {
+
+namespace {
+
+// BINARY_OP's NB_* codes, in order: the operator's dunder, its plain NB_* code (the same for
+// the plain operators), the spelling of stock's error, and PyNumber_* for everything else.
+struct BinaryOperator {
+  const char* dunder;
+  int plain;
+  const char* spelling;
+  binaryfunc generic;
+};
+
+PyObject* Power(PyObject* a, PyObject* b) { return PyNumber_Power(a, b, Py_None); }
+PyObject* InPlacePower(PyObject* a, PyObject* b) { return PyNumber_InPlacePower(a, b, Py_None); }
+
+const BinaryOperator kOperators[] = {
+    {"__add__", NB_ADD, "+", PyNumber_Add},
+    {"__and__", NB_AND, "&", PyNumber_And},
+    {"__floordiv__", NB_FLOOR_DIVIDE, "//", PyNumber_FloorDivide},
+    {"__lshift__", NB_LSHIFT, "<<", PyNumber_Lshift},
+    {"__matmul__", NB_MATRIX_MULTIPLY, "@", PyNumber_MatrixMultiply},
+    {"__mul__", NB_MULTIPLY, "*", PyNumber_Multiply},
+    {"__mod__", NB_REMAINDER, "%", PyNumber_Remainder},
+    {"__or__", NB_OR, "|", PyNumber_Or},
+    {nullptr, NB_POWER, "**", Power},  // ternary in 3.11 (a third operand): never taken here
+    {"__rshift__", NB_RSHIFT, ">>", PyNumber_Rshift},
+    {"__sub__", NB_SUBTRACT, "-", PyNumber_Subtract},
+    {"__truediv__", NB_TRUE_DIVIDE, "/", PyNumber_TrueDivide},
+    {"__xor__", NB_XOR, "^", PyNumber_Xor},
+    {"__add__", NB_ADD, "+=", PyNumber_InPlaceAdd},
+    {"__and__", NB_AND, "&=", PyNumber_InPlaceAnd},
+    {"__floordiv__", NB_FLOOR_DIVIDE, "//=", PyNumber_InPlaceFloorDivide},
+    {"__lshift__", NB_LSHIFT, "<<=", PyNumber_InPlaceLshift},
+    {"__matmul__", NB_MATRIX_MULTIPLY, "@=", PyNumber_InPlaceMatrixMultiply},
+    {"__mul__", NB_MULTIPLY, "*=", PyNumber_InPlaceMultiply},
+    {"__mod__", NB_REMAINDER, "%=", PyNumber_InPlaceRemainder},
+    {"__or__", NB_OR, "|=", PyNumber_InPlaceOr},
+    {nullptr, NB_POWER, "**=", InPlacePower},
+    {"__rshift__", NB_RSHIFT, ">>=", PyNumber_InPlaceRshift},
+    {"__sub__", NB_SUBTRACT, "-=", PyNumber_InPlaceSubtract},
+    {"__truediv__", NB_TRUE_DIVIDE, "/=", PyNumber_InPlaceTrueDivide},
+    {"__xor__", NB_XOR, "^=", PyNumber_InPlaceXor},
+};
+constexpr int kOperatorCount = sizeof(kOperators) / sizeof(kOperators[0]);
+static_assert(kOperatorCount == NB_INPLACE_XOR + 1, "one row per NB_* code");
+
+// The number slot of NB_* code `nb` (a plain one) in `m`, and the in-place slot of an
+// in-place code (NULL for a plain one).
+binaryfunc PlainSlot(const PyNumberMethods* m, int nb) {
+  switch (nb) {
+    case NB_ADD:
+      return m->nb_add;
+    case NB_AND:
+      return m->nb_and;
+    case NB_FLOOR_DIVIDE:
+      return m->nb_floor_divide;
+    case NB_LSHIFT:
+      return m->nb_lshift;
+    case NB_MATRIX_MULTIPLY:
+      return m->nb_matrix_multiply;
+    case NB_MULTIPLY:
+      return m->nb_multiply;
+    case NB_REMAINDER:
+      return m->nb_remainder;
+    case NB_OR:
+      return m->nb_or;
+    case NB_RSHIFT:
+      return m->nb_rshift;
+    case NB_SUBTRACT:
+      return m->nb_subtract;
+    case NB_TRUE_DIVIDE:
+      return m->nb_true_divide;
+    case NB_XOR:
+      return m->nb_xor;
+    default:
+      return nullptr;
+  }
+}
+
+binaryfunc InPlaceSlot(const PyNumberMethods* m, int nb) {
+  switch (nb) {
+    case NB_INPLACE_ADD:
+      return m->nb_inplace_add;
+    case NB_INPLACE_AND:
+      return m->nb_inplace_and;
+    case NB_INPLACE_FLOOR_DIVIDE:
+      return m->nb_inplace_floor_divide;
+    case NB_INPLACE_LSHIFT:
+      return m->nb_inplace_lshift;
+    case NB_INPLACE_MATRIX_MULTIPLY:
+      return m->nb_inplace_matrix_multiply;
+    case NB_INPLACE_MULTIPLY:
+      return m->nb_inplace_multiply;
+    case NB_INPLACE_REMAINDER:
+      return m->nb_inplace_remainder;
+    case NB_INPLACE_OR:
+      return m->nb_inplace_or;
+    case NB_INPLACE_RSHIFT:
+      return m->nb_inplace_rshift;
+    case NB_INPLACE_SUBTRACT:
+      return m->nb_inplace_subtract;
+    case NB_INPLACE_TRUE_DIVIDE:
+      return m->nb_inplace_true_divide;
+    case NB_INPLACE_XOR:
+      return m->nb_inplace_xor;
+    default:
+      return nullptr;
+  }
+}
+
+// The slot functions 3.11 gives a class whose MRO defines each operator in Python
+// (slot_nb_add, ...: static in typeobject.c), read off a class made once with every dunder
+// set to a builtin function: any attribute that is not C's own wrapper of the slot gets the
+// generic slot function. Empty (all NULL) if the class could not be made.
+struct PythonSlots {
+  binaryfunc plain[NB_INPLACE_ADD] = {};
+};
+
+PythonSlots LearnPythonSlots() {
+  PythonSlots slots;
+  PyObject* dict = PyDict_New();
+  PyObject* builtins = PyEval_GetBuiltins();
+  PyObject* any_function = builtins != nullptr ? PyDict_GetItemString(builtins, "len") : nullptr;
+  bool filled = dict != nullptr && any_function != nullptr;
+  for (int nb = 0; filled && nb < NB_INPLACE_ADD; nb++) {
+    if (kOperators[nb].dunder == nullptr) continue;
+    filled = PyDict_SetItemString(dict, kOperators[nb].dunder, any_function) == 0;
+  }
+  PyObject* probe = filled ? PyObject_CallFunction(reinterpret_cast<PyObject*>(&PyType_Type),
+                                                   "s()O", "a64jit_operator_probe", dict)
+                           : nullptr;
+  if (probe != nullptr) {
+    const PyNumberMethods* m = reinterpret_cast<PyTypeObject*>(probe)->tp_as_number;
+    for (int nb = 0; m != nullptr && nb < NB_INPLACE_ADD; nb++) {
+      if (kOperators[nb].dunder != nullptr) slots.plain[nb] = PlainSlot(m, nb);
+    }
+  }
+  if (PyErr_Occurred()) PyErr_Clear();
+  Py_XDECREF(probe);
+  Py_XDECREF(dict);
+  return slots;
+}
+
+const PythonSlots& Slots() {
+  static const PythonSlots slots = LearnPythonSlots();
+  return slots;
+}
+
+// The Python function stock would call for `type` and NB_* code `nb` when both operands are of
+// `type` (the rules in the file's comment), borrowed from the MRO; nullptr when stock would do
+// anything else.
+PyObject* OperatorFunction(PyTypeObject* type, int nb) {
+  const BinaryOperator& op = kOperators[nb];
+  const PyNumberMethods* m = type->tp_as_number;
+  if (op.dunder == nullptr || m == nullptr || (type->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0) {
+    return nullptr;
+  }
+  if (nb >= NB_INPLACE_ADD && InPlaceSlot(m, nb) != nullptr) return nullptr;
+  const binaryfunc python_slot = Slots().plain[op.plain];
+  if (python_slot == nullptr || PlainSlot(m, op.plain) != python_slot) return nullptr;
+  const PySequenceMethods* s = type->tp_as_sequence;
+  if (s != nullptr && (op.plain == NB_ADD || op.plain == NB_MULTIPLY) &&
+      (s->sq_concat != nullptr || s->sq_repeat != nullptr || s->sq_inplace_concat != nullptr ||
+       s->sq_inplace_repeat != nullptr)) {
+    return nullptr;
+  }
+  PyObject* name = PyUnicode_InternFromString(op.dunder);
+  PyObject* function = name != nullptr ? _PyType_Lookup(type, name) : nullptr;
+  Py_XDECREF(name);  // interned: the interpreter keeps it
+  if (PyErr_Occurred()) PyErr_Clear();
+  return function != nullptr && PyFunction_Check(function) ? function : nullptr;
+}
+
+// OperatorFunction's answers by class, version tag and code. A version tag is never reused,
+// and a class gets a new one when its MRO's dicts (and so its slots) change, so an entry whose
+// tag matches still names the function the MRO holds. Only answers that found a function are
+// kept.
+struct OperatorMemoEntry {
+  PyTypeObject* type = nullptr;
+  unsigned int version = 0;
+  int nb = -1;
+  PyObject* function = nullptr;
+};
+OperatorMemoEntry g_operator_memo[64];
+
+unsigned int VersionTag(const PyTypeObject* type) {
+  return (type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) != 0 ? type->tp_version_tag : 0;
+}
+
+// A miss of the memo: the answer, kept in `e` when it found a function. Out of line, so that
+// a hit saves and restores only the registers it uses.
+__attribute__((noinline)) PyObject* FillOperatorMemo(PyTypeObject* type, int nb,
+                                                     OperatorMemoEntry& e) {
+  PyObject* function = OperatorFunction(type, nb);
+  const unsigned int after = VersionTag(type);  // the lookup assigns a tag if it can
+  if (function != nullptr && after != 0) e = {type, after, nb, function};
+  return function;
+}
+
+PyObject* MemoizedOperatorFunction(PyTypeObject* type, int nb) {
+  OperatorMemoEntry& e =
+      g_operator_memo[((reinterpret_cast<uintptr_t>(type) >> 6) ^ static_cast<uintptr_t>(nb)) % 64];
+  const unsigned int version = VersionTag(type);
+  if (e.type == type && e.nb == nb && e.version == version && version != 0) return e.function;
+  return FillOperatorMemo(type, nb, e);
+}
+
+// The function's result as the operator's: NotImplemented from the only method stock tries
+// is its TypeError.
+PyObject* OperatorResult(PyObject* result, PyObject* a, PyObject* b, int nb) {
+  if (result != Py_NotImplemented) return result;
+  Py_DECREF(result);
+  PyErr_Format(PyExc_TypeError, "unsupported operand type(s) for %.100s: '%.100s' and '%.100s'",
+               kOperators[nb].spelling, Py_TYPE(a)->tp_name, Py_TYPE(b)->tp_name);
+  return nullptr;
+}
+
+}  // namespace
+
+PyObject* a64_binary_object(PyObject* a, PyObject* b, int64_t nb) {
+  if (nb < 0 || nb >= kOperatorCount) {  // lowering passes BINARY_OP's own oparg
+    PyErr_Format(PyExc_SystemError, "a64_binary_object: no binary operator %lld",
+                 static_cast<long long>(nb));
+    return nullptr;
+  }
+  PyTypeObject* type = Py_TYPE(a);
+  PyObject* function = nullptr;
+  if (type == Py_TYPE(b) && (type->tp_flags & Py_TPFLAGS_HEAPTYPE) != 0) {
+    function = MemoizedOperatorFunction(type, static_cast<int>(nb));
+  }
+  if (function == nullptr) return kOperators[nb].generic(a, b);
+  python::TheRuntime().stats.operator_calls++;
+  PyObject* args[2] = {a, b};
+  Py_INCREF(function);  // as slot_nb_add's lookup does: the method may replace itself
+  PyObject* result =
+      python::IsJitVectorcall(reinterpret_cast<PyFunctionObject*>(function)->vectorcall)
+          ? python::CallCompiled(CurrentThreadState(), function, args, 2, nullptr)
+          : PyObject_Vectorcall(function, args, 2, nullptr);
+  Py_DECREF(function);
+  return result != nullptr ? OperatorResult(result, a, b, static_cast<int>(nb)) : nullptr;
+}
+
+}  // namespace a64jit::runtime
