@@ -46,7 +46,7 @@ elif case == "thread":  # the main thread blocked in join: the waker takes the G
     facts("thread other_thread_entries=%d" % (a64jit.stats()["other_thread_entries"] > 0))
 elif case == "disable":
     a64jit.disable()
-    time.sleep(0.5)
+    time.sleep(1.5)  # past the 1000 ms delay the test gives: a hook would be in by then
     facts("disabled enabled=%d" % a64jit.is_enabled())
 elif case == "enable":  # a program switching the JIT on itself: the hook at once
     a64jit.disable()

@@ -23,7 +23,7 @@ check "forked while waiting: the parent's hook" grep -q '^parent hooked=1 compil
 "${run[@]}" --start-delay=100 $prog thread > "$log" 2>&1
 check "main thread in a join: the hook, and the worker's calls compiled" \
   grep -q '^thread other_thread_entries=1 hooked=1 compiled=1' "$log"
-"${run[@]}" --start-delay=100 $prog disable > "$log" 2>&1
+"${run[@]}" --start-delay=1000 $prog disable > "$log" 2>&1
 check "disabled within the delay: the hook never goes in" \
   grep -q '^disabled enabled=0 hooked=0' "$log"
 "${run[@]}" --start-delay=100000 $prog enable > "$log" 2>&1
