@@ -128,16 +128,18 @@ bool Lowerer::GenericIntoLocal(const Instr& in) {
   return true;
 }
 
-// Whether BINARY_OP `in` may apply an operator a class defines in Python to two of its
-// instances, which a64_binary_object calls directly: 3.11 specialised the site to no number or
-// str form, neither operand is a constant (co_consts holds no instance of a class), and the
-// operator is not `**` (ternary in 3.11, with a third operand a64_binary_object does not
-// take).
+// Whether BINARY_OP `in` may apply an operator a class defines in Python, which
+// a64_binary_object calls directly: 3.11 specialised the site to no number or str form, the
+// left operand is not a constant (co_consts holds no instance of a class), the right one is
+// not a constant other than an int or a float (`v * 2`), and the operator is not `**`
+// (ternary in 3.11, with a third operand a64_binary_object does not take).
 bool Lowerer::MayOverloadOperator(const Instr& in) const {
   if (in.feedback != Feedback::kNone || in.imm == NB_POWER || in.imm == NB_INPLACE_POWER) {
     return false;
   }
-  return !ConstIndex(in.args[0]) && !ConstIndex(in.args[1]);
+  const ConstKind right = ConstKindOf(in.args[1]);
+  return !ConstIndex(in.args[0]) &&
+         (!ConstIndex(in.args[1]) || right == ConstKind::kInt || right == ConstKind::kFloat);
 }
 
 // BINARY_OP with inline forms, as 3.11's specialised BINARY_OPs have: ints of at most one

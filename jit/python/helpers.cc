@@ -16,6 +16,7 @@
 #include "jit/python/jit.h"
 #include "jit/python/method_trampolines.h"
 #include "jit/python/site_entry.h"
+#include "jit/python/type_memo.h"
 #include "jit/runtime/helpers.h"
 
 namespace a64jit::runtime {
@@ -486,18 +487,11 @@ PyObject* PythonInit(PyTypeObject* type, Py_ssize_t nargs) {
   return init != nullptr && PyFunction_Check(init) ? init : nullptr;
 }
 
-// PythonInit's lookup of __init__, remembered by class and version tag: the lookup (3.11's
+// PythonInit's lookups that found an __init__, by class (type_memo.h): the lookup (3.11's
 // method cache, a hash of the version and the name) was about 50 guest instructions of each
-// instantiation. A version tag is never reused, and a class gets a new one when its MRO's
-// dicts change, so an entry whose tag still matches names the __init__ the MRO holds now
-// (borrowed from it). The slot and metaclass checks are repeated on every call: a
-// metaclass's __call__ can change without the class's tag changing.
-struct InitMemoEntry {
-  PyTypeObject* type = nullptr;
-  unsigned int version = 0;
-  PyObject* init = nullptr;
-};
-InitMemoEntry g_init_memo[64];
+// instantiation. The slot and metaclass checks are repeated on every call: a metaclass's
+// __call__ can change without the class's tag changing.
+python::TypeMemo<PyObject*> g_inits;
 
 PyObject* MemoizedPythonInit(PyTypeObject* type, Py_ssize_t nargs) {
   if (nargs > kMaxInitArgs || Py_TYPE(type)->tp_call != PyType_Type.tp_call ||
@@ -505,15 +499,9 @@ PyObject* MemoizedPythonInit(PyTypeObject* type, Py_ssize_t nargs) {
       (type->tp_flags & (Py_TPFLAGS_HEAPTYPE | Py_TPFLAGS_IS_ABSTRACT)) != Py_TPFLAGS_HEAPTYPE) {
     return nullptr;
   }
-  InitMemoEntry& e = g_init_memo[(reinterpret_cast<uintptr_t>(type) >> 6) % 64];
-  const unsigned int version =
-      (type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) != 0 ? type->tp_version_tag : 0;
-  if (e.type == type && e.version == version && version != 0) return e.init;
+  if (PyObject* const* init = g_inits.Find(type, 0)) return *init;
   PyObject* init = PythonInit(type, nargs);
-  // The lookup assigned the class a tag if it could.
-  const unsigned int after =
-      (type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) != 0 ? type->tp_version_tag : 0;
-  if (init != nullptr && after != 0) e = {type, after, init};
+  if (init != nullptr) g_inits.Put(type, 0, init);  // the lookup assigned a tag if it could
   return init;
 }
 

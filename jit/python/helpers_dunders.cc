@@ -13,6 +13,15 @@
 // only the left operand's slot (the right one is the same), slot_nb_add calls the left
 // operand's __add__(right) and returns what it returns, NotImplemented included, and then
 // PyNumber_Add tries sequence concatenation before raising "unsupported operand type(s)".
+// Two other right operands are taken the same way (RightOperand):
+//   - an exact int or float (`v * 2.0`): slot_nb_add calls __add__ alone, and when that
+//     returns NotImplemented, int's and float's own slots return it too for a left operand
+//     that is neither (a class deriving from int or float takes PyNumber_*);
+//   - an instance of another class with the Python slot that does not derive from the left
+//     one (`Num(2) * Sym("x")`): slot_nb_add calls the left's __add__, and on NotImplemented
+//     the right's __radd__ (the right's slot is the same function, so binary_op1 tries no
+//     other); a right class deriving from the left one is tried first by stock and takes
+//     PyNumber_*.
 // A class defined in Python has no sequence concatenation or repetition of its own (3.11's
 // slotdefs leave sq_concat and sq_repeat NULL for __add__ and __mul__), but one can inherit
 // them from a C base (a list subclass): such classes take PyNumber_* as before. An in-place
@@ -26,6 +35,7 @@
 #include "jit/python/interp_state.h"
 #include "jit/python/jit.h"
 #include "jit/python/runtime_state.h"
+#include "jit/python/type_memo.h"
 #include "jit/runtime/helpers.h"
 
 namespace a64jit::runtime {
@@ -36,6 +46,7 @@ namespace {
 // the plain operators), the spelling of stock's error, and PyNumber_* for everything else.
 struct BinaryOperator {
   const char* dunder;
+  const char* reflected;
   int plain;
   const char* spelling;
   binaryfunc generic;
@@ -45,32 +56,33 @@ PyObject* Power(PyObject* a, PyObject* b) { return PyNumber_Power(a, b, Py_None)
 PyObject* InPlacePower(PyObject* a, PyObject* b) { return PyNumber_InPlacePower(a, b, Py_None); }
 
 const BinaryOperator kOperators[] = {
-    {"__add__", NB_ADD, "+", PyNumber_Add},
-    {"__and__", NB_AND, "&", PyNumber_And},
-    {"__floordiv__", NB_FLOOR_DIVIDE, "//", PyNumber_FloorDivide},
-    {"__lshift__", NB_LSHIFT, "<<", PyNumber_Lshift},
-    {"__matmul__", NB_MATRIX_MULTIPLY, "@", PyNumber_MatrixMultiply},
-    {"__mul__", NB_MULTIPLY, "*", PyNumber_Multiply},
-    {"__mod__", NB_REMAINDER, "%", PyNumber_Remainder},
-    {"__or__", NB_OR, "|", PyNumber_Or},
-    {nullptr, NB_POWER, "**", Power},  // ternary in 3.11 (a third operand): never taken here
-    {"__rshift__", NB_RSHIFT, ">>", PyNumber_Rshift},
-    {"__sub__", NB_SUBTRACT, "-", PyNumber_Subtract},
-    {"__truediv__", NB_TRUE_DIVIDE, "/", PyNumber_TrueDivide},
-    {"__xor__", NB_XOR, "^", PyNumber_Xor},
-    {"__add__", NB_ADD, "+=", PyNumber_InPlaceAdd},
-    {"__and__", NB_AND, "&=", PyNumber_InPlaceAnd},
-    {"__floordiv__", NB_FLOOR_DIVIDE, "//=", PyNumber_InPlaceFloorDivide},
-    {"__lshift__", NB_LSHIFT, "<<=", PyNumber_InPlaceLshift},
-    {"__matmul__", NB_MATRIX_MULTIPLY, "@=", PyNumber_InPlaceMatrixMultiply},
-    {"__mul__", NB_MULTIPLY, "*=", PyNumber_InPlaceMultiply},
-    {"__mod__", NB_REMAINDER, "%=", PyNumber_InPlaceRemainder},
-    {"__or__", NB_OR, "|=", PyNumber_InPlaceOr},
-    {nullptr, NB_POWER, "**=", InPlacePower},
-    {"__rshift__", NB_RSHIFT, ">>=", PyNumber_InPlaceRshift},
-    {"__sub__", NB_SUBTRACT, "-=", PyNumber_InPlaceSubtract},
-    {"__truediv__", NB_TRUE_DIVIDE, "/=", PyNumber_InPlaceTrueDivide},
-    {"__xor__", NB_XOR, "^=", PyNumber_InPlaceXor},
+    {"__add__", "__radd__", NB_ADD, "+", PyNumber_Add},
+    {"__and__", "__rand__", NB_AND, "&", PyNumber_And},
+    {"__floordiv__", "__rfloordiv__", NB_FLOOR_DIVIDE, "//", PyNumber_FloorDivide},
+    {"__lshift__", "__rlshift__", NB_LSHIFT, "<<", PyNumber_Lshift},
+    {"__matmul__", "__rmatmul__", NB_MATRIX_MULTIPLY, "@", PyNumber_MatrixMultiply},
+    {"__mul__", "__rmul__", NB_MULTIPLY, "*", PyNumber_Multiply},
+    {"__mod__", "__rmod__", NB_REMAINDER, "%", PyNumber_Remainder},
+    {"__or__", "__ror__", NB_OR, "|", PyNumber_Or},
+    {nullptr, nullptr, NB_POWER, "**",
+     Power},  // ternary in 3.11 (a third operand): never taken here
+    {"__rshift__", "__rrshift__", NB_RSHIFT, ">>", PyNumber_Rshift},
+    {"__sub__", "__rsub__", NB_SUBTRACT, "-", PyNumber_Subtract},
+    {"__truediv__", "__rtruediv__", NB_TRUE_DIVIDE, "/", PyNumber_TrueDivide},
+    {"__xor__", "__rxor__", NB_XOR, "^", PyNumber_Xor},
+    {"__add__", "__radd__", NB_ADD, "+=", PyNumber_InPlaceAdd},
+    {"__and__", "__rand__", NB_AND, "&=", PyNumber_InPlaceAnd},
+    {"__floordiv__", "__rfloordiv__", NB_FLOOR_DIVIDE, "//=", PyNumber_InPlaceFloorDivide},
+    {"__lshift__", "__rlshift__", NB_LSHIFT, "<<=", PyNumber_InPlaceLshift},
+    {"__matmul__", "__rmatmul__", NB_MATRIX_MULTIPLY, "@=", PyNumber_InPlaceMatrixMultiply},
+    {"__mul__", "__rmul__", NB_MULTIPLY, "*=", PyNumber_InPlaceMultiply},
+    {"__mod__", "__rmod__", NB_REMAINDER, "%=", PyNumber_InPlaceRemainder},
+    {"__or__", "__ror__", NB_OR, "|=", PyNumber_InPlaceOr},
+    {nullptr, nullptr, NB_POWER, "**=", InPlacePower},
+    {"__rshift__", "__rrshift__", NB_RSHIFT, ">>=", PyNumber_InPlaceRshift},
+    {"__sub__", "__rsub__", NB_SUBTRACT, "-=", PyNumber_InPlaceSubtract},
+    {"__truediv__", "__rtruediv__", NB_TRUE_DIVIDE, "/=", PyNumber_InPlaceTrueDivide},
+    {"__xor__", "__rxor__", NB_XOR, "^=", PyNumber_InPlaceXor},
 };
 constexpr int kOperatorCount = sizeof(kOperators) / sizeof(kOperators[0]);
 static_assert(kOperatorCount == NB_INPLACE_XOR + 1, "one row per NB_* code");
@@ -177,24 +189,26 @@ const PythonSlots& Slots() {
   return slots;
 }
 
-// The Python function stock would call for `type` and NB_* code `nb` when both operands are of
-// `type` (the rules in the file's comment), borrowed from the MRO; nullptr when stock would do
+// Whether `type` has 3.11's slot for a class defining operator `op` in Python, and no sequence
+// slot that PyNumber_Add or PyNumber_Multiply would try after NotImplemented.
+bool HasPythonSlot(const PyTypeObject* type, const BinaryOperator& op) {
+  const PyNumberMethods* m = type->tp_as_number;
+  if (m == nullptr || (type->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0) return false;
+  const binaryfunc python_slot = Slots().plain[op.plain];
+  if (python_slot == nullptr || PlainSlot(m, op.plain) != python_slot) return false;
+  const PySequenceMethods* s = type->tp_as_sequence;
+  return s == nullptr || (op.plain != NB_ADD && op.plain != NB_MULTIPLY) ||
+         (s->sq_concat == nullptr && s->sq_repeat == nullptr && s->sq_inplace_concat == nullptr &&
+          s->sq_inplace_repeat == nullptr);
+}
+
+// The Python function stock would call first for a left operand of `type` and NB_* code `nb`
+// (the rules in the file's comment), borrowed from the MRO; nullptr when stock would do
 // anything else.
 PyObject* OperatorFunction(PyTypeObject* type, int nb) {
   const BinaryOperator& op = kOperators[nb];
-  const PyNumberMethods* m = type->tp_as_number;
-  if (op.dunder == nullptr || m == nullptr || (type->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0) {
-    return nullptr;
-  }
-  if (nb >= NB_INPLACE_ADD && InPlaceSlot(m, nb) != nullptr) return nullptr;
-  const binaryfunc python_slot = Slots().plain[op.plain];
-  if (python_slot == nullptr || PlainSlot(m, op.plain) != python_slot) return nullptr;
-  const PySequenceMethods* s = type->tp_as_sequence;
-  if (s != nullptr && (op.plain == NB_ADD || op.plain == NB_MULTIPLY) &&
-      (s->sq_concat != nullptr || s->sq_repeat != nullptr || s->sq_inplace_concat != nullptr ||
-       s->sq_inplace_repeat != nullptr)) {
-    return nullptr;
-  }
+  if (op.dunder == nullptr || !HasPythonSlot(type, op)) return nullptr;
+  if (nb >= NB_INPLACE_ADD && InPlaceSlot(type->tp_as_number, nb) != nullptr) return nullptr;
   PyObject* name = PyUnicode_InternFromString(op.dunder);
   PyObject* function = name != nullptr ? _PyType_Lookup(type, name) : nullptr;
   Py_XDECREF(name);  // interned: the interpreter keeps it
@@ -202,41 +216,73 @@ PyObject* OperatorFunction(PyTypeObject* type, int nb) {
   return function != nullptr && PyFunction_Check(function) ? function : nullptr;
 }
 
-// OperatorFunction's answers by class, version tag and code. A version tag is never reused,
-// and a class gets a new one when its MRO's dicts (and so its slots) change, so an entry whose
-// tag matches still names the function the MRO holds. Only answers that found a function are
-// kept.
-struct OperatorMemoEntry {
+// OperatorFunction's answers that found a function, by class and NB_* code (type_memo.h).
+struct OperatorEntry {
   PyTypeObject* type = nullptr;
-  unsigned int version = 0;
-  int nb = -1;
-  PyObject* function = nullptr;
+  PyObject* function = nullptr;  // borrowed from the MRO
+  bool scalars = false;  // an int or float right operand's slots return NotImplemented for it
 };
-OperatorMemoEntry g_operator_memo[64];
+python::TypeMemo<OperatorEntry> g_operators;
 
-unsigned int VersionTag(const PyTypeObject* type) {
-  return (type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) != 0 ? type->tp_version_tag : 0;
+// A miss of the memo: the answer, remembered when it found a function. Out of line, so that a
+// hit saves and restores only the registers it uses.
+__attribute__((noinline)) OperatorEntry FillOperatorMemo(PyTypeObject* type, int nb) {
+  const OperatorEntry answer{
+      type, OperatorFunction(type, nb),
+      !PyType_IsSubtype(type, &PyLong_Type) && !PyType_IsSubtype(type, &PyFloat_Type)};
+  if (answer.function != nullptr) g_operators.Put(type, nb, answer);
+  return answer;
 }
 
-// A miss of the memo: the answer, kept in `e` when it found a function. Out of line, so that
-// a hit saves and restores only the registers it uses.
-__attribute__((noinline)) PyObject* FillOperatorMemo(PyTypeObject* type, int nb,
-                                                     OperatorMemoEntry& e) {
-  PyObject* function = OperatorFunction(type, nb);
-  const unsigned int after = VersionTag(type);  // the lookup assigns a tag if it can
-  if (function != nullptr && after != 0) e = {type, after, nb, function};
-  return function;
+OperatorEntry MemoizedOperator(PyTypeObject* type, int nb) {
+  const OperatorEntry* e = g_operators.Find(type, nb);
+  return e != nullptr ? *e : FillOperatorMemo(type, nb);
 }
 
-PyObject* MemoizedOperatorFunction(PyTypeObject* type, int nb) {
-  OperatorMemoEntry& e =
-      g_operator_memo[((reinterpret_cast<uintptr_t>(type) >> 6) ^ static_cast<uintptr_t>(nb)) % 64];
-  const unsigned int version = VersionTag(type);
-  if (e.type == type && e.nb == nb && e.version == version && version != 0) return e.function;
-  return FillOperatorMemo(type, nb, e);
+// What stock does after the left operand's method for right operand `right`: kGeneric, not one
+// of the cases taken here; kAlone, nothing more (NotImplemented is its TypeError); kReflected,
+// the right operand's reflected method on NotImplemented.
+enum class Right { kGeneric, kAlone, kReflected };
+
+Right RightOperand(const OperatorEntry& left, PyTypeObject* right, int nb) {
+  if (right == left.type) return Right::kAlone;
+  if (right == &PyLong_Type || right == &PyFloat_Type) {
+    return left.scalars ? Right::kAlone : Right::kGeneric;
+  }
+  const BinaryOperator& op = kOperators[nb];
+  if (!HasPythonSlot(right, op) || PyType_IsSubtype(right, left.type)) return Right::kGeneric;
+  return Right::kReflected;
 }
 
-// The function's result as the operator's: NotImplemented from the only method stock tries
+// The right operand's reflected method called as 3.11's slot_nb_add calls it (lookup_maybe_method
+// and vectorcall_maybe): NotImplemented when the class has none, a function called with the
+// right operand first, another descriptor bound to it first.
+PyObject* CallReflected(PyObject* right, PyObject* left, int nb) {
+  PyObject* name = PyUnicode_InternFromString(kOperators[nb].reflected);
+  if (name == nullptr) return nullptr;
+  PyObject* method = _PyType_Lookup(Py_TYPE(right), name);
+  Py_DECREF(name);  // interned: the interpreter keeps it
+  if (method == nullptr) return PyErr_Occurred() ? nullptr : Py_NewRef(Py_NotImplemented);
+  PyObject* result;
+  if (PyType_HasFeature(Py_TYPE(method), Py_TPFLAGS_METHOD_DESCRIPTOR)) {
+    Py_INCREF(method);
+    PyObject* args[2] = {right, left};
+    result = PyObject_Vectorcall(method, args, 2, nullptr);
+  } else {
+    descrgetfunc get = Py_TYPE(method)->tp_descr_get;
+    if (get == nullptr) {
+      Py_INCREF(method);
+    } else {
+      method = get(method, right, reinterpret_cast<PyObject*>(Py_TYPE(right)));
+      if (method == nullptr) return nullptr;
+    }
+    result = PyObject_CallOneArg(method, left);
+  }
+  Py_DECREF(method);
+  return result;
+}
+
+// The function's result as the operator's: NotImplemented from the last method stock tries
 // is its TypeError.
 PyObject* OperatorResult(PyObject* result, PyObject* a, PyObject* b, int nb) {
   if (result != Py_NotImplemented) return result;
@@ -255,12 +301,14 @@ PyObject* a64_binary_object(PyObject* a, PyObject* b, int64_t nb) {
     return nullptr;
   }
   PyTypeObject* type = Py_TYPE(a);
-  PyObject* function = nullptr;
-  if (type == Py_TYPE(b) && (type->tp_flags & Py_TPFLAGS_HEAPTYPE) != 0) {
-    function = MemoizedOperatorFunction(type, static_cast<int>(nb));
-  }
-  if (function == nullptr) return kOperators[nb].generic(a, b);
+  if ((type->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0) return kOperators[nb].generic(a, b);
+  const OperatorEntry left = MemoizedOperator(type, static_cast<int>(nb));
+  const Right right = left.function != nullptr
+                          ? RightOperand(left, Py_TYPE(b), static_cast<int>(nb))
+                          : Right::kGeneric;
+  if (right == Right::kGeneric) return kOperators[nb].generic(a, b);
   python::TheRuntime().stats.operator_calls++;
+  PyObject* function = left.function;
   PyObject* args[2] = {a, b};
   Py_INCREF(function);  // as slot_nb_add's lookup does: the method may replace itself
   PyObject* result =
@@ -268,6 +316,10 @@ PyObject* a64_binary_object(PyObject* a, PyObject* b, int64_t nb) {
           ? python::CallCompiled(CurrentThreadState(), function, args, 2, nullptr)
           : PyObject_Vectorcall(function, args, 2, nullptr);
   Py_DECREF(function);
+  if (result == Py_NotImplemented && right == Right::kReflected) {
+    Py_DECREF(result);
+    result = CallReflected(b, a, static_cast<int>(nb));
+  }
   return result != nullptr ? OperatorResult(result, a, b, static_cast<int>(nb)) : nullptr;
 }
 

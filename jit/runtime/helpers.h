@@ -232,9 +232,10 @@ PyObject* a64_make_function(_PyInterpreterFrame* frame, PyObject** items, int64_
 PyObject* a64_for_iter(PyObject* iter);
 PyObject* a64_power(PyObject* a, PyObject* b);
 PyObject* a64_inplace_power(PyObject* a, PyObject* b);
-// BINARY_OP (nb: its NB_* oparg) where the operands are not expected to be numbers: two
-// operands of one class that defines the operator in Python call it directly
-// (jit/python/helpers_dunders.cc); anything else is PyNumber_*'s.
+// BINARY_OP (nb: its NB_* oparg) where the operands are not expected to be numbers: a left
+// operand whose class defines the operator in Python has it called directly, with a right
+// operand of its class, an int or float, or another such class (jit/python/helpers_dunders.cc
+// says when); anything else is PyNumber_*'s.
 PyObject* a64_binary_object(PyObject* a, PyObject* b, int64_t nb);
 
 // ---- Cells and closures (definitions in jit/python/helpers_closures.cc) ----

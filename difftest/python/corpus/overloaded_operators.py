@@ -5,7 +5,10 @@
 # code calls straight to the class's method (a64_binary_object), and instantiation of classes
 # whose __init__ the runtime remembers by version tag. Each case stock treats in its own
 # way must still be treated so: NotImplemented from the only method tried, an in-place
-# operator with and without __iadd__, a list subclass's NotImplemented, a method replaced, deleted or made a staticmethod after the sites compiled,
+# operator with and without __iadd__, a list subclass's NotImplemented, an int or float on
+# the right (and a class deriving from int, whose NotImplemented int's own slot answers),
+# another class on the right (its reflected method after NotImplemented: a function, a
+# staticmethod, none; a class deriving from the left one, which stock asks first), a method replaced, deleted or made a staticmethod after the sites compiled,
 # operands of two classes, an exception raised in the method, and an __init__ replaced on a
 # base class or returning a value.
 
@@ -111,6 +114,84 @@ def run():
     return out
 
 
+class Scaled:
+    def __init__(self, v):
+        self.v = v
+
+    def __mul__(self, o):
+        if isinstance(o, (int, float)):
+            return Scaled(self.v * o)
+        return NotImplemented
+
+    def __sub__(self, o):
+        return NotImplemented
+
+
+class MyInt(int):
+    def __add__(self, o):
+        return NotImplemented  # int's own slot then adds
+
+
+class Left:
+    def __mul__(self, o):
+        return NotImplemented if o.defer else "Left*%s" % type(o).__name__
+
+    def __add__(self, o):
+        return NotImplemented
+
+
+class RightFn:
+    defer = True
+
+    def __rmul__(self, o):
+        return "RightFn.__rmul__(%s)" % type(o).__name__
+
+    def __mul__(self, o):
+        return "RightFn*"
+
+
+class RightStatic:
+    defer = True
+    __rmul__ = staticmethod(lambda o: "static rmul %s" % type(o).__name__)
+
+    def __mul__(self, o):
+        return "RightStatic*"
+
+
+class RightNone:
+    defer = True
+
+    def __mul__(self, o):
+        return "RightNone*"
+
+
+class Eager(RightFn):
+    defer = False
+
+
+class SubLeft(Left):
+    defer = False  # Left.__mul__ would answer, but stock asks SubLeft.__rmul__ first
+
+    def __rmul__(self, o):
+        return "SubLeft.__rmul__ first"
+
+
+def run_mixed():
+    out = []
+    for i in range(15):
+        out.append((mul(Scaled(i), 2).v, mul(Scaled(i), 0.5).v, attempt(sub, Scaled(i), 1)))
+        out.append(attempt(mul, Scaled(i), "x"))
+        out.append((add(MyInt(i), 3), iadd(MyInt(i), 1.5)))
+        out.append((mul(Left(), RightFn()), mul(Left(), Eager()), mul(Left(), RightStatic())))
+        out.append((attempt(mul, Left(), RightNone()), mul(Left(), SubLeft())))
+        out.append(attempt(add, Left(), RightFn()))
+    RightFn.__rmul__ = lambda self, o: "replaced rmul"
+    out.append(mul(Left(), RightFn()))
+    del RightFn.__rmul__
+    out.append(attempt(mul, Left(), RightFn()))
+    return out
+
+
 def run_replaced():
     out = []
     Vec.__add__ = lambda self, o: "lambda %d" % (self.x + o.x)
@@ -149,5 +230,6 @@ def run_init():
 
 print(run())
 print(run())
+print(run_mixed())
 print(run_replaced())
 print(run_init())
