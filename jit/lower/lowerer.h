@@ -485,6 +485,7 @@ class Lowerer {
   int AsciiCharConst(int reg) const;
   bool IsStrConst(int reg) const;
   bool MayOverloadOperator(const Instr& in) const;
+  void CallBinaryObject(const Instr& in);
   int SmallIntValue(Operand obj, int slow);
   int BiasedSize(int size) { return Binary(lir::Op::kAdd, V(size), Operand::Imm(1), Type::kI64); }
   int OneDigitValue(Operand obj, int size);
