@@ -2,14 +2,11 @@
 
 #include <structmember.h>
 
+#include "jit/python/type_memo.h"
+
 namespace a64jit::runtime {
 
 namespace {
-
-// The version a lookup in `type` saw (it assigns one when it can), or 0.
-uint32_t VersionOf(PyTypeObject* type) {
-  return (type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) != 0 ? type->tp_version_tag : 0;
-}
 
 // `Cls.name` for a class whose metaclass is exactly `type`: type_getattro finds no attribute
 // of the metaclass's (type's dict never changes), so it returns the class's own attribute
@@ -19,7 +16,7 @@ DescrEntry ClassAttrEntryFor(PyObject* cls, PyObject* name) {
   auto* type = reinterpret_cast<PyTypeObject*>(cls);
   PyObject* attr = _PyType_Lookup(type, name);
   if (attr == nullptr) return {};
-  return {VersionOf(type), DescrKind::kClassAttr, 0, 0, attr, cls};
+  return {python::ValidVersionTag(type), DescrKind::kClassAttr, 0, 0, attr, cls};
 }
 
 }  // namespace
@@ -54,7 +51,7 @@ DictHint DictHintFor(PyObject* obj, PyObject* name, bool store) {
   // A data descriptor of the type would come before the dict.
   PyObject* descr = _PyType_Lookup(type, name);
   if (descr != nullptr && Py_TYPE(descr)->tp_descr_set != nullptr) return {};
-  const uint32_t version = VersionOf(type);
+  const uint32_t version = python::ValidVersionTag(type);
   if (version == 0) return {};
   const Py_ssize_t i = DictIndexOf(reinterpret_cast<PyDictObject*>(dict), name, kMaxHintIndex);
   return i >= 0 ? DictHint{version, static_cast<uint32_t>(i)} : DictHint{};
@@ -69,7 +66,7 @@ DescrEntry DescrEntryFor(PyObject* obj, PyObject* name) {
   if (type->tp_getattro != PyObject_GenericGetAttr) return {};
   PyObject* descr = _PyType_Lookup(type, name);
   if (descr == nullptr) return {};
-  const uint32_t version = VersionOf(type);
+  const uint32_t version = python::ValidVersionTag(type);
   if (Py_TYPE(descr)->tp_descr_get != nullptr && Py_TYPE(descr)->tp_descr_set != nullptr) {
     return {version, DescrKind::kData, 0, 0, descr, nullptr};
   }

@@ -469,40 +469,36 @@ namespace {
 // The most arguments a64_instantiate passes on to __init__ itself (its vector on the stack).
 constexpr Py_ssize_t kMaxInitArgs = 8;
 
+// Lookups that found an __init__, by class (type_memo.h): the lookup (3.11's method cache, a
+// hash of the version and the name) was about 50 guest instructions of each instantiation.
+python::TypeMemo<PyObject*> g_inits;
+
+// PythonInit's lookup when g_inits does not have it, remembered when it finds a function. Out
+// of line, so that a hit takes no static's guard and saves only the registers it uses.
+__attribute__((noinline)) PyObject* LookUpInit(PyTypeObject* type) {
+  static PyObject* const init_name = PyUnicode_InternFromString("__init__");
+  PyObject* init = init_name != nullptr ? _PyType_Lookup(type, init_name) : nullptr;
+  if (init == nullptr || !PyFunction_Check(init)) return nullptr;
+  g_inits.Put(type, 0, init);  // the lookup assigned the class a tag if it could
+  return init;
+}
+
 // The Python function that calling `type` with `nargs` positional arguments runs as
 // __init__ when 3.11's type_call would do nothing else of note: the metaclass does not
 // override __call__, __new__ is object's (which only allocates, for a class that is not
 // abstract and has an __init__ of its own), and __init__ is a Python function (for a heap
 // type its tp_init is then slot_tp_init, which looks it up and calls it with the object
-// first). Borrowed from the type's MRO; nullptr for anything else.
-PyObject* PythonInit(PyTypeObject* type, Py_ssize_t nargs) {
-  static PyObject* const init_name = PyUnicode_InternFromString("__init__");
-  if (nargs > kMaxInitArgs || Py_TYPE(type)->tp_call != PyType_Type.tp_call ||
-      type->tp_new != PyBaseObject_Type.tp_new || type->tp_init == PyBaseObject_Type.tp_init ||
-      (type->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0 ||
-      (type->tp_flags & Py_TPFLAGS_IS_ABSTRACT) != 0 || init_name == nullptr) {
-    return nullptr;
-  }
-  PyObject* init = _PyType_Lookup(type, init_name);
-  return init != nullptr && PyFunction_Check(init) ? init : nullptr;
-}
-
-// PythonInit's lookups that found an __init__, by class (type_memo.h): the lookup (3.11's
-// method cache, a hash of the version and the name) was about 50 guest instructions of each
-// instantiation. The slot and metaclass checks are repeated on every call: a metaclass's
-// __call__ can change without the class's tag changing.
-python::TypeMemo<PyObject*> g_inits;
-
-PyObject* MemoizedPythonInit(PyTypeObject* type, Py_ssize_t nargs) {
+// first). Borrowed from the type's MRO; nullptr for anything else. The slot and metaclass
+// checks run on every call (a metaclass's __call__ can change without the class's tag
+// changing); the lookup is remembered.
+inline PyObject* PythonInit(PyTypeObject* type, Py_ssize_t nargs) {
   if (nargs > kMaxInitArgs || Py_TYPE(type)->tp_call != PyType_Type.tp_call ||
       type->tp_new != PyBaseObject_Type.tp_new || type->tp_init == PyBaseObject_Type.tp_init ||
       (type->tp_flags & (Py_TPFLAGS_HEAPTYPE | Py_TPFLAGS_IS_ABSTRACT)) != Py_TPFLAGS_HEAPTYPE) {
     return nullptr;
   }
-  if (PyObject* const* init = g_inits.Find(type, 0)) return *init;
-  PyObject* init = PythonInit(type, nargs);
-  if (init != nullptr) g_inits.Put(type, 0, init);  // the lookup assigned a tag if it could
-  return init;
+  PyObject* const* init = g_inits.Find(type, 0);
+  return init != nullptr ? *init : LookUpInit(type);
 }
 
 // A site's C-call cache entry for a class PythonInit takes (vectorcall's convention, the class
@@ -515,8 +511,7 @@ PyObject* a64_instantiate(PyObject* callable, PyObject* const* args, size_t narg
                           PyObject* kwnames) {
   const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   auto* type = reinterpret_cast<PyTypeObject*>(callable);
-  PyObject* init =
-      kwnames == nullptr && PyType_Check(callable) ? MemoizedPythonInit(type, nargs) : nullptr;
+  PyObject* init = kwnames == nullptr && PyType_Check(callable) ? PythonInit(type, nargs) : nullptr;
   if (init == nullptr) return PyObject_Vectorcall(callable, args, nargsf, kwnames);
   // object_new itself, with no arguments: tp_alloc, then the instance's inline values (3.11's
   // _PyObject_InitializeDict), without which every attribute site of the object would miss.
@@ -527,11 +522,8 @@ PyObject* a64_instantiate(PyObject* callable, PyObject* const* args, size_t narg
   stack[0] = self;
   for (Py_ssize_t i = 0; i < nargs; i++) stack[1 + i] = args[i];
   Py_INCREF(init);  // the MRO's dicts hold it, but __init__ may replace itself
-  // A compiled __init__ is entered directly, as its vectorcall would (JitVectorcall).
-  const size_t nargsf_init = static_cast<size_t>(nargs) + 1;
-  PyObject* res = IsCompiledFunction(init) ? python::CallCompiled(CurrentThreadState(), init, stack,
-                                                                  nargsf_init, nullptr)
-                                           : PyObject_Vectorcall(init, stack, nargsf_init, nullptr);
+  PyObject* res =
+      python::CallFunction(CurrentThreadState(), init, stack, static_cast<size_t>(nargs) + 1);
   Py_DECREF(init);
   if (res != Py_None) {
     if (res != nullptr) {

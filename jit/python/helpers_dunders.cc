@@ -30,6 +30,7 @@
 #include <Python.h>
 #include <opcode.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "jit/python/interp_state.h"
@@ -42,113 +43,76 @@ namespace a64jit::runtime {
 
 namespace {
 
-// BINARY_OP's NB_* codes, in order: the operator's dunder, its plain NB_* code (the same for
-// the plain operators), the spelling of stock's error, and PyNumber_* for everything else.
+// BINARY_OP's NB_* codes, in order: the operator's dunder and reflected dunder (none for `**`,
+// ternary in 3.11 and never taken here), its plain NB_* code (the same for the plain
+// operators), the spelling of stock's error, what runs for everything else (PyNumber_*, or
+// a64_power's two-operand form), and the PyNumberMethods slot the code names (an in-place
+// code: the in-place slot).
 struct BinaryOperator {
   const char* dunder;
   const char* reflected;
   int plain;
   const char* spelling;
   binaryfunc generic;
+  size_t slot;
 };
 
-PyObject* Power(PyObject* a, PyObject* b) { return PyNumber_Power(a, b, Py_None); }
-PyObject* InPlacePower(PyObject* a, PyObject* b) { return PyNumber_InPlacePower(a, b, Py_None); }
-
 const BinaryOperator kOperators[] = {
-    {"__add__", "__radd__", NB_ADD, "+", PyNumber_Add},
-    {"__and__", "__rand__", NB_AND, "&", PyNumber_And},
-    {"__floordiv__", "__rfloordiv__", NB_FLOOR_DIVIDE, "//", PyNumber_FloorDivide},
-    {"__lshift__", "__rlshift__", NB_LSHIFT, "<<", PyNumber_Lshift},
-    {"__matmul__", "__rmatmul__", NB_MATRIX_MULTIPLY, "@", PyNumber_MatrixMultiply},
-    {"__mul__", "__rmul__", NB_MULTIPLY, "*", PyNumber_Multiply},
-    {"__mod__", "__rmod__", NB_REMAINDER, "%", PyNumber_Remainder},
-    {"__or__", "__ror__", NB_OR, "|", PyNumber_Or},
-    {nullptr, nullptr, NB_POWER, "**",
-     Power},  // ternary in 3.11 (a third operand): never taken here
-    {"__rshift__", "__rrshift__", NB_RSHIFT, ">>", PyNumber_Rshift},
-    {"__sub__", "__rsub__", NB_SUBTRACT, "-", PyNumber_Subtract},
-    {"__truediv__", "__rtruediv__", NB_TRUE_DIVIDE, "/", PyNumber_TrueDivide},
-    {"__xor__", "__rxor__", NB_XOR, "^", PyNumber_Xor},
-    {"__add__", "__radd__", NB_ADD, "+=", PyNumber_InPlaceAdd},
-    {"__and__", "__rand__", NB_AND, "&=", PyNumber_InPlaceAnd},
-    {"__floordiv__", "__rfloordiv__", NB_FLOOR_DIVIDE, "//=", PyNumber_InPlaceFloorDivide},
-    {"__lshift__", "__rlshift__", NB_LSHIFT, "<<=", PyNumber_InPlaceLshift},
-    {"__matmul__", "__rmatmul__", NB_MATRIX_MULTIPLY, "@=", PyNumber_InPlaceMatrixMultiply},
-    {"__mul__", "__rmul__", NB_MULTIPLY, "*=", PyNumber_InPlaceMultiply},
-    {"__mod__", "__rmod__", NB_REMAINDER, "%=", PyNumber_InPlaceRemainder},
-    {"__or__", "__ror__", NB_OR, "|=", PyNumber_InPlaceOr},
-    {nullptr, nullptr, NB_POWER, "**=", InPlacePower},
-    {"__rshift__", "__rrshift__", NB_RSHIFT, ">>=", PyNumber_InPlaceRshift},
-    {"__sub__", "__rsub__", NB_SUBTRACT, "-=", PyNumber_InPlaceSubtract},
-    {"__truediv__", "__rtruediv__", NB_TRUE_DIVIDE, "/=", PyNumber_InPlaceTrueDivide},
-    {"__xor__", "__rxor__", NB_XOR, "^=", PyNumber_InPlaceXor},
+    {"__add__", "__radd__", NB_ADD, "+", PyNumber_Add, offsetof(PyNumberMethods, nb_add)},
+    {"__and__", "__rand__", NB_AND, "&", PyNumber_And, offsetof(PyNumberMethods, nb_and)},
+    {"__floordiv__", "__rfloordiv__", NB_FLOOR_DIVIDE, "//", PyNumber_FloorDivide,
+     offsetof(PyNumberMethods, nb_floor_divide)},
+    {"__lshift__", "__rlshift__", NB_LSHIFT, "<<", PyNumber_Lshift,
+     offsetof(PyNumberMethods, nb_lshift)},
+    {"__matmul__", "__rmatmul__", NB_MATRIX_MULTIPLY, "@", PyNumber_MatrixMultiply,
+     offsetof(PyNumberMethods, nb_matrix_multiply)},
+    {"__mul__", "__rmul__", NB_MULTIPLY, "*", PyNumber_Multiply,
+     offsetof(PyNumberMethods, nb_multiply)},
+    {"__mod__", "__rmod__", NB_REMAINDER, "%", PyNumber_Remainder,
+     offsetof(PyNumberMethods, nb_remainder)},
+    {"__or__", "__ror__", NB_OR, "|", PyNumber_Or, offsetof(PyNumberMethods, nb_or)},
+    {nullptr, nullptr, NB_POWER, "**", a64_power, offsetof(PyNumberMethods, nb_power)},
+    {"__rshift__", "__rrshift__", NB_RSHIFT, ">>", PyNumber_Rshift,
+     offsetof(PyNumberMethods, nb_rshift)},
+    {"__sub__", "__rsub__", NB_SUBTRACT, "-", PyNumber_Subtract,
+     offsetof(PyNumberMethods, nb_subtract)},
+    {"__truediv__", "__rtruediv__", NB_TRUE_DIVIDE, "/", PyNumber_TrueDivide,
+     offsetof(PyNumberMethods, nb_true_divide)},
+    {"__xor__", "__rxor__", NB_XOR, "^", PyNumber_Xor, offsetof(PyNumberMethods, nb_xor)},
+    {"__add__", "__radd__", NB_ADD, "+=", PyNumber_InPlaceAdd,
+     offsetof(PyNumberMethods, nb_inplace_add)},
+    {"__and__", "__rand__", NB_AND, "&=", PyNumber_InPlaceAnd,
+     offsetof(PyNumberMethods, nb_inplace_and)},
+    {"__floordiv__", "__rfloordiv__", NB_FLOOR_DIVIDE, "//=", PyNumber_InPlaceFloorDivide,
+     offsetof(PyNumberMethods, nb_inplace_floor_divide)},
+    {"__lshift__", "__rlshift__", NB_LSHIFT, "<<=", PyNumber_InPlaceLshift,
+     offsetof(PyNumberMethods, nb_inplace_lshift)},
+    {"__matmul__", "__rmatmul__", NB_MATRIX_MULTIPLY, "@=", PyNumber_InPlaceMatrixMultiply,
+     offsetof(PyNumberMethods, nb_inplace_matrix_multiply)},
+    {"__mul__", "__rmul__", NB_MULTIPLY, "*=", PyNumber_InPlaceMultiply,
+     offsetof(PyNumberMethods, nb_inplace_multiply)},
+    {"__mod__", "__rmod__", NB_REMAINDER, "%=", PyNumber_InPlaceRemainder,
+     offsetof(PyNumberMethods, nb_inplace_remainder)},
+    {"__or__", "__ror__", NB_OR, "|=", PyNumber_InPlaceOr,
+     offsetof(PyNumberMethods, nb_inplace_or)},
+    {nullptr, nullptr, NB_POWER, "**=", a64_inplace_power,
+     offsetof(PyNumberMethods, nb_inplace_power)},
+    {"__rshift__", "__rrshift__", NB_RSHIFT, ">>=", PyNumber_InPlaceRshift,
+     offsetof(PyNumberMethods, nb_inplace_rshift)},
+    {"__sub__", "__rsub__", NB_SUBTRACT, "-=", PyNumber_InPlaceSubtract,
+     offsetof(PyNumberMethods, nb_inplace_subtract)},
+    {"__truediv__", "__rtruediv__", NB_TRUE_DIVIDE, "/=", PyNumber_InPlaceTrueDivide,
+     offsetof(PyNumberMethods, nb_inplace_true_divide)},
+    {"__xor__", "__rxor__", NB_XOR, "^=", PyNumber_InPlaceXor,
+     offsetof(PyNumberMethods, nb_inplace_xor)},
 };
 constexpr int kOperatorCount = sizeof(kOperators) / sizeof(kOperators[0]);
 static_assert(kOperatorCount == NB_INPLACE_XOR + 1, "one row per NB_* code");
 
-// The number slot of NB_* code `nb` (a plain one) in `m`, and the in-place slot of an
-// in-place code (NULL for a plain one).
-binaryfunc PlainSlot(const PyNumberMethods* m, int nb) {
-  switch (nb) {
-    case NB_ADD:
-      return m->nb_add;
-    case NB_AND:
-      return m->nb_and;
-    case NB_FLOOR_DIVIDE:
-      return m->nb_floor_divide;
-    case NB_LSHIFT:
-      return m->nb_lshift;
-    case NB_MATRIX_MULTIPLY:
-      return m->nb_matrix_multiply;
-    case NB_MULTIPLY:
-      return m->nb_multiply;
-    case NB_REMAINDER:
-      return m->nb_remainder;
-    case NB_OR:
-      return m->nb_or;
-    case NB_RSHIFT:
-      return m->nb_rshift;
-    case NB_SUBTRACT:
-      return m->nb_subtract;
-    case NB_TRUE_DIVIDE:
-      return m->nb_true_divide;
-    case NB_XOR:
-      return m->nb_xor;
-    default:
-      return nullptr;
-  }
-}
-
-binaryfunc InPlaceSlot(const PyNumberMethods* m, int nb) {
-  switch (nb) {
-    case NB_INPLACE_ADD:
-      return m->nb_inplace_add;
-    case NB_INPLACE_AND:
-      return m->nb_inplace_and;
-    case NB_INPLACE_FLOOR_DIVIDE:
-      return m->nb_inplace_floor_divide;
-    case NB_INPLACE_LSHIFT:
-      return m->nb_inplace_lshift;
-    case NB_INPLACE_MATRIX_MULTIPLY:
-      return m->nb_inplace_matrix_multiply;
-    case NB_INPLACE_MULTIPLY:
-      return m->nb_inplace_multiply;
-    case NB_INPLACE_REMAINDER:
-      return m->nb_inplace_remainder;
-    case NB_INPLACE_OR:
-      return m->nb_inplace_or;
-    case NB_INPLACE_RSHIFT:
-      return m->nb_inplace_rshift;
-    case NB_INPLACE_SUBTRACT:
-      return m->nb_inplace_subtract;
-    case NB_INPLACE_TRUE_DIVIDE:
-      return m->nb_inplace_true_divide;
-    case NB_INPLACE_XOR:
-      return m->nb_inplace_xor;
-    default:
-      return nullptr;
-  }
+// The slot of `m` that NB_* code `nb` names (the in-place slot for an in-place code).
+binaryfunc SlotOf(const PyNumberMethods* m, int nb) {
+  return *reinterpret_cast<const binaryfunc*>(reinterpret_cast<const char*>(m) +
+                                              kOperators[nb].slot);
 }
 
 // The slot functions 3.11 gives a class whose MRO defines each operator in Python
@@ -175,7 +139,7 @@ PythonSlots LearnPythonSlots() {
   if (probe != nullptr) {
     const PyNumberMethods* m = reinterpret_cast<PyTypeObject*>(probe)->tp_as_number;
     for (int nb = 0; m != nullptr && nb < NB_INPLACE_ADD; nb++) {
-      if (kOperators[nb].dunder != nullptr) slots.plain[nb] = PlainSlot(m, nb);
+      if (kOperators[nb].dunder != nullptr) slots.plain[nb] = SlotOf(m, nb);
     }
   }
   if (PyErr_Occurred()) PyErr_Clear();
@@ -195,7 +159,7 @@ bool HasPythonSlot(const PyTypeObject* type, const BinaryOperator& op) {
   const PyNumberMethods* m = type->tp_as_number;
   if (m == nullptr || (type->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0) return false;
   const binaryfunc python_slot = Slots().plain[op.plain];
-  if (python_slot == nullptr || PlainSlot(m, op.plain) != python_slot) return false;
+  if (python_slot == nullptr || SlotOf(m, op.plain) != python_slot) return false;
   const PySequenceMethods* s = type->tp_as_sequence;
   return s == nullptr || (op.plain != NB_ADD && op.plain != NB_MULTIPLY) ||
          (s->sq_concat == nullptr && s->sq_repeat == nullptr && s->sq_inplace_concat == nullptr &&
@@ -208,7 +172,7 @@ bool HasPythonSlot(const PyTypeObject* type, const BinaryOperator& op) {
 PyObject* OperatorFunction(PyTypeObject* type, int nb) {
   const BinaryOperator& op = kOperators[nb];
   if (op.dunder == nullptr || !HasPythonSlot(type, op)) return nullptr;
-  if (nb >= NB_INPLACE_ADD && InPlaceSlot(type->tp_as_number, nb) != nullptr) return nullptr;
+  if (nb >= NB_INPLACE_ADD && SlotOf(type->tp_as_number, nb) != nullptr) return nullptr;
   PyObject* name = PyUnicode_InternFromString(op.dunder);
   PyObject* function = name != nullptr ? _PyType_Lookup(type, name) : nullptr;
   Py_XDECREF(name);  // interned: the interpreter keeps it
@@ -218,7 +182,6 @@ PyObject* OperatorFunction(PyTypeObject* type, int nb) {
 
 // OperatorFunction's answers that found a function, by class and NB_* code (type_memo.h).
 struct OperatorEntry {
-  PyTypeObject* type = nullptr;
   PyObject* function = nullptr;  // borrowed from the MRO
   bool scalars = false;  // an int or float right operand's slots return NotImplemented for it
 };
@@ -228,7 +191,7 @@ python::TypeMemo<OperatorEntry> g_operators;
 // hit saves and restores only the registers it uses.
 __attribute__((noinline)) OperatorEntry FillOperatorMemo(PyTypeObject* type, int nb) {
   const OperatorEntry answer{
-      type, OperatorFunction(type, nb),
+      OperatorFunction(type, nb),
       !PyType_IsSubtype(type, &PyLong_Type) && !PyType_IsSubtype(type, &PyFloat_Type)};
   if (answer.function != nullptr) g_operators.Put(type, nb, answer);
   return answer;
@@ -244,13 +207,14 @@ OperatorEntry MemoizedOperator(PyTypeObject* type, int nb) {
 // the right operand's reflected method on NotImplemented.
 enum class Right { kGeneric, kAlone, kReflected };
 
-Right RightOperand(const OperatorEntry& left, PyTypeObject* right, int nb) {
-  if (right == left.type) return Right::kAlone;
+Right RightOperand(PyTypeObject* left_type, const OperatorEntry& left, PyTypeObject* right,
+                   int nb) {
+  if (right == left_type) return Right::kAlone;
   if (right == &PyLong_Type || right == &PyFloat_Type) {
     return left.scalars ? Right::kAlone : Right::kGeneric;
   }
   const BinaryOperator& op = kOperators[nb];
-  if (!HasPythonSlot(right, op) || PyType_IsSubtype(right, left.type)) return Right::kGeneric;
+  if (!HasPythonSlot(right, op) || PyType_IsSubtype(right, left_type)) return Right::kGeneric;
   return Right::kReflected;
 }
 
@@ -304,17 +268,14 @@ PyObject* a64_binary_object(PyObject* a, PyObject* b, int64_t nb) {
   if ((type->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0) return kOperators[nb].generic(a, b);
   const OperatorEntry left = MemoizedOperator(type, static_cast<int>(nb));
   const Right right = left.function != nullptr
-                          ? RightOperand(left, Py_TYPE(b), static_cast<int>(nb))
+                          ? RightOperand(type, left, Py_TYPE(b), static_cast<int>(nb))
                           : Right::kGeneric;
   if (right == Right::kGeneric) return kOperators[nb].generic(a, b);
   python::TheRuntime().stats.operator_calls++;
   PyObject* function = left.function;
   PyObject* args[2] = {a, b};
   Py_INCREF(function);  // as slot_nb_add's lookup does: the method may replace itself
-  PyObject* result =
-      python::IsJitVectorcall(reinterpret_cast<PyFunctionObject*>(function)->vectorcall)
-          ? python::CallCompiled(CurrentThreadState(), function, args, 2, nullptr)
-          : PyObject_Vectorcall(function, args, 2, nullptr);
+  PyObject* result = python::CallFunction(CurrentThreadState(), function, args, 2);
   Py_DECREF(function);
   if (result == Py_NotImplemented && right == Right::kReflected) {
     Py_DECREF(result);

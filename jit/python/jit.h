@@ -227,6 +227,15 @@ PyObject* JitVectorcall(PyObject* callable, PyObject* const* args, size_t nargsf
 inline bool IsJitVectorcall(vectorcallfunc f) { return f == JitVectorcall; }
 PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* args, size_t nargsf,
                        PyObject* kwnames);
+// A Python function object called with positional arguments as its vectorcall would call it,
+// a compiled one through CallCompiled without that indirect call: for helpers that call a
+// function they looked up (a64_instantiate's __init__, a64_binary_object's operator method).
+inline PyObject* CallFunction(PyThreadState* ts, PyObject* function, PyObject* const* args,
+                              size_t nargsf) {
+  return IsJitVectorcall(reinterpret_cast<PyFunctionObject*>(function)->vectorcall)
+             ? CallCompiled(ts, function, args, nargsf, nullptr)
+             : PyObject_Vectorcall(function, args, nargsf, nullptr);
+}
 // The same for compiled code's CALL, which owns `callable` and its `total` arguments (the
 // last len(kwnames) of them by keyword, as in vectorcall): their references move into the new
 // frame (or are released after binding or CPython's path) instead of being taken and dropped
