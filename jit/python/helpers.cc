@@ -466,9 +466,6 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
 
 namespace {
 
-// The most arguments a64_instantiate passes on to __init__ itself (its vector on the stack).
-constexpr Py_ssize_t kMaxInitArgs = 8;
-
 // Lookups that found an __init__, by class (type_memo.h): the lookup (3.11's method cache, a
 // hash of the version and the name) was about 50 guest instructions of each instantiation.
 python::TypeMemo<PyObject*> g_inits;
@@ -483,17 +480,16 @@ __attribute__((noinline)) PyObject* LookUpInit(PyTypeObject* type) {
   return init;
 }
 
-// The Python function that calling `type` with `nargs` positional arguments runs as
-// __init__ when 3.11's type_call would do nothing else of note: the metaclass does not
-// override __call__, __new__ is object's (which only allocates, for a class that is not
-// abstract and has an __init__ of its own), and __init__ is a Python function (for a heap
-// type its tp_init is then slot_tp_init, which looks it up and calls it with the object
-// first). Borrowed from the type's MRO; nullptr for anything else. The slot and metaclass
-// checks run on every call (a metaclass's __call__ can change without the class's tag
-// changing); the lookup is remembered.
-inline PyObject* PythonInit(PyTypeObject* type, Py_ssize_t nargs) {
-  if (nargs > kMaxInitArgs || Py_TYPE(type)->tp_call != PyType_Type.tp_call ||
-      type->tp_new != PyBaseObject_Type.tp_new || type->tp_init == PyBaseObject_Type.tp_init ||
+// The Python function that calling `type` with positional arguments runs as __init__ when 3.11's
+// type_call would do nothing else of note: the metaclass does not override __call__, __new__ is
+// object's (which only allocates, for a class that is not abstract and has an __init__ of its own),
+// and __init__ is a Python function (for a heap type its tp_init is then slot_tp_init, which looks
+// it up and calls it with the object first). Borrowed from the type's MRO; nullptr for anything
+// else. The slot and metaclass checks run on every call (a metaclass's __call__ can change without
+// the class's tag changing); the lookup is remembered.
+inline PyObject* PythonInit(PyTypeObject* type) {
+  if (Py_TYPE(type)->tp_call != PyType_Type.tp_call || type->tp_new != PyBaseObject_Type.tp_new ||
+      type->tp_init == PyBaseObject_Type.tp_init ||
       (type->tp_flags & (Py_TPFLAGS_HEAPTYPE | Py_TPFLAGS_IS_ABSTRACT)) != Py_TPFLAGS_HEAPTYPE) {
     return nullptr;
   }
@@ -511,19 +507,15 @@ PyObject* a64_instantiate(PyObject* callable, PyObject* const* args, size_t narg
                           PyObject* kwnames) {
   const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   auto* type = reinterpret_cast<PyTypeObject*>(callable);
-  PyObject* init = kwnames == nullptr && PyType_Check(callable) ? PythonInit(type, nargs) : nullptr;
+  PyObject* init = kwnames == nullptr && PyType_Check(callable) ? PythonInit(type) : nullptr;
   if (init == nullptr) return PyObject_Vectorcall(callable, args, nargsf, kwnames);
   // object_new itself, with no arguments: tp_alloc, then the instance's inline values (3.11's
   // _PyObject_InitializeDict), without which every attribute site of the object would miss.
   static PyObject* const no_args = PyTuple_New(0);
   PyObject* self = no_args != nullptr ? type->tp_new(type, no_args, nullptr) : nullptr;
   if (self == nullptr) return nullptr;
-  PyObject* stack[1 + kMaxInitArgs];
-  stack[0] = self;
-  for (Py_ssize_t i = 0; i < nargs; i++) stack[1 + i] = args[i];
   Py_INCREF(init);  // the MRO's dicts hold it, but __init__ may replace itself
-  PyObject* res =
-      python::CallFunction(CurrentThreadState(), init, stack, static_cast<size_t>(nargs) + 1);
+  PyObject* res = python::CallFunctionWithFirst(CurrentThreadState(), init, self, args, nargs);
   Py_DECREF(init);
   if (res != Py_None) {
     if (res != nullptr) {
@@ -577,7 +569,7 @@ bool CacheableEntry(PyObject* callable, int64_t oparg, bool method, CCallCache* 
       VectorcallEntry(callable, type->tp_vectorcall, out, arity);
       return true;
     }
-    if (PythonInit(type, oparg) == nullptr) return false;
+    if (PythonInit(type) == nullptr) return false;
     VectorcallEntry(callable, &a64_instantiate, out, arity);
     return true;
   }

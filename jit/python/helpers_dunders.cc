@@ -273,9 +273,8 @@ PyObject* a64_binary_object(PyObject* a, PyObject* b, int64_t nb) {
   if (right == Right::kGeneric) return kOperators[nb].generic(a, b);
   python::TheRuntime().stats.operator_calls++;
   PyObject* function = left.function;
-  PyObject* args[2] = {a, b};
   Py_INCREF(function);  // as slot_nb_add's lookup does: the method may replace itself
-  PyObject* result = python::CallFunction(CurrentThreadState(), function, args, 2);
+  PyObject* result = python::CallFunctionWithFirst(CurrentThreadState(), function, a, &b, 1);
   Py_DECREF(function);
   if (result == Py_NotImplemented && right == Right::kReflected) {
     Py_DECREF(result);

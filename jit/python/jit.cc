@@ -27,46 +27,6 @@
 
 namespace a64jit::python {
 
-// Never destroyed: code may outlive main() (runtime_state.h).
-Runtime* g_runtime = nullptr;
-StateCacheEntry g_state_cache[kStateCacheSize];
-
-__attribute__((noinline, cold)) Runtime& CreateRuntime() {
-  g_runtime = new Runtime();
-  return *g_runtime;
-}
-
-void Log(const std::string& line) {
-  Runtime& r = TheRuntime();
-  if (r.log == nullptr) return;
-  std::fprintf(r.log, "a64jit: %s\n", line.c_str());
-  std::fflush(r.log);
-}
-
-void AnnounceCode(const Runtime& r, const std::string& name, const void* start, size_t size,
-                  bool frameless) {
-  ListCode(name, start, size);
-  if (r.executor->mode() == runtime::ExecMode::kNative && !frameless) {
-    RegisterWithDebugger(name, start, size);
-  }
-}
-
-std::optional<uint64_t> ResolveCallee(const std::string& name) {
-  if (name == lower::kCallStubName && TheRuntime().call_stub != 0) return TheRuntime().call_stub;
-  auto stub = TheRuntime().site_stubs.find(name);
-  if (stub != TheRuntime().site_stubs.end()) return stub->second;
-  return ResolveHelper(name);
-}
-
-void FreeCodeState(void* p) {
-  auto* st = static_cast<CodeState*>(p);
-  if (st != nullptr && st->status != CodeState::Status::kCompiled) delete st;
-}
-
-std::string ModuleOf(PyFunctionObject* func) {
-  return func != nullptr ? Utf8(func->func_module) : "?";
-}
-
 namespace {
 
 CodeState* StateOf(PyCodeObject* code, PyFunctionObject* func) {
@@ -460,9 +420,11 @@ A64JIT_ALWAYS_INLINE bool PlainCallFits(PyThreadState* ts, Py_ssize_t nargs, con
 // return made the caller current and released the locals, so only the function remains, and
 // the code is the frame's only while it needs it. The general path took about 160 guest
 // instructions a call, this one about 110 (qemu_profile of map() over a one-line lambda).
+// With `first` (CallCompiledWithFirst), the frame's first local is `first` and the `nargs`
+// arguments follow it; else `first` is null and the arguments start the locals.
 A64JIT_ALWAYS_INLINE PyObject* RunPlainCall(Runtime& r, CodeState* st, PyThreadState* ts,
-                                            PyFunctionObject* func, PyObject* const* args,
-                                            Py_ssize_t nargs) {
+                                            PyFunctionObject* func, PyObject* first,
+                                            PyObject* const* args, Py_ssize_t nargs) {
   auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(ts->datastack_top);
   ts->datastack_top = PastFrame(ts->datastack_top, st);
@@ -482,8 +444,12 @@ A64JIT_ALWAYS_INLINE PyObject* RunPlainCall(Runtime& r, CodeState* st, PyThreadS
   frame->prev_instr = _PyCode_CODE(code) - 1;
   frame->is_entry = false;
   frame->owner = FRAME_OWNED_BY_THREAD;
-  for (Py_ssize_t i = 0; i < nargs; i++) frame->localsplus[i] = Py_NewRef(args[i]);
-  for (Py_ssize_t i = nargs; i < code->co_nlocalsplus; i++) frame->localsplus[i] = nullptr;
+  PyObject** locals = frame->localsplus;
+  if (first != nullptr) *locals++ = Py_NewRef(first);
+  for (Py_ssize_t i = 0; i < nargs; i++) locals[i] = Py_NewRef(args[i]);
+  for (PyObject** l = locals + nargs; l < frame->localsplus + code->co_nlocalsplus; l++) {
+    *l = nullptr;
+  }
   BeginDirectRun(r, ts, frame);
   r.stats.vectorcall_entries++;
   const uint64_t result = CallEntry(st, ts, frame);
@@ -531,9 +497,44 @@ PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* a
     auto* func = reinterpret_cast<PyFunctionObject*>(callable);
     CodeState* st = CachedState(reinterpret_cast<PyCodeObject*>(func->func_code));
     const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if (PlainCallFits(ts, nargs, st)) return RunPlainCall(r, st, ts, func, args, nargs);
+    if (PlainCallFits(ts, nargs, st)) return RunPlainCall(r, st, ts, func, nullptr, args, nargs);
   }
   return CallCompiledGeneral(ts, callable, args, nargsf, kwnames);
+}
+
+namespace {
+
+// CallFunctionWithFirst's other cases: the vector [first, args...] built on the stack (or,
+// past kStackArgs, on the heap) and the function called through CallCompiled or its own
+// vectorcall.
+__attribute__((noinline)) PyObject* CallWithFirstGeneral(PyThreadState* ts, PyObject* function,
+                                                         PyObject* first, PyObject* const* args,
+                                                         Py_ssize_t nargs) {
+  constexpr Py_ssize_t kStackArgs = 8;
+  PyObject* on_stack[1 + kStackArgs];
+  PyObject** vector = on_stack;
+  if (nargs > kStackArgs) {
+    vector = static_cast<PyObject**>(PyMem_Malloc(sizeof(PyObject*) * (1 + nargs)));
+    if (vector == nullptr) return PyErr_NoMemory();
+  }
+  vector[0] = first;
+  for (Py_ssize_t i = 0; i < nargs; i++) vector[1 + i] = args[i];
+  PyObject* result = CallFunction(ts, function, vector, static_cast<size_t>(nargs) + 1);
+  if (vector != on_stack) PyMem_Free(vector);
+  return result;
+}
+
+}  // namespace
+
+PyObject* CallFunctionWithFirst(PyThreadState* ts, PyObject* function, PyObject* first,
+                                PyObject* const* args, Py_ssize_t nargs) {
+  auto* func = reinterpret_cast<PyFunctionObject*>(function);
+  Runtime& r = TheRuntime();
+  if (IsJitVectorcall(func->vectorcall) && DirectRunFits(r, ts)) {
+    CodeState* st = CachedState(reinterpret_cast<PyCodeObject*>(func->func_code));
+    if (PlainCallFits(ts, nargs + 1, st)) return RunPlainCall(r, st, ts, func, first, args, nargs);
+  }
+  return CallWithFirstGeneral(ts, function, first, args, nargs);
 }
 
 namespace {

@@ -229,13 +229,19 @@ PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* a
                        PyObject* kwnames);
 // A Python function object called with positional arguments as its vectorcall would call it,
 // a compiled one through CallCompiled without that indirect call: for helpers that call a
-// function they looked up (a64_instantiate's __init__, a64_binary_object's operator method).
+// function they looked up.
 inline PyObject* CallFunction(PyThreadState* ts, PyObject* function, PyObject* const* args,
                               size_t nargsf) {
   return IsJitVectorcall(reinterpret_cast<PyFunctionObject*>(function)->vectorcall)
              ? CallCompiled(ts, function, args, nargsf, nullptr)
              : PyObject_Vectorcall(function, args, nargsf, nullptr);
 }
+// `function(first, *args)` for a Python function object, as CallFunction would make it with
+// the vector [first, args...], without building that vector for a compiled function whose
+// plain call fits: `first` and the arguments go straight into its frame (a64_instantiate's
+// new object and __init__'s arguments; a64_binary_object's two operands).
+PyObject* CallFunctionWithFirst(PyThreadState* ts, PyObject* function, PyObject* first,
+                                PyObject* const* args, Py_ssize_t nargs);
 // The same for compiled code's CALL, which owns `callable` and its `total` arguments (the
 // last len(kwnames) of them by keyword, as in vectorcall): their references move into the new
 // frame (or are released after binding or CPython's path) instead of being taken and dropped

@@ -6,7 +6,8 @@
 // chain must stay in one file; enable.cc puts the hook in and takes it out; compile_policy.cc
 // decides which functions to compile and when; compile.cc compiles one function; stubs.cc sets up
 // the runtime (executor, shared guest stubs, native tools); config.cc reads the environment and
-// stats_report.cc answers queries and writes the statistics.
+// stats_report.cc answers queries and writes the statistics; runtime_state.cc holds the runtime
+// itself, the state cache and the log.
 #ifndef A64JIT_JIT_PYTHON_RUNTIME_STATE_H_
 #define A64JIT_JIT_PYTHON_RUNTIME_STATE_H_
 

@@ -2,10 +2,12 @@
 # Calls of user classes from compiled code. A class whose metaclass does not override
 # __call__, whose __new__ is object's and whose __init__ is a Python function is cached by
 # the site without a reference and instantiated as type_call would (the object from
-# tp_alloc, then __init__ with it first: a64_instantiate). Everything that must leave that
-# path: __init__ returning a value or raising, an abstract class, a metaclass __call__, a
-# __new__ of its own, a builtin base, __init__ replaced on the class after the site cached
-# it, more than eight arguments, keywords; and a cached class that dies.
+# tp_alloc, then __init__ with it first: a64_instantiate, which puts the object and the
+# arguments straight into a compiled __init__'s frame, however many). Everything that must
+# leave that path: __init__ returning a value or raising, an abstract class, a metaclass
+# __call__, a __new__ of its own, a builtin base, __init__ replaced on the class after the
+# site cached it, keywords; and a cached class that dies. Also an __init__ taking *args or
+# defaults (a compiled one entered the general way) and one of eleven plain parameters.
 import abc
 import gc
 import sys
@@ -90,6 +92,11 @@ class NoInit:
     pass
 
 
+class Wide:
+    def __init__(self, a, b, c, d, e, f, g, h, i, j):
+        self.total = a + b + c + d + e + f + g + h + i + j - len(str(self.__class__))
+
+
 def make_points(n):
     return [Point(i, i + 1) for i in range(n)] + [Point(n)]
 
@@ -98,7 +105,8 @@ def shapes(n):
     out = []
     for i in range(n):
         out.append((Point3(i, 1, 2).z, Slotted(i, -i).b, Metered(i).v, OwnNew(i).tag,
-                    MyList([i, i]).extra, len(Many(*range(i)).args), type(NoInit()).__name__))
+                    MyList([i, i]).extra, len(Many(*range(i)).args), type(NoInit()).__name__,
+                    Wide(i, 1, 2, 3, 4, 5, 6, 7, 8, 9).total, len(Many(i, i, i).args)))
     return out
 
 
