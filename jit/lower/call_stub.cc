@@ -65,12 +65,13 @@ bb2:   ; a C function's self %77 (bb38 finds a bound C method's), off the compil
   %77:ptr = select %74, %75, %76
   jmp bb3
 bb3:   ; the cached callable: the self type (a builtin's cached self_type is NULL, and so is
-        ; its type's place: %75 is the callable then), and the recursion limit
+        ; its type's place in the plain shape), and the recursion limit. A class cached with
+        ; a64_instantiate as its entry has that as its self_type, so it fails here (bb51)
   %80:ptr = load [%75 + $ob_type]
   %81:ptr = load [%72 + $ccall_self_type]
-  %82:ptr = select %74, %80, %81
+  %82:ptr = select %74, %80, 0
   %84:i32 = load [%0 + $ts_recursion_remaining]
-  br.i64 ne %82, %81 or.i32 sle %84, 0, bb16, bb4
+  br.i64 ne %82, %81 or.i32 sle %84, 0, bb51, bb4
 bb4:   ; its C entry, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCRIPTOR_* call
         ; it: the argument vector (METH_FASTCALL, and a type's vectorcall), the one argument
         ; (METH_O) or NULL
@@ -343,6 +344,22 @@ bb47:
   %48:ptr = add %48, 8
   %132:ptr = add %132, 8
   br.i64 ult %48, %134, bb47, bb30
+bb48:   ; a user class with a Python __init__ (jit/python/instantiate.cc): a64_init_enter makes
+        ; the object and pushes its compiled __init__'s frame with the object first, the frame
+        ; then in sp[0] and the object in sp[1], and returns the entry; or 0 when it made the
+        ; whole call itself, the result (NULL on error) in sp[0]
+  %140:i64 = call @a64_init_enter(%0, %1, %2)
+  %141:ptr = load [%1]
+  br.i64 eq %140, 0, bb50, bb49
+bb49:   ; __init__ runs in its frame %141; a64_init_leave pops it and gives the object (NULL on
+        ; an error, or on a value other than None)
+  %142:i64 = call *%140(%0, %141)
+  %143:ptr = call @a64_init_leave(%0, %1, %142)
+  ret %143
+bb50:
+  ret %141
+bb51:   ; bb3's test failed: a class a64_init_enter takes, or the generic path
+  br.i64 eq %81, $instantiate_entry, bb48, bb16
 }
 )";
 
@@ -391,6 +408,7 @@ std::map<std::string, int64_t> StubValues(const CallStubFacts& f) {
       {"owned_by_thread", int64_t{FRAME_OWNED_BY_THREAD}},
       {"deopt_code_limit", static_cast<int64_t>(kDeoptCodeLimit)},
       {"eval_breaker", word(f.eval_breaker)},
+      {"instantiate_entry", word(f.instantiate_entry)},
       {"argc_below_cache", -runtime::kHeaderArgc},  // the header's argc, before the cache
       {"prev_instr_below_cache", -runtime::kHeaderPrevInstr},
       {"ccall_callable", at(offsetof(runtime::CCallCache, callable))},
@@ -414,7 +432,7 @@ std::map<std::string, int64_t> StubValues(const CallStubFacts& f) {
 std::string CallStubText(const CallStubFacts& facts) {
   if (facts.function_type == 0 || facts.cfunction_type == 0 || facts.state_cache == 0 ||
       facts.state_cache_mask <= 0 || facts.jit_vectorcall == 0 || facts.direct_thread_slot == 0 ||
-      facts.entry_counter == 0 || facts.eval_breaker == 0) {
+      facts.entry_counter == 0 || facts.eval_breaker == 0 || facts.instantiate_entry == 0) {
     throw std::invalid_argument("call stub: incomplete runtime facts");
   }
   return FillStubText(kStubTemplate, StubValues(facts), "call stub");

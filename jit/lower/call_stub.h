@@ -1,34 +1,37 @@
-// The call stub: guest code that makes compiled code's CALL (no keywords), shared by every
-// call site so that a site is one call of it.
+// The call stub: guest code that makes compiled code's CALL (no keywords), shared by every call
+// site so that a site is one call of it.
 //
-// `a64_call_stub(ts, sp, c_call_cache)` returns the call's result (a new reference, or NULL
-// with an exception set) and has taken the references in sp. The site's cache is never NULL (a
-// site without one calls the host helper `a64_call`); the CALL's oparg is in its header
+// `a64_call_stub(ts, sp, c_call_cache)` returns the call's result (a new reference, or NULL with an
+// exception set) and has taken the references in sp. The site's cache is never NULL (a site without
+// one calls the host helper `a64_call`); the CALL's oparg is in its header
 // (runtime::SiteHeader::argc), a constant of the site that no call site moves into a register. For
 // the C function the site's CCallCache holds (site_cache.h) it calls its C entry (for a builtin
 // type such as `range` or `list`, or a module's function of another convention such as `max`, its
 // vectorcall; for a bound C method cached by its PyMethodDef, with the callable's own self),
 // releases the references and handles a set eval breaker after the call, as 3.11's
-// PRECALL_BUILTIN_* and PRECALL_BUILTIN_CLASS do. For a compiled function called with exactly its
-// positional parameters, or with fewer when positional parameters are all it takes and its
-// defaults give the rest, it pushes the callee's frame, moves the references in (and adds one
-// to each default it binds), makes the frame current, calls the callee's entry and, when the callee
-// returned a value and has no frame object, pops the frame itself; a deopt, a frame object or an
-// error go to `a64_call_leave`. When the site's CCallCache holds that compiled function
-// (a64_call_enter caches one called with exactly its positional parameters), the stub checks only
-// that it is still a function with the cached code, instead of finding the code's state (a call
-// that binds defaults is never cached). Every case it does not take before the call (a bound-method
-// object, a function that is not compiled or called with keywords, *args, keyword-only parameters
-// or too few arguments for its defaults, tracing, another thread, the recursion limit, a full
-// data-stack chunk, the JIT disabled, a code object missing from the runtime's cache) it hands to
-// `a64_call_enter` unchanged, before writing anything: that helper either pushes the frame and
-// returns the entry (the stub then goes on as above) or makes the whole call.
+// PRECALL_BUILTIN_* and PRECALL_BUILTIN_CLASS do. A user class cached with a64_instantiate as its
+// entry (jit/python/instantiate.h) is made through `a64_init_enter`, which pushes the frame of its
+// compiled __init__ with the new object first, and `a64_init_leave`, which pops it and gives the
+// object. For a compiled function called with exactly its positional parameters, or with fewer when
+// positional parameters are all it takes and its defaults give the rest, it pushes the callee's
+// frame, moves the references in (and adds one to each default it binds), makes the frame current,
+// calls the callee's entry and, when the callee returned a value and has no frame object, pops the
+// frame itself; a deopt, a frame object or an error go to `a64_call_leave`. When the site's
+// CCallCache holds that compiled function (a64_call_enter caches one called with exactly its
+// positional parameters), the stub checks only that it is still a function with the cached code,
+// instead of finding the code's state (a call that binds defaults is never cached). Every case it
+// does not take before the call (a bound-method object, a function that is not compiled or called
+// with keywords, *args, keyword-only parameters or too few arguments for its defaults, tracing,
+// another thread, the recursion limit, a full data-stack chunk, the JIT disabled, a code object
+// missing from the runtime's cache) it hands to `a64_call_enter` unchanged, before writing
+// anything: that helper either pushes the frame and returns the entry (the stub then goes on as
+// above) or makes the whole call.
 //
-// It is written in LIR and compiled once per runtime. Natively that saves the C++ call path
-// (about 150 aarch64 instructions per call on Richards, measured with qemu_profile); under
-// Unicorn a round trip out of emulation; and in every site the enter-run-leave sequence
-// that each CALL carried before (about 60 instructions). The frame's locals past the
-// arguments are left for the callee, whose entry clears them (lower.cc).
+// It is written in LIR and compiled once per runtime. Natively that saves the C++ call path (about
+// 150 aarch64 instructions per call on Richards, measured with qemu_profile); under Unicorn a round
+// trip out of emulation; and in every site the enter-run-leave sequence that each CALL carried
+// before (about 60 instructions). The frame's locals past the arguments are left for the callee,
+// whose entry clears them (lower.cc).
 #ifndef A64JIT_JIT_LOWER_CALL_STUB_H_
 #define A64JIT_JIT_LOWER_CALL_STUB_H_
 
@@ -57,6 +60,9 @@ struct CallStubFacts {
   uint64_t direct_thread_slot = 0;
   uint64_t entry_counter = 0;  // an int64 the stub counts its entries in
   uint64_t eval_breaker = 0;   // the interpreter's eval breaker, an int32
+  // The C entry a site's CCallCache holds for a user class with a Python __init__
+  // (a64_instantiate): the stub makes such a call through a64_init_enter and a64_init_leave.
+  uint64_t instantiate_entry = 0;
 };
 
 // The stub's LIR text, `ptr @a64_call_stub(ptr ts, ptr sp, i64 oparg, i64 cache)`, which calls

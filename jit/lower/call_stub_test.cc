@@ -24,6 +24,7 @@ CallStubFacts SomeFacts() {
   f.direct_thread_slot = 0x3008;
   f.entry_counter = 0x3010;
   f.eval_breaker = 0x3018;
+  f.instantiate_entry = 0x3020;
   return f;
 }
 
@@ -37,20 +38,25 @@ TEST(CallStub, VerifiesAndFallsBackToTheHelpers) {
   const lir::Function f = CallStub(SomeFacts());
   EXPECT_EQ(f.name, "a64_call_stub");
   ASSERT_EQ(f.params.size(), 3u);  // ts, sp, the C-call cache (the oparg in its header)
-  bool enters = false, leaves = false;
+  bool enters = false, leaves = false, inits = false;
   for (const lir::Block& b : f.blocks) {
     for (const lir::Instr& in : b.instrs) {
       enters |= in.callee == "a64_call_enter";
       leaves |= in.callee == "a64_call_leave";
+      inits |= in.callee == "a64_init_enter";
     }
   }
   EXPECT_TRUE(enters);
   EXPECT_TRUE(leaves);
+  EXPECT_TRUE(inits);
 }
 
 TEST(CallStub, MissingFactsAreAnError) {
   CallStubFacts f = SomeFacts();
   f.state_cache = 0;
+  EXPECT_THROW(CallStubText(f), std::invalid_argument);
+  f = SomeFacts();
+  f.instantiate_entry = 0;
   EXPECT_THROW(CallStubText(f), std::invalid_argument);
 }
 

@@ -12,6 +12,7 @@
 #include "emulation/helper_registry.h"
 #include "jit/python/attr_descriptors.h"
 #include "jit/python/deopt_stats.h"
+#include "jit/python/instantiate.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/jit.h"
 #include "jit/python/method_trampolines.h"
@@ -466,70 +467,6 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
 
 namespace {
 
-// Lookups that found an __init__, by class (type_memo.h): the lookup (3.11's method cache, a
-// hash of the version and the name) was about 50 guest instructions of each instantiation.
-python::TypeMemo<PyObject*> g_inits;
-
-// PythonInit's lookup when g_inits does not have it, remembered when it finds a function. Out
-// of line, so that a hit takes no static's guard and saves only the registers it uses.
-__attribute__((noinline)) PyObject* LookUpInit(PyTypeObject* type) {
-  static PyObject* const init_name = PyUnicode_InternFromString("__init__");
-  PyObject* init = init_name != nullptr ? _PyType_Lookup(type, init_name) : nullptr;
-  if (init == nullptr || !PyFunction_Check(init)) return nullptr;
-  g_inits.Put(type, 0, init);  // the lookup assigned the class a tag if it could
-  return init;
-}
-
-// The Python function that calling `type` with positional arguments runs as __init__ when 3.11's
-// type_call would do nothing else of note: the metaclass does not override __call__, __new__ is
-// object's (which only allocates, for a class that is not abstract and has an __init__ of its own),
-// and __init__ is a Python function (for a heap type its tp_init is then slot_tp_init, which looks
-// it up and calls it with the object first). Borrowed from the type's MRO; nullptr for anything
-// else. The slot and metaclass checks run on every call (a metaclass's __call__ can change without
-// the class's tag changing); the lookup is remembered.
-inline PyObject* PythonInit(PyTypeObject* type) {
-  if (Py_TYPE(type)->tp_call != PyType_Type.tp_call || type->tp_new != PyBaseObject_Type.tp_new ||
-      type->tp_init == PyBaseObject_Type.tp_init ||
-      (type->tp_flags & (Py_TPFLAGS_HEAPTYPE | Py_TPFLAGS_IS_ABSTRACT)) != Py_TPFLAGS_HEAPTYPE) {
-    return nullptr;
-  }
-  PyObject* const* init = g_inits.Find(type, 0);
-  return init != nullptr ? *init : LookUpInit(type);
-}
-
-// A site's C-call cache entry for a class PythonInit takes (vectorcall's convention, the class
-// first): what type_call, object_new and slot_tp_init do for it, the object from object_new
-// and __init__ called through its vectorcall with the object first, without the argument
-// tuple, their lookups and the eval-frame hook between (a compiled __init__ runs from
-// JitVectorcall). Anything else, including an object that took a dead cached class's
-// address, is called the generic way.
-PyObject* a64_instantiate(PyObject* callable, PyObject* const* args, size_t nargsf,
-                          PyObject* kwnames) {
-  const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-  auto* type = reinterpret_cast<PyTypeObject*>(callable);
-  PyObject* init = kwnames == nullptr && PyType_Check(callable) ? PythonInit(type) : nullptr;
-  if (init == nullptr) return PyObject_Vectorcall(callable, args, nargsf, kwnames);
-  // object_new itself, with no arguments: tp_alloc, then the instance's inline values (3.11's
-  // _PyObject_InitializeDict), without which every attribute site of the object would miss.
-  static PyObject* const no_args = PyTuple_New(0);
-  PyObject* self = no_args != nullptr ? type->tp_new(type, no_args, nullptr) : nullptr;
-  if (self == nullptr) return nullptr;
-  Py_INCREF(init);  // the MRO's dicts hold it, but __init__ may replace itself
-  PyObject* res = python::CallFunctionWithFirst(CurrentThreadState(), init, self, args, nargs);
-  Py_DECREF(init);
-  if (res != Py_None) {
-    if (res != nullptr) {
-      PyErr_Format(PyExc_TypeError, "__init__() should return None, not '%.200s'",
-                   Py_TYPE(res)->tp_name);
-      Py_DECREF(res);
-    }
-    Py_DECREF(self);
-    return nullptr;
-  }
-  Py_DECREF(res);
-  return self;
-}
-
 // A callable the stub calls through its vectorcall with the callable as the first argument
 // (4 arguments: it, args, nargs, NULL keyword names), as 3.11's PRECALL_BUILTIN_CLASS calls a
 // builtin type with a vectorcall slot (`range`, `list`, `float`, `enumerate`).
@@ -569,8 +506,11 @@ bool CacheableEntry(PyObject* callable, int64_t oparg, bool method, CCallCache* 
       VectorcallEntry(callable, type->tp_vectorcall, out, arity);
       return true;
     }
-    if (PythonInit(type) == nullptr) return false;
+    if (!Instantiable(type)) return false;
     VectorcallEntry(callable, &a64_instantiate, out, arity);
+    // Not a self type: the entry, which the call stub's self-type test then fails on in the
+    // plain shape, and so takes the class to a64_init_enter (call_stub.cc bb51).
+    out->self_type = reinterpret_cast<void*>(&a64_instantiate);
     return true;
   }
   CEntry e;

@@ -15,11 +15,13 @@
 #include "jit/python/call_capture.h"
 #include "jit/python/code_info.h"
 #include "jit/python/code_listing.h"
+#include "jit/python/deopt_frames.h"
 #include "jit/python/deopt_stats.h"
 #include "jit/python/gdb_jit.h"
 #include "jit/python/helpers.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/jit_stack.h"
+#include "jit/python/plain_frames.h"
 #include "jit/python/runtime_state.h"
 #include "jit/python/start_delay.h"
 #include "jit/runtime/helpers.h"
@@ -54,21 +56,6 @@ __attribute__((noinline)) PyObject* InterpretTimed(CodeState* st, PyThreadState*
   return result;
 }
 
-// What a deopt exit leaves to the runtime (DeoptSite, jit/lower/lower.h): prev_instr, stacktop, and
-// new references to the borrowed locals and constants on the exit's value stack.
-void CompleteFrame(const CodeState& st, _PyInterpreterFrame* frame, uint64_t code) {
-  const lower::DeoptSite& site = st.deopt_sites.at(code >> 2);
-  if (site.keep_frame) return;
-  PyCodeObject* co = frame->f_code;
-  PyObject** stack = frame->localsplus + co->co_nlocalsplus;
-  for (const lower::DeoptSite::Ref& ref : site.refs) {
-    stack[ref.slot] = Py_NewRef(ref.is_const ? PyTuple_GET_ITEM(co->co_consts, ref.index)
-                                             : frame->localsplus[ref.index]);
-  }
-  frame->stacktop = co->co_nlocalsplus + site.depth;
-  if (!site.keep_prev_instr) frame->prev_instr = _PyCode_CODE(co) + site.prev_unit;
-}
-
 // The first half of a run of compiled code: the recursion counted, the frame made current.
 A64JIT_ALWAYS_INLINE bool BeginRun(Runtime& r, PyThreadState* ts, _PyInterpreterFrame* frame) {
   if (!EnterRecursiveCall(ts, "")) return false;
@@ -77,41 +64,6 @@ A64JIT_ALWAYS_INLINE bool BeginRun(Runtime& r, PyThreadState* ts, _PyInterpreter
   r.stats.entries++;
   if (ts != r.first_thread) r.stats.other_thread_entries++;
   return true;
-}
-
-// An exception no handler of the (current, completed) frame covers, with tracing off: what
-// the interpreter's error path does before it leaves such a frame, without entering it. The
-// frame's traceback entry (none after a re-raise, `reraised`), then its value stack
-// released from the top.
-void UnwindFrame(_PyInterpreterFrame* frame, bool reraised) {
-  if (!reraised) AddTracebackEntry(frame);
-  const int base = frame->f_code->co_nlocalsplus;
-  while (frame->stacktop > base) {
-    frame->stacktop--;
-    Py_XDECREF(frame->localsplus[frame->stacktop]);
-  }
-}
-
-// What a deopt exit left: the frame completed, then the interpreter takes it over, or (an
-// exception leaving the function) the runtime unwinds it.
-// The deopt code an exit's result stands for: an exit by call returned its bl's offset
-// (lower.h), and an exit whose top stack entry is NULL may stand for another
-// (DeoptSite::code_if_top_null).
-uint64_t DeoptCodeOf(const CodeState& st, const _PyInterpreterFrame* frame, uint64_t result) {
-  uint64_t code = result;
-  if ((code & lower::kDeoptKindMask) == codegen::kExitByOffset) {
-    const std::optional<uint64_t> exit = codegen::ExitCodeAt(st.exits, code);
-    if (!exit) {
-      Py_FatalError("a64jit: compiled code returned through its exit block from no exit");
-    }
-    code = *exit;
-  }
-  const lower::DeoptSite& site = st.deopt_sites.at(code >> 2);
-  if (site.code_if_top_null >= 0 &&
-      frame->localsplus[frame->f_code->co_nlocalsplus + site.depth - 1] == nullptr) {
-    code = static_cast<uint64_t>(site.code_if_top_null);
-  }
-  return code;
 }
 
 __attribute__((noinline)) PyObject* FinishDeopt(Runtime& r, CodeState* st, PyThreadState* ts,
@@ -304,13 +256,6 @@ __attribute__((noinline)) CodeState* ExistingStateSlow(PyCodeObject* code, State
   return st;
 }
 
-// The compiled state of `code` if the state cache holds it (it holds compiled states only),
-// else nullptr: no lookup in the code's extra slot.
-A64JIT_ALWAYS_INLINE CodeState* CachedState(const PyCodeObject* code) {
-  const StateCacheEntry& e = g_state_cache[StateCacheIndex(code)];
-  return e.code == code ? e.state : nullptr;
-}
-
 A64JIT_ALWAYS_INLINE CodeState* ExistingState(PyCodeObject* code) {
   StateCacheEntry& e = g_state_cache[StateCacheIndex(code)];
   return e.code == code ? e.state : ExistingStateSlow(code, e);
@@ -400,71 +345,31 @@ __attribute__((noinline)) PyObject* FinishPlainCall(Runtime& r, CodeState* st, P
   return value;
 }
 
-// `base` plus the frame of a compiled state's code (FrameSlots, as its stub view keeps it
-// in bytes: one load, not two).
-A64JIT_ALWAYS_INLINE PyObject** PastFrame(PyObject** base, const CodeState* st) {
-  return reinterpret_cast<PyObject**>(reinterpret_cast<char*>(base) + st->stub.frame_bytes);
-}
-
-// Whether CallCompiled's common case applies where DirectRunFits: a compiled function whose
-// state `st` the cache holds, called with exactly its positional parameters (plain_argcount
-// says so without the code's flags), tracing off, with room on the data stack.
-A64JIT_ALWAYS_INLINE bool PlainCallFits(PyThreadState* ts, Py_ssize_t nargs, const CodeState* st) {
-  if (st == nullptr || st->stub.plain_argcount != nargs || ts->cframe->use_tracing) return false;
-  PyObject** base = ts->datastack_top;
-  return base != nullptr && PastFrame(base, st) < ts->datastack_limit;
-}
-
 // The common case: the frame pushed and run as PushFrame and RunPushedFrame would, and popped
-// here as the call stub pops it (jit/lower/call_stub.cc): a returned value means the compiled
-// return made the caller current and released the locals, so only the function remains, and
-// the code is the frame's only while it needs it. The general path took about 160 guest
-// instructions a call, this one about 110 (qemu_profile of map() over a one-line lambda).
-// With `first` (CallCompiledWithFirst), the frame's first local is `first` and the `nargs`
-// arguments follow it; else `first` is null and the arguments start the locals.
+// here as the call stub pops it. The general path took about 160 guest instructions a call,
+// this one about 110 (qemu_profile of map() over a one-line lambda). With `first`
+// (CallFunctionWithFirst), the frame's first local is `first` and the `nargs` arguments follow
+// it; else `first` is null and the arguments start the locals.
 A64JIT_ALWAYS_INLINE PyObject* RunPlainCall(Runtime& r, CodeState* st, PyThreadState* ts,
                                             PyFunctionObject* func, PyObject* first,
                                             PyObject* const* args, Py_ssize_t nargs) {
-  auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
-  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(ts->datastack_top);
-  ts->datastack_top = PastFrame(ts->datastack_top, st);
-  // _PyFrame_InitializeSpecials, but the code borrowed (the runtime pins compiled code): it
-  // becomes the frame's own reference before anything else may clear or keep the frame. The
-  // function is the frame's: a C caller may hold it only borrowed (3.11's module_getattro
-  // calls a module's __getattr__ straight out of its dict, and one that deletes itself
-  // drops the last other reference; test_module's test_module_getattr_tricky).
+  // The function is the frame's: a C caller may hold it only borrowed (3.11's module_getattro
+  // calls a module's __getattr__ straight out of its dict, and one that deletes itself drops
+  // the last other reference; test_module's test_module_getattr_tricky).
   Py_INCREF(func);
-  frame->f_func = func;
-  frame->f_code = code;
-  frame->f_builtins = func->func_builtins;
-  frame->f_globals = func->func_globals;
-  frame->f_locals = nullptr;
-  frame->stacktop = code->co_nlocalsplus;
-  frame->frame_obj = nullptr;
-  frame->prev_instr = _PyCode_CODE(code) - 1;
-  frame->is_entry = false;
-  frame->owner = FRAME_OWNED_BY_THREAD;
+  _PyInterpreterFrame* frame = PushPlainFrame(ts, st, func);
   PyObject** locals = frame->localsplus;
   if (first != nullptr) *locals++ = Py_NewRef(first);
   for (Py_ssize_t i = 0; i < nargs; i++) locals[i] = Py_NewRef(args[i]);
-  for (PyObject** l = locals + nargs; l < frame->localsplus + code->co_nlocalsplus; l++) {
+  for (PyObject** l = locals + nargs; l < frame->localsplus + frame->f_code->co_nlocalsplus; l++) {
     *l = nullptr;
   }
   BeginDirectRun(r, ts, frame);
   r.stats.vectorcall_entries++;
   const uint64_t result = CallEntry(st, ts, frame);
-  if (result < lower::kDeoptCodeLimit ||
-      (static_cast<uintptr_t>(frame->stacktop) | reinterpret_cast<uintptr_t>(frame->frame_obj) |
-       reinterpret_cast<uintptr_t>(frame->f_locals)) != 0) {
-    // A deopt, an error, a frame object that may take the frame over, an f_locals dict: the
-    // general end, which releases a frame's references as 3.11's _PyFrame_Clear does.
-    Py_INCREF(code);
-    return FinishPlainCall(r, st, ts, frame, result);
-  }
-  ts->recursion_remaining++;
-  ts->datastack_top = reinterpret_cast<PyObject**>(frame);  // popped before the release
-  Py_DECREF(func);
-  return reinterpret_cast<PyObject*>(result);
+  if (PlainReturn(frame, result)) return PopPlainFrame(ts, frame, result);
+  Py_INCREF(frame->f_code);
+  return FinishPlainCall(r, st, ts, frame, result);
 }
 
 // CallCompiled for everything RunPlainCall does not take. Out of line, so that the common

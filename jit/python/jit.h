@@ -155,6 +155,9 @@ struct Stats {
   // Binary operators whose class's Python method compiled code called straight
   // (a64_binary_object), without PyNumber_* and the class's slot.
   int64_t operator_calls = 0;
+  // Instances of a user class made by the call stub with its compiled __init__ entered as any
+  // compiled callee is (a64_init_enter).
+  int64_t init_entries = 0;
   int64_t deopts = 0;  // of which left for the interpreter
   // Function frames (not module or class bodies) the interpreter ran: not compiled (yet),
   // or an entry compiled code does not take (a generator being made, a throw(), tracing).

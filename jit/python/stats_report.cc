@@ -162,7 +162,8 @@ std::string StatsSummary() {
     << " of them entered by the guest call stub, " << s.resumed_entries
     << " generator resumes without the eval-frame hook), deopts " << s.deopts
     << "\na64jit: binary operators called straight to their class's Python method "
-    << s.operator_calls << "\na64jit: exceptions caught by compiled handlers " << s.caught
+    << s.operator_calls << ", instances made with their compiled __init__ entered by the stub "
+    << s.init_entries << "\na64jit: exceptions caught by compiled handlers " << s.caught
     << ", left compiled frames without the interpreter " << s.unwinds << "\n";
   o << "a64jit: entries on other threads " << s.other_thread_entries << ", eval-breaker calls "
     << s.breaker_calls << "\n";
@@ -203,6 +204,7 @@ std::string StatsJson() {
                               {"stub_entries", s.stub_entries},
                               {"resumed_entries", s.resumed_entries},
                               {"operator_calls", s.operator_calls},
+                              {"init_entries", s.init_entries},
                               {"deopts", s.deopts},
                               {"interpreted_entries", s.interpreted_entries},
                               {"bodies", s.bodies},

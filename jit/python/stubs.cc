@@ -24,6 +24,7 @@
 #include "jit/python/code_info.h"
 #include "jit/python/code_listing.h"
 #include "jit/python/helpers.h"
+#include "jit/python/instantiate.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/jit_stack.h"
 #include "jit/python/runtime_state.h"
@@ -107,6 +108,7 @@ uint64_t CompileCallStub(Runtime& r) {
   facts.direct_thread_slot = reinterpret_cast<uintptr_t>(&r.stub_thread);
   facts.entry_counter = reinterpret_cast<uintptr_t>(&r.stub_entries);
   facts.eval_breaker = reinterpret_cast<uintptr_t>(EvalBreakerAddress(PyInterpreterState_Get()));
+  facts.instantiate_entry = reinterpret_cast<uintptr_t>(&runtime::a64_instantiate);
   int64_t stub_frame = 0;
   const uint64_t entry = CompileStub(r, lower::CallStub(facts), "a64jit:stub:call",
                                      runtime::CallStubMoves(), &stub_frame);

@@ -46,6 +46,8 @@ struct _PyInterpreterFrame;
   X(a64_call,                       kAll,  kNull)       \
   X(a64_call_enter,                 kAll,  kOwn)        \
   X(a64_call_leave,                 kSome, kNull)       \
+  X(a64_init_enter,                 kAll,  kOwn)        \
+  X(a64_init_leave,                 kSome, kNull)       \
   X(a64_after_c_call,               kAll,  kNull)       \
   X(a64_build_list,                 kAll,  kNull)       \
   X(a64_build_tuple,                kAll,  kNull)       \
@@ -211,6 +213,16 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
 // `c_call_cache` (0: none): the site's CCallCache, tagged (kCCallMethodShape), filled here
 // when the callee is a C function that compiled code can call directly.
 uint64_t a64_call_enter(PyThreadState* ts, PyObject** sp, uint64_t c_call_cache, int64_t oparg);
+// The call stub's way with a site whose cache holds a class a64_instantiate takes
+// (jit/python/instantiate.cc), CALL's sp[0 .. oparg+1] being [NULL, class, args...]: makes the
+// object and pushes its compiled __init__'s frame with the object and the arguments' references,
+// the frame then in sp[0] and the object in sp[1], and returns the entry to call as
+// entry(ts, frame), whose outcome goes to a64_init_leave. Otherwise makes the whole call and
+// returns 0 with the result (the object, or NULL on error) in sp[0].
+uint64_t a64_init_enter(PyThreadState* ts, PyObject** sp, int64_t oparg);
+// What the entry a64_init_enter gave returned -> the object when __init__ returned None, else
+// NULL (with type_call's TypeError for another value); the frame is popped.
+PyObject* a64_init_leave(PyThreadState* ts, PyObject** sp, uint64_t result);
 // After a C call made by compiled code with the eval breaker set: handles it (a signal
 // handler may raise) and returns `result`, or NULL (released) with the exception set.
 PyObject* a64_after_c_call(PyThreadState* ts, PyObject* result);

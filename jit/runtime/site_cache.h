@@ -202,7 +202,10 @@ struct CCallCache {
   // still has (and compiled code is pinned): a new function at a dead one's address with the
   // same code is called right. nullptr: empty.
   void* callable;
-  void* self_type;   // a method descriptor's type: self must be exactly of it; else nullptr
+  // A method descriptor's type: self must be exactly of it. For a user class made by
+  // a64_instantiate, that function (no type: the stub's self-type test fails on it, and the
+  // stub takes the class its own way); else nullptr.
+  void* self_type;
   void* self;        // a builtin function's self (its module), borrowed from it; a type itself
   void* entry;       // the C function, or a builtin type's tp_vectorcall (4th argument NULL)
   int64_t fastcall;  // 1: arg is the argument vector; 0: the one argument or NULL

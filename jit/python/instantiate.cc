@@ -1,0 +1,184 @@
+// Calling a user class from compiled code (instantiate.h): what 3.11's type_call, object_new
+// and slot_tp_init do for a class whose __init__ is a Python function, without the argument
+// tuple, the lookups and the eval-frame hook between.
+//
+// Two ways in. A call site whose C-call cache holds such a class calls it through the call
+// stub, which hands it to a64_init_enter: the object is made and __init__'s compiled frame is
+// pushed with it first, as the stub pushes any compiled callee's, so that the stub enters
+// __init__ itself; a64_init_leave turns the return into the object. That saves the C entry's
+// own call of __init__ (a vector built, the callee checked again, a host frame around the
+// run): `V(1, 2)` of a class with __slots__ took 924 guest instructions a loop iteration
+// through a64_instantiate and 891 this way. Everything else, and an __init__ that is not
+// compiled, goes through a64_instantiate, the class's C entry.
+#include "jit/python/instantiate.h"
+
+#include <internal/pycore_frame.h>
+
+#include "jit/python/interp_state.h"
+#include "jit/python/jit.h"
+#include "jit/python/plain_frames.h"
+#include "jit/python/runtime_state.h"
+#include "jit/python/type_memo.h"
+#include "jit/runtime/helpers.h"
+
+namespace a64jit::runtime {
+
+namespace {
+
+// Lookups that found an __init__, by class (type_memo.h): the lookup (3.11's method cache, a
+// hash of the version and the name) was about 50 guest instructions of each instantiation.
+python::TypeMemo<PyObject*> g_inits;
+
+// PythonInit's lookup when g_inits does not have it, remembered when it finds a function. Out
+// of line, so that a hit takes no static's guard and saves only the registers it uses.
+__attribute__((noinline)) PyObject* LookUpInit(PyTypeObject* type) {
+  static PyObject* const init_name = PyUnicode_InternFromString("__init__");
+  PyObject* init = init_name != nullptr ? _PyType_Lookup(type, init_name) : nullptr;
+  if (init == nullptr || !PyFunction_Check(init)) return nullptr;
+  g_inits.Put(type, 0, init);  // the lookup assigned the class a tag if it could
+  return init;
+}
+
+// The Python function that calling `type` runs as __init__ when 3.11's type_call would do
+// nothing else of note: the metaclass does not override __call__, __new__ is object's (which
+// only allocates, for a class that is not abstract and has an __init__ of its own), and
+// __init__ is a Python function (for a heap type its tp_init is then slot_tp_init, which looks
+// it up and calls it with the object first). Borrowed from the type's MRO; nullptr for anything
+// else. The slot and metaclass checks run on every call (a metaclass's __call__ can change
+// without the class's tag changing); the lookup is remembered.
+inline PyObject* PythonInit(PyTypeObject* type) {
+  if (Py_TYPE(type)->tp_call != PyType_Type.tp_call || type->tp_new != PyBaseObject_Type.tp_new ||
+      type->tp_init == PyBaseObject_Type.tp_init ||
+      (type->tp_flags & (Py_TPFLAGS_HEAPTYPE | Py_TPFLAGS_IS_ABSTRACT)) != Py_TPFLAGS_HEAPTYPE) {
+    return nullptr;
+  }
+  PyObject* const* init = g_inits.Find(type, 0);
+  return init != nullptr ? *init : LookUpInit(type);
+}
+
+// object_new itself, with no arguments: tp_alloc, then the instance's inline values (3.11's
+// _PyObject_InitializeDict), without which every attribute site of the object would miss.
+inline PyObject* NewObject(PyTypeObject* type) {
+  static PyObject* const no_args = PyTuple_New(0);
+  return no_args != nullptr ? type->tp_new(type, no_args, nullptr) : nullptr;
+}
+
+// What __init__ returned (`result`, a new reference or NULL) -> the call's result: the object
+// for None, else NULL with type_call's error. Takes both references.
+PyObject* InitResult(PyObject* self, PyObject* result) {
+  if (result == Py_None) {
+    Py_DECREF(result);
+    return self;
+  }
+  if (result != nullptr) {
+    PyErr_Format(PyExc_TypeError, "__init__() should return None, not '%.200s'",
+                 Py_TYPE(result)->tp_name);
+    Py_DECREF(result);
+  }
+  Py_DECREF(self);
+  return nullptr;
+}
+
+// The references CALL's stack sp[1 .. oparg+1] holds (the class and its arguments), released.
+void ReleaseCall(PyObject** sp, int64_t oparg) {
+  for (int64_t i = 1; i <= oparg + 1; i++) Py_DECREF(sp[i]);
+}
+
+}  // namespace
+
+bool Instantiable(PyTypeObject* type) { return PythonInit(type) != nullptr; }
+
+PyObject* a64_instantiate(PyObject* callable, PyObject* const* args, size_t nargsf,
+                          PyObject* kwnames) {
+  const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  auto* type = reinterpret_cast<PyTypeObject*>(callable);
+  PyObject* init = kwnames == nullptr && PyType_Check(callable) ? PythonInit(type) : nullptr;
+  if (init == nullptr) return PyObject_Vectorcall(callable, args, nargsf, kwnames);
+  Py_INCREF(init);  // the MRO's dicts hold it, but allocating may run code that replaces it
+  PyObject* self = NewObject(type);
+  PyObject* res = self != nullptr
+                      ? python::CallFunctionWithFirst(CurrentThreadState(), init, self, args, nargs)
+                      : nullptr;
+  Py_DECREF(init);
+  return self != nullptr ? InitResult(self, res) : nullptr;
+}
+
+uint64_t a64_init_enter(PyThreadState* ts, PyObject** sp, int64_t oparg) {
+  // Calling a class is a C call (3.11's _PyObject_MakeTpCall): a level of recursion of its
+  // own, held until __init__ has returned (a64_init_leave).
+  if (!python::EnterRecursiveCall(ts, " while calling a Python object")) {
+    ReleaseCall(sp, oparg);
+    sp[0] = nullptr;
+    return 0;
+  }
+  PyObject* callable = sp[1];
+  auto* type = reinterpret_cast<PyTypeObject*>(callable);
+  PyObject* init = PyType_Check(callable) ? PythonInit(type) : nullptr;
+  if (init == nullptr || !PyFunction_Check(init) ||
+      !python::IsJitVectorcall(reinterpret_cast<PyFunctionObject*>(init)->vectorcall)) {
+    // Not (or no longer) a class this path takes, or an __init__ not compiled: its C entry.
+    PyObject* res = a64_instantiate(callable, sp + 2, static_cast<size_t>(oparg), nullptr);
+    ts->recursion_remaining++;
+    ReleaseCall(sp, oparg);
+    sp[0] = EvalBreakerAfterCall(ts, res);
+    return 0;
+  }
+  Py_INCREF(init);  // the reference __init__'s frame takes; held across the allocation
+  PyObject* self = NewObject(type);
+  if (self == nullptr) {
+    ts->recursion_remaining++;
+    Py_DECREF(init);
+    ReleaseCall(sp, oparg);
+    sp[0] = nullptr;
+    return 0;
+  }
+  python::Runtime& r = python::TheRuntime();
+  r.stats.init_entries++;
+  // The stack's reference to the class goes (the object holds one: a heap type's instances
+  // do). The object's moves into the frame with the arguments', and one more stays in sp[1]
+  // for a64_init_leave.
+  Py_DECREF(callable);
+  sp[1] = Py_NewRef(self);
+  auto* func = reinterpret_cast<PyFunctionObject*>(init);
+  python::CodeState* st = python::CachedState(reinterpret_cast<PyCodeObject*>(func->func_code));
+  // The stub's own tests (call_stub.cc bb25-bb26), after the allocation, which may have run
+  // code: its thread, tracing off, below the recursion limit, room on the data stack.
+  if (ts == r.stub_thread && ts->recursion_remaining > 0 &&
+      python::PlainCallFits(ts, oparg + 1, st)) {
+    _PyInterpreterFrame* frame = python::PushPlainFrame(ts, st, func);
+    PyObject** locals = frame->localsplus;
+    for (int64_t i = 0; i <= oparg; i++) locals[i] = sp[1 + i];
+    for (int i = static_cast<int>(oparg) + 1; i < frame->f_code->co_nlocalsplus; i++) {
+      locals[i] = nullptr;
+    }
+    ts->recursion_remaining--;
+    frame->previous = ts->cframe->current_frame;
+    ts->cframe->current_frame = frame;
+    r.stub_entries++;
+    sp[0] = reinterpret_cast<PyObject*>(frame);
+    return reinterpret_cast<uintptr_t>(st->stub.entry);
+  }
+  _PyInterpreterFrame* frame = nullptr;
+  const void* entry = python::EnterCompiledCall(ts, init, sp + 1, oparg + 1, &frame);
+  if (entry == nullptr) {  // the recursion limit, tracing, no room: the whole call here
+    PyObject* res = python::CallCompiledConsuming(ts, init, sp + 1, oparg + 1);
+    ts->recursion_remaining++;
+    sp[0] = EvalBreakerAfterCall(ts, InitResult(self, res));
+    return 0;
+  }
+  sp[0] = reinterpret_cast<PyObject*>(frame);
+  return reinterpret_cast<uintptr_t>(entry);
+}
+
+PyObject* a64_init_leave(PyThreadState* ts, PyObject** sp, uint64_t result) {
+  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(sp[0]);
+  PyObject* value = python::PlainReturn(frame, result)
+                        ? python::PopPlainFrame(ts, frame, result)
+                        : python::LeaveCompiledCall(ts, frame, result);
+  ts->recursion_remaining++;
+  // A set eval breaker is handled after the call, as after any C call (a signal handler may
+  // raise).
+  return EvalBreakerAfterCall(ts, InitResult(sp[1], value));
+}
+
+}  // namespace a64jit::runtime
