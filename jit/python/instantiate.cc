@@ -103,30 +103,24 @@ PyObject* a64_instantiate(PyObject* callable, PyObject* const* args, size_t narg
   return self != nullptr ? InitResult(self, res) : nullptr;
 }
 
-uint64_t a64_init_enter(PyThreadState* ts, PyObject** sp, int64_t oparg) {
-  // Calling a class is a C call (3.11's _PyObject_MakeTpCall): a level of recursion of its
-  // own, held until __init__ has returned (a64_init_leave).
-  if (!python::EnterRecursiveCall(ts, " while calling a Python object")) {
-    ReleaseCall(sp, oparg);
-    sp[0] = nullptr;
-    return 0;
-  }
+namespace {
+
+// a64_init_enter inside its level of recursion: the entry of __init__'s pushed frame, or 0 with
+// the whole call made and its result in sp[0].
+uint64_t EnterInit(PyThreadState* ts, PyObject** sp, int64_t oparg) {
   PyObject* callable = sp[1];
   auto* type = reinterpret_cast<PyTypeObject*>(callable);
   PyObject* init = PyType_Check(callable) ? PythonInit(type) : nullptr;
   if (init == nullptr || !PyFunction_Check(init) ||
       !python::IsJitVectorcall(reinterpret_cast<PyFunctionObject*>(init)->vectorcall)) {
     // Not (or no longer) a class this path takes, or an __init__ not compiled: its C entry.
-    PyObject* res = a64_instantiate(callable, sp + 2, static_cast<size_t>(oparg), nullptr);
-    ts->recursion_remaining++;
+    sp[0] = a64_instantiate(callable, sp + 2, static_cast<size_t>(oparg), nullptr);
     ReleaseCall(sp, oparg);
-    sp[0] = EvalBreakerAfterCall(ts, res);
     return 0;
   }
   Py_INCREF(init);  // the reference __init__'s frame takes; held across the allocation
   PyObject* self = NewObject(type);
   if (self == nullptr) {
-    ts->recursion_remaining++;
     Py_DECREF(init);
     ReleaseCall(sp, oparg);
     sp[0] = nullptr;
@@ -145,15 +139,9 @@ uint64_t a64_init_enter(PyThreadState* ts, PyObject** sp, int64_t oparg) {
   // code: its thread, tracing off, below the recursion limit, room on the data stack.
   if (ts == r.stub_thread && ts->recursion_remaining > 0 &&
       python::PlainCallFits(ts, oparg + 1, st)) {
-    _PyInterpreterFrame* frame = python::PushPlainFrame(ts, st, func);
-    PyObject** locals = frame->localsplus;
-    for (int64_t i = 0; i <= oparg; i++) locals[i] = sp[1 + i];
-    for (int i = static_cast<int>(oparg) + 1; i < frame->f_code->co_nlocalsplus; i++) {
-      locals[i] = nullptr;
-    }
-    ts->recursion_remaining--;
-    frame->previous = ts->cframe->current_frame;
-    ts->cframe->current_frame = frame;
+    _PyInterpreterFrame* frame = python::PushPlainFrame(ts, st, func, oparg + 1);
+    for (int64_t i = 0; i <= oparg; i++) frame->localsplus[i] = sp[1 + i];
+    python::MakeFrameCurrent(ts, frame);
     r.stub_entries++;
     sp[0] = reinterpret_cast<PyObject*>(frame);
     return reinterpret_cast<uintptr_t>(st->stub.entry);
@@ -161,13 +149,29 @@ uint64_t a64_init_enter(PyThreadState* ts, PyObject** sp, int64_t oparg) {
   _PyInterpreterFrame* frame = nullptr;
   const void* entry = python::EnterCompiledCall(ts, init, sp + 1, oparg + 1, &frame);
   if (entry == nullptr) {  // the recursion limit, tracing, no room: the whole call here
-    PyObject* res = python::CallCompiledConsuming(ts, init, sp + 1, oparg + 1);
-    ts->recursion_remaining++;
-    sp[0] = EvalBreakerAfterCall(ts, InitResult(self, res));
+    sp[0] = InitResult(self, python::CallCompiledConsuming(ts, init, sp + 1, oparg + 1));
     return 0;
   }
   sp[0] = reinterpret_cast<PyObject*>(frame);
   return reinterpret_cast<uintptr_t>(entry);
+}
+
+}  // namespace
+
+uint64_t a64_init_enter(PyThreadState* ts, PyObject** sp, int64_t oparg) {
+  // Calling a class is a C call (3.11's _PyObject_MakeTpCall): a level of recursion of its
+  // own, held until __init__ has returned (a64_init_leave).
+  if (!python::EnterRecursiveCall(ts, " while calling a Python object")) {
+    ReleaseCall(sp, oparg);
+    sp[0] = nullptr;
+    return 0;
+  }
+  const uint64_t entry = EnterInit(ts, sp, oparg);
+  if (entry == 0) {  // a whole call made: its level given back, the eval breaker handled
+    ts->recursion_remaining++;
+    sp[0] = EvalBreakerAfterCall(ts, sp[0]);
+  }
+  return entry;
 }
 
 PyObject* a64_init_leave(PyThreadState* ts, PyObject** sp, uint64_t result) {

@@ -212,9 +212,7 @@ __attribute__((noinline)) PyObject* RunCompiledSlow(Runtime& r, CodeState* st, P
 // other-thread count, no recursion error to raise.
 A64JIT_ALWAYS_INLINE void BeginDirectRun(Runtime& r, PyThreadState* ts,
                                          _PyInterpreterFrame* frame) {
-  ts->recursion_remaining--;
-  frame->previous = ts->cframe->current_frame;
-  ts->cframe->current_frame = frame;
+  MakeFrameCurrent(ts, frame);
   r.stats.entries++;
 }
 
@@ -357,13 +355,10 @@ A64JIT_ALWAYS_INLINE PyObject* RunPlainCall(Runtime& r, CodeState* st, PyThreadS
   // calls a module's __getattr__ straight out of its dict, and one that deletes itself drops
   // the last other reference; test_module's test_module_getattr_tricky).
   Py_INCREF(func);
-  _PyInterpreterFrame* frame = PushPlainFrame(ts, st, func);
+  _PyInterpreterFrame* frame = PushPlainFrame(ts, st, func, nargs + (first != nullptr ? 1 : 0));
   PyObject** locals = frame->localsplus;
   if (first != nullptr) *locals++ = Py_NewRef(first);
   for (Py_ssize_t i = 0; i < nargs; i++) locals[i] = Py_NewRef(args[i]);
-  for (PyObject** l = locals + nargs; l < frame->localsplus + frame->f_code->co_nlocalsplus; l++) {
-    *l = nullptr;
-  }
   BeginDirectRun(r, ts, frame);
   r.stats.vectorcall_entries++;
   const uint64_t result = CallEntry(st, ts, frame);

@@ -40,10 +40,11 @@ A64JIT_ALWAYS_INLINE bool PlainCallFits(PyThreadState* ts, Py_ssize_t nargs, con
 // The frame of a plain call (PlainCallFits) of `func`, whose state is `st`, pushed on the data
 // stack as the call stub pushes it: _PyFrame_InitializeSpecials with the code borrowed (the
 // runtime pins compiled code; it becomes the frame's own reference before anything else may
-// clear or keep the frame) and the function's reference the caller's to give. The locals are
-// the caller's to fill.
+// clear or keep the frame) and the function's reference the caller's to give. Its locals from
+// `filled` on are NULL; the caller fills the ones before.
 A64JIT_ALWAYS_INLINE _PyInterpreterFrame* PushPlainFrame(PyThreadState* ts, const CodeState* st,
-                                                         PyFunctionObject* func) {
+                                                         PyFunctionObject* func,
+                                                         Py_ssize_t filled) {
   auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(ts->datastack_top);
   ts->datastack_top = PastFrame(ts->datastack_top, st);
@@ -57,7 +58,16 @@ A64JIT_ALWAYS_INLINE _PyInterpreterFrame* PushPlainFrame(PyThreadState* ts, cons
   frame->prev_instr = _PyCode_CODE(code) - 1;
   frame->is_entry = false;
   frame->owner = FRAME_OWNED_BY_THREAD;
+  for (Py_ssize_t i = filled; i < code->co_nlocalsplus; i++) frame->localsplus[i] = nullptr;
   return frame;
+}
+
+// A pushed frame made current, its level of recursion taken (the caller checked there was one),
+// as the call stub's bb30 does before the entry.
+A64JIT_ALWAYS_INLINE void MakeFrameCurrent(PyThreadState* ts, _PyInterpreterFrame* frame) {
+  ts->recursion_remaining--;
+  frame->previous = ts->cframe->current_frame;
+  ts->cframe->current_frame = frame;
 }
 
 // Whether a run of a frame PushPlainFrame pushed ended as the call stub pops it itself: a value
