@@ -107,3 +107,25 @@ else
   echo "FAIL report.py --symbols: no mix_b row, or no ?after: row for code past every function"
   exit 1
 fi
+# --footprint counts the exits that go through QEMU's block lookup: on spin.c's window, bump's
+# 2000 returns and main's 2000 calls through the pointer (4000, 2 per iteration at --per 2000);
+# on a made-up profile, a direct branch to another 4 KiB page (5 runs) and a return (3 runs),
+# not a direct branch within the page (7 runs).
+/usr/bin/python3.11 "$report" "$tmp/p3000" --base "$tmp/p1000" --per 2000 --footprint |
+  tee "$tmp/report_footprint"
+if awk '$5 == "spin" && $4 == 2 && $2 >= 3 && $1 > 0 {found = 1} END {exit !found}' \
+  "$tmp/report_footprint"; then
+  echo "PASS --footprint counts spin's lookups"
+else
+  echo "FAIL --footprint: no spin row with 2 lookups an iteration in 3 or more blocks"
+  exit 1
+fi
+printf '1000 1 5 14000400\n1010 1 7 14000002\n1020 1 3 d65f03c0\n' >"$tmp/made_up"
+printf '00000000-00100000 r-xp 00000000 00:00 0 %s/made_up_code\n' "$tmp" >"$tmp/made_up.maps"
+/usr/bin/python3.11 "$report" "$tmp/made_up" --footprint | tee "$tmp/report_made_up"
+if head -1 "$tmp/report_made_up" | grep -q "in 3 blocks on 1 pages; exits through QEMU's lookup 8 "; then
+  echo "PASS --footprint: a branch to another page and a return go through the lookup"
+else
+  echo "FAIL --footprint: expected 3 blocks on 1 page and 8 lookups (5 + 3) in the first line"
+  exit 1
+fi

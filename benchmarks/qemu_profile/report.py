@@ -1,7 +1,7 @@
 #!/usr/bin/python3.11
 """Guest instructions and indirect branches per function, from a tb_profile run.
 
-  report.py PROFILE [--base PROFILE] [--per N] [--top K]
+  report.py PROFILE [--base PROFILE] [--per N] [--top K] [--by-object] [--footprint]
 
 PROFILE is what `qemu-aarch64 -plugin tb_profile.so,out=PROFILE ...` wrote (PROFILE and
 PROFILE.maps). With --base, the base run's counts are subtracted first: profile the same
@@ -38,6 +38,26 @@ def load_profile(path):
 def is_indirect_branch(word):
     # ret / br / blr Xn (and their pointer-authentication-free forms)
     return (word & 0xfffffc1f) in (0xd65f0000, 0xd61f0000, 0xd63f0000)
+
+
+def direct_target(word, pc):
+    """Where an unconditional direct branch or call (b, bl) at `pc` goes; None for others."""
+    if word & 0x7c000000 != 0x14000000:
+        return None
+    offset = word & 0x3ffffff
+    if offset & 0x2000000:
+        offset -= 0x4000000
+    return pc + 4 * offset
+
+
+def goes_through_lookup(vaddr, insns, last):
+    """Whether a block's exit goes through QEMU's block lookup: an indirect branch, or a direct
+    branch or call to another 4 KiB page than the block's start (QEMU 7.2 chains a direct jump
+    to its next block only within the page)."""
+    if is_indirect_branch(last):
+        return True
+    target = direct_target(last, vaddr + 4 * (insns - 1))
+    return target is not None and target >> 12 != vaddr >> 12
 
 
 def load_perf_map(path):
@@ -157,6 +177,31 @@ class Symbolizer:
         return "%s:%s" % (short, names[j])
 
 
+def print_footprint(counts, sym, per, top):
+    """What `--footprint` prints: per file, the distinct code that ran (in the window, with
+    --base) and how often control left a block through QEMU's lookup. Guest instructions do
+    not show what a large footprint costs: more translated code for the host's caches, and
+    more blocks competing for QEMU's 4,096-entry jump cache."""
+    blocks, bytes_, lookups = (collections.Counter() for _ in range(3))
+    pages = collections.defaultdict(set)
+    for (vaddr, n, last), c in counts.items():
+        if c <= 0:
+            continue
+        name = sym.name(vaddr).split(":", 1)[0]
+        blocks[name] += 1
+        bytes_[name] += 4 * n
+        pages[name].update(range(vaddr >> 12, ((vaddr + 4 * n - 1) >> 12) + 1))
+        if goes_through_lookup(vaddr, n, last):
+            lookups[name] += c
+    print("code that ran: %.1f KiB in %d blocks on %d pages; exits through QEMU's lookup %.0f "
+          "(per %g)" % (sum(bytes_.values()) / 1024, sum(blocks.values()),
+                        sum(len(p) for p in pages.values()), sum(lookups.values()) / per, per))
+    print("%10s %8s %6s %12s  %s" % ("KiB", "blocks", "pages", "lookups", "object"))
+    for name, b in bytes_.most_common(top):
+        print("%10.1f %8d %6d %12.0f  %s" % (b / 1024, blocks[name], len(pages[name]),
+                                           lookups[name] / per, name))
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("profile")
@@ -170,6 +215,9 @@ def main(argv):
     ap.add_argument("--by-object", action="store_true",
                     help="one row per file (libpython, libc, the runner, a64jit: compiled code) "
                     "instead of per function")
+    ap.add_argument("--footprint", action="store_true",
+                    help="per file, the code that ran (its blocks, bytes and 4 KiB pages) and "
+                    "the block exits that went through QEMU's lookup, instead of instructions")
     args = ap.parse_args(argv)
     try:
         counts = load_profile(args.profile)
@@ -178,6 +226,9 @@ def main(argv):
         sym = Symbolizer(args.profile + ".maps", args.nm, args.perf_map, args.symbols)
     except OSError as e:
         sys.exit("report.py: %s (a tb_profile run writes PROFILE and PROFILE.maps)" % e)
+    if args.footprint:
+        print_footprint(counts, sym, args.per, args.top)
+        return 0
     insns = collections.Counter()
     blocks = collections.Counter()
     indirect = collections.Counter()
