@@ -177,29 +177,47 @@ class Symbolizer:
         return "%s:%s" % (short, names[j])
 
 
-def print_footprint(counts, sym, per, top):
-    """What `--footprint` prints: per file, the distinct code that ran (in the window, with
-    --base) and how often control left a block through QEMU's lookup. Guest instructions do
-    not show what a large footprint costs: more translated code for the host's caches, and
-    more blocks competing for QEMU's 4,096-entry jump cache."""
-    blocks, bytes_, lookups = (collections.Counter() for _ in range(3))
-    pages = collections.defaultdict(set)
+class Footprint:
+    """The code that ran in one file: its bytes, blocks and 4 KiB pages, and how often control
+    left one of its blocks through QEMU's lookup."""
+
+    def __init__(self):
+        self.bytes = 0
+        self.blocks = 0
+        self.pages = set()
+        self.lookups = 0
+
+
+def footprints(counts, sym):
+    """Footprint per file (compiled code: "a64jit" with a perf map) of the blocks whose counts
+    are positive: with a base subtracted, the code that ran in the window."""
+    by_file = collections.defaultdict(Footprint)
     for (vaddr, n, last), c in counts.items():
         if c <= 0:
             continue
-        name = sym.name(vaddr).split(":", 1)[0]
-        blocks[name] += 1
-        bytes_[name] += 4 * n
-        pages[name].update(range(vaddr >> 12, ((vaddr + 4 * n - 1) >> 12) + 1))
+        f = by_file[sym.name(vaddr).split(":", 1)[0]]
+        f.blocks += 1
+        f.bytes += 4 * n
+        f.pages.update(range(vaddr >> 12, ((vaddr + 4 * n - 1) >> 12) + 1))
         if goes_through_lookup(vaddr, n, last):
-            lookups[name] += c
+            f.lookups += c
+    return by_file
+
+
+def print_footprint(counts, sym, per, top):
+    """What `--footprint` prints. Guest instructions do not show what a large footprint costs:
+    more translated code for the host's caches, and more blocks competing for QEMU's
+    4,096-entry jump cache."""
+    by_file = footprints(counts, sym)
+    files = sorted(by_file.items(), key=lambda kv: -kv[1].bytes)
     print("code that ran: %.1f KiB in %d blocks on %d pages; exits through QEMU's lookup %.0f "
-          "(per %g)" % (sum(bytes_.values()) / 1024, sum(blocks.values()),
-                        sum(len(p) for p in pages.values()), sum(lookups.values()) / per, per))
+          "(per %g)" % (sum(f.bytes for _, f in files) / 1024, sum(f.blocks for _, f in files),
+                        sum(len(f.pages) for _, f in files),
+                        sum(f.lookups for _, f in files) / per, per))
     print("%10s %8s %6s %12s  %s" % ("KiB", "blocks", "pages", "lookups", "object"))
-    for name, b in bytes_.most_common(top):
-        print("%10.1f %8d %6d %12.0f  %s" % (b / 1024, blocks[name], len(pages[name]),
-                                           lookups[name] / per, name))
+    for name, f in files[:top]:
+        print("%10.1f %8d %6d %12.0f  %s" % (f.bytes / 1024, f.blocks, len(f.pages),
+                                           f.lookups / per, name))
 
 
 def main(argv):

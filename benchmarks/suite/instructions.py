@@ -14,7 +14,11 @@ For each program, under `qemu-aarch64 -plugin tb_profile.so` (benchmarks/qemu_pr
             exported symbol, so some static helpers of the eval loop count as library;
   bound     stock warm / library: the warm ratio if compiled code and helpers took no time
             at all. A program whose bound is under a target cannot reach it by compiling
-            Python code better, only by doing less of that C work.
+            Python code better, only by doing less of that C work;
+  code      KiB of code that ran in the warm window (report.py --footprint: the blocks whose
+            counts grew from A to B calls), stock and JIT: under QEMU a larger footprint makes
+            each instruction cost more, so time can gain less than instructions
+            (docs/measurements/2026-12-04-code-footprint.md).
 
 Usage: instructions.py --runner A64JIT_RUN --plugin TB_PROFILE_SO [--jit-args ARGS]
                        [--calls A,B] [--no-process] [--json OUT] [PROGRAM...]
@@ -39,7 +43,8 @@ QEMU = ["qemu-aarch64", "-cpu", "neoverse-n1"]
 
 def profile(args, side_args, program, calls, out):
     """Runs one process under the plugin; its counts by object: a file, "jit" (compiled
-    code), "runner" (the JIT's helpers) or "interpreter" (3.11's eval loop)."""
+    code), "runner" (the JIT's helpers) or "interpreter" (3.11's eval loop); and its counts by
+    block, with their symbolizer."""
     env = dict(os.environ, A64JIT_SUITE_MODE="process",
                PYTHONPATH=HERE + os.pathsep + os.environ.get("PYTHONPATH", ""))
     if calls is not None:
@@ -53,7 +58,8 @@ def profile(args, side_args, program, calls, out):
     sym = report.Symbolizer(out + ".maps", "aarch64-linux-gnu-nm")
     runner = os.path.basename(args.runner)
     by_object = collections.Counter()
-    for (vaddr, n, _), c in report.load_profile(out).items():
+    blocks = report.load_profile(out)
+    for (vaddr, n, _), c in blocks.items():
         full = sym.name(vaddr)
         name = full.split(":", 1)[0]
         # The eval loop and the code right after it that no symbol names (report.py calls it
@@ -66,18 +72,20 @@ def profile(args, side_args, program, calls, out):
         elif name == runner:
             name = "runner"
         by_object[name] += c * n
-    return by_object
+    return by_object, blocks, sym
 
 
 def measure(args, program, side_args, tmp):
     a, b = args.calls
-    few = profile(args, side_args, program, a, os.path.join(tmp, "few"))
-    many = profile(args, side_args, program, b, os.path.join(tmp, "many"))
+    few, few_blocks, _ = profile(args, side_args, program, a, os.path.join(tmp, "few"))
+    many, window, sym = profile(args, side_args, program, b, os.path.join(tmp, "many"))
     whole = {} if args.no_process else profile(
-        args, side_args, program, None, os.path.join(tmp, "whole"))
+        args, side_args, program, None, os.path.join(tmp, "whole"))[0]
     warm = {k: (many[k] - few[k]) / (b - a) for k in set(many) | set(few)}
+    window.subtract(few_blocks)
+    code_kib = sum(f.bytes for f in report.footprints(window, sym).values()) / 1024
     # No whole-process run: nan, which the table prints as such and the JSON keeps.
-    return sum(warm.values()), warm, sum(whole.values()) if whole else float("nan")
+    return sum(warm.values()), warm, sum(whole.values()) if whole else float("nan"), code_kib
 
 
 def main():
@@ -98,23 +106,25 @@ def main():
     names = args.programs or sorted(
         f[:-3] for f in os.listdir(os.path.join(HERE, "programs")) if f.endswith(".py"))
     results = {}
-    print("%-15s %10s %10s %6s %10s %10s %6s %8s %6s" %
+    print("%-15s %10s %10s %6s %10s %10s %6s %8s %6s %11s %9s" %
           ("program", "warm stock", "warm JIT", "ratio", "proc stock", "proc JIT", "ratio",
-           "library", "bound"))
+           "library", "bound", "code stock", "code JIT"))
     for name in names:
         with tempfile.TemporaryDirectory() as tmp:
-            stock_warm, _, stock_proc = measure(args, name, ["--no-jit"], tmp)
-            jit_warm, parts, jit_proc = measure(args, name, shlex.split(args.jit_args), tmp)
+            stock_warm, _, stock_proc, stock_kib = measure(args, name, ["--no-jit"], tmp)
+            jit_warm, parts, jit_proc, jit_kib = measure(args, name, shlex.split(args.jit_args),
+                                                         tmp)
         library = jit_warm - sum(parts.get(k, 0) for k in ("jit", "runner", "interpreter"))
         r = {"warm_stock": stock_warm, "warm_jit": jit_warm, "warm_ratio": stock_warm / jit_warm,
              "process_stock": stock_proc, "process_jit": jit_proc,
              "process_ratio": stock_proc / jit_proc, "library": library,
-             "library_share": library / jit_warm, "bound": stock_warm / library}
+             "library_share": library / jit_warm, "bound": stock_warm / library,
+             "code_kib_stock": stock_kib, "code_kib_jit": jit_kib}
         results[name] = r
-        print("%-15s %9.2fM %9.2fM %6.2f %9.1fM %9.1fM %6.2f %7.0f%% %6.2f" %
+        print("%-15s %9.2fM %9.2fM %6.2f %9.1fM %9.1fM %6.2f %7.0f%% %6.2f %7.0f KiB %5.0f KiB" %
               (name, stock_warm / 1e6, jit_warm / 1e6, r["warm_ratio"], stock_proc / 1e6,
-               jit_proc / 1e6, r["process_ratio"], 100 * r["library_share"], r["bound"]),
-              flush=True)
+               jit_proc / 1e6, r["process_ratio"], 100 * r["library_share"], r["bound"],
+               stock_kib, jit_kib), flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1, sort_keys=True)
