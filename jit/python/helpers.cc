@@ -432,11 +432,6 @@ int UnbindMethod(PyObject** sp) {
   return sp[0] != nullptr;
 }
 
-bool IsCompiledFunction(PyObject* callable) {
-  return PyFunction_Check(callable) &&
-         python::IsJitVectorcall(reinterpret_cast<PyFunctionObject*>(callable)->vectorcall);
-}
-
 }  // namespace
 
 PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kwnames) {
@@ -447,7 +442,7 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
   const Py_ssize_t nkw = kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
   const size_t nargsf = static_cast<size_t>(total - nkw) | PY_VECTORCALL_ARGUMENTS_OFFSET;
   // A compiled Python function is called straight through the JIT, taking our references.
-  if (IsCompiledFunction(function)) {
+  if (python::IsCompiledFunction(function)) {
     return python::CallCompiledConsuming(ts, function, args, total, kwnames);
   }
   bool handled = false;
@@ -635,7 +630,7 @@ uint64_t a64_call_enter(PyThreadState* ts, PyObject** sp, uint64_t c_call_cache,
   if (c_call_cache != 0) FillCCallCache(c_call_cache, sp, oparg);
   const int is_meth = UnbindMethod(sp);
   PyObject* function = sp[1 - is_meth];
-  if (IsCompiledFunction(function)) {
+  if (python::IsCompiledFunction(function)) {
     _PyInterpreterFrame* frame = nullptr;
     const void* entry =
         python::EnterCompiledCall(ts, function, sp + 2 - is_meth, oparg + is_meth, &frame);

@@ -111,8 +111,7 @@ uint64_t EnterInit(PyThreadState* ts, PyObject** sp, int64_t oparg) {
   PyObject* callable = sp[1];
   auto* type = reinterpret_cast<PyTypeObject*>(callable);
   PyObject* init = PyType_Check(callable) ? PythonInit(type) : nullptr;
-  if (init == nullptr || !PyFunction_Check(init) ||
-      !python::IsJitVectorcall(reinterpret_cast<PyFunctionObject*>(init)->vectorcall)) {
+  if (init == nullptr || !python::IsCompiledFunction(init)) {
     // Not (or no longer) a class this path takes, or an __init__ not compiled: its C entry.
     sp[0] = a64_instantiate(callable, sp + 2, static_cast<size_t>(oparg), nullptr);
     ReleaseCall(sp, oparg);

@@ -228,6 +228,11 @@ inline bool EnterRecursiveCall(PyThreadState* ts, const char* where) {
 PyObject* JitVectorcall(PyObject* callable, PyObject* const* args, size_t nargsf,
                         PyObject* kwnames);
 inline bool IsJitVectorcall(vectorcallfunc f) { return f == JitVectorcall; }
+// Whether `callable` is a Python function whose code is compiled.
+inline bool IsCompiledFunction(PyObject* callable) {
+  return PyFunction_Check(callable) &&
+         IsJitVectorcall(reinterpret_cast<PyFunctionObject*>(callable)->vectorcall);
+}
 PyObject* CallCompiled(PyThreadState* ts, PyObject* callable, PyObject* const* args, size_t nargsf,
                        PyObject* kwnames);
 // A Python function object called with positional arguments as its vectorcall would call it,
