@@ -81,9 +81,9 @@ check("PRINT_EXPR counted", a64jit.stats()["unsupported_opcodes"].get("PRINT_EXP
 hir = a64jit.dump(square_plus, "hir")
 check("dump hir", "BinaryOp" in hir and "Return" in hir, hir)
 lir = a64jit.dump(square_plus, "lir")
-# The generic multiply: PyNumber_Multiply, or a64_binary_object where 3.11 had not yet
+# The generic multiply: a64_number_multiply, or a64_binary_object where 3.11 had not yet
 # specialised the site to ints (lowering's lower.binary-object)
-check("dump lir", "call @PyNumber_Multiply" in lir or "call @a64_binary_object" in lir, lir)
+check("dump lir", "call @a64_number_multiply" in lir or "call @a64_binary_object" in lir, lir)
 asm = a64jit.dump(square_plus, "asm")
 check("dump asm", "ret" in asm and "stp x29, x30" in asm, asm)
 check("dump of an uncompiled function", "not compiled" in (raises(ValueError, a64jit.dump,

@@ -171,7 +171,8 @@ void Lowerer::CallBinaryObject(const Instr& in) {
 // computed in D registers and boxed by PyFloat_FromDouble. An operand that is an int
 // constant rules the float form out (int op float is mixed: stock takes it generically
 // too), a float constant the int form, and a constant of any other type (`"%d" % n`) both.
-// Anything else, and a failed guard, through PyNumber_*.
+// Anything else, and a failed guard, through kBinaryHelpers (PyNumber_*, or for + - * / the
+// a64_number_* helpers, which take a float and an int of one digit themselves).
 void Lowerer::LowerArithmetic(const Instr& in) {
   const bool ints = HasIntForm(in);
   // An unboxed result's C value is read only while its object is NULL, but is defined on

@@ -537,14 +537,14 @@ int64_t a64_binary_op_into_local(PyObject* a, PyObject* b, int64_t how, int64_t 
     int nb;
     binaryfunc op;
   } kFloatForms[] = {
-      {NB_ADD, PyNumber_Add},
-      {NB_INPLACE_ADD, PyNumber_InPlaceAdd},
-      {NB_SUBTRACT, PyNumber_Subtract},
-      {NB_INPLACE_SUBTRACT, PyNumber_InPlaceSubtract},
-      {NB_MULTIPLY, PyNumber_Multiply},
-      {NB_INPLACE_MULTIPLY, PyNumber_InPlaceMultiply},
-      {NB_TRUE_DIVIDE, PyNumber_TrueDivide},
-      {NB_INPLACE_TRUE_DIVIDE, PyNumber_InPlaceTrueDivide},
+      {NB_ADD, a64_number_add},
+      {NB_INPLACE_ADD, a64_number_inplace_add},
+      {NB_SUBTRACT, a64_number_subtract},
+      {NB_INPLACE_SUBTRACT, a64_number_inplace_subtract},
+      {NB_MULTIPLY, a64_number_multiply},
+      {NB_INPLACE_MULTIPLY, a64_number_inplace_multiply},
+      {NB_TRUE_DIVIDE, a64_number_true_divide},
+      {NB_INPLACE_TRUE_DIVIDE, a64_number_inplace_true_divide},
   };
   const int nb = static_cast<int>(how & 0xff);
   binaryfunc op = nullptr;

@@ -77,6 +77,14 @@ struct _PyInterpreterFrame;
   X(a64_box_int,                    kNone, kNull)       \
   X(a64_box_int_reusing,            kNone, kNull)       \
   X(a64_binary_op_into_local,       kSome, kOwn)        \
+  X(a64_number_add,                 kNone, kNull)       \
+  X(a64_number_subtract,            kNone, kNull)       \
+  X(a64_number_multiply,            kNone, kNull)       \
+  X(a64_number_true_divide,         kNone, kNull)       \
+  X(a64_number_inplace_add,         kNone, kNull)       \
+  X(a64_number_inplace_subtract,    kNone, kNull)       \
+  X(a64_number_inplace_multiply,    kNone, kNull)       \
+  X(a64_number_inplace_true_divide, kNone, kNull)       \
   X(a64_dealloc,                    kAll,  kCannotFail) \
   X(a64_dealloc_at,                 kAll,  kCannotFail) \
   X(a64_release_by_stub,            kAll,  kCannotFail) \
@@ -307,6 +315,17 @@ PyObject* a64_box_int_reusing(int64_t v, PyObject** slot);
 // prev_instr at code unit `store_unit`. The frame is the running one, as for the site helpers
 // above. Returns 1, or 0 with an exception set and nothing released or stored.
 int64_t a64_binary_op_into_local(PyObject* a, PyObject* b, int64_t how, int64_t store_unit);
+// BINARY_OP + - * / (and in place) as PyNumber_Add and its kin compute them, shorter for the
+// mixed operands 3.11 does not specialise: an exact float and an exact int of one digit at most,
+// either way round, two exact floats, or two such ints divided (helpers_numbers.cc).
+PyObject* a64_number_add(PyObject* a, PyObject* b);
+PyObject* a64_number_subtract(PyObject* a, PyObject* b);
+PyObject* a64_number_multiply(PyObject* a, PyObject* b);
+PyObject* a64_number_true_divide(PyObject* a, PyObject* b);
+PyObject* a64_number_inplace_add(PyObject* a, PyObject* b);
+PyObject* a64_number_inplace_subtract(PyObject* a, PyObject* b);
+PyObject* a64_number_inplace_multiply(PyObject* a, PyObject* b);
+PyObject* a64_number_inplace_true_divide(PyObject* a, PyObject* b);
 // _Py_Dealloc(obj) for an object whose last reference compiled code released; an exact int
 // of one digit goes on the runtime's int free list instead, while it has room and
 // tracemalloc is not tracing (3.11 keeps no free list of ints; compiled code's loops make

@@ -1,0 +1,91 @@
+# pydiff: all-compiled
+# + - * / on a float and an int, either way round, and / on two ints: 3.11 never
+# specialises these sites, and compiled code's generic path (a64_number_add and its kin)
+# computes them itself when the int has at most one digit (|v| < 2**30). Covered: ints at and
+# past that bound, zero and negative ints, signed zeros, infinities and NaN, zero divisors
+# (whose errors stock words), overflow to inf, ints whose quotient is not exact, bool and
+# subclasses (never taken), other types, and the in-place operators.
+import math
+
+DIGIT = 2**30
+
+
+class MyInt(int):
+    pass
+
+
+class MyFloat(float):
+    pass
+
+
+def plain(a, b):
+    out = []
+    for f in (lambda x, y: x + y, lambda x, y: x - y, lambda x, y: x * y,
+              lambda x, y: x / y):
+        try:
+            out.append(f(a, b))
+        except (ZeroDivisionError, TypeError, OverflowError) as e:
+            out.append(type(e).__name__ + ": " + str(e))
+    return out
+
+
+def in_place(a, b):
+    out = []
+    x = a
+    x += b
+    out.append(x)
+    x = a
+    x -= b
+    out.append(x)
+    x = a
+    x *= b
+    out.append(x)
+    x = a
+    try:
+        x /= b
+    except ZeroDivisionError as e:
+        x = "ZeroDivisionError: " + str(e)
+    out.append(x)
+    return out
+
+
+INTS = [0, 1, -1, 7, -7, DIGIT - 1, -(DIGIT - 1), DIGIT, -DIGIT, 2**53 + 1, 10**30, True,
+        False, MyInt(3)]
+FLOATS = [0.0, -0.0, 0.5, -2.25, 1e308, -1e-308, float("inf"), float("-inf"),
+          float("nan"), 3.0, MyFloat(1.5)]
+
+
+def run_cases():
+    rows = []
+    for i in INTS:
+        for f in FLOATS:
+            rows.append((i, f, plain(i, f), plain(f, i)))
+            try:
+                rows.append((in_place(i, f), in_place(f, i)))
+            except TypeError as e:
+                rows.append("TypeError: " + str(e))
+    for a in INTS:
+        for b in INTS:
+            rows.append((a, b, plain(a, b)))
+    for a, b in ((1.5, "x"), ("x", 2), ([1], 2), (2, [1]), (None, 1.0)):
+        rows.append(plain(a, b))
+    return rows
+
+
+def loops(n):
+    # The shapes real code has: a float times an int constant, an int loop counter over a
+    # float, an int average.
+    total = 0.0
+    ratio = 0.0
+    mean = 0
+    for i in range(1, n):
+        total += 2 * (total / 3 - i) / n
+        ratio = i / (i + 1) - ratio * 0.5
+        mean = (mean * (i - 1) + i) / i
+    return total, ratio, mean
+
+
+for row in run_cases():
+    print(repr(row))  # nan != nan: compare printed forms
+print(loops(3000))
+print(math.isnan(float("nan") * 3), 1 / 3, -7 / 2, (DIGIT - 1) / 7, 7 / (DIGIT - 1))

@@ -1,0 +1,111 @@
+// a64_number_add and its kin, declared in jit/runtime/helpers.h: BINARY_OP's generic path for
+// + - * / (plain and in place), with a short way for the mixed operands 3.11 never
+// specialises (`2 * x`, `x / n`, `t - 1` with x and t floats, `i / j` with ints).
+//
+// For a float and an int stock runs PyNumber_Multiply, binary_op1 (which tries float's slot
+// first, the int's type being no subtype of float), float_mul, whose CONVERT_TO_DOUBLE calls
+// PyLong_AsDouble for the int, and PyFloat_FromDouble: about 85 guest instructions under QEMU
+// besides the allocation, where the arithmetic is one. Here:
+//   - an exact float and an exact int of at most one digit (|v| < 2**30), either way round,
+//     or two exact floats: the int converted to a double (exact: it has at most 30 bits, as
+//     PyLong_AsDouble gives it), the operation done on doubles, as float's nb_add,
+//     nb_subtract, nb_multiply and nb_true_divide do;
+//   - two such ints divided: their quotient as doubles, as long_true_divide's fast path
+//     computes it for operands of at most DBL_MANT_DIG bits;
+//   - anything else, and a zero divisor (whose ZeroDivisionError stock raises with its own
+//     words), by PyNumber_*.
+// Ints and floats have no in-place slots, so `x += 1` on a float is `x + 1`; an in-place
+// operator whose operands are not both numbers of these kinds calls PyNumber_InPlace*.
+// A subclass (bool, a float subclass) is never taken: its slots may differ.
+#include <Python.h>
+
+#include <cstdint>
+
+#include "jit/runtime/helpers.h"
+
+namespace a64jit::runtime {
+
+namespace {
+
+static_assert(PYLONG_BITS_IN_DIGIT == 30, "one digit holds |v| < 2**30, exact in a double");
+
+enum class Arith { kAdd, kSubtract, kMultiply, kDivide };
+
+// `obj` as a double when it is an exact float (`*is_float` set) or an exact int of at most
+// one digit; false for anything else.
+inline bool NumberAsDouble(PyObject* obj, double* value, bool* is_float) {
+  PyTypeObject* type = Py_TYPE(obj);
+  if (type == &PyFloat_Type) {
+    *value = PyFloat_AS_DOUBLE(obj);
+    *is_float = true;
+    return true;
+  }
+  if (type != &PyLong_Type) return false;
+  const Py_ssize_t size = Py_SIZE(obj);
+  if (size < -1 || size > 1) return false;
+  const double magnitude = reinterpret_cast<PyLongObject*>(obj)->ob_digit[0];
+  *value = size == 0 ? 0.0 : size < 0 ? -magnitude : magnitude;
+  *is_float = false;
+  return true;
+}
+
+// Whether the short way takes `op` on a and b, and then the float's value in `*result`: not for
+// operands of other kinds, two ints added, subtracted or multiplied (int's slots keep them
+// ints), or a zero divisor.
+template <Arith op>
+inline bool MixedNumbers(PyObject* a, PyObject* b, double* result) {
+  double x, y;
+  bool x_float, y_float;
+  if (!NumberAsDouble(a, &x, &x_float) || !NumberAsDouble(b, &y, &y_float)) return false;
+  switch (op) {
+    case Arith::kAdd:
+      *result = x + y;
+      return x_float || y_float;
+    case Arith::kSubtract:
+      *result = x - y;
+      return x_float || y_float;
+    case Arith::kMultiply:
+      *result = x * y;
+      return x_float || y_float;
+    case Arith::kDivide:
+      if (y == 0.0) return false;
+      *result = x / y;
+      return true;
+  }
+  return false;
+}
+
+template <Arith op, binaryfunc generic>
+PyObject* NumberOr(PyObject* a, PyObject* b) {
+  double result;
+  return MixedNumbers<op>(a, b, &result) ? PyFloat_FromDouble(result) : generic(a, b);
+}
+
+}  // namespace
+
+PyObject* a64_number_add(PyObject* a, PyObject* b) {
+  return NumberOr<Arith::kAdd, PyNumber_Add>(a, b);
+}
+PyObject* a64_number_subtract(PyObject* a, PyObject* b) {
+  return NumberOr<Arith::kSubtract, PyNumber_Subtract>(a, b);
+}
+PyObject* a64_number_multiply(PyObject* a, PyObject* b) {
+  return NumberOr<Arith::kMultiply, PyNumber_Multiply>(a, b);
+}
+PyObject* a64_number_true_divide(PyObject* a, PyObject* b) {
+  return NumberOr<Arith::kDivide, PyNumber_TrueDivide>(a, b);
+}
+PyObject* a64_number_inplace_add(PyObject* a, PyObject* b) {
+  return NumberOr<Arith::kAdd, PyNumber_InPlaceAdd>(a, b);
+}
+PyObject* a64_number_inplace_subtract(PyObject* a, PyObject* b) {
+  return NumberOr<Arith::kSubtract, PyNumber_InPlaceSubtract>(a, b);
+}
+PyObject* a64_number_inplace_multiply(PyObject* a, PyObject* b) {
+  return NumberOr<Arith::kMultiply, PyNumber_InPlaceMultiply>(a, b);
+}
+PyObject* a64_number_inplace_true_divide(PyObject* a, PyObject* b) {
+  return NumberOr<Arith::kDivide, PyNumber_InPlaceTrueDivide>(a, b);
+}
+
+}  // namespace a64jit::runtime
