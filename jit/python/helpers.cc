@@ -16,6 +16,7 @@
 #include "jit/python/interp_state.h"
 #include "jit/python/jit.h"
 #include "jit/python/method_trampolines.h"
+#include "jit/python/number_values.h"
 #include "jit/python/site_entry.h"
 #include "jit/python/type_memo.h"
 #include "jit/runtime/helpers.h"
@@ -786,9 +787,12 @@ int CompareDoubles(double a, double b, int64_t op) {
 }
 }  // namespace
 
-// COMPARE_OP feeding a branch: the truth of the comparison, -1 on error. Two exact floats,
-// and two exact strs compared for (in)equality, are decided here without a bool object (3.11's
-// COMPARE_OP_FLOAT_JUMP and COMPARE_OP_STR_JUMP).
+// COMPARE_OP feeding a branch: the truth of the comparison, -1 on error. Two numbers that are
+// exact floats or exact ints of one digit (number_values.h; 3.11's COMPARE_OP_FLOAT_JUMP and
+// COMPARE_OP_INT_JUMP, and a float against such an int, which float_richcompare compares as
+// doubles too: an infinity or NaN against any int as against 0.0, which gives the same), and
+// two exact strs compared for (in)equality, are decided here without a bool object (3.11's
+// COMPARE_OP_STR_JUMP).
 PyObject* a64_int_of(PyThreadState* ts, PyObject* x) {
   if (!python::EnterRecursiveCall(ts, " while calling a Python object")) return nullptr;
   PyObject* res = PyNumber_Long(x);
@@ -797,8 +801,10 @@ PyObject* a64_int_of(PyThreadState* ts, PyObject* x) {
 }
 
 int a64_compare_bool(PyObject* a, PyObject* b, int64_t op) {
-  if (PyFloat_CheckExact(a) && PyFloat_CheckExact(b)) {
-    return CompareDoubles(PyFloat_AS_DOUBLE(a), PyFloat_AS_DOUBLE(b), op);
+  double x, y;
+  bool x_float, y_float;
+  if (python::NumberAsDouble(a, &x, &x_float) && python::NumberAsDouble(b, &y, &y_float)) {
+    return CompareDoubles(x, y, op);
   }
   if ((op == Py_EQ || op == Py_NE) && PyUnicode_CheckExact(a) && PyUnicode_CheckExact(b)) {
     return _PyUnicode_Equal(a, b) == (op == Py_EQ);

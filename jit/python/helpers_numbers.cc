@@ -21,33 +21,16 @@
 
 #include <cstdint>
 
+#include "jit/python/number_values.h"
 #include "jit/runtime/helpers.h"
 
 namespace a64jit::runtime {
 
 namespace {
 
-static_assert(PYLONG_BITS_IN_DIGIT == 30, "one digit holds |v| < 2**30, exact in a double");
+using python::NumberAsDouble;
 
 enum class Arith { kAdd, kSubtract, kMultiply, kDivide };
-
-// `obj` as a double when it is an exact float (`*is_float` set) or an exact int of at most
-// one digit; false for anything else.
-inline bool NumberAsDouble(PyObject* obj, double* value, bool* is_float) {
-  PyTypeObject* type = Py_TYPE(obj);
-  if (type == &PyFloat_Type) {
-    *value = PyFloat_AS_DOUBLE(obj);
-    *is_float = true;
-    return true;
-  }
-  if (type != &PyLong_Type) return false;
-  const Py_ssize_t size = Py_SIZE(obj);
-  if (size < -1 || size > 1) return false;
-  const double magnitude = reinterpret_cast<PyLongObject*>(obj)->ob_digit[0];
-  *value = size == 0 ? 0.0 : size < 0 ? -magnitude : magnitude;
-  *is_float = false;
-  return true;
-}
 
 // Whether the short way takes `op` on a and b, and then the float's value in `*result`: not for
 // operands of other kinds, two ints added, subtracted or multiplied (int's slots keep them

@@ -4,7 +4,9 @@
 # computes them itself when the int has at most one digit (|v| < 2**30). Covered: ints at and
 # past that bound, zero and negative ints, signed zeros, infinities and NaN, zero divisors
 # (whose errors stock words), overflow to inf, ints whose quotient is not exact, bool and
-# subclasses (never taken), other types, and the in-place operators.
+# subclasses (never taken), other types, and the in-place operators. Comparisons that feed a
+# branch (a64_compare_bool) take the same numbers: a float against an int (NaN and the
+# infinities against any int), and two ints, of one digit or more.
 import math
 
 DIGIT = 2**30
@@ -55,6 +57,24 @@ FLOATS = [0.0, -0.0, 0.5, -2.25, 1e308, -1e-308, float("inf"), float("-inf"),
           float("nan"), 3.0, MyFloat(1.5)]
 
 
+def branches(a, b):
+    # Each comparison feeds a jump, as `if` and `while` use it.
+    out = 0
+    if a < b:
+        out |= 1
+    if a <= b:
+        out |= 2
+    if a == b:
+        out |= 4
+    if a != b:
+        out |= 8
+    if a > b:
+        out |= 16
+    if a >= b:
+        out |= 32
+    return out
+
+
 def run_cases():
     rows = []
     for i in INTS:
@@ -66,7 +86,15 @@ def run_cases():
                 rows.append("TypeError: " + str(e))
     for a in INTS:
         for b in INTS:
-            rows.append((a, b, plain(a, b)))
+            rows.append((a, b, plain(a, b), branches(a, b)))
+    for i in INTS + [2**53, -(2**53)]:
+        for f in FLOATS + [2.0**53, float(DIGIT - 1), -float(DIGIT), 7.0000001]:
+            rows.append((i, f, branches(i, f), branches(f, i)))
+    for a, b in ((1.5, "x"), (None, 1), (1, None)):
+        try:
+            rows.append(branches(a, b))
+        except TypeError as e:
+            rows.append("TypeError: " + str(e))
     for a, b in ((1.5, "x"), ("x", 2), ([1], 2), (2, [1]), (None, 1.0)):
         rows.append(plain(a, b))
     return rows
