@@ -69,11 +69,11 @@ void Lowerer::LowerCompareBool(const Instr& in) {
 
 // a op b kept as a value (`return a < b`, `x = a == b`, a generator's `yield a <= b`), which
 // 3.11 never specialises (its COMPARE_OP forms need a jump after them): an inline form
-// decides it and the result is True or False; else and on its slow path
-// PyObject_RichCompare.
+// decides it and the result is True or False; else and on its slow path a64_compare_value
+// (PyObject_RichCompare, shorter for a float and an int).
 void Lowerer::LowerCompareOp(const Instr& in) {
   const auto helper = [&] {
-    CallChecked(in, Helper::PyObject_RichCompare,
+    CallChecked(in, Helper::a64_compare_value,
                 {V(LirReg(in.args[0])), V(LirReg(in.args[1])), Operand::Imm(in.imm)});
   };
   const CompareForms forms = CompareFormsOf(in);

@@ -816,6 +816,17 @@ int a64_compare_bool(PyObject* a, PyObject* b, int64_t op) {
   return t;
 }
 
+// COMPARE_OP kept as a value: the same numbers as a64_compare_bool give True or False
+// without PyObject_RichCompare, everything else goes to it.
+PyObject* a64_compare_value(PyObject* a, PyObject* b, int64_t op) {
+  double x, y;
+  bool x_float, y_float;
+  if (python::NumberAsDouble(a, &x, &x_float) && python::NumberAsDouble(b, &y, &y_float)) {
+    return Py_NewRef(CompareDoubles(x, y, op) ? Py_True : Py_False);
+  }
+  return PyObject_RichCompare(a, b, static_cast<int>(op));
+}
+
 // FOR_ITER: the next value, NULL when exhausted (StopIteration cleared), 1 on error.
 PyObject* a64_for_iter(PyObject* iter) {
   PyObject* next = (*Py_TYPE(iter)->tp_iternext)(iter);

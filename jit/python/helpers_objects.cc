@@ -7,6 +7,8 @@
 #include <internal/pycore_frame.h>
 #include <opcode.h>
 
+#include <array>
+
 #include "jit/codegen/into_local_stub.h"
 #include "jit/codegen/release_stubs.h"
 #include "jit/python/interp_state.h"
@@ -532,25 +534,25 @@ PyObject* a64_box_int_reusing(int64_t v, PyObject** slot) {
   return old;
 }
 
+namespace {
+// The helper of each BINARY_OP with a float form, by its NB_* code; null for the others.
+constexpr auto kFloatForms = [] {
+  std::array<binaryfunc, NB_INPLACE_XOR + 1> forms{};
+  forms[NB_ADD] = a64_number_add;
+  forms[NB_INPLACE_ADD] = a64_number_inplace_add;
+  forms[NB_SUBTRACT] = a64_number_subtract;
+  forms[NB_INPLACE_SUBTRACT] = a64_number_inplace_subtract;
+  forms[NB_MULTIPLY] = a64_number_multiply;
+  forms[NB_INPLACE_MULTIPLY] = a64_number_inplace_multiply;
+  forms[NB_TRUE_DIVIDE] = a64_number_true_divide;
+  forms[NB_INPLACE_TRUE_DIVIDE] = a64_number_inplace_true_divide;
+  return forms;
+}();
+}  // namespace
+
 int64_t a64_binary_op_into_local(PyObject* a, PyObject* b, int64_t how, int64_t store_unit) {
-  static const struct {
-    int nb;
-    binaryfunc op;
-  } kFloatForms[] = {
-      {NB_ADD, a64_number_add},
-      {NB_INPLACE_ADD, a64_number_inplace_add},
-      {NB_SUBTRACT, a64_number_subtract},
-      {NB_INPLACE_SUBTRACT, a64_number_inplace_subtract},
-      {NB_MULTIPLY, a64_number_multiply},
-      {NB_INPLACE_MULTIPLY, a64_number_inplace_multiply},
-      {NB_TRUE_DIVIDE, a64_number_true_divide},
-      {NB_INPLACE_TRUE_DIVIDE, a64_number_inplace_true_divide},
-  };
   const int nb = static_cast<int>(how & 0xff);
-  binaryfunc op = nullptr;
-  for (const auto& form : kFloatForms) {
-    if (form.nb == nb) op = form.op;
-  }
+  const binaryfunc op = nb < static_cast<int>(kFloatForms.size()) ? kFloatForms[nb] : nullptr;
   if (op == nullptr) {
     PyErr_Format(PyExc_SystemError, "a64jit: BINARY_OP %d has no float form", nb);
     return 0;

@@ -42,6 +42,7 @@ struct _PyInterpreterFrame;
   X(a64_load_method,                kNone, kNegative)   \
   X(a64_load_method_cached,         kNone, kNegative)   \
   X(a64_compare_bool,               kNone, kNegative)   \
+  X(a64_compare_value,              kNone, kNull)       \
   X(a64_int_of,                     kNone, kNull)       \
   X(a64_call,                       kAll,  kNull)       \
   X(a64_call_enter,                 kAll,  kOwn)        \
@@ -208,6 +209,8 @@ int a64_load_method(PyObject* obj, PyObject* name, PyObject** out);
 int64_t a64_load_method_cached(PyObject* obj, PyObject** out, MethodCache* cache);
 // bool(a op b): 1, 0, or -1 on error.
 int a64_compare_bool(PyObject* a, PyObject* b, int64_t op);
+// a op b as PyObject_RichCompare gives it, shorter for two numbers a64_compare_bool decides.
+PyObject* a64_compare_value(PyObject* a, PyObject* b, int64_t op);
 // int(x), one positional argument: what int's tp_new does with it (PyNumber_Long), inside
 // the recursion check that calling a type makes (_PyObject_MakeTpCall), so that compiled code
 // and the interpreter fail alike at the recursion limit.

@@ -5,8 +5,9 @@
 # past that bound, zero and negative ints, signed zeros, infinities and NaN, zero divisors
 # (whose errors stock words), overflow to inf, ints whose quotient is not exact, bool and
 # subclasses (never taken), other types, and the in-place operators. Comparisons that feed a
-# branch (a64_compare_bool) take the same numbers: a float against an int (NaN and the
-# infinities against any int), and two ints, of one digit or more.
+# branch (a64_compare_bool) or kept as values (a64_compare_value) take the same numbers: a
+# float against an int (NaN and the infinities against any int), and two ints, of one digit
+# or more.
 import math
 
 DIGIT = 2**30
@@ -75,6 +76,11 @@ def branches(a, b):
     return out
 
 
+def values(a, b):
+    # Each comparison kept as a value, which 3.11 never specialises.
+    return a < b, a <= b, a == b, a != b, a > b, a >= b
+
+
 def run_cases():
     rows = []
     for i in INTS:
@@ -86,13 +92,13 @@ def run_cases():
                 rows.append("TypeError: " + str(e))
     for a in INTS:
         for b in INTS:
-            rows.append((a, b, plain(a, b), branches(a, b)))
+            rows.append((a, b, plain(a, b), branches(a, b), values(a, b)))
     for i in INTS + [2**53, -(2**53)]:
         for f in FLOATS + [2.0**53, float(DIGIT - 1), -float(DIGIT), 7.0000001]:
-            rows.append((i, f, branches(i, f), branches(f, i)))
+            rows.append((i, f, branches(i, f), branches(f, i), values(i, f), values(f, i)))
     for a, b in ((1.5, "x"), (None, 1), (1, None)):
         try:
-            rows.append(branches(a, b))
+            rows.append((branches(a, b), values(a, b)))
         except TypeError as e:
             rows.append("TypeError: " + str(e))
     for a, b in ((1.5, "x"), ("x", 2), ([1], 2), (2, [1]), (None, 1.0)):
