@@ -838,11 +838,6 @@ PyObject* a64_for_iter(PyObject* iter) {
   return nullptr;
 }
 
-PyObject* a64_power(PyObject* a, PyObject* b) { return PyNumber_Power(a, b, Py_None); }
-PyObject* a64_inplace_power(PyObject* a, PyObject* b) {
-  return PyNumber_InPlacePower(a, b, Py_None);
-}
-
 namespace {
 
 struct HelperEntry {

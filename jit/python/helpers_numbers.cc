@@ -16,9 +16,12 @@
 //     words), by PyNumber_*.
 // Ints and floats have no in-place slots, so `x += 1` on a float is `x + 1`; an in-place
 // operator whose operands are not both numbers of these kinds calls PyNumber_InPlace*.
-// A subclass (bool, a float subclass) is never taken: its slots may differ.
+// A subclass (bool, a float subclass) is never taken: its slots may differ. a64_power and
+// a64_inplace_power (`**`, which 3.11 never specialises) take a positive finite base and a
+// finite exponent the same way (MixedPower).
 #include <Python.h>
 
+#include <cmath>
 #include <cstdint>
 
 #include "jit/python/number_values.h"
@@ -58,6 +61,21 @@ inline bool MixedNumbers(PyObject* a, PyObject* b, double* result) {
   return false;
 }
 
+// Whether the short way takes `a ** b`, and then its value in `*result`: a base that is a
+// positive finite float or int of one digit and a finite exponent, one of them a float (int's
+// slot returns NotImplemented for a float exponent, so float's computes it). For such operands
+// float_pow returns 1.0 for an exponent of 0 or a base of 1.0, which pow gives too, and
+// otherwise pow's value, unless it is infinite: then it raises OverflowError, which is left to
+// PyNumber_Power, as every other case is (a negative or zero base, NaN, infinities, two ints).
+inline bool MixedPower(PyObject* a, PyObject* b, double* result) {
+  double x, y;
+  bool x_float, y_float;
+  if (!NumberAsDouble(a, &x, &x_float) || !NumberAsDouble(b, &y, &y_float)) return false;
+  if (!(x_float || y_float) || !(x > 0.0) || !std::isfinite(x) || !std::isfinite(y)) return false;
+  *result = std::pow(x, y);
+  return std::isfinite(*result);
+}
+
 template <Arith op, binaryfunc generic>
 PyObject* NumberOr(PyObject* a, PyObject* b) {
   double result;
@@ -89,6 +107,16 @@ PyObject* a64_number_inplace_multiply(PyObject* a, PyObject* b) {
 }
 PyObject* a64_number_inplace_true_divide(PyObject* a, PyObject* b) {
   return NumberOr<Arith::kDivide, PyNumber_InPlaceTrueDivide>(a, b);
+}
+
+PyObject* a64_power(PyObject* a, PyObject* b) {
+  double result;
+  return MixedPower(a, b, &result) ? PyFloat_FromDouble(result) : PyNumber_Power(a, b, Py_None);
+}
+PyObject* a64_inplace_power(PyObject* a, PyObject* b) {
+  double result;
+  return MixedPower(a, b, &result) ? PyFloat_FromDouble(result)
+                                   : PyNumber_InPlacePower(a, b, Py_None);
 }
 
 }  // namespace a64jit::runtime

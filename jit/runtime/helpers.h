@@ -253,6 +253,9 @@ int a64_list_extend(PyObject* list, PyObject* iterable);
 PyObject* a64_make_function(_PyInterpreterFrame* frame, PyObject** items, int64_t n, int64_t flags);
 // FOR_ITER: the next value, NULL when exhausted, (PyObject*)1 on error.
 PyObject* a64_for_iter(PyObject* iter);
+// BINARY_OP ** (and in place): PyNumber_Power(a, b, None), shorter for a positive finite base
+// and a finite exponent that are exact floats or ints of one digit, one a float
+// (helpers_numbers.cc).
 PyObject* a64_power(PyObject* a, PyObject* b);
 PyObject* a64_inplace_power(PyObject* a, PyObject* b);
 // BINARY_OP (nb: its NB_* oparg) where the operands are not expected to be numbers: a left

@@ -4,7 +4,9 @@
 # computes them itself when the int has at most one digit (|v| < 2**30). Covered: ints at and
 # past that bound, zero and negative ints, signed zeros, infinities and NaN, zero divisors
 # (whose errors stock words), overflow to inf, ints whose quotient is not exact, bool and
-# subclasses (never taken), other types, and the in-place operators. Comparisons that feed a
+# subclasses (never taken), other types, and the in-place operators; `**` on the same pairs
+# (a64_power: a positive finite base and a finite exponent; overflow, zero and negative bases,
+# NaN and infinities left to stock). Comparisons that feed a
 # branch (a64_compare_bool) or kept as values (a64_compare_value) take the same numbers: a
 # float against an int (NaN and the infinities against any int), and two ints, of one digit
 # or more.
@@ -58,6 +60,22 @@ FLOATS = [0.0, -0.0, 0.5, -2.25, 1e308, -1e-308, float("inf"), float("-inf"),
           float("nan"), 3.0, MyFloat(1.5)]
 
 
+def powers(a, b):
+    out = []
+    for f in (lambda x, y: x ** y, lambda x, y: y ** x):
+        try:
+            out.append(f(a, b))
+        except (ZeroDivisionError, OverflowError, ValueError) as e:
+            out.append(type(e).__name__ + ": " + str(e))
+    x = a
+    try:
+        x **= b
+    except (ZeroDivisionError, OverflowError, ValueError) as e:
+        x = type(e).__name__ + ": " + str(e)
+    out.append(x)
+    return out
+
+
 def branches(a, b):
     # Each comparison feeds a jump, as `if` and `while` use it.
     out = 0
@@ -85,7 +103,7 @@ def run_cases():
     rows = []
     for i in INTS:
         for f in FLOATS:
-            rows.append((i, f, plain(i, f), plain(f, i)))
+            rows.append((i, f, plain(i, f), plain(f, i), powers(i, f), powers(f, i)))
             try:
                 rows.append((in_place(i, f), in_place(f, i)))
             except TypeError as e:
@@ -103,6 +121,9 @@ def run_cases():
             rows.append("TypeError: " + str(e))
     for a, b in ((1.5, "x"), ("x", 2), ([1], 2), (2, [1]), (None, 1.0)):
         rows.append(plain(a, b))
+    for a in (0.5, 1.0, 2.0, 10.0, 1e-200, 1e300, 7):
+        for b in (2, -2, 0.5, -1.5, 400, 1.6, 0, 0.0, 3.0):
+            rows.append((a, b, powers(a, b)))
     return rows
 
 
@@ -116,6 +137,7 @@ def loops(n):
         total += 2 * (total / 3 - i) / n
         ratio = i / (i + 1) - ratio * 0.5
         mean = (mean * (i - 1) + i) / i
+        total += (ratio + 1) ** -1.5 - i ** 0.5 / n
     return total, ratio, mean
 
 
