@@ -801,11 +801,7 @@ PyObject* a64_int_of(PyThreadState* ts, PyObject* x) {
 }
 
 int a64_compare_bool(PyObject* a, PyObject* b, int64_t op) {
-  double x, y;
-  bool x_float, y_float;
-  if (python::NumberAsDouble(a, &x, &x_float) && python::NumberAsDouble(b, &y, &y_float)) {
-    return CompareDoubles(x, y, op);
-  }
+  if (python::Numbers n; python::AsNumbers(a, b, &n)) return CompareDoubles(n.a, n.b, op);
   if ((op == Py_EQ || op == Py_NE) && PyUnicode_CheckExact(a) && PyUnicode_CheckExact(b)) {
     return _PyUnicode_Equal(a, b) == (op == Py_EQ);
   }
@@ -819,10 +815,8 @@ int a64_compare_bool(PyObject* a, PyObject* b, int64_t op) {
 // COMPARE_OP kept as a value: the same numbers as a64_compare_bool give True or False
 // without PyObject_RichCompare, everything else goes to it.
 PyObject* a64_compare_value(PyObject* a, PyObject* b, int64_t op) {
-  double x, y;
-  bool x_float, y_float;
-  if (python::NumberAsDouble(a, &x, &x_float) && python::NumberAsDouble(b, &y, &y_float)) {
-    return Py_NewRef(CompareDoubles(x, y, op) ? Py_True : Py_False);
+  if (python::Numbers n; python::AsNumbers(a, b, &n)) {
+    return Py_NewRef(CompareDoubles(n.a, n.b, op) ? Py_True : Py_False);
   }
   return PyObject_RichCompare(a, b, static_cast<int>(op));
 }

@@ -31,8 +31,6 @@ namespace a64jit::runtime {
 
 namespace {
 
-using python::NumberAsDouble;
-
 enum class Arith { kAdd, kSubtract, kMultiply, kDivide };
 
 // Whether the short way takes `op` on a and b, and then the float's value in `*result`: not for
@@ -40,22 +38,21 @@ enum class Arith { kAdd, kSubtract, kMultiply, kDivide };
 // ints), or a zero divisor.
 template <Arith op>
 inline bool MixedNumbers(PyObject* a, PyObject* b, double* result) {
-  double x, y;
-  bool x_float, y_float;
-  if (!NumberAsDouble(a, &x, &x_float) || !NumberAsDouble(b, &y, &y_float)) return false;
+  python::Numbers n;
+  if (!python::AsNumbers(a, b, &n)) return false;
   switch (op) {
     case Arith::kAdd:
-      *result = x + y;
-      return x_float || y_float;
+      *result = n.a + n.b;
+      return n.any_float;
     case Arith::kSubtract:
-      *result = x - y;
-      return x_float || y_float;
+      *result = n.a - n.b;
+      return n.any_float;
     case Arith::kMultiply:
-      *result = x * y;
-      return x_float || y_float;
+      *result = n.a * n.b;
+      return n.any_float;
     case Arith::kDivide:
-      if (y == 0.0) return false;
-      *result = x / y;
+      if (n.b == 0.0) return false;
+      *result = n.a / n.b;
       return true;
   }
   return false;
@@ -68,11 +65,12 @@ inline bool MixedNumbers(PyObject* a, PyObject* b, double* result) {
 // otherwise pow's value, unless it is infinite: then it raises OverflowError, which is left to
 // PyNumber_Power, as every other case is (a negative or zero base, NaN, infinities, two ints).
 inline bool MixedPower(PyObject* a, PyObject* b, double* result) {
-  double x, y;
-  bool x_float, y_float;
-  if (!NumberAsDouble(a, &x, &x_float) || !NumberAsDouble(b, &y, &y_float)) return false;
-  if (!(x_float || y_float) || !(x > 0.0) || !std::isfinite(x) || !std::isfinite(y)) return false;
-  *result = std::pow(x, y);
+  python::Numbers n;
+  if (!python::AsNumbers(a, b, &n) || !n.any_float || !(n.a > 0.0) || !std::isfinite(n.a) ||
+      !std::isfinite(n.b)) {
+    return false;
+  }
+  *result = std::pow(n.a, n.b);
   return std::isfinite(*result);
 }
 

@@ -30,6 +30,23 @@ inline bool NumberAsDouble(PyObject* obj, double* value, bool* is_float) {
   return true;
 }
 
+// Two operands as such numbers: their values, and whether either is a float (an operation on
+// two ints may keep them ints).
+struct Numbers {
+  double a, b;
+  bool any_float;
+};
+
+// `a` and `b` as Numbers when both are such numbers; false otherwise.
+inline bool AsNumbers(PyObject* a, PyObject* b, Numbers* out) {
+  bool a_float, b_float;
+  if (!NumberAsDouble(a, &out->a, &a_float) || !NumberAsDouble(b, &out->b, &b_float)) {
+    return false;
+  }
+  out->any_float = a_float || b_float;
+  return true;
+}
+
 }  // namespace a64jit::python
 
 #endif  // A64JIT_JIT_PYTHON_NUMBER_VALUES_H_
