@@ -53,7 +53,8 @@ DictHint DictHintFor(PyObject* obj, PyObject* name, bool store) {
   if (descr != nullptr && Py_TYPE(descr)->tp_descr_set != nullptr) return {};
   const uint32_t version = python::ValidVersionTag(type);
   if (version == 0) return {};
-  const Py_ssize_t i = DictIndexOf(reinterpret_cast<PyDictObject*>(dict), name, kMaxHintIndex);
+  const Py_ssize_t i =
+      python::DictIndexOf(reinterpret_cast<PyDictObject*>(dict), name, kMaxHintIndex);
   return i >= 0 ? DictHint{version, static_cast<uint32_t>(i)} : DictHint{};
 }
 

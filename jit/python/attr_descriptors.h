@@ -8,6 +8,7 @@
 #include <Python.h>
 #include <internal/pycore_dict.h>
 
+#include "jit/python/dict_access.h"
 #include "jit/runtime/site_cache.h"
 
 namespace a64jit::runtime {
@@ -61,36 +62,16 @@ constexpr Py_ssize_t kMaxHintIndex = 64;
 // kMaxHintIndex keys. type_version 0 otherwise.
 DictHint DictHintFor(PyObject* obj, PyObject* name, bool store);
 
-// The value (borrowed) at entry `index` of dict `d` when that entry's key is `name`, else
-// nullptr: the dict's keys are unicode ones and hold the index. A dict has one live entry per
-// key and a deleted entry's key is NULL (docs/cpython311.md), so this is d[name] without a
-// lookup. A split dict (made from inline values) keeps its values apart, in key order.
-inline PyObject* DictValueAt(PyDictObject* d, PyObject* name, uint64_t index) {
-  PyDictKeysObject* keys = d->ma_keys;
-  if (!DK_IS_UNICODE(keys) || index >= static_cast<uint64_t>(keys->dk_nentries)) return nullptr;
-  if (DK_UNICODE_ENTRIES(keys)[index].me_key != name) return nullptr;
-  return d->ma_values != nullptr ? d->ma_values->values[index]
-                                 : DK_UNICODE_ENTRIES(keys)[index].me_value;
-}
-
-// The index of `name`'s entry in dict `d`, found by identity among its first `limit` entries
-// (a linear walk: for refills, not for every use), or -1; -1 too for keys that are not
-// unicode ones.
-inline Py_ssize_t DictIndexOf(PyDictObject* d, PyObject* name, Py_ssize_t limit) {
-  PyDictKeysObject* keys = d->ma_keys;
-  if (!DK_IS_UNICODE(keys)) return -1;
-  const Py_ssize_t n = keys->dk_nentries < limit ? keys->dk_nentries : limit;
-  for (Py_ssize_t i = 0; i < n; i++) {
-    if (DK_UNICODE_ENTRIES(keys)[i].me_key == name) return i;
-  }
-  return -1;
+// `obj`'s real dict when hint `e` holds for obj's type, else nullptr.
+inline PyDictObject* HintedDict(PyObject* obj, const DictHint& e) {
+  if (e.type_version == 0 || Py_TYPE(obj)->tp_version_tag != e.type_version) return nullptr;
+  return reinterpret_cast<PyDictObject*>(InstanceDict(obj));
 }
 
 // `obj`'s attribute through `e` (borrowed), or nullptr when the hint does not hold.
 inline PyObject* CachedDictValue(PyObject* obj, PyObject* name, const DictHint& e) {
-  if (e.type_version == 0 || Py_TYPE(obj)->tp_version_tag != e.type_version) return nullptr;
-  auto* dict = reinterpret_cast<PyDictObject*>(InstanceDict(obj));
-  return dict != nullptr ? DictValueAt(dict, name, e.index) : nullptr;
+  PyDictObject* dict = HintedDict(obj, e);
+  return dict != nullptr ? python::DictValueAt(dict, name, e.index) : nullptr;
 }
 
 // The AttrEntry of a slot site (AttrForm::kSlot) for `obj.name`: a `__slots__` member of obj's

@@ -12,6 +12,7 @@
 #include "emulation/helper_registry.h"
 #include "jit/python/attr_descriptors.h"
 #include "jit/python/deopt_stats.h"
+#include "jit/python/dict_access.h"
 #include "jit/python/instantiate.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/jit.h"
@@ -240,11 +241,18 @@ int64_t a64_store_attr_cached(PyObject* obj, PyObject* value, AttrCache* cache) 
   }
   // An attribute the object's real dict holds at the hint (3.11's STORE_ATTR_WITH_HINT): with
   // the type's version unchanged there is no data descriptor of the name and no __setattr__,
-  // so the generic store would end in the dict's own, which keeps its version tag and GC
-  // tracking. Any site but a slot one keeps a hint: one compiled for inline values meets
-  // objects whose dicts were made later (their class's shared keys ran out).
-  if (cache->form != AttrForm::kSlot && CachedDictValue(obj, name, cache->hint) != nullptr) {
-    return PyDict_SetItem(InstanceDict(obj), name, value);
+  // so the generic store would end in the dict's own, replacing the value of a key it holds,
+  // which is what ReplaceDictValue does without the lookup. Any site but a slot one keeps a
+  // hint: one compiled for inline values meets objects whose dicts were made later (their
+  // class's shared keys ran out, or `__dict__` was read).
+  if (cache->form != AttrForm::kSlot) {
+    if (PyDictObject* dict = HintedDict(obj, cache->hint)) {
+      PyObject** place = python::DictPlaceAt(dict, name, cache->hint.index);
+      if (place != nullptr && *place != nullptr) {
+        python::ReplaceDictValue(dict, place, value);
+        return 0;
+      }
+    }
   }
   const int rc = PyObject_SetAttr(obj, name, value);
   if (rc != 0) return rc;
@@ -296,6 +304,7 @@ static bool NotInRealDict(PyObject* obj, PyObject* name) {
       !PyUnicode_CheckExact(name)) {
     return false;
   }
+  if (python::SurelyLacks(dict, name)) return true;  // without a call and a lookup
   if (PyDict_GetItemWithError(reinterpret_cast<PyObject*>(dict), name) != nullptr) return false;
   if (PyErr_Occurred()) {
     PyErr_Clear();  // the generic path looks again, and raises what it raises

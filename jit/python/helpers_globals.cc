@@ -6,6 +6,7 @@
 #include <internal/pycore_frame.h>
 
 #include "jit/python/attr_descriptors.h"
+#include "jit/python/dict_access.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/site_entry.h"
 #include "jit/runtime/helpers.h"
@@ -67,14 +68,15 @@ PyObject* a64_load_global_module_cached(GlobalCache* cache) {
   }
   if (PyDict_CheckExact(g)) {
     // A store to another global since: the name's entry, where it was, without a lookup.
-    PyObject* v =
-        cache->globals == g && cache->entry != 0 ? DictValueAt(g, name, cache->entry - 1) : nullptr;
+    PyObject* v = cache->globals == g && cache->entry != 0
+                      ? python::DictValueAt(g, name, cache->entry - 1)
+                      : nullptr;
     const uint64_t version = g->ma_version_tag;  // before the lookup: a key's __eq__ may write
     const bool looked_up = v == nullptr;
     if (looked_up) v = PyDict_GetItemWithError(frame->f_globals, name);
     if (v != nullptr && g->ma_version_tag == version) {
       if (looked_up) {
-        cache->entry = static_cast<uint32_t>(DictIndexOf(g, name, kMaxGlobalIndex) + 1);
+        cache->entry = static_cast<uint32_t>(python::DictIndexOf(g, name, kMaxGlobalIndex) + 1);
       }
       cache->globals = g;
       cache->globals_version = version;
