@@ -34,6 +34,7 @@ using runtime::ModuleEntry;
 struct World {
   PyTypeObject module_type{};
   PyTypeObject other_type{};
+  PyTypeObject type_type{};  // stands for &PyType_Type
   PyDictObject globals{}, builtins{}, module_dict{};
   PyModuleObject module{};
   PyObject value{};
@@ -53,18 +54,23 @@ struct World {
     module.ob_base.ob_type = &module_type;
     module.md_dict = reinterpret_cast<PyObject*>(&module_dict);
     value.ob_refcnt = 5;
+    value.ob_type = &other_type;  // no __get__: a plain value
     global = GlobalCache{&globals, &builtins, 41, 42, &module, 0x2b};
     entry = ModuleEntry{&module, 43, &value};
   }
-  uint64_t ModuleType() const { return reinterpret_cast<uintptr_t>(&module_type); }
+  SiteStubFacts Facts() const {
+    return {reinterpret_cast<uintptr_t>(&module_type), reinterpret_cast<uintptr_t>(&type_type)};
+  }
 };
 
 // An instance of a managed-dict type with a real dict, whose combined unicode keys hold the
 // site's name at entry 2 (of 3) with `value`, and an attribute site whose hint says so.
 struct HintWorld {
-  PyTypeObject type{};
+  PyHeapTypeObject heap{};
+  PyTypeObject& type = heap.ht_type;
   struct {
-    PyObject* dict;  // kManagedDictOffset: three words before the object
+    PyObject** inline_values;  // kInlineValuesOffset: four words before the object
+    PyObject* dict;            // kManagedDictOffset: three words before the object
     void* gc_header[2];
     PyObject ob;
   } obj{};
@@ -138,7 +144,7 @@ class SiteStubsTest : public ::testing::Test {
  protected:
   void SetUp() override {
     world_ = std::make_unique<World>();
-    module_.functions = SiteStubs(world_->ModuleType());
+    module_.functions = SiteStubs(world_->Facts());
     executor_ = emu::CreateHostExecutor();
     emu::RegisterHelper(reinterpret_cast<const void*>(&RecordMiss),
                         emu::HelperSignature{"RecordMiss", 3, 0, runtime::RetKind::kInt});
@@ -332,7 +338,101 @@ TEST_F(SiteStubsTest, AttrHintCallsTheHelperOnEachMiss) {
   }
 }
 
-TEST(SiteStubs, NoModuleTypeIsAnError) { EXPECT_THROW(SiteStubsText(0), std::invalid_argument); }
+// A class's plain attribute read through the class (DescrKind::kClassAttr): the value with a
+// reference, no helper; each guard failing alone hands over to the helper.
+TEST_F(SiteStubsTest, ClassAttrOfAPlainValueHitsAndMisses) {
+  World& w = *world_;
+  PyTypeObject cls{};
+  PyTypeObject with_get{};
+  with_get.tp_descr_get = reinterpret_cast<descrgetfunc>(uintptr_t{0x1234});
+  const auto load = [&](HintWorld& h) {
+    return Run(kAttrHintStubName, {Addr(&cls), Addr(&h.cache)});
+  };
+  HintWorld h(&w.value);
+  h.cache.hint = runtime::DictHint{};
+  const auto reset = [&] {
+    cls.ob_base.ob_base.ob_type = &w.type_type;
+    cls.tp_version_tag = 55;
+    w.value.ob_type = &w.other_type;
+    h.cache.descr = runtime::DescrEntry{55, runtime::DescrKind::kClassAttr, 0, 0, &w.value, &cls};
+  };
+  reset();
+  EXPECT_EQ(load(h), Addr(&w.value));
+  EXPECT_EQ(w.value.ob_refcnt, 6);
+  EXPECT_EQ(g_seen_attr_miss.calls, 0);
+  int misses = 0;
+  const auto expect_miss = [&](const char* what) {
+    EXPECT_EQ(load(h), kAttrMissResult) << what;
+    EXPECT_EQ(g_seen_attr_miss.calls, misses += 2) << what;
+    EXPECT_EQ(w.value.ob_refcnt, 6) << what;
+    reset();
+  };
+  h.cache.descr.guard = &w.module;
+  expect_miss("another class");
+  cls.ob_base.ob_base.ob_type = &w.other_type;
+  expect_miss("a metaclass");
+  cls.tp_version_tag = 56;
+  expect_miss("the class changed");
+  cls.tp_version_tag = 0;
+  h.cache.descr.type_version = 0;
+  expect_miss("no version");
+  w.value.ob_type = &with_get;
+  expect_miss("a value with __get__");
+  h.cache.descr.kind = runtime::DescrKind::kData;
+  expect_miss("another kind");
+}
+
+// An attribute of the object's type read through the object (kTypeAttr), a plain value:
+// without a guard (its instances have no __dict__), or with its type's shared keys as the
+// guard, which the object's inline values follow at the entry's length.
+TEST_F(SiteStubsTest, TypeAttrOfAPlainValueHitsAndMisses) {
+  World& w = *world_;
+  HintWorld h(&w.value);
+  h.cache.hint = runtime::DictHint{};
+  PyObject* inline_values[1] = {nullptr};
+  alignas(16) char keys[sizeof(PyDictKeysObject) + 64]{};
+  auto* shared = reinterpret_cast<PyDictKeysObject*>(keys);
+  const auto reset = [&] {
+    h.obj.inline_values = inline_values;
+    h.heap.ht_cached_keys = shared;
+    shared->dk_nentries = 3;
+    h.type.tp_version_tag = 77;
+    h.cache.descr = runtime::DescrEntry{77, runtime::DescrKind::kTypeAttr, 0, 3, &w.value, shared};
+  };
+  reset();
+  EXPECT_EQ(HintLoad(h), Addr(&w.value));
+  h.cache.descr.guard = nullptr;
+  h.obj.inline_values = nullptr;
+  EXPECT_EQ(HintLoad(h), Addr(&w.value)) << "no guard";
+  EXPECT_EQ(w.value.ob_refcnt, 7);
+  EXPECT_EQ(g_seen_attr_miss.calls, 0);
+  int misses = 0;
+  const auto expect_miss = [&](const char* what) {
+    EXPECT_EQ(HintLoad(h), kAttrMissResult) << what;
+    EXPECT_EQ(g_seen_attr_miss.calls, misses += 2) << what;
+    EXPECT_EQ(w.value.ob_refcnt, 7) << what;
+    reset();
+  };
+  reset();
+  h.type.tp_version_tag = 78;
+  expect_miss("the type changed");
+  h.obj.inline_values = nullptr;
+  expect_miss("no inline values (a real dict may shadow it)");
+  h.heap.ht_cached_keys = nullptr;
+  expect_miss("other shared keys");
+  shared->dk_nentries = 4;
+  expect_miss("the shared keys grew (an instance may have the name)");
+  w.value.ob_type = &w.module_type;
+  w.module_type.tp_descr_get = reinterpret_cast<descrgetfunc>(uintptr_t{0x1234});
+  expect_miss("a value with __get__");
+  w.module_type.tp_descr_get = nullptr;
+  w.value.ob_type = &w.other_type;
+}
+
+TEST(SiteStubs, AMissingFactIsAnError) {
+  EXPECT_THROW(SiteStubsText(SiteStubFacts{0, 8}), std::invalid_argument);
+  EXPECT_THROW(SiteStubsText(SiteStubFacts{8, 0}), std::invalid_argument);
+}
 
 }  // namespace
 }  // namespace a64jit::lower

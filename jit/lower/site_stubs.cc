@@ -106,35 +106,81 @@ bb4:
 }
 )";
 
-// a64_attr_hint_or_helper_stub: 3.11's LOAD_ATTR_WITH_HINT on the hint the load helper keeps
-// at any instance-values site (helpers.cc), for objects of a type with a managed dict and a
-// real dict: the entry at the hint holds the site's name (from the site's header), and its
-// value, or in a split dict (made from inline values; it shares its class's keys) the value at
-// the same index in the dict's own values, is set. Every other case is the helper's, a tail
-// call with the same arguments.
+// a64_attr_hint_or_helper_stub, at a site of inline values or without instance feedback
+// (AttrForm::kInlineValues): first the site's descriptor entry when it names a plain value of
+// a class (a value without __get__, which the generic path returns as it is): a class's own
+// attribute read through the class itself (DescrKind::kClassAttr: `Direction.FORWARD`) or
+// one of the object's type read through the object (kTypeAttr: `self.LIMIT`), as the load
+// helper's CachedDescrValue tests it (bb0-bb8). 3.11 specialises neither, so such a site has no
+// feedback and every load came here to be handed over. Then 3.11's LOAD_ATTR_WITH_HINT on the
+// hint the load helper keeps at such a site (helpers.cc), for objects of a type with a managed
+// dict and a real dict: the entry at the hint holds the site's name (from the site's header),
+// and its value, or in a split dict (made from inline values; it shares its class's keys) the
+// value at the same index in the dict's own values, is set. Every other case is the helper's,
+// a tail call with the same arguments.
 constexpr const char kAttrHintStub[] = R"(
 func @a64_attr_hint_or_helper_stub(%0:ptr, %1:ptr) -> ptr {
-bb0:    ; the type's version %3 is the hint's, which is never 0
+bb0:    ; the object's type %2; the descriptor entry's kind %40, one of the two taken here
   %2:ptr = load [%0 + $ob_type]
+  %40:i8 = load [%1 + $descr_kind]
+  %55:i64 = zext %40
+  br.i64 eq %55, $class_attr_kind or.i64 eq %55, $type_attr_kind, bb1, bb9
+bb1:    ; the value %44 has no __get__ (read at each use, as the helper reads it); with one, the
+        ; helper calls it
+  %44:ptr = load [%1 + $descr_value]
+  %52:ptr = load [%44 + $ob_type]
+  %53:ptr = load [%52 + $tp_descr_get]
+  %41:ptr = load [%1 + $descr_guard]
+  br.i64 ne %53, 0, bb15, bb2
+bb2:
+  br.i8 ne %40, $class_attr_kind, bb4, bb3
+bb3:    ; kClassAttr: the object is the entry's class, exactly a type (no metaclass), at the
+        ; entry's version %43 (bb5)
+  %43:i32 = load [%0 + $tp_version_tag]
+  br.i64 ne %0, %41 or.i64 ne %2, $type_type, bb9, bb5
+bb4:    ; kTypeAttr: the object's type at the entry's version, and no instance attribute can
+        ; shadow it: its instances have no __dict__ (no guard), or the object has inline values
+        ; that follow the guard, its type's shared keys, still of the entry's length (bb6-bb7,
+        ; as helpers' Unshadowed)
+  %43:i32 = load [%2 + $tp_version_tag]
+  br.i64 eq %41, 0, bb5, bb6
+bb5:    ; the version, which is never 0 in an entry
+  %45:i32 = load [%1 + $descr_version]
+  br.i32 eq %43, 0 or.i32 ne %43, %45, bb9, bb8
+bb6:
+  %47:ptr = load [%0 - $inline_values_below]
+  %48:ptr = load [%2 + $ht_cached_keys]
+  br.i64 eq %47, 0 or.i64 ne %48, %41, bb9, bb7
+bb7:
+  %49:i64 = load [%48 + $dk_nentries]
+  %50:i16 = load [%1 + $descr_nentries]
+  %51:i64 = zext %50
+  br.i64 ne %49, %51, bb9, bb5
+bb8:
+  %54:i64 = load [%44]
+  %54:i64 = add %54, 1
+  store.i64 %54, [%44]
+  ret %44
+bb9:    ; the hint: the type's version %3 is the hint's, which is never 0
   %3:i32 = load [%2 + $tp_version_tag]
   %4:i32 = load [%1 + $hint_version]
-  br.i32 eq %3, 0 or.i32 ne %3, %4, bb6, bb1
-bb1:    ; the type keeps a managed dict (only then is the word before the object its pointer)
+  br.i32 eq %3, 0 or.i32 ne %3, %4, bb15, bb10
+bb10:    ; the type keeps a managed dict (only then is the word before the object its pointer)
   %5:i64 = load [%2 + $tp_flags]
   %6:i64 = and %5, $managed_dict_flag
-  br.i64 eq %6, 0, bb6, bb2
-bb2:    ; the object has a real dict %7
+  br.i64 eq %6, 0, bb15, bb11
+bb11:    ; the object has a real dict %7
   %7:ptr = load [%0 - $managed_dict_below]
-  br.i64 eq %7, 0, bb6, bb3
-bb3:    ; the hint %10 within its keys' entries, and the keys unicode ones
+  br.i64 eq %7, 0, bb15, bb12
+bb12:    ; the hint %10 within its keys' entries, and the keys unicode ones
   %8:ptr = load [%7 + $ma_keys]
   %9:i32 = load [%1 + $hint_index]
   %10:i64 = zext %9
   %11:i64 = load [%8 + $dk_nentries]
   %12:i8 = load [%8 + $dk_kind]
   %13:i64 = zext %12
-  br.i64 uge %10, %11 or.i64 eq %13, $dict_keys_general, bb6, bb4
-bb4:    ; the entry %18, after the indices (1 << dk_log2_index_bytes bytes), has the site's name
+  br.i64 uge %10, %11 or.i64 eq %13, $dict_keys_general, bb15, bb13
+bb13:    ; the entry %18, after the indices (1 << dk_log2_index_bytes bytes), has the site's name
         ; %20; the value %21 is the entry's, or the split dict's values' (%22 not NULL)
   %14:i8 = load [%8 + $dk_index_bytes_log]
   %15:i64 = zext %14
@@ -151,13 +197,13 @@ bb4:    ; the entry %18, after the indices (1 << dk_log2_index_bytes bytes), has
   %25:ptr = add %18, $entry_value
   %26:ptr = select %22, %24, %25
   %21:ptr = load [%26]
-  br.i64 ne %19, %20 or.i64 eq %21, 0, bb6, bb5
-bb5:
+  br.i64 ne %19, %20 or.i64 eq %21, 0, bb15, bb14
+bb14:
   %27:i64 = load [%21]
   %27:i64 = add %27, 1
   store.i64 %27, [%21]
   ret %21
-bb6:
+bb15:
   tailcall @a64_load_attr_cached(%0, %1)
 }
 )";
@@ -169,9 +215,10 @@ std::string SiteStubsTemplate() {
          kModuleAttrMissCallsHelper + kAttrHintStub;
 }
 
-std::map<std::string, int64_t> SiteStubValues(uint64_t module_type) {
+std::map<std::string, int64_t> SiteStubValues(const SiteStubFacts& facts) {
   const auto at = [](size_t offset) { return static_cast<int64_t>(offset); };
   using runtime::AttrCache;
+  using runtime::DescrEntry;
   using runtime::DictHint;
   using runtime::GlobalCache;
   using runtime::ModuleEntry;
@@ -192,7 +239,18 @@ std::map<std::string, int64_t> SiteStubValues(uint64_t module_type) {
       {"next_entry_value", next_entry + at(offsetof(ModuleEntry, value))},
       {"ob_type", at(offsetof(PyObject, ob_type))},
       {"md_dict", at(offsetof(PyModuleObject, md_dict))},
-      {"module_type", static_cast<int64_t>(module_type)},
+      {"module_type", static_cast<int64_t>(facts.module_type)},
+      {"type_type", static_cast<int64_t>(facts.type_type)},
+      {"descr_kind", at(offsetof(AttrCache, descr) + offsetof(DescrEntry, kind))},
+      {"descr_version", at(offsetof(AttrCache, descr) + offsetof(DescrEntry, type_version))},
+      {"descr_nentries", at(offsetof(AttrCache, descr) + offsetof(DescrEntry, nentries))},
+      {"descr_value", at(offsetof(AttrCache, descr) + offsetof(DescrEntry, descr))},
+      {"descr_guard", at(offsetof(AttrCache, descr) + offsetof(DescrEntry, guard))},
+      {"class_attr_kind", static_cast<int64_t>(runtime::DescrKind::kClassAttr)},
+      {"type_attr_kind", static_cast<int64_t>(runtime::DescrKind::kTypeAttr)},
+      {"inline_values_below", -runtime::kInlineValuesOffset},
+      {"ht_cached_keys", at(offsetof(PyHeapTypeObject, ht_cached_keys))},
+      {"tp_descr_get", at(offsetof(PyTypeObject, tp_descr_get))},
       {"tp_version_tag", at(offsetof(PyTypeObject, tp_version_tag))},
       {"tp_flags", at(offsetof(PyTypeObject, tp_flags))},
       {"managed_dict_flag", Py_TPFLAGS_MANAGED_DICT},
@@ -215,13 +273,15 @@ std::map<std::string, int64_t> SiteStubValues(uint64_t module_type) {
 
 }  // namespace
 
-std::string SiteStubsText(uint64_t module_type) {
-  if (module_type == 0) throw std::invalid_argument("site stubs: no module type");
-  return FillStubText(SiteStubsTemplate(), SiteStubValues(module_type), "site stubs");
+std::string SiteStubsText(const SiteStubFacts& facts) {
+  if (facts.module_type == 0 || facts.type_type == 0) {
+    throw std::invalid_argument("site stubs: incomplete runtime facts");
+  }
+  return FillStubText(SiteStubsTemplate(), SiteStubValues(facts), "site stubs");
 }
 
-std::vector<lir::Function> SiteStubs(uint64_t module_type) {
-  lir::Module m = lir::Parse(SiteStubsText(module_type));
+std::vector<lir::Function> SiteStubs(const SiteStubFacts& facts) {
+  lir::Module m = lir::Parse(SiteStubsText(facts));
   return std::move(m.functions);
 }
 

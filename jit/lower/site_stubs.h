@@ -25,7 +25,10 @@
 //   a64_attr_hint_or_helper_stub(obj, AttrCache*)
 //                                                 LOAD_ATTR's miss at a site compiled for
 //                                                 inline values (or without instance
-//                                                 feedback): the dict hint the load helper
+//                                                 feedback): a plain value (no __get__) that
+//                                                 the site's descriptor entry names, a class
+//                                                 attribute read through the class or the
+//                                                 object; then the dict hint the load helper
 //                                                 keeps (3.11's LOAD_ATTR_WITH_HINT), for an
 //                                                 object whose real dict was made after the
 //                                                 site compiled (its class's shared keys ran
@@ -65,11 +68,17 @@ inline constexpr const char kModuleAttrStubName[] = "a64_module_attr_stub";
 inline constexpr const char kModuleAttrOrHelperStubName[] = "a64_module_attr_or_helper_stub";
 inline constexpr const char kAttrHintStubName[] = "a64_attr_hint_or_helper_stub";
 
-// The stubs' LIR text for a runtime whose `module_type` is &PyModule_Type (never 0).
-std::string SiteStubsText(uint64_t module_type);
+// What the stubs need from the runtime besides CPython 3.11's layouts.
+struct SiteStubFacts {
+  uint64_t module_type = 0;  // &PyModule_Type
+  uint64_t type_type = 0;    // &PyType_Type: a class read through itself (DescrKind::kClassAttr)
+};
+
+// The stubs' LIR text; std::invalid_argument when a fact is missing (0).
+std::string SiteStubsText(const SiteStubFacts& facts);
 
 // The same, parsed and verified: one function per stub, named as above.
-std::vector<lir::Function> SiteStubs(uint64_t module_type);
+std::vector<lir::Function> SiteStubs(const SiteStubFacts& facts);
 
 }  // namespace a64jit::lower
 

@@ -135,7 +135,10 @@ uint64_t LoadHandWrittenStubs(Runtime& r, runtime::Helper helper,
 // Compiles the site stubs (jit/lower/site_stubs.h) into the executor's code memory, by name.
 std::map<std::string, uint64_t> CompileSiteStubs(Runtime& r) {
   std::map<std::string, uint64_t> stubs;
-  for (const lir::Function& f : lower::SiteStubs(reinterpret_cast<uintptr_t>(&PyModule_Type))) {
+  lower::SiteStubFacts facts;
+  facts.module_type = reinterpret_cast<uintptr_t>(&PyModule_Type);
+  facts.type_type = reinterpret_cast<uintptr_t>(&PyType_Type);
+  for (const lir::Function& f : lower::SiteStubs(facts)) {
     stubs[f.name] = CompileStub(r, f, "a64jit:stub:" + f.name, runtime::SiteStubMoves());
   }
   return stubs;
