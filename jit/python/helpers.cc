@@ -153,13 +153,18 @@ static void RememberModuleValue(ModuleEntry& e, uint32_t& respecializations, PyO
 
 PyObject* a64_load_attr_cached(PyObject* obj, AttrCache* cache) {
   PyObject* name = EnterSite(RunningFrame(), cache);
-  if (PyObject** slot = CachedSlot(obj, cache)) return Py_NewRef(*slot);
-  // Before the module and descriptor entries: an object whose real dict holds the name at the
-  // hint is no module, and its type (by the hint's version) has no data descriptor of the name.
-  if (PyObject* value = CachedDictValue(obj, name, cache->hint)) return Py_NewRef(value);
-  if (PyObject* value = CachedModuleValue(obj, cache->module)) return Py_NewRef(value);
+  // The entries exclude each other, so their order is for speed: an object's type (or class)
+  // at one version has a descriptor entry, instance entries or a hint, never two of them
+  // (AttrEntryFor and DictHintFor take none where the type has a data descriptor of the name,
+  // kTypeAttr none where an instance may shadow it), and only a module a module entry. The
+  // descriptor entry comes first: the site stub answers plain instance and class attributes
+  // itself, so most loads that reach here are descriptors with a __get__ (a C type's getter,
+  // a property, a method read as a value).
   bool hit = false;
   if (PyObject* value = CachedDescrValue(obj, cache->descr, &hit); hit) return value;
+  if (PyObject** slot = CachedSlot(obj, cache)) return Py_NewRef(*slot);
+  if (PyObject* value = CachedDictValue(obj, name, cache->hint)) return Py_NewRef(value);
+  if (PyObject* value = CachedModuleValue(obj, cache->module)) return Py_NewRef(value);
   PyObject* res = PyObject_GetAttr(obj, name);
   if (res == nullptr) return nullptr;
   if (PyModule_CheckExact(obj)) {
