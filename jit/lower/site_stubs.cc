@@ -218,6 +218,8 @@ std::string SiteStubsTemplate() {
 std::map<std::string, int64_t> SiteStubValues(const SiteStubFacts& facts) {
   const auto at = [](size_t offset) { return static_cast<int64_t>(offset); };
   using runtime::AttrCache;
+  // A field of the attribute cache's descriptor entry.
+  const auto in_descr = [&](size_t field) { return at(offsetof(AttrCache, descr) + field); };
   using runtime::DescrEntry;
   using runtime::DictHint;
   using runtime::GlobalCache;
@@ -241,11 +243,11 @@ std::map<std::string, int64_t> SiteStubValues(const SiteStubFacts& facts) {
       {"md_dict", at(offsetof(PyModuleObject, md_dict))},
       {"module_type", static_cast<int64_t>(facts.module_type)},
       {"type_type", static_cast<int64_t>(facts.type_type)},
-      {"descr_kind", at(offsetof(AttrCache, descr) + offsetof(DescrEntry, kind))},
-      {"descr_version", at(offsetof(AttrCache, descr) + offsetof(DescrEntry, type_version))},
-      {"descr_nentries", at(offsetof(AttrCache, descr) + offsetof(DescrEntry, nentries))},
-      {"descr_value", at(offsetof(AttrCache, descr) + offsetof(DescrEntry, descr))},
-      {"descr_guard", at(offsetof(AttrCache, descr) + offsetof(DescrEntry, guard))},
+      {"descr_kind", in_descr(offsetof(DescrEntry, kind))},
+      {"descr_version", in_descr(offsetof(DescrEntry, type_version))},
+      {"descr_nentries", in_descr(offsetof(DescrEntry, nentries))},
+      {"descr_value", in_descr(offsetof(DescrEntry, descr))},
+      {"descr_guard", in_descr(offsetof(DescrEntry, guard))},
       {"class_attr_kind", static_cast<int64_t>(runtime::DescrKind::kClassAttr)},
       {"type_attr_kind", static_cast<int64_t>(runtime::DescrKind::kTypeAttr)},
       {"inline_values_below", -runtime::kInlineValuesOffset},

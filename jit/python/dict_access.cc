@@ -6,6 +6,7 @@ namespace a64jit::python {
 
 namespace {
 
+// The JIT's own range of dict version tags (dict_access.h); the GIL guards it.
 uint64_t own_dict_version = uint64_t{1} << 63;
 
 // Slot `i` of the keys' index table: an entry index, or DKIX_EMPTY (-1) or DKIX_DUMMY (-2).
@@ -44,12 +45,10 @@ bool SurelyLacks(PyDictObject* d, PyObject* name) {
   }
 }
 
-uint64_t NextOwnDictVersion() { return ++own_dict_version; }
-
 void ReplaceDictValue(PyDictObject* dict, PyObject** place, PyObject* value) {
   PyObject* old = *place;
   *place = Py_NewRef(value);
-  dict->ma_version_tag = NextOwnDictVersion();
+  dict->ma_version_tag = ++own_dict_version;
   // 3.11's dicts are tracked only once they hold a value the GC may need to see
   // (MAINTAIN_TRACKING in dictobject.c).
   auto* object = reinterpret_cast<PyObject*>(dict);

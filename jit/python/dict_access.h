@@ -1,6 +1,7 @@
 // Reading and writing a dict's entries in place, as 3.11's specialised instructions do:
 // by an entry index found once (a hint), and a miss decided without a lookup that could run
-// code. The layouts are those of 3.11's `internal/pycore_dict.h` (docs/cpython311.md, "Dicts").
+// code. The layouts are those of 3.11's `internal/pycore_dict.h` (docs/cpython311.md, "A dict's
+// hash table").
 //
 // A dict change must give the dict a fresh `ma_version_tag` (PEP 509): the JIT's global,
 // module and keyword-default caches compare tags only. 3.11 takes fresh tags from
@@ -56,9 +57,6 @@ inline Py_ssize_t DictIndexOf(PyDictObject* d, PyObject* name, Py_ssize_t limit)
 // hashes are compared, so no key's __eq__ runs. A split dict's deleted key still has its entry,
 // so such a key counts as held.
 bool SurelyLacks(PyDictObject* d, PyObject* name);
-
-// A fresh dict version tag from the JIT's own range (the GIL held).
-uint64_t NextOwnDictVersion();
 
 // Stores a new reference to `value` at `place`, the value slot of a key `dict` holds with a
 // value (DictPlaceAt, set), as dict assignment would: a fresh version tag, and the dict

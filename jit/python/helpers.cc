@@ -801,12 +801,6 @@ int CompareDoubles(double a, double b, int64_t op) {
 }
 }  // namespace
 
-// COMPARE_OP feeding a branch: the truth of the comparison, -1 on error. Two numbers that are
-// exact floats or exact ints of one digit (number_values.h; 3.11's COMPARE_OP_FLOAT_JUMP and
-// COMPARE_OP_INT_JUMP, and a float against such an int, which float_richcompare compares as
-// doubles too: an infinity or NaN against any int as against 0.0, which gives the same), and
-// two exact strs compared for (in)equality, are decided here without a bool object (3.11's
-// COMPARE_OP_STR_JUMP).
 PyObject* a64_int_of(PyThreadState* ts, PyObject* x) {
   if (!python::EnterRecursiveCall(ts, " while calling a Python object")) return nullptr;
   PyObject* res = PyNumber_Long(x);
@@ -814,6 +808,12 @@ PyObject* a64_int_of(PyThreadState* ts, PyObject* x) {
   return res;
 }
 
+// COMPARE_OP feeding a branch: the truth of the comparison, -1 on error. Two numbers that are
+// exact floats or exact ints of one digit (number_values.h; 3.11's COMPARE_OP_FLOAT_JUMP and
+// COMPARE_OP_INT_JUMP, and a float against such an int, which float_richcompare compares as
+// doubles too: an infinity or NaN against any int as against 0.0, which gives the same), and
+// two exact strs compared for (in)equality, are decided here without a bool object (3.11's
+// COMPARE_OP_STR_JUMP).
 int a64_compare_bool(PyObject* a, PyObject* b, int64_t op) {
   if (python::Numbers n; python::AsNumbers(a, b, &n)) return CompareDoubles(n.a, n.b, op);
   if ((op == Py_EQ || op == Py_NE) && PyUnicode_CheckExact(a) && PyUnicode_CheckExact(b)) {

@@ -80,6 +80,13 @@ PyObject* NumberOr(PyObject* a, PyObject* b) {
   return MixedNumbers<op>(a, b, &result) ? PyFloat_FromDouble(result) : generic(a, b);
 }
 
+// `a ** b` (ternary None), shorter where MixedPower takes it.
+template <ternaryfunc generic>
+PyObject* PowerOr(PyObject* a, PyObject* b) {
+  double result;
+  return MixedPower(a, b, &result) ? PyFloat_FromDouble(result) : generic(a, b, Py_None);
+}
+
 }  // namespace
 
 PyObject* a64_number_add(PyObject* a, PyObject* b) {
@@ -107,14 +114,9 @@ PyObject* a64_number_inplace_true_divide(PyObject* a, PyObject* b) {
   return NumberOr<Arith::kDivide, PyNumber_InPlaceTrueDivide>(a, b);
 }
 
-PyObject* a64_power(PyObject* a, PyObject* b) {
-  double result;
-  return MixedPower(a, b, &result) ? PyFloat_FromDouble(result) : PyNumber_Power(a, b, Py_None);
-}
+PyObject* a64_power(PyObject* a, PyObject* b) { return PowerOr<PyNumber_Power>(a, b); }
 PyObject* a64_inplace_power(PyObject* a, PyObject* b) {
-  double result;
-  return MixedPower(a, b, &result) ? PyFloat_FromDouble(result)
-                                   : PyNumber_InPlacePower(a, b, Py_None);
+  return PowerOr<PyNumber_InPlacePower>(a, b);
 }
 
 }  // namespace a64jit::runtime
