@@ -140,7 +140,7 @@ void Lowerer::LowerMatchClass(const Instr& in) {
 }
 
 // BEFORE_WITH (exit, enter) and SEND (value, 1 yielded / 0 returned): results through
-// the scratch slot.
+// the scratch slot. SEND takes the send stub when there is one.
 void Lowerer::LowerTwoResults(const Instr& in) {
   const int p = ScratchAddr();
   if (in.op == Op::kBeforeWith) {
@@ -149,8 +149,15 @@ void Lowerer::LowerTwoResults(const Instr& in) {
     Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
     return;
   }
-  CallInt(in, Helper::a64_send, {V(LirReg(in.args[0])), V(LirReg(in.args[1])), V(p)},
-          LirReg(in.dst2));
+  const lir::Operands args = {V(LirReg(in.args[0])), V(LirReg(in.args[1])), V(p)};
+  if (rt_.send_stub != 0) {  // as CallInt, through the stub (send_stub.h)
+    SetPrevInstr(in.bc);
+    const int r = CallNamed(kSendStubName, {V(tstate_), args[0], args[1], args[2]}, Type::kI64);
+    SExtInt(r, LirReg(in.dst2));
+    DeoptIf(in, Cond::kSlt, V(LirReg(in.dst2)), Operand::Imm(0));
+  } else {
+    CallInt(in, Helper::a64_send, args, LirReg(in.dst2));
+  }
   Load(V(p), 0, Type::kPtr, LirReg(in.dst));
 }
 
@@ -378,7 +385,13 @@ void Lowerer::LowerTerminator(const Instr& in) {
               block_of_[static_cast<size_t>(in.targets[1])]);
   }
   if (in.op == Op::kDeopt) return EmitDeopt(in.state);
-  if (hir::IsGenerator(f_.code.flags)) return Ret(V(LirReg(in.args[0])));
+  if (hir::IsGenerator(f_.code.flags)) {
+    // A return after the first unit (RETURN_GENERATOR's is that unit) leaves prev_instr at its
+    // RETURN_VALUE, as the interpreter does: a frame object that outlives the frame shows
+    // that line (f_lineno). Whoever finishes the generator releases its frame.
+    if (in.bc > 0) SetPrevInstr(in.bc);
+    return Ret(V(LirReg(in.args[0])));
+  }
   // Every return of a function frame goes through one block that clears the locals.
   if (return_block_ < 0) {
     return_block_ = NewBlock();

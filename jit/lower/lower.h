@@ -33,6 +33,8 @@ namespace a64jit::lower {
 
 // The guest call stub's name (call_stub.h): compiled CALLs call it by name.
 inline constexpr const char kCallStubName[] = "a64_call_stub";
+// The send stub's name (send_stub.h), by which SEND calls it.
+inline constexpr const char kSendStubName[] = "a64_send_stub";
 
 constexpr uint64_t kDeoptError = 1;
 constexpr uint64_t kDeoptResume = 2;
@@ -129,6 +131,9 @@ struct RuntimeAddresses {
   // code calls it by name, kCallStubName (a direct `bl` when in range): the resolver passed to
   // code generation must know it.
   uint64_t call_stub = 0;
+  // The send stub (send_stub.h); 0: SEND calls the helper a64_send. Called by name,
+  // kSendStubName, which the resolver must know.
+  uint64_t send_stub = 0;
   // Nonzero when the site stubs (site_stubs.h) are compiled and the resolver knows their
   // names: sites outside loops call them instead of their guards inline.
   uint64_t site_stubs = 0;

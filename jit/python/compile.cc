@@ -29,6 +29,7 @@ namespace {
 lower::RuntimeAddresses AddressesFor(PyCodeObject* code) {
   lower::RuntimeAddresses rt = AddressesOf(code);
   rt.call_stub = TheRuntime().call_stub;
+  rt.send_stub = TheRuntime().send_stub;
   rt.stub_entries = &TheRuntime().entry_table;
   rt.site_stubs = TheRuntime().site_stubs.empty() ? 0 : 1;
   rt.release_stubs = TheRuntime().release_stubs;
@@ -126,6 +127,8 @@ void Install(Runtime& r, CodeState* st, PyCodeObject* code, compiler::CompiledCo
   const bool plain =
       OnlyPositionalParameters(code) && c.code.code.stats.frame_size <= kMaxDirectFrame;
   st->stub.plain_argcount = plain ? code->co_argcount : -1;
+  st->stub.resumable = (code->co_flags & (CO_GENERATOR | CO_COROUTINE)) != 0 &&
+                       c.code.code.stats.frame_size <= kMaxDirectFrame;
   st->stub.entry = c.code.entry;
   st->code_size = c.code.code.bytes.size();
   st->code_stats = c.code.code.stats;

@@ -733,6 +733,15 @@ __attribute__((noinline)) PyObject* FinishIteration(PyGenObject* gen, _PyInterpr
   return nullptr;
 }
 
+// ResumeCompiled's end, after the run: not executing any more, the exception state unlinked.
+A64JIT_ALWAYS_INLINE void AfterResume(PyThreadState* ts, PyGenObject* gen,
+                                      _PyInterpreterFrame* frame) {
+  if (gen->gi_frame_state == FRAME_EXECUTING) gen->gi_frame_state = FRAME_COMPLETED;
+  ts->exc_info = gen->gi_exc_state.previous_item;
+  gen->gi_exc_state.previous_item = nullptr;
+  frame->previous = nullptr;
+}
+
 // A created or suspended generator's or coroutine's compiled code `st` resumed with `value`
 // sent (RunDirect when `direct`: DirectRunFits, else RunCompiled), as gen_send_ex2 resumes
 // it around _PyEval_EvalFrame: the value pushed (a new reference), the exception state linked
@@ -749,10 +758,7 @@ A64JIT_ALWAYS_INLINE PyObject* ResumeCompiled(Runtime& r, CodeState* st, PyThrea
   ts->exc_info = &gen->gi_exc_state;
   gen->gi_frame_state = FRAME_EXECUTING;
   PyObject* result = direct ? RunDirect(r, st, ts, frame) : RunCompiled(r, st, ts, frame);
-  if (gen->gi_frame_state == FRAME_EXECUTING) gen->gi_frame_state = FRAME_COMPLETED;
-  ts->exc_info = gen->gi_exc_state.previous_item;
-  gen->gi_exc_state.previous_item = nullptr;
-  frame->previous = nullptr;
+  AfterResume(ts, gen, frame);
   return result;
 }
 
@@ -795,6 +801,14 @@ PyObject* JitGenIterNext(PyObject* self) {
   return FinishIteration(gen, frame, result);
 }
 
+// SendCompiled's end, given what the run gave.
+A64JIT_ALWAYS_INLINE PySendResult SendResult(PyGenObject* gen, _PyInterpreterFrame* frame,
+                                             PyObject* result, PyObject** presult) {
+  *presult = result;
+  if (result != nullptr && gen->gi_frame_state == FRAME_SUSPENDED) return PYGEN_NEXT;
+  FinishGenerator(gen, frame, result);
+  return result != nullptr ? PYGEN_RETURN : PYGEN_ERROR;
+}
 // JitAmSend's run and end: PYGEN_NEXT with a yielded value, PYGEN_RETURN with the returned
 // one, PYGEN_ERROR with NULL and an exception set.
 template <bool direct>
@@ -802,11 +816,7 @@ A64JIT_ALWAYS_INLINE PySendResult SendCompiled(Runtime& r, CodeState* st, PyThre
                                                PyGenObject* gen, PyObject* value,
                                                PyObject** presult) {
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
-  PyObject* result = ResumeCompiled<direct>(r, st, ts, gen, frame, value);
-  *presult = result;
-  if (result != nullptr && gen->gi_frame_state == FRAME_SUSPENDED) return PYGEN_NEXT;
-  FinishGenerator(gen, frame, result);
-  return result != nullptr ? PYGEN_RETURN : PYGEN_ERROR;
+  return SendResult(gen, frame, ResumeCompiled<direct>(r, st, ts, gen, frame, value), presult);
 }
 
 // JitAmSend where DirectRunFits does not hold.
@@ -840,6 +850,16 @@ PySendResult JitAmSend(PyObject* self, PyObject* arg, PyObject** presult) {
   CodeState* st = DirectResumeState(ts, reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe));
   if (st == nullptr) return own(self, arg, presult);
   return SendCompiled<true>(r, st, ts, gen, value, presult);
+}
+
+// What the send stub (jit/lower/send_stub.h) leaves after a run it began as SendCompiled<true>
+// begins one: EndRun, then the rest of SendCompiled.
+int SendStubEnd(PyThreadState* ts, PyGenObject* gen, uint64_t result, PyObject** out) {
+  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
+  Runtime& r = TheRuntime();
+  PyObject* value = EndRun(r, ExistingState(frame->f_code), ts, frame, result);
+  AfterResume(ts, gen, frame);
+  return SendResult(gen, frame, value, out);
 }
 
 }  // namespace
@@ -883,3 +903,11 @@ void CountBreakerCall() { TheRuntime().stats.breaker_calls++; }
 void CountCaughtException() { TheRuntime().stats.caught++; }
 
 }  // namespace a64jit::python
+
+namespace a64jit::runtime {
+
+int a64_send_end(PyThreadState* ts, PyObject* receiver, uint64_t result, PyObject** out) {
+  return python::SendStubEnd(ts, reinterpret_cast<PyGenObject*>(receiver), result, out);
+}
+
+}  // namespace a64jit::runtime

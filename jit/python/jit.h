@@ -152,6 +152,7 @@ struct Stats {
   // Of the entries, generator and coroutine resumes by next(), `yield from` or `await` that
   // skipped the eval-frame hook (jit.cc JitGenIterNext, JitAmSend).
   int64_t resumed_entries = 0;
+  int64_t stub_resumes = 0;  // of which by compiled code's SEND, through the send stub
   // Binary operators whose class's Python method compiled code called straight
   // (a64_binary_object), without PyNumber_* and the class's slot.
   int64_t operator_calls = 0;

@@ -280,6 +280,8 @@ const std::vector<OptionSpec> kOptionTable = {
      "`sys.executable` (a wrapper that starts the runner under QEMU)", nullptr},
     {nullptr, nullptr, "A64JIT_NO_CALL_STUB",
      "compiled CALLs go through the host helper (for measuring)", nullptr},
+    {nullptr, nullptr, "A64JIT_NO_SEND_STUB",
+     "compiled SENDs (`yield from`, `await`) go through the host helper (for measuring)", nullptr},
     {nullptr, nullptr, "A64JIT_NO_SITE_STUBS",
      "every LOAD_GLOBAL and `module.attr` site checks its guards inline, and an instance "
      "attribute's miss calls its helper, not the dict-hint stub: none calls a site stub (for "

@@ -40,11 +40,15 @@ namespace a64jit::python {
 // under QEMU each call it saves is a return, an indirect branch through QEMU's lookup.
 #define A64JIT_ALWAYS_INLINE inline __attribute__((always_inline))
 
-// The words of a CodeState that the guest call stub reads (jit/lower/call_stub.h).
+// The words of a CodeState that the guest call and send stubs read (jit/lower/call_stub.h,
+// send_stub.h).
 struct StubView {
   const uint8_t* entry = nullptr;  // the compiled code's entry, once compiled
   int64_t plain_argcount = -1;     // co_argcount when that is all the code takes, else -1
   int64_t frame_bytes = 0;         // what the frame takes on the data stack (FrameSlots)
+  // 1 for a generator's or coroutine's code whose stack frame is small enough for the send
+  // stub to resume it directly (jit_stack.h's count, as plain_argcount for the call stub).
+  int64_t resumable = 0;
 };
 
 // Words a frame of `code` takes on the data stack (what 3.11's _PyEvalFramePushAndInit
@@ -135,6 +139,7 @@ struct Runtime {
   // executor (which turns guest faults into Python errors, at the price of signal setup).
   bool direct_calls = false;
   uint64_t call_stub = 0;                      // the guest call stub's entry; 0: CALLs ask a64_call
+  uint64_t send_stub = 0;                      // the send stub's entry; 0: SENDs ask a64_send
   runtime::StubEntryTable entry_table;         // the stubs above with extra entries
   std::map<std::string, uint64_t> site_stubs;  // by name (jit/lower/site_stubs.h); empty: none
   uint64_t release_stubs = 0;    // codegen/release_stubs.h; 0: deallocs are called as written
@@ -142,6 +147,7 @@ struct Runtime {
   int dumps_written = 0;         // Config::dump_dir files of this process
   std::optional<bool> flaky_plant_active;  // decided at the first planted compile
   int64_t stub_entries = 0;                // counted by the stub itself
+  int64_t stub_resumes = 0;                // counted by the send stub itself
   int64_t compiles = 0;                    // compiles begun (A64JIT_TEST_FAIL counts them)
 };
 
@@ -270,6 +276,7 @@ std::string TextOf(const CodeState& st, const std::string& what);
 // The shared guest stubs, compiled or placed into the executor's code memory (stubs.cc).
 FILE* OpenDumpFile(Runtime& r, const std::string& name);
 uint64_t CompileCallStub(Runtime& r);
+uint64_t CompileSendStub(Runtime& r);
 std::map<std::string, uint64_t> CompileSiteStubs(Runtime& r);
 uint64_t LoadHandWrittenStubs(Runtime& r, runtime::Helper helper,
                               std::vector<uint8_t> (*make)(uint64_t), const std::string& name);

@@ -125,6 +125,9 @@ Stats GetStats() {
   s.stub_entries = r.stub_entries;  // entered directly by compiled code, through the stub
   s.entries += r.stub_entries;
   s.direct_entries += r.stub_entries;
+  s.stub_resumes = r.stub_resumes;  // resumed by the send stub
+  s.entries += r.stub_resumes;
+  s.resumed_entries += r.stub_resumes;
   return s;
 }
 
@@ -160,7 +163,8 @@ std::string StatsSummary() {
   o << "a64jit: entries " << s.entries << " (" << s.vectorcall_entries << " by vectorcall, "
     << s.direct_entries << " called directly by compiled code, " << s.stub_entries
     << " of them entered by the guest call stub, " << s.resumed_entries
-    << " generator resumes without the eval-frame hook), deopts " << s.deopts
+    << " generator resumes without the eval-frame hook, " << s.stub_resumes
+    << " of them by the send stub), deopts " << s.deopts
     << "\na64jit: binary operators called straight to their class's Python method "
     << s.operator_calls << ", instances made with their compiled __init__ entered by the stub "
     << s.init_entries << "\na64jit: exceptions caught by compiled handlers " << s.caught
@@ -203,6 +207,7 @@ std::string StatsJson() {
                               {"direct_entries", s.direct_entries},
                               {"stub_entries", s.stub_entries},
                               {"resumed_entries", s.resumed_entries},
+                              {"stub_resumes", s.stub_resumes},
                               {"operator_calls", s.operator_calls},
                               {"init_entries", s.init_entries},
                               {"deopts", s.deopts},

@@ -1,9 +1,10 @@
 // Setting up the JIT's runtime (EnsureRuntime): the executor, the shared guest stubs and the
-// native tools. The stubs are the call stub and the site stubs, compiled from their LIR, and
+// native tools. The stubs are the call, send and site stubs, compiled from their LIR, and
 // the hand-written release and into-local stubs, placed as bytes, all in the executor's code
 // memory once per runtime.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +21,7 @@
 #include "jit/compiler.h"
 #include "jit/lir/text.h"
 #include "jit/lower/call_stub.h"
+#include "jit/lower/send_stub.h"
 #include "jit/lower/site_stubs.h"
 #include "jit/python/code_info.h"
 #include "jit/python/code_listing.h"
@@ -87,24 +89,33 @@ uint64_t CompileStub(Runtime& r, const lir::Function& stub, const std::string& n
   return reinterpret_cast<uintptr_t>(entry);
 }
 
+// The offset, in a CodeState, of its stub view's word `field` (what the guest stubs read).
+template <typename T>
+int64_t StubViewOffset(T StubView::*field) {
+  static const CodeState probe;
+  return static_cast<int64_t>(reinterpret_cast<const char*>(&(probe.stub.*field)) -
+                              reinterpret_cast<const char*>(&probe));
+}
+
+// A level of a chain of direct calls (jit_stack.h) holds a stub's frame, its frame record and
+// the callee's: the larger stub's frame counts.
+void CountStubFrame(Runtime& r, int64_t stub_frame) {
+  r.level_bytes = std::max(r.level_bytes, static_cast<uint64_t>(kMaxDirectFrame + stub_frame + 16));
+}
+
 }  // namespace
 
 // Compiles the guest call stub (jit/lower/call_stub.h) into the executor's code memory.
 uint64_t CompileCallStub(Runtime& r) {
-  static const CodeState probe;
   lower::CallStubFacts facts;
   facts.function_type = reinterpret_cast<uintptr_t>(&PyFunction_Type);
   facts.cfunction_type = reinterpret_cast<uintptr_t>(&PyCFunction_Type);
   facts.jit_vectorcall = reinterpret_cast<uintptr_t>(&JitVectorcall);
   facts.state_cache = reinterpret_cast<uintptr_t>(&g_state_cache[0]);
   facts.state_cache_mask = kStateCacheSize - 1;
-  const auto offset = [](const void* field) {
-    return static_cast<int64_t>(static_cast<const char*>(field) -
-                                reinterpret_cast<const char*>(&probe));
-  };
-  facts.state_entry = offset(&probe.stub.entry);
-  facts.state_plain_argcount = offset(&probe.stub.plain_argcount);
-  facts.state_frame_bytes = offset(&probe.stub.frame_bytes);
+  facts.state_entry = StubViewOffset(&StubView::entry);
+  facts.state_plain_argcount = StubViewOffset(&StubView::plain_argcount);
+  facts.state_frame_bytes = StubViewOffset(&StubView::frame_bytes);
   facts.direct_thread_slot = reinterpret_cast<uintptr_t>(&r.stub_thread);
   facts.entry_counter = reinterpret_cast<uintptr_t>(&r.stub_entries);
   facts.eval_breaker = reinterpret_cast<uintptr_t>(EvalBreakerAddress(PyInterpreterState_Get()));
@@ -112,9 +123,27 @@ uint64_t CompileCallStub(Runtime& r) {
   int64_t stub_frame = 0;
   const uint64_t entry = CompileStub(r, lower::CallStub(facts), "a64jit:stub:call",
                                      runtime::CallStubMoves(), &stub_frame);
-  // A level of a chain of direct calls: the stub's frame, its frame record, and the callee's
-  // (jit_stack.h).
-  r.level_bytes = static_cast<uint64_t>(kMaxDirectFrame + stub_frame + 16);
+  CountStubFrame(r, stub_frame);
+  return entry;
+}
+
+// Compiles the send stub (jit/lower/send_stub.h) into the executor's code memory. Its resumes
+// are levels of the same chains as the call stub's calls.
+uint64_t CompileSendStub(Runtime& r) {
+  lower::SendStubFacts facts;
+  facts.gen_type = reinterpret_cast<uintptr_t>(&PyGen_Type);
+  facts.coro_type = reinterpret_cast<uintptr_t>(&PyCoro_Type);
+  facts.py_none = reinterpret_cast<uintptr_t>(Py_None);
+  facts.state_cache = reinterpret_cast<uintptr_t>(&g_state_cache[0]);
+  facts.state_cache_mask = kStateCacheSize - 1;
+  facts.state_entry = StubViewOffset(&StubView::entry);
+  facts.state_resumable = StubViewOffset(&StubView::resumable);
+  facts.direct_thread_slot = reinterpret_cast<uintptr_t>(&r.stub_thread);
+  facts.resume_counter = reinterpret_cast<uintptr_t>(&r.stub_resumes);
+  int64_t stub_frame = 0;
+  const uint64_t entry =
+      CompileStub(r, lower::SendStub(facts), "a64jit:stub:send", {}, &stub_frame);
+  CountStubFrame(r, stub_frame);
   return entry;
 }
 
@@ -186,6 +215,8 @@ bool EnsureEngine(const Config& config) {
       }
       r.executor = emu::CreateExecutor(mode, options);
       r.call_stub = 0;
+      r.send_stub = 0;
+      r.level_bytes = 0;
       r.site_stubs.clear();
       r.entry_table.clear();
       r.release_stubs = 0;
@@ -201,6 +232,11 @@ bool EnsureEngine(const Config& config) {
     const char* no_stub = std::getenv("A64JIT_NO_CALL_STUB");
     if (r.call_stub == 0 && (no_stub == nullptr || std::strcmp(no_stub, "1") != 0)) {
       r.call_stub = CompileCallStub(r);
+    }
+    // A64JIT_NO_SEND_STUB=1: SENDs ask the host helper (for measuring the stub).
+    const char* no_send_stub = std::getenv("A64JIT_NO_SEND_STUB");
+    if (r.send_stub == 0 && (no_send_stub == nullptr || std::strcmp(no_send_stub, "1") != 0)) {
+      r.send_stub = CompileSendStub(r);
     }
     // A64JIT_NO_SITE_STUBS=1: every site's guards inline (for measuring the stubs).
     const char* no_site_stubs = std::getenv("A64JIT_NO_SITE_STUBS");

@@ -100,6 +100,7 @@ struct _PyInterpreterFrame;
   X(a64_get_anext,                  kNone, kNull)       \
   X(a64_get_yield_from_iter,        kNone, kNull)       \
   X(a64_send,                       kNone, kNegative)   \
+  X(a64_send_end,                   kSome, kNegative)   \
   X(a64_async_gen_wrap,             kNone, kNull)       \
   X(a64_make_generator,             kNone, kOwn)        \
   X(a64_eval_breaker,               kNone, kOwn)        \
@@ -383,6 +384,10 @@ PyObject* a64_get_yield_from_iter(_PyInterpreterFrame* frame, PyObject* iterable
 // SEND: PYGEN_NEXT (1, *out yielded), PYGEN_RETURN (0, *out the return value) or
 // PYGEN_ERROR (-1). `value` is not consumed.
 int a64_send(PyObject* receiver, PyObject* value, PyObject** out);
+// The send stub's end (jit/lower/send_stub.h) for a run it began on `receiver`, a generator or
+// coroutine, and that ended in `result` (a deopt code, NULL, or a value the stub does not
+// finish): as a64_send would have returned, *out set. Takes `result`'s reference.
+int a64_send_end(PyThreadState* ts, PyObject* receiver, uint64_t result, PyObject** out);
 // ASYNC_GEN_WRAP: value wrapped so the async generator yields it to its caller.
 PyObject* a64_async_gen_wrap(PyObject* value);
 // RETURN_GENERATOR: the generator, coroutine or async generator of the frame's function,
