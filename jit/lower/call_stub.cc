@@ -38,6 +38,7 @@ namespace {
 // jumps, and three translated blocks, fewer a call.
 constexpr const char kStubTemplate[] = R"(
 func @a64_call_stub(%0:ptr, %1:ptr, %57:i64) -> ptr {
+  slot ss0 = 8
 bb0:   ; the site's C-call cache %72 (never NULL: a site without one calls a64_call), the CALL's
         ; oparg %2 from its header (site_cache.h: a per-site constant, so no site moves it), its low
         ; bit %74 set when the site calls LOAD_METHOD's pair: then the callable %78 is sp[0]
@@ -149,8 +150,8 @@ bb16:    ; sp (%1) is [NULL, callable, args...] or [method, self, args...]: %4 t
   %5:ptr = sub %11, %10
   %6:i64 = add %2, %9
   %12:ptr = load [%4 + $ob_type]
-  br.i64 ne %12, $function_type, bb12, bb17
-bb17:    ; a compiled function (a bound-method object is the helper's: bb12)
+  br.i64 ne %12, $function_type, bb57, bb17
+bb17:    ; a compiled function (a bound method object is unbound first: bb57)
   %13:ptr = load [%4 + $func_vectorcall]
   br.i64 ne %13, $jit_vectorcall, bb12, bb18
 bb18:    ; its code %14's state %20, from the runtime's direct-mapped cache of compiled code
@@ -358,8 +359,60 @@ bb49:   ; __init__ runs in its frame %141; a64_init_leave pops it and gives the 
   ret %143
 bb50:
   ret %141
-bb51:   ; bb3's test failed: a class a64_init_enter takes, or the generic path
-  br.i64 eq %81, $instantiate_entry, bb48, bb16
+bb51:   ; bb3's test failed: a class a64_init_enter takes, or a subclass's self (bb52)
+  br.i64 eq %81, $instantiate_entry, bb48, bb52
+bb52:   ; LOAD_METHOD's pair whose self %75 is of a subclass of the cached descriptor's type
+        ; (`class Stack(list)`, then `s.append(x)`): the descriptor's C function takes any
+        ; instance of its type, as 3.11's method_vectorcall_* check with PyObject_TypeCheck.
+        ; Found among the bases of its type %80 (tp_base, each a base of the last and in its
+        ; MRO: no false match); the cache holds the descriptor's own (static) type, nothing
+        ; that may die. Only a direct C entry: a trampoline (a context set) may read the
+        ; exact type's layout. Else the generic path
+  %150:ptr = load [%72 + $ccall_context]
+  br.i64 eq %74, 0 or.i64 ne %150, 0, bb16, bb53
+bb53:   ; (a cached self type to look for: a NULL one would match the end of the bases)
+  br.i64 eq %81, 0, bb16, bb54
+bb54:
+  %80:ptr = load [%80 + $tp_base]
+  br.i64 eq %80, %81, bb56, bb55
+bb55:
+  br.i64 eq %80, 0, bb16, bb54
+bb56:   ; bb3's other test, the recursion limit
+  br.i32 sle %84, 0, bb16, bb4
+bb57:   ; bb16's callable is no function: a bound method object %7 in the plain shape ([NULL,
+        ; bound]: a classmethod read through its class, a method super() found, a bound method
+        ; held) is unbound as the interpreter's CALL unbinds it (a64_call_enter's UnbindMethod):
+        ; sp becomes [function, self, args...], and the stub starts again (bb0) with the site
+        ; taken as a method call's, so that a cached compiled function is a hit. Only the
+        ; stub's first two arguments live across the release, the third goes through the
+        ; stack (bb60). Anything else: the helper
+  br.i64 ne %3, 0 or.i64 ne %12, $method_type, bb12, bb58
+bb58:
+  %160:ptr = load [%7 + $im_func]
+  %161:ptr = load [%7 + $im_self]
+  %162:i64 = load [%160]
+  %162:i64 = add %162, 1
+  store.i64 %162, [%160]
+  %163:i64 = load [%161]
+  %163:i64 = add %163, 1
+  store.i64 %163, [%161]
+  store.ptr %160, [%1]
+  store.ptr %161, [%1 + 8]
+  %165:i64 = or %57, 1
+  %166:ptr = slotaddr ss0
+  store.i64 %165, [%166]
+  %164:i64 = load [%7]
+  %164:i64 = sub %164, 1
+  store.i64 %164, [%7]
+  br.i64 eq %164, 0, bb59, bb60
+bb59:   ; the bound method's last reference (the function and self have their own)
+  call @_Py_Dealloc(%7)
+  jmp bb60
+bb60:   ; the cache, tagged as a method call's, back from the stack slot: kept in a register
+        ; across the release, it would take one more callee-saved register on every call
+  %167:ptr = slotaddr ss0
+  %57:i64 = load [%167]
+  jmp bb0
 }
 )";
 
@@ -368,7 +421,11 @@ std::map<std::string, int64_t> StubValues(const CallStubFacts& f) {
   const auto at = [](size_t offset) { return static_cast<int64_t>(offset); };
   return {
       {"ob_type", at(offsetof(PyObject, ob_type))},
+      {"tp_base", at(offsetof(PyTypeObject, tp_base))},
       {"function_type", word(f.function_type)},
+      {"method_type", word(f.method_type)},
+      {"im_func", at(offsetof(PyMethodObject, im_func))},
+      {"im_self", at(offsetof(PyMethodObject, im_self))},
       {"func_vectorcall", at(offsetof(PyFunctionObject, vectorcall))},
       {"jit_vectorcall", word(f.jit_vectorcall)},
       {"func_code", at(offsetof(PyFunctionObject, func_code))},
@@ -430,7 +487,7 @@ std::map<std::string, int64_t> StubValues(const CallStubFacts& f) {
 }  // namespace
 
 std::string CallStubText(const CallStubFacts& facts) {
-  if (facts.function_type == 0 || facts.cfunction_type == 0 || facts.state_cache == 0 ||
+  if (facts.function_type == 0 || facts.method_type == 0 || facts.cfunction_type == 0 || facts.state_cache == 0 ||
       facts.state_cache_mask <= 0 || facts.jit_vectorcall == 0 || facts.direct_thread_slot == 0 ||
       facts.entry_counter == 0 || facts.eval_breaker == 0 || facts.instantiate_entry == 0) {
     throw std::invalid_argument("call stub: incomplete runtime facts");

@@ -9,7 +9,8 @@
 // type such as `range` or `list`, or a module's function of another convention such as `max`, its
 // vectorcall; for a bound C method cached by its PyMethodDef, with the callable's own self),
 // releases the references and handles a set eval breaker after the call, as 3.11's
-// PRECALL_BUILTIN_* and PRECALL_BUILTIN_CLASS do. A user class cached with a64_instantiate as its
+// PRECALL_BUILTIN_* and PRECALL_BUILTIN_CLASS do; a method descriptor's self may be of a subclass
+// of its type (`class Stack(list)`), found among the bases of its type. A user class cached with a64_instantiate as its
 // entry (jit/python/instantiate.h) is made through `a64_init_enter`, which pushes the frame of its
 // compiled __init__ with the new object first, and `a64_init_leave`, which pops it and gives the
 // object. For a compiled function called with exactly its positional parameters, or with fewer when
@@ -19,13 +20,15 @@
 // frame itself; a deopt, a frame object or an error go to `a64_call_leave`. When the site's
 // CCallCache holds that compiled function (a64_call_enter caches one called with exactly its
 // positional parameters), the stub checks only that it is still a function with the cached code,
-// instead of finding the code's state (a call that binds defaults is never cached). Every case it
-// does not take before the call (a bound-method object, a function that is not compiled or called
-// with keywords, *args, keyword-only parameters or too few arguments for its defaults, tracing,
-// another thread, the recursion limit, a full data-stack chunk, the JIT disabled, a code object
-// missing from the runtime's cache) it hands to `a64_call_enter` unchanged, before writing
-// anything: that helper either pushes the frame and returns the entry (the stub then goes on as
-// above) or makes the whole call.
+// instead of finding the code's state (a call that binds defaults is never cached). A bound
+// method object (a classmethod read through its class, a method super() found) is unbound in
+// place, as the interpreter's CALL does, and the call taken again as a method call's. Every case
+// it does not take before the call (a function that is not compiled or called with keywords,
+// *args, keyword-only parameters or too few arguments for its defaults, tracing, another thread,
+// the recursion limit, a full data-stack chunk, the JIT disabled, a code object missing from the
+// runtime's cache) it hands to `a64_call_enter` before writing anything but that unbinding,
+// which the helper would do the same way: the helper either pushes the frame and returns the
+// entry (the stub then goes on as above) or makes the whole call.
 //
 // It is written in LIR and compiled once per runtime. Natively that saves the C++ call path (about
 // 150 aarch64 instructions per call on Richards, measured with qemu_profile); under Unicorn a round
@@ -45,6 +48,7 @@ namespace a64jit::lower {
 // What the stub needs from the runtime (jit/python/jit.cc) besides CPython 3.11's layouts.
 struct CallStubFacts {
   uint64_t function_type = 0;   // &PyFunction_Type
+  uint64_t method_type = 0;     // &PyMethod_Type: a bound method object, unbound in guest code
   uint64_t cfunction_type = 0;  // &PyCFunction_Type: builtin functions and bound C methods
   uint64_t jit_vectorcall = 0;  // func->vectorcall of every compiled function
   // The runtime's direct-mapped cache of compiled code's states: 16-byte entries {code,

@@ -14,6 +14,7 @@ namespace {
 CallStubFacts SomeFacts() {
   CallStubFacts f;
   f.function_type = 0x800;
+  f.method_type = 0x810;
   f.cfunction_type = 0x808;
   f.jit_vectorcall = 0x1000;
   f.state_cache = 0x2000;
@@ -57,6 +58,9 @@ TEST(CallStub, MissingFactsAreAnError) {
   EXPECT_THROW(CallStubText(f), std::invalid_argument);
   f = SomeFacts();
   f.instantiate_entry = 0;
+  EXPECT_THROW(CallStubText(f), std::invalid_argument);
+  f = SomeFacts();
+  f.method_type = 0;
   EXPECT_THROW(CallStubText(f), std::invalid_argument);
 }
 

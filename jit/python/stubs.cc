@@ -109,6 +109,7 @@ void CountStubFrame(Runtime& r, int64_t stub_frame) {
 uint64_t CompileCallStub(Runtime& r) {
   lower::CallStubFacts facts;
   facts.function_type = reinterpret_cast<uintptr_t>(&PyFunction_Type);
+  facts.method_type = reinterpret_cast<uintptr_t>(&PyMethod_Type);
   facts.cfunction_type = reinterpret_cast<uintptr_t>(&PyCFunction_Type);
   facts.jit_vectorcall = reinterpret_cast<uintptr_t>(&JitVectorcall);
   facts.state_cache = reinterpret_cast<uintptr_t>(&g_state_cache[0]);
