@@ -299,14 +299,24 @@ static MethodEntry MethodEntryFor(PyObject* obj, PyObject* name) {
   return e;
 }
 
+// Whether `obj`, of a type with a managed dict, has neither inline values nor a dict yet, so
+// that it has no attribute of its own: an instance of a subclass of a builtin type (`class
+// Stack(list)`), which the builtin's tp_new makes without _PyObject_InitializeDict (only
+// object_new calls it); its dict appears when an attribute is first set.
+static bool WithoutDict(PyObject* obj) {
+  return (Py_TYPE(obj)->tp_flags & Py_TPFLAGS_MANAGED_DICT) != 0 && InlineValues(obj) == nullptr &&
+         *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + kManagedDictOffset) ==
+             nullptr;
+}
+
 // Whether `obj` has a real dict (3.11's LOAD_METHOD_WITH_DICT case: its inline values became a
-// dict, or its type's instances outgrew their shared keys) without `name` in it, so that its
-// type's method is the attribute. Looked up only in a dict of str keys: their comparisons run
-// no Python code, which could change the type behind its version.
+// dict, or its type's instances outgrew their shared keys) without `name` in it, or no dict at
+// all (WithoutDict), so that its type's method is the attribute. Looked up only in a dict of str
+// keys: their comparisons run no Python code, which could change the type behind its version.
 static bool NotInRealDict(PyObject* obj, PyObject* name) {
   auto* dict = reinterpret_cast<PyDictObject*>(InstanceDict(obj));
-  if (dict == nullptr || !PyDict_CheckExact(dict) || !DK_IS_UNICODE(dict->ma_keys) ||
-      !PyUnicode_CheckExact(name)) {
+  if (dict == nullptr) return WithoutDict(obj);
+  if (!PyDict_CheckExact(dict) || !DK_IS_UNICODE(dict->ma_keys) || !PyUnicode_CheckExact(name)) {
     return false;
   }
   if (python::SurelyLacks(dict, name)) return true;  // without a call and a lookup
