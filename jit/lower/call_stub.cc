@@ -419,8 +419,8 @@ bb60:   ; the cache, tagged as a method call's, back from the stack slot: kept i
 std::map<std::string, int64_t> StubValues(const CallStubFacts& f) {
   const auto word = [](uint64_t v) { return static_cast<int64_t>(v); };
   const auto at = [](size_t offset) { return static_cast<int64_t>(offset); };
-  return {
-      {"ob_type", at(offsetof(PyObject, ob_type))},
+  std::map<std::string, int64_t> values = FrameLayoutValues();
+  values.insert({
       {"tp_base", at(offsetof(PyTypeObject, tp_base))},
       {"function_type", word(f.function_type)},
       {"method_type", word(f.method_type)},
@@ -445,25 +445,14 @@ std::map<std::string, int64_t> StubValues(const CallStubFacts& f) {
       {"state_frame_bytes", f.state_frame_bytes},
       {"direct_thread_slot", word(f.direct_thread_slot)},
       {"entry_counter", word(f.entry_counter)},
-      {"ts_cframe", at(offsetof(PyThreadState, cframe))},
-      {"cframe_use_tracing", at(offsetof(_PyCFrame, use_tracing))},
-      {"cframe_current_frame", at(offsetof(_PyCFrame, current_frame))},
-      {"ts_recursion_remaining", at(offsetof(PyThreadState, recursion_remaining))},
       {"ts_datastack_top", at(offsetof(PyThreadState, datastack_top))},
       {"ts_datastack_limit", at(offsetof(PyThreadState, datastack_limit))},
-      {"f_func", at(offsetof(_PyInterpreterFrame, f_func))},
-      {"f_code", at(offsetof(_PyInterpreterFrame, f_code))},
       {"f_builtins", at(offsetof(_PyInterpreterFrame, f_builtins))},
       {"f_globals", at(offsetof(_PyInterpreterFrame, f_globals))},
-      {"f_locals", at(offsetof(_PyInterpreterFrame, f_locals))},
-      {"frame_obj", at(offsetof(_PyInterpreterFrame, frame_obj))},
-      {"f_previous", at(offsetof(_PyInterpreterFrame, previous))},
       {"prev_instr", at(offsetof(_PyInterpreterFrame, prev_instr))},
-      {"stacktop", at(offsetof(_PyInterpreterFrame, stacktop))},
       {"is_entry", at(offsetof(_PyInterpreterFrame, is_entry))},
       {"owner", at(offsetof(_PyInterpreterFrame, owner))},
       {"owned_by_thread", int64_t{FRAME_OWNED_BY_THREAD}},
-      {"deopt_code_limit", static_cast<int64_t>(kDeoptCodeLimit)},
       {"eval_breaker", word(f.eval_breaker)},
       {"instantiate_entry", word(f.instantiate_entry)},
       {"argc_below_cache", -runtime::kHeaderArgc},  // the header's argc, before the cache
@@ -480,16 +469,17 @@ std::map<std::string, int64_t> StubValues(const CallStubFacts& f) {
       {"cfunction_type", word(f.cfunction_type)},
       {"cfunction_ml", at(offsetof(PyCFunctionObject, m_ml))},
       {"cfunction_self", at(offsetof(PyCFunctionObject, m_self))},
-      {"localsplus", at(offsetof(_PyInterpreterFrame, localsplus))},
-  };
+  });
+  return values;
 }
 
 }  // namespace
 
 std::string CallStubText(const CallStubFacts& facts) {
-  if (facts.function_type == 0 || facts.method_type == 0 || facts.cfunction_type == 0 || facts.state_cache == 0 ||
-      facts.state_cache_mask <= 0 || facts.jit_vectorcall == 0 || facts.direct_thread_slot == 0 ||
-      facts.entry_counter == 0 || facts.eval_breaker == 0 || facts.instantiate_entry == 0) {
+  if (facts.function_type == 0 || facts.method_type == 0 || facts.cfunction_type == 0 ||
+      facts.state_cache == 0 || facts.state_cache_mask <= 0 || facts.jit_vectorcall == 0 ||
+      facts.direct_thread_slot == 0 || facts.entry_counter == 0 || facts.eval_breaker == 0 ||
+      facts.instantiate_entry == 0) {
     throw std::invalid_argument("call stub: incomplete runtime facts");
   }
   return FillStubText(kStubTemplate, StubValues(facts), "call stub");

@@ -331,9 +331,14 @@ void Lowerer::CallStatus(const Instr& in, Helper h, lir::Operands args) {
 int Lowerer::CallInt(const Instr& in, Helper h, lir::Operands args, int dst) {
   SetPrevInstr(in.bc);
   const int r = Call(h, std::move(args), dst, Type::kI64);
-  SExtInt(r, r);
-  DeoptIf(in, Cond::kSlt, V(r), Operand::Imm(0));
-  return r;
+  return CheckInt(in, r, r);
+}
+
+// dst:i64 = the C int result `r` of a call for `in`, whose negative value is the error exit.
+int Lowerer::CheckInt(const Instr& in, int r, int dst) {
+  SExtInt(r, dst);
+  DeoptIf(in, Cond::kSlt, V(dst), Operand::Imm(0));
+  return dst;
 }
 
 // dst:i64 = a C function's int result `r`: only its low 32 bits are defined.

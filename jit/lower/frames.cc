@@ -153,8 +153,7 @@ void Lowerer::LowerTwoResults(const Instr& in) {
   if (rt_.send_stub != 0) {  // as CallInt, through the stub (send_stub.h)
     SetPrevInstr(in.bc);
     const int r = CallNamed(kSendStubName, {V(tstate_), args[0], args[1], args[2]}, Type::kI64);
-    SExtInt(r, LirReg(in.dst2));
-    DeoptIf(in, Cond::kSlt, V(LirReg(in.dst2)), Operand::Imm(0));
+    CheckInt(in, r, LirReg(in.dst2));
   } else {
     CallInt(in, Helper::a64_send, args, LirReg(in.dst2));
   }

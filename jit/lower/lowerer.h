@@ -361,6 +361,7 @@ class Lowerer {
   int SiteCallInt(const Instr& in, Helper h, lir::Operands args, int dst = -1);
   void CallStatus(const Instr& in, Helper h, lir::Operands args);
   int CallInt(const Instr& in, Helper h, lir::Operands args, int dst = -1);
+  int CheckInt(const Instr& in, int r, int dst);
   void SExtInt(int r, int dst);
   int Compare(Operand a, Operand b, Cond c = Cond::kEq, int dst = -1, Type t = Type::kI64);
   int Select(Operand c, Operand a, Operand b, Type t, int dst = -1);

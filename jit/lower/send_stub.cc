@@ -180,8 +180,8 @@ bb24:   ; yielded
 std::map<std::string, int64_t> StubValues(const SendStubFacts& f) {
   const auto word = [](uint64_t v) { return static_cast<int64_t>(v); };
   const auto at = [](size_t offset) { return static_cast<int64_t>(offset); };
-  return {
-      {"ob_type", at(offsetof(PyObject, ob_type))},
+  std::map<std::string, int64_t> values = FrameLayoutValues();
+  values.insert({
       {"gen_type", word(f.gen_type)},
       {"coro_type", word(f.coro_type)},
       {"py_none", word(f.py_none)},
@@ -202,20 +202,9 @@ std::map<std::string, int64_t> StubValues(const SendStubFacts& f) {
       {"state_resumable", f.state_resumable},
       {"direct_thread_slot", word(f.direct_thread_slot)},
       {"resume_counter", word(f.resume_counter)},
-      {"ts_cframe", at(offsetof(PyThreadState, cframe))},
       {"ts_exc_info", at(offsetof(PyThreadState, exc_info))},
-      {"ts_recursion_remaining", at(offsetof(PyThreadState, recursion_remaining))},
-      {"cframe_use_tracing", at(offsetof(_PyCFrame, use_tracing))},
-      {"cframe_current_frame", at(offsetof(_PyCFrame, current_frame))},
-      {"f_code", at(offsetof(_PyInterpreterFrame, f_code))},
-      {"f_func", at(offsetof(_PyInterpreterFrame, f_func))},
-      {"f_locals", at(offsetof(_PyInterpreterFrame, f_locals))},
-      {"f_previous", at(offsetof(_PyInterpreterFrame, previous))},
-      {"frame_obj", at(offsetof(_PyInterpreterFrame, frame_obj))},
-      {"stacktop", at(offsetof(_PyInterpreterFrame, stacktop))},
-      {"localsplus", at(offsetof(_PyInterpreterFrame, localsplus))},
-      {"deopt_code_limit", static_cast<int64_t>(kDeoptCodeLimit)},
-  };
+  });
+  return values;
 }
 
 }  // namespace

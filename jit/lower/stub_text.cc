@@ -1,7 +1,14 @@
 #include "jit/lower/stub_text.h"
 
+#define Py_BUILD_CORE 1
+#include <Python.h>
+#include <internal/pycore_frame.h>
+
 #include <cctype>
+#include <cstddef>
 #include <stdexcept>
+
+#include "jit/lower/lower.h"
 
 namespace a64jit::lower {
 
@@ -22,6 +29,25 @@ std::string FillStubText(const std::string& text, const std::map<std::string, in
     i = end;
   }
   return out;
+}
+
+std::map<std::string, int64_t> FrameLayoutValues() {
+  const auto at = [](size_t offset) { return static_cast<int64_t>(offset); };
+  return {
+      {"ob_type", at(offsetof(PyObject, ob_type))},
+      {"ts_cframe", at(offsetof(PyThreadState, cframe))},
+      {"ts_recursion_remaining", at(offsetof(PyThreadState, recursion_remaining))},
+      {"cframe_use_tracing", at(offsetof(_PyCFrame, use_tracing))},
+      {"cframe_current_frame", at(offsetof(_PyCFrame, current_frame))},
+      {"f_code", at(offsetof(_PyInterpreterFrame, f_code))},
+      {"f_func", at(offsetof(_PyInterpreterFrame, f_func))},
+      {"f_locals", at(offsetof(_PyInterpreterFrame, f_locals))},
+      {"f_previous", at(offsetof(_PyInterpreterFrame, previous))},
+      {"frame_obj", at(offsetof(_PyInterpreterFrame, frame_obj))},
+      {"stacktop", at(offsetof(_PyInterpreterFrame, stacktop))},
+      {"localsplus", at(offsetof(_PyInterpreterFrame, localsplus))},
+      {"deopt_code_limit", static_cast<int64_t>(kDeoptCodeLimit)},
+  };
 }
 
 }  // namespace a64jit::lower

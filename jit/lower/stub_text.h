@@ -15,6 +15,12 @@ namespace a64jit::lower {
 std::string FillStubText(const std::string& text, const std::map<std::string, int64_t>& values,
                          const std::string& what);
 
+// The values of the CPython 3.11 layout facts that both the call stub and the send stub read,
+// by the names their texts give them: an object's type, the thread state's cframe and
+// recursion count, the cframe's tracing flag and current frame, the _PyInterpreterFrame
+// fields that pushing, running and popping a frame touch, and kDeoptCodeLimit.
+std::map<std::string, int64_t> FrameLayoutValues();
+
 }  // namespace a64jit::lower
 
 #endif  // A64JIT_JIT_LOWER_STUB_TEXT_H_

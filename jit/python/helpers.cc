@@ -299,14 +299,13 @@ static MethodEntry MethodEntryFor(PyObject* obj, PyObject* name) {
   return e;
 }
 
-// Whether `obj`, of a type with a managed dict, has neither inline values nor a dict yet, so
-// that it has no attribute of its own: an instance of a subclass of a builtin type (`class
-// Stack(list)`), which the builtin's tp_new makes without _PyObject_InitializeDict (only
-// object_new calls it); its dict appears when an attribute is first set.
+// Whether `obj`, for which InstanceDict found no dict, is of a type with a managed dict and
+// has no inline values either, so that it has no attribute of its own: an instance of a
+// subclass of a builtin type (`class Stack(list)`), which the builtin's tp_new makes without
+// _PyObject_InitializeDict (only object_new calls it); its dict appears when an attribute is
+// first set. Inline values, by contrast, may hold the name.
 static bool WithoutDict(PyObject* obj) {
-  return (Py_TYPE(obj)->tp_flags & Py_TPFLAGS_MANAGED_DICT) != 0 && InlineValues(obj) == nullptr &&
-         *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + kManagedDictOffset) ==
-             nullptr;
+  return (Py_TYPE(obj)->tp_flags & Py_TPFLAGS_MANAGED_DICT) != 0 && InlineValues(obj) == nullptr;
 }
 
 // Whether `obj` has a real dict (3.11's LOAD_METHOD_WITH_DICT case: its inline values became a

@@ -809,6 +809,7 @@ A64JIT_ALWAYS_INLINE PySendResult SendResult(PyGenObject* gen, _PyInterpreterFra
   FinishGenerator(gen, frame, result);
   return result != nullptr ? PYGEN_RETURN : PYGEN_ERROR;
 }
+
 // JitAmSend's run and end: PYGEN_NEXT with a yielded value, PYGEN_RETURN with the returned
 // one, PYGEN_ERROR with NULL and an exception set.
 template <bool direct>
