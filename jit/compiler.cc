@@ -78,6 +78,7 @@ CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& r
   for (const hir::Block& b : hir.blocks) {
     for (const hir::Instr& in : b.instrs) out.feedback_sites += in.feedback != hir::Feedback::kNone;
   }
+  out.loop_entries = hir.loop_entries;
   start = std::chrono::steady_clock::now();
   const lir::Function lir = LowerToLir(hir, rt, "jit_function", &out.deopt_sites, decisions);
   Fault("lower");

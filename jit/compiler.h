@@ -68,6 +68,9 @@ struct CompiledCode {
   // Instructions whose inline forms type feedback narrowed (hir/feedback.h): 0 for a function
   // compiled before 3.11 quickened it.
   int feedback_sites = 0;
+  // The loop headers the code may be entered at (hir::Function::loop_entries), when
+  // CodeInfo::loop_entries asked for them.
+  std::vector<int> loop_entries;
   std::string text;  // the stage text Compile was asked to keep, if any
 };
 

@@ -1,5 +1,6 @@
 #include "jit/hir/builder.h"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 
@@ -62,6 +63,8 @@ Function Builder::Run() {
   FindBlocks();
   if (IsGenerator(code_.flags)) {
     BuildResumable();
+  } else if (code_.loop_entries) {
+    BuildWithLoopEntries();
   } else {
     BlockAt(0, 0);
     Drain();
@@ -91,6 +94,40 @@ void Builder::BuildResumable() {
   AddResumePoint(-1, 0, 0);  // the call
   AddResumePoint(made.unit, made.next, 1);
   Drain();
+  FillDispatch();
+}
+
+// A function compiled for a frame that runs one of its loops in the interpreter
+// (jit/python/loop_entry.h). Block 0 dispatches on prev_instr, as a generator's does: a call
+// (prev_instr before the first unit) starts at the top; a frame the interpreter stopped at a
+// loop header (the target of a backward jump, prev_instr on it) goes on from there with its
+// stack taken over. Headers behind an EXTENDED_ARG get no entry.
+void Builder::BuildWithLoopEntries() {
+  Block dispatch;
+  f_.blocks.push_back(dispatch);
+  AddResumePoint(-1, 0, 0);
+  Drain();
+  for (int unit = 0; unit < static_cast<int>(code_.code.size());) {
+    const Insn in = Decode(unit);
+    const int header = FlowOf(in).jump;
+    const bool backward = header >= 0 && header < in.start;
+    if (backward && block_at_[static_cast<size_t>(header)] >= 0 &&
+        (code_.code[static_cast<size_t>(header)] & 0xff) != EXTENDED_ARG &&
+        std::find(f_.loop_entries.begin(), f_.loop_entries.end(), header) ==
+            f_.loop_entries.end()) {
+      const Block& b = f_.blocks[static_cast<size_t>(block_at_[static_cast<size_t>(header)])];
+      AddResumePoint(header, header, b.in_depth);
+      f_.loop_entries.push_back(header);
+    }
+    unit = in.next;
+  }
+  Drain();
+  FillDispatch();
+}
+
+// Block 0 of a function with resume points: a branch to each on prev_instr, and the
+// interpreter for a frame stopped anywhere else.
+void Builder::FillDispatch() {
   cur_ = 0;
   stack_.clear();
   for (const ResumePoint& p : resume_points_) {

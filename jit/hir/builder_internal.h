@@ -97,6 +97,8 @@ class Builder {
   }
   void Drain();
   void BuildResumable();
+  void BuildWithLoopEntries();
+  void FillDispatch();
   Insn FindReturnGenerator() const;
   int NewMadeBlock(int depth);
   void AddResumePoint(int prev_unit, int unit, int depth);

@@ -127,6 +127,9 @@ struct CodeInfo {
   int flags = 0;
   int first_traceable = 0;
   std::vector<uint8_t> exception_table;  // co_exceptiontable (exception_table.h)
+  // Build entries at the loop headers (Function::loop_entries), for a frame the interpreter
+  // is running (jit/python/loop_entry.h). Not for generators, which have their own.
+  bool loop_entries = false;
 };
 
 // CO_GENERATOR | CO_COROUTINE | CO_ITERABLE_COROUTINE | CO_ASYNC_GENERATOR (checked against
@@ -145,6 +148,9 @@ struct Function {
   // Per local, whether it is bound at every Return (passes.cc, RemoveUnboundChecks): the
   // return's release then needs no NULL test. Empty until that pass ran, and for generators.
   std::vector<bool> bound_at_return;
+  // CodeInfo::loop_entries: the loop headers (code units) a frame may enter at, with
+  // prev_instr on the header and its stack as the header expects (block 0 dispatches).
+  std::vector<int> loop_entries;
 
   int NewReg(ValueType t) {
     reg_types.push_back(t);

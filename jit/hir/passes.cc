@@ -34,6 +34,14 @@ void UpdateBound(const Function& f, const Instr& in, uint8_t* bound) {
     case Op::kDeleteLocal:
       bound[static_cast<size_t>(in.imm)] = 0;
       break;
+    case Op::kClearLocals:
+      // A call of a function with loop entries: its parameters are bound and the rest NULL.
+      // (A generator's call path keeps the generator's rule: nothing known.)
+      if (!IsGenerator(f.code.flags)) {
+        for (int i = 0; i < f.code.nlocalsplus; i++)
+          bound[static_cast<size_t>(i)] = i < f.code.nargs;
+      }
+      break;
     case Op::kCopyFreeVars:
       for (int i = f.code.nlocalsplus - static_cast<int>(in.imm); i < f.code.nlocalsplus; i++) {
         bound[static_cast<size_t>(i)] = 1;
@@ -46,7 +54,8 @@ void UpdateBound(const Function& f, const Instr& in, uint8_t* bound) {
 
 // Locals assigned on every path to each block's entry (a forward "must" dataflow): a load of
 // one needs no unbound test, and a store to one releases an old value that is not NULL. A
-// generator resumes with whatever its earlier runs left, so there nothing is known.
+// generator resumes with whatever its earlier runs left, so there nothing is known; nor is
+// it at a loop entry, where the interpreter hands over a frame.
 void RemoveUnboundChecks(Function& f, Decisions* d) {
   const size_t n = static_cast<size_t>(f.code.nlocalsplus);
   const size_t nb = f.blocks.size();
@@ -55,7 +64,8 @@ void RemoveUnboundChecks(Function& f, Decisions* d) {
   std::vector<uint8_t> in(nb * n, 1);
   auto in_of = [&](size_t b) { return in.data() + b * n; };
   std::vector<bool> reached(nb, false);
-  const size_t bound_on_entry = IsGenerator(f.code.flags) ? 0 : static_cast<size_t>(f.code.nargs);
+  const bool resumes = IsGenerator(f.code.flags) || !f.loop_entries.empty();
+  const size_t bound_on_entry = resumes ? 0 : static_cast<size_t>(f.code.nargs);
   for (size_t i = 0; i < n; i++) in[i] = i < bound_on_entry;
   reached[0] = true;
   bool changed = true;

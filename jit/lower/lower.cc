@@ -95,8 +95,9 @@ lir::Function Lowerer::Run() {
   // prev_instr is left as the caller made it (before the first instruction): every place
   // that can run other code or leave sets it first (SetPrevInstr), as it must later on
   // anyway. A resumed generator's says where it was suspended (block 0 reads it).
-  // A generator's entry is also where it resumes: its call path clears them (ClearLocals).
-  if (!hir::IsGenerator(f_.code.flags)) ClearLocalsPastParameters();
+  // A generator's entry is also where it resumes, and so is the entry of a function with
+  // loop entries: their call paths clear them (ClearLocals).
+  if (!hir::IsGenerator(f_.code.flags) && f_.loop_entries.empty()) ClearLocalsPastParameters();
   Jmp(block_of_[0]);
   for (size_t b = 0; b < f_.blocks.size(); b++) {
     cur_ = block_of_[b];

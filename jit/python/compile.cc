@@ -56,7 +56,8 @@ std::string TextOf(const CodeState& st, const std::string& what) {
     loaded.data_words = st.data_words;
     return codegen::Disassemble(loaded, reinterpret_cast<uintptr_t>(st.stub.entry));
   }
-  const hir::CodeInfo info = CodeInfoOf(st.code, st.module);
+  hir::CodeInfo info = CodeInfoOf(st.code, st.module);
+  info.loop_entries = st.wants_loop_entries;
   Decisions decisions(st.opt_limit, st.plant);  // as the compile took them
   lower::RuntimeAddresses rt = AddressesFor(st.code);
   if (what == "hir") return compiler::HirText(info, rt, &decisions);
@@ -134,6 +135,7 @@ void Install(Runtime& r, CodeState* st, PyCodeObject* code, compiler::CompiledCo
   st->code_stats = c.code.code.stats;
   st->data_words = c.code.code.data_words;
   st->kept_text = std::move(c.text);
+  st->loop_entries = std::move(c.loop_entries);
   st->compile_ns = c.times.total_ns();
   st->status = CodeState::Status::kCompiled;
   Py_INCREF(code);  // the machine code embeds its constants and names
@@ -211,9 +213,12 @@ void TryCompile(Runtime& r, CodeState* st, PyCodeObject* code, PyFunctionObject*
     const bool dump = !r.config.dump_dir.empty();
     // Without a limit, a plant or a dump, nothing asks about decisions: none are recorded.
     const bool counted = st->opt_limit || st->plant != Plant::kNone || dump;
-    compiler::CompiledCode c = compiler::Compile(
-        CodeInfoOf(code, ModuleOf(func), func != nullptr ? func->func_globals : nullptr), rt, sink,
-        ResolveCallee, dump ? "all" : r.config.keep_text, counted ? &decisions : nullptr);
+    hir::CodeInfo info =
+        CodeInfoOf(code, ModuleOf(func), func != nullptr ? func->func_globals : nullptr);
+    info.loop_entries = st->wants_loop_entries;
+    compiler::CompiledCode c =
+        compiler::Compile(info, rt, sink, ResolveCallee, dump ? "all" : r.config.keep_text,
+                          counted ? &decisions : nullptr);
     if (dump) WriteDump(r, *st, decisions, c.text);
     Install(r, st, code, c);
   } catch (const hir::Unsupported& e) {

@@ -14,8 +14,9 @@ namespace a64jit::python {
 
 namespace {
 
-// Whether `code` has a loop: a JUMP_BACKWARD in its unquickened code (3.11 ends every `for`
-// and `while` body with one; JUMP_BACKWARD_NO_INTERRUPT only loops over an awaitable).
+// Whether `code` has a loop: a backward jump in its unquickened code. 3.11 ends a `for` body
+// and a `while True` body with JUMP_BACKWARD, and a `while COND` body with the test again and
+// a POP_JUMP_BACKWARD_IF_*; JUMP_BACKWARD_NO_INTERRUPT only loops over an awaitable.
 bool HasLoop(PyCodeObject* code) {
   PyObject* bytes = PyCode_GetCode(code);
   if (bytes == nullptr) {
@@ -25,7 +26,19 @@ bool HasLoop(PyCodeObject* code) {
   const auto* units = reinterpret_cast<const _Py_CODEUNIT*>(PyBytes_AS_STRING(bytes));
   const Py_ssize_t n = PyBytes_GET_SIZE(bytes) / 2;
   bool found = false;
-  for (Py_ssize_t i = 0; i < n && !found; i++) found = _Py_OPCODE(units[i]) == JUMP_BACKWARD;
+  for (Py_ssize_t i = 0; i < n && !found; i++) {
+    switch (_Py_OPCODE(units[i])) {
+      case JUMP_BACKWARD:              // `for`, `while True`
+      case POP_JUMP_BACKWARD_IF_TRUE:  // `while` with a condition tests it at the bottom
+      case POP_JUMP_BACKWARD_IF_FALSE:
+      case POP_JUMP_BACKWARD_IF_NONE:
+      case POP_JUMP_BACKWARD_IF_NOT_NONE:
+        found = true;
+        break;
+      default:
+        break;
+    }
+  }
   Py_DECREF(bytes);
   return found;
 }
@@ -140,6 +153,21 @@ bool Qualifies(CodeState* st, PyCodeObject* code) {
     st->quiet_epoch = r.policy_epoch;
   }
   return yes;
+}
+
+// Whether a timed run of `st`'s function, `ran_ns` long so far, makes it hot enough to compile
+// now: the policy's question (loop time against the expected compile cost, and the budget;
+// or the hot-loop floor under a plain threshold), without counting a call.
+bool RunQualifies(CodeState* st, PyCodeObject* code, int64_t ran_ns) {
+  Runtime& r = TheRuntime();
+  const Config& c = r.config;
+  if (st->suppressed || !st->listed || c.hot_loop_us <= 0) return false;
+  const int64_t interpreted_ns = st->interpreted_ns + ran_ns;
+  const int64_t floor_ns = c.hot_loop_us * 1000;
+  if (!c.auto_tiering()) return interpreted_ns >= floor_ns;
+  const int64_t cost = r.budget.ExpectedCostNs(Py_SIZE(code));
+  return ProvenHot(r.budget.params(), st->calls, true, interpreted_ns, cost, floor_ns) &&
+         r.budget.Allows(MonotonicNs(), cost);
 }
 
 // Whether an interpreted run of `st`'s function is timed, for Config::hot_loop_us: only

@@ -6,6 +6,7 @@
 #include "jit/python/call_capture.h"
 #include "jit/python/jit.h"
 #include "jit/python/jit_stack.h"
+#include "jit/python/loop_entry.h"
 #include "jit/python/runtime_state.h"
 #include "jit/python/start_delay.h"
 #include "jit/python/tiering.h"
@@ -29,6 +30,10 @@ void InstallHook() {
   _PyInterpreterState_SetEvalFrameFunc(r.interp, EvalFrameHook);
   InstallGeneratorSlots();
 }
+
+// The waker's tick once the hook is in: a timed run that lasted a tick may enter compiled code
+// at a loop header (loop_entry.h).
+void Tick() { TickLoopEntries(MonotonicNs(), kTickMs * 1'000'000); }
 
 }  // namespace
 
@@ -65,7 +70,7 @@ bool Enable(const Config& config) {
   r.enabled_ns = MonotonicNs();
   r.stats.start_delay_ms = delay;
   r.stats.hook_started_ms = -1;
-  if (defer && ArmHook(delay, InstallHook)) return true;
+  if (defer && ArmHook(delay, InstallHook, Tick)) return true;
   if (r.executor == nullptr && !EnsureEngine(r.config)) return false;  // no waker could start
   InstallHook();
   return true;
@@ -73,6 +78,7 @@ bool Enable(const Config& config) {
 
 void Disable() {
   DisarmHook();
+  RemoveAllLoopTraps();
   Runtime& r = TheRuntime();
   r.direct_thread = nullptr;
   r.stub_thread = nullptr;

@@ -74,3 +74,18 @@ int HandleEvalBreaker(PyThreadState* ts) {
   }
   return 0;
 }
+
+/* 3.11's Py_AddPendingCall signals the main thread through COMPUTE_EVAL_BREAKER, which asks
+ * _Py_ThreadCanHandlePendingCalls() of the calling thread: from another thread the breaker
+ * stays clear, and the main thread runs the call only when something else stops it. So the
+ * breaker is set here as well. Should the main thread take the call between the add and that
+ * store (and recompute the breaker before it), the breaker would stay set with nothing behind
+ * it; a second call added then makes the main thread recompute it once more. */
+int AddPendingCallFromOtherThread(int (*func)(void*), void* arg) {
+  PyInterpreterState* interp = _PyInterpreterState_Main();
+  struct _ceval_state* ceval2 = &interp->ceval;
+  if (Py_AddPendingCall(func, arg) != 0) return -1;
+  _Py_atomic_store_relaxed(&ceval2->eval_breaker, 1);
+  if (!_Py_atomic_load_relaxed(&ceval2->pending.calls_to_do)) return Py_AddPendingCall(func, arg);
+  return 0;
+}

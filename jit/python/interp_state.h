@@ -18,6 +18,10 @@ const void* EvalBreakerAddress(PyInterpreterState* interp);
 // thread that asked for it, raises an asynchronous exception. -1 with an exception set.
 int HandleEvalBreaker(PyThreadState* ts);
 
+// Py_AddPendingCall for a thread other than the main one, which also sets the breaker (3.11
+// does not from another thread). `func` may then run twice, and must allow for it.
+int AddPendingCallFromOtherThread(int (*func)(void*), void* arg);
+
 // Where the breaker lies in PyInterpreterState (an _Py_atomic_int: one int).
 extern const size_t kEvalBreakerOffset;
 

@@ -21,6 +21,7 @@
 #include "jit/python/helpers.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/jit_stack.h"
+#include "jit/python/loop_entry.h"
 #include "jit/python/plain_frames.h"
 #include "jit/python/runtime_state.h"
 #include "jit/python/start_delay.h"
@@ -48,10 +49,14 @@ CodeState* StateOf(PyCodeObject* code, PyFunctionObject* func) {
 
 // The interpreter running `frame`, its time added to the function's (the frame keeps the
 // code object, and with it `st`, alive until the caller clears it).
+// The run is registered for loop entries (loop_entry.h) while it lasts.
 __attribute__((noinline)) PyObject* InterpretTimed(CodeState* st, PyThreadState* ts,
                                                    _PyInterpreterFrame* frame, int throwflag) {
   const int64_t start = MonotonicNs();
-  PyObject* result = _PyEval_EvalFrameDefault(ts, frame, throwflag);
+  TimedRun run{st, frame, ts, start, nullptr, false};
+  BeginTimedRun(&run);
+  PyObject* result = Interpret(ts, frame, throwflag);
+  EndTimedRun(&run);
   st->interpreted_ns += MonotonicNs() - start;
   return result;
 }
@@ -86,7 +91,7 @@ __attribute__((noinline)) PyObject* FinishDeopt(Runtime& r, CodeState* st, PyThr
     return nullptr;
   }
   r.stats.deopts++;
-  if (!error) return _PyEval_EvalFrameDefault(ts, frame, 0);
+  if (!error) return Interpret(ts, frame, 0);
   return RaiseInInterpreter(ts, frame);
 }
 
@@ -326,7 +331,7 @@ A64JIT_ALWAYS_INLINE PyObject* RunPushedFrame(CodeState* st, PyThreadState* ts,
 // breaker), so the interpreter takes such a frame.
 PyObject* RunBoundFrame(CodeState* st, PyThreadState* ts, _PyInterpreterFrame* frame) {
   if (__builtin_expect(ts->cframe->use_tracing != 0, 0)) {
-    PyObject* result = _PyEval_EvalFrameDefault(ts, frame, 0);
+    PyObject* result = Interpret(ts, frame, 0);
     PopFrame(ts, frame);
     return result;
   }
@@ -573,7 +578,7 @@ __attribute__((noinline)) PyObject* InterpretCapturing(PyThreadState* ts,
   CodeState* st = StateOf(frame->f_code, frame->f_func);
   nlohmann::ordered_json record;
   if (st != nullptr && Captured(st)) record = BeginCapture(st->name, frame);
-  PyObject* result = _PyEval_EvalFrameDefault(ts, frame, 0);
+  PyObject* result = Interpret(ts, frame, 0);
   if (!record.is_null()) EndCapture(std::move(record), result);
   return result;
 }
@@ -638,7 +643,7 @@ __attribute__((noinline)) PyObject* EvalFrameHookSlow(Runtime& r, PyThreadState*
   if ((frame->f_code->co_flags & CO_OPTIMIZED) != 0) r.stats.interpreted_entries++;
   if (__builtin_expect(CaptureActive(), 0) && throwflag == 0) return InterpretCapturing(ts, frame);
   if (timed != nullptr) return InterpretTimed(timed, ts, frame, throwflag);
-  return _PyEval_EvalFrameDefault(ts, frame, throwflag);
+  return Interpret(ts, frame, throwflag);
 }
 
 // Whether compiled code may run on `ts` now: this runtime's interpreter, tracing off.
@@ -686,10 +691,29 @@ PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throw
     // Next most calls: a function still counting, which goes to the interpreter at once.
     if (QuietCall(r, frame)) {
       r.stats.interpreted_entries++;
-      return _PyEval_EvalFrameDefault(ts, frame, 0);
+      return Interpret(ts, frame, 0);
     }
   }
   return EvalFrameHookSlow(r, ts, frame, throwflag);
+}
+
+// The interpreter returned from `frame`: when by a trap (loop_entry.h), RETURN_VALUE popped one
+// value (still in its slot, or the word below an empty stack) and left the frame otherwise as
+// the header found it.
+PyObject* AfterLoopTrap(PyThreadState* ts, _PyInterpreterFrame* frame, PyObject* result) {
+  if (!AtLoopTrap(frame) || (result == nullptr && PyErr_Occurred() != nullptr)) return result;
+  RemoveLoopTraps(frame->f_code);
+  frame->stacktop++;
+  Runtime& r = TheRuntime();
+  CodeState* st = ExistingState(frame->f_code);
+  if (st != nullptr && st->status == CodeState::Status::kCompiled && !st->loop_entries.empty() &&
+      RunsHere(r, ts)) {
+    r.stats.loop_entries++;
+    NoteLoopEntered(frame);
+    return RunCompiled(r, st, ts, frame);
+  }
+  frame->prev_instr--;  // the header again, in the interpreter
+  return Interpret(ts, frame, 0);
 }
 
 namespace {

@@ -184,6 +184,13 @@ struct Stats {
   // Functions that qualified for compiling by their loops' interpreted time
   // (Config::hot_loop_us) before their call count reached the threshold.
   int64_t loop_time_qualified = 0;
+  // Loop entries (loop_entry.h): functions compiled for a frame running their loop in the
+  // interpreter; times traps were set at their loop headers, and refused (a frame of the code
+  // was not an entry frame); frames that entered compiled code at a header.
+  int64_t loop_entry_compiles = 0;
+  int64_t loop_traps = 0;
+  int64_t loop_traps_refused = 0;
+  int64_t loop_entries = 0;
   // The tiering policy (threshold auto): functions that proved hot but waited for the compile
   // budget at least once, and those still waiting at exit.
   int64_t budget_deferred = 0;

@@ -12,6 +12,7 @@
 #include "jit/python/code_listing.h"
 #include "jit/python/deopt_stats.h"
 #include "jit/python/jit.h"
+#include "jit/python/loop_entry.h"
 
 namespace a64jit::python {
 
@@ -281,6 +282,10 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "feedback_sites", s.feedback_sites) == 0 &&
        SetInt(d, "feedback_functions", s.feedback_functions) == 0 &&
        SetInt(d, "loop_time_qualified", s.loop_time_qualified) == 0 &&
+       SetInt(d, "loop_entry_compiles", s.loop_entry_compiles) == 0 &&
+       SetInt(d, "loop_traps", s.loop_traps) == 0 &&
+       SetInt(d, "loop_traps_refused", s.loop_traps_refused) == 0 &&
+       SetInt(d, "loop_entries", s.loop_entries) == 0 &&
        SetInt(d, "budget_deferred", s.budget_deferred) == 0 &&
        SetInt(d, "budget_waiting", s.budget_waiting) == 0 &&
        SetInt(d, "start_delay_ms", s.start_delay_ms) == 0 &&
@@ -345,6 +350,9 @@ PyObject* PyClearDeoptStats(PyObject*, PyObject*) {
   Py_RETURN_NONE;
 }
 
+// a64jit._enter_loops(): LookAtLoops without the policy's question (loop_entry.h).
+PyObject* PyEnterLoops(PyObject*, PyObject*) { return PyBool_FromLong(LookAtLoops(true)); }
+
 PyMethodDef kMethods[] = {
     {"enable", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(PyEnable)),
      METH_VARARGS | METH_KEYWORDS,
@@ -360,6 +368,9 @@ PyMethodDef kMethods[] = {
     {"is_jit_compiled", PyIsJitCompiled, METH_O, "is_jit_compiled(f) -> bool"},
     {"is_enabled", PyIsEnabled, METH_NOARGS, "Whether the JIT is on."},
     {"suppress", PySuppress, METH_O, "suppress(f): never compile f (force_compile too)."},
+    {"_enter_loops", PyEnterLoops, METH_NOARGS,
+     "_enter_loops() -> bool: for tests, compile the function whose loop runs interpreted "
+     "(the innermost timed run) with loop entries now, and trap its loop headers."},
     {"get_threshold", PyGetThreshold, METH_NOARGS,
      "Calls after which a function is compiled (0: on the first), or 'auto'."},
     {"set_threshold", PySetThreshold, METH_O,

@@ -3,6 +3,7 @@
 #include <Python.h>
 #include <internal/pycore_frame.h>
 
+#include "jit/python/loop_entry.h"
 #include "jit/python/runtime_state.h"
 
 namespace a64jit::python {
@@ -33,12 +34,12 @@ int FilterProfileEntry(PyObject* obj, PyFrameObject* f, int what, PyObject* arg)
 }  // namespace
 
 PyObject* RaiseInInterpreter(PyThreadState* ts, _PyInterpreterFrame* frame) {
-  if (!ts->cframe->use_tracing) return _PyEval_EvalFrameDefault(ts, frame, 1);
+  if (!ts->cframe->use_tracing) return Interpret(ts, frame, 1);
   const EntryEventFilter saved = t_entry_filter;  // a nested deopt inside a trace function
   t_entry_filter = {ts->c_tracefunc, ts->c_profilefunc};
   if (ts->c_tracefunc != nullptr) ts->c_tracefunc = FilterTraceEntry;
   if (ts->c_profilefunc != nullptr) ts->c_profilefunc = FilterProfileEntry;
-  PyObject* result = _PyEval_EvalFrameDefault(ts, frame, 1);
+  PyObject* result = Interpret(ts, frame, 1);
   // Not reached if the interpreter left before its entry events (a RecursionError).
   if (ts->c_tracefunc == FilterTraceEntry) ts->c_tracefunc = t_entry_filter.trace;
   if (ts->c_profilefunc == FilterProfileEntry) ts->c_profilefunc = t_entry_filter.profile;

@@ -71,7 +71,7 @@ struct CodeState {
   Status status = Status::kCounting;
   int64_t calls = 0;
   int64_t interpreted_ns = 0;  // a function with a loop: its interpreted runs' time in all
-  int8_t has_loop = -1;        // its code has a JUMP_BACKWARD: -1 not yet known, 0 no, 1 yes
+  int8_t has_loop = -1;        // its code jumps backward (HasLoop): -1 not yet known, 0 no, 1 yes
   bool listed = false;         // matched the jitlist (decided on the first call)
   bool list_checked = false;
   bool suppressed = false;  // never compiled (a64jit.suppress, cinderjit.jit_suppress)
@@ -95,6 +95,10 @@ struct CodeState {
   // The compile's decisions (jit/decisions.h), for TextOf to make the same text again.
   std::optional<int> opt_limit;
   Plant plant = Plant::kNone;
+  // Compiled with entries at its loop headers (loop_entry.h): asked for when a frame of it ran
+  // a loop in the interpreter long enough; the headers' code units.
+  bool wants_loop_entries = false;
+  std::vector<int> loop_entries;
   int8_t captured = -1;  // matches Config::capture_pattern: -1 not yet known, 0 no, 1 yes
   // The code's site caches, in the order lowering asked for them, and the rooms that own
   // them (RuntimeAddresses::reserve_site_caches; a cache asked for past its room has one of
@@ -223,6 +227,8 @@ bool GlobMatch(const char* pattern, const char* text);
 // call), and whether this interpreted run of it is to be timed (Config::hot_loop_us).
 // When it answers no, it sets st->quiet_until, and the hook counts the calls before it alone.
 bool Qualifies(CodeState* st, PyCodeObject* code);
+// For a run in progress (loop_entry.h): whether it made its function hot enough, `ran_ns` in.
+bool RunQualifies(CodeState* st, PyCodeObject* code, int64_t ran_ns);
 bool TimesLoop(const Runtime& r, CodeState* st, PyCodeObject* code);
 // Counts a call of a function that is still counting when the policy's answer cannot be yes
 // before call quiet_until (Qualifies sets it): most interpreted calls end here.

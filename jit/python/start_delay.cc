@@ -35,29 +35,44 @@ Wakers& g_wakers = *new Wakers();
 bool g_pending = false;
 Clock::time_point g_due;
 void (*g_install)() = nullptr;
+void (*g_tick)() = nullptr;
+bool g_ticking = false;     // installed, and ticking: a fork starts a waker again for the ticks
 bool g_registered = false;  // the atexit and at-fork callbacks; a forked child inherits them
 
 bool Current(const Wakers* w, uint64_t epoch) { return !w->stopping && w->epoch == epoch; }
 
 // A waker's thread: sleeps until `due` unless cancelled, then installs holding the GIL,
-// asking again once it has it (a cancel may have come while it waited for the GIL).
-void Wake(Wakers* w, uint64_t epoch, Clock::time_point due) {
+// asking again once it has it (a cancel may have come while it waited for the GIL). Then it
+// ticks until cancelled.
+void Wake(Wakers* w, uint64_t epoch, Clock::time_point due, bool install_due) {
   {
     std::unique_lock<std::mutex> lock(w->mu);
     w->cv.wait_until(lock, due, [&] { return !Current(w, epoch); });
     if (!Current(w, epoch)) return;
   }
-  const PyGILState_STATE gil = PyGILState_Ensure();
-  bool install = false;
-  {
-    std::lock_guard<std::mutex> lock(w->mu);
-    install = Current(w, epoch);
+  if (install_due) {
+    const PyGILState_STATE gil = PyGILState_Ensure();
+    bool install = false;
+    {
+      std::lock_guard<std::mutex> lock(w->mu);
+      install = Current(w, epoch);
+    }
+    if (install) {
+      g_pending = false;
+      g_ticking = g_tick != nullptr;
+      g_install();
+    }
+    PyGILState_Release(gil);
+    if (!install) return;
   }
-  if (install) {
-    g_pending = false;
-    g_install();
+  if (g_tick == nullptr) return;
+  std::unique_lock<std::mutex> lock(w->mu);
+  while (!w->cv.wait_for(lock, std::chrono::milliseconds(kTickMs),
+                         [&] { return !Current(w, epoch); })) {
+    lock.unlock();
+    g_tick();
+    lock.lock();
   }
-  PyGILState_Release(gil);
 }
 
 // Cancels every waker's wait with a new epoch (and for good when `finalizing`): the new
@@ -73,16 +88,17 @@ uint64_t NewEpoch(bool finalizing) {
   return epoch;
 }
 
-// Starts a waker for g_due, cancelling any earlier one; false if no thread could be made.
-bool StartWaker() {
+// Starts a waker for g_due (to install, or only to tick), cancelling any earlier one; false if
+// no thread could be made.
+bool StartWaker(bool install) {
   const uint64_t epoch = NewEpoch(false);
   if (epoch == 0) return false;
   try {
-    g_wakers.threads.emplace_back(Wake, &g_wakers, epoch, g_due);
+    g_wakers.threads.emplace_back(Wake, &g_wakers, epoch, g_due, install);
   } catch (const std::system_error&) {
     return false;
   }
-  g_pending = true;
+  g_pending = install;
   return true;
 }
 
@@ -111,7 +127,7 @@ PyObject* BeforeFork(PyObject*, PyObject*) {
   Py_RETURN_NONE;
 }
 PyObject* AfterFork(PyObject*, PyObject*) {
-  if (g_pending) StartWaker();
+  if (g_pending || g_ticking) StartWaker(g_pending);
   Py_RETURN_NONE;
 }
 
@@ -161,11 +177,13 @@ int64_t StartDelayMs(const Config& config) {
   return kStartUpFactor * (int64_t{t.tv_sec} * 1000 + t.tv_nsec / 1000000);
 }
 
-bool ArmHook(int64_t delay_ms, void (*install)()) {
+bool ArmHook(int64_t delay_ms, void (*install)(), void (*tick)()) {
   if (!RegisterCallbacks()) return false;
   g_install = install;
+  g_tick = tick;
+  g_ticking = false;
   g_due = Clock::now() + std::chrono::milliseconds(delay_ms);
-  return StartWaker();
+  return StartWaker(true);
 }
 
 void ReportLateStartFailure() {
@@ -184,6 +202,7 @@ void ReportLateStartFailure() {
 
 void DisarmHook() {
   g_pending = false;
+  g_ticking = false;
   NewEpoch(false);
 }
 

@@ -1,6 +1,7 @@
 // When the eval-frame hook goes in (Config::start_delay_ms). With a delay, a waker thread
 // sleeps until it is due, takes the GIL and calls the install function; a process that ends
-// first never had the hook and ran as stock. The waker is stopped and joined at exit
+// first never had the hook and ran as stock. The waker then ticks for loop entries
+// (loop_entry.h) while the JIT is on. The waker is stopped and joined at exit
 // (atexit) and around os.fork (no thread at the fork itself; each side then waits out what
 // is left of the delay).
 #ifndef A64JIT_JIT_PYTHON_START_DELAY_H_
@@ -16,10 +17,12 @@ namespace a64jit::python {
 // times the process's CPU time so far when the tiering policy runs with a budget, else 0.
 int64_t StartDelayMs(const Config& config);
 
-// Calls install() (holding the GIL) delay_ms from now, on a thread of its own. Called with
-// the GIL held. A later ArmHook or DisarmHook cancels a call not yet made. False when the
-// waker cannot be set up (the caller installs at once).
-bool ArmHook(int64_t delay_ms, void (*install)());
+// Calls install() (holding the GIL) delay_ms from now, on a thread of its own, which then
+// calls tick() (without the GIL) every kTickMs until the JIT is disabled or the interpreter
+// finalizes. Called with the GIL held. A later ArmHook or DisarmHook cancels a call not yet
+// made, and the ticks. False when the waker cannot be set up (the caller installs at once).
+constexpr int64_t kTickMs = 20;
+bool ArmHook(int64_t delay_ms, void (*install)(), void (*tick)());
 void DisarmHook();
 
 // For a start that fails when the delay ends (the engine could not be made): the Python

@@ -155,6 +155,12 @@ std::string StatsSummary() {
     o << "a64jit: " << s.loop_time_qualified
       << " functions reached the threshold by their loops' interpreted time\n";
   }
+  if (s.loop_entry_compiles > 0 || s.loop_traps_refused > 0) {
+    o << "a64jit: loop entries: " << s.loop_entry_compiles
+      << " functions compiled while their loop ran interpreted, traps set " << s.loop_traps
+      << " times (refused " << s.loop_traps_refused << "), frames entered at a loop header "
+      << s.loop_entries << "\n";
+  }
   if (s.budget_deferred > 0) {
     o << "a64jit: " << s.budget_deferred << " hot functions waited for the compile budget, "
       << s.budget_waiting << " of them still waiting at exit\n";
@@ -220,6 +226,10 @@ std::string StatsJson() {
                               {"feedback_sites", s.feedback_sites},
                               {"feedback_functions", s.feedback_functions},
                               {"loop_time_qualified", s.loop_time_qualified},
+                              {"loop_entry_compiles", s.loop_entry_compiles},
+                              {"loop_traps", s.loop_traps},
+                              {"loop_traps_refused", s.loop_traps_refused},
+                              {"loop_entries", s.loop_entries},
                               {"budget_deferred", s.budget_deferred},
                               {"budget_waiting", s.budget_waiting},
                               {"start_delay_ms", s.start_delay_ms},
