@@ -22,8 +22,9 @@ lower::RuntimeAddresses FakeAddresses(PyCodeObject* code) {
   return rt;
 }
 
-std::string Render(PyCodeObject* code, Stage stage) {
-  const hir::CodeInfo info = python::CodeInfoOf(code, "golden");
+std::string Render(PyCodeObject* code, Stage stage, bool loop_entries) {
+  hir::CodeInfo info = python::CodeInfoOf(code, "golden");
+  info.loop_entries = loop_entries;
   try {
     hir::Function f = compiler::BuildHir(info);
     const lower::RuntimeAddresses rt = FakeAddresses(code);
@@ -41,17 +42,19 @@ std::string Render(PyCodeObject* code, Stage stage) {
   }
 }
 
-void Walk(PyCodeObject* code, Stage stage, std::string& out) {
+void Walk(PyCodeObject* code, Stage stage, bool loop_entries, std::string& out) {
   const int function = CO_OPTIMIZED | CO_NEWLOCALS;
-  if ((code->co_flags & function) == function) out += Render(code, stage);
+  if ((code->co_flags & function) == function) out += Render(code, stage, loop_entries);
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(code->co_consts); i++) {
     PyObject* c = PyTuple_GET_ITEM(code->co_consts, i);
-    if (PyCode_Check(c)) Walk(reinterpret_cast<PyCodeObject*>(c), stage, out);
+    if (PyCode_Check(c)) Walk(reinterpret_cast<PyCodeObject*>(c), stage, loop_entries, out);
   }
 }
 
 // In a source's comments: run the module before rendering its functions.
 constexpr char kRunDirective[] = "# golden: run";
+// Compile with entries at the loop headers (hir::CodeInfo::loop_entries).
+constexpr char kLoopEntriesDirective[] = "# golden: loop-entries";
 
 }  // namespace
 
@@ -74,7 +77,8 @@ std::string RenderPython(const std::string& python_source, Stage stage) {
     Py_DECREF(result);
   }
   std::string out;
-  Walk(reinterpret_cast<PyCodeObject*>(code), stage, out);
+  const bool loop_entries = python_source.find(kLoopEntriesDirective) != std::string::npos;
+  Walk(reinterpret_cast<PyCodeObject*>(code), stage, loop_entries, out);
   Py_DECREF(code);
   return out;
 }

@@ -13,7 +13,12 @@
 import sys
 import traceback
 
-import a64jit
+try:
+    import a64jit
+except ImportError:  # plain python3.11, which the corpus test runs too
+
+    class a64jit:
+        _enter_loops = staticmethod(lambda: False)
 
 
 def enter():
