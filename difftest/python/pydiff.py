@@ -23,7 +23,8 @@ Directives in a program's leading comments:
                                 the first (after 8 interpreted runs, 3.11 has quickened it:
                                 type feedback, jit/hir/feedback.h); N,M,...: one JIT run at
                                 each (threshold=0,100: every function at once, and as the
-                                default policy would)
+                                default policy would); `auto`: the tiering policy itself
+  # pydiff: jit-args=A,B        more runner arguments for the JIT runs (jit-args=--start-delay=1)
 """
 
 import argparse
@@ -74,7 +75,7 @@ def run(runner, script, jit, extra_args=(), cwd=None, threshold=0):
         stats_file = os.path.join(tmp, "stats.json")
         cmd = target_prefix() + [runner]
         if jit:
-            cmd += ["--threshold=%d" % threshold, "--stats-file=" + stats_file]
+            cmd += ["--threshold=%s" % threshold, "--stats-file=" + stats_file]
         else:
             cmd += ["--no-jit"]
         cmd += list(extra_args) + [script]
@@ -171,9 +172,9 @@ def activity_problems(jit_run, script):
     return problems
 
 
-def check_at(runner, name, cwd, reference, threshold):
+def check_at(runner, name, cwd, reference, threshold, jit_args=()):
     """One JIT run at `threshold` against the reference; returns (report lines, summary)."""
-    jit_run = run(runner, name, jit=True, cwd=cwd, threshold=threshold)
+    jit_run = run(runner, name, jit=True, extra_args=jit_args, cwd=cwd, threshold=threshold)
     report = []
     mismatch = compare(reference, jit_run)
     if mismatch:
@@ -183,7 +184,7 @@ def check_at(runner, name, cwd, reference, threshold):
     # compiled/reached: of the functions that reached the threshold, how many compiled.
     reached = s.get("compiled", 0) + s.get("failed", 0)
     summary = "%s%s: compiled %s/%s, entries %s, deopts %s, emulated %s, %s" % (
-        name, " (threshold %d)" % threshold if threshold else "", s.get("compiled"), reached,
+        name, " (threshold %s)" % threshold if threshold else "", s.get("compiled"), reached,
         s.get("entries"), s.get("deopts"), s.get("emulated_instructions"),
         describe_status(jit_run.status))
     return report, summary
@@ -196,11 +197,14 @@ def check(runner, script, stock_python=None):
     name = os.path.basename(script)
     cwd = os.path.dirname(os.path.abspath(script))
     runner = os.path.abspath(runner)
-    thresholds = [int(t) for t in str(directives(script).get("threshold", 0)).split(",")]
+    found = directives(script)
+    thresholds = [t if t == "auto" else int(t)
+                  for t in str(found.get("threshold", 0)).split(",")]
+    jit_args = str(found["jit-args"]).split(",") if "jit-args" in found else []
     reference = run(runner, name, jit=False, cwd=cwd)
     report, summaries = [], []
     for threshold in thresholds:
-        lines, summary = check_at(runner, name, cwd, reference, threshold)
+        lines, summary = check_at(runner, name, cwd, reference, threshold, jit_args)
         report += lines
         summaries.append(summary)
     if stock_python:
