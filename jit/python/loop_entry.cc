@@ -20,6 +20,10 @@ namespace {
 // The innermost timed run on the main thread (under the GIL), and its start for the waker.
 TimedRun* g_innermost = nullptr;
 std::atomic<int64_t> g_innermost_start{0};
+// When the waker may ask next about the innermost run: a run the policy found not hot yet is
+// asked about again when it has lasted twice as long, so that a run waiting for the compile
+// budget costs a few looks, not one a tick.
+std::atomic<int64_t> g_next_look_ns{0};
 std::atomic<bool> g_look_asked{false};
 
 // A code whose loop headers hold traps: each unit as it was.
@@ -77,6 +81,14 @@ bool SetLoopTraps(Runtime& r, PyCodeObject* code, const std::vector<int>& units)
     r.stats.loop_traps_refused++;
     return false;
   }
+  // co_code is made from the code units once and then cached (_co_code): made now, it can
+  // never show a trap.
+  PyObject* clean = PyCode_GetCode(code);
+  if (clean == nullptr) {
+    PyErr_Clear();
+    return false;
+  }
+  Py_DECREF(clean);
   Traps t{code, {}};
   _Py_CODEUNIT* first = _PyCode_CODE(code);
   for (int unit : units) {
@@ -95,26 +107,34 @@ int PendingLook(void*) {
   return 0;
 }
 
+// What the waker reads: when the innermost run began, 0 when there is none to look at.
+void PublishInnermost() {
+  const TimedRun* run = g_innermost;
+  g_innermost_start.store(run != nullptr && !run->done ? run->start_ns : 0,
+                          std::memory_order_relaxed);
+  g_next_look_ns.store(0, std::memory_order_relaxed);
+}
+
 }  // namespace
 
 void BeginTimedRun(TimedRun* run) {
   if (run->ts != TheRuntime().first_thread) return;
   run->outer = g_innermost;
   g_innermost = run;
-  g_innermost_start.store(run->start_ns, std::memory_order_relaxed);
+  PublishInnermost();
 }
 
 void EndTimedRun(TimedRun* run) {
   if (g_innermost != run) return;  // not registered (another thread)
   g_innermost = run->outer;
-  g_innermost_start.store(run->outer != nullptr ? run->outer->start_ns : 0,
-                          std::memory_order_relaxed);
+  PublishInnermost();
   if (g_trapped_codes != 0) RemoveLoopTraps(run->frame->f_code);
 }
 
 void TickLoopEntries(int64_t now_ns, int64_t min_ns) {
   const int64_t start = g_innermost_start.load(std::memory_order_relaxed);
   if (start == 0 || now_ns - start < min_ns) return;
+  if (now_ns < g_next_look_ns.load(std::memory_order_relaxed)) return;
   if (g_look_asked.exchange(true, std::memory_order_relaxed)) return;
   if (AddPendingCallFromOtherThread(PendingLook, nullptr) != 0) {
     g_look_asked.store(false, std::memory_order_relaxed);
@@ -125,20 +145,37 @@ bool LookAtLoops(bool force) {
   Runtime& r = TheRuntime();
   TimedRun* run = g_innermost;
   PyThreadState* ts = PyThreadState_Get();
-  if (!r.enabled() || run == nullptr || run->entered || run->ts != ts || ts->cframe->use_tracing) {
+  if (!r.enabled() || run == nullptr || run->done || run->ts != ts || ts->cframe->use_tracing) {
     return false;
   }
   CodeState* st = run->st;
   PyCodeObject* code = run->frame->f_code;
+  if (st->suppressed || st->status == CodeState::Status::kFailed) {
+    run->done = true;
+    PublishInnermost();
+    return false;
+  }
   if (st->status == CodeState::Status::kCounting && !st->suppressed) {
     // The policy's question, with this run's time so far (InterpretTimed adds it later).
-    if (!force && !RunQualifies(st, code, MonotonicNs() - run->start_ns)) return false;
+    const int64_t now = MonotonicNs();
+    if (!force && !RunQualifies(st, code, now - run->start_ns)) {
+      g_next_look_ns.store(now + (now - run->start_ns), std::memory_order_relaxed);
+      return false;
+    }
     st->wants_loop_entries = true;
     Compile(st, code, run->frame->f_func);
     if (st->status == CodeState::Status::kCompiled) r.stats.loop_entry_compiles++;
   }
-  if (st->status != CodeState::Status::kCompiled || st->loop_entries.empty()) return false;
-  return SetLoopTraps(r, code, st->loop_entries);
+  if (st->status != CodeState::Status::kCompiled || st->loop_entries.empty() ||
+      !SetLoopTraps(r, code, st->loop_entries)) {
+    // Not compiled with entries (compiled for another frame, or a generator), or traps refused.
+    if (st->status != CodeState::Status::kCounting) {
+      run->done = true;
+      PublishInnermost();
+    }
+    return false;
+  }
+  return true;
 }
 
 bool AtLoopTrap(const _PyInterpreterFrame* frame) {
@@ -150,7 +187,9 @@ bool AtLoopTrap(const _PyInterpreterFrame* frame) {
 }
 
 void NoteLoopEntered(const _PyInterpreterFrame* frame) {
-  if (g_innermost != nullptr && g_innermost->frame == frame) g_innermost->entered = true;
+  if (g_innermost == nullptr || g_innermost->frame != frame) return;
+  g_innermost->done = true;
+  PublishInnermost();
 }
 
 void RemoveLoopTraps(PyCodeObject* code) {

@@ -44,7 +44,9 @@ struct TimedRun {
   PyThreadState* ts;
   int64_t start_ns;
   TimedRun* outer;
-  bool entered;  // its frame went on in compiled code (AfterLoopTrap): nothing more to trap
+  // Nothing more to do for it: its frame went on in compiled code (AfterLoopTrap), or its
+  // function will not be compiled. The waker then stops asking.
+  bool done;
 };
 void BeginTimedRun(TimedRun* run);
 // The run is over: traps it left in its code go.
