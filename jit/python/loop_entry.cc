@@ -155,7 +155,7 @@ bool LookAtLoops(bool force) {
     PublishInnermost();
     return false;
   }
-  if (st->status == CodeState::Status::kCounting && !st->suppressed) {
+  if (st->status == CodeState::Status::kCounting) {
     // The policy's question, with this run's time so far (InterpretTimed adds it later).
     const int64_t now = MonotonicNs();
     if (!force && !RunQualifies(st, code, now - run->start_ns)) {
