@@ -79,6 +79,7 @@ CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& r
     for (const hir::Instr& in : b.instrs) out.feedback_sites += in.feedback != hir::Feedback::kNone;
   }
   out.loop_entries = hir.loop_entries;
+  out.loop_entry_depths = hir.loop_entry_depths;
   start = std::chrono::steady_clock::now();
   const lir::Function lir = LowerToLir(hir, rt, "jit_function", &out.deopt_sites, decisions);
   Fault("lower");

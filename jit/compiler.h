@@ -71,7 +71,8 @@ struct CompiledCode {
   // The loop headers the code may be entered at (hir::Function::loop_entries), when
   // CodeInfo::loop_entries asked for them.
   std::vector<int> loop_entries;
-  std::string text;  // the stage text Compile was asked to keep, if any
+  std::vector<int> loop_entry_depths;  // each header's stack depth
+  std::string text;                    // the stage text Compile was asked to keep, if any
 };
 
 // Test only (A64JIT_TEST_FAIL, jit/python/options.h): called at the named points of every

@@ -118,6 +118,7 @@ void Builder::BuildWithLoopEntries() {
       const Block& b = f_.blocks[static_cast<size_t>(block_at_[static_cast<size_t>(header)])];
       AddResumePoint(header, header, b.in_depth);
       f_.loop_entries.push_back(header);
+      f_.loop_entry_depths.push_back(b.in_depth);
     }
     unit = in.next;
   }

@@ -151,6 +151,7 @@ struct Function {
   // CodeInfo::loop_entries: the loop headers (code units) a frame may enter at, with
   // prev_instr on the header and its stack as the header expects (block 0 dispatches).
   std::vector<int> loop_entries;
+  std::vector<int> loop_entry_depths;  // per entry, the stack values the header expects
 
   int NewReg(ValueType t) {
     reg_types.push_back(t);

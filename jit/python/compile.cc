@@ -136,6 +136,7 @@ void Install(Runtime& r, CodeState* st, PyCodeObject* code, compiler::CompiledCo
   st->data_words = c.code.code.data_words;
   st->kept_text = std::move(c.text);
   st->loop_entries = std::move(c.loop_entries);
+  st->loop_entry_depths = std::move(c.loop_entry_depths);
   st->compile_ns = c.times.total_ns();
   st->status = CodeState::Status::kCompiled;
   Py_INCREF(code);  // the machine code embeds its constants and names

@@ -131,21 +131,25 @@ int64_t QuietUntil(const Runtime& r, CodeState* st, PyCodeObject* code) {
   return st->waiting ? st->recheck_at : r.budget.params().min_calls;
 }
 
+// st->listed, on the first question about `st`'s function.
+void CheckListed(const Config& c, CodeState* st) {
+  if (st->list_checked) return;
+  st->list_checked = true;
+  st->listed = c.jitlist.empty() && c.jitlist_file.empty();
+  for (const auto* list : {&c.jitlist, &c.jitlist_file_patterns}) {
+    for (const std::string& p : *list) {
+      if (GlobMatch(p.c_str(), st->name.c_str())) st->listed = true;
+    }
+  }
+}
+
 }  // namespace
 
 bool Qualifies(CodeState* st, PyCodeObject* code) {
   if (st->suppressed) return false;
   Runtime& r = TheRuntime();
   const Config& c = r.config;
-  if (!st->list_checked) {
-    st->list_checked = true;
-    st->listed = c.jitlist.empty() && c.jitlist_file.empty();
-    for (const auto* list : {&c.jitlist, &c.jitlist_file_patterns}) {
-      for (const std::string& p : *list) {
-        if (GlobMatch(p.c_str(), st->name.c_str())) st->listed = true;
-      }
-    }
-  }
+  CheckListed(c, st);
   const bool yes =
       st->listed && (c.auto_tiering() ? TieringQualifies(r, st, code) : CountQualifies(r, st));
   if (!yes) {
@@ -161,6 +165,7 @@ bool Qualifies(CodeState* st, PyCodeObject* code) {
 bool RunQualifies(CodeState* st, PyCodeObject* code, int64_t ran_ns) {
   Runtime& r = TheRuntime();
   const Config& c = r.config;
+  CheckListed(c, st);  // (a frame that began before the hook: its function was never asked about)
   if (st->suppressed || !st->listed || c.hot_loop_us <= 0) return false;
   const int64_t interpreted_ns = st->interpreted_ns + ran_ns;
   const int64_t floor_ns = c.hot_loop_us * 1000;

@@ -4,6 +4,7 @@
 #include <internal/pycore_frame.h>
 
 #include "jit/python/call_capture.h"
+#include "jit/python/early_frames.h"
 #include "jit/python/jit.h"
 #include "jit/python/jit_stack.h"
 #include "jit/python/loop_entry.h"
@@ -29,6 +30,7 @@ void InstallHook() {
     r.stats.hook_started_ms = (MonotonicNs() - r.enabled_ns) / 1000000;
   _PyInterpreterState_SetEvalFrameFunc(r.interp, EvalFrameHook);
   InstallGeneratorSlots();
+  NoteEarlyFrames(r.first_thread);
 }
 
 // The waker's tick once the hook is in: a timed run that lasted a tick may enter compiled code
@@ -79,6 +81,7 @@ bool Enable(const Config& config) {
 void Disable() {
   DisarmHook();
   RemoveAllLoopTraps();
+  ForgetEarlyFrames();
   Runtime& r = TheRuntime();
   r.direct_thread = nullptr;
   r.stub_thread = nullptr;

@@ -75,6 +75,11 @@ int HandleEvalBreaker(PyThreadState* ts) {
   return 0;
 }
 
+int PendingCallsQueued(void) {
+  const struct _pending_calls* pending = &_PyInterpreterState_Main()->ceval.pending;
+  return pending->first != pending->last;
+}
+
 /* 3.11's Py_AddPendingCall signals the main thread through COMPUTE_EVAL_BREAKER, which asks
  * _Py_ThreadCanHandlePendingCalls() of the calling thread: from another thread the breaker
  * stays clear, and the main thread runs the call only when something else stops it. So the

@@ -716,6 +716,22 @@ PyObject* AfterLoopTrap(PyThreadState* ts, _PyInterpreterFrame* frame, PyObject*
   return Interpret(ts, frame, 0);
 }
 
+// The frame is current in its own interpreter loop, which waits in a pending call: the run
+// makes it current again itself (BeginRun), and an interpreter that finishes it after a deopt
+// marks it an entry frame, which its own loop must not see (RETURN_VALUE there would leave that
+// loop).
+PyObject* RunEarlyFrame(PyThreadState* ts, _PyInterpreterFrame* frame, CodeState* st, int unit,
+                        int depth) {
+  const bool entry = frame->is_entry;
+  frame->prev_instr = _PyCode_CODE(frame->f_code) + unit;
+  frame->stacktop = frame->f_code->co_nlocalsplus + depth;
+  ts->cframe->current_frame = frame->previous;
+  PyObject* result = RunCompiled(TheRuntime(), st, ts, frame);
+  ts->cframe->current_frame = frame;
+  frame->is_entry = entry;
+  return result;
+}
+
 namespace {
 
 // 3.11's own functions, saved when the JIT's stand-ins first go in (InstallGeneratorSlots):

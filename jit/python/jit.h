@@ -191,6 +191,11 @@ struct Stats {
   int64_t loop_traps = 0;
   int64_t loop_traps_refused = 0;
   int64_t loop_entries = 0;
+  // Early frames (early_frames.h), running when the hook went in: those that went on in
+  // compiled code from a loop header, and those refused at a header (the reason in
+  // early_frames.h).
+  int64_t early_entries = 0;
+  int64_t early_entries_refused = 0;
   // The tiering policy (threshold auto): functions that proved hot but waited for the compile
   // budget at least once, and those still waiting at exit.
   int64_t budget_deferred = 0;

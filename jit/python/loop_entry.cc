@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "jit/python/early_frames.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/tiering.h"
 
@@ -103,7 +104,7 @@ bool SetLoopTraps(Runtime& r, PyCodeObject* code, const std::vector<int>& units)
 
 int PendingLook(void*) {
   g_look_asked.store(false, std::memory_order_relaxed);
-  LookAtLoops(false);
+  if (!LookAtEarlyFrame(false)) LookAtLoops(false);
   return 0;
 }
 
@@ -132,9 +133,11 @@ void EndTimedRun(TimedRun* run) {
 }
 
 void TickLoopEntries(int64_t now_ns, int64_t min_ns) {
+  if (EarlyRunInProgress()) return;
   const int64_t start = g_innermost_start.load(std::memory_order_relaxed);
-  if (start == 0 || now_ns - start < min_ns) return;
-  if (now_ns < g_next_look_ns.load(std::memory_order_relaxed)) return;
+  const bool timed_run_due = start != 0 && now_ns - start >= min_ns &&
+                             now_ns >= g_next_look_ns.load(std::memory_order_relaxed);
+  if (!timed_run_due && !(start == 0 && EarlyLookDue(now_ns))) return;
   if (g_look_asked.exchange(true, std::memory_order_relaxed)) return;
   if (AddPendingCallFromOtherThread(PendingLook, nullptr) != 0) {
     g_look_asked.store(false, std::memory_order_relaxed);

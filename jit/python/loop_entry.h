@@ -33,6 +33,7 @@
 
 #include <cstdint>
 
+#include "jit/python/early_frames.h"
 #include "jit/python/runtime_state.h"
 
 namespace a64jit::python {
@@ -81,6 +82,7 @@ PyObject* AfterLoopTrap(PyThreadState* ts, _PyInterpreterFrame* frame, PyObject*
 // The interpreter running `frame`, and a frame stopped at a trap entering compiled code.
 A64JIT_ALWAYS_INLINE PyObject* Interpret(PyThreadState* ts, _PyInterpreterFrame* frame,
                                          int throwflag) {
+  if (__builtin_expect(g_exit_trap_code != nullptr, 0)) RestoreExitTrap();
   PyObject* result = _PyEval_EvalFrameDefault(ts, frame, throwflag);
   if (__builtin_expect(g_trapped_codes != 0, 0)) return AfterLoopTrap(ts, frame, result);
   return result;

@@ -11,6 +11,7 @@
 
 #include "jit/python/code_listing.h"
 #include "jit/python/deopt_stats.h"
+#include "jit/python/early_frames.h"
 #include "jit/python/jit.h"
 #include "jit/python/loop_entry.h"
 
@@ -286,6 +287,8 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "loop_traps", s.loop_traps) == 0 &&
        SetInt(d, "loop_traps_refused", s.loop_traps_refused) == 0 &&
        SetInt(d, "loop_entries", s.loop_entries) == 0 &&
+       SetInt(d, "early_entries", s.early_entries) == 0 &&
+       SetInt(d, "early_entries_refused", s.early_entries_refused) == 0 &&
        SetInt(d, "budget_deferred", s.budget_deferred) == 0 &&
        SetInt(d, "budget_waiting", s.budget_waiting) == 0 &&
        SetInt(d, "start_delay_ms", s.start_delay_ms) == 0 &&
@@ -415,6 +418,27 @@ PyModuleDef kModule = {
     nullptr,
 };
 
+// a64jit._early_look_asker: setting any attribute of it asks for a look at early frames
+// (AskEarlyLook) and stores nothing. An attribute store because 3.11's STORE_ATTR does not
+// test the eval breaker, where a call does right after it: in a loop whose body calls nothing
+// else, the frame's next test is the loop's backward jump, where the look can take it.
+int AskEarlyLookSetAttr(PyObject*, PyObject*, PyObject*) {
+  AskEarlyLook();
+  return 0;
+}
+PyType_Slot kAskerSlots[] = {{Py_tp_setattro, reinterpret_cast<void*>(AskEarlyLookSetAttr)},
+                             {0, nullptr}};
+PyType_Spec kAskerSpec = {"a64jit.EarlyLookAsker", sizeof(PyObject), 0, Py_TPFLAGS_DEFAULT,
+                          kAskerSlots};
+
+// Adds _early_look_asker to `m`; false with an error set.
+bool AddEarlyLookAsker(PyObject* m) {
+  PyObject* type = PyType_FromSpec(&kAskerSpec);
+  PyObject* asker = type != nullptr ? PyObject_CallNoArgs(type) : nullptr;
+  Py_XDECREF(type);
+  return asker != nullptr && PyModule_AddObject(m, "_early_look_asker", asker) == 0;
+}
+
 void WriteStatsFileAtExit() {
   const char* path = std::getenv("A64JIT_STATS_FILE");
   if (path != nullptr && *path != '\0') WriteStatsFile(path);
@@ -425,6 +449,10 @@ void WriteStatsFileAtExit() {
 PyObject* InitModule() {
   PyObject* m = PyModule_Create(&kModule);
   if (m == nullptr) return nullptr;
+  if (!AddEarlyLookAsker(m)) {
+    Py_DECREF(m);
+    return nullptr;
+  }
   static bool registered = false;
   if (!registered) {
     registered = true;

@@ -99,6 +99,7 @@ struct CodeState {
   // a loop in the interpreter long enough; the headers' code units.
   bool wants_loop_entries = false;
   std::vector<int> loop_entries;
+  std::vector<int> loop_entry_depths;  // each header's stack depth
   int8_t captured = -1;  // matches Config::capture_pattern: -1 not yet known, 0 no, 1 yes
   // The code's site caches, in the order lowering asked for them, and the rooms that own
   // them (RuntimeAddresses::reserve_site_caches; a cache asked for past its room has one of

@@ -161,6 +161,11 @@ std::string StatsSummary() {
       << " times (refused " << s.loop_traps_refused << "), frames entered at a loop header "
       << s.loop_entries << "\n";
   }
+  if (s.early_entries > 0 || s.early_entries_refused > 0) {
+    o << "a64jit: frames running when the hook went in that went on in compiled code at a loop "
+         "header: "
+      << s.early_entries << " (refused " << s.early_entries_refused << ")\n";
+  }
   if (s.budget_deferred > 0) {
     o << "a64jit: " << s.budget_deferred << " hot functions waited for the compile budget, "
       << s.budget_waiting << " of them still waiting at exit\n";
@@ -230,6 +235,8 @@ std::string StatsJson() {
                               {"loop_traps", s.loop_traps},
                               {"loop_traps_refused", s.loop_traps_refused},
                               {"loop_entries", s.loop_entries},
+                              {"early_entries", s.early_entries},
+                              {"early_entries_refused", s.early_entries_refused},
                               {"budget_deferred", s.budget_deferred},
                               {"budget_waiting", s.budget_waiting},
                               {"start_delay_ms", s.start_delay_ms},

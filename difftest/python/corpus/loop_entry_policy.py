@@ -33,8 +33,9 @@ def work():
     return total > 0, i % 1000
 
 
-# A frame that began before the hook went in runs inside its caller's interpreter loop and
-# cannot leave it: wait for the hook (sleeping releases the GIL the start delay's thread needs).
+# `work` is to begin after the hook went in, as a timed run of the hook's (a frame that began
+# before is an early frame: early_frame_policy.py): wait for the hook (sleeping releases the
+# GIL the start delay's thread needs).
 while a64jit is not None and a64jit.stats()["hook_started_ms"] < 0:
     time.sleep(0.01)
 print(work())
