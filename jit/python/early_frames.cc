@@ -8,6 +8,7 @@
 
 #include "jit/hir/exception_table.h"
 #include "jit/python/interp_state.h"
+#include "jit/python/loop_entry.h"
 #include "jit/python/tiering.h"
 
 namespace a64jit::python {
@@ -138,6 +139,8 @@ bool OtherFrameOf(const Runtime& r, const PyCodeObject* code, const _PyInterpret
   return false;
 }
 
+int ForcedLook(void*);
+
 // Whether the exit trap can take `frame` out at `unit` with `depth` values on its stack (the
 // refusals listed in early_frames.h).
 bool TrapFits(const Runtime& r, PyThreadState* ts, _PyInterpreterFrame* frame, int unit,
@@ -145,9 +148,10 @@ bool TrapFits(const Runtime& r, PyThreadState* ts, _PyInterpreterFrame* frame, i
   PyCodeObject* code = frame->f_code;
   const int slot = code->co_nlocalsplus + depth;
   return PyThreadState_Next(PyInterpreterState_ThreadHead(r.interp)) == nullptr &&
-         !PendingCallsQueued() && depth < code->co_stacksize && slot <= 255 && unit >= 1 &&
-         unit + 1 < Py_SIZE(code) && frame->owner == FRAME_OWNED_BY_THREAD &&
-         !ts->cframe->use_tracing && !InTry(code, unit) && !OtherFrameOf(r, code, frame);
+         !OtherPendingCallsQueued(PendingLook, ForcedLook) && depth < code->co_stacksize &&
+         slot <= 255 && unit >= 1 && unit + 1 < Py_SIZE(code) &&
+         frame->owner == FRAME_OWNED_BY_THREAD && !ts->cframe->use_tracing && !InTry(code, unit) &&
+         !OtherFrameOf(r, code, frame);
 }
 
 // The trap's units from the header `unit`: LOAD_FAST of `slot`, then `leave` (RETURN_VALUE or

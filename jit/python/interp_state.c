@@ -75,9 +75,12 @@ int HandleEvalBreaker(PyThreadState* ts) {
   return 0;
 }
 
-int PendingCallsQueued(void) {
+int OtherPendingCallsQueued(int (*mine)(void*), int (*also_mine)(void*)) {
   const struct _pending_calls* pending = &_PyInterpreterState_Main()->ceval.pending;
-  return pending->first != pending->last;
+  for (int i = pending->first; i != pending->last; i = (i + 1) % NPENDINGCALLS) {
+    if (pending->calls[i].func != mine && pending->calls[i].func != also_mine) return 1;
+  }
+  return 0;
 }
 
 /* 3.11's Py_AddPendingCall signals the main thread through COMPUTE_EVAL_BREAKER, which asks

@@ -22,9 +22,10 @@ int HandleEvalBreaker(PyThreadState* ts);
 // does not from another thread). `func` may then run twice, and must allow for it.
 int AddPendingCallFromOtherThread(int (*func)(void*), void* arg);
 
-// Whether the main interpreter's queue of pending calls holds a call not yet taken (read
-// without its lock: a call being added meanwhile may or may not count).
-int PendingCallsQueued(void);
+// Whether the main interpreter's queue of pending calls holds a call not yet taken other than
+// `mine` and `also_mine` (read without its lock: a call being added meanwhile may or may not
+// count).
+int OtherPendingCallsQueued(int (*mine)(void*), int (*also_mine)(void*));
 
 // Where the breaker lies in PyInterpreterState (an _Py_atomic_int: one int).
 extern const size_t kEvalBreakerOffset;

@@ -102,12 +102,6 @@ bool SetLoopTraps(Runtime& r, PyCodeObject* code, const std::vector<int>& units)
   return true;
 }
 
-int PendingLook(void*) {
-  g_look_asked.store(false, std::memory_order_relaxed);
-  if (!LookAtEarlyFrame(false)) LookAtLoops(false);
-  return 0;
-}
-
 // What the waker reads: when the innermost run began, 0 when there is none to look at.
 void PublishInnermost() {
   const TimedRun* run = g_innermost;
@@ -117,6 +111,12 @@ void PublishInnermost() {
 }
 
 }  // namespace
+
+int PendingLook(void*) {
+  g_look_asked.store(false, std::memory_order_relaxed);
+  if (!LookAtEarlyFrame(false)) LookAtLoops(false);
+  return 0;
+}
 
 void BeginTimedRun(TimedRun* run) {
   if (run->ts != TheRuntime().first_thread) return;

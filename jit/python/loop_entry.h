@@ -53,6 +53,9 @@ void BeginTimedRun(TimedRun* run);
 // The run is over: traps it left in its code go.
 void EndTimedRun(TimedRun* run);
 
+// The look the waker asks for, as a pending call (it may run twice for one ask).
+int PendingLook(void*);
+
 // The waker's tick (any thread, without the GIL): asks the main thread for a look when the
 // innermost timed run has lasted `min_ns`.
 void TickLoopEntries(int64_t now_ns, int64_t min_ns);
