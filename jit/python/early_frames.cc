@@ -323,7 +323,9 @@ bool LookAtEarlyFrame(bool force) {
   }
   r.stats.early_entries++;
   g_early_runs++;
+  HoldPendingCalls(PendingLook, ForcedLook);
   PyObject* result = RunEarlyFrame(ts, frame, st, unit, depth);
+  ReleasePendingCalls();
   g_early_runs--;
   SetExitTrap(frame, unit, depth, result);
   return true;

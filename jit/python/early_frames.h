@@ -26,7 +26,9 @@
 //   neighbours lie in a `try` (the interpreter would look for a handler there), a slot past
 //   the frame's stack, or a slot index past one byte.
 // While the compiled rest of the call runs, no pending call runs (3.11's make_pending_calls
-// does not run one within another): the waker asks nothing meanwhile; signals are handled.
+// does not run one within another): the waker asks nothing meanwhile, the eval breaker leaves
+// out pending calls asked for by others (HoldPendingCalls), which run once the run is over,
+// before the frame leaves; signals are handled as ever.
 #ifndef A64JIT_JIT_PYTHON_EARLY_FRAMES_H_
 #define A64JIT_JIT_PYTHON_EARLY_FRAMES_H_
 

@@ -49,6 +49,40 @@ static void RecomputeEvalBreaker(PyInterpreterState* interp) {
           ceval2->pending.async_exc);
 }
 
+/* The breaker's causes but the pending calls. */
+static void QuietPendingCalls(PyInterpreterState* interp) {
+  struct _ceval_state* ceval2 = &interp->ceval;
+  _Py_atomic_store_relaxed(&ceval2->eval_breaker,
+                           _Py_atomic_load_relaxed(&ceval2->gil_drop_request) |
+                               (_Py_atomic_load_relaxed(&_PyRuntime.ceval.signals_pending) &&
+                                _Py_ThreadCanHandleSignals(interp)) |
+                               ceval2->pending.async_exc);
+}
+
+static int g_holding_pending_calls = 0;
+
+void HoldPendingCalls(int (*mine)(void*), int (*also_mine)(void*)) {
+  PyInterpreterState* interp = _PyInterpreterState_Main();
+  struct _pending_calls* pending = &interp->ceval.pending;
+  PyThread_acquire_lock(pending->lock, WAIT_LOCK);
+  int kept = pending->first;
+  for (int i = pending->first; i != pending->last; i = (i + 1) % NPENDINGCALLS) {
+    if (pending->calls[i].func == mine || pending->calls[i].func == also_mine) continue;
+    pending->calls[kept] = pending->calls[i];
+    kept = (kept + 1) % NPENDINGCALLS;
+  }
+  pending->last = kept;
+  _Py_atomic_store_relaxed(&pending->calls_to_do, pending->first != pending->last);
+  PyThread_release_lock(pending->lock);
+  g_holding_pending_calls = 1;
+  QuietPendingCalls(interp);
+}
+
+void ReleasePendingCalls(void) {
+  g_holding_pending_calls = 0;
+  RecomputeEvalBreaker(_PyInterpreterState_Main());
+}
+
 /* ceval.c's eval_frame_handle_pending, step for step, through what libpython exports:
  * Py_MakePendingCalls is its handle_signals then make_pending_calls (each a no-op when
  * nothing is pending or on a thread that may not run them), PyEval_SaveThread and
@@ -72,6 +106,7 @@ int HandleEvalBreaker(PyThreadState* ts) {
     Py_DECREF(exc);
     return -1;
   }
+  if (g_holding_pending_calls) QuietPendingCalls(interp);
   return 0;
 }
 

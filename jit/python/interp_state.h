@@ -27,6 +27,16 @@ int AddPendingCallFromOtherThread(int (*func)(void*), void* arg);
 // count).
 int OtherPendingCallsQueued(int (*mine)(void*), int (*also_mine)(void*));
 
+// While compiled code runs inside a pending call, no other pending call can run (3.11's
+// make_pending_calls does not nest), and one asked for would leave the breaker set for the
+// whole run: every test of it a call of HandleEvalBreaker. HoldPendingCalls drops the queued
+// calls `mine` and `also_mine` (looks of the JIT's own, which would find nothing more to do)
+// and recomputes the breaker without the pending calls, as HandleEvalBreaker then does too;
+// ReleasePendingCalls recomputes it with them, so that calls asked for meanwhile run at the
+// next test.
+void HoldPendingCalls(int (*mine)(void*), int (*also_mine)(void*));
+void ReleasePendingCalls(void);
+
 // Where the breaker lies in PyInterpreterState (an _Py_atomic_int: one int).
 extern const size_t kEvalBreakerOffset;
 
