@@ -20,9 +20,20 @@ namespace {
 constexpr int64_t kFirstBackOffNs = 20'000'000;  // the waker's tick
 constexpr int64_t kLastBackOffNs = 1'000'000'000;
 
+// A frame's memory is taken by the next frame pushed after it returned, maybe of the same code
+// (its function called again, compiled or through the hook): the early frame is known by its
+// place, its code, whether it was an entry frame, and the interpreter loop running it (its
+// _PyCFrame). A frame the hook runs in the interpreter is an entry frame with a loop of its
+// own; compiled code's looks are never taken (PendingCallsFromCompiledCode).
 struct EarlyFrame {
   _PyInterpreterFrame* frame;
-  PyCodeObject* code;  // a frame whose memory a later frame took has another code, or is gone
+  PyCodeObject* code;
+  bool is_entry;
+  _PyCFrame* loop;
+
+  bool Is(const _PyInterpreterFrame* f, const _PyCFrame* running) const {
+    return f == frame && f->f_code == code && f->is_entry == is_entry && running == loop;
+  }
 };
 std::vector<EarlyFrame> g_early;  // under the GIL
 int64_t g_hook_in_ns = 0;
@@ -69,11 +80,13 @@ void BackOff(int64_t now_ns) {
   g_back_off_ns = std::min(g_back_off_ns * 2, kLastBackOffNs);
 }
 
-// Early frames that returned are forgotten.
+// Early frames that returned are forgotten (those whose memory a later frame took, by the code
+// and entry flag it has).
 void Prune(PyThreadState* ts) {
   g_early.erase(std::remove_if(g_early.begin(), g_early.end(),
                                [ts](const EarlyFrame& e) {
-                                 return !OnChain(ts, e.frame) || e.frame->f_code != e.code;
+                                 return !OnChain(ts, e.frame) || e.frame->f_code != e.code ||
+                                        e.frame->is_entry != e.is_entry;
                                }),
                 g_early.end());
   g_early_left.store(!g_early.empty(), std::memory_order_relaxed);
@@ -250,10 +263,14 @@ bool AskForcedLook() {
 
 void NoteEarlyFrames(PyThreadState* ts) {
   g_early.clear();
+  // Each interpreter loop's frames, innermost first, end at its entry frame; the frames below
+  // it are the loop's caller's.
+  _PyCFrame* loop = ts->cframe;
   for (_PyInterpreterFrame* f = ts->cframe->current_frame; f != nullptr; f = f->previous) {
     if (f->owner == FRAME_OWNED_BY_THREAD && IsPlainFunction(f->f_code)) {
-      g_early.push_back({f, f->f_code});
+      g_early.push_back({f, f->f_code, static_cast<bool>(f->is_entry), loop});
     }
+    if (f->is_entry && loop->previous != nullptr) loop = loop->previous;
   }
   g_hook_in_ns = MonotonicNs();
   g_back_off_ns = kFirstBackOffNs;
@@ -282,15 +299,16 @@ bool AskEarlyLook() {
 bool LookAtEarlyFrame(bool force) {
   Runtime& r = TheRuntime();
   PyThreadState* ts = PyThreadState_Get();
-  if (!r.enabled() || g_early.empty() || ts != r.first_thread || g_exit_trap_code != nullptr) {
+  if (!r.enabled() || g_early.empty() || ts != r.first_thread || g_exit_trap_code != nullptr ||
+      PendingCallsFromCompiledCode()) {
     return false;
   }
   const int64_t now = MonotonicNs();
   Prune(ts);
   _PyInterpreterFrame* frame = ts->cframe->current_frame;
-  const auto early = std::find_if(g_early.begin(), g_early.end(), [frame](const EarlyFrame& e) {
-    return e.frame == frame && e.code == frame->f_code;
-  });
+  const _PyCFrame* running = ts->cframe;
+  const auto early = std::find_if(g_early.begin(), g_early.end(),
+                                  [=](const EarlyFrame& e) { return e.Is(frame, running); });
   const int unit = early != g_early.end() ? HeaderReached(frame) : -1;
   if (unit < 0) {
     BackOff(now);

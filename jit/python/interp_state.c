@@ -60,6 +60,9 @@ static void QuietPendingCalls(PyInterpreterState* interp) {
 }
 
 static int g_holding_pending_calls = 0;
+static int g_calls_from_compiled_code = 0;
+
+int PendingCallsFromCompiledCode(void) { return g_calls_from_compiled_code != 0; }
 
 void HoldPendingCalls(int (*mine)(void*), int (*also_mine)(void*)) {
   PyInterpreterState* interp = _PyInterpreterState_Main();
@@ -92,7 +95,10 @@ int HandleEvalBreaker(PyThreadState* ts) {
   struct _ceval_state* ceval2 = &interp->ceval;
   if (_Py_atomic_load_relaxed(&_PyRuntime.ceval.signals_pending) ||
       _Py_atomic_load_relaxed(&ceval2->pending.calls_to_do)) {
-    if (Py_MakePendingCalls() != 0) return -1;
+    g_calls_from_compiled_code++;
+    const int failed = Py_MakePendingCalls() != 0;
+    g_calls_from_compiled_code--;
+    if (failed) return -1;
   }
   if (_Py_atomic_load_relaxed(&ceval2->gil_drop_request)) {
     PyEval_RestoreThread(PyEval_SaveThread()); /* other threads may run in between */

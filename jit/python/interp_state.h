@@ -35,6 +35,8 @@ int OtherPendingCallsQueued(int (*mine)(void*), int (*also_mine)(void*));
 // ReleasePendingCalls recomputes it with them, so that calls asked for meanwhile run at the
 // next test.
 void HoldPendingCalls(int (*mine)(void*), int (*also_mine)(void*));
+// Whether the pending calls running now were run by HandleEvalBreaker (compiled code's test).
+int PendingCallsFromCompiledCode(void);
 void ReleasePendingCalls(void);
 
 // Where the breaker lies in PyInterpreterState (an _Py_atomic_int: one int).

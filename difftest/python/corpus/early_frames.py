@@ -12,6 +12,8 @@
 # a frame object kept past the return (its locals as the return left them), closures, and a
 # result returned from deep in nested loops. Refused, and still right: a loop inside `with`
 # (the header lies in a `try`), and a recursive function (another frame of the same code).
+# Not taken for an early frame: a later call of the same function at the same place (its
+# frame's memory), running compiled when it asks for a look.
 # Stock Python prints the same (there the asks do nothing).
 import sys
 import traceback
@@ -29,6 +31,12 @@ def enter():
     if a64jit is not None:
         a64jit.enable(threshold=100000)
         a64jit._early_look_asker.now = True
+
+
+def switch_on():
+    """Switches the JIT on without asking for a look."""
+    if a64jit is not None:
+        a64jit.enable(threshold=100000)
 
 
 def early(fn, *args):
@@ -174,6 +182,25 @@ def recursive(depth):
     return total
 
 
+def again(n, how):
+    total = 0
+    for i in range(n):
+        if i == 2 and how == "switch on":
+            switch_on()
+        if i == 2 and how == "compile" and a64jit is not None:
+            a64jit._enter_loops()
+        if i == 5 and how == "ask" and a64jit is not None:
+            a64jit._early_look_asker.now = True
+        total += i * i
+    return total
+
+
+def called_again():
+    # The first call is an early frame that returns before any look; the second is compiled
+    # with loop entries through the hook; the third runs compiled in the first one's memory.
+    return again(5, "switch on"), again(30, "compile"), again(40, "ask")
+
+
 print(early(while_condition, 40))
 print(early(for_range, 30))
 print(early(nested_generator, 8))
@@ -191,3 +218,4 @@ print(early(closures, 5))
 print(early(strings, ["a", "bc", "def"]))
 print(early(inside_with, 5))
 print(early(recursive, 2))
+print(early(called_again))
