@@ -341,7 +341,7 @@ bool LookAtEarlyFrame(bool force) {
   }
   r.stats.early_entries++;
   g_early_runs++;
-  HoldPendingCalls(PendingLook, ForcedLook);
+  HoldPendingCalls();
   PyObject* result = RunEarlyFrame(ts, frame, st, unit, depth);
   ReleasePendingCalls();
   g_early_runs--;

@@ -5,14 +5,17 @@
 // interpreter loop.
 //
 // How, in CPython 3.11 without changing it:
-// - When the hook goes in, the main thread's function frames are noted (NoteEarlyFrames).
+// - When the hook goes in, the main thread's function frames are noted (NoteEarlyFrames), each
+//   with its code, its entry flag and the interpreter loop running it: a later frame may take
+//   the memory of one that returned, maybe a call of the same function at the same place.
 // - The start delay's waker asks the main thread for a look while any may still be running
 //   (EarlyLookDue), backing off while the looks find nothing to do.
-// - The interpreter runs the look at an eval-breaker check. When the frame it stopped in is
-//   an early frame that has just jumped back to a loop header (prev_instr on the backward
-//   jump), and the policy finds its function hot (its loop has run at least since the hook
-//   went in), the function is compiled with loop entries and the look runs the rest of the
-//   call in compiled code from that header, there and then, inside the pending call.
+// - The interpreter runs the look at an eval-breaker check (compiled code's checks take no
+//   early frame). When the frame it stopped in is an early frame that has just jumped back to a
+//   loop header (prev_instr on the backward jump), and the policy finds its function hot (its loop
+//   has run at least since the hook went in), the function is compiled with loop entries and the
+//   look runs the rest of the call in compiled code from that header, there and then, inside the
+//   pending call.
 // - The interpreter must then leave the frame with that result without running any more of
 //   its code. The look writes two code units at the header, where the interpreter goes on:
 //   LOAD_FAST of the stack slot just above the header's stack, which holds the result, then

@@ -64,21 +64,9 @@ static int g_calls_from_compiled_code = 0;
 
 int PendingCallsFromCompiledCode(void) { return g_calls_from_compiled_code != 0; }
 
-void HoldPendingCalls(int (*mine)(void*), int (*also_mine)(void*)) {
-  PyInterpreterState* interp = _PyInterpreterState_Main();
-  struct _pending_calls* pending = &interp->ceval.pending;
-  PyThread_acquire_lock(pending->lock, WAIT_LOCK);
-  int kept = pending->first;
-  for (int i = pending->first; i != pending->last; i = (i + 1) % NPENDINGCALLS) {
-    if (pending->calls[i].func == mine || pending->calls[i].func == also_mine) continue;
-    pending->calls[kept] = pending->calls[i];
-    kept = (kept + 1) % NPENDINGCALLS;
-  }
-  pending->last = kept;
-  _Py_atomic_store_relaxed(&pending->calls_to_do, pending->first != pending->last);
-  PyThread_release_lock(pending->lock);
+void HoldPendingCalls(void) {
   g_holding_pending_calls = 1;
-  QuietPendingCalls(interp);
+  QuietPendingCalls(_PyInterpreterState_Main());
 }
 
 void ReleasePendingCalls(void) {

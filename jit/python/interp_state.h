@@ -28,13 +28,13 @@ int AddPendingCallFromOtherThread(int (*func)(void*), void* arg);
 int OtherPendingCallsQueued(int (*mine)(void*), int (*also_mine)(void*));
 
 // While compiled code runs inside a pending call, no other pending call can run (3.11's
-// make_pending_calls does not nest), and one asked for would leave the breaker set for the
-// whole run: every test of it a call of HandleEvalBreaker. HoldPendingCalls drops the queued
-// calls `mine` and `also_mine` (looks of the JIT's own, which would find nothing more to do)
-// and recomputes the breaker without the pending calls, as HandleEvalBreaker then does too;
-// ReleasePendingCalls recomputes it with them, so that calls asked for meanwhile run at the
-// next test.
-void HoldPendingCalls(int (*mine)(void*), int (*also_mine)(void*));
+// make_pending_calls does not nest), and one queued would leave the breaker set for the whole
+// run: every test of it a call of HandleEvalBreaker. HoldPendingCalls recomputes the breaker
+// without the pending calls, as HandleEvalBreaker then does too; ReleasePendingCalls
+// recomputes it with them. The calls queued meanwhile run when the pending call that ran the
+// code returns. (Dropping the JIT's own queued looks instead left the waker waiting for a look
+// that never came: int_loops lost its later loop entries.)
+void HoldPendingCalls(void);
 // Whether the pending calls running now were run by HandleEvalBreaker (compiled code's test).
 int PendingCallsFromCompiledCode(void);
 void ReleasePendingCalls(void);

@@ -20,6 +20,7 @@
 //   back, and runs the compiled code, which enters at that header with the frame's locals
 //   and stack. Where compiled code may not run (tracing on), the interpreter runs the header
 //   again.
+// - A frame that began before the hook went in is not an entry frame: early_frames.h takes it.
 // - Traps are set only where no frame of the code is in a state that RETURN_VALUE would pop
 //   into its caller: no frame of it that is not an entry frame, on any thread. They live only
 //   until the frame's next header: any frame that runs one takes them all away, and so do the
