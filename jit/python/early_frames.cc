@@ -38,6 +38,11 @@ struct EarlyFrame {
 std::vector<EarlyFrame> g_early;  // under the GIL
 int64_t g_hook_in_ns = 0;
 int64_t g_back_off_ns = kFirstBackOffNs;
+// Looks that found an early frame after a call of a C function (which tests the breaker too)
+// rather than at its loop's backward jump: the next look comes a tick later, up to this many
+// times, since a loop body with several such calls is found at its jump one look in several.
+constexpr int kQuickRetries = 32;
+int g_quick_retries = 0;
 // What the waker reads: whether early frames are left, when to ask next, and whether the
 // compiled rest of one is running (then no pending call can run: nothing is asked).
 std::atomic<bool> g_early_left{false};
@@ -274,6 +279,7 @@ void NoteEarlyFrames(PyThreadState* ts) {
   }
   g_hook_in_ns = MonotonicNs();
   g_back_off_ns = kFirstBackOffNs;
+  g_quick_retries = 0;
   NextLook(g_hook_in_ns + kFirstBackOffNs);
   g_early_left.store(!g_early.empty(), std::memory_order_relaxed);
 }
@@ -311,7 +317,12 @@ bool LookAtEarlyFrame(bool force) {
                                   [=](const EarlyFrame& e) { return e.Is(frame, running); });
   const int unit = early != g_early.end() ? HeaderReached(frame) : -1;
   if (unit < 0) {
-    BackOff(now);
+    if (early != g_early.end() && g_quick_retries < kQuickRetries) {
+      g_quick_retries++;
+      NextLook(now + kFirstBackOffNs);
+    } else {
+      BackOff(now);
+    }
     return false;
   }
   PyCodeObject* code = frame->f_code;
