@@ -85,23 +85,23 @@ void BackOff(int64_t now_ns) {
   g_back_off_ns = std::min(g_back_off_ns * 2, kLastBackOffNs);
 }
 
-// Early frames that returned are forgotten (those whose memory a later frame took, by the code
-// and entry flag it has).
-void Prune(PyThreadState* ts) {
-  g_early.erase(std::remove_if(g_early.begin(), g_early.end(),
-                               [ts](const EarlyFrame& e) {
-                                 return !OnChain(ts, e.frame) || e.frame->f_code != e.code ||
-                                        e.frame->is_entry != e.is_entry;
-                               }),
-                g_early.end());
+// Drops the early frames `gone` says are gone, and tells the waker whether any are left.
+template <class Gone>
+void ForgetIf(Gone gone) {
+  g_early.erase(std::remove_if(g_early.begin(), g_early.end(), gone), g_early.end());
   g_early_left.store(!g_early.empty(), std::memory_order_relaxed);
 }
 
+// Early frames that returned are forgotten (those whose memory a later frame took, by the code
+// and entry flag it has).
+void Prune(PyThreadState* ts) {
+  ForgetIf([ts](const EarlyFrame& e) {
+    return !OnChain(ts, e.frame) || e.frame->f_code != e.code || e.frame->is_entry != e.is_entry;
+  });
+}
+
 void Forget(const _PyInterpreterFrame* frame) {
-  g_early.erase(std::remove_if(g_early.begin(), g_early.end(),
-                               [frame](const EarlyFrame& e) { return e.frame == frame; }),
-                g_early.end());
-  g_early_left.store(!g_early.empty(), std::memory_order_relaxed);
+  ForgetIf([frame](const EarlyFrame& e) { return e.frame == frame; });
 }
 
 // The loop header `frame` has just jumped back to, or -1: prev_instr on a backward jump
@@ -147,16 +147,6 @@ bool InTry(PyCodeObject* code, int unit) {
   return false;
 }
 
-bool OtherFrameOf(const Runtime& r, const PyCodeObject* code, const _PyInterpreterFrame* frame) {
-  for (PyThreadState* t = PyInterpreterState_ThreadHead(r.interp); t != nullptr;
-       t = PyThreadState_Next(t)) {
-    for (_PyInterpreterFrame* f = t->cframe->current_frame; f != nullptr; f = f->previous) {
-      if (f->f_code == code && f != frame) return true;
-    }
-  }
-  return false;
-}
-
 int ForcedLook(void*);
 
 // Whether the exit trap can take `frame` out at `unit` with `depth` values on its stack (the
@@ -169,7 +159,7 @@ bool TrapFits(const Runtime& r, PyThreadState* ts, _PyInterpreterFrame* frame, i
          !OtherPendingCallsQueued(PendingLook, ForcedLook) && depth < code->co_stacksize &&
          slot <= 255 && unit >= 1 && unit + 1 < Py_SIZE(code) &&
          frame->owner == FRAME_OWNED_BY_THREAD && !ts->cframe->use_tracing && !InTry(code, unit) &&
-         !OtherFrameOf(r, code, frame);
+         !AnyFrameOf(r, code, [frame](const _PyInterpreterFrame* f) { return f != frame; });
 }
 
 // The trap's units from the header `unit`: LOAD_FAST of `slot`, then `leave` (RETURN_VALUE or
@@ -217,9 +207,7 @@ void SetExitTrap(_PyInterpreterFrame* frame, int unit, int depth, PyObject* resu
     leave = RERAISE;  // oparg 0: unwinds from here, no traceback entry added
   }
   lp[slot] = held;
-  PyObject* clean = PyCode_GetCode(code);
-  if (clean == nullptr) PyErr_Clear();  // (memory: co_code may then show the trap)
-  Py_XDECREF(clean);
+  CacheCoCode(code);  // (out of memory: co_code may then show the trap)
   _Py_CODEUNIT* first = _PyCode_CODE(code);
   const _Py_CODEUNIT* left_at = frame->prev_instr;
   const bool shows_line = result != nullptr && frame->frame_obj != nullptr && left_at >= first &&
@@ -285,8 +273,7 @@ void NoteEarlyFrames(PyThreadState* ts) {
 }
 
 void ForgetEarlyFrames() {
-  g_early.clear();
-  g_early_left.store(false, std::memory_order_relaxed);
+  ForgetIf([](const EarlyFrame&) { return true; });
   RestoreExitTrap();
 }
 

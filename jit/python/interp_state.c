@@ -36,28 +36,22 @@ const void* CurrentThreadStateAddress(void) {
   return &_PyRuntime.gilstate.tstate_current._value;
 }
 
-/* ceval.c's COMPUTE_EVAL_BREAKER (static there): the breaker is the OR of its causes. */
-static void RecomputeEvalBreaker(PyInterpreterState* interp) {
+/* ceval.c's COMPUTE_EVAL_BREAKER (static there): the breaker is the OR of its causes; with
+ * `pending_calls` 0, all but the pending calls (HoldPendingCalls). */
+static void SetEvalBreaker(PyInterpreterState* interp, int pending_calls) {
   struct _ceval_state* ceval2 = &interp->ceval;
   _Py_atomic_store_relaxed(
       &ceval2->eval_breaker,
       _Py_atomic_load_relaxed(&ceval2->gil_drop_request) |
           (_Py_atomic_load_relaxed(&_PyRuntime.ceval.signals_pending) &&
            _Py_ThreadCanHandleSignals(interp)) |
-          (_Py_atomic_load_relaxed(&ceval2->pending.calls_to_do) &&
+          (pending_calls && _Py_atomic_load_relaxed(&ceval2->pending.calls_to_do) &&
            _Py_ThreadCanHandlePendingCalls()) |
           ceval2->pending.async_exc);
 }
 
-/* The breaker's causes but the pending calls. */
-static void QuietPendingCalls(PyInterpreterState* interp) {
-  struct _ceval_state* ceval2 = &interp->ceval;
-  _Py_atomic_store_relaxed(&ceval2->eval_breaker,
-                           _Py_atomic_load_relaxed(&ceval2->gil_drop_request) |
-                               (_Py_atomic_load_relaxed(&_PyRuntime.ceval.signals_pending) &&
-                                _Py_ThreadCanHandleSignals(interp)) |
-                               ceval2->pending.async_exc);
-}
+static void RecomputeEvalBreaker(PyInterpreterState* interp) { SetEvalBreaker(interp, 1); }
+static void QuietPendingCalls(PyInterpreterState* interp) { SetEvalBreaker(interp, 0); }
 
 static int g_holding_pending_calls = 0;
 static int g_calls_from_compiled_code = 0;

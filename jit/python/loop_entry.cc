@@ -41,18 +41,6 @@ Traps* TrapsOf(const PyCodeObject* code) {
   return nullptr;
 }
 
-// Whether a frame of `code` that is not an entry frame exists on some thread: RETURN_VALUE
-// there would hand the trap's value to the caller's frame.
-bool InlineFrameOf(const Runtime& r, const PyCodeObject* code) {
-  for (PyThreadState* t = PyInterpreterState_ThreadHead(r.interp); t != nullptr;
-       t = PyThreadState_Next(t)) {
-    for (_PyInterpreterFrame* f = t->cframe->current_frame; f != nullptr; f = f->previous) {
-      if (f->f_code == code && !f->is_entry) return true;
-    }
-  }
-  return false;
-}
-
 // Tracing or profiling switched on (sys.settrace, sys.setprofile and their C forms raise
 // these audit events) takes every trap away: a trap run with tracing on would report a
 // return that never happened.
@@ -78,18 +66,13 @@ bool WatchTracing() {
 bool SetLoopTraps(Runtime& r, PyCodeObject* code, const std::vector<int>& units) {
   if (TrapsOf(code) != nullptr) return true;
   if (!WatchTracing()) return false;
-  if (InlineFrameOf(r, code)) {
+  // A frame of the code that is not an entry frame: RETURN_VALUE there would hand the trap's
+  // value to the caller's frame.
+  if (AnyFrameOf(r, code, [](const _PyInterpreterFrame* f) { return !f->is_entry; })) {
     r.stats.loop_traps_refused++;
     return false;
   }
-  // co_code is made from the code units once and then cached (_co_code): made now, it can
-  // never show a trap.
-  PyObject* clean = PyCode_GetCode(code);
-  if (clean == nullptr) {
-    PyErr_Clear();
-    return false;
-  }
-  Py_DECREF(clean);
+  if (!CacheCoCode(code)) return false;
   Traps t{code, {}};
   _Py_CODEUNIT* first = _PyCode_CODE(code);
   for (int unit : units) {
@@ -111,6 +94,16 @@ void PublishInnermost() {
 }
 
 }  // namespace
+
+bool CacheCoCode(PyCodeObject* code) {
+  PyObject* clean = PyCode_GetCode(code);
+  if (clean == nullptr) {
+    PyErr_Clear();
+    return false;
+  }
+  Py_DECREF(clean);
+  return true;
+}
 
 int PendingLook(void*) {
   g_look_asked.store(false, std::memory_order_relaxed);

@@ -54,6 +54,22 @@ void BeginTimedRun(TimedRun* run);
 // The run is over: traps it left in its code go.
 void EndTimedRun(TimedRun* run);
 
+// Whether some frame of `code` on some thread of the JIT's interpreter satisfies `pred`.
+template <class Pred>
+bool AnyFrameOf(const Runtime& r, const PyCodeObject* code, Pred pred) {
+  for (PyThreadState* t = PyInterpreterState_ThreadHead(r.interp); t != nullptr;
+       t = PyThreadState_Next(t)) {
+    for (_PyInterpreterFrame* f = t->cframe->current_frame; f != nullptr; f = f->previous) {
+      if (f->f_code == code && pred(f)) return true;
+    }
+  }
+  return false;
+}
+
+// co_code is made from the code units once and then cached (_co_code): made before a trap is
+// written, it never shows one. False (the error cleared) if it cannot be made.
+bool CacheCoCode(PyCodeObject* code);
+
 // The look the waker asks for, as a pending call (it may run twice for one ask).
 int PendingLook(void*);
 
