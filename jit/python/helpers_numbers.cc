@@ -19,11 +19,16 @@
 // A subclass (bool, a float subclass) is never taken: its slots may differ. a64_power and
 // a64_inplace_power (`**`, which 3.11 never specialises) take a positive finite base and a
 // finite exponent the same way (MixedPower).
+//
+// Two exact ints of at most two digits go first, for these and for // % & | ^ << >> too
+// (a64_number_floor_divide and the rest): the operation in 64 bits (int_values.h) and the
+// result boxed by a64_box_int, where int's slots would work digit by digit.
 #include <Python.h>
 
 #include <cmath>
 #include <cstdint>
 
+#include "jit/python/int_values.h"
 #include "jit/python/number_values.h"
 #include "jit/runtime/helpers.h"
 
@@ -74,10 +79,33 @@ inline bool MixedPower(PyObject* a, PyObject* b, double* result) {
   return std::isfinite(*result);
 }
 
+template <Arith op>
+constexpr python::IntOp IntOpOf() {
+  switch (op) {
+    case Arith::kAdd:
+      return python::IntOp::kAdd;
+    case Arith::kSubtract:
+      return python::IntOp::kSubtract;
+    default:
+      return python::IntOp::kMultiply;
+  }
+}
+
 template <Arith op, binaryfunc generic>
 PyObject* NumberOr(PyObject* a, PyObject* b) {
+  int64_t wide;
+  if (op != Arith::kDivide && python::WideInts<IntOpOf<op>()>(a, b, &wide)) {
+    return a64_box_int(wide);
+  }
   double result;
   return MixedNumbers<op>(a, b, &result) ? PyFloat_FromDouble(result) : generic(a, b);
+}
+
+// `a op b` for int operators without a float form: two wide ints in 64 bits, else `generic`.
+template <python::IntOp op, binaryfunc generic>
+PyObject* IntOr(PyObject* a, PyObject* b) {
+  int64_t wide;
+  return python::WideInts<op>(a, b, &wide) ? a64_box_int(wide) : generic(a, b);
 }
 
 // `a ** b` (ternary None), shorter where MixedPower takes it.
@@ -117,6 +145,48 @@ PyObject* a64_number_inplace_true_divide(PyObject* a, PyObject* b) {
 PyObject* a64_power(PyObject* a, PyObject* b) { return PowerOr<PyNumber_Power>(a, b); }
 PyObject* a64_inplace_power(PyObject* a, PyObject* b) {
   return PowerOr<PyNumber_InPlacePower>(a, b);
+}
+
+using python::IntOp;
+PyObject* a64_number_floor_divide(PyObject* a, PyObject* b) {
+  return IntOr<IntOp::kFloorDivide, PyNumber_FloorDivide>(a, b);
+}
+PyObject* a64_number_remainder(PyObject* a, PyObject* b) {
+  return IntOr<IntOp::kRemainder, PyNumber_Remainder>(a, b);
+}
+PyObject* a64_number_and(PyObject* a, PyObject* b) {
+  return IntOr<IntOp::kAnd, PyNumber_And>(a, b);
+}
+PyObject* a64_number_or(PyObject* a, PyObject* b) { return IntOr<IntOp::kOr, PyNumber_Or>(a, b); }
+PyObject* a64_number_xor(PyObject* a, PyObject* b) {
+  return IntOr<IntOp::kXor, PyNumber_Xor>(a, b);
+}
+PyObject* a64_number_lshift(PyObject* a, PyObject* b) {
+  return IntOr<IntOp::kLshift, PyNumber_Lshift>(a, b);
+}
+PyObject* a64_number_rshift(PyObject* a, PyObject* b) {
+  return IntOr<IntOp::kRshift, PyNumber_Rshift>(a, b);
+}
+PyObject* a64_number_inplace_floor_divide(PyObject* a, PyObject* b) {
+  return IntOr<IntOp::kFloorDivide, PyNumber_InPlaceFloorDivide>(a, b);
+}
+PyObject* a64_number_inplace_remainder(PyObject* a, PyObject* b) {
+  return IntOr<IntOp::kRemainder, PyNumber_InPlaceRemainder>(a, b);
+}
+PyObject* a64_number_inplace_and(PyObject* a, PyObject* b) {
+  return IntOr<IntOp::kAnd, PyNumber_InPlaceAnd>(a, b);
+}
+PyObject* a64_number_inplace_or(PyObject* a, PyObject* b) {
+  return IntOr<IntOp::kOr, PyNumber_InPlaceOr>(a, b);
+}
+PyObject* a64_number_inplace_xor(PyObject* a, PyObject* b) {
+  return IntOr<IntOp::kXor, PyNumber_InPlaceXor>(a, b);
+}
+PyObject* a64_number_inplace_lshift(PyObject* a, PyObject* b) {
+  return IntOr<IntOp::kLshift, PyNumber_InPlaceLshift>(a, b);
+}
+PyObject* a64_number_inplace_rshift(PyObject* a, PyObject* b) {
+  return IntOr<IntOp::kRshift, PyNumber_InPlaceRshift>(a, b);
 }
 
 }  // namespace a64jit::runtime

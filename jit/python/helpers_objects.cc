@@ -435,6 +435,10 @@ struct IntFreeList {
 };
 constexpr int kIntFreeListMax = 100;  // as PyFloat_MAXFREELIST: at most 3.2 kB held
 IntFreeList g_int_free_list;
+// The same for dead ints of two digits (|v| < 2**60: the helpers' wide ints, int_values.h),
+// whose blocks hold two. A block is listed by the digits its int had when it died, never
+// more than it was allocated for: no int grows in place.
+IntFreeList g_two_digit_free_list;
 
 #define A64JIT_HELPER_INLINE inline __attribute__((always_inline))
 
@@ -442,19 +446,30 @@ IntFreeList g_int_free_list;
 A64JIT_HELPER_INLINE bool OneDigit(PyObject* obj) {
   return ((Py_SIZE(obj) + 1) & ~Py_ssize_t{2}) == 0;
 }
+
+// An int's ob_size is 2 or -2.
+A64JIT_HELPER_INLINE bool TwoDigits(PyObject* obj) {
+  return ((Py_SIZE(obj) + 2) & ~Py_ssize_t{4}) == 0;
+}
 }  // namespace
 
 namespace {
-// Puts `obj`, dead, on the int free list if it is an int of one digit and the list has room.
+// Puts `obj`, dead, on an int free list if it is an int of one digit (or of two) and the
+// list has room.
 A64JIT_HELPER_INLINE bool FreeInt(PyObject* obj) {
-  IntFreeList& list = g_int_free_list;
-  if (Py_TYPE(obj) != &PyLong_Type || !OneDigit(obj) || list.count >= kIntFreeListMax ||
-      *g_tracemalloc_tracing != 0) {
+  if (Py_TYPE(obj) != &PyLong_Type || *g_tracemalloc_tracing != 0) return false;
+  IntFreeList* list;
+  if (OneDigit(obj)) {
+    list = &g_int_free_list;
+  } else if (TwoDigits(obj)) {
+    list = &g_two_digit_free_list;
+  } else {
     return false;
   }
-  Py_SET_TYPE(obj, reinterpret_cast<PyTypeObject*>(list.head));
-  list.head = obj;
-  list.count++;
+  if (list->count >= kIntFreeListMax) return false;
+  Py_SET_TYPE(obj, reinterpret_cast<PyTypeObject*>(list->head));
+  list->head = obj;
+  list->count++;
   return true;
 }
 }  // namespace
@@ -503,11 +518,31 @@ A64JIT_HELPER_INLINE PyObject* MakeMediumInt(void* block, int64_t v) {
   return reinterpret_cast<PyObject*>(obj);
 }
 
+// The int v from the two-digit free list when v needs two digits (2**30 <= |v| < 2**60) and the
+// list has a block; else from PyLong_FromLongLong (small ints are its singletons).
+PyObject* TwoDigitInt(int64_t v) {
+  constexpr uint64_t kLow = uint64_t{1} << PyLong_SHIFT, kHigh = uint64_t{1} << 2 * PyLong_SHIFT;
+  const uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  IntFreeList& list = g_two_digit_free_list;
+  PyObject* head = list.head;
+  if (head == nullptr || magnitude < kLow || magnitude >= kHigh) return PyLong_FromLongLong(v);
+  list.head = reinterpret_cast<PyObject*>(Py_TYPE(head));
+  list.count--;
+  auto* obj = reinterpret_cast<PyLongObject*>(head);
+  Py_SET_REFCNT(obj, 1);
+  Py_SET_TYPE(obj, &PyLong_Type);
+  Py_SET_SIZE(obj, v < 0 ? -2 : 2);
+  obj->ob_digit[0] = static_cast<digit>(magnitude & PyLong_MASK);
+  obj->ob_digit[1] = static_cast<digit>(magnitude >> PyLong_SHIFT);
+  return head;
+}
+
 // a64_box_int's way for everything but a one-digit int the free list has a block for: a
 // small int, a bigger one, tracemalloc tracing, or an empty list. Out of line, so that the
 // common case needs no stack frame.
 __attribute__((noinline)) PyObject* BoxIntSlow(int64_t v) {
-  if (!MediumInt(v) || *g_tracemalloc_tracing != 0) return PyLong_FromLongLong(v);
+  if (*g_tracemalloc_tracing != 0) return PyLong_FromLongLong(v);
+  if (!MediumInt(v)) return TwoDigitInt(v);
   void* block = PyObject_Malloc(sizeof(PyLongObject));
   return block != nullptr ? MakeMediumInt(block, v) : PyErr_NoMemory();
 }

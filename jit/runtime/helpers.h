@@ -86,6 +86,20 @@ struct _PyInterpreterFrame;
   X(a64_number_inplace_subtract,    kNone, kNull)       \
   X(a64_number_inplace_multiply,    kNone, kNull)       \
   X(a64_number_inplace_true_divide, kNone, kNull)       \
+  X(a64_number_floor_divide,        kNone, kNull)       \
+  X(a64_number_remainder,           kNone, kNull)       \
+  X(a64_number_and,                 kNone, kNull)       \
+  X(a64_number_or,                  kNone, kNull)       \
+  X(a64_number_xor,                 kNone, kNull)       \
+  X(a64_number_lshift,              kNone, kNull)       \
+  X(a64_number_rshift,              kNone, kNull)       \
+  X(a64_number_inplace_floor_divide, kNone, kNull)       \
+  X(a64_number_inplace_remainder,   kNone, kNull)       \
+  X(a64_number_inplace_and,         kNone, kNull)       \
+  X(a64_number_inplace_or,          kNone, kNull)       \
+  X(a64_number_inplace_xor,         kNone, kNull)       \
+  X(a64_number_inplace_lshift,      kNone, kNull)       \
+  X(a64_number_inplace_rshift,      kNone, kNull)       \
   X(a64_dealloc,                    kAll,  kCannotFail) \
   X(a64_dealloc_at,                 kAll,  kCannotFail) \
   X(a64_release_by_stub,            kAll,  kCannotFail) \
@@ -324,7 +338,8 @@ PyObject* a64_box_int_reusing(int64_t v, PyObject** slot);
 int64_t a64_binary_op_into_local(PyObject* a, PyObject* b, int64_t how, int64_t store_unit);
 // BINARY_OP + - * / (and in place) as PyNumber_Add and its kin compute them, shorter for the
 // mixed operands 3.11 does not specialise: an exact float and an exact int of one digit at most,
-// either way round, two exact floats, or two such ints divided (helpers_numbers.cc).
+// either way round, two exact floats, or two such ints divided; and for + - * two exact ints of
+// at most two digits (helpers_numbers.cc).
 PyObject* a64_number_add(PyObject* a, PyObject* b);
 PyObject* a64_number_subtract(PyObject* a, PyObject* b);
 PyObject* a64_number_multiply(PyObject* a, PyObject* b);
@@ -333,6 +348,22 @@ PyObject* a64_number_inplace_add(PyObject* a, PyObject* b);
 PyObject* a64_number_inplace_subtract(PyObject* a, PyObject* b);
 PyObject* a64_number_inplace_multiply(PyObject* a, PyObject* b);
 PyObject* a64_number_inplace_true_divide(PyObject* a, PyObject* b);
+// BINARY_OP // % & | ^ << >> (and in place) as PyNumber_FloorDivide and its kin compute them,
+// in 64 bits for two exact ints of at most two digits whose result fits (helpers_numbers.cc).
+PyObject* a64_number_floor_divide(PyObject* a, PyObject* b);
+PyObject* a64_number_remainder(PyObject* a, PyObject* b);
+PyObject* a64_number_and(PyObject* a, PyObject* b);
+PyObject* a64_number_or(PyObject* a, PyObject* b);
+PyObject* a64_number_xor(PyObject* a, PyObject* b);
+PyObject* a64_number_lshift(PyObject* a, PyObject* b);
+PyObject* a64_number_rshift(PyObject* a, PyObject* b);
+PyObject* a64_number_inplace_floor_divide(PyObject* a, PyObject* b);
+PyObject* a64_number_inplace_remainder(PyObject* a, PyObject* b);
+PyObject* a64_number_inplace_and(PyObject* a, PyObject* b);
+PyObject* a64_number_inplace_or(PyObject* a, PyObject* b);
+PyObject* a64_number_inplace_xor(PyObject* a, PyObject* b);
+PyObject* a64_number_inplace_lshift(PyObject* a, PyObject* b);
+PyObject* a64_number_inplace_rshift(PyObject* a, PyObject* b);
 // _Py_Dealloc(obj) for an object whose last reference compiled code released; an exact int
 // of one digit goes on the runtime's int free list instead, while it has room and
 // tracemalloc is not tracing (3.11 keeps no free list of ints; compiled code's loops make

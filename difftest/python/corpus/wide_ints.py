@@ -1,0 +1,116 @@
+# pydiff: all-compiled
+# Ints of two digits (2**30 <= |v| < 2**60) in BINARY_OP: compiled code's inline forms take one
+# digit, and its generic path (a64_number_add and its kin) computes two-digit operands in
+# 64 bits when the result fits, boxing it from a free list of dead two-digit ints. Covered:
+# every operator, plain and in place, at the digit bounds and past 2**60 (products, shifts and
+# sums that need three digits), signs for // and % (Python rounds toward -inf), zero divisors,
+# negative and huge shift counts, bool and an int subclass (never taken), and the loops real
+# code has: an accumulator past 2**30, a linear congruential generator, a string hash masked to
+# 32 bits, `i * i % m`, and a value kept alive while its local is rebound.
+
+EDGES = [0, 1, -1, 7, -7, 2**30 - 1, -(2**30 - 1), 2**30, -2**30, 2**31 + 5, -(2**31 + 5),
+         2**45 - 3, 2**59 + 3, 2**60 - 1, -(2**60 - 1), 2**60, -2**60, 2**64 + 9]
+
+
+class Counted(int):
+    pass
+
+
+def plain(a, b):
+    out = []
+    for f in (lambda x, y: x + y, lambda x, y: x - y, lambda x, y: x * y,
+              lambda x, y: x // y, lambda x, y: x % y, lambda x, y: x & y,
+              lambda x, y: x | y, lambda x, y: x ^ y, lambda x, y: x >> y):
+        try:
+            r = f(a, b)
+            out.append((type(r).__name__, r))
+        except (ZeroDivisionError, ValueError, TypeError) as e:
+            out.append(type(e).__name__ + ": " + str(e))
+    return out
+
+
+def in_place(a, b):
+    out = []
+    x = a
+    x += b
+    out.append(x)
+    x = a
+    x -= b
+    out.append(x)
+    x = a
+    x *= b
+    out.append(x)
+    x = a
+    try:
+        x //= b
+        out.append(x)
+        x = a
+        x %= b
+        out.append(x)
+    except ZeroDivisionError as e:
+        out.append(str(e))
+    x = a
+    x &= b
+    x |= 5
+    x ^= b
+    out.append(x)
+    return out
+
+
+def shifts(a):
+    out = []
+    for n in (0, 1, 3, 29, 30, 31, 33, 62, 63, 64, 100, -1):
+        try:
+            out.append((a << n, a >> n))
+        except ValueError as e:
+            out.append(str(e))
+    return out
+
+
+def accumulate(n):
+    total = 0
+    for i in range(n):
+        total += i * i % 7 + i * 40000
+    return total
+
+
+def lcg(n):
+    seed = 12345
+    acc = 0
+    for _ in range(n):
+        seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+        acc ^= seed >> 16
+    return seed, acc
+
+
+def string_hash(s):
+    h = 0
+    for c in s:
+        h = (h * 31 + ord(c)) & 0xFFFFFFFF
+    return h
+
+
+def kept_alive(n):
+    # The old value is still referenced when the local is rebound: no block may be reused
+    # under it.
+    kept = []
+    x = 2**40
+    for i in range(n):
+        kept.append(x)
+        x = x * 3 + i
+        x %= 2**55
+    return kept[-3:], x
+
+
+rows = []
+for a in EDGES:
+    for b in EDGES:
+        rows.append((a, b, plain(a, b), in_place(a, b)))
+    rows.append((a, shifts(a)))
+for a, b in ((True, 2**40), (2**40, False), (Counted(2**40), 3), (3, Counted(2**40))):
+    rows.append(plain(a, b))
+for a, b in ((2**40, 1.5), (2**40, ""), ("", 2**40), (None, 2**40)):
+    rows.append(plain(a, b))
+for row in rows:
+    print(repr(row))
+print(accumulate(3000), lcg(3000), string_hash("two digits and more " * 50), kept_alive(500))
