@@ -209,13 +209,16 @@ void Lowerer::LowerArithmetic(const Instr& in) {
 
 // The small-int form of in.imm (HasSmallIntForm) into in.dst; `slow` when an operand is
 // not a small int or a variable divisor is not positive. An operand that is an unboxed
-// float goes straight to `not_ints` (the float form, which reads it unboxed).
+// float goes straight to `not_ints` (the float form, which reads it unboxed). Every form but
+// `*` also reads an unboxed temporary of up to two digits' range (`x * y % m`: the product
+// stays unboxed): with |a|, |b| < 2^60, a + b and a - b fit in 64 bits, & | ^ are exact in
+// two's complement, and // and % by a positive divisor cannot overflow.
 void Lowerer::SmallIntArithmetic(const Instr& in, int not_ints) {
   LeaveIfFloatOnly(in, not_ints);
   const int slow = BoxingFirst(in, not_ints);
-  const auto [a, b] = SmallIntOperands(in, slow, not_ints);
-  const int lhs = a.is_vreg() ? a.vreg : Mov(a, Type::kI64);
   const int64_t nb = BinaryOf(in.imm);
+  const auto [a, b] = SmallIntOperands(in, slow, not_ints, nb != NB_MULTIPLY);
+  const int lhs = a.is_vreg() ? a.vreg : Mov(a, Type::kI64);
   int r;
   if (std::optional<lir::Op> op = SmallIntOp(nb)) {
     r = Binary(*op, V(lhs), b, Type::kI64);  // |a * b| < 2**60

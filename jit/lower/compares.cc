@@ -33,7 +33,8 @@ void Lowerer::EmitCompareForm(const Instr& in, const CompareForms& forms, int c,
       const int not_ints = forms.floats ? NewBlock() : slow;
       if (forms.floats) LeaveIfFloatOnly(in, not_ints);
       const int fail = BoxingFirst(in, not_ints);
-      const auto [a, b] = SmallIntOperands(in, fail, not_ints);
+      // An unboxed temporary of up to two digits' range compares as well in 64 bits.
+      const auto [a, b] = SmallIntOperands(in, fail, not_ints, /*wide=*/true);
       Compare(a, b, kConds[in.imm], c);
       Jmp(done);
       if (!forms.floats) return;

@@ -490,9 +490,10 @@ class Lowerer {
   int SmallIntValue(Operand obj, int slow);
   int BiasedSize(int size) { return Binary(lir::Op::kAdd, V(size), Operand::Imm(1), Type::kI64); }
   int OneDigitValue(Operand obj, int size);
-  Operand SmallIntOperand(int reg, int slow, int float_form = -1);
-  std::pair<Operand, Operand> SmallIntOperands(const Instr& in, int slow, int float_form);
-  int UnboxedSmallInt(int reg, int slow, int float_form);
+  Operand SmallIntOperand(int reg, int slow, int float_form = -1, bool wide = false);
+  std::pair<Operand, Operand> SmallIntOperands(const Instr& in, int slow, int float_form,
+                                               bool wide = false);
+  int UnboxedSmallInt(int reg, int slow, int float_form, bool wide);
   // Unboxed temporary `reg`'s value as a `t`: `raw()` while its object is NULL, `boxed()`
   // otherwise, each given the block it runs in and returning a register; joined into one.
   template <typename Raw, typename Boxed>

@@ -64,27 +64,29 @@ int Lowerer::OneDigitValue(Operand obj, int size) {
 
 // HIR register `reg` as a small int: its constant, or its value (a jump to `slow` when it
 // is not an int of at most one digit). A temporary of both kinds that holds a double goes
-// to `float_form` (the consumer's float form, which reads it unboxed).
-Operand Lowerer::SmallIntOperand(int reg, int slow, int float_form) {
+// to `float_form` (the consumer's float form, which reads it unboxed). With `wide`, an
+// unboxed temporary's C value may be up to two digits' range (WideRaw).
+Operand Lowerer::SmallIntOperand(int reg, int slow, int float_form, bool wide) {
   const std::optional<int64_t> k = SmallIntConst(reg);
   if (k) return Operand::Imm(*k);
-  if (UnboxedInt(reg)) return V(UnboxedSmallInt(reg, slow, float_form));
+  if (UnboxedInt(reg)) return V(UnboxedSmallInt(reg, slow, float_form, wide));
   return V(SmallIntValue(V(LirReg(reg)), slow));
 }
 
 // Both operands of `in` as SmallIntOperand reads them. When both are objects (not
 // constants, not unboxed temporaries) their guards go in pairs, each pair one branch
 // (SlowIfEither): the two type tests, then the two size tests.
-std::pair<Operand, Operand> Lowerer::SmallIntOperands(const Instr& in, int slow, int float_form) {
+std::pair<Operand, Operand> Lowerer::SmallIntOperands(const Instr& in, int slow, int float_form,
+                                                      bool wide) {
   const int ra = in.args[0], rb = in.args[1];
   if (ra == rb) {
-    const Operand a = SmallIntOperand(ra, slow, float_form);
+    const Operand a = SmallIntOperand(ra, slow, float_form, wide);
     return {a, a};
   }
   const auto boxed = [this](int reg) { return !SmallIntConst(reg) && !IsUnboxed(reg); };
   if (!boxed(ra) || !boxed(rb)) {
-    const Operand a = SmallIntOperand(ra, slow, float_form);
-    return {a, SmallIntOperand(rb, slow, float_form)};
+    const Operand a = SmallIntOperand(ra, slow, float_form, wide);
+    return {a, SmallIntOperand(rb, slow, float_form, wide)};
   }
   const Operand oa = V(LirReg(ra)), ob = V(LirReg(rb));
   const int ta = Load(oa, offsetof(PyObject, ob_type), Type::kPtr);
@@ -102,10 +104,10 @@ std::pair<Operand, Operand> Lowerer::SmallIntOperands(const Instr& in, int slow,
 }
 
 // An unboxed temporary's value, from its C value while its object is NULL (a jump to
-// `slow` outside the small-int range: |v| < 2^30, as an int of one digit), else from the
-// object as SmallIntValue reads it. A temporary of both kinds holding a double goes to
-// `float_form`.
-int Lowerer::UnboxedSmallInt(int reg, int slow, int float_form) {
+// `slow` outside the small-int range: |v| < 2^30, as an int of one digit; with `wide`,
+// |v| < 2^60, as one of two digits), else from the object as SmallIntValue reads it. A
+// temporary of both kinds holding a double goes to `float_form`.
+int Lowerer::UnboxedSmallInt(int reg, int slow, int float_form, bool wide) {
   const auto raw = [&] {
     // A double's mark fails the range test too: for a temporary of both kinds, the cold
     // block that test leaves for tells the two apart.
@@ -118,9 +120,9 @@ int Lowerer::UnboxedSmallInt(int reg, int slow, int float_form) {
       Br(Cond::kEq, V(RawOf(reg)), Operand::Imm(kRawFloatMark), float_form, slow);
       cur_ = saved;
     }
-    constexpr int64_t kDigitMax = (int64_t{1} << 30) - 1;
-    const int biased = Binary(lir::Op::kAdd, V(RawOf(reg)), Operand::Imm(kDigitMax), Type::kI64);
-    SlowIf(Cond::kUgt, Type::kI64, V(biased), Operand::Imm(2 * kDigitMax), out_of_range);
+    const int64_t max = (int64_t{1} << (wide ? 60 : 30)) - 1;
+    const int biased = Binary(lir::Op::kAdd, V(RawOf(reg)), Operand::Imm(max), Type::kI64);
+    SlowIf(Cond::kUgt, Type::kI64, V(biased), Operand::Imm(2 * max), out_of_range);
     return RawOf(reg);
   };
   return RawOrBoxed(reg, Type::kI64, raw, [&] { return SmallIntValue(V(LirReg(reg)), slow); });

@@ -6,7 +6,8 @@
 # sums that need three digits), signs for // and % (Python rounds toward -inf), zero divisors,
 # negative and huge shift counts, bool and an int subclass (never taken), and the loops real
 # code has: an accumulator past 2**30, a linear congruential generator, a string hash masked to
-# 32 bits, `i * i % m`, and a value kept alive while its local is rebound.
+# 32 bits, `i * i % m`, and a value kept alive while its local is rebound. Products of
+# one-digit ints kept unboxed for a consumer that reads up to 2**60 (every form but `*`).
 
 EDGES = [0, 1, -1, 7, -7, 2**30 - 1, -(2**30 - 1), 2**30, -2**30, 2**31 + 5, -(2**31 + 5),
          2**45 - 3, 2**59 + 3, 2**60 - 1, -(2**60 - 1), 2**60, -2**60, 2**64 + 9]
@@ -102,6 +103,29 @@ def kept_alive(n):
     return kept[-3:], x
 
 
+def temporaries(values, m):
+    # Products of one-digit ints stay unboxed for the next operation (% // + - & | ^ and
+    # compares take them up to 2**60): modular arithmetic, sums of squares that pass 2**60
+    # and 2**63 (an unboxed operand past 2**60 is boxed first), and negative products.
+    out = []
+    for a in values:
+        for b in values:
+            out.append((a * b % m, a * b // m, (a * b + b) % m, a * b - a, a * b & 0xFFFF,
+                        a * b | 1, a * b ^ b, a * b > m, a * b <= -m, a * b == b * a))
+        out.append((a * a + a * a) + (a * a + a * a) + (a * a + a * a) + (a * a + a * a) +
+                   (a * a + a * a) + (a * a + a * a))  # twelve squares: past 2**63
+    return out
+
+
+def mod_pow_sum(n, mod):
+    acc = 0
+    x = 1
+    for i in range(1, n):
+        x = x * 31 % mod
+        acc = (acc + x * i) % mod
+    return acc
+
+
 rows = []
 for a in EDGES:
     for b in EDGES:
@@ -114,3 +138,7 @@ for a, b in ((2**40, 1.5), (2**40, ""), ("", 2**40), (None, 2**40)):
 for row in rows:
     print(repr(row))
 print(accumulate(3000), lcg(3000), string_hash("two digits and more " * 50), kept_alive(500))
+SMALL = [0, 1, -1, 7, -7, 46341, -46341, 2**30 - 1, -(2**30 - 1), 2**29 + 11]
+for m in (1, 7, 1000000007, 2**30 - 1):
+    print(m, temporaries(SMALL, m))
+print(mod_pow_sum(5000, 1000000007), mod_pow_sum(5000, 65521))
