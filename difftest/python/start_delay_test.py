@@ -44,6 +44,12 @@ elif case == "thread":  # the main thread blocked in join: the waker takes the G
     worker.start()
     worker.join()
     facts("thread other_thread_entries=%d" % (a64jit.stats()["other_thread_entries"] > 0))
+elif case == "idle":  # the automatic delay is CPU time: sleeping does not use it up
+    delay = a64jit.stats()["start_delay_ms"] / 1000
+    time.sleep(2 * delay + 0.3)
+    facts("idle")
+    busy(2 * delay + 0.3)
+    facts("busy")
 elif case == "disable":
     a64jit.disable()
     time.sleep(1.5)  # past the 1000 ms delay the test gives: a hook would be in by then

@@ -3,7 +3,7 @@
 # (no eval-frame hook, no engine made, nothing compiled); past it the hook goes in and hot code compiles,
 # also in a child forked while waiting and while the main thread is blocked in a join; a
 # disable cancels it; a process exits promptly while a waker sleeps; a64jit.enable() puts
-# the hook in at once; a bad value is a usage error.
+# the hook in at once; a bad value is a usage error. The automatic delay elapses in CPU time.
 set -uo pipefail
 source ci/check.sh
 run=(${A64JIT_TARGET_RUNNER:-} jit/python/a64jit-run)
@@ -15,6 +15,11 @@ log=$out/log
 "${run[@]}" $prog short > "$log" 2>&1
 check "a short process: no hook, no engine, nothing compiled, an automatic delay" \
   grep -qE '^short engine=0 hooked=0 compiled=0 delay=[1-9]' "$log"
+"${run[@]}" $prog idle > "$log" 2>&1
+check "the automatic delay is CPU time: not over while the process sleeps" \
+  grep -qE '^idle hooked=0 compiled=0 delay=[1-9]' "$log"
+check "the automatic delay is CPU time: over once the process has worked" \
+  grep -qE '^busy hooked=1' "$log"
 "${run[@]}" --start-delay=100 $prog long > "$log" 2>&1
 check "past the delay: the hook and a compiled function" grep -q '^long hooked=1 compiled=1' "$log"
 "${run[@]}" --start-delay=200 $prog fork > "$log" 2>&1

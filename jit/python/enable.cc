@@ -72,7 +72,8 @@ bool Enable(const Config& config) {
   r.enabled_ns = MonotonicNs();
   r.stats.start_delay_ms = delay;
   r.stats.hook_started_ms = -1;
-  if (defer && ArmHook(delay, InstallHook, Tick)) return true;
+  const bool cpu_time = settled.start_delay_ms == Config::kAutoStartDelay;
+  if (defer && ArmHook(delay, cpu_time, InstallHook, Tick)) return true;
   if (r.executor == nullptr && !EnsureEngine(r.config)) return false;  // no waker could start
   InstallHook();
   return true;

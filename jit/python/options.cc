@@ -233,8 +233,9 @@ const std::vector<OptionSpec> kOptionTable = {
      CompileBudget},
     {"--start-delay", "MS|auto", "A64JIT_START_DELAY",
      "with `auto` and a budget, the eval-frame hook goes in MS milliseconds after the JIT is "
-     "enabled; `auto` (the default): three times the CPU time the process took to start; "
-     "a process that ends first runs as stock (`a64jit.enable()`: 0)",
+     "enabled; `auto` (the default): three times the CPU time the process took to start, "
+     "and the process must have used that much CPU time since, too; a process that ends "
+     "first runs as stock (`a64jit.enable()`: 0)",
      StartDelay},
     {"--hot-loop-us", "N", "A64JIT_HOT_LOOP_US",
      "with a threshold above 0 or `auto`, also compile a function with a loop once its "

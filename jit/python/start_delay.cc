@@ -31,9 +31,12 @@ struct Wakers {
 // Never destroyed: a joinable std::thread left at a C++ exit (no atexit run) would abort.
 Wakers& g_wakers = *new Wakers();
 
-// Under the GIL: the install still due, and when (to start a waker again after a fork).
+// Under the GIL: the install still due, and when (to start a waker again after a fork): at
+// g_due, and for an automatic delay once the process's CPU time reaches g_cpu_due_ns too.
 bool g_pending = false;
 Clock::time_point g_due;
+int64_t g_cpu_due_ns = 0;  // 0: the wall time alone
+int64_t g_cpu_at_fork_ns = 0;
 void (*g_install)() = nullptr;
 void (*g_tick)() = nullptr;
 bool g_ticking = false;     // installed, and ticking: a fork starts a waker again for the ticks
@@ -41,14 +44,32 @@ bool g_registered = false;  // the atexit and at-fork callbacks; a forked child 
 
 bool Current(const Wakers* w, uint64_t epoch) { return !w->stopping && w->epoch == epoch; }
 
+int64_t ProcessCpuNs() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
+}
+
+// Waits, `lock` held, until `due` and then until the process has used its CPU time up to
+// `cpu_due_ns` (if not 0), unless cancelled first: false if cancelled.
+bool WaitUntilDue(Wakers* w, std::unique_lock<std::mutex>& lock, uint64_t epoch,
+                  Clock::time_point due, int64_t cpu_due_ns) {
+  w->cv.wait_until(lock, due, [&] { return !Current(w, epoch); });
+  while (cpu_due_ns > 0 && Current(w, epoch)) {
+    const int64_t left = cpu_due_ns - ProcessCpuNs();
+    if (left <= 0) break;
+    w->cv.wait_for(lock, std::chrono::nanoseconds(left), [&] { return !Current(w, epoch); });
+  }
+  return Current(w, epoch);
+}
+
 // A waker's thread: sleeps until `due` unless cancelled, then installs holding the GIL,
 // asking again once it has it (a cancel may have come while it waited for the GIL). Then it
 // ticks until cancelled.
-void Wake(Wakers* w, uint64_t epoch, Clock::time_point due, bool install_due) {
+void Wake(Wakers* w, uint64_t epoch, Clock::time_point due, int64_t cpu_due_ns, bool install_due) {
   {
     std::unique_lock<std::mutex> lock(w->mu);
-    w->cv.wait_until(lock, due, [&] { return !Current(w, epoch); });
-    if (!Current(w, epoch)) return;
+    if (!WaitUntilDue(w, lock, epoch, due, install_due ? cpu_due_ns : 0)) return;
   }
   if (install_due) {
     const PyGILState_STATE gil = PyGILState_Ensure();
@@ -94,7 +115,7 @@ bool StartWaker(bool install) {
   const uint64_t epoch = NewEpoch(false);
   if (epoch == 0) return false;
   try {
-    g_wakers.threads.emplace_back(Wake, &g_wakers, epoch, g_due, install);
+    g_wakers.threads.emplace_back(Wake, &g_wakers, epoch, g_due, g_cpu_due_ns, install);
   } catch (const std::system_error&) {
     return false;
   }
@@ -124,16 +145,28 @@ PyObject* StopWakers(PyObject*, PyObject*) {
 // again on each side for what is left of the delay.
 PyObject* BeforeFork(PyObject*, PyObject*) {
   JoinWakers(false);
+  g_cpu_at_fork_ns = ProcessCpuNs();
   Py_RETURN_NONE;
 }
-PyObject* AfterFork(PyObject*, PyObject*) {
+PyObject* AfterForkInParent(PyObject*, PyObject*) {
   if (g_pending || g_ticking) StartWaker(g_pending);
   Py_RETURN_NONE;
+}
+// The child's CPU clock starts again from 0: its CPU due is what the parent had left.
+PyObject* AfterForkInChild(PyObject*, PyObject*) {
+  if (g_cpu_due_ns > 0) {
+    const int64_t left = g_cpu_due_ns - g_cpu_at_fork_ns;
+    g_cpu_due_ns = ProcessCpuNs() + (left > 0 ? left : 0);
+  }
+  return AfterForkInParent(nullptr, nullptr);
 }
 
 PyMethodDef kStopWakers = {"_a64jit_stop_wakers", StopWakers, METH_NOARGS, nullptr};
 PyMethodDef kBeforeFork = {"_a64jit_before_fork", BeforeFork, METH_NOARGS, nullptr};
-PyMethodDef kAfterFork = {"_a64jit_after_fork", AfterFork, METH_NOARGS, nullptr};
+PyMethodDef kAfterForkInParent = {"_a64jit_after_fork_in_parent", AfterForkInParent, METH_NOARGS,
+                                  nullptr};
+PyMethodDef kAfterForkInChild = {"_a64jit_after_fork_in_child", AfterForkInChild, METH_NOARGS,
+                                 nullptr};
 
 // Calls module.name(*args, **kwargs); false (the error cleared) if anything fails.
 bool CallIn(const char* module, const char* name, PyObject* args, PyObject* kwargs) {
@@ -152,17 +185,20 @@ bool RegisterCallbacks() {
   if (g_registered) return true;
   PyObject* stop = PyCFunction_New(&kStopWakers, nullptr);
   PyObject* before = PyCFunction_New(&kBeforeFork, nullptr);
-  PyObject* after = PyCFunction_New(&kAfterFork, nullptr);
+  PyObject* after = PyCFunction_New(&kAfterForkInParent, nullptr);
+  PyObject* after_child = PyCFunction_New(&kAfterForkInChild, nullptr);
   PyObject* stop_args = stop != nullptr ? PyTuple_Pack(1, stop) : nullptr;
   PyObject* no_args = PyTuple_New(0);
-  PyObject* fork_kwargs = before != nullptr && after != nullptr
+  PyObject* fork_kwargs = before != nullptr && after != nullptr && after_child != nullptr
                               ? Py_BuildValue("{s:O,s:O,s:O}", "before", before, "after_in_parent",
-                                              after, "after_in_child", after)
+                                              after, "after_in_child", after_child)
                               : nullptr;
   g_registered = stop_args != nullptr && fork_kwargs != nullptr && no_args != nullptr &&
                  CallIn("atexit", "register", stop_args, nullptr) &&
                  CallIn("os", "register_at_fork", no_args, fork_kwargs);
-  for (PyObject* o : {fork_kwargs, no_args, stop_args, after, before, stop}) Py_XDECREF(o);
+  for (PyObject* o : {fork_kwargs, no_args, stop_args, after_child, after, before, stop}) {
+    Py_XDECREF(o);
+  }
   if (!g_registered) PyErr_Clear();
   return g_registered;
 }
@@ -177,12 +213,13 @@ int64_t StartDelayMs(const Config& config) {
   return kStartUpFactor * (int64_t{t.tv_sec} * 1000 + t.tv_nsec / 1000000);
 }
 
-bool ArmHook(int64_t delay_ms, void (*install)(), void (*tick)()) {
+bool ArmHook(int64_t delay_ms, bool cpu_time, void (*install)(), void (*tick)()) {
   if (!RegisterCallbacks()) return false;
   g_install = install;
   g_tick = tick;
   g_ticking = false;
   g_due = Clock::now() + std::chrono::milliseconds(delay_ms);
+  g_cpu_due_ns = cpu_time ? ProcessCpuNs() + delay_ms * 1'000'000 : 0;
   return StartWaker(true);
 }
 

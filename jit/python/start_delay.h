@@ -19,10 +19,13 @@ int64_t StartDelayMs(const Config& config);
 
 // Calls install() (holding the GIL) delay_ms from now, on a thread of its own, which then
 // calls tick() (without the GIL) every kTickMs until the JIT is disabled or the interpreter
-// finalizes. Called with the GIL held. A later ArmHook or DisarmHook cancels a call not yet
-// made, and the ticks. False when the waker cannot be set up (the caller installs at once).
+// finalizes. With `cpu_time` (the automatic delay, which is a CPU time) not before the
+// process has also used delay_ms more of CPU time: a process that sleeps, waits for I/O or
+// shares its cores has done that much less of its work by then. Called with the GIL held. A
+// later ArmHook or DisarmHook cancels a call not yet made, and the ticks. False when the waker
+// cannot be set up (the caller installs at once).
 constexpr int64_t kTickMs = 20;
-bool ArmHook(int64_t delay_ms, void (*install)(), void (*tick)());
+bool ArmHook(int64_t delay_ms, bool cpu_time, void (*install)(), void (*tick)());
 void DisarmHook();
 
 // For a start that fails when the delay ends (the engine could not be made): the Python
