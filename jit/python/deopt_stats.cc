@@ -139,23 +139,68 @@ struct MissMemo {
 constexpr size_t kMissMemoSize = 64;
 MissMemo g_miss_memo[kMissMemoSize];
 
-void ForgetMissMemo() { std::fill(std::begin(g_miss_memo), std::end(g_miss_memo), MissMemo{}); }
+// The entries of recent events (RecordDeopt), by their whole key: an exception that leaves
+// compiled frames is an event in each (a test suite's comparisons try one class after another,
+// each raising), and finding its entry in the map, comparing the names of types without a
+// version tag, was about 190 guest instructions a frame. A hit is what the map's KeyLess calls
+// equal: the same site, reason, exit, type address and version, and for version 0 the same
+// name. Emptied with the map's entries.
+struct EventMemo {
+  const std::string* function = nullptr;
+  int bc = 0;
+  lower::DeoptReason reason{};
+  DeoptExit exit{};
+  const PyTypeObject* type = nullptr;
+  unsigned int version = 0;
+  DeoptEntry* entry = nullptr;
+};
+constexpr size_t kEventMemoSize = 64;
+EventMemo g_event_memo[kEventMemoSize];
+
+void ForgetMemos() {
+  std::fill(std::begin(g_miss_memo), std::end(g_miss_memo), MissMemo{});
+  std::fill(std::begin(g_event_memo), std::end(g_event_memo), EventMemo{});
+}
+
+// The memo slot of an event's key, and whether it holds that key's entry.
+EventMemo& EventSlot(const std::string* function, int bc, const PyTypeObject* type) {
+  const uintptr_t h = reinterpret_cast<uintptr_t>(function) >> 4 ^ static_cast<uintptr_t>(bc) * 31 ^
+                      reinterpret_cast<uintptr_t>(type) >> 4;
+  return g_event_memo[h % kEventMemoSize];
+}
+
+bool Holds(const EventMemo& m, const std::string* function, int bc, lower::DeoptReason reason,
+           const PyTypeObject* type, unsigned int version, DeoptExit exit) {
+  if (m.entry == nullptr || m.function != function || m.bc != bc || m.reason != reason ||
+      m.exit != exit || m.type != type || m.version != version) {
+    return false;
+  }
+  return version != 0 || m.entry->type == (type != nullptr ? type->tp_name : "");
+}
 
 }  // namespace
 
 void RecordDeopt(const std::string* function, PyCodeObject* code, int bc, lower::DeoptReason reason,
                  PyTypeObject* type, DeoptExit exit) {
-  EntryFor(function, code, bc, reason, type, exit).count++;
+  const unsigned int version = type != nullptr ? type->tp_version_tag : 0;
+  EventMemo& memo = EventSlot(function, bc, type);
+  if (Holds(memo, function, bc, reason, type, version, exit)) {
+    memo.entry->count++;
+    return;
+  }
+  DeoptEntry& e = EntryFor(function, code, bc, reason, type, exit);
+  e.count++;
+  memo = EventMemo{function, bc, reason, exit, type, version, &e};
 }
 
 void RegisterCacheSite(const void* cache, const std::string* function, PyCodeObject* code, int bc) {
   const bool reused = !CacheSites().insert_or_assign(cache, CacheSite{function, code, bc}).second;
-  if (reused) ForgetMissMemo();  // the address was another site's
+  if (reused) ForgetMemos();  // the address was another site's
 }
 
 void ForgetCacheSite(const void* cache) {
   CacheSites().erase(cache);
-  ForgetMissMemo();
+  ForgetMemos();
 }
 
 void RecordGuardMiss(const void* cache, PyTypeObject* type) {
@@ -198,7 +243,7 @@ std::vector<DeoptEntry> DeoptEntries() {
 
 void ClearDeoptStats() {
   Entries().clear();
-  ForgetMissMemo();
+  ForgetMemos();
 }
 
 std::string DeoptSummary(size_t top) {

@@ -1,0 +1,95 @@
+// deopt_stats.h's counting, through its memos: one entry per site, reason, exit and type, with
+// every event counted, whichever way it was found; entries cleared start again from 1.
+#include "jit/python/deopt_stats.h"
+
+#include <Python.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace a64jit::python {
+namespace {
+
+class DeoptStats : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { Py_InitializeEx(0); }
+
+  void SetUp() override {
+    ClearDeoptStats();
+    code_ = reinterpret_cast<PyCodeObject*>(Py_CompileString("x = 1\ny = 2\n", "t", Py_file_input));
+    ASSERT_NE(code_, nullptr);
+    globals_ = PyDict_New();
+    PyDict_SetItemString(globals_, "__builtins__", PyEval_GetBuiltins());
+    PyObject* r = PyRun_String(
+        "class Odd(Exception): pass\nclass Even(Exception): pass\n"
+        "first = Odd\nclass Odd(Exception): pass\nsecond = Odd\n",
+        Py_file_input, globals_, globals_);
+    ASSERT_NE(r, nullptr);
+    Py_DECREF(r);
+  }
+
+  void TearDown() override {
+    ClearDeoptStats();
+    Py_CLEAR(code_);
+    Py_CLEAR(globals_);
+  }
+
+  PyTypeObject* Type(const char* name) {
+    return reinterpret_cast<PyTypeObject*>(PyDict_GetItemString(globals_, name));
+  }
+
+  void Record(PyTypeObject* type, int times, int bc = 0) {
+    for (int i = 0; i < times; i++) {
+      RecordDeopt(&function_, code_, bc, lower::DeoptReason::kTypeGuard, type, DeoptExit::kUnwound);
+    }
+  }
+
+  std::string function_ = "m:f";
+  PyCodeObject* code_ = nullptr;
+  PyObject* globals_ = nullptr;
+};
+
+TEST_F(DeoptStats, EveryEventIsCountedOnceUnderItsType) {
+  Record(Type("Even"), 5);
+  Record(Type("first"), 3);
+  Record(Type("Even"), 2);
+  Record(nullptr, 4);
+  Record(Type("Even"), 1, /*bc=*/2);
+  const std::vector<DeoptEntry> all = DeoptEntries();
+  ASSERT_EQ(all.size(), 4u);
+  EXPECT_EQ(all[0].type, "Even");
+  EXPECT_EQ(all[0].count, 7);
+  EXPECT_EQ(all[1].count, 4);
+  EXPECT_EQ(all[1].type, "");
+  EXPECT_EQ(all[2].type, "Odd");
+  EXPECT_EQ(all[2].count, 3);
+  EXPECT_EQ(all[3].count, 1);
+}
+
+// Two classes of one name without version tags at one site: two keys (one address each),
+// reported together by name.
+TEST_F(DeoptStats, TypesWithoutVersionTagsAreToldApartByAddressAndName) {
+  Type("first")->tp_version_tag = 0;
+  Type("second")->tp_version_tag = 0;
+  Record(Type("first"), 3);
+  Record(Type("second"), 2);
+  Record(Type("first"), 1);
+  const std::vector<DeoptEntry> all = DeoptEntries();
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0].type, "Odd");
+  EXPECT_EQ(all[0].count, 6);
+}
+
+// Cleared entries are gone from the memos too: the next event makes a new entry.
+TEST_F(DeoptStats, ClearedStatisticsStartAgain) {
+  Record(Type("Even"), 3);
+  ClearDeoptStats();
+  EXPECT_TRUE(DeoptEntries().empty());
+  Record(Type("Even"), 2);
+  const std::vector<DeoptEntry> all = DeoptEntries();
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0].count, 2);
+}
+
+}  // namespace
+}  // namespace a64jit::python
