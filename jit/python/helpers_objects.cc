@@ -451,6 +451,21 @@ A64JIT_HELPER_INLINE bool OneDigit(PyObject* obj) {
 A64JIT_HELPER_INLINE bool TwoDigits(PyObject* obj) {
   return ((Py_SIZE(obj) + 2) & ~Py_ssize_t{4}) == 0;
 }
+
+// A dead int onto `list`, linked through ob_type.
+A64JIT_HELPER_INLINE void Push(IntFreeList& list, PyObject* obj) {
+  Py_SET_TYPE(obj, reinterpret_cast<PyTypeObject*>(list.head));
+  list.head = obj;
+  list.count++;
+}
+
+// `list`'s head, which is not null, taken off it.
+A64JIT_HELPER_INLINE PyObject* Pop(IntFreeList& list) {
+  PyObject* head = list.head;
+  list.head = reinterpret_cast<PyObject*>(Py_TYPE(head));
+  list.count--;
+  return head;
+}
 }  // namespace
 
 namespace {
@@ -467,9 +482,7 @@ A64JIT_HELPER_INLINE bool FreeInt(PyObject* obj) {
     return false;
   }
   if (list->count >= kIntFreeListMax) return false;
-  Py_SET_TYPE(obj, reinterpret_cast<PyTypeObject*>(list->head));
-  list->head = obj;
-  list->count++;
+  Push(*list, obj);
   return true;
 }
 }  // namespace
@@ -508,12 +521,18 @@ A64JIT_HELPER_INLINE void SetOneDigit(PyLongObject* obj, int64_t v) {
   obj->ob_digit[0] = static_cast<digit>(v < 0 ? -v : v);
 }
 
-// `block` (room for a one-digit int) made the int v (MediumInt) with one reference, as
-// _Py_NewReference does while tracemalloc is not tracing.
-A64JIT_HELPER_INLINE PyObject* MakeMediumInt(void* block, int64_t v) {
+// `block` made an int with one reference, as _Py_NewReference does while tracemalloc is not
+// tracing; its size and digits are the caller's to set.
+A64JIT_HELPER_INLINE PyLongObject* NewInt(void* block) {
   auto* obj = static_cast<PyLongObject*>(block);
   Py_SET_REFCNT(obj, 1);
   Py_SET_TYPE(obj, &PyLong_Type);
+  return obj;
+}
+
+// `block` (room for a one-digit int) made the int v (MediumInt).
+A64JIT_HELPER_INLINE PyObject* MakeMediumInt(void* block, int64_t v) {
+  PyLongObject* obj = NewInt(block);
   SetOneDigit(obj, v);
   return reinterpret_cast<PyObject*>(obj);
 }
@@ -524,17 +543,14 @@ PyObject* TwoDigitInt(int64_t v) {
   constexpr uint64_t kLow = uint64_t{1} << PyLong_SHIFT, kHigh = uint64_t{1} << 2 * PyLong_SHIFT;
   const uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
   IntFreeList& list = g_two_digit_free_list;
-  PyObject* head = list.head;
-  if (head == nullptr || magnitude < kLow || magnitude >= kHigh) return PyLong_FromLongLong(v);
-  list.head = reinterpret_cast<PyObject*>(Py_TYPE(head));
-  list.count--;
-  auto* obj = reinterpret_cast<PyLongObject*>(head);
-  Py_SET_REFCNT(obj, 1);
-  Py_SET_TYPE(obj, &PyLong_Type);
+  if (list.head == nullptr || magnitude < kLow || magnitude >= kHigh) {
+    return PyLong_FromLongLong(v);
+  }
+  PyLongObject* obj = NewInt(Pop(list));
   Py_SET_SIZE(obj, v < 0 ? -2 : 2);
   obj->ob_digit[0] = static_cast<digit>(magnitude & PyLong_MASK);
   obj->ob_digit[1] = static_cast<digit>(magnitude >> PyLong_SHIFT);
-  return head;
+  return reinterpret_cast<PyObject*>(obj);
 }
 
 // a64_box_int's way for everything but a one-digit int the free list has a block for: a
@@ -551,11 +567,8 @@ __attribute__((noinline)) PyObject* BoxIntSlow(int64_t v) {
 
 PyObject* a64_box_int(int64_t v) {
   IntFreeList& list = g_int_free_list;
-  PyObject* head = list.head;
-  if (head == nullptr || !MediumInt(v) || *g_tracemalloc_tracing != 0) return BoxIntSlow(v);
-  list.head = reinterpret_cast<PyObject*>(Py_TYPE(head));
-  list.count--;
-  return MakeMediumInt(head, v);
+  if (list.head == nullptr || !MediumInt(v) || *g_tracemalloc_tracing != 0) return BoxIntSlow(v);
+  return MakeMediumInt(Pop(list), v);
 }
 
 PyObject* a64_box_int_reusing(int64_t v, PyObject** slot) {

@@ -208,9 +208,7 @@ bool RegisterCallbacks() {
 int64_t StartDelayMs(const Config& config) {
   if (config.start_delay_ms != Config::kAutoStartDelay) return config.start_delay_ms;
   if (!config.auto_tiering() || config.compile_budget_pct == 0) return 0;
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return kStartUpFactor * (int64_t{t.tv_sec} * 1000 + t.tv_nsec / 1000000);
+  return kStartUpFactor * (ProcessCpuNs() / 1'000'000);
 }
 
 bool ArmHook(int64_t delay_ms, bool cpu_time, void (*install)(), void (*tick)()) {
