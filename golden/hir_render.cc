@@ -11,6 +11,7 @@
 #include "jit/hir/number_forms.h"
 #include "jit/lir/text.h"
 #include "jit/python/code_info.h"
+#include "jit/python/opcode_names.h"
 
 namespace a64jit::golden {
 
@@ -60,7 +61,6 @@ constexpr char kLoopEntriesDirective[] = "# golden: loop-entries";
 
 std::string RenderPython(const std::string& python_source, Stage stage) {
   if (!Py_IsInitialized()) Py_InitializeEx(0);
-  python::LoadOpcodeNames();
   PyObject* code = Py_CompileString(python_source.c_str(), "golden.py", Py_file_input);
   if (code == nullptr) return "error: " + python::TakePythonError() + "\n";
   if (python_source.find(kRunDirective) != std::string::npos) {

@@ -1,5 +1,6 @@
 #include "jit/lir/text.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cinttypes>
 #include <cmath>
@@ -176,6 +177,12 @@ ParseError::ParseError(int line, int column, const std::string& message)
 
 namespace {
 
+// ASCII classes, inline: the JIT parses its stubs' LIR at every start, and libc's
+// locale-aware std::isalnum is a call per character.
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool IsAlnum(char c) { return IsAlpha(c) || IsDigit(c); }
+
 struct Token {
   enum Kind { kEnd, kIdent, kVReg, kSymbol, kNumber, kPunct } kind = kEnd;
   std::string text;
@@ -204,17 +211,15 @@ class Lexer {
     if (c == '%' || c == '@') {
       pos_++;
       t.kind = c == '%' ? Token::kVReg : Token::kSymbol;
-      t.text = TakeWhile([](char ch) { return std::isalnum(ch) || ch == '_' || ch == '.'; });
+      t.text = TakeWhile([](char ch) { return IsAlnum(ch) || ch == '_' || ch == '.'; });
       return t;
     }
-    if (std::isdigit(static_cast<unsigned char>(c)) ||
-        (c == '-' && pos_ + 1 < text_.size() &&
-         std::isdigit(static_cast<unsigned char>(text_[pos_ + 1])))) {
+    if (IsDigit(c) || (c == '-' && pos_ + 1 < text_.size() && IsDigit(text_[pos_ + 1]))) {
       t.kind = Token::kNumber;
       t.text = std::string(1, c);
       pos_++;
-      t.text += TakeWhile(
-          [](char ch) { return std::isalnum(ch) || ch == '.' || ch == '+' || ch == '-'; });
+      t.text +=
+          TakeWhile([](char ch) { return IsAlnum(ch) || ch == '.' || ch == '+' || ch == '-'; });
       // A '+'/'-' only belongs to the number right after an exponent 'e'.
       size_t cut = 1;
       for (; cut < t.text.size(); cut++) {
@@ -228,9 +233,9 @@ class Lexer {
       t.text.resize(cut);
       return t;
     }
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+    if (IsAlpha(c) || c == '_') {
       t.kind = Token::kIdent;
-      t.text = TakeWhile([](char ch) { return std::isalnum(ch) || ch == '_' || ch == '.'; });
+      t.text = TakeWhile([](char ch) { return IsAlnum(ch) || ch == '_' || ch == '.'; });
       return t;
     }
     if (c == '-' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '>') {
@@ -258,7 +263,7 @@ class Lexer {
       if (c == ' ' || c == '\t' || c == '\r') {
         pos_++;
       } else if (c == ';') {
-        while (pos_ < text_.size() && text_[pos_] != '\n') pos_++;
+        pos_ = std::min(text_.find('\n', pos_), text_.size());  // a comment, to its line's end
       } else {
         break;
       }

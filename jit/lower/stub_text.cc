@@ -4,7 +4,6 @@
 #include <Python.h>
 #include <internal/pycore_frame.h>
 
-#include <cctype>
 #include <cstddef>
 #include <stdexcept>
 
@@ -14,20 +13,23 @@ namespace a64jit::lower {
 
 std::string FillStubText(const std::string& text, const std::map<std::string, int64_t>& values,
                          const std::string& what) {
+  // Copied a span at a time: the stubs' texts are tens of KiB, filled at every JIT start.
   std::string out;
-  for (size_t i = 0; i < text.size();) {
-    if (text[i] != '$') {
-      out += text[i++];
-      continue;
-    }
+  out.reserve(text.size() + text.size() / 8);
+  size_t done = 0;
+  for (size_t i = text.find('$'); i != std::string::npos; i = text.find('$', done)) {
+    out.append(text, done, i - done);
     size_t end = i + 1;
-    while (end < text.size() && (std::islower(text[end]) || text[end] == '_')) end++;
+    while (end < text.size() && ((text[end] >= 'a' && text[end] <= 'z') || text[end] == '_')) {
+      end++;
+    }
     const std::string name = text.substr(i + 1, end - i - 1);
     auto v = values.find(name);
     if (v == values.end()) throw std::logic_error(what + ": no value for $" + name);
     out += std::to_string(v->second);
-    i = end;
+    done = end;
   }
+  out.append(text, done, std::string::npos);
   return out;
 }
 

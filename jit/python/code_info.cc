@@ -277,33 +277,4 @@ lower::RuntimeAddresses AddressesOf(PyCodeObject* code) {
   return rt;
 }
 
-namespace {
-std::vector<std::string>& OpcodeNames() {
-  static std::vector<std::string> names;
-  return names;
-}
-}  // namespace
-
-void LoadOpcodeNames() {
-  if (!OpcodeNames().empty()) return;
-  PyObject* mod = PyImport_ImportModule("opcode");
-  PyObject* names = mod != nullptr ? PyObject_GetAttrString(mod, "opname") : nullptr;
-  Py_XDECREF(mod);
-  if (names != nullptr && PyList_Check(names)) {
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(names); i++) {
-      OpcodeNames().push_back(Utf8(PyList_GET_ITEM(names, i)));
-    }
-  }
-  Py_XDECREF(names);
-  PyErr_Clear();
-}
-
-std::string OpcodeName(int opcode) {
-  const auto& names = OpcodeNames();
-  if (opcode >= 0 && opcode < static_cast<int>(names.size())) {
-    return names[static_cast<size_t>(opcode)];
-  }
-  return "opcode " + std::to_string(opcode);
-}
-
 }  // namespace a64jit::python

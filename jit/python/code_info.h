@@ -20,11 +20,6 @@ lower::RuntimeAddresses AddressesOf(PyCodeObject* code);
 std::string TakePythonError();
 // The UTF-8 text of a str object, "?" for anything else (never raises).
 std::string Utf8(PyObject* s);
-// Reads opcode.opname once (call with the GIL before compiling: importing it from inside
-// the import machinery would fail).
-void LoadOpcodeNames();
-// opcode.opname[opcode], or "opcode N".
-std::string OpcodeName(int opcode);
 
 }  // namespace a64jit::python
 

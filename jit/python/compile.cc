@@ -16,6 +16,7 @@
 #include "jit/python/deopt_stats.h"
 #include "jit/python/helpers.h"
 #include "jit/python/jit_stack.h"
+#include "jit/python/opcode_names.h"
 #include "jit/python/runtime_state.h"
 #include "jit/runtime/capped_sink.h"
 #include "jit/runtime/code_memory.h"

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "jit/python/code_info.h"
+#include "jit/python/opcode_names.h"
 
 namespace a64jit::python {
 

@@ -227,7 +227,6 @@ bool EnsureEngine(const Config& config) {
                r.executor->entry_stub_size());
     }
     RegisterHelpers();
-    LoadOpcodeNames();
     r.config.dump_dir = config.dump_dir;  // the stubs compiled below are dumped there too
     // A64JIT_NO_CALL_STUB=1: CALLs ask the host helper (for measuring the stub).
     const char* no_stub = std::getenv("A64JIT_NO_CALL_STUB");
