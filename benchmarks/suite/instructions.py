@@ -18,7 +18,11 @@ For each program, under `qemu-aarch64 -plugin tb_profile.so` (benchmarks/qemu_pr
   code      KiB of code that ran in the warm window (report.py --footprint: the blocks whose
             counts grew from A to B calls), stock and JIT: under QEMU a larger footprint makes
             each instruction cost more, so time can gain less than instructions
-            (docs/measurements/2026-12-04-code-footprint.md).
+            (docs/measurements/2026-12-04-code-footprint.md);
+  compiles  functions the JIT compiled inside the warm window (the B-call process's
+            `compiled` minus the A-call one's, from --stats-file). Their compiles count in
+            the JIT's warm figure: such a row is not warm yet. With --threshold=N a function
+            called once a call compiles at call N + 1, so take A past N.
 
 Usage: instructions.py --runner A64JIT_RUN --plugin TB_PROFILE_SO [--jit-args ARGS]
                        [--calls A,B] [--no-process] [--json OUT] [PROGRAM...]
@@ -43,14 +47,17 @@ QEMU = ["qemu-aarch64", "-cpu", "neoverse-n1"]
 
 def profile(args, side_args, program, calls, out):
     """Runs one process under the plugin; its counts by object: a file, "jit" (compiled
-    code), "runner" (the JIT's helpers) or "interpreter" (3.11's eval loop); and its counts by
-    block, with their symbolizer."""
+    code), "runner" (the JIT's helpers) or "interpreter" (3.11's eval loop); its counts by
+    block, with their symbolizer; and how many functions it compiled (0 for stock)."""
     env = dict(os.environ, A64JIT_SUITE_MODE="process",
                PYTHONPATH=HERE + os.pathsep + os.environ.get("PYTHONPATH", ""))
     if calls is not None:
         env["A64JIT_SUITE_CALLS"] = str(calls)
-    argv = QEMU + ["-plugin", "%s,out=%s" % (args.plugin, out), args.runner] + side_args + [
-        os.path.join(HERE, "programs", program + ".py")]
+    stats = out + ".stats.json"
+    jit_side = "--no-jit" not in side_args
+    argv = QEMU + ["-plugin", "%s,out=%s" % (args.plugin, out), args.runner] + side_args + (
+        ["--stats-file=" + stats] if jit_side else []) + [
+            os.path.join(HERE, "programs", program + ".py")]
     p = subprocess.run(argv, capture_output=True, text=True, env=env)
     if p.returncode != 0:
         sys.exit("instructions: %s failed (exit %d): %s" % (" ".join(argv), p.returncode,
@@ -72,20 +79,27 @@ def profile(args, side_args, program, calls, out):
         elif name == runner:
             name = "runner"
         by_object[name] += c * n
-    return by_object, blocks, sym
+    compiled = 0
+    if jit_side:
+        with open(stats) as f:
+            compiled = json.load(f)["compiled"]
+    return by_object, blocks, sym, compiled
 
 
 def measure(args, program, side_args, tmp):
     a, b = args.calls
-    few, few_blocks, _ = profile(args, side_args, program, a, os.path.join(tmp, "few"))
-    many, window, sym = profile(args, side_args, program, b, os.path.join(tmp, "many"))
+    few, few_blocks, _, few_compiled = profile(args, side_args, program, a,
+                                               os.path.join(tmp, "few"))
+    many, window, sym, many_compiled = profile(args, side_args, program, b,
+                                               os.path.join(tmp, "many"))
     whole = {} if args.no_process else profile(
         args, side_args, program, None, os.path.join(tmp, "whole"))[0]
     warm = {k: (many[k] - few[k]) / (b - a) for k in set(many) | set(few)}
     window.subtract(few_blocks)
     code_kib = sum(f.bytes for f in report.footprints(window, sym).values()) / 1024
     # No whole-process run: nan, which the table prints as such and the JSON keeps.
-    return sum(warm.values()), warm, sum(whole.values()) if whole else float("nan"), code_kib
+    return (sum(warm.values()), warm, sum(whole.values()) if whole else float("nan"), code_kib,
+            many_compiled - few_compiled)
 
 
 def main():
@@ -106,25 +120,26 @@ def main():
     names = args.programs or sorted(
         f[:-3] for f in os.listdir(os.path.join(HERE, "programs")) if f.endswith(".py"))
     results = {}
-    print("%-15s %10s %10s %6s %10s %10s %6s %8s %6s %11s %9s" %
+    print("%-15s %10s %10s %6s %10s %10s %6s %8s %6s %11s %9s %8s" %
           ("program", "warm stock", "warm JIT", "ratio", "proc stock", "proc JIT", "ratio",
-           "library", "bound", "code stock", "code JIT"))
+           "library", "bound", "code stock", "code JIT", "compiles"))
     for name in names:
         with tempfile.TemporaryDirectory() as tmp:
-            stock_warm, _, stock_proc, stock_kib = measure(args, name, ["--no-jit"], tmp)
-            jit_warm, parts, jit_proc, jit_kib = measure(args, name, shlex.split(args.jit_args),
-                                                         tmp)
+            stock_warm, _, stock_proc, stock_kib, _ = measure(args, name, ["--no-jit"], tmp)
+            jit_warm, parts, jit_proc, jit_kib, compiles = measure(
+                args, name, shlex.split(args.jit_args), tmp)
         library = jit_warm - sum(parts.get(k, 0) for k in ("jit", "runner", "interpreter"))
         r = {"warm_stock": stock_warm, "warm_jit": jit_warm, "warm_ratio": stock_warm / jit_warm,
              "process_stock": stock_proc, "process_jit": jit_proc,
              "process_ratio": stock_proc / jit_proc, "library": library,
              "library_share": library / jit_warm, "bound": stock_warm / library,
-             "code_kib_stock": stock_kib, "code_kib_jit": jit_kib}
+             "code_kib_stock": stock_kib, "code_kib_jit": jit_kib, "window_compiles": compiles}
         results[name] = r
-        print("%-15s %9.2fM %9.2fM %6.2f %9.1fM %9.1fM %6.2f %7.0f%% %6.2f %7.0f KiB %5.0f KiB" %
+        print(("%-15s %9.2fM %9.2fM %6.2f %9.1fM %9.1fM %6.2f %7.0f%% %6.2f %7.0f KiB "
+               "%5.0f KiB %8d") %
               (name, stock_warm / 1e6, jit_warm / 1e6, r["warm_ratio"], stock_proc / 1e6,
                jit_proc / 1e6, r["process_ratio"], 100 * r["library_share"], r["bound"],
-               stock_kib, jit_kib), flush=True)
+               stock_kib, jit_kib, compiles), flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1, sort_keys=True)
