@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 #include "jit/lir/cfg.h"
@@ -274,15 +275,16 @@ DefsAndUses FindDefsAndUses(const Mentions& m, const std::vector<int>& global, i
 constexpr int kDenseLiveness = 256;
 
 // in = use | (out & ~def) and out = the union of the successors' in, blocks taken in reverse
-// order until nothing changes (one pass more than the deepest loop nest): `words` 64-bit
-// words a block.
-void SolveWords(const Mentions& m, size_t words, const std::vector<uint64_t>& use,
-                const std::vector<uint64_t>& def, std::vector<uint64_t>& in,
-                std::vector<uint64_t>& out) {
-  const size_t nb = m.blocks();
+// order until nothing changes (one pass more than the deepest loop nest), with `words` 64-bit
+// words a block. For at most 64 cross-block vregs (most functions) `words` is the constant 1,
+// and the loop over words goes.
+template <typename Words>
+void SolveLiveness(const Mentions& m, Words words, const std::vector<uint64_t>& use,
+                   const std::vector<uint64_t>& def, std::vector<uint64_t>& in,
+                   std::vector<uint64_t>& out) {
   for (bool changed = true; changed;) {
     changed = false;
-    for (size_t b = nb; b-- > 0;) {
+    for (size_t b = m.blocks(); b-- > 0;) {
       const size_t at = b * words;
       const Successors& succ = m.succ[b];
       for (size_t w = 0; w < words; w++) {
@@ -299,30 +301,9 @@ void SolveWords(const Mentions& m, size_t words, const std::vector<uint64_t>& us
   }
 }
 
-// SolveWords for at most 64 cross-block vregs, most functions: a word a block, no inner loop.
-void SolveOneWord(const Mentions& m, const std::vector<uint64_t>& use,
-                  const std::vector<uint64_t>& def, std::vector<uint64_t>& in,
-                  std::vector<uint64_t>& out) {
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t b = m.blocks(); b-- > 0;) {
-      const Successors& succ = m.succ[b];
-      uint64_t o = 0;
-      if (succ.count > 0) o = in[static_cast<size_t>(succ.targets[0])];
-      if (succ.count > 1) o |= in[static_cast<size_t>(succ.targets[1])];
-      out[b] = o;
-      const uint64_t n = use[b] | (o & ~def[b]);
-      if (n != in[b]) {
-        in[b] = n;
-        changed = true;
-      }
-    }
-  }
-}
-
 // The vregs live into and out of each block (`global`: their dense numbers,
 // CrossBlockVregs), as bit sets: each block's upward-exposed uses and defs in one walk, then
-// the dataflow to its fixed point (SolveWords).
+// the dataflow to its fixed point (SolveLiveness).
 LiveSets DenseLiveness(const Mentions& m, const std::vector<int>& global, int ng) {
   const size_t nb = m.blocks();
   const size_t words = (static_cast<size_t>(ng) + 63) / 64;
@@ -348,9 +329,9 @@ LiveSets DenseLiveness(const Mentions& m, const std::vector<int>& global, int ng
     }
   }
   if (words == 1) {
-    SolveOneWord(m, use, def, in, out);
+    SolveLiveness(m, std::integral_constant<size_t, 1>(), use, def, in, out);
   } else {
-    SolveWords(m, words, use, def, in, out);
+    SolveLiveness(m, words, use, def, in, out);
   }
   std::vector<int> vreg_of(static_cast<size_t>(ng));
   for (size_t v = 0; v < global.size(); v++) {

@@ -4,6 +4,7 @@
 #include <Python.h>
 #include <internal/pycore_frame.h>
 
+#include <cctype>
 #include <cstddef>
 #include <stdexcept>
 
@@ -20,9 +21,7 @@ std::string FillStubText(const std::string& text, const std::map<std::string, in
   for (size_t i = text.find('$'); i != std::string::npos; i = text.find('$', done)) {
     out.append(text, done, i - done);
     size_t end = i + 1;
-    while (end < text.size() && ((text[end] >= 'a' && text[end] <= 'z') || text[end] == '_')) {
-      end++;
-    }
+    while (end < text.size() && (std::islower(text[end]) || text[end] == '_')) end++;
     const std::string name = text.substr(i + 1, end - i - 1);
     auto v = values.find(name);
     if (v == values.end()) throw std::logic_error(what + ": no value for $" + name);

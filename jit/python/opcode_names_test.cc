@@ -9,10 +9,10 @@
 #include <set>
 #include <string>
 
+#include "jit/python/code_info.h"
+
 namespace a64jit::python {
 namespace {
-
-std::string Utf8Of(PyObject* s) { return PyUnicode_Check(s) ? PyUnicode_AsUTF8(s) : "?"; }
 
 class OpcodeNames : public ::testing::Test {
  protected:
@@ -34,13 +34,13 @@ TEST_F(OpcodeNames, MatchOpcodeModule) {
   ASSERT_TRUE(specialised != nullptr && PyList_Check(specialised));
   std::set<std::string> expected_specialised;
   for (Py_ssize_t i = 0; i < PyList_GET_SIZE(specialised); i++) {
-    expected_specialised.insert(Utf8Of(PyList_GET_ITEM(specialised, i)));
+    expected_specialised.insert(Utf8(PyList_GET_ITEM(specialised, i)));
   }
   ASSERT_EQ(PyList_GET_SIZE(opname), 256);
   std::set<std::string> named_specialised;
   int base_names = 0;
   for (int op = 0; op < 256; op++) {
-    const std::string want = Utf8Of(PyList_GET_ITEM(opname, op));
+    const std::string want = Utf8(PyList_GET_ITEM(opname, op));
     const std::string got = OpcodeName(op);
     if (want[0] != '<') {
       EXPECT_EQ(got, want) << "opcode " << op;
