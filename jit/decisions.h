@@ -37,6 +37,7 @@ namespace a64jit {
   X(LowerAttrHintStub, "lower.attr-hint-stub") \
   X(LowerBinaryObject, "lower.binary-object") \
   X(LowerBuildTupleInline, "lower.build-tuple-inline") \
+  X(LowerCFunctionCall, "lower.c-function-call") \
   X(LowerCompareInline, "lower.compare-inline") \
   X(LowerFloatBoxInline, "lower.float-box-inline") \
   X(LowerFloatStoreInPlace, "lower.float-store-in-place") \

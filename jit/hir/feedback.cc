@@ -54,6 +54,18 @@ Feedback FeedbackOf(int quickened_opcode) {
     case LOAD_ATTR_WITH_HINT:
     case STORE_ATTR_WITH_HINT:
       return Feedback::kDictHint;
+    case PRECALL_NO_KW_BUILTIN_O:
+    case PRECALL_NO_KW_BUILTIN_FAST:
+    case PRECALL_BUILTIN_FAST_WITH_KEYWORDS:
+    case PRECALL_BUILTIN_CLASS:
+      return Feedback::kCFunction;
+    case PRECALL_NO_KW_METHOD_DESCRIPTOR_NOARGS:
+    case PRECALL_NO_KW_METHOD_DESCRIPTOR_O:
+    case PRECALL_NO_KW_METHOD_DESCRIPTOR_FAST:
+    case PRECALL_METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS:
+      return Feedback::kMethodDescriptor;
+    case PRECALL_PYFUNC:  // a Python function or bound method: no C call to inline
+    case PRECALL_BOUND_METHOD:
     case LOAD_METHOD_CLASS:
     case LOAD_METHOD_WITH_DICT:
       return Feedback::kOther;
@@ -96,6 +108,10 @@ const char* FeedbackName(Feedback f) {
       return "slot";
     case Feedback::kDictHint:
       return "dict-hint";
+    case Feedback::kCFunction:
+      return "c-function";
+    case Feedback::kMethodDescriptor:
+      return "method-descriptor";
     case Feedback::kOther:
       return "other";
   }

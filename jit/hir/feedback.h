@@ -33,10 +33,19 @@ enum class Feedback : uint8_t {
   kGlobalBuiltin,  // LOAD_GLOBAL_BUILTIN: the name was found in the builtins
   kSlot,           // LOAD_ATTR_SLOT, STORE_ATTR_SLOT: a `__slots__` member of the object's type
   kDictHint,       // LOAD_ATTR_WITH_HINT, STORE_ATTR_WITH_HINT: an attribute in a real __dict__
-  kOther,          // any other specialised form (class methods, methods of dict instances)
+  // On a CALL, from the PRECALL before it: a builtin C function or a builtin class called
+  // through its vectorcall (PRECALL_NO_KW_BUILTIN_{O,FAST}, PRECALL_BUILTIN_FAST_WITH_KEYWORDS,
+  // PRECALL_BUILTIN_CLASS)
+  kCFunction,
+  // On a CALL, from the PRECALL before it: a C method descriptor of the object's type
+  // (PRECALL_NO_KW_METHOD_DESCRIPTOR_{NOARGS,O,FAST}, PRECALL_METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS)
+  kMethodDescriptor,
+  kOther,  // any other specialised form (class methods, methods of dict instances, a
+           // CALL of a Python function: PRECALL_PYFUNC, PRECALL_BOUND_METHOD)
 };
 
-// The feedback of one code unit's quickened opcode (CPython's opcode.h numbers).
+// The feedback of one code unit's quickened opcode (CPython's opcode.h numbers). A CALL's is
+// its PRECALL's: 3.11 specialises the pair there.
 Feedback FeedbackOf(int quickened_opcode);
 
 // The name the HIR printer shows ("float", "list-int", ...); "" for kNone.

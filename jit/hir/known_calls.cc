@@ -27,6 +27,17 @@ KnownCall KnownCallSites::Of(const Instr& call) const {
   if (call.op != Op::kCall || call.kwnames >= 0 || call.args.size() < 2) return KnownCall::kNone;
   auto null = null_defs_.find(call.args[0]);
   const bool method = !(null != null_defs_.end() && null->second == 1);
+  const KnownCall named = ByName(call, method);
+  if (named != KnownCall::kNone || call.imm > 2) return named;
+  // What the interpreter specialised the site to: only a hint as well (the inline paths guard
+  // the cached callable), but one that the site's own calls gave.
+  if (method && call.feedback == Feedback::kMethodDescriptor) return KnownCall::kMethodDescriptor;
+  // Also for LOAD_METHOD's pair: on a module it is [NULL, function] (`math.floor(x)`).
+  if (call.feedback == Feedback::kCFunction) return KnownCall::kCFunction;
+  return KnownCall::kNone;
+}
+
+KnownCall KnownCallSites::ByName(const Instr& call, bool method) const {
   auto loader = loaders_.find(method ? call.args[0] : call.args[1]);
   if (loader == loaders_.end() || loader->second.method != method) return KnownCall::kNone;
   if (method && loader->second.self != call.args[1]) return KnownCall::kNone;
@@ -34,7 +45,7 @@ KnownCall KnownCallSites::Of(const Instr& call) const {
   for (const KnownCallRule& rule : kKnownCallRules) {
     if (rule.method == method && rule.argc == call.imm && name == rule.name) return rule.call;
   }
-  if (method && call.imm <= 2) {
+  if (method && call.imm <= 2 && call.feedback == Feedback::kNone) {
     for (const char* hint : kBuiltinMethodNames) {
       if (name == hint) return KnownCall::kMethodDescriptor;
     }

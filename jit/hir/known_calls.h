@@ -25,10 +25,18 @@ enum class KnownCall : uint8_t {
   kChr,         // chr(i) for 0 <= i < 128: the interpreter's one-character ASCII str
   kIntOf,       // int(x): x itself if an exact int, else PyNumber_Long without the type call
   kStrOf,       // str(x): x itself if an exact str, else PyObject_Str (PRECALL_NO_KW_STR_1)
-  // obj.name(args) with a name builtin types' methods have (kBuiltinMethodNames) and at most
-  // two arguments: the C method descriptor the site's CCallCache holds, called through its
-  // C entry (PRECALL_NO_KW_METHOD_DESCRIPTOR_{NOARGS,O,FAST}) without the call stub.
+  // obj.name(args) with at most two arguments, where the name is one builtin types' methods
+  // have (kBuiltinMethodNames) or 3.11's interpreter specialised the site to a method
+  // descriptor (Feedback::kMethodDescriptor: `m.group(1)`, `pattern.match(s)`): the C method
+  // descriptor the site's CCallCache holds, called through its C entry
+  // (PRECALL_NO_KW_METHOD_DESCRIPTOR_{NOARGS,O,FAST}) without the call stub.
   kMethodDescriptor,
+  // f(args) with at most two arguments, where the interpreter specialised the site to a
+  // builtin C function or class (Feedback::kCFunction: `min(a, b)`, `abs(x)`, `tuple(xs)`,
+  // and `math.floor(x)`, whose LOAD_METHOD pair on a module is [NULL, function]): the one the
+  // site's CCallCache holds, called through its C entry or vectorcall
+  // (PRECALL_NO_KW_BUILTIN_{O,FAST}, PRECALL_BUILTIN_CLASS) without the call stub.
+  kCFunction,
 };
 
 struct KnownCallRule {
@@ -52,9 +60,10 @@ inline constexpr KnownCallRule kKnownCallRules[] = {
 // clang-format on
 
 // Names of C methods of str, bytes, list, dict and set that a site calling LOAD_METHOD's pair
-// with at most two arguments makes a kMethodDescriptor site. Only a hint, so that sites
-// calling Python methods (Richards' `task.release()`) do not grow by the inline path: the
-// run-time guard is the cached descriptor and self's exact type.
+// with at most two arguments makes a kMethodDescriptor site when it has no feedback (a
+// function compiled before 3.11 specialised it). Only a hint, so that sites calling Python
+// methods (Richards' `task.release()`) do not grow by the inline path: the run-time guard is
+// the cached descriptor and self's exact type.
 inline constexpr const char* kBuiltinMethodNames[] = {
     // str and bytes
     "isspace", "isdigit", "isalpha", "isalnum", "isdecimal", "isnumeric", "isidentifier", "islower",
@@ -80,6 +89,8 @@ class KnownCallSites {
   KnownCall Of(const Instr& call) const;
 
  private:
+  // The known call by the name that loaded the callable (kKnownCallRules, kBuiltinMethodNames).
+  KnownCall ByName(const Instr& call, bool method) const;
   struct Loader {
     bool method;
     int64_t name;   // co_names index

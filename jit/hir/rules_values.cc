@@ -125,6 +125,10 @@ bool Builder::Call() {
   const int r = Def(Op::kCall, Pop(n), insn_.oparg);
   Last().kwnames = kwnames_;
   kwnames_ = -1;
+  // The pair's feedback is on its PRECALL, which ends with its cache right before the CALL
+  // (an EXTENDED_ARG of the CALL's sits between them, and one of the PRECALL's before it).
+  const size_t precall = static_cast<size_t>(insn_.start - 1 - InlineCacheUnits(PRECALL));
+  if (precall < code_.quickened.size()) Last().feedback = FeedbackOf(code_.quickened[precall]);
   ErrorState(Without(pre, n));  // the call consumed its operands
   Push(r);
   CheckTracingAfterCall();

@@ -11,15 +11,15 @@ void Lowerer::LowerCall(const Instr& in) {
                        {V(tstate_), V(p), Operand::Imm(in.imm), Imm(Const(in.kwnames))});
   }
   const KnownCall known = known_calls_.Of(in);
-  if (known == KnownCall::kMethodDescriptor) {
+  if (known == KnownCall::kMethodDescriptor || known == KnownCall::kCFunction) {
     // Both paths use one CCallCache: the stub's call fills what the inline path reads.
     auto* cache =
         rt_.call_stub != 0 ? reinterpret_cast<runtime::CCallCache*>(NewSiteCache(&in)) : nullptr;
     if (cache == nullptr || rt_.eval_breaker == 0) return CallGeneric(in, cache);
+    const bool method = known == KnownCall::kMethodDescriptor;
     return FastOrGeneric(
-        Decision::kLowerMethodDescriptorCall, in,
-        [&](int slow) { InlineMethodDescriptorCall(in, cache, slow); },
-        [&] { CallGeneric(in, cache); });
+        method ? Decision::kLowerMethodDescriptorCall : Decision::kLowerCFunctionCall, in,
+        [&](int slow) { InlineCCall(in, cache, method, slow); }, [&] { CallGeneric(in, cache); });
   }
   if (KnownCallInline(known)) {
     return FastOrGeneric(
@@ -69,7 +69,8 @@ void Lowerer::CallResultCheck(const Instr& in, int dst) {
 bool Lowerer::KnownCallInline(KnownCall known) const {
   switch (known) {
     case KnownCall::kNone:
-    case KnownCall::kMethodDescriptor:  // LowerCall's own case
+    case KnownCall::kMethodDescriptor:  // LowerCall's own cases
+    case KnownCall::kCFunction:
       return false;
     case KnownCall::kLen:
       return rt_.builtin_len != 0 && rt_.py_list_type != 0 && rt_.py_tuple_type != 0 &&
@@ -97,6 +98,7 @@ void Lowerer::LowerKnownCall(const Instr& in, KnownCall known, int slow) {
   switch (known) {
     case KnownCall::kNone:
     case KnownCall::kMethodDescriptor:
+    case KnownCall::kCFunction:
       break;
     case KnownCall::kLen:
       return InlineLen(in, slow);
@@ -389,26 +391,44 @@ void Lowerer::AppendInPlace(Operand list, Operand item, bool incref, int slow) {
         offsetof(PyVarObject, ob_size), Type::kI64);
 }
 
-// A method descriptor's call (KnownCall::kMethodDescriptor) inline: what the call stub's C
-// path does (call_stub.cc, bb1-bb10) for the descriptor `cache` holds, without the stub's
-// prologue, argument spill and shape tests (about 65 guest instructions a call). Guarded by
-// the cached descriptor and self's exact type (3.11's PRECALL_NO_KW_METHOD_DESCRIPTOR_*
-// test the same), and the recursion limit; then the C entry with self and the argument
-// (METH_O), NULL (METH_NOARGS) or the argument vector (METH_FASTCALL, and METH_VARARGS
-// through a64_varargs_method) and the cache's entry_context, the references
-// released, and a set eval breaker handled after the call. Anything else, an empty cache
-// included, is `slow`: the stub's call with this cache, which fills it.
-void Lowerer::InlineMethodDescriptorCall(const Instr& in, runtime::CCallCache* cache, int slow) {
+// A C call the site's CCallCache holds, inline: what the call stub's C path does
+// (call_stub.cc, bb1-bb10) without the stub's prologue, argument spill and shape tests (about
+// 65 guest instructions a call). `method`: a method descriptor (KnownCall::kMethodDescriptor)
+// called with LOAD_METHOD's pair, guarded by the cached descriptor and self's exact type
+// (3.11's PRECALL_NO_KW_METHOD_DESCRIPTOR_* test the same). Else a builtin C function or class
+// (KnownCall::kCFunction) called in the plain shape [NULL, callable, args...] (a LOAD_METHOD
+// pair tested for it), guarded by the cached callable and by the cache holding a C call (no
+// compiled callee's state, no class a64_instantiate makes: both are borrowed, and the stub's), with
+// the cache's self (the function's module, or the class for its vectorcall). Both then test the
+// recursion limit and call the C entry with self and the argument (METH_O), NULL (METH_NOARGS) or
+// the argument vector (METH_FASTCALL, a vectorcall, METH_VARARGS through a64_varargs_method) and
+// the cache's entry_context, release the references and handle a set eval breaker after the call.
+// Anything else, an empty cache included, is `slow`: the stub's call with this cache, which
+// fills it.
+void Lowerer::InlineCCall(const Instr& in, runtime::CCallCache* cache, bool method, int slow) {
   using runtime::CCallCache;
-  const Operand method = V(LirReg(in.args[0]));
-  const int self = LirReg(in.args[1]);
   const SiteRef c = SiteRefOf(cache);
+  const Operand callable = V(LirReg(in.args[method ? 0 : 1]));
   const int cached = LoadSite(c, offsetof(CCallCache, callable), Type::kPtr);
-  SlowIf(Cond::kNe, Type::kI64, method, V(cached), slow);
-  // NULL unless the cache holds a descriptor: no object's type matches it then.
-  const int self_type = LoadSite(c, offsetof(CCallCache, self_type), Type::kPtr);
-  const int type = Load(V(self), offsetof(PyObject, ob_type), Type::kPtr);
-  SlowIf(Cond::kNe, Type::kI64, V(type), V(self_type), slow);
+  SlowIf(Cond::kNe, Type::kI64, callable, V(cached), slow);
+  int self = -1;
+  if (method) {
+    self = LirReg(in.args[1]);
+    // NULL unless the cache holds a descriptor: no object's type matches it then.
+    const int self_type = LoadSite(c, offsetof(CCallCache, self_type), Type::kPtr);
+    const int type = Load(V(self), offsetof(PyObject, ob_type), Type::kPtr);
+    SlowIf(Cond::kNe, Type::kI64, V(type), V(self_type), slow);
+  } else {
+    // A LOAD_METHOD pair in the plain shape only: [NULL, function] (a module's function).
+    if (!IsNullReg(in.args[0])) {
+      SlowIf(Cond::kNe, Type::kI64, V(LirReg(in.args[0])), Operand::Imm(0), slow);
+    }
+    const int state = LoadSite(c, offsetof(CCallCache, state), Type::kPtr);
+    const int self_type = LoadSite(c, offsetof(CCallCache, self_type), Type::kPtr);
+    SlowIf(Cond::kNe, Type::kI64, V(Binary(lir::Op::kOr, V(state), V(self_type), Type::kI64)),
+           Operand::Imm(0), slow);
+    self = LoadSite(c, offsetof(CCallCache, self), Type::kPtr);
+  }
   Operand arg = Operand::Imm(0);  // METH_NOARGS, or METH_FASTCALL with no arguments
   if (in.args.size() > 2) {
     const int vector = Spill(std::vector<int>(in.args.begin() + 2, in.args.end()));
@@ -433,8 +453,8 @@ void Lowerer::InlineMethodDescriptorCall(const Instr& in, runtime::CCallCache* c
   Store(V(Binary(lir::Op::kAdd, V(after), Operand::Imm(1), Type::kI32)), V(tstate_),
         kRecursionRemaining, Type::kI32);
   for (size_t i = 2; i < in.args.size(); i++) Decref(LirReg(in.args[i]), false, in.bc);
-  Decref(self, false, in.bc);
-  ReleaseHeld(method);  // the cache holds the descriptor too
+  if (method) Decref(self, false, in.bc);  // the plain shape's self is the cache's, borrowed
+  ReleaseHeld(callable);                   // the cache holds the C function too
   const int dst = LirReg(in.dst);
   Mov(V(result), Type::kPtr, dst);
   const int breaker = Load(V(Mov(Imm(rt_.eval_breaker), Type::kPtr)), 0, Type::kI32);

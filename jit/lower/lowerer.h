@@ -452,7 +452,7 @@ class Lowerer {
   void InlineConversion(const Instr& in, uint64_t type, int slow);
   void InlineListAppend(const Instr& in, int slow);
   void AppendInPlace(Operand list, Operand item, bool incref, int slow);
-  void InlineMethodDescriptorCall(const Instr& in, runtime::CCallCache* cache, int slow);
+  void InlineCCall(const Instr& in, runtime::CCallCache* cache, bool method, int slow);
   int CallThrough(int target, lir::Operands args);
 
   // ---- sequences.cc ----
