@@ -31,11 +31,11 @@ enum class KnownCall : uint8_t {
   // descriptor the site's CCallCache holds, called through its C entry
   // (PRECALL_NO_KW_METHOD_DESCRIPTOR_{NOARGS,O,FAST}) without the call stub.
   kMethodDescriptor,
-  // f(args) with at most two arguments, where the interpreter specialised the site to a
-  // builtin C function or class (Feedback::kCFunction: `min(a, b)`, `abs(x)`, `tuple(xs)`,
-  // and `math.floor(x)`, whose LOAD_METHOD pair on a module is [NULL, function]): the one the
-  // site's CCallCache holds, called through its C entry or vectorcall
-  // (PRECALL_NO_KW_BUILTIN_{O,FAST}, PRECALL_BUILTIN_CLASS) without the call stub.
+  // f(args) with at most two arguments and no LOAD_METHOD pair, where the interpreter
+  // specialised the site to a builtin C function or class (Feedback::kCFunction: `abs(x)`,
+  // `getattr(o, name)`, `range(n)`): the one the site's CCallCache holds, called through its C
+  // entry or vectorcall (PRECALL_NO_KW_BUILTIN_{O,FAST}, PRECALL_BUILTIN_CLASS) without the
+  // call stub.
   kCFunction,
 };
 

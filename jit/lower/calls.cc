@@ -396,13 +396,13 @@ void Lowerer::AppendInPlace(Operand list, Operand item, bool incref, int slow) {
 // 65 guest instructions a call). `method`: a method descriptor (KnownCall::kMethodDescriptor)
 // called with LOAD_METHOD's pair, guarded by the cached descriptor and self's exact type
 // (3.11's PRECALL_NO_KW_METHOD_DESCRIPTOR_* test the same). Else a builtin C function or class
-// (KnownCall::kCFunction) called in the plain shape [NULL, callable, args...] (a LOAD_METHOD
-// pair tested for it), guarded by the cached callable and by the cache holding a C call (no
-// compiled callee's state, no class a64_instantiate makes: both are borrowed, and the stub's), with
-// the cache's self (the function's module, or the class for its vectorcall). Both then test the
-// recursion limit and call the C entry with self and the argument (METH_O), NULL (METH_NOARGS) or
-// the argument vector (METH_FASTCALL, a vectorcall, METH_VARARGS through a64_varargs_method) and
-// the cache's entry_context, release the references and handle a set eval breaker after the call.
+// (KnownCall::kCFunction) called in the plain shape [NULL, callable, args...], guarded by the
+// cached callable and by the cache holding a C call (no compiled callee's state and no class
+// a64_instantiate makes: both are borrowed, and the stub's), with the cache's self (the
+// function's module, or the class for its vectorcall). Both then test the recursion limit and
+// call the C entry with self and the argument (METH_O), NULL (METH_NOARGS) or the argument
+// vector (METH_FASTCALL, a vectorcall, METH_VARARGS through a64_varargs_method) and the
+// cache's entry_context, release the references and handle a set eval breaker after the call.
 // Anything else, an empty cache included, is `slow`: the stub's call with this cache, which
 // fills it.
 void Lowerer::InlineCCall(const Instr& in, runtime::CCallCache* cache, bool method, int slow) {
@@ -419,10 +419,6 @@ void Lowerer::InlineCCall(const Instr& in, runtime::CCallCache* cache, bool meth
     const int type = Load(V(self), offsetof(PyObject, ob_type), Type::kPtr);
     SlowIf(Cond::kNe, Type::kI64, V(type), V(self_type), slow);
   } else {
-    // A LOAD_METHOD pair in the plain shape only: [NULL, function] (a module's function).
-    if (!IsNullReg(in.args[0])) {
-      SlowIf(Cond::kNe, Type::kI64, V(LirReg(in.args[0])), Operand::Imm(0), slow);
-    }
     const int state = LoadSite(c, offsetof(CCallCache, state), Type::kPtr);
     const int self_type = LoadSite(c, offsetof(CCallCache, self_type), Type::kPtr);
     SlowIf(Cond::kNe, Type::kI64, V(Binary(lir::Op::kOr, V(state), V(self_type), Type::kI64)),

@@ -4,13 +4,13 @@
 # C calls whose sites 3.11's interpreter specialised before the compile (PRECALL_NO_KW_BUILTIN_O
 # and _FAST, PRECALL_BUILTIN_FAST_WITH_KEYWORDS, PRECALL_BUILTIN_CLASS, and the method
 # descriptor forms), which compiled code then makes inline for what the site cached
-# (jit/hir/known_calls.h kCFunction, kMethodDescriptor): builtins by global name, a module's
-# function through LOAD_METHOD's [NULL, function] pair, a builtin held in an instance's
-# attribute, builtin classes called through their vectorcall, and C methods whose names the
-# name hints do not list. Then what the guards send to the call stub: another callable at the
-# site, a Python function, a global that shadows the builtin, a class that gives the
-# LOAD_METHOD site a real method pair. Errors raised by the C function, and the references of
-# the arguments and the callable, counted on marker objects.
+# (jit/hir/known_calls.h kCFunction, kMethodDescriptor): builtins by global name, builtin
+# classes called through their vectorcall, and C methods whose names the name hints do not
+# list; beside them, the LOAD_METHOD pairs [NULL, function] that stay with the call stub (a
+# module's function, a builtin held in an instance's attribute). Then what the guards send to
+# the call stub: another callable at the site, a Python function, a global that shadows the
+# builtin, a class that gives the LOAD_METHOD site a real method pair. Errors raised by the C
+# function, and the references of the arguments and the callable, counted on marker objects.
 import builtins
 import math
 import re
