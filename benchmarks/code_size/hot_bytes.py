@@ -86,12 +86,10 @@ def asm_lines(dump_path):
     return lines
 
 
-def refcount_offsets(dump_path, kinds=None):
-    """Offsets of the increfs (ldr, add #1, str) and decrefs (ldr, sub #1, str, and the
-    cbz/cbnz on the count when it follows) of a dump's asm. With `kinds`, a dict, also each
-    offset's kind ("incref" or "decref") in it."""
-    lines = asm_lines(dump_path)
-    found = set()
+def refcount_kinds(lines):
+    """{offset: "incref" or "decref"} over asm `lines` (asm_lines): the increfs (ldr, add #1,
+    str) and decrefs (ldr, sub #1, str, and the cbz/cbnz on the count when it follows)."""
+    kinds = {}
     for i in range(len(lines) - 2):
         m = LOAD.match(lines[i][1])
         if not m:
@@ -104,10 +102,13 @@ def refcount_offsets(dump_path, kinds=None):
                 after = lines[i + 3][1] if i + 3 < len(lines) else ""
                 if op == "sub" and re.match(rf"cbn?z {reg}, ", after):
                     span.append(lines[i + 3][0])
-                found.update(span)
-                if kinds is not None:
-                    kinds.update((off, "incref" if op == "add" else "decref") for off in span)
-    return found
+                kinds.update((off, "incref" if op == "add" else "decref") for off in span)
+    return kinds
+
+
+def refcount_offsets(dump_path):
+    """Offsets of the increfs and decrefs of a dump's asm (refcount_kinds)."""
+    return set(refcount_kinds(asm_lines(dump_path)))
 
 
 # The entry and exit of a compiled function: saving and restoring callee-saved registers and
@@ -145,17 +146,16 @@ def print_mix(functions, counts, dumps, stubs):
         if name not in dumps:
             mix["no dump"] += sum(counts[a] for a in range(start, end, 4))
             continue
-        kinds = {}
-        refcount_offsets(dumps[name], kinds)
-        for off, instruction in asm_lines(dumps[name]):
+        lines = asm_lines(dumps[name])
+        kinds = refcount_kinds(lines)
+        for off, instruction in lines:
             kind = kinds.get(off) or instruction_kind(instruction)
             mix[kind] += counts[start + off]
     total = sum(mix.values())
     print("| kind | instructions run | share |")
     print("|---|---|---|")
-    for kind in KINDS + ("no dump",):
-        if mix[kind] or kind in KINDS:
-            print(f"| {kind} | {mix[kind]:,} | {100 * mix[kind] / total if total else 0:.1f}% |")
+    for kind in KINDS + (("no dump",) if mix["no dump"] else ()):
+        print(f"| {kind} | {mix[kind]:,} | {100 * mix[kind] / total if total else 0:.1f}% |")
     print(f"| compiled functions | {total:,} | 100% |")
     print()
     print("| stub | instructions run | against the compiled functions' |")

@@ -27,7 +27,7 @@ enum class KnownCall : uint8_t {
   kStrOf,       // str(x): x itself if an exact str, else PyObject_Str (PRECALL_NO_KW_STR_1)
   // obj.name(args) with at most two arguments, where the name is one builtin types' methods
   // have (kBuiltinMethodNames) or 3.11's interpreter specialised the site to a method
-  // descriptor (Feedback::kMethodDescriptor: `m.group(1)`, `pattern.match(s)`): the C method
+  // descriptor (Feedback::kMethodDescriptor: `m.end()`, `n.bit_length()`): the C method
   // descriptor the site's CCallCache holds, called through its C entry
   // (PRECALL_NO_KW_METHOD_DESCRIPTOR_{NOARGS,O,FAST}) without the call stub.
   kMethodDescriptor,
