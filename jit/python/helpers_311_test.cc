@@ -385,8 +385,8 @@ TEST_F(Helpers311, GetLen) {
 }
 
 // Values at each edge of a64_box_int's cases: the small ints (the interpreter's own
-// singletons), one digit (made by the runtime: a new object, one reference), and past one
-// digit (2**30 and beyond, through PyLong_FromLongLong).
+// singletons), one digit and two digits (made by the runtime: a new object, one reference),
+// and past two digits (2**60 and beyond, through PyLong_FromLongLong).
 constexpr int64_t kBoxIntEdges[] = {0,
                                     -5,
                                     256,
@@ -398,18 +398,28 @@ constexpr int64_t kBoxIntEdges[] = {0,
                                     -((1 << 30) - 1),
                                     int64_t{1} << 30,
                                     -(int64_t{1} << 30),
+                                    (int64_t{1} << 60) - 1,
+                                    -((int64_t{1} << 60) - 1),
+                                    int64_t{1} << 60,
+                                    -(int64_t{1} << 60),
                                     INT64_MAX,
                                     INT64_MIN};
 
 // a64_box_int(v) is PyLong_FromLongLong(v): equal, of the same size, the same object for a
 // small int, else a new one with one reference. With `from_free_list`, a dead one-digit int
-// is on the free list first, so that the values take its path where they may.
+// and a dead two-digit int are on the free lists first, so that the values take their path
+// where they may; without, the lists are emptied first.
 void ExpectBoxesLikeStock(bool from_free_list) {
   for (const int64_t v : kBoxIntEdges) {
-    if (from_free_list) {
-      PyObject* dead = PyLong_FromLong(777777);
-      Py_SET_REFCNT(dead, 0);  // its last reference released, as compiled code's Decref does
-      a64_dealloc(dead);
+    std::vector<PyObject*> taken;  // blocks off the free lists, until the values are boxed
+    for (const int64_t dead_value : {int64_t{777777}, int64_t{777777} << 30}) {
+      if (from_free_list) {
+        PyObject* dead = PyLong_FromLongLong(dead_value);
+        Py_SET_REFCNT(dead, 0);  // its last reference released, as compiled code's Decref does
+        a64_dealloc(dead);
+      } else {
+        for (int i = 0; i < 200; i++) taken.push_back(a64_box_int(dead_value));
+      }
     }
     PyObject* boxed = a64_box_int(v);
     PyObject* stock = PyLong_FromLongLong(v);
@@ -425,6 +435,7 @@ void ExpectBoxesLikeStock(bool from_free_list) {
     }
     Py_DECREF(boxed);
     Py_DECREF(stock);
+    for (PyObject* obj : taken) Py_DECREF(obj);
   }
 }
 

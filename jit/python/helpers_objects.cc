@@ -537,38 +537,70 @@ A64JIT_HELPER_INLINE PyObject* MakeMediumInt(void* block, int64_t v) {
   return reinterpret_cast<PyObject*>(obj);
 }
 
-// The int v from the two-digit free list when v needs two digits (2**30 <= |v| < 2**60) and the
-// list has a block; else from PyLong_FromLongLong (small ints are its singletons).
-PyObject* TwoDigitInt(int64_t v) {
-  constexpr uint64_t kLow = uint64_t{1} << PyLong_SHIFT, kHigh = uint64_t{1} << 2 * PyLong_SHIFT;
-  const uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
-  IntFreeList& list = g_two_digit_free_list;
-  if (list.head == nullptr || magnitude < kLow || magnitude >= kHigh) {
-    return PyLong_FromLongLong(v);
-  }
-  PyLongObject* obj = NewInt(Pop(list));
+// `block` (room for two digits) made the int v, whose magnitude needs two digits (TwoDigitInt).
+A64JIT_HELPER_INLINE PyObject* MakeTwoDigitInt(void* block, int64_t v, uint64_t magnitude) {
+  PyLongObject* obj = NewInt(block);
   Py_SET_SIZE(obj, v < 0 ? -2 : 2);
   obj->ob_digit[0] = static_cast<digit>(magnitude & PyLong_MASK);
   obj->ob_digit[1] = static_cast<digit>(magnitude >> PyLong_SHIFT);
   return reinterpret_cast<PyObject*>(obj);
 }
 
-// a64_box_int's way for everything but a one-digit int the free list has a block for: a
-// small int, a bigger one, tracemalloc tracing, or an empty list. Out of line, so that the
-// common case needs no stack frame.
-__attribute__((noinline)) PyObject* BoxIntSlow(int64_t v) {
+// |v|, as an unsigned value (INT64_MIN's too).
+A64JIT_HELPER_INLINE uint64_t Magnitude(int64_t v) {
+  return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+}
+
+// Whether a magnitude needs exactly two digits: 2**30 <= m < 2**60, one unsigned compare.
+A64JIT_HELPER_INLINE bool TwoDigitMagnitude(uint64_t m) {
+  constexpr uint64_t kLow = uint64_t{1} << PyLong_SHIFT, kHigh = uint64_t{1} << 2 * PyLong_SHIFT;
+  return m - kLow < kHigh - kLow;
+}
+
+// The small int 0 (interp_state.h): the int v of -5 to 256 is `g_small_int_zero + v`.
+PyLongObject* const g_small_int_zero = reinterpret_cast<PyLongObject*>(SmallIntZeroObject());
+
+// Whether v is one of the small ints, one unsigned compare.
+A64JIT_HELPER_INLINE bool SmallInt(int64_t v) { return static_cast<uint64_t>(v + 5) <= 261; }
+
+// a64_box_int's ways when the free list for v's digits has no block, or tracemalloc traces: a
+// new block (one or two digits both take 32 bytes, as _PyLong_New(2) allocates). Out of line,
+// so that a64_box_int needs no stack frame; each for one kind of value, so that none tests it
+// again.
+constexpr size_t kTwoDigitBlock = offsetof(PyLongObject, ob_digit) + 2 * sizeof(digit);
+static_assert(sizeof(PyLongObject) >= kTwoDigitBlock, "a one-digit int's block holds two digits");
+
+__attribute__((noinline)) PyObject* NewMediumInt(int64_t v) {
   if (*g_tracemalloc_tracing != 0) return PyLong_FromLongLong(v);
-  if (!MediumInt(v)) return TwoDigitInt(v);
-  void* block = PyObject_Malloc(sizeof(PyLongObject));
+  void* block = PyObject_Malloc(kTwoDigitBlock);
   return block != nullptr ? MakeMediumInt(block, v) : PyErr_NoMemory();
+}
+
+__attribute__((noinline)) PyObject* NewTwoDigitInt(int64_t v, uint64_t magnitude) {
+  if (*g_tracemalloc_tracing != 0) return PyLong_FromLongLong(v);
+  void* block = PyObject_Malloc(kTwoDigitBlock);
+  return block != nullptr ? MakeTwoDigitInt(block, v, magnitude) : PyErr_NoMemory();
 }
 
 }  // namespace
 
+// Ints of one or two digits come from the runtime's free lists (a64_dealloc fills them), the
+// small ints are the singletons, all without a stack frame: a two-digit int took about 55
+// guest instructions through a frame and repeated tests, and takes about 25. The tests go
+// from the most frequent kind of value (one digit) to the least; bigger ints are
+// PyLong_FromLongLong's.
 PyObject* a64_box_int(int64_t v) {
-  IntFreeList& list = g_int_free_list;
-  if (list.head == nullptr || !MediumInt(v) || *g_tracemalloc_tracing != 0) return BoxIntSlow(v);
-  return MakeMediumInt(Pop(list), v);
+  if (MediumInt(v)) {
+    if (g_int_free_list.head == nullptr || *g_tracemalloc_tracing != 0) return NewMediumInt(v);
+    return MakeMediumInt(Pop(g_int_free_list), v);
+  }
+  if (SmallInt(v)) return Py_NewRef(reinterpret_cast<PyObject*>(g_small_int_zero + v));
+  const uint64_t magnitude = Magnitude(v);
+  if (!TwoDigitMagnitude(magnitude)) return PyLong_FromLongLong(v);
+  if (g_two_digit_free_list.head == nullptr || *g_tracemalloc_tracing != 0) {
+    return NewTwoDigitInt(v, magnitude);
+  }
+  return MakeTwoDigitInt(Pop(g_two_digit_free_list), v, magnitude);
 }
 
 PyObject* a64_box_int_reusing(int64_t v, PyObject** slot) {

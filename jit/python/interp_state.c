@@ -32,6 +32,10 @@ const void* TracemallocTracingAddress(void) {
   return &_Py_tracemalloc_config.tracing;
 }
 
+PyObject* SmallIntZeroObject(void) {
+  return (PyObject*)&_PyRuntime.global_objects.singletons.small_ints[_PY_NSMALLNEGINTS];
+}
+
 const void* CurrentThreadStateAddress(void) {
   return &_PyRuntime.gilstate.tstate_current._value;
 }

@@ -56,6 +56,10 @@ extern const struct FloatFreeListFacts kFloatFreeListFacts;
 // reported (_Py_NewReference), so a float is not taken from the free list inline.
 const void* TracemallocTracingAddress(void);
 
+// The int 0 among 3.11's small ints (_PyRuntime's static array from -5 to 256: the int v is
+// at this address plus v objects). Static data, there before Python starts.
+PyObject* SmallIntZeroObject(void);
+
 // _PyRuntime.gilstate.tstate_current (an _Py_atomic_address): the thread state holding the
 // GIL, what PyThreadState_Get returns (and checks for NULL) and _PyThreadState_GET reads.
 const void* CurrentThreadStateAddress(void);
