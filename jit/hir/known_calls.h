@@ -1,6 +1,7 @@
 // Calls that lowering makes inline, as CPython 3.11's specialising interpreter does with
-// PRECALL_NO_KW_LEN, PRECALL_NO_KW_ISINSTANCE, PRECALL_NO_KW_LIST_APPEND and PRECALL_NO_KW_STR_1
-// (and for ord, chr and int, what their C functions do). A site is recognised by its shape: what
+// PRECALL_NO_KW_LEN, PRECALL_NO_KW_ISINSTANCE, PRECALL_NO_KW_LIST_APPEND, PRECALL_NO_KW_STR_1,
+// PRECALL_NO_KW_TUPLE_1 and PRECALL_NO_KW_TYPE_1 (and for ord, chr and int, what their C
+// functions do). A site is recognised by its shape: what
 // loaded the callable (LOAD_GLOBAL of a name, or LOAD_METHOD of a name) and how many arguments it
 // passes. The name is only a hint: the inline path is guarded at run time by the callable's
 // identity (the builtin `len`, the descriptor `list.append`), and any other callable, or an
@@ -25,6 +26,8 @@ enum class KnownCall : uint8_t {
   kChr,         // chr(i) for 0 <= i < 128: the interpreter's one-character ASCII str
   kIntOf,       // int(x): x itself if an exact int, else PyNumber_Long without the type call
   kStrOf,       // str(x): x itself if an exact str, else PyObject_Str (PRECALL_NO_KW_STR_1)
+  kTupleOf,     // tuple(x): x itself if an exact tuple, else PySequence_Tuple (..._TUPLE_1)
+  kTypeOf,      // type(x): x's type (PRECALL_NO_KW_TYPE_1)
   // obj.name(args) with at most two arguments, where the name is one builtin types' methods
   // have (kBuiltinMethodNames) or 3.11's interpreter specialised the site to a method
   // descriptor (Feedback::kMethodDescriptor: `m.end()`, `n.bit_length()`): the C method
@@ -56,6 +59,8 @@ inline constexpr KnownCallRule kKnownCallRules[] = {
   {"chr",          false,  1,    KnownCall::kChr},
   {"int",          false,  1,    KnownCall::kIntOf},
   {"str",          false,  1,    KnownCall::kStrOf},
+  {"tuple",        false,  1,    KnownCall::kTupleOf},
+  {"type",         false,  1,    KnownCall::kTypeOf},
 };
 // clang-format on
 

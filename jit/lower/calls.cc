@@ -87,6 +87,10 @@ bool Lowerer::KnownCallInline(KnownCall known) const {
       return rt_.py_long_type != 0;
     case KnownCall::kStrOf:
       return rt_.py_str_type != 0;
+    case KnownCall::kTupleOf:
+      return rt_.py_tuple_type != 0;
+    case KnownCall::kTypeOf:
+      return rt_.py_type_type != 0;
   }
   return false;
 }
@@ -114,6 +118,10 @@ void Lowerer::LowerKnownCall(const Instr& in, KnownCall known, int slow) {
       return InlineConversion(in, rt_.py_long_type, slow);
     case KnownCall::kStrOf:
       return InlineConversion(in, rt_.py_str_type, slow);
+    case KnownCall::kTupleOf:
+      return InlineConversion(in, rt_.py_tuple_type, slow);
+    case KnownCall::kTypeOf:
+      return InlineTypeOf(in, slow);
   }
 }
 
@@ -333,10 +341,11 @@ void Lowerer::InlineIsInstance(const Instr& in, int slow) {
   Incref(V(LirReg(in.dst)));
 }
 
-// int(x) or str(x), `type` being the callable expected (&PyLong_Type, &PyUnicode_Type; a
-// static type, never freed): x itself when it is exactly of that type (its reference is
-// the result), else the conversion the type's tp_new makes of one positional argument
-// (a64_int_of, PyObject_Str), without the argument tuple and parsing of a type call.
+// int(x), str(x) or tuple(x), `type` being the callable expected (&PyLong_Type,
+// &PyUnicode_Type, &PyTuple_Type; a static type, never freed): x itself when it is exactly of
+// that type (its reference is the result), else the conversion the type's constructor makes of
+// one positional argument (a64_int_of, PyObject_Str, PySequence_Tuple), without the type call's
+// dispatch and argument parsing.
 void Lowerer::InlineConversion(const Instr& in, uint64_t type, int slow) {
   const Operand callable = V(LirReg(in.args[1]));
   const int x = LirReg(in.args[2]), dst = LirReg(in.dst);
@@ -351,6 +360,8 @@ void Lowerer::InlineConversion(const Instr& in, uint64_t type, int slow) {
   SetPrevInstr(in.bc);
   if (type == rt_.py_long_type) {
     Call(Helper::a64_int_of, {V(tstate_), V(x)}, dst);
+  } else if (type == rt_.py_tuple_type) {
+    Call(Helper::PySequence_Tuple, {V(x)}, dst);
   } else {
     Call(Helper::PyObject_Str, {V(x)}, dst);
   }
@@ -359,6 +370,19 @@ void Lowerer::InlineConversion(const Instr& in, uint64_t type, int slow) {
   cur_ = done;
   ReleaseHeld(callable);
   DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));  // the references are released
+}
+
+// type(x), the callable being `type` itself: x's type with a new reference, taken before x's
+// reference goes (x may hold the last one to a heap type), as PRECALL_NO_KW_TYPE_1 does. No
+// call, so no eval breaker test, as that instruction makes none.
+void Lowerer::InlineTypeOf(const Instr& in, int slow) {
+  const Operand callable = V(LirReg(in.args[1]));
+  const int x = LirReg(in.args[2]), dst = LirReg(in.dst);
+  SlowIf(Cond::kNe, Type::kI64, callable, Imm(rt_.py_type_type), slow);
+  Load(V(x), offsetof(PyObject, ob_type), Type::kPtr, dst);
+  Incref(V(dst));
+  Decref(x, false, in.bc);
+  ReleaseHeld(callable);
 }
 
 // list.append(x) on an exact list with room for one more item (3.11's

@@ -450,6 +450,7 @@ class Lowerer {
   void AsciiChar(int code, int dst);
   void InlineIsInstance(const Instr& in, int slow);
   void InlineConversion(const Instr& in, uint64_t type, int slow);
+  void InlineTypeOf(const Instr& in, int slow);
   void InlineListAppend(const Instr& in, int slow);
   void AppendInPlace(Operand list, Operand item, bool incref, int slow);
   void InlineCCall(const Instr& in, runtime::CCallCache* cache, bool method, int slow);

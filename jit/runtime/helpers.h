@@ -142,6 +142,7 @@ struct _PyInterpreterFrame;
   X(PyObject_DelItem,               kNone, kNegative)   \
   X(PyObject_GetAttr,               kNone, kNull)       \
   X(PyObject_Str,                   kNone, kNull)       \
+  X(PySequence_Tuple,               kNone, kNull)       \
   X(PyObject_SetAttr,               kNone, kNegative)   \
   X(PyObject_RichCompare,           kNone, kNull)       \
   X(PyObject_GetItem,               kNone, kNull)       \
