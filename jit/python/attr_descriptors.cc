@@ -69,7 +69,8 @@ DescrEntry DescrEntryFor(PyObject* obj, PyObject* name) {
   if (descr == nullptr) return {};
   const uint32_t version = python::ValidVersionTag(type);
   if (Py_TYPE(descr)->tp_descr_get != nullptr && Py_TYPE(descr)->tp_descr_set != nullptr) {
-    return {version, DescrKind::kData, 0, 0, descr, nullptr};
+    const uint8_t property = Py_IS_TYPE(descr, &PyProperty_Type) ? 1 : 0;
+    return {version, DescrKind::kData, property, 0, descr, nullptr};
   }
   // A non-data descriptor or a plain value yields to the instance's own attribute: only
   // where the instance cannot have one.

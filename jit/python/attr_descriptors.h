@@ -81,9 +81,32 @@ AttrEntry SlotEntryFor(PyObject* obj, PyObject* name, bool store);
 // The entry for `obj.name`, or type_version 0 when none of DescrKind's cases holds.
 DescrEntry DescrEntryFor(PyObject* obj, PyObject* name);
 
+// 3.11's propertyobject (Objects/descrobject.c; no header declares it): the getter is the
+// first field after the object header. cpython311_facts_test checks the layout against
+// properties made by libpython.
+struct PropertyLayout {
+  PyObject ob_base;  // PyObject_HEAD
+  PyObject* prop_get;
+  PyObject* prop_set;
+  PyObject* prop_del;
+  PyObject* prop_doc;
+  PyObject* prop_name;
+  int getter_doc;
+};
+
+// The getter of an exact `property` object (borrowed; nullptr when it has none).
+inline PyObject* PropertyGetter(PyObject* property) {
+  return reinterpret_cast<PropertyLayout*>(property)->prop_get;
+}
+
 // `obj`'s attribute through `e` when e holds for obj: a new reference, or NULL with the
 // __get__'s exception. `*hit` false (and NULL returned) when e does not apply.
-inline PyObject* CachedDescrValue(PyObject* obj, const DescrEntry& e, bool* hit) {
+// An exact `property` (the entry says it is one) is read by `read_property(property, obj,
+// type)` instead, which must do what property's __get__ does (a helper that may call a compiled
+// getter itself).
+template <typename PropertyRead>
+inline PyObject* CachedDescrValue(PyObject* obj, const DescrEntry& e, bool* hit,
+                                  PropertyRead read_property) {
   *hit = false;
   if (e.type_version == 0) return nullptr;
   PyTypeObject* type = Py_TYPE(obj);
@@ -117,6 +140,8 @@ inline PyObject* CachedDescrValue(PyObject* obj, const DescrEntry& e, bool* hit)
   if (get == nullptr && e.kind == DescrKind::kData) return nullptr;
   *hit = true;
   if (get == nullptr) return Py_NewRef(descr);
+  // On the way of other data descriptors, the flag's load and branch alone.
+  if (__builtin_expect(e.property != 0, 0)) return read_property(descr, obj, owner);
   // Held during the call, as the generic path holds it: the getter may delete it from the
   // type.
   Py_INCREF(descr);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "jit/lower/object_layouts.h"
+#include "jit/python/attr_descriptors.h"
 #include "jit/python/code_info.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/runtime_state.h"
@@ -116,6 +117,32 @@ TEST_F(Python311, IntDeallocationOnlyFrees) {
   PyObject* medium = PyLong_FromLong(1000);
   EXPECT_EQ(Py_SIZE(medium), 1);
   Py_DECREF(medium);
+}
+
+// attr_descriptors.h's PropertyLayout is 3.11's propertyobject: a property made by libpython
+// (builtins.property(fget, fset, fdel, doc)) has its getter, setter and deleter in those fields,
+// its size is the type's, and a property without a getter has none there.
+TEST_F(Python311, PropertyLayoutIsPropertyObjects) {
+  PyObject* builtins = PyEval_GetBuiltins();
+  PyObject* abs_fn = PyDict_GetItemString(builtins, "abs");
+  PyObject* len_fn = PyDict_GetItemString(builtins, "len");
+  PyObject* repr_fn = PyDict_GetItemString(builtins, "repr");
+  ASSERT_NE(abs_fn, nullptr);
+  PyObject* prop = PyObject_CallFunction(reinterpret_cast<PyObject*>(&PyProperty_Type), "OOOs",
+                                         abs_fn, len_fn, repr_fn, "doc");
+  ASSERT_NE(prop, nullptr);
+  EXPECT_EQ(PyProperty_Type.tp_basicsize,
+            static_cast<Py_ssize_t>(sizeof(a64jit::runtime::PropertyLayout)));
+  EXPECT_EQ(a64jit::runtime::PropertyGetter(prop), abs_fn);
+  auto* layout = reinterpret_cast<a64jit::runtime::PropertyLayout*>(prop);
+  EXPECT_EQ(layout->prop_set, len_fn);
+  EXPECT_EQ(layout->prop_del, repr_fn);
+  Py_DECREF(prop);
+  PyObject* setter_only =
+      PyObject_CallFunction(reinterpret_cast<PyObject*>(&PyProperty_Type), "OO", Py_None, len_fn);
+  ASSERT_NE(setter_only, nullptr);
+  EXPECT_EQ(a64jit::runtime::PropertyGetter(setter_only), nullptr);  // None: no getter
+  Py_DECREF(setter_only);
 }
 
 // interp_state.h's CurrentThreadState reads the slot PyThreadState_Get reads, on the main

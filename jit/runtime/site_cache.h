@@ -128,7 +128,9 @@ enum class DescrKind : uint8_t {
 struct DescrEntry {
   uint32_t type_version;  // of the object's type (kClassAttr: of the class); 0: empty
   DescrKind kind;
-  uint8_t unused;
+  // kData: 1 when the descriptor is an exact `property` (whose getter the helper may call
+  // itself), else 0.
+  uint8_t property;
   uint16_t nentries;  // kTypeAttr with shared keys: their length
   void* descr;        // borrowed from the type's MRO; its __get__ is read at each use
   // kTypeAttr: the type's shared keys, which its instances' inline values follow and which
