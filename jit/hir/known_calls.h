@@ -19,7 +19,7 @@ namespace a64jit::hir {
 
 enum class KnownCall : uint8_t {
   kNone,
-  kLen,         // len(x): an exact str, list or tuple's length
+  kLen,         // len(x): an exact str, list, tuple or dict's length, else PyObject_Size
   kIsInstance,  // isinstance(x, cls): PyObject_IsInstance without the builtin's parsing
   kListAppend,  // list.append(x) on an exact list with room: stored in place
   kOrd,         // ord(c) of a one-character ASCII str: one of the small ints

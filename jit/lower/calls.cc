@@ -133,32 +133,50 @@ void Lowerer::ReleaseHeld(Operand obj) {
   Store(V(rc), obj, 0, Type::kI64);
 }
 
-// len(x) for an exact list, tuple or (ready) str: their lengths are all the word after
-// the object header (ob_size, PyASCIIObject.length).
+// len(x), as 3.11's PRECALL_NO_KW_LEN makes it: for an exact list, tuple, dict or (ready) str
+// the word after the object header (ob_size, ma_used, PyASCIIObject.length), read inline; for
+// anything else PyObject_Size, called directly (a set, bytes, a class's __len__) instead of
+// through the call stub and the builtin's own call (about 100 instructions fewer).
 void Lowerer::InlineLen(const Instr& in, int slow) {
-  static_assert(offsetof(PyVarObject, ob_size) == 16 && offsetof(PyASCIIObject, length) == 16,
-                "one load reads the length of all three");
+  static_assert(offsetof(PyVarObject, ob_size) == 16 && offsetof(PyASCIIObject, length) == 16 &&
+                    offsetof(PyDictObject, ma_used) == 16,
+                "one load reads the length of all four");
   const Operand callable = V(LirReg(in.args[1]));
   const int x = LirReg(in.args[2]);
   SlowIf(Cond::kNe, Type::kI64, callable, Imm(rt_.builtin_len), slow);
   const int type = Load(V(x), offsetof(PyObject, ob_type), Type::kPtr);
-  const int have = NewBlock(), is_str = NewBlock(), not_str = NewBlock();
+  const int have = NewBlock(), is_str = NewBlock(), not_str = NewBlock(), other = ColdBlock();
+  const int boxed = NewBlock();
   Br(Cond::kEq, V(type), Imm(rt_.py_str_type), is_str, not_str);
   cur_ = is_str;
   const int state = Load(V(x), offsetof(PyASCIIObject, state), Type::kI32);
   const int ready = Binary(lir::Op::kAnd, V(state), Operand::Imm(StrReadyBit()), Type::kI32);
-  SlowIf(Cond::kEq, Type::kI32, V(ready), Operand::Imm(0), slow);
+  SlowIf(Cond::kEq, Type::kI32, V(ready), Operand::Imm(0), other);
   Jmp(have);
   cur_ = not_str;
-  const int not_list = NewBlock();
+  const int not_list = NewBlock(), not_tuple = NewBlock();
   Br(Cond::kEq, V(type), Imm(rt_.py_list_type), have, not_list);
   cur_ = not_list;
-  SlowIf(Cond::kNe, Type::kI64, V(type), Imm(rt_.py_tuple_type), slow);
-  Jmp(have);
+  Br(Cond::kEq, V(type), Imm(rt_.py_tuple_type), have, not_tuple);
+  cur_ = not_tuple;
+  if (rt_.py_dict_type != 0) {
+    Br(Cond::kEq, V(type), Imm(rt_.py_dict_type), have, other);
+  } else {
+    Jmp(other);
+  }
   cur_ = have;
   const int n = Load(V(x), offsetof(PyVarObject, ob_size), Type::kI64);
   Decref(x, false, in.bc);
   ReleaseHeld(callable);
+  Jmp(boxed);
+  cur_ = other;  // PyObject_Length's -1 is the error exit, with both references released
+  SetPrevInstr(in.bc);
+  Call(Helper::PyObject_Size, {V(x)}, n, Type::kI64);
+  Decref(x, false, in.bc);
+  ReleaseHeld(callable);
+  DeoptIf(in, Cond::kSlt, V(n), Operand::Imm(0));
+  Jmp(boxed);
+  cur_ = boxed;
   BoxInt(in, n);
 }
 

@@ -119,6 +119,7 @@ struct RuntimeAddresses {
   uint64_t py_str_type = 0;     // &PyUnicode_Type; 0: str (in)equality is not tested inline
   uint64_t py_module_type = 0;  // &PyModule_Type; 0: module attributes are not read inline
   uint64_t py_type_type = 0;    // &PyType_Type; 0: type(x) is not inline
+  uint64_t py_dict_type = 0;    // &PyDict_Type; 0: len(dict) is PyObject_Size's
   // The interpreter's float free list (object_layouts.h FloatFreeListLayout) and
   // _Py_tracemalloc_config.tracing; either 0: floats are boxed by PyFloat_FromDouble and
   // freed by a64_dealloc, not inline.

@@ -256,6 +256,7 @@ lower::RuntimeAddresses AddressesOf(PyCodeObject* code) {
   rt.py_str_type = reinterpret_cast<uint64_t>(&PyUnicode_Type);
   rt.py_module_type = reinterpret_cast<uint64_t>(&PyModule_Type);
   rt.py_type_type = reinterpret_cast<uint64_t>(&PyType_Type);
+  rt.py_dict_type = reinterpret_cast<uint64_t>(&PyDict_Type);
   rt.py_tuple_type = reinterpret_cast<uint64_t>(&PyTuple_Type);
   rt.py_list_iter_type = TypeIfSized<lower::SequenceIterLayout>(&PyListIter_Type);
   rt.py_tuple_iter_type = TypeIfSized<lower::SequenceIterLayout>(&PyTupleIter_Type);

@@ -143,6 +143,7 @@ struct _PyInterpreterFrame;
   X(PyObject_GetAttr,               kNone, kNull)       \
   X(PyObject_Str,                   kNone, kNull)       \
   X(PySequence_Tuple,               kNone, kNull)       \
+  X(PyObject_Size,                  kNone, kNegative)   \
   X(PyObject_SetAttr,               kNone, kNegative)   \
   X(PyObject_RichCompare,           kNone, kNull)       \
   X(PyObject_GetItem,               kNone, kNull)       \
