@@ -425,7 +425,12 @@ bool CEntryOf(PyObject* callable, Py_ssize_t nargs, CEntry* out) {
   } else {
     return false;
   }
-  // Exactly these flags: METH_METHOD (a defining class passed too) and METH_COEXIST are not.
+  // Exactly these flags, METH_METHOD (a defining class passed too) excluded. METH_COEXIST
+  // only says how the method went into its type's dict (beside a slot's wrapper: set's and
+  // dict's __contains__, dict's __getitem__), not how it is called: ignored. Rejected, such
+  // a bound method held in a local (difflib's `isbjunk = self.bjunk.__contains__`) missed its
+  // site's cache on every call.
+  flags &= ~METH_COEXIST;
   out->keywords = flags == (METH_FASTCALL | METH_KEYWORDS);
   out->fastcall = flags == METH_FASTCALL || out->keywords;
   return out->fastcall || (flags == METH_O && nargs == 1) || (flags == METH_NOARGS && nargs == 0);
