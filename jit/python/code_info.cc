@@ -205,11 +205,11 @@ uint64_t SingletonArrayAt0(long first, long last, int64_t stride, Make make) {
   return ok ? static_cast<uint64_t>(base) : 0;
 }
 
-// The int 0 among 3.11's small ints (_PyRuntime's array from -5 to 256), or 0.
+// The int 0 among 3.11's small ints: _PyRuntime's array of PyLongObject from -5 to 256, the
+// address the runtime's own boxing (a64_box_int) uses too (interp_state.h).
 uint64_t SmallIntZero() {
-  static const uint64_t zero = SingletonArrayAt0(lower::kSmallIntMin, lower::kSmallIntMax,
-                                                 lower::kSmallIntStride, PyLong_FromLong);
-  return zero;
+  static_assert(sizeof(PyLongObject) == lower::kSmallIntStride, "the small ints' stride");
+  return reinterpret_cast<uint64_t>(SmallIntZeroObject());
 }
 
 // chr(0) among 3.11's one-character ASCII strs (_Py_SINGLETON(strings).ascii), and the
