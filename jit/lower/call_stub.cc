@@ -348,8 +348,9 @@ bb47:
 bb48:   ; a user class with a Python __init__ (jit/python/instantiate.cc): a64_init_enter makes
         ; the object and pushes its compiled __init__'s frame with the object first, the frame
         ; then in sp[0] and the object in sp[1], and returns the entry; or 0 when it made the
-        ; whole call itself, the result (NULL on error) in sp[0]
-  %140:i64 = call @a64_init_enter(%0, %1, %2)
+        ; whole call itself, the result (NULL on error) in sp[0]. It keeps what it found about
+        ; the class in the site's cache %72 (CCallCache::init)
+  %140:i64 = call @a64_init_enter(%0, %1, %2, %72)
   %141:ptr = load [%1]
   br.i64 eq %140, 0, bb50, bb49
 bb49:   ; __init__ runs in its frame %141; a64_init_leave pops it and gives the object (NULL on

@@ -105,18 +105,52 @@ PyObject* a64_instantiate(PyObject* callable, PyObject* const* args, size_t narg
 
 namespace {
 
+// The compiled __init__ that calling `callable` runs, and its code's state (nullptr when the
+// state cache does not have it: EnterCompiledCall's way then), or false when this path does not
+// take it: not a class PythonInit takes, or an __init__ that is not compiled. From the site's
+// memo while it holds (site_cache.h's InitMemo: the tests PythonInit makes on every call, the
+// metaclass's; then the version tag, which stands for the rest); else found again and
+// remembered. The memo saved the class's __init__ lookup, the function's test and the state
+// cache's lookup: about 40 guest instructions of each instantiation.
+bool FindInit(PyObject* callable, CCallCache* cache, PyFunctionObject** init,
+              python::CodeState** state) {
+  if (!PyType_Check(callable)) return false;
+  auto* type = reinterpret_cast<PyTypeObject*>(callable);
+  InitMemo& memo = cache->init;
+  if (memo.version != 0 && python::ValidVersionTag(type) == memo.version &&
+      Py_TYPE(type)->tp_call == PyType_Type.tp_call) {
+    auto* func = static_cast<PyFunctionObject*>(memo.init);
+    if (func->func_code == memo.code && python::IsJitVectorcall(func->vectorcall)) {
+      *init = func;
+      *state = static_cast<python::CodeState*>(const_cast<void*>(memo.state));
+      return true;
+    }
+  }
+  PyObject* found = PythonInit(type);
+  if (found == nullptr || !python::IsCompiledFunction(found)) return false;
+  *init = reinterpret_cast<PyFunctionObject*>(found);
+  *state = python::CachedState(reinterpret_cast<PyCodeObject*>((*init)->func_code));
+  // A class without a valid tag now (its lookup could not give it one) is not remembered.
+  if (*state != nullptr) {
+    memo = InitMemo{python::ValidVersionTag(type), found, (*init)->func_code, *state};
+  }
+  return true;
+}
+
 // a64_init_enter inside its level of recursion: the entry of __init__'s pushed frame, or 0 with
 // the whole call made and its result in sp[0].
-uint64_t EnterInit(PyThreadState* ts, PyObject** sp, int64_t oparg) {
+uint64_t EnterInit(PyThreadState* ts, PyObject** sp, int64_t oparg, CCallCache* cache) {
   PyObject* callable = sp[1];
   auto* type = reinterpret_cast<PyTypeObject*>(callable);
-  PyObject* init = PyType_Check(callable) ? PythonInit(type) : nullptr;
-  if (init == nullptr || !python::IsCompiledFunction(init)) {
+  PyFunctionObject* func = nullptr;
+  python::CodeState* st = nullptr;
+  if (!FindInit(callable, cache, &func, &st)) {
     // Not (or no longer) a class this path takes, or an __init__ not compiled: its C entry.
     sp[0] = a64_instantiate(callable, sp + 2, static_cast<size_t>(oparg), nullptr);
     ReleaseCall(sp, oparg);
     return 0;
   }
+  auto* init = reinterpret_cast<PyObject*>(func);
   Py_INCREF(init);  // the reference __init__'s frame takes; held across the allocation
   PyObject* self = NewObject(type);
   if (self == nullptr) {
@@ -132,8 +166,6 @@ uint64_t EnterInit(PyThreadState* ts, PyObject** sp, int64_t oparg) {
   // for a64_init_leave.
   Py_DECREF(callable);
   sp[1] = Py_NewRef(self);
-  auto* func = reinterpret_cast<PyFunctionObject*>(init);
-  python::CodeState* st = python::CachedState(reinterpret_cast<PyCodeObject*>(func->func_code));
   // The stub's own tests (call_stub.cc bb25-bb26), after the allocation, which may have run
   // code: its thread, tracing off, below the recursion limit, room on the data stack.
   if (ts == r.stub_thread && ts->recursion_remaining > 0 &&
@@ -157,7 +189,7 @@ uint64_t EnterInit(PyThreadState* ts, PyObject** sp, int64_t oparg) {
 
 }  // namespace
 
-uint64_t a64_init_enter(PyThreadState* ts, PyObject** sp, int64_t oparg) {
+uint64_t a64_init_enter(PyThreadState* ts, PyObject** sp, int64_t oparg, CCallCache* cache) {
   // Calling a class is a C call (3.11's _PyObject_MakeTpCall): a level of recursion of its
   // own, held until __init__ has returned (a64_init_leave).
   if (!python::EnterRecursiveCall(ts, " while calling a Python object")) {
@@ -165,7 +197,7 @@ uint64_t a64_init_enter(PyThreadState* ts, PyObject** sp, int64_t oparg) {
     sp[0] = nullptr;
     return 0;
   }
-  const uint64_t entry = EnterInit(ts, sp, oparg);
+  const uint64_t entry = EnterInit(ts, sp, oparg, cache);
   if (entry == 0) {  // a whole call made: its level given back, the eval breaker handled
     ts->recursion_remaining++;
     sp[0] = EvalBreakerAfterCall(ts, sp[0]);
@@ -180,7 +212,11 @@ PyObject* a64_init_leave(PyThreadState* ts, PyObject** sp, uint64_t result) {
                         : python::LeaveCompiledCall(ts, frame, result);
   ts->recursion_remaining++;
   // A set eval breaker is handled after the call, as after any C call (a signal handler may
-  // raise).
+  // raise). __init__'s None, the usual end, is released here (InitResult is out of line).
+  if (value == Py_None) {
+    Py_DECREF(value);
+    return EvalBreakerAfterCall(ts, sp[1]);
+  }
   return EvalBreakerAfterCall(ts, InitResult(sp[1], value));
 }
 

@@ -246,8 +246,9 @@ uint64_t a64_call_enter(PyThreadState* ts, PyObject** sp, uint64_t c_call_cache,
 // object and pushes its compiled __init__'s frame with the object and the arguments' references,
 // the frame then in sp[0] and the object in sp[1], and returns the entry to call as
 // entry(ts, frame), whose outcome goes to a64_init_leave. Otherwise makes the whole call and
-// returns 0 with the result (the object, or NULL on error) in sp[0].
-uint64_t a64_init_enter(PyThreadState* ts, PyObject** sp, int64_t oparg);
+// returns 0 with the result (the object, or NULL on error) in sp[0]. `cache`: the site's, whose
+// InitMemo it reads and fills.
+uint64_t a64_init_enter(PyThreadState* ts, PyObject** sp, int64_t oparg, CCallCache* cache);
 // What the entry a64_init_enter gave returned -> the object when __init__ returned None, else
 // NULL (with type_call's TypeError for another value); the frame is popped.
 PyObject* a64_init_leave(PyThreadState* ts, PyObject** sp, uint64_t result);

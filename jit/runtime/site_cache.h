@@ -195,6 +195,17 @@ static_assert(offsetof(AttrCache, module) == offsetof(MethodCache, module),
 // compares the callable and calls `entry(self, arg, nargs, entry_context)`: `arg` is the
 // argument vector for METH_FASTCALL, the one argument for METH_O and NULL for METH_NOARGS (a C
 // function taking two arguments ignores the third). a64_call_enter fills it on a miss.
+// A class's __init__ as a64_init_enter found it: valid while the class keeps the version tag
+// it had then (a tag is never reused, and the class gets a new one when its MRO's dicts or
+// slots change: its __init__, __new__ or __abstractmethods__), its metaclass still makes
+// instances as `type` does, and the function still has the code it had.
+struct InitMemo {
+  uint32_t version;   // the class's version tag when filled; 0: empty
+  void* init;         // its __init__, a function (borrowed: the class's MRO holds it)
+  void* code;         // that function's code when filled
+  const void* state;  // the code's compiled state (python::CodeState; compiled code is pinned)
+};
+
 struct CCallCache {
   // A C function: a strong reference (so the address is not reused). A user class made by
   // a64_instantiate (`entry`): borrowed, since that checks whatever it is called with (the
@@ -231,6 +242,9 @@ struct CCallCache {
   // vectorcall; for a method descriptor called through a trampoline (a64_varargs_method,
   // a64_defining_class_method), the descriptor, borrowed from `callable`.
   void* entry_context;
+  // For a class made by a64_instantiate: what a64_init_enter found calling it last
+  // (jit/python/instantiate.cc), so that the next call skips the search.
+  InitMemo init;
 };
 // a64_call_enter's cache argument: the cache's address, with this bit set when the site
 // calls LOAD_METHOD's [method, self] pair (and so looks for a method descriptor).
