@@ -85,7 +85,7 @@ bb4:   ; its C entry, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCR
   %91:i64 = load [%72 + $ccall_fastcall]
   %92:ptr = select %91, %87, %90
   %93:ptr = load [%72 + $ccall_entry]
-  %106:ptr = load [%72 + $ccall_context] ; NULL keyword names, or a trampoline's descriptor
+  %106:ptr = load [%72 + $ccall_context] ; NULL keyword names, or a trampoline's context
   %94:ptr = call *%93(%77, %92, %2, %106)
   %95:i32 = load [%0 + $ts_recursion_remaining]
   %95:i32 = add %95, 1

@@ -546,7 +546,9 @@ void DirectEntry(const CEntry& e, CCallCache* out, int* arity) {
 //   instructions a call); the cache holds a reference to it;
 // - another module's function (math.sqrt) or a bound C method (`d.get` held in a local): by
 //   its PyMethodDef, with no reference (it would keep the module or object alive past where
-//   stock releases it), self taken from each callable.
+//   stock releases it), self taken from each callable; its C entry, or for METH_VARARGS
+//   (`startswith = s.startswith`, `_elementtree.SubElement`) a trampoline
+//   (TrampolineFunctionEntry).
 bool CacheableEntry(PyObject* callable, int64_t oparg, bool method, CCallCache* out, int* arity) {
   if (!method && PyType_Check(callable)) {
     auto* type = reinterpret_cast<PyTypeObject*>(callable);
@@ -582,7 +584,7 @@ bool CacheableEntry(PyObject* callable, int64_t oparg, bool method, CCallCache* 
   const bool builtin =
       self == nullptr || (PyModule_Check(self) && PyModule_GetDict(self) == PyEval_GetBuiltins());
   if (!builtin) {
-    if (!direct) return false;
+    if (!direct) return TrampolineFunctionEntry(callable, out, arity);
     DirectEntry(e, out, arity);
     out->self = nullptr;
     out->method_def = reinterpret_cast<PyCFunctionObject*>(callable)->m_ml;

@@ -40,11 +40,11 @@ PyObject* FoundIndex(Py_ssize_t at, bool raise_if_missing) {
 
 template <Search kind>
 PyObject* a64_str_search(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
-                         PyObject* descriptor) {
+                         const PyMethodDef* def) {
   Py_ssize_t start = 0;
   Py_ssize_t end = 0;
   if (!PlainSearchArgs(args, nargs, &start, &end)) {
-    return a64_varargs_method(self, args, nargs, descriptor);
+    return a64_varargs_method(self, args, nargs, def);
   }
   PyObject* sub = args[0];
   switch (kind) {
@@ -84,14 +84,18 @@ const Method kMethods[] = {
 
 }  // namespace
 
-void* StrSearchEntry(PyMethodDescrObject* descr) {
-  // str's own METH_VARARGS methods only: a subclass's or another type's method of the same
+void* StrSearchEntry(const PyMethodDef* def) {
+  // str's own METH_VARARGS methods only (its static table, which its descriptors and the
+  // methods bound from them point into): a subclass's or another type's method of the same
   // name is some other function.
-  if (descr->d_common.d_type != &PyUnicode_Type || descr->d_method->ml_flags != METH_VARARGS) {
-    return nullptr;
+  if (def->ml_flags != METH_VARARGS) return nullptr;
+  bool own = false;
+  for (const PyMethodDef* d = PyUnicode_Type.tp_methods; d->ml_name != nullptr && !own; d++) {
+    own = d == def;
   }
+  if (!own) return nullptr;
   for (const Method& m : kMethods) {
-    if (std::strcmp(descr->d_method->ml_name, m.name) == 0) return m.entry;
+    if (std::strcmp(def->ml_name, m.name) == 0) return m.entry;
   }
   return nullptr;
 }

@@ -12,9 +12,10 @@
 
 namespace a64jit::runtime {
 
-// The entry for `descr` when it is one of str's search methods (called as the METH_VARARGS
-// trampoline is: self exactly a str, the descriptor as context); nullptr otherwise.
-void* StrSearchEntry(PyMethodDescrObject* descr);
+// The entry for `def` when it is one of str's own search methods (str's descriptor, or a
+// method bound from it: self a str), called as the METH_VARARGS trampoline is, with `def` as
+// context; nullptr otherwise.
+void* StrSearchEntry(const PyMethodDef* def);
 
 }  // namespace a64jit::runtime
 

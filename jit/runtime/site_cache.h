@@ -239,8 +239,9 @@ struct CCallCache {
   // Only compared, never followed.
   const void* rejected;
   // What `entry` takes as its fourth argument: nullptr (no keyword names) for a C entry or a
-  // vectorcall; for a method descriptor called through a trampoline (a64_varargs_method,
-  // a64_defining_class_method), the descriptor, borrowed from `callable`.
+  // vectorcall; for a function called through a trampoline (jit/python/method_trampolines.h),
+  // its PyMethodDef (a64_varargs_method, str's search methods: static) or, for
+  // a64_defining_class_method, the descriptor, borrowed from `callable`.
   void* entry_context;
   // For a class made by a64_instantiate: what a64_init_enter found calling it last
   // (jit/python/instantiate.cc), so that the next call skips the search.
