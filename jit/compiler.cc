@@ -14,7 +14,7 @@
 namespace a64jit::compiler {
 
 hir::Function BuildHir(const hir::CodeInfo& code, Decisions* decisions) {
-  hir::Function f = hir::Build(code);
+  hir::Function f = hir::Build(code, decisions);
   hir::RunPasses(f, decisions);
   return f;
 }

@@ -26,6 +26,7 @@ namespace a64jit {
 // clang-format off
 #define A64JIT_DECISION_KINDS(X) \
   X(HirBoundStore, "hir.bound-store") \
+  X(HirColdPath, "hir.cold-path") \
   X(HirDeadCode, "hir.dead-code") \
   X(HirFoldBoolBranch, "hir.fold-bool-branch") \
   X(HirFuseCompareTruth, "hir.fuse-compare-truth") \

@@ -46,7 +46,8 @@ namespace internal {
 // `catching`: exception handlers are translated, and instructions in a protected range
 // reach them in compiled code (FrameState::catch_block); else every exception leaves for
 // the interpreter, which runs the handlers.
-Builder::Builder(const CodeInfo& code, bool catching) : code_(code), catching_(catching) {
+Builder::Builder(const CodeInfo& code, bool catching, Decisions* decisions)
+    : code_(code), catching_(catching), decisions_(decisions) {
   f_.code = code;
   try {
     handlers_ = DecodeExceptionTable(code.exception_table);
@@ -101,7 +102,8 @@ void Builder::BuildResumable() {
 // (jit/python/loop_entry.h). Block 0 dispatches on prev_instr, as a generator's does: a call
 // (prev_instr before the first unit) starts at the top; a frame the interpreter stopped at a
 // loop header (the target of a backward jump, prev_instr on it) goes on from there with its
-// stack taken over. Headers behind an EXTENDED_ARG get no entry.
+// stack taken over. Headers behind an EXTENDED_ARG get no entry, nor cold ones (a ColdExit
+// would hand the frame straight back).
 void Builder::BuildWithLoopEntries() {
   Block dispatch;
   f_.blocks.push_back(dispatch);
@@ -112,6 +114,7 @@ void Builder::BuildWithLoopEntries() {
     const int header = FlowOf(in).jump;
     const bool backward = header >= 0 && header < in.start;
     if (backward && block_at_[static_cast<size_t>(header)] >= 0 &&
+        !IsCold(block_at_[static_cast<size_t>(header)]) &&
         (code_.code[static_cast<size_t>(header)] & 0xff) != EXTENDED_ARG &&
         std::find(f_.loop_entries.begin(), f_.loop_entries.end(), header) ==
             f_.loop_entries.end()) {
@@ -451,6 +454,7 @@ void Builder::Translate(int b) {
   const int in_depth = f_.blocks[static_cast<size_t>(b)].in_depth;
   stack_.clear();
   for (int k = 0; k < in_depth; k++) stack_.push_back(f_.StackReg(k));
+  if (LeaveIfCold(b, bc_start)) return;
   int unit = bc_start;
   kwnames_ = -1;
   for (;;) {
@@ -464,6 +468,43 @@ void Builder::Translate(int b) {
     if (!TranslateOne()) return;
     unit = insn_.next;
   }
+}
+
+// Whether the block from `bc_start` had not run when the function was compiled: its first
+// specialisable instruction (the first with an inline cache, before the block ends) is still
+// adaptive with its counter at 0 (CodeInfo::unrun). A block without one says nothing.
+bool Builder::Unrun(int bc_start) const {
+  // Not in a generator: a frame the interpreter suspended inside a cold block would resume
+  // there (EnterInterpreter) every time after, and its calls count generators made, not runs.
+  if (code_.unrun.empty() || IsGenerator(code_.flags)) return false;
+  for (int unit = bc_start;;) {
+    if (unit != bc_start && StartsBlock(unit)) return false;
+    const Insn in = Decode(unit);
+    if (InlineCacheUnits(in.opcode) > 0) {
+      return static_cast<size_t>(in.unit) < code_.unrun.size() &&
+             code_.unrun[static_cast<size_t>(in.unit)] != 0;
+    }
+    if (!FlowOf(in).falls_through || FlowOf(in).jump >= 0) return false;
+    unit = in.next;
+  }
+}
+
+// A block that had not run (Unrun) ends at once in a ColdExit: the interpreter runs it from
+// its first instruction with the stack as it comes in, as a deopt there would. So it costs
+// nothing to compile, and neither does what only it leads to; if it runs after all, that call
+// goes on in the interpreter (get_deopt_stats: "cold path"). Not the function's first block,
+// whatever quickening saw.
+bool Builder::LeaveIfCold(int b, int bc_start) {
+  if (bc_start <= 0 || !Unrun(bc_start) || !Take(decisions_, Decision::kHirColdPath, bc_start)) {
+    return false;
+  }
+  insn_ = Decode(bc_start);
+  Instr exit;
+  exit.op = Op::kColdExit;
+  EndWithState(std::move(exit), bc_start);
+  if (cold_.size() <= static_cast<size_t>(b)) cold_.resize(static_cast<size_t>(b) + 1, false);
+  cold_[static_cast<size_t>(b)] = true;
+  return true;
 }
 
 // Translates insn_ by its rule; false when it ended the block.
@@ -623,13 +664,13 @@ const Builder::Row* Builder::RowFor(int opcode) {
 
 }  // namespace internal
 
-Function Build(const CodeInfo& code) {
+Function Build(const CodeInfo& code, Decisions* decisions) {
   // A handler the builder cannot translate (an opcode only handlers use, like except*'s)
   // leaves the handlers to the interpreter, as before handlers were compiled.
   try {
-    return internal::Builder(code, true).Run();
+    return internal::Builder(code, true, decisions).Run();
   } catch (const Unsupported&) {
-    return internal::Builder(code, false).Run();
+    return internal::Builder(code, false, decisions).Run();
   }
 }
 

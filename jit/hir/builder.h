@@ -6,13 +6,16 @@
 #ifndef A64JIT_JIT_HIR_BUILDER_H_
 #define A64JIT_JIT_HIR_BUILDER_H_
 
+#include "jit/decisions.h"
 #include "jit/hir/hir.h"
 
 namespace a64jit::hir {
 
 // Throws Unsupported for an opcode the JIT does not handle (or generators, coroutines and
-// module-level code, which always stay interpreted).
-Function Build(const CodeInfo& code);
+// module-level code, which always stay interpreted). A block whose code had not run when
+// 3.11 quickened the function and since (CodeInfo::unrun) becomes a ColdExit to the
+// interpreter, one decision (hir.cold-path) each: what only such blocks lead to is not built.
+Function Build(const CodeInfo& code, Decisions* decisions = nullptr);
 
 // The code units one instruction occupies after its opcode (3.11's inline caches).
 int InlineCacheUnits(int opcode);

@@ -71,7 +71,7 @@ inline Flow FlowOf(const Insn& in) {
 
 class Builder {
  public:
-  Builder(const CodeInfo& code, bool catching);
+  Builder(const CodeInfo& code, bool catching, Decisions* decisions);
   Function Run();
 
  private:
@@ -137,6 +137,11 @@ class Builder {
   }
   void Translate(int b);
   bool TranslateOne();
+  bool Unrun(int bc_start) const;
+  bool LeaveIfCold(int b, int bc_start);
+  bool IsCold(int b) const {
+    return static_cast<size_t>(b) < cold_.size() && cold_[static_cast<size_t>(b)];
+  }
   void Branch(int c, bool jump_if, int jump_unit, int next_unit, int pop_on_fallthrough);
 
   // ---- rules_values.cc ----
@@ -215,6 +220,8 @@ class Builder {
 
   const CodeInfo& code_;
   const bool catching_;
+  Decisions* const decisions_;
+  std::vector<bool> cold_;  // by block: a ColdExit (LeaveIfCold)
   std::vector<ExceptionHandler> handlers_;
   std::map<int, int> landing_of_;  // 2 * handlers_ index (+ 1: re-raise) -> landing block
   Function f_;

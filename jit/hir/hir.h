@@ -114,6 +114,12 @@ struct CodeInfo {
   // Each code unit's opcode in the quickened code (co_code_adaptive) as it was when the
   // function was compiled, the type feedback (feedback.h); empty: none.
   std::vector<uint8_t> quickened;
+  // Per code unit, 1 where the quickened instruction is an adaptive one that has not run
+  // since quickening (3.11 quickens every specialisable instruction to its adaptive form with
+  // its counter at 0, and the first run specialises it or backs its counter off); empty: not
+  // quickened. The builder leaves blocks that begin with such code to the interpreter
+  // (ColdExit).
+  std::vector<uint8_t> unrun;
   std::vector<std::string> const_reprs;
   std::vector<std::string> names;
   // Per co_names entry, what the function's globals held under that name at compile time:

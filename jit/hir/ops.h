@@ -293,6 +293,8 @@ constexpr int kVariadic = -1;
   X(Return,           kNone,            true,  false, false, 1,         kTerminator, kNone)    \
   /* leave for the interpreter as the frame state says */                                      \
   X(Deopt,            kNone,            false, true,  false, 0,         kTerminator, kNone)    \
+  /* the same for a block that had not run when compiled (builder.h): its code is not built */ \
+  X(ColdExit,         kNone,            false, true,  false, 0,         kTerminator, kNone)    \
   /* suspend the generator: the state's stack into the frame, then return %a to the caller */  \
   X(Yield,            kNone,            true,  true,  false, 1,         kTerminator, kNone)    \
   /* hand the frame to the interpreter as it is (a resume point compiled code lacks) */        \

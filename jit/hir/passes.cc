@@ -180,7 +180,8 @@ bool Steals(Op op) { return InfoOf(op).steals; }
 // Terminators whose frame state's values go to the frame (it owns them afterwards), or to
 // the exception handler's landing block.
 bool HandsStackToFrame(Op op) {
-  return op == Op::kDeopt || op == Op::kYield || op == Op::kRaise || op == Op::kReraise;
+  return op == Op::kDeopt || op == Op::kColdExit || op == Op::kYield || op == Op::kRaise ||
+         op == Op::kReraise;
 }
 
 // One definition of a register within a block.

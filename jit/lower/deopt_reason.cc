@@ -18,6 +18,8 @@ const char* DeoptReasonName(DeoptReason reason) {
       return "left to the interpreter";
     case DeoptReason::kGenerator:
       return "generator";
+    case DeoptReason::kColdPath:
+      return "cold path";
     case DeoptReason::kTypeGuard:
       return "type guard";
   }
@@ -47,6 +49,8 @@ DeoptReason DeoptReasonFor(const hir::Op* op, hir::FrameState::Kind kind) {
       return DeoptReason::kTracing;
     case Op::kEnterInterpreter:
       return DeoptReason::kGenerator;
+    case Op::kColdExit:
+      return DeoptReason::kColdPath;
     default:
       return DeoptReason::kHelperDeclined;
   }

@@ -18,6 +18,7 @@ enum class DeoptReason : uint8_t {
   kTracing,         // sys.settrace / sys.setprofile switched on while compiled code ran
   kHelperDeclined,  // a helper left the instruction to the interpreter (a case it does not do)
   kGenerator,       // a generator frame the interpreter must finish (resume or close)
+  kColdPath,        // a block that had not run when the function was compiled (ColdExit)
   // An inline cache's type test failed and the site called its generic helper: not an exit
   // (compiled code goes on), counted by the helper.
   kTypeGuard,

@@ -383,7 +383,7 @@ void Lowerer::LowerTerminator(const Instr& in) {
               block_of_[static_cast<size_t>(in.targets[0])],
               block_of_[static_cast<size_t>(in.targets[1])]);
   }
-  if (in.op == Op::kDeopt) return EmitDeopt(in.state);
+  if (in.op == Op::kDeopt || in.op == Op::kColdExit) return EmitDeopt(in.state);
   if (hir::IsGenerator(f_.code.flags)) {
     // A return after the first unit (RETURN_GENERATOR's is that unit) leaves prev_instr at its
     // RETURN_VALUE, as the interpreter does: a frame object that outlives the frame shows

@@ -454,6 +454,10 @@ void Lowerer::Rule<Op::kDeopt>(const Instr& in) {
   LowerTerminator(in);
 }
 template <>
+void Lowerer::Rule<Op::kColdExit>(const Instr& in) {
+  LowerTerminator(in);
+}
+template <>
 void Lowerer::Rule<Op::kYield>(const Instr& in) {
   LowerYield(in);
 }

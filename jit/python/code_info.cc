@@ -1,6 +1,7 @@
 #include "jit/python/code_info.h"
 
 #include <internal/pycore_code.h>
+#include <opcode.h>
 
 #include <cstring>
 #include <stdexcept>
@@ -64,6 +65,26 @@ std::vector<std::string> Strings(PyObject* tuple) {
   return out;
 }
 
+// 3.11's adaptive forms: what quickening makes of each specialisable instruction.
+bool IsAdaptive(int opcode) {
+  switch (opcode) {
+    case BINARY_OP_ADAPTIVE:
+    case BINARY_SUBSCR_ADAPTIVE:
+    case CALL_ADAPTIVE:
+    case COMPARE_OP_ADAPTIVE:
+    case LOAD_ATTR_ADAPTIVE:
+    case LOAD_GLOBAL_ADAPTIVE:
+    case LOAD_METHOD_ADAPTIVE:
+    case PRECALL_ADAPTIVE:
+    case STORE_ATTR_ADAPTIVE:
+    case STORE_SUBSCR_ADAPTIVE:
+    case UNPACK_SEQUENCE_ADAPTIVE:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 hir::CodeInfo CodeInfoOf(PyCodeObject* code, const std::string& module, PyObject* globals) {
@@ -81,8 +102,12 @@ hir::CodeInfo CodeInfoOf(PyCodeObject* code, const std::string& module, PyObject
   if (code->co_warmup == 0) {
     const _Py_CODEUNIT* quickened = _PyCode_CODE(code);
     info.quickened.resize(static_cast<size_t>(n));
+    info.unrun.resize(static_cast<size_t>(n));
     for (Py_ssize_t i = 0; i < n; i++) {
-      info.quickened[static_cast<size_t>(i)] = static_cast<uint8_t>(_Py_OPCODE(quickened[i]));
+      const int op = _Py_OPCODE(quickened[i]);
+      info.quickened[static_cast<size_t>(i)] = static_cast<uint8_t>(op);
+      // Every inline cache starts with its counter, the unit after the instruction.
+      info.unrun[static_cast<size_t>(i)] = IsAdaptive(op) && i + 1 < n && quickened[i + 1] == 0;
     }
   }
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(code->co_consts); i++) {

@@ -59,6 +59,8 @@ std::string TextOf(const CodeState& st, const std::string& what) {
   }
   hir::CodeInfo info = CodeInfoOf(st.code, st.module);
   info.loop_entries = st.wants_loop_entries;
+  // As Compile had it (a cold block the interpreter ran since shows as run now).
+  if (st.calls < TheRuntime().config.cold_path_calls) info.unrun.clear();
   Decisions decisions(st.opt_limit, st.plant);  // as the compile took them
   lower::RuntimeAddresses rt = AddressesFor(st.code);
   if (what == "hir") return compiler::HirText(info, rt, &decisions);
@@ -218,6 +220,7 @@ void TryCompile(Runtime& r, CodeState* st, PyCodeObject* code, PyFunctionObject*
     hir::CodeInfo info =
         CodeInfoOf(code, ModuleOf(func), func != nullptr ? func->func_globals : nullptr);
     info.loop_entries = st->wants_loop_entries;
+    if (st->calls < r.config.cold_path_calls) info.unrun.clear();  // too few runs to tell
     compiler::CompiledCode c =
         compiler::Compile(info, rt, sink, ResolveCallee, dump ? "all" : r.config.keep_text,
                           counted ? &decisions : nullptr);

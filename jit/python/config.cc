@@ -61,6 +61,7 @@ void ExportToEnvironment(const Config& config) {
                config.auto_tiering() ? "auto" : std::to_string(config.threshold.value_or(0)));
   set_or_clear("A64JIT_COMPILE_BUDGET", std::to_string(config.compile_budget_pct));
   set_or_clear("A64JIT_HOT_LOOP_US", std::to_string(config.hot_loop_us));
+  set_or_clear("A64JIT_COLD_PATH_CALLS", std::to_string(config.cold_path_calls));
   set_or_clear("A64JIT_START_DELAY", config.start_delay_ms == Config::kAutoStartDelay
                                          ? "auto"
                                          : std::to_string(config.start_delay_ms));

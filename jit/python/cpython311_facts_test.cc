@@ -214,6 +214,45 @@ TEST_F(Python311, FreeVariablesAreTheLastLocals) {
   Py_DECREF(globals);
 }
 
+// Cold paths (jit/hir/builder.h) rest on how 3.11 quickens: every specialisable instruction
+// becomes its adaptive form with its counter at 0, and its first run either specialises it or
+// backs the counter off. So CodeInfo::unrun marks exactly the ones that have not run since:
+// here the raise branch's LOAD_GLOBAL (never taken), and not the LOAD_ATTR that ran and could
+// not specialise (int.real, a getset), nor the compare that specialised.
+TEST_F(Python311, UnrunMarksAdaptiveInstructionsThatHaveNotRun) {
+  PyObject* globals = PyDict_New();
+  PyObject* done = PyRun_String(
+      "def f(x):\n"
+      "    if x > 100:\n"
+      "        raise ValueError(x)\n"
+      "    return x.real\n"
+      "for i in range(50):\n"
+      "    f(i)\n"
+      "import dis\n"
+      "offsets = {i.opname: i.offset for i in dis.get_instructions(f)}\n",
+      Py_file_input, globals, globals);
+  ASSERT_NE(done, nullptr);
+  Py_DECREF(done);
+  auto* func = reinterpret_cast<PyFunctionObject*>(PyDict_GetItemString(globals, "f"));
+  auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
+  ASSERT_EQ(code->co_warmup, 0);  // quickened
+  const a64jit::hir::CodeInfo info = a64jit::python::CodeInfoOf(code, "facts");
+  ASSERT_EQ(info.unrun.size(), info.code.size());
+  PyObject* offsets = PyDict_GetItemString(globals, "offsets");
+  auto unit = [&](const char* name) {
+    PyObject* at = PyDict_GetItemString(offsets, name);
+    return at != nullptr ? static_cast<size_t>(PyLong_AsLong(at) / 2) : info.code.size();
+  };
+  ASSERT_LT(unit("LOAD_GLOBAL"), info.code.size());
+  EXPECT_EQ(info.unrun[unit("LOAD_GLOBAL")], 1);  // in the branch never taken
+  EXPECT_EQ(info.unrun[unit("LOAD_ATTR")], 0);    // ran, not specialised
+  EXPECT_EQ(info.unrun[unit("COMPARE_OP")], 0);   // ran, specialised
+  int marked = 0;
+  for (uint8_t u : info.unrun) marked += u;
+  EXPECT_EQ(marked, 3);  // LOAD_GLOBAL, PRECALL and CALL of `raise ValueError(x)`
+  Py_DECREF(globals);
+}
+
 // Compiled code boxes and frees floats through the interpreter's free list, as
 // PyFloat_FromDouble and float deallocation do (arithmetic.cc BoxFloat, FreeFloat): the layout
 // lowering mirrors is this build's (else AddressesOf leaves the inline path out), a freed float

@@ -91,6 +91,7 @@ __attribute__((noinline)) PyObject* FinishDeopt(Runtime& r, CodeState* st, PyThr
     return nullptr;
   }
   r.stats.deopts++;
+  if (site.reason == lower::DeoptReason::kColdPath) r.stats.cold_path_exits++;
   if (!error) return Interpret(ts, frame, 0);
   return RaiseInInterpreter(ts, frame);
 }

@@ -74,6 +74,14 @@ struct Config {
   // time, so which functions it picks can vary between runs; threshold 0 never needs it.
   int64_t hot_loop_us = kDefaultHotLoopUs;
   static constexpr int64_t kDefaultHotLoopUs = 1000;
+  // A function compiled after this many interpreted calls or more (3.11 having quickened it:
+  // feedback.h) leaves the blocks that had not run by then to the interpreter (ColdExit, and
+  // what only they lead to is not compiled). Fewer calls say too little about a block that
+  // runs now and then: at 100, a wall test of the suite's particles ran after compiling, and
+  // left compiled code about 400 times a call. The tiering policy's functions have 1,000
+  // calls (TieringParams::min_calls) unless a loop made them hot. 0: whatever the count.
+  int64_t cold_path_calls = kDefaultColdPathCalls;
+  static constexpr int64_t kDefaultColdPathCalls = 1000;
   // Only functions matching one of these "module:qualname" patterns (`*` matches any run
   // of characters); empty: all functions.
   std::vector<std::string> jitlist;
@@ -159,7 +167,8 @@ struct Stats {
   // Instances of a user class made by the call stub with its compiled __init__ entered as any
   // compiled callee is (a64_init_enter).
   int64_t init_entries = 0;
-  int64_t deopts = 0;  // of which left for the interpreter
+  int64_t deopts = 0;           // of which left for the interpreter
+  int64_t cold_path_exits = 0;  // of which at a block that had not run when compiled
   // Function frames (not module or class bodies) the interpreter ran: not compiled (yet),
   // or an entry compiled code does not take (a generator being made, a throw(), tracing).
   int64_t interpreted_entries = 0;

@@ -63,6 +63,10 @@ std::string CompileBudget(const std::string& v, RunSettings* s) {
 
 std::string HotLoop(const std::string& v, RunSettings* s) { return Count(v, &s->jit.hot_loop_us); }
 
+std::string ColdPathCalls(const std::string& v, RunSettings* s) {
+  return Count(v, &s->jit.cold_path_calls);
+}
+
 std::string StartDelay(const std::string& v, RunSettings* s) {
   if (v == "auto") {
     s->jit.start_delay_ms = Config::kAutoStartDelay;
@@ -242,6 +246,11 @@ const std::vector<OptionSpec> kOptionTable = {
      "interpreted runs took N microseconds in all (default 1000; 0: calls only); `auto` waits "
      "at least as long as compiling the function is expected to take",
      HotLoop},
+    {"--cold-path-calls", "N", "A64JIT_COLD_PATH_CALLS",
+     "a function compiled after N interpreted calls or more leaves the blocks that had not "
+     "run by then to the interpreter, and they are not compiled (default 1000; 0: always; "
+     "`get_deopt_stats()` counts their runs as `cold path`)",
+     ColdPathCalls},
     {"--jitlist", "P,P...", "A64JIT_JITLIST",
      "only functions matching a `module:qualname` pattern (`*` wildcard)", JitList},
     {"--jitlist-file", "PATH", "A64JIT_JITLIST_FILE",

@@ -175,7 +175,8 @@ std::string StatsSummary() {
     << s.direct_entries << " called directly by compiled code, " << s.stub_entries
     << " of them entered by the guest call stub, " << s.resumed_entries
     << " generator resumes without the eval-frame hook, " << s.stub_resumes
-    << " of them by the send stub), deopts " << s.deopts
+    << " of them by the send stub), deopts " << s.deopts << " (" << s.cold_path_exits
+    << " at cold paths)"
     << "\na64jit: binary operators called straight to their class's Python method "
     << s.operator_calls << ", instances made with their compiled __init__ entered by the stub "
     << s.init_entries << "\na64jit: exceptions caught by compiled handlers " << s.caught
@@ -222,6 +223,7 @@ std::string StatsJson() {
                               {"operator_calls", s.operator_calls},
                               {"init_entries", s.init_entries},
                               {"deopts", s.deopts},
+                              {"cold_path_exits", s.cold_path_exits},
                               {"interpreted_entries", s.interpreted_entries},
                               {"bodies", s.bodies},
                               {"emulated_instructions", s.guest_instructions},
