@@ -540,7 +540,8 @@ void DirectEntry(const CEntry& e, CCallCache* out, int* arity) {
 // - a static type without one (bytes, zip, an exception class): PyObject_Vectorcall, which
 //   makes the type call; such a type is never freed. Rejected, they took this helper's path
 //   on every call (checksums' `bytes((a, b, c, d))`: about 4,600 a warm call);
-// - a user class PythonInit takes: a64_instantiate, the class borrowed;
+// - a user class a64_instantiate takes (a Python __init__, or a Python __new__ and object's
+//   __init__: instantiate.h): a64_instantiate, the class borrowed;
 // - a builtin (len, sorted, print): its C entry, or for another convention (METH_VARARGS with
 //   keywords: max, min) its vectorcall, which saves this helper's path (about 200
 //   instructions a call); the cache holds a reference to it;

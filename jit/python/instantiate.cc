@@ -9,7 +9,9 @@
 // own call of __init__ (a vector built, the callee checked again, a host frame around the
 // run): `V(1, 2)` of a class with __slots__ took 924 guest instructions a loop iteration
 // through a64_instantiate and 891 this way. Everything else, and an __init__ that is not
-// compiled, goes through a64_instantiate, the class's C entry.
+// compiled, goes through a64_instantiate, the class's C entry. That also takes a class whose
+// __new__ is a Python function and whose __init__ is object's (a namedtuple, Fraction), as
+// type_call and slot_tp_new call it, without the argument tuple and the __new__ lookup.
 #include "jit/python/instantiate.h"
 
 #include <internal/pycore_frame.h>
@@ -25,8 +27,9 @@ namespace a64jit::runtime {
 
 namespace {
 
-// Lookups that found an __init__, by class (type_memo.h): the lookup (3.11's method cache, a
-// hash of the version and the name) was about 50 guest instructions of each instantiation.
+// Lookups that found an __init__ (key 0) or a __new__ (key 1), by class (type_memo.h): the
+// lookup (3.11's method cache, a hash of the version and the name) was about 50 guest
+// instructions of each instantiation.
 python::TypeMemo<PyObject*> g_inits;
 
 // PythonInit's lookup when g_inits does not have it, remembered when it finds a function. Out
@@ -54,6 +57,61 @@ inline PyObject* PythonInit(PyTypeObject* type) {
   }
   PyObject* const* init = g_inits.Find(type, 0);
   return init != nullptr ? *init : LookUpInit(type);
+}
+
+// PythonNew's lookup when g_inits does not have it (under key 1): the Python function a
+// staticmethod `__new__` of the MRO wraps (a class body's `def __new__` becomes one), remembered.
+__attribute__((noinline)) PyObject* LookUpNew(PyTypeObject* type) {
+  static PyObject* const new_name = PyUnicode_InternFromString("__new__");
+  PyObject* found = new_name != nullptr ? _PyType_Lookup(type, new_name) : nullptr;
+  if (found == nullptr || !Py_IS_TYPE(found, &PyStaticMethod_Type)) return nullptr;
+  // staticmethod's __get__ gives its callable (its struct is private to funcobject.c).
+  PyObject* func = Py_TYPE(found)->tp_descr_get(found, nullptr, reinterpret_cast<PyObject*>(type));
+  if (func == nullptr) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  Py_DECREF(func);  // the staticmethod, in the MRO's dict, holds it
+  if (!PyFunction_Check(func)) return nullptr;
+  g_inits.Put(type, 1, func);
+  return func;
+}
+
+// The Python function that calling `type` runs as __new__ when its __init__ is object's and
+// 3.11's type_call would do nothing else of note (a namedtuple, Fraction): the metaclass does not
+// override __call__, and __new__ is a staticmethod of a Python function, so tp_new is
+// slot_tp_new, which looks it up and calls it with the class first. Borrowed from the MRO;
+// nullptr for anything else. Checked as PythonInit checks.
+inline PyObject* PythonNew(PyTypeObject* type) {
+  if (Py_TYPE(type)->tp_call != PyType_Type.tp_call || type->tp_new == PyBaseObject_Type.tp_new ||
+      type->tp_init != PyBaseObject_Type.tp_init ||
+      (type->tp_flags & (Py_TPFLAGS_HEAPTYPE | Py_TPFLAGS_IS_ABSTRACT)) != Py_TPFLAGS_HEAPTYPE) {
+    return nullptr;
+  }
+  PyObject* const* make = g_inits.Find(type, 1);
+  return make != nullptr ? *make : LookUpNew(type);
+}
+
+// type_call for such a class: __new__(cls, *args); then, for an object of the class or a
+// subclass, its type's tp_init, which for this class is object_init and does nothing (its
+// __new__ is not object's), and for a subclass with an __init__ of its own is that, with the
+// arguments as a tuple.
+PyObject* NewOnly(PyTypeObject* type, PyObject* make, PyObject* const* args, Py_ssize_t nargs) {
+  Py_INCREF(make);  // the MRO's dicts hold it, but __new__ may replace itself
+  PyObject* obj = python::CallFunctionWithFirst(CurrentThreadState(), make,
+                                                reinterpret_cast<PyObject*>(type), args, nargs);
+  Py_DECREF(make);
+  if (obj == nullptr || !PyObject_TypeCheck(obj, type) ||
+      Py_TYPE(obj)->tp_init == PyBaseObject_Type.tp_init) {
+    return obj;
+  }
+  PyObject* tuple = PyTuple_New(nargs);
+  if (tuple != nullptr) {
+    for (Py_ssize_t i = 0; i < nargs; i++) PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
+  }
+  if (tuple == nullptr || Py_TYPE(obj)->tp_init(obj, tuple, nullptr) < 0) Py_CLEAR(obj);
+  Py_XDECREF(tuple);
+  return obj;
 }
 
 // object_new itself, with no arguments: tp_alloc, then the instance's inline values (3.11's
@@ -86,14 +144,21 @@ void ReleaseCall(PyObject** sp, int64_t oparg) {
 
 }  // namespace
 
-bool Instantiable(PyTypeObject* type) { return PythonInit(type) != nullptr; }
+bool Instantiable(PyTypeObject* type) {
+  return PythonInit(type) != nullptr || PythonNew(type) != nullptr;
+}
 
 PyObject* a64_instantiate(PyObject* callable, PyObject* const* args, size_t nargsf,
                           PyObject* kwnames) {
   const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   auto* type = reinterpret_cast<PyTypeObject*>(callable);
-  PyObject* init = kwnames == nullptr && PyType_Check(callable) ? PythonInit(type) : nullptr;
-  if (init == nullptr) return PyObject_Vectorcall(callable, args, nargsf, kwnames);
+  const bool plain = kwnames == nullptr && PyType_Check(callable);
+  PyObject* init = plain ? PythonInit(type) : nullptr;
+  if (init == nullptr) {
+    PyObject* make = plain ? PythonNew(type) : nullptr;
+    return make != nullptr ? NewOnly(type, make, args, nargs)
+                           : PyObject_Vectorcall(callable, args, nargsf, kwnames);
+  }
   Py_INCREF(init);  // the MRO's dicts hold it, but allocating may run code that replaces it
   PyObject* self = NewObject(type);
   PyObject* res = self != nullptr

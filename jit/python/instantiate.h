@@ -9,8 +9,8 @@
 namespace a64jit::runtime {
 
 // Whether calling `type` is object_new then a Python __init__ and nothing else of note (no
-// metaclass __call__, object's __new__, not abstract): a call site may cache it with
-// a64_instantiate as its entry.
+// metaclass __call__, object's __new__, not abstract), or a Python __new__ with object's
+// __init__: a call site may cache it with a64_instantiate as its entry.
 bool Instantiable(PyTypeObject* type);
 
 // The C entry of a cached class (vectorcall's convention, the class first): the object from
