@@ -484,7 +484,8 @@ bool Builder::Unrun(int bc_start) const {
       return static_cast<size_t>(in.unit) < code_.unrun.size() &&
              code_.unrun[static_cast<size_t>(in.unit)] != 0;
     }
-    if (!FlowOf(in).falls_through || FlowOf(in).jump >= 0) return false;
+    const Flow flow = FlowOf(in);
+    if (!flow.falls_through || flow.jump >= 0) return false;
     unit = in.next;
   }
 }

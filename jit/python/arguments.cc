@@ -322,6 +322,12 @@ __attribute__((noinline)) int BindByPlan(PyFunctionObject* func, PyObject* const
 
 }  // namespace
 
+PyObject* ArgumentTuple(PyObject* const* args, Py_ssize_t nargs) {
+  PyObject* tuple = PyTuple_New(nargs);
+  if (tuple != nullptr) FillRest(tuple, args, 0, nargs);
+  return tuple;
+}
+
 bool BindArguments(PyFunctionObject* func, PyObject* const* args, Py_ssize_t nargs,
                    PyObject* kwnames, PyObject** localsplus) {
   const auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);

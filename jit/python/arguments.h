@@ -16,6 +16,10 @@ namespace a64jit::python {
 bool BindArguments(PyFunctionObject* func, PyObject* const* args, Py_ssize_t nargs,
                    PyObject* kwnames, PyObject** localsplus);
 
+// A new tuple of args[0 .. nargs), with references of its own: the argument tuple of a
+// tp_call or METH_VARARGS convention. NULL with the exception set when memory runs out.
+PyObject* ArgumentTuple(PyObject* const* args, Py_ssize_t nargs);
+
 }  // namespace a64jit::python
 
 #endif  // A64JIT_JIT_PYTHON_ARGUMENTS_H_

@@ -44,6 +44,14 @@ lower::RuntimeAddresses AddressesFor(PyCodeObject* code) {
   return rt;
 }
 
+// What a compile of `st`'s code takes besides the code object: the loop entries it asked for,
+// and the blocks that had not run only when enough calls stand behind that
+// (Config::cold_path_calls).
+void AsCompiled(const CodeState& st, hir::CodeInfo* info) {
+  info->loop_entries = st.wants_loop_entries;
+  if (st.calls < TheRuntime().config.cold_path_calls) info->unrun.clear();
+}
+
 }  // namespace
 
 // A compiled function's dump: "hir", "lir" or anything else for "asm", made now (see
@@ -58,9 +66,7 @@ std::string TextOf(const CodeState& st, const std::string& what) {
     return codegen::Disassemble(loaded, reinterpret_cast<uintptr_t>(st.stub.entry));
   }
   hir::CodeInfo info = CodeInfoOf(st.code, st.module);
-  info.loop_entries = st.wants_loop_entries;
-  // As Compile had it (a cold block the interpreter ran since shows as run now).
-  if (st.calls < TheRuntime().config.cold_path_calls) info.unrun.clear();
+  AsCompiled(st, &info);  // but a cold block the interpreter ran since shows as run now
   Decisions decisions(st.opt_limit, st.plant);  // as the compile took them
   lower::RuntimeAddresses rt = AddressesFor(st.code);
   if (what == "hir") return compiler::HirText(info, rt, &decisions);
@@ -219,8 +225,7 @@ void TryCompile(Runtime& r, CodeState* st, PyCodeObject* code, PyFunctionObject*
     const bool counted = st->opt_limit || st->plant != Plant::kNone || dump;
     hir::CodeInfo info =
         CodeInfoOf(code, ModuleOf(func), func != nullptr ? func->func_globals : nullptr);
-    info.loop_entries = st->wants_loop_entries;
-    if (st->calls < r.config.cold_path_calls) info.unrun.clear();  // too few runs to tell
+    AsCompiled(*st, &info);
     compiler::CompiledCode c =
         compiler::Compile(info, rt, sink, ResolveCallee, dump ? "all" : r.config.keep_text,
                           counted ? &decisions : nullptr);

@@ -16,6 +16,7 @@
 
 #include <internal/pycore_frame.h>
 
+#include "jit/python/arguments.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/jit.h"
 #include "jit/python/plain_frames.h"
@@ -42,6 +43,18 @@ __attribute__((noinline)) PyObject* LookUpInit(PyTypeObject* type) {
   return init;
 }
 
+// Whether calling `type` is 3.11's type_call: its metaclass has no __call__ of its own. Tested
+// on every call: a metaclass's __call__ can change without the class's tag changing.
+inline bool CalledAsType(const PyTypeObject* type) {
+  return Py_TYPE(type)->tp_call == PyType_Type.tp_call;
+}
+
+// A class defined in Python, not abstract, that type_call makes.
+inline bool PlainClass(const PyTypeObject* type) {
+  return CalledAsType(type) &&
+         (type->tp_flags & (Py_TPFLAGS_HEAPTYPE | Py_TPFLAGS_IS_ABSTRACT)) == Py_TPFLAGS_HEAPTYPE;
+}
+
 // The Python function that calling `type` runs as __init__ when 3.11's type_call would do
 // nothing else of note: the metaclass does not override __call__, __new__ is object's (which
 // only allocates, for a class that is not abstract and has an __init__ of its own), and
@@ -50,9 +63,8 @@ __attribute__((noinline)) PyObject* LookUpInit(PyTypeObject* type) {
 // else. The slot and metaclass checks run on every call (a metaclass's __call__ can change
 // without the class's tag changing); the lookup is remembered.
 inline PyObject* PythonInit(PyTypeObject* type) {
-  if (Py_TYPE(type)->tp_call != PyType_Type.tp_call || type->tp_new != PyBaseObject_Type.tp_new ||
-      type->tp_init == PyBaseObject_Type.tp_init ||
-      (type->tp_flags & (Py_TPFLAGS_HEAPTYPE | Py_TPFLAGS_IS_ABSTRACT)) != Py_TPFLAGS_HEAPTYPE) {
+  if (!PlainClass(type) || type->tp_new != PyBaseObject_Type.tp_new ||
+      type->tp_init == PyBaseObject_Type.tp_init) {
     return nullptr;
   }
   PyObject* const* init = g_inits.Find(type, 0);
@@ -81,11 +93,10 @@ __attribute__((noinline)) PyObject* LookUpNew(PyTypeObject* type) {
 // 3.11's type_call would do nothing else of note (a namedtuple, Fraction): the metaclass does not
 // override __call__, and __new__ is a staticmethod of a Python function, so tp_new is
 // slot_tp_new, which looks it up and calls it with the class first. Borrowed from the MRO;
-// nullptr for anything else. Checked as PythonInit checks.
+// nullptr for anything else.
 inline PyObject* PythonNew(PyTypeObject* type) {
-  if (Py_TYPE(type)->tp_call != PyType_Type.tp_call || type->tp_new == PyBaseObject_Type.tp_new ||
-      type->tp_init != PyBaseObject_Type.tp_init ||
-      (type->tp_flags & (Py_TPFLAGS_HEAPTYPE | Py_TPFLAGS_IS_ABSTRACT)) != Py_TPFLAGS_HEAPTYPE) {
+  if (!PlainClass(type) || type->tp_new == PyBaseObject_Type.tp_new ||
+      type->tp_init != PyBaseObject_Type.tp_init) {
     return nullptr;
   }
   PyObject* const* make = g_inits.Find(type, 1);
@@ -105,10 +116,7 @@ PyObject* NewOnly(PyTypeObject* type, PyObject* make, PyObject* const* args, Py_
       Py_TYPE(obj)->tp_init == PyBaseObject_Type.tp_init) {
     return obj;
   }
-  PyObject* tuple = PyTuple_New(nargs);
-  if (tuple != nullptr) {
-    for (Py_ssize_t i = 0; i < nargs; i++) PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
-  }
+  PyObject* tuple = python::ArgumentTuple(args, nargs);
   if (tuple == nullptr || Py_TYPE(obj)->tp_init(obj, tuple, nullptr) < 0) Py_CLEAR(obj);
   Py_XDECREF(tuple);
   return obj;
@@ -182,8 +190,7 @@ bool FindInit(PyObject* callable, CCallCache* cache, PyFunctionObject** init,
   if (!PyType_Check(callable)) return false;
   auto* type = reinterpret_cast<PyTypeObject*>(callable);
   InitMemo& memo = cache->init;
-  if (memo.version != 0 && python::ValidVersionTag(type) == memo.version &&
-      Py_TYPE(type)->tp_call == PyType_Type.tp_call) {
+  if (memo.version != 0 && python::ValidVersionTag(type) == memo.version && CalledAsType(type)) {
     auto* func = static_cast<PyFunctionObject*>(memo.init);
     if (func->func_code == memo.code && python::IsJitVectorcall(func->vectorcall)) {
       *init = func;

@@ -6,6 +6,7 @@
 
 #include <descrobject.h>
 
+#include "jit/python/arguments.h"
 #include "jit/python/str_search.h"
 
 namespace a64jit::runtime {
@@ -16,9 +17,8 @@ namespace a64jit::runtime {
 // has checked self's exact type (a descriptor's) and the recursion limit, as for a C entry.
 PyObject* a64_varargs_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
                              const PyMethodDef* def) {
-  PyObject* tuple = PyTuple_New(nargs);
+  PyObject* tuple = python::ArgumentTuple(args, nargs);
   if (tuple == nullptr) return nullptr;
-  for (Py_ssize_t i = 0; i < nargs; i++) PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
   PyObject* result = (def->ml_flags & METH_KEYWORDS) != 0
                          ? reinterpret_cast<PyCFunctionWithKeywords>(
                                reinterpret_cast<void (*)()>(def->ml_meth))(self, tuple, nullptr)
@@ -46,14 +46,21 @@ bool Varargs(int flags) {
   return flags == METH_VARARGS || flags == (METH_VARARGS | METH_KEYWORDS);
 }
 
-// The entry and context of a METH_VARARGS function with PyMethodDef `def`: str's search
-// methods their own (str_search.h), any other a64_varargs_method; both take `def` as context.
-void VarargsEntry(const PyMethodDef* def, CCallCache* out, int* arity) {
-  void* search = StrSearchEntry(def);
-  out->entry = search != nullptr ? search : reinterpret_cast<void*>(&a64_varargs_method);
-  out->entry_context = const_cast<PyMethodDef*>(def);
+// A trampoline as the cache calls it: `entry` with the argument vector, the count and
+// `context` (4 integer arguments).
+void TrampolineEntry(void* entry, const void* context, CCallCache* out, int* arity) {
+  out->entry = entry;
+  out->entry_context = const_cast<void*>(context);
   out->fastcall = 1;
   *arity = 4;
+}
+
+// The entry of a METH_VARARGS function with PyMethodDef `def`: str's search methods their own
+// (str_search.h), any other a64_varargs_method; both take `def` as context.
+void VarargsEntry(const PyMethodDef* def, CCallCache* out, int* arity) {
+  void* search = StrSearchEntry(def);
+  TrampolineEntry(search != nullptr ? search : reinterpret_cast<void*>(&a64_varargs_method), def,
+                  out, arity);
 }
 
 }  // namespace
@@ -71,10 +78,7 @@ bool TrampolineMethodEntry(PyObject* callable, CCallCache* out, int* arity) {
   if (Varargs(flags)) {
     VarargsEntry(descr->d_method, out, arity);
   } else if (flags == (METH_METHOD | METH_FASTCALL | METH_KEYWORDS)) {
-    out->entry = reinterpret_cast<void*>(&a64_defining_class_method);
-    out->entry_context = callable;
-    out->fastcall = 1;
-    *arity = 4;
+    TrampolineEntry(reinterpret_cast<void*>(&a64_defining_class_method), callable, out, arity);
   } else {
     return false;
   }
