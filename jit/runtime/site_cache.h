@@ -189,12 +189,6 @@ struct MethodCache {
 static_assert(offsetof(AttrCache, module) == offsetof(MethodCache, module),
               "one module entry offset for both");
 
-// CALL of a C function, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCRIPTOR_*
-// make it: the builtin function (`len`) or method descriptor (`str.isdigit`, from LOAD_METHOD)
-// last called here, and how to call its C entry. The call stub (jit/lower/call_stub.h)
-// compares the callable and calls `entry(self, arg, nargs, entry_context)`: `arg` is the
-// argument vector for METH_FASTCALL, the one argument for METH_O and NULL for METH_NOARGS (a C
-// function taking two arguments ignores the third). a64_call_enter fills it on a miss.
 // A class's __init__ as a64_init_enter found it: valid while the class keeps the version tag
 // it had then (a tag is never reused, and the class gets a new one when its MRO's dicts or
 // slots change: its __init__, __new__ or __abstractmethods__), its metaclass still makes
@@ -206,6 +200,12 @@ struct InitMemo {
   const void* state;  // the code's compiled state (python::CodeState; compiled code is pinned)
 };
 
+// CALL of a C function, as 3.11's PRECALL_BUILTIN_* and PRECALL_NO_KW_METHOD_DESCRIPTOR_*
+// make it: the builtin function (`len`) or method descriptor (`str.isdigit`, from LOAD_METHOD)
+// last called here, and how to call its C entry. The call stub (jit/lower/call_stub.h)
+// compares the callable and calls `entry(self, arg, nargs, entry_context)`: `arg` is the
+// argument vector for METH_FASTCALL, the one argument for METH_O and NULL for METH_NOARGS (a C
+// function taking two arguments ignores the third). a64_call_enter fills it on a miss.
 struct CCallCache {
   // A C function: a strong reference (so the address is not reused). A user class made by
   // a64_instantiate (`entry`): borrowed, since that checks whatever it is called with (the
