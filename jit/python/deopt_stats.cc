@@ -17,10 +17,11 @@ namespace {
 // Events are counted under this key; the entry's text is made once, on the first event.
 // The statistics keep no type alive (a class made and dropped per call, as a test suite
 // makes them, would otherwise live on as long as its entry): the key holds the guilty type's
-// address without a reference, its version tag and its name, which tell a type that took a
-// dead one's address from it (the name is compared last, only between keys equal in all else
-// and without a version tag).
-// DeoptEntries adds up same-named types at one site.
+// address without a reference, and its name, which tells a type that took a dead one's
+// address from it. Not its version tag: a class whose attributes change as it is used
+// (`Shape.count += 1` in `__init__`) gets a new tag on every change, and a key per tag made
+// one more entry, with its line looked up, on every miss (1,700 guest instructions each, and
+// memory without bound). DeoptEntries adds up same-named types at one site.
 template <typename Name>
 struct BasicKey {
   const std::string* function;
@@ -28,7 +29,6 @@ struct BasicKey {
   lower::DeoptReason reason;
   DeoptExit exit;
   const PyTypeObject* type;
-  unsigned int version;  // the type's version tag: unique while not 0, so names need no compare
   Name name;
 };
 using Key = BasicKey<std::string>;
@@ -43,8 +43,7 @@ struct KeyLess {
     if (a.reason != b.reason) return a.reason < b.reason;
     if (a.exit != b.exit) return a.exit < b.exit;
     if (a.type != b.type) return a.type < b.type;
-    if (a.version != b.version) return a.version < b.version;
-    return a.version == 0 && std::strcmp(NameOf(a), NameOf(b)) < 0;
+    return std::strcmp(NameOf(a), NameOf(b)) < 0;
   }
   static const char* NameOf(const Key& k) { return k.name.c_str(); }
   static const char* NameOf(const KeyView& k) { return k.name; }
@@ -64,6 +63,27 @@ std::map<Key, DeoptEntry, KeyLess>& Entries() {
 std::unordered_map<const void*, CacheSite>& CacheSites() {
   static auto* sites = new std::unordered_map<const void*, CacheSite>();
   return *sites;
+}
+
+// The name a key keeps for `type` (none: ""), and its version tag (none: 0).
+const char* TypeName(const PyTypeObject* type) { return type != nullptr ? type->tp_name : ""; }
+unsigned int TagOf(const PyTypeObject* type) { return type != nullptr ? type->tp_version_tag : 0; }
+
+// Whether a memo's entry, found for the type at `type`'s address, is this type's: the type's
+// version tag when the memo saw this one (unique while not 0), else the same name (a dead
+// type's address may be another's now). `version` is then the type's tag.
+bool SameType(const DeoptEntry& entry, const PyTypeObject* type, unsigned int* version) {
+  const unsigned int now = TagOf(type);
+  if (now != 0 && now == *version) return true;
+  if (std::strcmp(entry.type.c_str(), TypeName(type)) != 0) return false;
+  *version = now;
+  return true;
+}
+
+// A memo's slot for two addresses (Fibonacci hashing: the low bits of an address say little).
+size_t MemoSlot(uintptr_t a, const void* b, size_t size) {
+  const uint64_t h = (a ^ reinterpret_cast<uintptr_t>(b) >> 3) * 0x9E3779B97F4A7C15ull;
+  return static_cast<size_t>(h >> 56) % size;
 }
 
 // The line and unspecialised opcode of code unit `bc`. Called with an exception possibly
@@ -104,13 +124,7 @@ namespace {
 // The entry of one event's key, made on its first event.
 DeoptEntry& EntryFor(const std::string* function, PyCodeObject* code, int bc,
                      lower::DeoptReason reason, PyTypeObject* type, DeoptExit exit) {
-  const KeyView view{function,
-                     bc,
-                     reason,
-                     exit,
-                     type,
-                     type != nullptr ? type->tp_version_tag : 0,
-                     type != nullptr ? type->tp_name : ""};
+  const KeyView view{function, bc, reason, exit, type, TypeName(type)};
   auto it = Entries().find(view);
   if (it == Entries().end()) {
     DeoptEntry e;
@@ -119,32 +133,29 @@ DeoptEntry& EntryFor(const std::string* function, PyCodeObject* code, int bc,
     e.type = view.name;
     e.exit = exit;
     Describe(code, bc, &e);
-    it = Entries()
-             .emplace(Key{function, bc, reason, exit, type, view.version, e.type}, std::move(e))
-             .first;
+    it = Entries().emplace(Key{function, bc, reason, exit, type, e.type}, std::move(e)).first;
   }
   return it->second;
 }
 
-// The entries of recent guard misses, by site cache and type (its version tag not 0): a
-// polymorphic site past its cache's entries misses on every use, and finding the entry in the
-// map cost more than the rest of the miss (deltablue's polymorphic method sites). A map's
-// entries stay where they are until erased; the memo is emptied whenever entries are erased
-// or a site is forgotten (its cache's address may become another site's).
+// The entries of recent guard misses, by site cache and type: a polymorphic site past its
+// cache's entries misses on every use, and finding the entry in the map cost more than the
+// rest of the miss (deltablue's polymorphic method sites). A map's entries stay where they
+// are until erased; the memo is emptied whenever entries are erased or a site is forgotten
+// (its cache's address may become another site's).
 struct MissMemo {
   const void* cache = nullptr;
   const PyTypeObject* type = nullptr;
-  unsigned int version = 0;
+  unsigned int version = 0;  // the type's tag when last seen here (SameType)
   DeoptEntry* entry = nullptr;
 };
-constexpr size_t kMissMemoSize = 64;
+constexpr size_t kMissMemoSize = 256;
 MissMemo g_miss_memo[kMissMemoSize];
 
 // The entries of recent events (RecordDeopt), by their whole key: an exception that leaves
 // compiled frames is an event in each (a test suite's comparisons try one class after another,
-// each raising), and finding its entry in the map, comparing the names of types without a
-// version tag, was about 190 guest instructions a frame. A hit is what the map's KeyLess calls
-// equal: the same site, reason, exit, type address and version, and for version 0 the same
+// each raising), and finding its entry in the map was about 190 guest instructions a frame. A
+// hit is what the map's KeyLess calls equal: the same site, reason, exit, type address and
 // name. Emptied with the map's entries.
 struct EventMemo {
   const std::string* function = nullptr;
@@ -155,7 +166,7 @@ struct EventMemo {
   unsigned int version = 0;
   DeoptEntry* entry = nullptr;
 };
-constexpr size_t kEventMemoSize = 64;
+constexpr size_t kEventMemoSize = 256;
 EventMemo g_event_memo[kEventMemoSize];
 
 void ForgetMemos() {
@@ -165,33 +176,29 @@ void ForgetMemos() {
 
 // The memo slot of an event's key, and whether it holds that key's entry.
 EventMemo& EventSlot(const std::string* function, int bc, const PyTypeObject* type) {
-  const uintptr_t h = reinterpret_cast<uintptr_t>(function) >> 4 ^ static_cast<uintptr_t>(bc) * 31 ^
-                      reinterpret_cast<uintptr_t>(type) >> 4;
-  return g_event_memo[h % kEventMemoSize];
+  return g_event_memo[MemoSlot(
+      reinterpret_cast<uintptr_t>(function) + 8 * static_cast<uintptr_t>(bc), type,
+      kEventMemoSize)];
 }
 
-bool Holds(const EventMemo& m, const std::string* function, int bc, lower::DeoptReason reason,
-           const PyTypeObject* type, unsigned int version, DeoptExit exit) {
-  if (m.entry == nullptr || m.function != function || m.bc != bc || m.reason != reason ||
-      m.exit != exit || m.type != type || m.version != version) {
-    return false;
-  }
-  return version != 0 || m.entry->type == (type != nullptr ? type->tp_name : "");
+bool Holds(EventMemo& m, const std::string* function, int bc, lower::DeoptReason reason,
+           const PyTypeObject* type, DeoptExit exit) {
+  return m.entry != nullptr && m.function == function && m.bc == bc && m.reason == reason &&
+         m.exit == exit && m.type == type && SameType(*m.entry, type, &m.version);
 }
 
 }  // namespace
 
 void RecordDeopt(const std::string* function, PyCodeObject* code, int bc, lower::DeoptReason reason,
                  PyTypeObject* type, DeoptExit exit) {
-  const unsigned int version = type != nullptr ? type->tp_version_tag : 0;
   EventMemo& memo = EventSlot(function, bc, type);
-  if (Holds(memo, function, bc, reason, type, version, exit)) {
+  if (Holds(memo, function, bc, reason, type, exit)) {
     memo.entry->count++;
     return;
   }
   DeoptEntry& e = EntryFor(function, code, bc, reason, type, exit);
   e.count++;
-  memo = EventMemo{function, bc, reason, exit, type, version, &e};
+  memo = EventMemo{function, bc, reason, exit, type, TagOf(type), &e};
 }
 
 void RegisterCacheSite(const void* cache, const std::string* function, PyCodeObject* code, int bc) {
@@ -205,11 +212,9 @@ void ForgetCacheSite(const void* cache) {
 }
 
 void RecordGuardMiss(const void* cache, PyTypeObject* type) {
-  const unsigned int version = type->tp_version_tag;
-  MissMemo& memo = g_miss_memo[(reinterpret_cast<uintptr_t>(cache) >> 4 ^
-                                reinterpret_cast<uintptr_t>(type) >> 4) %
-                               kMissMemoSize];
-  if (memo.cache == cache && memo.type == type && memo.version == version && version != 0) {
+  MissMemo& memo = g_miss_memo[MemoSlot(reinterpret_cast<uintptr_t>(cache), type, kMissMemoSize)];
+  if (memo.entry != nullptr && memo.cache == cache && memo.type == type &&
+      SameType(*memo.entry, type, &memo.version)) {
     memo.entry->count++;
     return;
   }
@@ -219,8 +224,10 @@ void RecordGuardMiss(const void* cache, PyTypeObject* type) {
   DeoptEntry& e = EntryFor(s.function, s.code, s.bc, lower::DeoptReason::kTypeGuard, type,
                            DeoptExit::kGenericPath);
   e.count++;
-  memo = MissMemo{cache, type, version, &e};
+  memo = MissMemo{cache, type, TagOf(type), &e};
 }
+
+size_t DeoptKeyCount() { return Entries().size(); }
 
 std::vector<DeoptEntry> DeoptEntries() {
   // Entries of one site, reason and exit whose types have one name (each key orders them by

@@ -48,6 +48,10 @@ void ForgetCacheSite(const void* cache);
 // belongs to no compiled site).
 void RecordGuardMiss(const void* cache, PyTypeObject* type);
 
+// How many keys the statistics hold (a site, reason, exit, type address and name each), before
+// DeoptEntries adds up same-named types: bounded by the sites and the types they saw, however
+// often those types change.
+size_t DeoptKeyCount();
 // Every entry, most frequent first.
 std::vector<DeoptEntry> DeoptEntries();
 void ClearDeoptStats();

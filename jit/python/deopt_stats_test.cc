@@ -80,6 +80,35 @@ TEST_F(DeoptStats, TypesWithoutVersionTagsAreToldApartByAddressAndName) {
   EXPECT_EQ(all[0].count, 6);
 }
 
+// A class whose attributes change as it is used (`Shape.count += 1` in `__init__`) has a new
+// version tag at each event: its events still share one key per site, not one per tag, for
+// deopts and for guard misses alike.
+TEST_F(DeoptStats, ATypeWhoseVersionTagChangesKeepsOneKey) {
+  PyTypeObject* even = Type("Even");
+  const int cache = 0;  // a site's cache: only its address is used
+  RegisterCacheSite(&cache, &function_, code_, 1);
+  unsigned int tags_seen = 0, last_tag = 0;
+  for (int i = 0; i < 40; i++) {
+    PyObject* n = PyLong_FromLong(i);
+    ASSERT_EQ(PyObject_SetAttrString(reinterpret_cast<PyObject*>(even), "count", n), 0);
+    Py_DECREF(n);
+    PyObject* back = PyObject_GetAttrString(reinterpret_cast<PyObject*>(even), "count");
+    ASSERT_NE(back, nullptr);  // the lookup gives the type a new version tag
+    Py_DECREF(back);
+    tags_seen += even->tp_version_tag != last_tag;
+    last_tag = even->tp_version_tag;
+    Record(even, 1);
+    RecordGuardMiss(&cache, even);
+  }
+  ForgetCacheSite(&cache);
+  EXPECT_EQ(tags_seen, 40u);
+  EXPECT_EQ(DeoptKeyCount(), 2u);
+  const std::vector<DeoptEntry> all = DeoptEntries();
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].count, 40);
+  EXPECT_EQ(all[1].count, 40);
+}
+
 // Cleared entries are gone from the memos too: the next event makes a new entry.
 TEST_F(DeoptStats, ClearedStatisticsStartAgain) {
   Record(Type("Even"), 3);
