@@ -61,6 +61,7 @@ namespace a64jit {
   X(LowerSiteStub, "lower.site-stub") \
   X(LowerSmallIntBox, "lower.small-int-box") \
   X(LowerStoreAttrInline, "lower.store-attr-inline") \
+  X(LowerStrAppendInPlace, "lower.str-append-in-place") \
   X(LowerUnboxedFloat, "lower.unboxed-float") \
   X(LowerUnboxedInt, "lower.unboxed-int") \
   X(LowerUnpackInline, "lower.unpack-inline")

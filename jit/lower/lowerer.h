@@ -528,6 +528,8 @@ class Lowerer {
   void BoxFloat(const Instr& in, int d);
   void BoxFloatResult(const Instr& in, int d, int generic);
   bool GenericIntoLocal(const Instr& in);
+  static bool FusibleStore(const Instr& in, const hir::StoreTarget& target);
+  bool StrAppendIntoLocal(const Instr& in);
   void LowerArithmetic(const Instr& in);
   void SmallIntArithmetic(const Instr& in, int not_ints);
   void LeaveIfFloatOnly(const Instr& in, int float_form);
@@ -690,7 +692,7 @@ class Lowerer {
     int block;
   };
   std::optional<Rejoin> rejoin_;
-  const Instr* store_done_ = nullptr;  // a StoreLocalResult its BinaryOp did (BoxFloatResult)
+  const Instr* store_done_ = nullptr;  // a StoreLocalResult its BinaryOp did (*IntoLocal)
   std::vector<char> cold_, emitted_;
   std::vector<int> group_;  // per LIR block: 1 + the HIR block it belongs to (0: entry)
   int group_now_ = 0;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "jit/python/jit.h"
 #include "jit/runtime/helpers.h"
 
 namespace a64jit::runtime {
@@ -551,6 +552,49 @@ TEST_F(Helpers311, BinaryOpIntoLocalReleasesTheOperandsThenStores) {
   Py_DECREF(b);
   Py_DECREF(old);
   Py_DECREF(stored);
+  Py_DECREF(code);
+}
+
+// For `s += t` of strs, a64_binary_op_into_local appends t to the local's own str when no one
+// else holds it (stats' str_appends_in_place), and makes a new str when someone does (a second
+// name for s, compiled code's operand being s itself), releasing what its mask names either way.
+TEST_F(Helpers311, StrAddIntoLocalAppendsWhereNoOneElseSees) {
+  PyObject* code = Eval("compile('x = 1', 'f', 'exec')");
+  ASSERT_NE(code, nullptr);
+  FakeFrame frame(2);
+  frame->f_code = reinterpret_cast<PyCodeObject*>(code);
+  const RunningAs running(frame.get());
+  const int64_t into_1 = int64_t{1} << 12;
+  const auto appends = [] { return python::GetStats().str_appends_in_place; };
+  const auto text = [&] { return std::string(PyUnicode_AsUTF8(frame->localsplus[1])); };
+  frame->localsplus[1] = PyUnicode_FromString("ab");  // the local's reference alone
+  PyObject* t = PyUnicode_FromString("cd");
+  Py_INCREF(t);  // the helper releases one (mask 2)
+  const int64_t before = appends();
+  ASSERT_EQ(a64_binary_op_into_local(frame->localsplus[1], t, NB_INPLACE_ADD | 2 << 8 | into_1, 0),
+            1);
+  EXPECT_EQ(text(), "abcd");
+  EXPECT_EQ(appends(), before + 1);
+  EXPECT_EQ(Py_REFCNT(t), 1);
+  EXPECT_EQ(Py_REFCNT(frame->localsplus[1]), 1);
+  PyObject* own = Py_NewRef(frame->localsplus[1]);  // compiled code's own reference (mask 1)
+  ASSERT_EQ(a64_binary_op_into_local(own, t, NB_ADD | 1 << 8 | into_1, 0), 1);
+  EXPECT_EQ(text(), "abcdcd");
+  EXPECT_EQ(appends(), before + 2);
+  EXPECT_EQ(Py_REFCNT(frame->localsplus[1]), 1);
+  PyObject* second_name = Py_NewRef(frame->localsplus[1]);
+  ASSERT_EQ(a64_binary_op_into_local(frame->localsplus[1], t, NB_INPLACE_ADD | into_1, 0), 1);
+  EXPECT_EQ(text(), "abcdcdcd");
+  EXPECT_STREQ(PyUnicode_AsUTF8(second_name), "abcdcd");
+  EXPECT_EQ(Py_REFCNT(second_name), 1);  // the local's went with its old value
+  EXPECT_EQ(appends(), before + 2);
+  PyObject* s = frame->localsplus[1];  // s += s, both operands borrowed from the local
+  ASSERT_EQ(a64_binary_op_into_local(s, s, NB_INPLACE_ADD | into_1, 0), 1);
+  EXPECT_EQ(text(), "abcdcdcdabcdcdcd");
+  EXPECT_EQ(appends(), before + 2);
+  Py_DECREF(second_name);
+  Py_DECREF(t);
+  Py_CLEAR(frame->localsplus[1]);
   Py_DECREF(code);
 }
 

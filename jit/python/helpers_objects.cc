@@ -8,11 +8,13 @@
 #include <opcode.h>
 
 #include <array>
+#include <cstring>
 
 #include "jit/codegen/into_local_stub.h"
 #include "jit/codegen/release_stubs.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/plain_bound.h"
+#include "jit/python/runtime_state.h"
 #include "jit/runtime/helpers.h"
 
 // Exported by libpython and by Debian's python3.11 executable, but declared only in
@@ -630,6 +632,43 @@ constexpr auto kFloatForms = [] {
 }();
 }  // namespace
 
+namespace {
+
+// `*local += b` for the str `a` the local holds, in the local's own object, as stock's
+// BINARY_OP_INPLACE_ADD_UNICODE does through PyUnicode_Append: only when no one else can see
+// the object change (the local's is its only reference besides compiled code's own, if
+// `owned`; it was never hashed nor interned), both are exact strs of one kind (an ASCII str
+// takes only ASCII), and the object is compact, so that PyUnicode_Resize grows it where it
+// is (or moves it, which no one sees). Then compiled code's own reference is released.
+// False when it does not apply, or when growing failed (no memory): nothing has changed, and
+// no exception is set. Without this, `s += t` in a loop copied s on every step.
+bool AppendInPlace(PyObject** local, PyObject* a, PyObject* b, bool owned) {
+  // `s += s`: a's only reference may be the local's when compiled code borrowed both operands
+  // from it, but growing a would move b too.
+  if (a == b || !PyUnicode_CheckExact(a) || !PyUnicode_CheckExact(b) || !PyUnicode_IS_READY(b) ||
+      !PyUnicode_IS_COMPACT(a) || Py_REFCNT(a) != 1 + (owned ? 1 : 0) ||
+      reinterpret_cast<PyASCIIObject*>(a)->hash != -1 || PyUnicode_CHECK_INTERNED(a) ||
+      PyUnicode_KIND(a) != PyUnicode_KIND(b) || (PyUnicode_IS_ASCII(a) && !PyUnicode_IS_ASCII(b))) {
+    return false;
+  }
+  const Py_ssize_t old_length = PyUnicode_GET_LENGTH(a), more = PyUnicode_GET_LENGTH(b);
+  if (more > PY_SSIZE_T_MAX / 4 - old_length) return false;  // the generic path raises
+  if (owned) Py_DECREF(a);  // the local keeps it: the count goes to 1
+  PyObject* grown = a;
+  if (PyUnicode_Resize(&grown, old_length + more) != 0) {  // `a` is as it was
+    PyErr_Clear();
+    if (owned) Py_INCREF(a);
+    return false;
+  }
+  const int kind = PyUnicode_KIND(grown);
+  std::memcpy(static_cast<char*>(PyUnicode_DATA(grown)) + old_length * kind, PyUnicode_DATA(b),
+              static_cast<size_t>(more) * static_cast<size_t>(kind));
+  *local = grown;
+  return true;
+}
+
+}  // namespace
+
 int64_t a64_binary_op_into_local(PyObject* a, PyObject* b, int64_t how, int64_t store_unit) {
   const int nb = static_cast<int>(how & 0xff);
   const binaryfunc op = nb < static_cast<int>(kFloatForms.size()) ? kFloatForms[nb] : nullptr;
@@ -639,14 +678,21 @@ int64_t a64_binary_op_into_local(PyObject* a, PyObject* b, int64_t how, int64_t 
   }
   _PyInterpreterFrame* const frame = RunningFrame();
   _Py_CODEUNIT* const first = _PyCode_CODE(frame->f_code);
+  PyObject** const target = &frame->localsplus[how >> 12];
+  if ((nb == NB_ADD || nb == NB_INPLACE_ADD) && *target == a &&
+      AppendInPlace(target, a, b, (how & 0x100) != 0)) {
+    if ((how & 0x200) != 0) Py_DECREF(b);  // a str: its deallocation runs no Python code
+    frame->prev_instr = first + store_unit;
+    python::TheRuntime().stats.str_appends_in_place++;
+    return 1;
+  }
   frame->prev_instr = first + store_unit - ((how >> 10) & 3);
   PyObject* result = op(a, b);
   if (result == nullptr) return 0;
   if ((how & 0x100) != 0) Py_XDECREF(a);
   if ((how & 0x200) != 0) Py_XDECREF(b);
-  PyObject** local = &frame->localsplus[how >> 12];
-  PyObject* old = *local;
-  *local = result;
+  PyObject* old = *target;
+  *target = result;
   frame->prev_instr = first + store_unit;
   Py_XDECREF(old);
   return 1;

@@ -167,6 +167,9 @@ struct Stats {
   // Instances of a user class made by the call stub with its compiled __init__ entered as any
   // compiled callee is (a64_init_enter).
   int64_t init_entries = 0;
+  // `s += t` of strs whose t compiled code appended to s's own object, as stock does
+  // (a64_binary_op_into_local), instead of making a new str.
+  int64_t str_appends_in_place = 0;
   int64_t deopts = 0;           // of which left for the interpreter
   int64_t cold_path_exits = 0;  // of which at a block that had not run when compiled
   // Function frames (not module or class bodies) the interpreter ran: not compiled (yet),

@@ -270,6 +270,7 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "cold_path_exits", s.cold_path_exits) == 0 &&
        SetInt(d, "operator_calls", s.operator_calls) == 0 &&
        SetInt(d, "init_entries", s.init_entries) == 0 &&
+       SetInt(d, "str_appends_in_place", s.str_appends_in_place) == 0 &&
        SetInt(d, "interpreted_entries", s.interpreted_entries) == 0 &&
        SetInt(d, "bodies", s.bodies) == 0 &&
        SetInt(d, "other_thread_entries", s.other_thread_entries) == 0 &&

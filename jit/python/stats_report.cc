@@ -179,7 +179,8 @@ std::string StatsSummary() {
     << " at cold paths)"
     << "\na64jit: binary operators called straight to their class's Python method "
     << s.operator_calls << ", instances made with their compiled __init__ entered by the stub "
-    << s.init_entries << "\na64jit: exceptions caught by compiled handlers " << s.caught
+    << s.init_entries << ", strs appended to in place " << s.str_appends_in_place
+    << "\na64jit: exceptions caught by compiled handlers " << s.caught
     << ", left compiled frames without the interpreter " << s.unwinds << "\n";
   o << "a64jit: entries on other threads " << s.other_thread_entries << ", eval-breaker calls "
     << s.breaker_calls << "\n";
@@ -222,6 +223,7 @@ std::string StatsJson() {
                               {"stub_resumes", s.stub_resumes},
                               {"operator_calls", s.operator_calls},
                               {"init_entries", s.init_entries},
+                              {"str_appends_in_place", s.str_appends_in_place},
                               {"deopts", s.deopts},
                               {"cold_path_exits", s.cold_path_exits},
                               {"interpreted_entries", s.interpreted_entries},

@@ -337,7 +337,9 @@ PyObject* a64_box_int_reusing(int64_t v, PyObject** slot);
 // does not set it); the operands whose bit is set in `releases` (1: a, 2: b) are released,
 // then the result goes into the frame's local `local` and its old value is released with
 // prev_instr at code unit `store_unit`. The frame is the running one, as for the site helpers
-// above. Returns 1, or 0 with an exception set and nothing released or stored.
+// above. Returns 1, or 0 with an exception set and nothing released or stored. For + of two
+// strs where the local holds a (`s += t`), t is appended to a's own object when no one else
+// holds a reference to it, as 3.11's BINARY_OP_INPLACE_ADD_UNICODE does.
 int64_t a64_binary_op_into_local(PyObject* a, PyObject* b, int64_t how, int64_t store_unit);
 // BINARY_OP + - * / (and in place) as PyNumber_Add and its kin compute them, shorter for the
 // mixed operands 3.11 does not specialise: an exact float and an exact int of one digit at most,
