@@ -75,7 +75,9 @@ inline PyObject* CachedDictValue(PyObject* obj, PyObject* name, const DictHint& 
 }
 
 // The AttrEntry of a slot site (AttrForm::kSlot) for `obj.name`: a `__slots__` member of obj's
-// type under 3.11's rules (attr_descriptors.cc), its offset in the object; else type_version 0.
+// type under 3.11's rules (attr_descriptors.cc), its offset in the object, or for a load of
+// object's own `__class__` the offset of ob_type (3.11 specialises that to LOAD_ATTR_SLOT too);
+// else type_version 0.
 AttrEntry SlotEntryFor(PyObject* obj, PyObject* name, bool store);
 
 // The entry for `obj.name`, or type_version 0 when none of DescrKind's cases holds.
