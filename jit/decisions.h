@@ -43,6 +43,7 @@ namespace a64jit {
   X(LowerFloatBoxInline, "lower.float-box-inline") \
   X(LowerFloatStoreInPlace, "lower.float-store-in-place") \
   X(LowerForIterInline, "lower.for-iter-inline") \
+  X(LowerGetItemCached, "lower.getitem-cached") \
   X(LowerGuardPair, "lower.guard-pair") \
   X(LowerIntStoreInPlace, "lower.int-store-in-place") \
   X(LowerIsinstanceTest, "lower.isinstance-test") \

@@ -21,6 +21,15 @@ void Lowerer::LowerObjectProtocol(const Instr& in) {
     const bool strs =
         rt_.py_str_type != 0 && rt_.ascii_char_zero != 0 && in.feedback == Feedback::kNone;
     if (lists || tuples || strs) return LowerIndex(in, lists, tuples, strs);
+    // 3.11's BINARY_SUBSCR_GETITEM: the class's Python __getitem__, called directly
+    SiteCache* site =
+        in.feedback == Feedback::kGetItem && Take(decisions_, Decision::kLowerGetItemCached, in.bc)
+            ? NewSiteCache()
+            : nullptr;
+    if (site != nullptr) {
+      return SiteCallChecked(in, Helper::a64_getitem_cached,
+                             {a, V(LirReg(in.args[1])), V(SiteAddress(site))});
+    }
     CallChecked(in, Helper::PyObject_GetItem, {a, V(LirReg(in.args[1]))});
   } else if (in.op == Op::kSetItem) {
     if (rt_.py_list_type != 0 && Allows(in, Feedback::kListInt)) return LowerListStore(in);

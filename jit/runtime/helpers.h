@@ -38,6 +38,7 @@ struct _PyInterpreterFrame;
   X(a64_module_attr_of_global,      kNone, kOwn)        \
   X(a64_module_attr_into_frame,     kNone, kOwn)        \
   X(a64_load_attr_cached,           kNone, kNull)       \
+  X(a64_getitem_cached,             kNone, kNull)       \
   X(a64_store_attr_cached,          kNone, kNegative)   \
   X(a64_load_method,                kNone, kNegative)   \
   X(a64_load_method_cached,         kNone, kNegative)   \
@@ -201,6 +202,10 @@ PyObject* a64_load_global_cached(GlobalCache* cache);
 // only with a value found in the globals (LOAD_GLOBAL_MODULE's case).
 PyObject* a64_load_global_module_cached(GlobalCache* cache);
 PyObject* a64_load_attr_cached(PyObject* obj, AttrCache* cache);
+// BINARY_SUBSCR at a site 3.11 specialised to BINARY_SUBSCR_GETITEM: container[sub] by the
+// class's Python __getitem__, called directly when the site's cache holds the class's version
+// (jit/python/helpers_subscript.cc), else PyObject_GetItem.
+PyObject* a64_getitem_cached(PyObject* container, PyObject* sub, GetItemCache* cache);
 // LOAD_GLOBAL of a module and LOAD_ATTR or LOAD_METHOD of it (`math.sqrt`) as one call: the
 // cold path of lower.module-attr-of-global, through the two sites' caches; `method`: the
 // attribute's is LOAD_METHOD (`attr_cache` then a MethodCache). Returns 0 with out[0] the

@@ -251,7 +251,17 @@ struct CCallCache {
 // calls LOAD_METHOD's [method, self] pair (and so looks for a method descriptor).
 constexpr uint64_t kCCallMethodShape = 1;
 
+// BINARY_SUBSCR of a container whose class defines __getitem__ in Python (3.11's
+// BINARY_SUBSCR_GETITEM): the class's version tag and that function, borrowed (the class keeps
+// it while the tag holds). Helpers only (a64_getitem_cached).
+struct GetItemCache {
+  uint32_t type_version;  // 0: empty
+  uint32_t fills;         // misses that filled it, up to a limit
+  void* function;  // a PyFunctionObject
+};
+
 static_assert(sizeof(GlobalCache) <= sizeof(SiteCache), "site cache too small");
+static_assert(sizeof(GetItemCache) <= sizeof(SiteCache), "site cache too small");
 static_assert(sizeof(CCallCache) <= sizeof(SiteCache), "site cache too small");
 static_assert(sizeof(AttrCache) <= sizeof(SiteCache), "site cache too small");
 static_assert(sizeof(MethodCache) <= sizeof(SiteCache), "site cache too small");

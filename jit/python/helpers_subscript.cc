@@ -1,0 +1,70 @@
+// a64_getitem_cached, declared in jit/runtime/helpers.h: BINARY_SUBSCR at a site 3.11
+// specialised to BINARY_SUBSCR_GETITEM, a container whose class defines __getitem__ in Python.
+//
+// For that case compiled code called PyObject_GetItem, which runs the class's
+// slot_mp_subscript, vectorcall_method's lookup of "__getitem__" (_PyType_Lookup) and a
+// vectorcall: under QEMU about 130 guest instructions besides the call itself. The site's cache
+// keeps the class's version tag and its function, which is then called directly with the
+// container first (jit.h's CallFunctionWithFirst, which enters a compiled one without its
+// vectorcall).
+//
+// What 3.11's specialiser asks of the class (specialize.c, BINARY_SUBSCR_GETITEM): a heap type
+// whose __getitem__, found through its MRO, is a Python function taking exactly two positional
+// parameters. Such a class's mp_subscript is slot_mp_subscript, which looks the same function
+// up and calls it with (container, key); a version tag is unique while not 0 and changes with
+// any change to the class's MRO dicts, so the cached function is the one that lookup finds.
+#include <Python.h>
+
+#include <cstdint>
+
+#include "jit/python/interp_state.h"
+#include "jit/python/jit.h"
+#include "jit/python/runtime_state.h"
+#include "jit/python/site_entry.h"
+#include "jit/python/type_memo.h"
+#include "jit/runtime/helpers.h"
+
+namespace a64jit::runtime {
+
+namespace {
+
+// The function `container[...]` calls when 3.11 would call it directly, else nullptr.
+PyObject* PythonGetItem(PyTypeObject* type) {
+  static PyObject* const name = PyUnicode_InternFromString("__getitem__");
+  if ((type->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0 || name == nullptr) return nullptr;
+  PyObject* function = _PyType_Lookup(type, name);
+  if (function == nullptr || !PyFunction_Check(function)) return nullptr;
+  const auto* code = reinterpret_cast<PyCodeObject*>(PyFunction_GET_CODE(function));
+  if (!python::OnlyPositionalParameters(code) || code->co_argcount != 2) return nullptr;
+  return function;
+}
+
+// Misses at a site before it stops looking (a site whose containers' classes keep changing).
+constexpr uint32_t kMaxGetItemFills = 16;
+
+}  // namespace
+
+PyObject* a64_getitem_cached(PyObject* container, PyObject* sub, GetItemCache* cache) {
+  EnterSite(RunningFrame(), cache);  // prev_instr for what the call or the lookup raises
+  PyTypeObject* type = Py_TYPE(container);
+  PyObject* function = nullptr;
+  if (cache->type_version != 0 && type->tp_version_tag == cache->type_version) {
+    function = static_cast<PyObject*>(cache->function);
+  } else if (cache->fills < kMaxGetItemFills) {
+    const unsigned int version = python::ValidVersionTag(type);
+    function = version != 0 ? PythonGetItem(type) : nullptr;
+    if (function != nullptr) {
+      cache->fills++;
+      cache->type_version = version;
+      cache->function = function;
+    }
+  }
+  if (function == nullptr) return PyObject_GetItem(container, sub);
+  Py_INCREF(function);  // held during the call, as slot_mp_subscript holds what it found
+  PyObject* result =
+      python::CallFunctionWithFirst(CurrentThreadState(), function, container, &sub, 1);
+  Py_DECREF(function);
+  return result;
+}
+
+}  // namespace a64jit::runtime
