@@ -34,8 +34,9 @@ bool IsObjectClassDescriptor(PyObject* descr, PyObject* name) {
 // slot site that 3.11's feedback made took the generic path on every load (about 220 guest
 // instructions, a dataclass's __eq__ reading two).
 AttrEntry ClassOfEntry(PyTypeObject* tp) {
-  if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || tp->tp_version_tag == 0) return {};
-  return {tp->tp_version_tag, 0, static_cast<int64_t>(offsetof(PyObject, ob_type))};
+  const uint32_t version = python::ValidVersionTag(tp);
+  if (version == 0) return {};
+  return {version, 0, static_cast<int64_t>(offsetof(PyObject, ob_type))};
 }
 
 }  // namespace

@@ -32,9 +32,6 @@ namespace a64jit::runtime {
 // type's shared keys, as 3.11's LOAD_ATTR_INSTANCE_VALUE specialisation keeps them. A type
 // change gives the type a new version tag; anything unusual takes the generic path.
 
-// Polymorphic sites (one site, several types) would re-specialise on every miss; after this
-// many they keep the generic path (3.11's adaptive counters do the same, with backoff).
-constexpr uint32_t kMaxRespecializations = 16;
 
 // Where a new entry for a type goes: the type's own stale entry (an attribute deleted and
 // set again), an empty one, or, with all taken, one in turn. Entry 0, the one compiled code
@@ -85,18 +82,6 @@ static AttrEntry AttrEntryFor(PyObject* obj, PyObject* name, bool store) {
   return {};
 }
 
-// After `obj.name` was read generically: when `entry_for()` makes an entry (a descriptor
-// entry, a dict hint), `slot` takes it, within the site's budget of misses (once that is
-// spent, no more lookups).
-template <typename Entry, typename EntryFor>
-bool Remember(uint32_t& respecializations, Entry& slot, EntryFor entry_for) {
-  if (respecializations >= kMaxRespecializations) return false;
-  const Entry e = entry_for();
-  if (e.type_version == 0) return false;
-  respecializations++;
-  slot = e;
-  return true;
-}
 
 // Where the cached attribute of `obj` is, set or not: in its inline values, or at a slot site
 // in the object itself. nullptr on a miss.

@@ -630,9 +630,6 @@ constexpr auto kFloatForms = [] {
   forms[NB_INPLACE_TRUE_DIVIDE] = a64_number_inplace_true_divide;
   return forms;
 }();
-}  // namespace
-
-namespace {
 
 // `*local += b` for the str `a` the local holds, in the local's own object, as stock's
 // BINARY_OP_INPLACE_ADD_UNICODE does through PyUnicode_Append: only when no one else can see

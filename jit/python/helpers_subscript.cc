@@ -28,37 +28,29 @@ namespace a64jit::runtime {
 
 namespace {
 
-// The function `container[...]` calls when 3.11 would call it directly, else nullptr.
-PyObject* PythonGetItem(PyTypeObject* type) {
+// The entry for `type` when 3.11 would call its __getitem__ directly, else type_version 0.
+GetItemEntry GetItemEntryFor(PyTypeObject* type) {
   static PyObject* const name = PyUnicode_InternFromString("__getitem__");
-  if ((type->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0 || name == nullptr) return nullptr;
+  const unsigned int version = python::ValidVersionTag(type);
+  if ((type->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0 || name == nullptr || version == 0) return {};
   PyObject* function = _PyType_Lookup(type, name);
-  if (function == nullptr || !PyFunction_Check(function)) return nullptr;
+  if (function == nullptr || !PyFunction_Check(function)) return {};
   const auto* code = reinterpret_cast<PyCodeObject*>(PyFunction_GET_CODE(function));
-  if (!python::OnlyPositionalParameters(code) || code->co_argcount != 2) return nullptr;
-  return function;
+  if (!python::OnlyPositionalParameters(code) || code->co_argcount != 2) return {};
+  return {version, function};
 }
-
-// Misses at a site before it stops looking (a site whose containers' classes keep changing).
-constexpr uint32_t kMaxGetItemFills = 16;
 
 }  // namespace
 
 PyObject* a64_getitem_cached(PyObject* container, PyObject* sub, GetItemCache* cache) {
   EnterSite(RunningFrame(), cache);  // prev_instr for what the call or the lookup raises
   PyTypeObject* type = Py_TYPE(container);
-  PyObject* function = nullptr;
-  if (cache->type_version != 0 && type->tp_version_tag == cache->type_version) {
-    function = static_cast<PyObject*>(cache->function);
-  } else if (cache->fills < kMaxGetItemFills) {
-    const unsigned int version = python::ValidVersionTag(type);
-    function = version != 0 ? PythonGetItem(type) : nullptr;
-    if (function != nullptr) {
-      cache->fills++;
-      cache->type_version = version;
-      cache->function = function;
-    }
-  }
+  const GetItemEntry& e = cache->entry;
+  const bool hit = e.type_version != 0 && type->tp_version_tag == e.type_version;
+  PyObject* function = hit || Remember(cache->respecializations, cache->entry,
+                                       [type] { return GetItemEntryFor(type); })
+                           ? static_cast<PyObject*>(e.function)
+                           : nullptr;
   if (function == nullptr) return PyObject_GetItem(container, sub);
   Py_INCREF(function);  // held during the call, as slot_mp_subscript holds what it found
   PyObject* result =

@@ -254,10 +254,13 @@ constexpr uint64_t kCCallMethodShape = 1;
 // BINARY_SUBSCR of a container whose class defines __getitem__ in Python (3.11's
 // BINARY_SUBSCR_GETITEM): the class's version tag and that function, borrowed (the class keeps
 // it while the tag holds). Helpers only (a64_getitem_cached).
-struct GetItemCache {
+struct GetItemEntry {
   uint32_t type_version;  // 0: empty
-  uint32_t fills;         // misses that filled it, up to a limit
-  void* function;  // a PyFunctionObject
+  void* function;         // a PyFunctionObject
+};
+struct GetItemCache {
+  GetItemEntry entry;
+  uint32_t respecializations;  // misses that filled it, up to the helpers' budget
 };
 
 static_assert(sizeof(GlobalCache) <= sizeof(SiteCache), "site cache too small");
