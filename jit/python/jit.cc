@@ -20,11 +20,13 @@
 #include "jit/python/gdb_jit.h"
 #include "jit/python/helpers.h"
 #include "jit/python/interp_state.h"
+#include "jit/python/interpreted_calls.h"
 #include "jit/python/jit_stack.h"
 #include "jit/python/loop_entry.h"
 #include "jit/python/plain_frames.h"
 #include "jit/python/runtime_state.h"
 #include "jit/python/start_delay.h"
+#include "jit/python/thread_frames.h"
 #include "jit/runtime/helpers.h"
 #include "jit/runtime/stub_entries.h"
 
@@ -244,15 +246,6 @@ A64JIT_ALWAYS_INLINE PyObject* RunDirect(Runtime& r, CodeState* st, PyThreadStat
   return EndRun(r, st, ts, frame, CallEntry(st, ts, frame));
 }
 
-// 3.11's _PyFrame_Clear, for frames this file pushed.
-A64JIT_ALWAYS_INLINE void ClearFrame(_PyInterpreterFrame* frame) {
-  if (frame->frame_obj != nullptr && ReleaseFrameObject(frame)) return;
-  for (int i = 0; i < frame->stacktop; i++) Py_XDECREF(frame->localsplus[i]);
-  Py_XDECREF(frame->f_locals);
-  Py_DECREF(frame->f_func);
-  Py_DECREF(frame->f_code);
-}
-
 // The state of `code` when the cache does not have it (fills the cache for compiled code).
 __attribute__((noinline)) CodeState* ExistingStateSlow(PyCodeObject* code, StateCacheEntry& e) {
   auto* st = static_cast<CodeState*>(CodeExtraSlot(code, TheRuntime().extra_index));
@@ -277,19 +270,6 @@ PyObject* JitVectorcall(PyObject* callable, PyObject* const* args, size_t nargsf
 }
 
 namespace {
-
-// Whether a call passes exactly the positional parameters (the arguments are then the
-// first locals as they are); anything else goes through BindArguments.
-A64JIT_ALWAYS_INLINE bool PlainShape(const PyCodeObject* code, Py_ssize_t nargs,
-                                     PyObject* kwnames) {
-  return kwnames == nullptr && nargs == code->co_argcount && OnlyPositionalParameters(code);
-}
-
-// Undoes PushFrame after a run: the frame cleared (its references released) and popped.
-A64JIT_ALWAYS_INLINE void PopFrame(PyThreadState* ts, _PyInterpreterFrame* frame) {
-  ClearFrame(frame);
-  ts->datastack_top = reinterpret_cast<PyObject**>(frame);
-}
 
 // Undoes PushFrame when the arguments do not bind (the frame holds its code only).
 __attribute__((noinline)) void PopUnboundFrame(PyThreadState* ts, _PyInterpreterFrame* frame) {
@@ -639,6 +619,7 @@ __attribute__((noinline)) PyObject* EvalFrameHookSlow(Runtime& r, PyThreadState*
         return RunCompiled(r, st, ts, frame);
       }
       if (TimesLoop(r, st, frame->f_code)) timed = st;
+      AdoptInterpretedVectorcall(frame);
     }
   }
   if ((frame->f_code->co_flags & CO_OPTIMIZED) != 0) r.stats.interpreted_entries++;
@@ -661,17 +642,6 @@ A64JIT_ALWAYS_INLINE CodeState* RunnableState(const Runtime& r, PyThreadState* t
   return st != nullptr && RunsHere(r, ts) ? st : nullptr;
 }
 
-// Whether `frame`'s call, on a thread where RunsHere holds, only counts towards its
-// function's compile (CountedQuietly, which counts it) and the interpreter may run it here at
-// once: no capture, and the stack room EvalFrameHookSlow would ask for. A function without a
-// state yet takes EvalFrameHookSlow, which makes one. No library call on the way: most of an
-// application's calls come here, before their functions are compiled, if ever.
-A64JIT_ALWAYS_INLINE bool QuietCall(const Runtime& r, const _PyInterpreterFrame* frame) {
-  if (__builtin_expect(CaptureActive(), 0)) return false;
-  auto* st = static_cast<CodeState*>(CodeExtraSlot(frame->f_code, r.extra_index));
-  return st != nullptr && StackRoom() >= kMinRoom && CountedQuietly(r, st);
-}
-
 }  // namespace
 
 PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throwflag) {
@@ -692,6 +662,7 @@ PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throw
     // Next most calls: a function still counting, which goes to the interpreter at once.
     if (QuietCall(r, frame)) {
       r.stats.interpreted_entries++;
+      AdoptInterpretedVectorcall(frame);
       return Interpret(ts, frame, 0);
     }
   }

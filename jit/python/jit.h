@@ -175,6 +175,10 @@ struct Stats {
   // Function frames (not module or class bodies) the interpreter ran: not compiled (yet),
   // or an entry compiled code does not take (a generator being made, a throw(), tracing).
   int64_t interpreted_entries = 0;
+  // Of which plain calls of functions still counting whose frame the JIT's vectorcall for
+  // interpreted functions pushed and took to the interpreter itself (jit.cc
+  // InterpretedVectorcall), without CPython's generic binding and the eval-frame hook.
+  int64_t interpreted_vectorcalls = 0;
   int64_t bodies = 0;  // module and class bodies seen (never compiled: they run once)
   // Entries of compiled code on a thread other than the one that enabled the JIT.
   int64_t other_thread_entries = 0;

@@ -1,0 +1,41 @@
+#include "jit/python/interpreted_calls.h"
+
+#include "jit/python/interp_state.h"
+#include "jit/python/loop_entry.h"
+#include "jit/python/runtime_state.h"
+#include "jit/python/thread_frames.h"
+
+namespace a64jit::python {
+
+PyObject* InterpretedVectorcall(PyObject* callable, PyObject* const* args, size_t nargsf,
+                                PyObject* kwnames) {
+  PyThreadState* ts = CurrentThreadState();
+  auto* func = reinterpret_cast<PyFunctionObject*>(callable);
+  auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
+  const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  Runtime& r = TheRuntime();
+  PyObject** base = ts->datastack_top;
+  if (!PlainShape(code, nargs, kwnames) || !r.enabled() || ts->interp != r.interp ||
+      ts->cframe->use_tracing || base == nullptr ||
+      base + FrameSlots(code) >= ts->datastack_limit) {
+    return _PyFunction_Vectorcall(callable, args, nargsf, kwnames);
+  }
+  ts->datastack_top = base + FrameSlots(code);
+  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(base);
+  Py_INCREF(func);  // the frame's reference
+  _PyFrame_InitializeSpecials(frame, func, nullptr, code->co_nlocalsplus);
+  for (Py_ssize_t i = 0; i < nargs; i++) frame->localsplus[i] = Py_NewRef(args[i]);
+  for (Py_ssize_t i = nargs; i < code->co_nlocalsplus; i++) frame->localsplus[i] = nullptr;
+  PyObject* result;
+  if (QuietCall(r, frame)) {  // EvalFrameHook's second path, without its other tests
+    r.stats.interpreted_entries++;
+    r.stats.interpreted_vectorcalls++;
+    result = Interpret(ts, frame, 0);
+  } else {
+    result = EvalFrameHook(ts, frame, 0);
+  }
+  PopFrame(ts, frame);
+  return result;
+}
+
+}  // namespace a64jit::python
