@@ -1,11 +1,13 @@
 #include "jit/python/deopt_stats.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <sstream>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 
 #include "jit/python/code_info.h"
 #include "jit/python/opcode_names.h"
@@ -80,11 +82,46 @@ bool SameType(const DeoptEntry& entry, const PyTypeObject* type, unsigned int* v
   return true;
 }
 
-// A memo's slot for two addresses (Fibonacci hashing: the low bits of an address say little).
-size_t MemoSlot(uintptr_t a, const void* b, size_t size) {
+// The memos below are set-associative: 512 sets of two entries, the more recent first. With
+// 256 entries each directly mapped, two hot keys of a program sharing a slot (likely among a
+// few dozen) found each other's entry there on every event, and the map then took about 160
+// guest instructions an event (shapes: 1,167 map lookups a call in one heap layout, none in
+// another).
+constexpr int kMemoSetBits = 9;
+constexpr size_t kMemoSets = size_t{1} << kMemoSetBits;
+constexpr int kMemoWays = 2;
+
+// A memo's set for two addresses (Fibonacci hashing: the low bits of an address say little).
+size_t MemoSet(uintptr_t a, const void* b) {
   const uint64_t h = (a ^ reinterpret_cast<uintptr_t>(b) >> 3) * 0x9E3779B97F4A7C15ull;
-  return static_cast<size_t>(h >> 56) % size;
+  return static_cast<size_t>(h >> (64 - kMemoSetBits));
 }
+
+// FindInSet past the front entry: out of line, so that a hit at the front saves no registers.
+template <typename Memo, typename Holds>
+__attribute__((noinline)) Memo* FindBehindFront(Memo* set, Holds holds) {
+  for (int way = 1; way < kMemoWays; way++) {
+    if (!holds(set[way])) continue;
+    std::swap(set[0], set[way]);
+    return &set[0];
+  }
+  return nullptr;
+}
+
+// Finds the entry in `set` that `holds` accepts, moved to the front; nullptr when none does.
+template <typename Memo, typename Holds>
+inline __attribute__((always_inline)) Memo* FindInSet(Memo* set, Holds holds) {
+  return holds(set[0]) ? &set[0] : FindBehindFront(set, holds);
+}
+
+// Puts `memo` at the front of `set`, the least recent entry dropped.
+template <typename Memo>
+void RememberInSet(Memo* set, const Memo& memo) {
+  for (int way = kMemoWays - 1; way > 0; way--) set[way] = set[way - 1];
+  set[0] = memo;
+}
+
+int64_t g_memo_misses = 0;  // events whose entry the memos did not hold (DeoptMemoMisses)
 
 // The line and unspecialised opcode of code unit `bc`. Called with an exception possibly
 // pending (an error exit): it is kept.
@@ -149,8 +186,7 @@ struct MissMemo {
   unsigned int version = 0;  // the type's tag when last seen here (SameType)
   DeoptEntry* entry = nullptr;
 };
-constexpr size_t kMissMemoSize = 256;
-MissMemo g_miss_memo[kMissMemoSize];
+MissMemo g_miss_memo[kMemoSets][kMemoWays];
 
 // The entries of recent events (RecordDeopt), by their whole key: an exception that leaves
 // compiled frames is an event in each (a test suite's comparisons try one class after another,
@@ -166,19 +202,17 @@ struct EventMemo {
   unsigned int version = 0;
   DeoptEntry* entry = nullptr;
 };
-constexpr size_t kEventMemoSize = 256;
-EventMemo g_event_memo[kEventMemoSize];
+EventMemo g_event_memo[kMemoSets][kMemoWays];
 
 void ForgetMemos() {
-  std::fill(std::begin(g_miss_memo), std::end(g_miss_memo), MissMemo{});
-  std::fill(std::begin(g_event_memo), std::end(g_event_memo), EventMemo{});
+  for (auto& set : g_miss_memo) std::fill(std::begin(set), std::end(set), MissMemo{});
+  for (auto& set : g_event_memo) std::fill(std::begin(set), std::end(set), EventMemo{});
 }
 
-// The memo slot of an event's key, and whether it holds that key's entry.
-EventMemo& EventSlot(const std::string* function, int bc, const PyTypeObject* type) {
-  return g_event_memo[MemoSlot(
-      reinterpret_cast<uintptr_t>(function) + 8 * static_cast<uintptr_t>(bc), type,
-      kEventMemoSize)];
+// The memo set of an event's key, and whether a memo holds that key's entry.
+EventMemo* EventSet(const std::string* function, int bc, const PyTypeObject* type) {
+  return g_event_memo[MemoSet(
+      reinterpret_cast<uintptr_t>(function) + 8 * static_cast<uintptr_t>(bc), type)];
 }
 
 bool Holds(EventMemo& m, const std::string* function, int bc, lower::DeoptReason reason,
@@ -191,14 +225,16 @@ bool Holds(EventMemo& m, const std::string* function, int bc, lower::DeoptReason
 
 void RecordDeopt(const std::string* function, PyCodeObject* code, int bc, lower::DeoptReason reason,
                  PyTypeObject* type, DeoptExit exit) {
-  EventMemo& memo = EventSlot(function, bc, type);
-  if (Holds(memo, function, bc, reason, type, exit)) {
-    memo.entry->count++;
+  EventMemo* set = EventSet(function, bc, type);
+  if (EventMemo* m = FindInSet(
+          set, [&](EventMemo& m) { return Holds(m, function, bc, reason, type, exit); })) {
+    m->entry->count++;
     return;
   }
+  g_memo_misses++;
   DeoptEntry& e = EntryFor(function, code, bc, reason, type, exit);
   e.count++;
-  memo = EventMemo{function, bc, reason, exit, type, TagOf(type), &e};
+  RememberInSet(set, EventMemo{function, bc, reason, exit, type, TagOf(type), &e});
 }
 
 void RegisterCacheSite(const void* cache, const std::string* function, PyCodeObject* code, int bc) {
@@ -211,23 +247,41 @@ void ForgetCacheSite(const void* cache) {
   ForgetMemos();
 }
 
-void RecordGuardMiss(const void* cache, PyTypeObject* type) {
-  MissMemo& memo = g_miss_memo[MemoSlot(reinterpret_cast<uintptr_t>(cache), type, kMissMemoSize)];
-  if (memo.entry != nullptr && memo.cache == cache && memo.type == type &&
-      SameType(*memo.entry, type, &memo.version)) {
-    memo.entry->count++;
-    return;
-  }
+namespace {
+
+// RecordGuardMiss when the memos do not hold the key: the entry from the map, then in the memo.
+// Out of line, so that a memo's hit saves no registers.
+__attribute__((noinline)) void RecordGuardMissInMap(MissMemo* set, const void* cache,
+                                                    PyTypeObject* type) {
+  g_memo_misses++;
   auto it = CacheSites().find(cache);
   if (it == CacheSites().end()) return;
   const CacheSite& s = it->second;
   DeoptEntry& e = EntryFor(s.function, s.code, s.bc, lower::DeoptReason::kTypeGuard, type,
                            DeoptExit::kGenericPath);
   e.count++;
-  memo = MissMemo{cache, type, TagOf(type), &e};
+  RememberInSet(set, MissMemo{cache, type, TagOf(type), &e});
+}
+
+}  // namespace
+
+void RecordGuardMiss(const void* cache, PyTypeObject* type) {
+  MissMemo* set = g_miss_memo[MemoSet(reinterpret_cast<uintptr_t>(cache), type)];
+  if (MissMemo* m = FindInSet(set, [&](MissMemo& m) {
+        return m.entry != nullptr && m.cache == cache && m.type == type &&
+               SameType(*m.entry, type, &m.version);
+      })) {
+    m->entry->count++;
+    return;
+  }
+  RecordGuardMissInMap(set, cache, type);
 }
 
 size_t DeoptKeyCount() { return Entries().size(); }
+int64_t DeoptMemoMisses() { return g_memo_misses; }
+size_t DeoptMemoSet(const void* cache, const PyTypeObject* type) {
+  return MemoSet(reinterpret_cast<uintptr_t>(cache), type);
+}
 
 std::vector<DeoptEntry> DeoptEntries() {
   // Entries of one site, reason and exit whose types have one name (each key orders them by

@@ -52,6 +52,10 @@ void RecordGuardMiss(const void* cache, PyTypeObject* type);
 // DeoptEntries adds up same-named types: bounded by the sites and the types they saw, however
 // often those types change.
 size_t DeoptKeyCount();
+// How many events and guard misses their memos did not hold (found in the map, or new).
+int64_t DeoptMemoMisses();
+// The memo set of a guard miss at `cache` for `type` (for tests that make keys share one).
+size_t DeoptMemoSet(const void* cache, const PyTypeObject* type);
 // Every entry, most frequent first.
 std::vector<DeoptEntry> DeoptEntries();
 void ClearDeoptStats();

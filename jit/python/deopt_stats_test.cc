@@ -109,6 +109,32 @@ TEST_F(DeoptStats, ATypeWhoseVersionTagChangesKeepsOneKey) {
   EXPECT_EQ(all[1].count, 40);
 }
 
+// Two keys whose memo set is the same, each hot in turn (two sites of one loop seeing one
+// type): after each key's first miss, the memos hold both, and no miss goes to the map again.
+TEST_F(DeoptStats, TwoHotKeysSharingAMemoSetStayInIt) {
+  PyTypeObject* even = Type("Even");
+  static char caches[4096][64];
+  const void* first = caches[0];
+  const void* second = nullptr;
+  for (size_t i = 1; i < sizeof(caches) / sizeof(caches[0]) && second == nullptr; i++) {
+    if (DeoptMemoSet(caches[i], even) == DeoptMemoSet(first, even)) second = caches[i];
+  }
+  ASSERT_NE(second, nullptr) << "no cache address shares the first one's memo set";
+  RegisterCacheSite(first, &function_, code_, 0);
+  RegisterCacheSite(second, &function_, code_, 1);
+  const int64_t before = DeoptMemoMisses();
+  for (int i = 0; i < 50; i++) {
+    RecordGuardMiss(first, even);
+    RecordGuardMiss(second, even);
+  }
+  EXPECT_EQ(DeoptMemoMisses() - before, 2);
+  ForgetCacheSite(first);
+  ForgetCacheSite(second);
+  const std::vector<DeoptEntry> all = DeoptEntries();
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].count + all[1].count, 100);
+}
+
 // Cleared entries are gone from the memos too: the next event makes a new entry.
 TEST_F(DeoptStats, ClearedStatisticsStartAgain) {
   Record(Type("Even"), 3);
