@@ -1,13 +1,15 @@
 # pydiff: jit-args=--jitlist=__main__:drive*
 # pydiff: min-compiled=3
 # pydiff: min-interpreted_vectorcalls=2000
-# Plain calls of functions that stay interpreted (not in the jitlist): once the hook has seen
-# such a function run, its vectorcall pushes the frame itself and takes it straight to the
-# interpreter (jit.cc InterpretedVectorcall), where CPython would bind the arguments
-# generically. The compiled drivers call them, and so do the interpreter and C code. What
-# must still hold: unbound locals, generators made by the call, frame objects that outlive
-# it, tracebacks, recursion to the limit, closures, a replaced __code__, keyword and default
-# calls, tracing and profiling switched on meanwhile, and the references of the arguments.
+# Calls of functions that stay interpreted (not in the jitlist): once the hook has seen such a
+# function run, its vectorcall pushes a plain call's frame itself and takes it straight to the
+# interpreter (interpreted_calls.cc InterpretedVectorcall), where CPython would bind the
+# arguments generically; any other shape takes CPython's path from there. The compiled
+# drivers call them, and so do the interpreter and C code. What must still hold: unbound
+# locals, generators made by the call, frame objects that outlive it, tracebacks, recursion to
+# the limit, closures, a replaced __code__, defaults, keywords, *args, **kwargs and
+# keyword-only parameters, calls that do not bind (stock's errors), tracing and profiling
+# switched on meanwhile, and the references of the arguments.
 import sys
 
 
@@ -69,6 +71,41 @@ def reversed_pair(a, b):
 
 def pair(a, b):
     return (a, b)
+
+
+def shapes_of(a, b=2, *rest, c, d=4, **named):
+    return (a, b, rest, c, d, sorted(named.items()))
+
+
+def only_rest(*rest):
+    return rest
+
+
+def only_named(**named):
+    return sorted(named.items())
+
+
+def drive_binding(n):
+    out = []
+    for i in range(n):
+        out.append(shapes_of(i, c=1))
+        out.append(shapes_of(i, 5, 6, 7, c=i, e=8, f=9))
+        out.append(shapes_of(c=3, a=i))
+        out.append(only_rest(i, i + 1))
+        out.append(only_named(x=i))
+        out.append(pair(b=i, a=-i))
+    return out
+
+
+def binding_errors():
+    found = []
+    for call in (lambda: pair(1), lambda: pair(1, 2, 3), lambda: pair(1, a=2),
+                 lambda: pair(1, c=2), lambda: shapes_of(1), lambda: pair(**{1: 2})):
+        try:
+            call()
+        except TypeError as e:
+            found.append(str(e))
+    return found
 
 
 def locals_of(a, b):
@@ -174,6 +211,9 @@ def replaced_code():
 
 
 print(drive_plain(3000))
+bound = drive_binding(200)
+print(len(bound), bound[:6], bound[-6:])
+print(binding_errors())
 shapes = drive_shapes(300)
 print(len(shapes), shapes[:24], shapes[-12:])
 print(drive_from_c(50)[:10], depth(50))
