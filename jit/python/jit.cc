@@ -774,6 +774,30 @@ A64JIT_ALWAYS_INLINE PyObject* ResumeCompiled(Runtime& r, CodeState* st, PyThrea
   return result;
 }
 
+// A created or suspended generator's or coroutine's frame whose code is not compiled, resumed
+// with `value` sent as ResumeCompiled resumes compiled code, the interpreter running it without
+// _PyEval_EvalFrame and the eval-frame hook between. Only where the hook would do no more than
+// count the resume and interpret it (QuietResume).
+A64JIT_ALWAYS_INLINE PyObject* ResumeInterpreted(Runtime& r, PyThreadState* ts, PyGenObject* gen,
+                                                 _PyInterpreterFrame* frame, PyObject* value) {
+  r.stats.interpreted_entries++;
+  r.stats.interpreted_resumes++;
+  frame->localsplus[frame->stacktop++] = Py_NewRef(value);  // (the interpreter links previous)
+  gen->gi_exc_state.previous_item = ts->exc_info;
+  ts->exc_info = &gen->gi_exc_state;
+  gen->gi_frame_state = FRAME_EXECUTING;
+  PyObject* result = Interpret(ts, frame, 0);
+  AfterResume(ts, gen, frame);
+  return result;
+}
+
+// Whether the hook, given `frame`'s resume on `ts` (this runtime's interpreter), would only
+// count it and interpret it: tracing off, and QuietCall (which counts it).
+A64JIT_ALWAYS_INLINE bool QuietResume(const Runtime& r, PyThreadState* ts,
+                                      const _PyInterpreterFrame* frame) {
+  return !ts->cframe->use_tracing && QuietCall(r, frame);
+}
+
 // The compiled state to resume `gen` in on `ts` where DirectRunFits holds (then the JIT's
 // first thread, this runtime's interpreter): the state cache's entry for its code, tracing
 // off; else nullptr. The entry itself, not CachedState: its NULL test is one more compare.
@@ -788,9 +812,14 @@ A64JIT_ALWAYS_INLINE CodeState* DirectResumeState(PyThreadState* ts,
 __attribute__((noinline)) PyObject* JitGenIterNextGeneral(Runtime& r, PyThreadState* ts,
                                                           PyGenObject* gen) {
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
-  CodeState* st = RunnableState(r, ts, frame);
-  if (st == nullptr) return g_gen_iternext(reinterpret_cast<PyObject*>(gen));
-  PyObject* result = ResumeCompiled<false>(r, st, ts, gen, frame, Py_None);
+  PyObject* result;
+  if (CodeState* st = RunnableState(r, ts, frame)) {
+    result = ResumeCompiled<false>(r, st, ts, gen, frame, Py_None);
+  } else if (ts->interp == r.interp && QuietResume(r, ts, frame)) {
+    result = ResumeInterpreted(r, ts, gen, frame, Py_None);
+  } else {
+    return g_gen_iternext(reinterpret_cast<PyObject*>(gen));
+  }
   if (result != nullptr && gen->gi_frame_state == FRAME_SUSPENDED) return result;
   return FinishIteration(gen, frame, result);
 }
@@ -806,9 +835,14 @@ PyObject* JitGenIterNext(PyObject* self) {
   Runtime& r = TheRuntime();
   if (!DirectRunFits(r, ts)) return JitGenIterNextGeneral(r, ts, gen);
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
-  CodeState* st = DirectResumeState(ts, frame);
-  if (st == nullptr) return g_gen_iternext(self);
-  PyObject* result = ResumeCompiled<true>(r, st, ts, gen, frame, Py_None);
+  PyObject* result;
+  if (CodeState* st = DirectResumeState(ts, frame)) {
+    result = ResumeCompiled<true>(r, st, ts, gen, frame, Py_None);
+  } else if (QuietResume(r, ts, frame)) {
+    result = ResumeInterpreted(r, ts, gen, frame, Py_None);
+  } else {
+    return g_gen_iternext(self);
+  }
   if (result != nullptr && gen->gi_frame_state == FRAME_SUSPENDED) return result;
   return FinishIteration(gen, frame, result);
 }
@@ -838,9 +872,14 @@ __attribute__((noinline)) PySendResult JitAmSendGeneral(Runtime& r, PyThreadStat
                                                         PyObject* self, PyObject* value,
                                                         PyObject** presult) {
   auto* gen = reinterpret_cast<PyGenObject*>(self);
-  CodeState* st = RunnableState(r, ts, reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe));
-  if (st == nullptr) return (kCoroutine ? g_coro_am_send : g_gen_am_send)(self, value, presult);
-  return SendCompiled<false>(r, st, ts, gen, value, presult);
+  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
+  if (CodeState* st = RunnableState(r, ts, frame)) {
+    return SendCompiled<false>(r, st, ts, gen, value, presult);
+  }
+  if (ts->interp != r.interp || !QuietResume(r, ts, frame)) {
+    return (kCoroutine ? g_coro_am_send : g_gen_am_send)(self, value, presult);
+  }
+  return SendResult(gen, frame, ResumeInterpreted(r, ts, gen, frame, value), presult);
 }
 
 // The am_send of generators (kCoroutine false) and coroutines while the JIT is enabled
@@ -860,9 +899,12 @@ PySendResult JitAmSend(PyObject* self, PyObject* arg, PyObject** presult) {
   PyThreadState* ts = CurrentThreadState();
   Runtime& r = TheRuntime();
   if (!DirectRunFits(r, ts)) return JitAmSendGeneral<kCoroutine>(r, ts, self, value, presult);
-  CodeState* st = DirectResumeState(ts, reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe));
-  if (st == nullptr) return own(self, arg, presult);
-  return SendCompiled<true>(r, st, ts, gen, value, presult);
+  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
+  if (CodeState* st = DirectResumeState(ts, frame)) {
+    return SendCompiled<true>(r, st, ts, gen, value, presult);
+  }
+  if (!QuietResume(r, ts, frame)) return own(self, arg, presult);
+  return SendResult(gen, frame, ResumeInterpreted(r, ts, gen, frame, value), presult);
 }
 
 // What the send stub (jit/lower/send_stub.h) leaves after a run it began as SendCompiled<true>

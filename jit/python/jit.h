@@ -179,6 +179,10 @@ struct Stats {
   // interpreted functions pushed and took to the interpreter itself (jit.cc
   // InterpretedVectorcall), without CPython's generic binding and the eval-frame hook.
   int64_t interpreted_vectorcalls = 0;
+  // Of which generator and coroutine resumes by next(), `yield from` or `await` that the JIT's
+  // stand-ins took to the interpreter themselves (jit.cc ResumeInterpreted), without
+  // _PyEval_EvalFrame and the eval-frame hook.
+  int64_t interpreted_resumes = 0;
   int64_t bodies = 0;  // module and class bodies seen (never compiled: they run once)
   // Entries of compiled code on a thread other than the one that enabled the JIT.
   int64_t other_thread_entries = 0;

@@ -149,7 +149,8 @@ std::string StatsSummary() {
     << " module and class bodies stay interpreted)\n";
   o << "a64jit: compiled entries " << Share(s.entries, s.entries + s.interpreted_entries)
     << " of the function entries; of the interpreted ones, " << s.interpreted_vectorcalls
-    << " were plain calls whose frame the JIT pushed (CPython's generic binding skipped)\n";
+    << " were plain calls whose frame the JIT pushed (CPython's generic binding skipped) and "
+    << s.interpreted_resumes << " generator resumes without the eval-frame hook\n";
   o << "a64jit: type feedback from 3.11's quickened code: " << s.feedback_sites << " sites in "
     << s.feedback_functions << " of the compiled functions\n";
   if (s.loop_time_qualified > 0) {
@@ -229,6 +230,7 @@ std::string StatsJson() {
                               {"cold_path_exits", s.cold_path_exits},
                               {"interpreted_entries", s.interpreted_entries},
                               {"interpreted_vectorcalls", s.interpreted_vectorcalls},
+                              {"interpreted_resumes", s.interpreted_resumes},
                               {"bodies", s.bodies},
                               {"emulated_instructions", s.guest_instructions},
                               {"host_calls", s.host_calls},
