@@ -35,7 +35,8 @@ A64JIT_ALWAYS_INLINE bool PlainShape(const PyCodeObject* code, Py_ssize_t nargs,
   return kwnames == nullptr && nargs == code->co_argcount && OnlyPositionalParameters(code);
 }
 
-// Undoes PushFrame after a run: the frame cleared (its references released) and popped.
+// Undoes a frame's push (jit.cc PushFrame, InterpretedVectorcall) after its run: the frame
+// cleared (its references released) and popped.
 A64JIT_ALWAYS_INLINE void PopFrame(PyThreadState* ts, _PyInterpreterFrame* frame) {
   ClearFrame(frame);
   ts->datastack_top = reinterpret_cast<PyObject**>(frame);
