@@ -15,8 +15,10 @@ PyObject* InterpretedVectorcall(PyObject* callable, PyObject* const* args, size_
   const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   Runtime& r = TheRuntime();
   PyObject** base = ts->datastack_top;
-  if (!PlainShape(code, nargs, kwnames) || !r.enabled() || ts->interp != r.interp ||
-      ts->cframe->use_tracing || base == nullptr ||
+  // A code that is not a function's (CO_OPTIMIZED) runs with the globals as its locals: a
+  // __code__ replaced since the vectorcall went in.
+  if (!PlainShape(code, nargs, kwnames) || (code->co_flags & CO_OPTIMIZED) == 0 || !r.enabled() ||
+      ts->interp != r.interp || ts->cframe->use_tracing || base == nullptr ||
       base + FrameSlots(code) >= ts->datastack_limit) {
     return _PyFunction_Vectorcall(callable, args, nargsf, kwnames);
   }

@@ -23,12 +23,15 @@ PyObject* InterpretedVectorcall(PyObject* callable, PyObject* const* args, size_
 
 // Later plain calls of `frame`'s function object from compiled code, the interpreter or C
 // skip CPython's generic binding (InterpretedVectorcall). Not for a generator's frame (its
-// function ran when the generator was made) nor a function whose __code__ was replaced
-// meanwhile; a compiled function's vectorcall stays JitVectorcall.
+// function ran when the generator was made), a function whose __code__ was replaced
+// meanwhile, nor one whose code is not a function's (`types.FunctionType(module_code, ns)`:
+// _PyFunction_Vectorcall gives such a frame the globals as its locals); a compiled function's
+// vectorcall stays JitVectorcall.
 inline void AdoptInterpretedVectorcall(const _PyInterpreterFrame* frame) {
   PyFunctionObject* func = frame->f_func;
   if (func->vectorcall == _PyFunction_Vectorcall && frame->owner == FRAME_OWNED_BY_THREAD &&
-      func->func_code == reinterpret_cast<PyObject*>(frame->f_code)) {
+      func->func_code == reinterpret_cast<PyObject*>(frame->f_code) &&
+      (frame->f_code->co_flags & CO_OPTIMIZED) != 0) {
     func->vectorcall = InterpretedVectorcall;
   }
 }

@@ -223,6 +223,32 @@ print(traced_calls())
 print(replaced_code())
 print(drive_plain(10))
 
+
+def module_code_as_function():
+    # A function over module code: _PyFunction_Vectorcall gives its frame the globals as
+    # locals, so it must never take the JIT's vectorcall, nor a function whose __code__
+    # becomes such a code after the vectorcall went in.
+    import types
+    ns = {}
+    body = types.FunctionType(compile("x = 1\ny = x + 1\n", "<module code>", "exec"), ns)
+    for _ in range(30):
+        body()
+    late = types.FunctionType(pair.__code__, ns)
+    for _ in range(30):
+        late(1, 2)
+    late.__code__ = compile("z = 3\n", "<module code>", "exec")
+    results = []
+    for _ in range(3):
+        try:
+            late()
+            results.append(ns.get("z"))
+        except Exception as e:
+            results.append(type(e).__name__ + ": " + str(e))
+    return ns["y"], results
+
+
+print(module_code_as_function())
+
 token = object()
 before = sys.getrefcount(token)
 for _ in range(100):
