@@ -14,20 +14,15 @@ PyObject* InterpretedVectorcall(PyObject* callable, PyObject* const* args, size_
   auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
   const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   Runtime& r = TheRuntime();
-  PyObject** base = ts->datastack_top;
   // A code that is not a function's (CO_OPTIMIZED) runs with the globals as its locals: a
   // __code__ replaced since the vectorcall went in.
   if (!PlainShape(code, nargs, kwnames) || (code->co_flags & CO_OPTIMIZED) == 0 || !r.enabled() ||
-      ts->interp != r.interp || ts->cframe->use_tracing || base == nullptr ||
-      base + FrameSlots(code) >= ts->datastack_limit) {
+      !RunsHere(r, ts) || !FrameFits(ts, code)) {
     return _PyFunction_Vectorcall(callable, args, nargsf, kwnames);
   }
-  ts->datastack_top = base + FrameSlots(code);
-  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(base);
   Py_INCREF(func);  // the frame's reference
-  _PyFrame_InitializeSpecials(frame, func, nullptr, code->co_nlocalsplus);
+  _PyInterpreterFrame* frame = PushThreadFrame(ts, func, code, nargs);
   for (Py_ssize_t i = 0; i < nargs; i++) frame->localsplus[i] = Py_NewRef(args[i]);
-  for (Py_ssize_t i = nargs; i < code->co_nlocalsplus; i++) frame->localsplus[i] = nullptr;
   PyObject* result;
   if (QuietCall(r, frame)) {  // EvalFrameHook's second path, without its other tests
     r.stats.interpreted_entries++;

@@ -285,16 +285,11 @@ A64JIT_ALWAYS_INLINE _PyInterpreterFrame* PushFrame(Runtime& r, PyThreadState* t
                                                     CodeState** st) {
   auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
   *st = r.enabled() && ts->interp == r.interp ? ExistingState(code) : nullptr;
-  PyObject** base = ts->datastack_top;
   if (*st == nullptr || (*st)->status != CodeState::Status::kCompiled || ts->cframe->use_tracing ||
-      base == nullptr || base + FrameSlots(code) >= ts->datastack_limit) {
+      !FrameFits(ts, code)) {
     return nullptr;
   }
-  ts->datastack_top = base + FrameSlots(code);
-  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(base);
-  _PyFrame_InitializeSpecials(frame, func, nullptr, code->co_nlocalsplus);
-  for (Py_ssize_t i = first_unset; i < code->co_nlocalsplus; i++) frame->localsplus[i] = nullptr;
-  return frame;
+  return PushThreadFrame(ts, func, code, first_unset);
 }
 
 // Runs a frame PushFrame made, with its arguments in place, then pops it.
@@ -628,11 +623,6 @@ __attribute__((noinline)) PyObject* EvalFrameHookSlow(Runtime& r, PyThreadState*
   return Interpret(ts, frame, throwflag);
 }
 
-// Whether compiled code may run on `ts` now: this runtime's interpreter, tracing off.
-A64JIT_ALWAYS_INLINE bool RunsHere(const Runtime& r, PyThreadState* ts) {
-  return ts->interp == r.interp && !ts->cframe->use_tracing;
-}
-
 // The compiled state of `frame`'s code when the state cache holds it (compiled states only)
 // and compiled code may run it on `ts` now (RunsHere). Else nullptr, and the caller takes its
 // slow path.
@@ -745,7 +735,17 @@ __attribute__((noinline)) PyObject* FinishIteration(PyGenObject* gen, _PyInterpr
   return nullptr;
 }
 
-// ResumeCompiled's end, after the run: not executing any more, the exception state unlinked.
+// A resume's start, as gen_send_ex2 makes it before _PyEval_EvalFrame: the value sent pushed
+// (a new reference), the exception state linked, FRAME_EXECUTING (the run links previous).
+A64JIT_ALWAYS_INLINE void BeforeResume(PyThreadState* ts, PyGenObject* gen,
+                                       _PyInterpreterFrame* frame, PyObject* value) {
+  frame->localsplus[frame->stacktop++] = Py_NewRef(value);
+  gen->gi_exc_state.previous_item = ts->exc_info;
+  ts->exc_info = &gen->gi_exc_state;
+  gen->gi_frame_state = FRAME_EXECUTING;
+}
+
+// A resume's end, after the run: not executing any more, the exception state unlinked.
 A64JIT_ALWAYS_INLINE void AfterResume(PyThreadState* ts, PyGenObject* gen,
                                       _PyInterpreterFrame* frame) {
   if (gen->gi_frame_state == FRAME_EXECUTING) gen->gi_frame_state = FRAME_COMPLETED;
@@ -765,10 +765,7 @@ A64JIT_ALWAYS_INLINE PyObject* ResumeCompiled(Runtime& r, CodeState* st, PyThrea
                                               PyGenObject* gen, _PyInterpreterFrame* frame,
                                               PyObject* value) {
   r.stats.resumed_entries++;
-  frame->localsplus[frame->stacktop++] = Py_NewRef(value);  // (the run links previous)
-  gen->gi_exc_state.previous_item = ts->exc_info;
-  ts->exc_info = &gen->gi_exc_state;
-  gen->gi_frame_state = FRAME_EXECUTING;
+  BeforeResume(ts, gen, frame, value);
   PyObject* result = direct ? RunDirect(r, st, ts, frame) : RunCompiled(r, st, ts, frame);
   AfterResume(ts, gen, frame);
   return result;
@@ -782,20 +779,17 @@ A64JIT_ALWAYS_INLINE PyObject* ResumeInterpreted(Runtime& r, PyThreadState* ts, 
                                                  _PyInterpreterFrame* frame, PyObject* value) {
   r.stats.interpreted_entries++;
   r.stats.interpreted_resumes++;
-  frame->localsplus[frame->stacktop++] = Py_NewRef(value);  // (the interpreter links previous)
-  gen->gi_exc_state.previous_item = ts->exc_info;
-  ts->exc_info = &gen->gi_exc_state;
-  gen->gi_frame_state = FRAME_EXECUTING;
+  BeforeResume(ts, gen, frame, value);
   PyObject* result = Interpret(ts, frame, 0);
   AfterResume(ts, gen, frame);
   return result;
 }
 
-// Whether the hook, given `frame`'s resume on `ts` (this runtime's interpreter), would only
-// count it and interpret it: tracing off, and QuietCall (which counts it).
+// Whether the hook, given `frame`'s resume on `ts`, would only count it and interpret it:
+// RunsHere, and QuietCall (which counts it).
 A64JIT_ALWAYS_INLINE bool QuietResume(const Runtime& r, PyThreadState* ts,
                                       const _PyInterpreterFrame* frame) {
-  return !ts->cframe->use_tracing && QuietCall(r, frame);
+  return RunsHere(r, ts) && QuietCall(r, frame);
 }
 
 // The compiled state to resume `gen` in on `ts` where DirectRunFits holds (then the JIT's
@@ -815,7 +809,7 @@ __attribute__((noinline)) PyObject* JitGenIterNextGeneral(Runtime& r, PyThreadSt
   PyObject* result;
   if (CodeState* st = RunnableState(r, ts, frame)) {
     result = ResumeCompiled<false>(r, st, ts, gen, frame, Py_None);
-  } else if (ts->interp == r.interp && QuietResume(r, ts, frame)) {
+  } else if (QuietResume(r, ts, frame)) {
     result = ResumeInterpreted(r, ts, gen, frame, Py_None);
   } else {
     return g_gen_iternext(reinterpret_cast<PyObject*>(gen));
@@ -876,7 +870,7 @@ __attribute__((noinline)) PySendResult JitAmSendGeneral(Runtime& r, PyThreadStat
   if (CodeState* st = RunnableState(r, ts, frame)) {
     return SendCompiled<false>(r, st, ts, gen, value, presult);
   }
-  if (ts->interp != r.interp || !QuietResume(r, ts, frame)) {
+  if (!QuietResume(r, ts, frame)) {
     return (kCoroutine ? g_coro_am_send : g_gen_am_send)(self, value, presult);
   }
   return SendResult(gen, frame, ResumeInterpreted(r, ts, gen, frame, value), presult);

@@ -35,7 +35,33 @@ A64JIT_ALWAYS_INLINE bool PlainShape(const PyCodeObject* code, Py_ssize_t nargs,
   return kwnames == nullptr && nargs == code->co_argcount && OnlyPositionalParameters(code);
 }
 
-// Undoes a frame's push (jit.cc PushFrame, InterpretedVectorcall) after its run: the frame
+// Whether compiled code may run on `ts` now, and the interpreter in the JIT's place: this
+// runtime's interpreter, tracing off.
+A64JIT_ALWAYS_INLINE bool RunsHere(const Runtime& r, PyThreadState* ts) {
+  return ts->interp == r.interp && !ts->cframe->use_tracing;
+}
+
+// Whether a frame of `code` fits in the thread's current data-stack chunk (else CPython's
+// path pushes it, with a new chunk).
+A64JIT_ALWAYS_INLINE bool FrameFits(const PyThreadState* ts, PyCodeObject* code) {
+  return ts->datastack_top != nullptr && ts->datastack_top + FrameSlots(code) < ts->datastack_limit;
+}
+
+// A frame of `func` (whose code is `code`) pushed on the thread's data stack where FrameFits:
+// _PyFrame_InitializeSpecials (the code's reference taken), its locals from `first_unset` on
+// NULL (the caller sets the ones before), the frame's reference to `func` still the caller's
+// to give.
+A64JIT_ALWAYS_INLINE _PyInterpreterFrame* PushThreadFrame(PyThreadState* ts, PyFunctionObject* func,
+                                                          PyCodeObject* code,
+                                                          Py_ssize_t first_unset) {
+  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(ts->datastack_top);
+  ts->datastack_top += FrameSlots(code);
+  _PyFrame_InitializeSpecials(frame, func, nullptr, code->co_nlocalsplus);
+  for (Py_ssize_t i = first_unset; i < code->co_nlocalsplus; i++) frame->localsplus[i] = nullptr;
+  return frame;
+}
+
+// Undoes a frame's push (PushThreadFrame) after its run: the frame
 // cleared (its references released) and popped.
 A64JIT_ALWAYS_INLINE void PopFrame(PyThreadState* ts, _PyInterpreterFrame* frame) {
   ClearFrame(frame);
