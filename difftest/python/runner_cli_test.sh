@@ -77,6 +77,29 @@ PY
 expect "a stack too small for the limit" 0 \
   "^RecursionError: maximum recursion depth exceeded: .* 64 MiB .*\(A64JIT_STACK_MIB\)$" \
   env A64JIT_STACK_MIB=64 "${run[@]}" --threshold=0 "$tmp/deep.py"
+# The stack's first part (256 MiB) holds about 500,000 interpreted levels; deeper, the
+# recursion goes on on the rest, mapped then, compiled code included (`leaf` at the bottom),
+# and where the rest is full too the answer is again RecursionError.
+cat >"$tmp/rest.py" <<'PY'
+import sys, a64jit
+sys.setrecursionlimit(10**6)
+def leaf(n):
+    return n
+def depth(n):
+    return leaf(0) if n == 0 else 1 + depth(n - 1)
+leaf(1)
+try:
+    r = depth(int(sys.argv[1]))
+except RecursionError as e:
+    r = "RecursionError: %s" % e
+s = a64jit.stats()
+print(r, "compiled", s["compiled"], "rests", s["jit_stack_rests_used"])
+PY
+expect "a recursion past the stack's first part" 0 "^600000 compiled 1 rests 1$" \
+  "${run[@]}" --jitlist=__main__:leaf "$tmp/rest.py" 600000
+expect "a recursion that fills the stack's rest" 0 \
+  "^RecursionError: maximum recursion depth exceeded: .* 320 MiB .* compiled 1 rests 1$" \
+  env A64JIT_STACK_MIB=320 "${run[@]}" --jitlist=__main__:leaf "$tmp/rest.py" 900000
 expect "a flag with a value" 0 "^42" "${run[@]}" --no-jit=1 "$tmp/prog.py"
 expect "a flag with a bad value" 64 "--stats: expected 0 or 1, got 2" "${run[@]}" --stats=2 \
   "$tmp/prog.py"

@@ -204,15 +204,17 @@ uintptr_t RunOnJitStack(void* arg) {
 }
 
 // RunCompiled with less room than RoomNeeded: off the JIT's stack (a call from C code on the
-// thread's own), it moves there; on it, with less than kMinRoom, the stack is full; else the
-// run goes on without the stub's direct calls.
+// thread's own), it moves there; on it, with less than kMinRoom, it goes on on the stack's
+// rest, or the stack is full; else the run goes on without the stub's direct calls.
 __attribute__((noinline)) PyObject* RunCompiledSlow(Runtime& r, CodeState* st, PyThreadState* ts,
                                                     _PyInterpreterFrame* frame, uintptr_t room) {
-  if (room == 0) {
-    RunCall call{&r, st, ts, frame};
-    return reinterpret_cast<PyObject*>(CallOnJitStack(RunOnJitStack, &call));
+  RunCall call{&r, st, ts, frame};
+  if (room == 0) return reinterpret_cast<PyObject*>(CallOnJitStack(RunOnJitStack, &call));
+  if (room < kMinRoom) {
+    uintptr_t result = 0;
+    if (!CallOnStackRest(RunOnJitStack, &call, &result)) return StackExhausted();
+    return reinterpret_cast<PyObject*>(result);
   }
-  if (room < kMinRoom) return StackExhausted();
   return RunWithoutStubCalls(r, st, ts, frame);
 }
 
@@ -579,6 +581,17 @@ __attribute__((noinline)) PyObject* EvalFrameOffStack(PyThreadState* ts, _PyInte
   return reinterpret_cast<PyObject*>(CallOnJitStack(HookOnJitStack, &call));
 }
 
+// EvalFrameHook with less than kMinRoom left on the JIT's stack: on the stack's rest, or
+// RecursionError where there is none.
+__attribute__((noinline)) PyObject* EvalFrameOnStackRest(PyThreadState* ts,
+                                                         _PyInterpreterFrame* frame,
+                                                         int throwflag) {
+  HookCall call{ts, frame, throwflag};
+  uintptr_t result = 0;
+  if (!CallOnStackRest(HookOnJitStack, &call, &result)) return StackExhausted();
+  return reinterpret_cast<PyObject*>(result);
+}
+
 // EvalFrameHook's path for everything but compiled code in the state cache: compiling,
 // counting, timing loops, and the interpreter. Out of line, so that the hook's own path
 // saves and restores only the registers it uses.
@@ -587,7 +600,8 @@ __attribute__((noinline)) PyObject* EvalFrameHookSlow(Runtime& r, PyThreadState*
   // The interpreter, too, runs on the JIT's stack (jit_stack.h); compiled code's runs check
   // for themselves (RunCompiled).
   if (const uintptr_t room = StackRoom(); __builtin_expect(room < kMinRoom, 0)) {
-    return room == 0 ? EvalFrameOffStack(ts, frame, throwflag) : StackExhausted();
+    return room == 0 ? EvalFrameOffStack(ts, frame, throwflag)
+                     : EvalFrameOnStackRest(ts, frame, throwflag);
   }
   CodeState* timed = nullptr;  // a function with a loop, run interpreted: its time counts
   if (throwflag == 0 && ts->interp == r.interp && !ts->cframe->use_tracing) {

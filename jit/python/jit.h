@@ -227,6 +227,7 @@ struct Stats {
   // Thread stacks (jit_stack.h) mapped, and taken again from threads that ended.
   int64_t jit_stacks_made = 0;
   int64_t jit_stacks_reused = 0;
+  int64_t jit_stack_rests_used = 0;  // threads whose recursion went on to the stack rest
   // Compile time: per function (median, 90th percentile, maximum) and per stage (total over
   // functions).
   int64_t compile_us_median = 0;

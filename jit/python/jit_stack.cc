@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <vector>
@@ -23,7 +24,14 @@ size_t g_stack_mib = kDefaultStackMib;
 constexpr size_t kGuard = size_t{256} << 10;
 constexpr size_t kSmallestStack = size_t{64} << 20;
 
-std::atomic<int64_t> g_stacks_made{0}, g_stacks_reused{0};
+std::atomic<int64_t> g_stacks_made{0}, g_stacks_reused{0}, g_rests_used{0};
+
+// The rest of the calling thread's stack (CallOnStackRest), once mapped; its low end is 1
+// when it could not be.
+__thread JitStack t_rest = {0, 0};
+
+size_t FirstPartBytes() { return std::min(g_stack_mib, kFirstPartMib) << 20; }
+size_t RestBytes() { return (g_stack_mib << 20) - FirstPartBytes(); }
 
 // Stacks of threads that ended, kept for the next threads (at most kPooledStacks, with their
 // pages given back to the kernel): a program that starts many short threads maps a stack
@@ -36,8 +44,8 @@ std::mutex g_pool_mu;
 std::vector<JitStack>* g_pool = new std::vector<JitStack>();  // never freed: threads may end
                                                               // during exit
 
-bool TakePooledStack(JitStack* s) {
-  const uintptr_t size = uintptr_t{g_stack_mib} << 20;
+// A pooled stack of `size` bytes (first parts and rests are pooled alike).
+bool TakePooledStack(size_t size, JitStack* s) {
   std::lock_guard<std::mutex> lock(g_pool_mu);
   for (size_t i = 0; i < g_pool->size(); i++) {
     if ((*g_pool)[i].high - (*g_pool)[i].low != size) continue;  // made at another size
@@ -63,16 +71,15 @@ void GiveBackStack(const JitStack& s) {
   munmap(reinterpret_cast<void*>(s.low - kGuard), s.high - s.low + kGuard);
 }
 
-// The reservation for the calling thread's stack: one from the pool, else the configured
-// size, halved until the kernel grants it (a strict overcommit policy counts what
-// MAP_NORESERVE asks), down to kSmallestStack; else none, and the thread runs on its own
-// stack.
-void MakeStack(JitStack* s) {
-  if (TakePooledStack(s)) {
+// A stack of `size` bytes with its guard below: one from the pool, else mapped, halved until
+// the kernel grants it (a strict overcommit policy counts what MAP_NORESERVE asks), down to
+// kSmallestStack. False when none could be had.
+bool MakeStack(size_t size, JitStack* s) {
+  if (TakePooledStack(size, s)) {
     g_stacks_reused++;
-    return;
+    return true;
   }
-  for (size_t size = g_stack_mib << 20; size >= kSmallestStack; size /= 2) {
+  for (; size >= kSmallestStack; size /= 2) {
     void* p = runtime::MapAwayFromCode(size + kGuard);
     if (p == nullptr) continue;
     if (mprotect(p, kGuard, PROT_NONE) != 0) {
@@ -82,10 +89,9 @@ void MakeStack(JitStack* s) {
     s->low = reinterpret_cast<uintptr_t>(p) + kGuard;
     s->high = s->low + size;
     g_stacks_made++;
-    return;
+    return true;
   }
-  s->low = 0;
-  s->high = UINTPTR_MAX;
+  return false;
 }
 
 }  // namespace
@@ -137,9 +143,9 @@ uintptr_t OtherThreadsRoom() {
   return t_switches > 0 ? UINTPTR_MAX : 0;  // on another stack below a switch: not ours
 }
 
-// Gives the thread's stack back (GiveBackStack) when the thread ends (off it; the main
-// thread's process exit may run this on it, and then leaves it). The first thread's stack
-// is never given back: its bounds stay in g_first_stack.
+// Gives the thread's stack back (GiveBackStack), its rest too, when the thread ends (off it;
+// the main thread's process exit may run this on it, and then leaves it). The first thread's
+// stack is never given back: its bounds stay in g_first_stack.
 struct StackReleaser {
   ~StackReleaser() {
     JitStack& s = t_jit_stack;
@@ -147,6 +153,8 @@ struct StackReleaser {
     if (s.low != 0 && s.low != g_first_stack.low && room >= s.high - s.low) {
       GiveBackStack(s);
       s = {0, 0};
+      if (t_rest.low > 1) GiveBackStack(t_rest);
+      t_rest = {0, 0};
     }
   }
 };
@@ -156,7 +164,7 @@ uintptr_t CallOnJitStack(uintptr_t (*fn)(void*), void* arg) {
   if (s.high == 0) {
     static thread_local StackReleaser releaser;  // made, and its destructor registered, here
     (void)releaser;
-    MakeStack(&s);
+    if (!MakeStack(FirstPartBytes(), &s)) s = {0, UINTPTR_MAX};
     if (g_first_stack.high == 0) g_first_stack = s;  // under the GIL: one thread at a time
   }
   if (s.low == 0) return fn(arg);  // no stack of its own: run here
@@ -166,10 +174,36 @@ uintptr_t CallOnJitStack(uintptr_t (*fn)(void*), void* arg) {
   return result;
 }
 
+// On the rest, the thread's stack is the rest (t_jit_stack) for StackRoom, until fn returns.
+// g_first_stack stays the first part: it is read without the GIL by every thread, and a
+// pair of bounds rewritten there could be read half old. Off the first part, StackRoom takes
+// OtherThreadsRoom's path.
+bool CallOnStackRest(uintptr_t (*fn)(void*), void* arg, uintptr_t* result) {
+  JitStack& s = t_jit_stack;
+  if (RestBytes() == 0 || t_rest.low == 1 || (t_rest.low != 0 && s.low == t_rest.low)) {
+    return false;
+  }
+  if (t_rest.low == 0) {
+    if (!MakeStack(RestBytes(), &t_rest)) {
+      t_rest = {1, 1};
+      return false;
+    }
+    g_rests_used++;
+  }
+  const JitStack first = s;
+  s = t_rest;
+  t_switches++;
+  *result = a64jit_call_on_stack(arg, fn, t_rest.high);
+  t_switches--;
+  s = first;
+  return true;
+}
+
 void SetJitStackMib(size_t mib) { g_stack_mib = mib; }
 size_t JitStackMib() { return g_stack_mib; }
 int64_t JitStacksMade() { return g_stacks_made.load(); }
 int64_t JitStacksReused() { return g_stacks_reused.load(); }
+int64_t JitStackRestsUsed() { return g_rests_used.load(); }
 
 PyObject* StackExhausted() {
   PyErr_Format(PyExc_RecursionError,

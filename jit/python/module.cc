@@ -299,6 +299,7 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "hook_started_ms", s.hook_started_ms) == 0 &&
        SetInt(d, "jit_stacks_made", s.jit_stacks_made) == 0 &&
        SetInt(d, "jit_stacks_reused", s.jit_stacks_reused) == 0 &&
+       SetInt(d, "jit_stack_rests_used", s.jit_stack_rests_used) == 0 &&
        SetInt(d, "compile_us_max", s.compile_us_max) == 0 &&
        SetInt(d, "compile_hir_ns", s.compile_hir_ns) == 0 &&
        SetInt(d, "compile_lower_ns", s.compile_lower_ns) == 0 &&

@@ -121,6 +121,7 @@ Stats GetStats() {
   r.stats.max_code_size = r.config.max_code_size;
   r.stats.jit_stacks_made = JitStacksMade();
   r.stats.jit_stacks_reused = JitStacksReused();
+  r.stats.jit_stack_rests_used = JitStackRestsUsed();
   Stats s = r.stats;
   s.stub_entries = r.stub_entries;  // entered directly by compiled code, through the stub
   s.entries += r.stub_entries;
@@ -251,6 +252,7 @@ std::string StatsJson() {
                               {"hook_started_ms", s.hook_started_ms},
                               {"jit_stacks_made", s.jit_stacks_made},
                               {"jit_stacks_reused", s.jit_stacks_reused},
+                              {"jit_stack_rests_used", s.jit_stack_rests_used},
                               {"exec_mode", s.exec_mode},
                               {"other_thread_entries", s.other_thread_entries},
                               {"breaker_calls", s.breaker_calls},
