@@ -78,15 +78,25 @@ expect "a stack too small for the limit" 0 \
   "^RecursionError: maximum recursion depth exceeded: .* 64 MiB .*\(A64JIT_STACK_MIB\)$" \
   env A64JIT_STACK_MIB=64 "${run[@]}" --threshold=0 "$tmp/deep.py"
 # The stack's first part (256 MiB) holds about 500,000 interpreted levels; deeper, the
-# recursion goes on on the rest, mapped then, compiled code included (`leaf` at the bottom),
-# and where the rest is full too the answer is again RecursionError.
+# recursion goes on on the rest, mapped then, compiled code included (`leaf` at the bottom).
+# C code below an entry keeps as much stack as stock's main thread has (8 MiB), also near the
+# first part's end: the hash of a tuple nested 60,000 deep recurses in C (3 to 6 MiB; stock's
+# limit is between 80,000 and 160,000), tried every 2,000 levels around where the first part
+# ends. Where the rest is full too the answer is again RecursionError.
 cat >"$tmp/rest.py" <<'PY'
 import sys, a64jit
 sys.setrecursionlimit(10**6)
+nested = ()
+for _ in range(60000):
+    nested = (nested,)
 def leaf(n):
     return n
 def depth(n):
-    return leaf(0) if n == 0 else 1 + depth(n - 1)
+    if n == 0:
+        return leaf(0)
+    if n % 2000 == 0 and n < 250000:
+        hash(nested)
+    return 1 + depth(n - 1)
 leaf(1)
 try:
     r = depth(int(sys.argv[1]))

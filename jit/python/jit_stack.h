@@ -35,8 +35,10 @@
 namespace a64jit::python {
 
 // What may run between two checks of the room: host frames (helpers, the interpreter, a C
-// extension's own recursion such as pickle's) and one compiled frame.
-constexpr uintptr_t kMinRoom = uintptr_t{1} << 20;
+// extension's own recursion such as pickle's, which passes no entry) and one compiled frame.
+// As much as stock's main thread has for C code, 8 MiB: a C recursion that stock finishes
+// finishes below any entry, also where a part of the stack ends.
+constexpr uintptr_t kMinRoom = uintptr_t{8} << 20;
 // The largest stack frame of a compiled function that the call stub may call directly.
 constexpr int64_t kMaxDirectFrame = 1024;
 constexpr size_t kDefaultStackMib = 4096;
