@@ -670,6 +670,31 @@ TEST_F(ExecutorTest, NullDereferenceIsAFault) {
   ExpectNextCallWorks();
 }
 
+// Under Unicorn a data fault's message names the link register too: a fault in code that
+// many sites call (the JIT's shared stubs) then says which call site it came from.
+TEST_F(ExecutorTest, DataFaultNamesTheLinkRegister) {
+  const uint8_t* fn = Load([](Assembler& a) {
+    asmjit::Label callee = a.newLabel();
+    a.stp(x29, x30, ptr_pre(sp, -16));
+    a.mov(x29, sp);
+    a.bl(callee);
+    a.ldp(x29, x30, ptr_post(sp, 16));
+    a.ret(x30);
+    a.bind(callee);
+    a.ldr(x0, ptr(x0, 8));
+    a.ret(x30);
+  });
+  GuestFault f = ExpectFault([&] { ex_->CallInt(fn, {Arg::Int(0)}); }, Kind::kNullDereference);
+  EXPECT_EQ(f.pc(), reinterpret_cast<uint64_t>(fn) + 20);
+  if (ex_->mode() == ExecMode::kUnicorn) {
+    char lr[40];
+    std::snprintf(lr, sizeof lr, "; lr 0x%llx",
+                  static_cast<unsigned long long>(reinterpret_cast<uint64_t>(fn) + 12));
+    EXPECT_NE(std::string(f.what()).find(lr), std::string::npos) << f.what();
+  }
+  ExpectNextCallWorks();
+}
+
 TEST_F(ExecutorTest, UnmappedAccessIsAFault) {
   // An address the host certainly does not have: mapped, then unmapped again.
   void* page = mmap(nullptr, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

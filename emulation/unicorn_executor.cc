@@ -501,6 +501,16 @@ void UnicornExecutor::OnCode(uc_engine* uc, uint64_t address, uint32_t size, voi
   }
 }
 
+namespace {
+// A data fault's detail with the link register: a fault in a shared stub (the call stub,
+// the site stubs) then names the compiled code that called it.
+std::string WithLinkRegister(uc_engine* uc, const char* what) {
+  uint64_t lr = 0;
+  uc_reg_read(uc, UC_ARM64_REG_LR, &lr);
+  return std::string(what) + "; lr " + Hex(lr);
+}
+}  // namespace
+
 bool UnicornExecutor::OnInvalidMemory(uc_engine* uc, uc_mem_type type, uint64_t address, int,
                                       int64_t, void* engine) {
   auto* e = static_cast<Engine*>(engine);
@@ -517,17 +527,17 @@ bool UnicornExecutor::OnInvalidMemory(uc_engine* uc, uc_mem_type type, uint64_t 
     case UC_MEM_WRITE_UNMAPPED:
       if (e->executor->MapOnDemand(*e, address, type == UC_MEM_WRITE_UNMAPPED)) return true;
       e->stop = Stop{Stop::kFault, e->executor->ClassifyDataFault(address, sp), pc, address,
-                     type == UC_MEM_WRITE_UNMAPPED ? "write" : "read"};
+                     WithLinkRegister(uc, type == UC_MEM_WRITE_UNMAPPED ? "write" : "read")};
       return false;
     default:
       if (address < 0x10000) {  // the return sentinel's trap window, or the null page
         e->stop = Stop{Stop::kFault, GuestFault::Kind::kNullDereference, pc, address,
-                       type == UC_MEM_WRITE_PROT ? "write" : "read"};
+                       WithLinkRegister(uc, type == UC_MEM_WRITE_PROT ? "write" : "read")};
         return false;
       }
-      e->stop =
-          Stop{Stop::kFault, GuestFault::Kind::kProtection, pc, address,
-               type == UC_MEM_WRITE_PROT ? "write to read-only memory" : "access not permitted"};
+      e->stop = Stop{Stop::kFault, GuestFault::Kind::kProtection, pc, address,
+                     WithLinkRegister(uc, type == UC_MEM_WRITE_PROT ? "write to read-only memory"
+                                                                    : "access not permitted")};
       return false;
   }
 }
