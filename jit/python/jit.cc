@@ -210,11 +210,7 @@ __attribute__((noinline)) PyObject* RunCompiledSlow(Runtime& r, CodeState* st, P
                                                     _PyInterpreterFrame* frame, uintptr_t room) {
   RunCall call{&r, st, ts, frame};
   if (room == 0) return reinterpret_cast<PyObject*>(CallOnJitStack(RunOnJitStack, &call));
-  if (room < kMinRoom) {
-    uintptr_t result = 0;
-    if (!CallOnStackRest(RunOnJitStack, &call, &result)) return StackExhausted();
-    return reinterpret_cast<PyObject*>(result);
-  }
+  if (room < kMinRoom) return reinterpret_cast<PyObject*>(CallOnStackRest(RunOnJitStack, &call));
   return RunWithoutStubCalls(r, st, ts, frame);
 }
 
@@ -587,9 +583,7 @@ __attribute__((noinline)) PyObject* EvalFrameOnStackRest(PyThreadState* ts,
                                                          _PyInterpreterFrame* frame,
                                                          int throwflag) {
   HookCall call{ts, frame, throwflag};
-  uintptr_t result = 0;
-  if (!CallOnStackRest(HookOnJitStack, &call, &result)) return StackExhausted();
-  return reinterpret_cast<PyObject*>(result);
+  return reinterpret_cast<PyObject*>(CallOnStackRest(HookOnJitStack, &call));
 }
 
 // EvalFrameHook's path for everything but compiled code in the state cache: compiling,

@@ -26,9 +26,10 @@ constexpr size_t kSmallestStack = size_t{64} << 20;
 
 std::atomic<int64_t> g_stacks_made{0}, g_stacks_reused{0}, g_rests_used{0};
 
-// The rest of the calling thread's stack (CallOnStackRest), once mapped; its low end is 1
-// when it could not be.
+// The rest of the calling thread's stack (CallOnStackRest), once mapped; whether it could not
+// be (then the thread's recursion ends at its first part).
 __thread JitStack t_rest = {0, 0};
+__thread bool t_rest_unmappable = false;
 
 size_t FirstPartBytes() { return std::min(g_stack_mib, kFirstPartMib) << 20; }
 size_t RestBytes() { return (g_stack_mib << 20) - FirstPartBytes(); }
@@ -153,7 +154,7 @@ struct StackReleaser {
     if (s.low != 0 && s.low != g_first_stack.low && room >= s.high - s.low) {
       GiveBackStack(s);
       s = {0, 0};
-      if (t_rest.low > 1) GiveBackStack(t_rest);
+      if (t_rest.low != 0) GiveBackStack(t_rest);
       t_rest = {0, 0};
     }
   }
@@ -178,25 +179,27 @@ uintptr_t CallOnJitStack(uintptr_t (*fn)(void*), void* arg) {
 // g_first_stack stays the first part: it is read without the GIL by every thread, and a
 // pair of bounds rewritten there could be read half old. Off the first part, StackRoom takes
 // OtherThreadsRoom's path.
-bool CallOnStackRest(uintptr_t (*fn)(void*), void* arg, uintptr_t* result) {
+uintptr_t CallOnStackRest(uintptr_t (*fn)(void*), void* arg) {
   JitStack& s = t_jit_stack;
-  if (RestBytes() == 0 || t_rest.low == 1 || (t_rest.low != 0 && s.low == t_rest.low)) {
-    return false;
+  if (RestBytes() == 0 || t_rest_unmappable || (t_rest.low != 0 && s.low == t_rest.low)) {
+    StackExhausted();
+    return 0;
   }
   if (t_rest.low == 0) {
     if (!MakeStack(RestBytes(), &t_rest)) {
-      t_rest = {1, 1};
-      return false;
+      t_rest_unmappable = true;
+      StackExhausted();
+      return 0;
     }
     g_rests_used++;
   }
   const JitStack first = s;
   s = t_rest;
   t_switches++;
-  *result = a64jit_call_on_stack(arg, fn, t_rest.high);
+  const uintptr_t result = a64jit_call_on_stack(arg, fn, t_rest.high);
   t_switches--;
   s = first;
-  return true;
+  return result;
 }
 
 void SetJitStackMib(size_t mib) { g_stack_mib = mib; }

@@ -86,11 +86,12 @@ A64JIT_ALWAYS_INLINE uintptr_t StackRoom() {
 // StackRoom is 0.
 uintptr_t CallOnJitStack(uintptr_t (*fn)(void*), void* arg);
 
-// Runs fn(arg) on the rest of the calling thread's JIT stack (mapped on the thread's first
-// call), for a caller on the first part with less than kMinRoom left, sets *result to what fn
-// returned and returns true. Returns false, fn not called, where there is no rest: the caller
-// is on it already, A64JIT_STACK_MIB is no larger than the first part, or it cannot be mapped.
-bool CallOnStackRest(uintptr_t (*fn)(void*), void* arg, uintptr_t* result);
+// For a caller with less than kMinRoom left: fn(arg) run on the rest of the calling thread's
+// JIT stack (mapped on the thread's first call), and what it returned. Where there is no rest
+// (the caller is on it already, A64JIT_STACK_MIB is no larger than the first part, or it
+// cannot be mapped) the stack is full: fn is not called, RecursionError is set (StackExhausted)
+// and the result is 0.
+uintptr_t CallOnStackRest(uintptr_t (*fn)(void*), void* arg);
 
 // The reservation for stacks made from now on (A64JIT_STACK_MIB), in MiB.
 void SetJitStackMib(size_t mib);
