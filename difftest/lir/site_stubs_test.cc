@@ -13,6 +13,8 @@
 #include <internal/pycore_dict.h>
 #include <internal/pycore_frame.h>
 #include <internal/pycore_moduleobject.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <memory>
 #include <string>
@@ -427,6 +429,32 @@ TEST_F(SiteStubsTest, TypeAttrOfAPlainValueHitsAndMisses) {
   expect_miss("a value with __get__");
   w.module_type.tp_descr_get = nullptr;
   w.value.ob_type = &w.other_type;
+}
+
+// An entry holds its value borrowed: once its class has changed or gone, the value may be
+// freed, and its memory reused or poisoned (a debug allocator fills it). The stub must not read
+// through it before the guards have passed. Here the value is on a page nothing may read, so a
+// read before the guards is a fault (under the interpreter, this test process's SIGSEGV).
+TEST_F(SiteStubsTest, AStaleEntrysValueIsNeverRead) {
+  World& w = *world_;
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  void* freed = mmap(nullptr, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(freed, MAP_FAILED);
+  auto* value = static_cast<PyObject*>(freed);
+  HintWorld h(&w.value);
+  h.cache.hint = runtime::DictHint{};
+  // kClassAttr: a new class at the freed one's address, so only the version tells them apart.
+  PyTypeObject cls{};
+  cls.ob_base.ob_base.ob_type = &w.type_type;
+  cls.tp_version_tag = 56;
+  h.cache.descr = runtime::DescrEntry{55, runtime::DescrKind::kClassAttr, 0, 0, value, &cls};
+  EXPECT_EQ(Run(kAttrHintStubName, {Addr(&cls), Addr(&h.cache)}), kAttrMissResult) << "class";
+  // kTypeAttr: the object's type at another version.
+  h.type.tp_version_tag = 78;
+  h.cache.descr = runtime::DescrEntry{77, runtime::DescrKind::kTypeAttr, 0, 0, value, nullptr};
+  EXPECT_EQ(HintLoad(h), kAttrMissResult) << "type";
+  EXPECT_EQ(g_seen_attr_miss.calls, 4);
+  munmap(freed, page);
 }
 
 TEST(SiteStubs, AMissingFactIsAnError) {

@@ -25,6 +25,9 @@ Directives in a program's leading comments:
                                 each (threshold=0,100: every function at once, and as the
                                 default policy would); `auto`: the tiering policy itself
   # pydiff: jit-args=A,B        more runner arguments for the JIT runs (jit-args=--start-delay=1)
+  # pydiff: env=V=X,W=Y         environment variables for every run, the reference's and the
+                                stock one's too (env=PYTHONMALLOC=pymalloc_debug: freed
+                                memory is poisoned, so a read of a dead object faults)
 """
 
 import argparse
@@ -64,9 +67,22 @@ def describe_status(status):
     return "exit status %d" % status
 
 
+def program_env(script):
+    """The `env=` directive's variables, as a dict."""
+    d = directives(script) if os.path.exists(script) else {}
+    if "env" not in d:
+        return {}
+    pairs = [item.split("=", 1) for item in str(d["env"]).split(",")]
+    bad = [p[0] for p in pairs if len(p) != 2 or not p[0]]
+    if bad:
+        raise ValueError("%s: malformed env directive item %r (want NAME=VALUE)" % (script, bad[0]))
+    return dict(pairs)
+
+
 def run(runner, script, jit, extra_args=(), cwd=None, threshold=0):
     """Runs `script` with a64jit-run, JIT on (compiling on call threshold + 1) or off."""
     env = dict(os.environ)
+    env.update(program_env(os.path.join(cwd or ".", script)))
     env["PYTHONHASHSEED"] = "0"
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     for k in ("A64JIT_THRESHOLD", "A64JIT_JITLIST", "A64JIT_LOG", "A64JIT_STATS_FILE"):
@@ -95,6 +111,7 @@ def run(runner, script, jit, extra_args=(), cwd=None, threshold=0):
 
 def run_stock(python, script, cwd=None):
     env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
+    env.update(program_env(os.path.join(cwd or ".", script)))
     p = subprocess.run([python, script], capture_output=True, env=env, cwd=cwd,
                        timeout=TIMEOUT_SECONDS)
     return Run(p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"),

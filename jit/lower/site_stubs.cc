@@ -112,7 +112,10 @@ bb4:
 // attribute read through the class itself (DescrKind::kClassAttr: `Direction.FORWARD`) or
 // one of the object's type read through the object (kTypeAttr: `self.LIMIT`), as the load
 // helper's CachedDescrValue tests it (bb0-bb8). 3.11 specialises neither, so such a site has no
-// feedback and every load came here to be handed over. Then 3.11's LOAD_ATTR_WITH_HINT on the
+// feedback and every load came here to be handed over. The entry holds its value borrowed, so
+// it is read only once the guards and the version have shown the class unchanged, which keeps
+// the value alive: a class freed since, and its value with it, fails them first (the value's
+// memory may be reused or poisoned). Then 3.11's LOAD_ATTR_WITH_HINT on the
 // hint the load helper keeps at such a site (helpers.cc), for objects of a type with a managed
 // dict and a real dict: the entry at the hint holds the site's name (from the site's header),
 // and its value, or in a split dict (made from inline values; it shares its class's keys) the
@@ -125,37 +128,37 @@ bb0:    ; the object's type %2; the descriptor entry's kind %40, one of the two 
   %40:i8 = load [%1 + $descr_kind]
   %55:i64 = zext %40
   br.i64 eq %55, $class_attr_kind or.i64 eq %55, $type_attr_kind, bb1, bb9
-bb1:    ; the value %44 has no __get__ (read at each use, as the helper reads it); with one, the
-        ; helper calls it
-  %44:ptr = load [%1 + $descr_value]
-  %52:ptr = load [%44 + $ob_type]
-  %53:ptr = load [%52 + $tp_descr_get]
+bb1:    ; the entry's guard %41
   %41:ptr = load [%1 + $descr_guard]
-  br.i64 ne %53, 0, bb15, bb2
-bb2:
-  br.i8 ne %40, $class_attr_kind, bb4, bb3
-bb3:    ; kClassAttr: the object is the entry's class, exactly a type (no metaclass), at the
-        ; entry's version %43 (bb5)
+  br.i8 ne %40, $class_attr_kind, bb3, bb2
+bb2:    ; kClassAttr: the object is the entry's class, exactly a type (no metaclass), at the
+        ; entry's version %43 (bb4)
   %43:i32 = load [%0 + $tp_version_tag]
-  br.i64 ne %0, %41 or.i64 ne %2, $type_type, bb9, bb5
-bb4:    ; kTypeAttr: the object's type at the entry's version, and no instance attribute can
+  br.i64 ne %0, %41 or.i64 ne %2, $type_type, bb9, bb4
+bb3:    ; kTypeAttr: the object's type at the entry's version, and no instance attribute can
         ; shadow it: its instances have no __dict__ (no guard), or the object has inline values
-        ; that follow the guard, its type's shared keys, still of the entry's length (bb6-bb7,
+        ; that follow the guard, its type's shared keys, still of the entry's length (bb5-bb6,
         ; as helpers' Unshadowed)
   %43:i32 = load [%2 + $tp_version_tag]
-  br.i64 eq %41, 0, bb5, bb6
-bb5:    ; the version, which is never 0 in an entry
+  br.i64 eq %41, 0, bb4, bb5
+bb4:    ; the version, which is never 0 in an entry
   %45:i32 = load [%1 + $descr_version]
-  br.i32 eq %43, 0 or.i32 ne %43, %45, bb9, bb8
-bb6:
+  br.i32 eq %43, 0 or.i32 ne %43, %45, bb9, bb7
+bb5:
   %47:ptr = load [%0 - $inline_values_below]
   %48:ptr = load [%2 + $ht_cached_keys]
-  br.i64 eq %47, 0 or.i64 ne %48, %41, bb9, bb7
-bb7:
+  br.i64 eq %47, 0 or.i64 ne %48, %41, bb9, bb6
+bb6:
   %49:i64 = load [%48 + $dk_nentries]
   %50:i16 = load [%1 + $descr_nentries]
   %51:i64 = zext %50
-  br.i64 ne %49, %51, bb9, bb5
+  br.i64 ne %49, %51, bb9, bb4
+bb7:    ; the class is unchanged, so the value %44 is alive; it has no __get__ (read at each
+        ; use, as the helper reads it); with one, the helper calls it
+  %44:ptr = load [%1 + $descr_value]
+  %52:ptr = load [%44 + $ob_type]
+  %53:ptr = load [%52 + $tp_descr_get]
+  br.i64 ne %53, 0, bb15, bb8
 bb8:
   %54:i64 = load [%44]
   %54:i64 = add %54, 1
