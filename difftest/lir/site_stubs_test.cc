@@ -457,6 +457,43 @@ TEST_F(SiteStubsTest, AStaleEntrysValueIsNeverRead) {
   munmap(freed, page);
 }
 
+// Any object may come to a site whose entry is a class's or a type's: the stub reads a field
+// only a type has (its version, 384 bytes in) or only an instance of the entry's type has
+// (the inline values' word below it) once the guards have shown the object is one. Here a
+// small object of another type sits at the end of its page, then at its start, with pages
+// nothing may read around it, as a large str or bytes of its own mapping may.
+TEST_F(SiteStubsTest, AnotherObjectIsReadOnlyWithinItself) {
+  World& w = *world_;
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  auto* pages = static_cast<char*>(
+      mmap(nullptr, 3 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  ASSERT_NE(pages, MAP_FAILED);
+  ASSERT_EQ(mprotect(pages, page, PROT_NONE), 0);
+  ASSERT_EQ(mprotect(pages + 2 * page, page, PROT_NONE), 0);
+  w.other_type.tp_version_tag = 99;
+  HintWorld h(&w.value);
+  h.cache.hint = runtime::DictHint{};
+  PyTypeObject cls{};
+  cls.ob_base.ob_base.ob_type = &w.type_type;
+  cls.tp_version_tag = 55;
+  h.cache.descr = runtime::DescrEntry{55, runtime::DescrKind::kClassAttr, 0, 0, &w.value, &cls};
+  auto* at_end = reinterpret_cast<PyObject*>(pages + 2 * page - sizeof(PyObject));
+  at_end->ob_refcnt = 1;
+  at_end->ob_type = &w.other_type;
+  EXPECT_EQ(Run(kAttrHintStubName, {Addr(at_end), Addr(&h.cache)}), kAttrMissResult)
+      << "a class's entry, another object";
+  alignas(16) char keys[sizeof(PyDictKeysObject) + 64]{};
+  h.cache.descr = runtime::DescrEntry{77, runtime::DescrKind::kTypeAttr, 0, 3, &w.value, keys};
+  auto* at_start = reinterpret_cast<PyObject*>(pages + page);
+  at_start->ob_refcnt = 1;
+  at_start->ob_type = &w.other_type;
+  EXPECT_EQ(Run(kAttrHintStubName, {Addr(at_start), Addr(&h.cache)}), kAttrMissResult)
+      << "a type's entry with shared keys, an object of another type";
+  EXPECT_EQ(g_seen_attr_miss.calls, 4);
+  w.other_type.tp_version_tag = 0;
+  munmap(pages, 3 * page);
+}
+
 TEST(SiteStubs, AMissingFactIsAnError) {
   EXPECT_THROW(SiteStubsText(SiteStubFacts{0, 8}), std::invalid_argument);
   EXPECT_THROW(SiteStubsText(SiteStubFacts{8, 0}), std::invalid_argument);

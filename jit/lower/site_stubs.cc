@@ -111,79 +111,81 @@ bb4:
 // a class (a value without __get__, which the generic path returns as it is): a class's own
 // attribute read through the class itself (DescrKind::kClassAttr: `Direction.FORWARD`) or
 // one of the object's type read through the object (kTypeAttr: `self.LIMIT`), as the load
-// helper's CachedDescrValue tests it (bb0-bb8). 3.11 specialises neither, so such a site has no
-// feedback and every load came here to be handed over. The entry holds its value borrowed, so
-// it is read only once the guards and the version have shown the class unchanged, which keeps
-// the value alive: a class freed since, and its value with it, fails them first (the value's
-// memory may be reused or poisoned). Then 3.11's LOAD_ATTR_WITH_HINT on the
-// hint the load helper keeps at such a site (helpers.cc), for objects of a type with a managed
-// dict and a real dict: the entry at the hint holds the site's name (from the site's header),
-// and its value, or in a split dict (made from inline values; it shares its class's keys) the
-// value at the same index in the dict's own values, is set. Every other case is the helper's,
-// a tail call with the same arguments.
+// helper's CachedDescrValue tests it (bb0-bb9). 3.11 specialises neither, so such a site has no
+// feedback and every load came here to be handed over. Any object may come to the site, so the
+// stub reads a field that only a type has (its version) or only an instance of the entry's
+// type has (the words below it) only once it knows the object is one. The entry holds its
+// value borrowed: that is read last, once the guards and the version have shown the class
+// unchanged, which keeps the value alive (a class freed since, and its value with it, fails
+// them first, and the value's memory may be reused or poisoned). Then 3.11's
+// LOAD_ATTR_WITH_HINT on the hint the load helper keeps at such a site (helpers.cc), for
+// objects of a type with a managed dict and a real dict: the entry at the hint holds the
+// site's name (from the site's header), and its value, or in a split dict (made from inline
+// values; it shares its class's keys) the value at the same index in the dict's own values, is
+// set. Every other case is the helper's, a tail call with the same arguments.
 constexpr const char kAttrHintStub[] = R"(
 func @a64_attr_hint_or_helper_stub(%0:ptr, %1:ptr) -> ptr {
 bb0:    ; the object's type %2; the descriptor entry's kind %40, one of the two taken here
   %2:ptr = load [%0 + $ob_type]
   %40:i8 = load [%1 + $descr_kind]
   %55:i64 = zext %40
-  br.i64 eq %55, $class_attr_kind or.i64 eq %55, $type_attr_kind, bb1, bb9
-bb1:    ; the entry's guard %41
+  br.i64 eq %55, $class_attr_kind or.i64 eq %55, $type_attr_kind, bb1, bb10
+bb1:    ; the entry's guard %41 and version %45, which is never 0 in an entry
   %41:ptr = load [%1 + $descr_guard]
-  br.i8 ne %40, $class_attr_kind, bb3, bb2
-bb2:    ; kClassAttr: the object is the entry's class, exactly a type (no metaclass), at the
-        ; entry's version %43 (bb4)
-  %43:i32 = load [%0 + $tp_version_tag]
-  br.i64 ne %0, %41 or.i64 ne %2, $type_type, bb9, bb4
-bb3:    ; kTypeAttr: the object's type at the entry's version, and no instance attribute can
-        ; shadow it: its instances have no __dict__ (no guard), or the object has inline values
-        ; that follow the guard, its type's shared keys, still of the entry's length (bb5-bb6,
-        ; as helpers' Unshadowed)
-  %43:i32 = load [%2 + $tp_version_tag]
-  br.i64 eq %41, 0, bb4, bb5
-bb4:    ; the version, which is never 0 in an entry
   %45:i32 = load [%1 + $descr_version]
-  br.i32 eq %43, 0 or.i32 ne %43, %45, bb9, bb7
-bb5:
+  br.i8 ne %40, $class_attr_kind, bb4, bb2
+bb2:    ; kClassAttr: the object is the entry's class, exactly a type (no metaclass)
+  br.i64 ne %0, %41 or.i64 ne %2, $type_type, bb10, bb3
+bb3:    ; at the entry's version
+  %43:i32 = load [%0 + $tp_version_tag]
+  br.i32 eq %43, 0 or.i32 ne %43, %45, bb10, bb8
+bb4:    ; kTypeAttr: the object's type at the entry's version
+  %44:i32 = load [%2 + $tp_version_tag]
+  br.i32 eq %44, 0 or.i32 ne %44, %45, bb10, bb5
+bb5:    ; and no instance attribute can shadow it: its instances have no __dict__ (no guard), or
+        ; the object has inline values that follow the guard, its type's shared keys, still of
+        ; the entry's length (bb6-bb7, as helpers' Unshadowed)
+  br.i64 eq %41, 0, bb8, bb6
+bb6:
   %47:ptr = load [%0 - $inline_values_below]
   %48:ptr = load [%2 + $ht_cached_keys]
-  br.i64 eq %47, 0 or.i64 ne %48, %41, bb9, bb6
-bb6:
+  br.i64 eq %47, 0 or.i64 ne %48, %41, bb10, bb7
+bb7:
   %49:i64 = load [%48 + $dk_nentries]
   %50:i16 = load [%1 + $descr_nentries]
   %51:i64 = zext %50
-  br.i64 ne %49, %51, bb9, bb4
-bb7:    ; the class is unchanged, so the value %44 is alive; it has no __get__ (read at each
+  br.i64 ne %49, %51, bb10, bb8
+bb8:    ; the class is unchanged, so the value %46 is alive; it has no __get__ (read at each
         ; use, as the helper reads it); with one, the helper calls it
-  %44:ptr = load [%1 + $descr_value]
-  %52:ptr = load [%44 + $ob_type]
+  %46:ptr = load [%1 + $descr_value]
+  %52:ptr = load [%46 + $ob_type]
   %53:ptr = load [%52 + $tp_descr_get]
-  br.i64 ne %53, 0, bb15, bb8
-bb8:
-  %54:i64 = load [%44]
+  br.i64 ne %53, 0, bb16, bb9
+bb9:
+  %54:i64 = load [%46]
   %54:i64 = add %54, 1
-  store.i64 %54, [%44]
-  ret %44
-bb9:    ; the hint: the type's version %3 is the hint's, which is never 0
+  store.i64 %54, [%46]
+  ret %46
+bb10:    ; the hint: the type's version %3 is the hint's, which is never 0
   %3:i32 = load [%2 + $tp_version_tag]
   %4:i32 = load [%1 + $hint_version]
-  br.i32 eq %3, 0 or.i32 ne %3, %4, bb15, bb10
-bb10:    ; the type keeps a managed dict (only then is the word before the object its pointer)
+  br.i32 eq %3, 0 or.i32 ne %3, %4, bb16, bb11
+bb11:    ; the type keeps a managed dict (only then is the word before the object its pointer)
   %5:i64 = load [%2 + $tp_flags]
   %6:i64 = and %5, $managed_dict_flag
-  br.i64 eq %6, 0, bb15, bb11
-bb11:    ; the object has a real dict %7
+  br.i64 eq %6, 0, bb16, bb12
+bb12:    ; the object has a real dict %7
   %7:ptr = load [%0 - $managed_dict_below]
-  br.i64 eq %7, 0, bb15, bb12
-bb12:    ; the hint %10 within its keys' entries, and the keys unicode ones
+  br.i64 eq %7, 0, bb16, bb13
+bb13:    ; the hint %10 within its keys' entries, and the keys unicode ones
   %8:ptr = load [%7 + $ma_keys]
   %9:i32 = load [%1 + $hint_index]
   %10:i64 = zext %9
   %11:i64 = load [%8 + $dk_nentries]
   %12:i8 = load [%8 + $dk_kind]
   %13:i64 = zext %12
-  br.i64 uge %10, %11 or.i64 eq %13, $dict_keys_general, bb15, bb13
-bb13:    ; the entry %18, after the indices (1 << dk_log2_index_bytes bytes), has the site's name
+  br.i64 uge %10, %11 or.i64 eq %13, $dict_keys_general, bb16, bb14
+bb14:    ; the entry %18, after the indices (1 << dk_log2_index_bytes bytes), has the site's name
         ; %20; the value %21 is the entry's, or the split dict's values' (%22 not NULL)
   %14:i8 = load [%8 + $dk_index_bytes_log]
   %15:i64 = zext %14
@@ -200,13 +202,13 @@ bb13:    ; the entry %18, after the indices (1 << dk_log2_index_bytes bytes), ha
   %25:ptr = add %18, $entry_value
   %26:ptr = select %22, %24, %25
   %21:ptr = load [%26]
-  br.i64 ne %19, %20 or.i64 eq %21, 0, bb15, bb14
-bb14:
+  br.i64 ne %19, %20 or.i64 eq %21, 0, bb16, bb15
+bb15:
   %27:i64 = load [%21]
   %27:i64 = add %27, 1
   store.i64 %27, [%21]
   ret %21
-bb15:
+bb16:
   tailcall @a64_load_attr_cached(%0, %1)
 }
 )";
