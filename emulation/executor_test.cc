@@ -695,6 +695,42 @@ TEST_F(ExecutorTest, DataFaultNamesTheLinkRegister) {
   ExpectNextCallWorks();
 }
 
+// A data fault inside a block that a chained branch entered (the call ran once before without
+// faulting, so the blocks are linked). Natively pc is the faulting load. Under Unicorn, whose
+// memory hook gives neither the load nor, after chained blocks, its block (its PC is where the
+// guest last left translated code), pc is the start of the faulting block, as the block hook
+// saw it; the message says so and the disassembly runs to the block's end.
+TEST_F(ExecutorTest, DataFaultNamesItsBlock) {
+  const uint8_t* fn = Load([](Assembler& a) {
+    asmjit::Label out = a.newLabel();
+    a.mov(x1, x0);
+    a.cbz(x1, out);  // not taken: the faulting block is the one that falls through
+    a.add(x2, x1, 1);
+    a.add(x3, x2, 1);
+    a.ldr(x0, ptr(x1, 8));
+    a.bind(out);
+    a.ret(x30);
+  });
+  uint64_t words[2] = {0, 42};
+  EXPECT_EQ(ex_->CallInt(fn, {Arg::Ptr(words)}), 42u);
+  GuestFault f = ExpectFault([&] { ex_->CallInt(fn, {Arg::Int(0x100)}); }, Kind::kNullDereference);
+  const uint64_t block = reinterpret_cast<uint64_t>(fn) + 8;
+  const uint64_t load = block + 8;
+  EXPECT_EQ(f.address(), 0x108u);
+  if (ex_->mode() == ExecMode::kUnicorn) {
+    EXPECT_EQ(f.pc(), block);
+    EXPECT_NE(std::string(f.what()).find("start of the faulting block of 4 instructions"),
+              std::string::npos)
+        << f.what();
+    char shown[32];
+    std::snprintf(shown, sizeof shown, "0x%llx: ldr", static_cast<unsigned long long>(load));
+    EXPECT_NE(f.disassembly().find(shown), std::string::npos) << f.disassembly();
+  } else {
+    EXPECT_EQ(f.pc(), load);
+  }
+  ExpectNextCallWorks();
+}
+
 TEST_F(ExecutorTest, UnmappedAccessIsAFault) {
   // An address the host certainly does not have: mapped, then unmapped again.
   void* page = mmap(nullptr, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <unicorn/unicorn.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -96,7 +97,8 @@ struct Stop {
   GuestFault::Kind kind = GuestFault::Kind::kUnmappedAccess;
   uint64_t pc = 0, address = 0;
   std::string detail;
-  bool trapped = false;  // a host call that came through a trap window (see MapTrapWindow)
+  bool trapped = false;      // a host call that came through a trap window (see MapTrapWindow)
+  uint32_t block_bytes = 0;  // a data fault's: its block's size from pc (see OnInvalidMemory)
 };
 
 struct OnDemand {
@@ -125,6 +127,10 @@ struct Engine {
   bool host_maps_fresh = false;
   std::chrono::steady_clock::time_point last_stale_check{};
   bool trace = false;
+  // The translated block running, as the block hook (or the code hook: one instruction) last
+  // saw it: where a data fault is, as nearly as Unicorn can tell (see OnInvalidMemory).
+  uint64_t block_pc = 0;
+  uint32_t block_bytes = 0;
   // Mapped or unmapped since the translation cache was last flushed (see RunStub).
   bool address_space_changed = false;
   size_t arenas = 0, changes = 0;  // of the executor's code records, applied here
@@ -465,6 +471,8 @@ bool UnicornExecutor::IsGuestWritable(void* engine, uint64_t address) {
 
 void UnicornExecutor::OnBlock(uc_engine* uc, uint64_t address, uint32_t size, void* engine) {
   auto* e = static_cast<Engine*>(engine);
+  e->block_pc = address;
+  e->block_bytes = size;
   e->current->guest_instructions += size / 4;
   if (e->current->guest_instructions > e->executor->options().instruction_budget) {
     e->stop.what = Stop::kTimeout;
@@ -483,6 +491,8 @@ void UnicornExecutor::OnBlock(uc_engine* uc, uint64_t address, uint32_t size, vo
 
 void UnicornExecutor::OnCode(uc_engine* uc, uint64_t address, uint32_t size, void* engine) {
   auto* e = static_cast<Engine*>(engine);
+  e->block_pc = address;
+  e->block_bytes = 4;
   e->current->guest_instructions++;
   if (e->trace) {
     uint64_t sp = 0;
@@ -509,14 +519,34 @@ std::string WithLinkRegister(uc_engine* uc, const char* what) {
   uc_reg_read(uc, UC_ARM64_REG_LR, &lr);
   return std::string(what) + "; lr " + Hex(lr);
 }
+
+// A data fault as a stop, at the faulting block. Inside a memory hook, Unicorn 2.0.1's PC is
+// where the guest last left the translated code for Unicorn's loop, which after chained blocks
+// may be far from the access, and it does not say which instruction made it. The block hook
+// does see each block start (the code hook, each instruction), so the stop names the running
+// block and its size, and the message says that pc is the block's start.
+Stop DataFault(const Engine& e, uc_engine* uc, GuestFault::Kind kind, uint64_t address,
+               const char* what) {
+  uint64_t pc = e.block_pc;
+  if (e.block_bytes == 0) uc_reg_read(uc, UC_ARM64_REG_PC, &pc);  // no block hook: its best
+  std::string detail = WithLinkRegister(uc, what);
+  if (e.block_bytes > 4) {
+    detail += "; pc is the start of the faulting block of " + std::to_string(e.block_bytes / 4) +
+              " instructions (Unicorn does not say which one)";
+  } else if (e.block_bytes == 0) {
+    detail += "; pc is where Unicorn last stopped, not necessarily the faulting block";
+  }
+  Stop stop{Stop::kFault, kind, pc, address, detail};
+  stop.block_bytes = e.block_bytes;
+  return stop;
+}
 }  // namespace
 
 bool UnicornExecutor::OnInvalidMemory(uc_engine* uc, uc_mem_type type, uint64_t address, int,
                                       int64_t, void* engine) {
   auto* e = static_cast<Engine*>(engine);
-  uint64_t pc = 0;
-  uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
   const uint64_t sp = e->regs.x(kGuestSp);
+  const bool write = type == UC_MEM_WRITE_UNMAPPED || type == UC_MEM_WRITE_PROT;
   switch (type) {
     case UC_MEM_FETCH_UNMAPPED:
     case UC_MEM_FETCH_PROT:
@@ -525,19 +555,18 @@ bool UnicornExecutor::OnInvalidMemory(uc_engine* uc, uc_mem_type type, uint64_t 
       return false;
     case UC_MEM_READ_UNMAPPED:
     case UC_MEM_WRITE_UNMAPPED:
-      if (e->executor->MapOnDemand(*e, address, type == UC_MEM_WRITE_UNMAPPED)) return true;
-      e->stop = Stop{Stop::kFault, e->executor->ClassifyDataFault(address, sp), pc, address,
-                     WithLinkRegister(uc, type == UC_MEM_WRITE_UNMAPPED ? "write" : "read")};
+      if (e->executor->MapOnDemand(*e, address, write)) return true;
+      e->stop = DataFault(*e, uc, e->executor->ClassifyDataFault(address, sp), address,
+                          write ? "write" : "read");
       return false;
     default:
       if (address < 0x10000) {  // the return sentinel's trap window, or the null page
-        e->stop = Stop{Stop::kFault, GuestFault::Kind::kNullDereference, pc, address,
-                       WithLinkRegister(uc, type == UC_MEM_WRITE_PROT ? "write" : "read")};
+        e->stop = DataFault(*e, uc, GuestFault::Kind::kNullDereference, address,
+                            write ? "write" : "read");
         return false;
       }
-      e->stop = Stop{Stop::kFault, GuestFault::Kind::kProtection, pc, address,
-                     WithLinkRegister(uc, type == UC_MEM_WRITE_PROT ? "write to read-only memory"
-                                                                    : "access not permitted")};
+      e->stop = DataFault(*e, uc, GuestFault::Kind::kProtection, address,
+                          write ? "write to read-only memory" : "access not permitted");
       return false;
   }
 }
@@ -591,7 +620,12 @@ void UnicornExecutor::ThrowStop(const Stop& stop) {
                   std::to_string(options().instruction_budget) +
                   " instructions (unicorn); last block at pc " + Hex(stop.pc));
   }
-  throw GuestFault(stop.kind, stop.pc, stop.address, stop.detail, DisassembleAround(stop.pc));
+  // A data fault's whole block, up to its last instruction.
+  constexpr uint32_t kMaxShown = 32;
+  const int after =
+      std::max<int>(3, static_cast<int>(std::min(stop.block_bytes / 4, kMaxShown)) - 1);
+  throw GuestFault(stop.kind, stop.pc, stop.address, stop.detail,
+                   DisassembleAround(stop.pc, after));
 }
 
 uint64_t UnicornExecutor::HostCall(Engine& e, uint64_t target, bool trapped) {

@@ -228,11 +228,12 @@ GuestFault::Kind Executor::ClassifyDataFault(uint64_t address, uint64_t sp) {
   return GuestFault::Kind::kUnmappedAccess;
 }
 
-std::string Executor::DisassembleAround(uint64_t pc) {
-  constexpr uint64_t kBefore = 4, kAfter = 3;  // instructions shown around pc
+std::string Executor::DisassembleAround(uint64_t pc, int after) {
+  constexpr uint64_t kBefore = 4;  // instructions shown before pc
   pc &= ~uint64_t{3};
   std::string out;
-  for (uint64_t at = pc >= kBefore * 4 ? pc - kBefore * 4 : 0; at <= pc + kAfter * 4; at += 4) {
+  const uint64_t last = pc + static_cast<uint64_t>(after) * 4;
+  for (uint64_t at = pc >= kBefore * 4 ? pc - kBefore * 4 : 0; at <= last; at += 4) {
     uint8_t word[4];
     if (!ReadGuest(at, word, 4)) continue;
     out += codegen::DisassembleAt(word, 4, at, pc);

@@ -206,8 +206,9 @@ class Executor : public CodeSink {
   GuestFault::Kind ClassifyDataFault(uint64_t address, uint64_t sp);
   // Reads guest-visible memory for a fault report; false if it is not readable.
   virtual bool ReadGuest(uint64_t address, void* out, size_t size) = 0;
-  // Capstone disassembly of the instructions around `pc`, `pc` marked.
-  std::string DisassembleAround(uint64_t pc);
+  // Capstone disassembly of the instructions around `pc`, `pc` marked: four before it and
+  // `after` after it.
+  std::string DisassembleAround(uint64_t pc, int after = 3);
 
   void FinishOutermostCall(const CallStats& call);
 
