@@ -31,7 +31,7 @@ if case == "short":  # the engine (executor, stubs, code memory) waits for the h
     facts("short engine=%d" % (a64jit.stats()["code_memory_reserved"] > 0))
 elif case == "long":
     busy(1.0)
-    facts("long")
+    facts("long off_gil=%d" % a64jit.stats()["engine_off_gil"])
 elif case == "fork":  # forked before the delay ends: the child waits out the rest itself
     pid = os.fork()
     busy(1.0)
@@ -57,4 +57,5 @@ elif case == "disable":
 elif case == "enable":  # a program switching the JIT on itself: the hook at once
     a64jit.disable()
     a64jit.enable()
-    facts("enable started_ms=%d" % a64jit.stats()["hook_started_ms"])
+    s = a64jit.stats()
+    facts("enable started_ms=%d off_gil=%d" % (s["hook_started_ms"], s["engine_off_gil"]))

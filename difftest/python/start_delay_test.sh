@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The start delay (jit/python/start_delay.h): a process that ends within it runs as stock
-# (no eval-frame hook, no engine made, nothing compiled); past it the hook goes in and hot code compiles,
+# (no eval-frame hook, no engine made, nothing compiled); past it the waker builds the engine
+# without the GIL (engine.h), the hook goes in and hot code compiles,
 # also in a child forked while waiting and while the main thread is blocked in a join; a
 # disable cancels it; a process exits promptly while a waker sleeps; a64jit.enable() puts
 # the hook in at once; a bad value is a usage error. The automatic delay elapses in CPU time.
@@ -21,7 +22,7 @@ check "the automatic delay is CPU time: not over while the process sleeps" \
 check "the automatic delay is CPU time: over once the process has worked" \
   grep -qE '^busy hooked=1' "$log"
 "${run[@]}" --start-delay=100 $prog long > "$log" 2>&1
-check "past the delay: the hook and a compiled function" grep -q '^long hooked=1 compiled=1' "$log"
+check "past the delay: the hook and a compiled function" grep -q '^long off_gil=1 hooked=1 compiled=1' "$log"
 "${run[@]}" --start-delay=200 $prog fork > "$log" 2>&1
 check "forked while waiting: the child's hook" grep -q '^child hooked=1 compiled=1' "$log"
 check "forked while waiting: the parent's hook" grep -q '^parent hooked=1 compiled=1' "$log"
@@ -32,7 +33,7 @@ check "main thread in a join: the hook, and the worker's calls compiled" \
 check "disabled within the delay: the hook never goes in" \
   grep -q '^disabled enabled=0 hooked=0' "$log"
 "${run[@]}" --start-delay=100000 $prog enable > "$log" 2>&1
-check "a64jit.enable(): the hook at once" grep -q '^enable started_ms=0 hooked=1' "$log"
+check "a64jit.enable(): the hook at once" grep -q '^enable started_ms=0 off_gil=0 hooked=1' "$log"
 start=$(date +%s)
 timeout 60 "${run[@]}" --start-delay=100000 -c 'print("bye")' > "$log" 2>&1
 status=$?

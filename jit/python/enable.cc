@@ -5,6 +5,7 @@
 
 #include "jit/python/call_capture.h"
 #include "jit/python/early_frames.h"
+#include "jit/python/engine.h"
 #include "jit/python/jit.h"
 #include "jit/python/jit_stack.h"
 #include "jit/python/loop_entry.h"
@@ -51,7 +52,8 @@ bool Enable(const Config& config) {
   const int64_t delay = StartDelayMs(settled);
   // With a delay the hook goes in later (start_delay.h), from a thread that takes the GIL of
   // the main interpreter (elsewhere, or with the hook in already, at once), and the engine
-  // waits for it (InstallHook): a process that ends first never pays for either.
+  // waits for it: that thread builds it first, without the GIL, while the program runs on
+  // (engine.h), and InstallHook adopts it. A process that ends first never pays for either.
   PyInterpreterState* interp = PyInterpreterState_Get();
   const bool defer = delay > 0 && interp == PyInterpreterState_Main() &&
                      _PyInterpreterState_GetEvalFrameFunc(interp) != EvalFrameHook;
@@ -73,7 +75,8 @@ bool Enable(const Config& config) {
   r.stats.start_delay_ms = delay;
   r.stats.hook_started_ms = -1;
   const bool cpu_time = settled.start_delay_ms == Config::kAutoStartDelay;
-  if (defer && ArmHook(delay, cpu_time, InstallHook, Tick)) return true;
+  if (defer && r.executor == nullptr) SetEngineToPrepare(EngineInputsFor(r.config));
+  if (defer && ArmHook(delay, cpu_time, PrepareEngine, InstallHook, Tick)) return true;
   if (r.executor == nullptr && !EnsureEngine(r.config)) return false;  // no waker could start
   InstallHook();
   return true;

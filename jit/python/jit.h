@@ -224,6 +224,10 @@ struct Stats {
   // after the enable, -1 while it has not (the process may end first: then it ran as stock).
   int64_t start_delay_ms = 0;
   int64_t hook_started_ms = -1;
+  // The engine (executor and stubs, engine.h): how long its build took, and whether the start
+  // delay's waker built it without the GIL (1) or a thread holding the GIL did (0).
+  int64_t engine_build_us = 0;
+  int64_t engine_off_gil = 0;
   // Thread stacks (jit_stack.h) mapped, and taken again from threads that ended.
   int64_t jit_stacks_made = 0;
   int64_t jit_stacks_reused = 0;

@@ -297,6 +297,8 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "budget_waiting", s.budget_waiting) == 0 &&
        SetInt(d, "start_delay_ms", s.start_delay_ms) == 0 &&
        SetInt(d, "hook_started_ms", s.hook_started_ms) == 0 &&
+       SetInt(d, "engine_build_us", s.engine_build_us) == 0 &&
+       SetInt(d, "engine_off_gil", s.engine_off_gil) == 0 &&
        SetInt(d, "jit_stacks_made", s.jit_stacks_made) == 0 &&
        SetInt(d, "jit_stacks_reused", s.jit_stacks_reused) == 0 &&
        SetInt(d, "jit_stack_rests_used", s.jit_stack_rests_used) == 0 &&

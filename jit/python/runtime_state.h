@@ -211,11 +211,12 @@ std::optional<uint64_t> ResolveCallee(const std::string& name);
 void FreeCodeState(void* p);
 // `func`'s CodeState (made if `create`), or NULL with a Python error set.
 CodeState* StateOfFunction(PyObject* func, bool create);
-// The executor, the shared stubs and the native tools, as `config` asks (stubs.cc); false
+// The executor, the shared stubs and the native tools, as `config` asks (engine.cc); false
 // with a Python error set if they cannot be made.
 bool EnsureRuntime(const Config& config);
 // Its two halves: the engine (the code-extra index, the executor, the stubs: the costly part,
-// which a start delay defers to when the hook goes in), and what `config` names to write to
+// which a start delay defers to when the hook goes in, and its waker builds without the GIL:
+// engine.h), and what `config` names to write to
 // (the log, the perf map and jitdump, the debugger interface), opened when the JIT is enabled
 // so that a bad path is an error there.
 bool EnsureEngine(const Config& config);
@@ -280,13 +281,9 @@ void ConfigureFaultInjection(const Config& config);
 // A compiled function's dump: "hir", "lir" or anything else for "asm", made again now.
 std::string TextOf(const CodeState& st, const std::string& what);
 
-// The shared guest stubs, compiled or placed into the executor's code memory (stubs.cc).
+// A new file in Config::dump_dir for `name`, numbered by the process's dumps (engine.cc);
+// nullptr, logged, if it cannot be made.
 FILE* OpenDumpFile(Runtime& r, const std::string& name);
-uint64_t CompileCallStub(Runtime& r);
-uint64_t CompileSendStub(Runtime& r);
-std::map<std::string, uint64_t> CompileSiteStubs(Runtime& r);
-uint64_t LoadHandWrittenStubs(Runtime& r, runtime::Helper helper,
-                              std::vector<uint8_t> (*make)(uint64_t), const std::string& name);
 
 }  // namespace a64jit::python
 

@@ -37,6 +37,7 @@ bool g_pending = false;
 Clock::time_point g_due;
 int64_t g_cpu_due_ns = 0;  // 0: the wall time alone
 int64_t g_cpu_at_fork_ns = 0;
+void (*g_prepare)(bool (*)(void*), void*) = nullptr;
 void (*g_install)() = nullptr;
 void (*g_tick)() = nullptr;
 bool g_ticking = false;     // installed, and ticking: a fork starts a waker again for the ticks
@@ -63,15 +64,26 @@ bool WaitUntilDue(Wakers* w, std::unique_lock<std::mutex>& lock, uint64_t epoch,
   return Current(w, epoch);
 }
 
-// A waker's thread: sleeps until `due` unless cancelled, then installs holding the GIL,
-// asking again once it has it (a cancel may have come while it waited for the GIL). Then it
-// ticks until cancelled.
+// A waker's thread: sleeps until `due` unless cancelled, then prepares without the GIL and
+// installs holding it, asking again once it has it (a cancel may have come while it waited for the
+// GIL). Then it ticks until cancelled.
 void Wake(Wakers* w, uint64_t epoch, Clock::time_point due, int64_t cpu_due_ns, bool install_due) {
   {
     std::unique_lock<std::mutex> lock(w->mu);
     if (!WaitUntilDue(w, lock, epoch, due, install_due ? cpu_due_ns : 0)) return;
   }
   if (install_due) {
+    struct Ask {
+      Wakers* w;
+      uint64_t epoch;
+    } ask{w, epoch};
+    g_prepare(
+        [](void* p) {
+          auto* a = static_cast<Ask*>(p);
+          std::lock_guard<std::mutex> lock(a->w->mu);
+          return Current(a->w, a->epoch);
+        },
+        &ask);
     const PyGILState_STATE gil = PyGILState_Ensure();
     bool install = false;
     {
@@ -211,8 +223,10 @@ int64_t StartDelayMs(const Config& config) {
   return kStartUpFactor * (ProcessCpuNs() / 1'000'000);
 }
 
-bool ArmHook(int64_t delay_ms, bool cpu_time, void (*install)(), void (*tick)()) {
+bool ArmHook(int64_t delay_ms, bool cpu_time, void (*prepare)(bool (*go_on)(void*), void*),
+             void (*install)(), void (*tick)()) {
   if (!RegisterCallbacks()) return false;
+  g_prepare = prepare;
   g_install = install;
   g_tick = tick;
   g_ticking = false;

@@ -17,7 +17,8 @@ namespace a64jit::python {
 // times the process's CPU time so far when the tiering policy runs with a budget, else 0.
 int64_t StartDelayMs(const Config& config);
 
-// Calls install() (holding the GIL) delay_ms from now, on a thread of its own, which then
+// Calls prepare() (without the GIL: work that can go on while the program runs) and then
+// install() (holding the GIL) delay_ms from now, on a thread of its own, which then
 // calls tick() (without the GIL) every kTickMs until the JIT is disabled or the interpreter
 // finalizes. With `cpu_time` (the automatic delay, which is a CPU time) not before the
 // process has also used delay_ms more of CPU time: a process that sleeps, waits for I/O or
@@ -25,7 +26,9 @@ int64_t StartDelayMs(const Config& config);
 // later ArmHook or DisarmHook cancels a call not yet made, and the ticks. False when the waker
 // cannot be set up (the caller installs at once).
 constexpr int64_t kTickMs = 20;
-bool ArmHook(int64_t delay_ms, bool cpu_time, void (*install)(), void (*tick)());
+// prepare() asks go_on(context) now and then, and stops when the waker is cancelled.
+bool ArmHook(int64_t delay_ms, bool cpu_time, void (*prepare)(bool (*go_on)(void*), void*),
+             void (*install)(), void (*tick)());
 void DisarmHook();
 
 // For a start that fails when the delay ends (the engine could not be made): the Python

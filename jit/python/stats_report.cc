@@ -139,6 +139,8 @@ std::string StatsSummary() {
   if (s.hook_started_ms >= 0) {
     o << "a64jit: the eval-frame hook went in " << s.hook_started_ms
       << " ms after the JIT was enabled (start delay " << s.start_delay_ms << " ms)\n";
+    o << "a64jit: the engine took " << s.engine_build_us / 1000 << " ms to build, "
+      << (s.engine_off_gil != 0 ? "by the waker without the GIL\n" : "holding the GIL\n");
   } else if (!s.exec_mode.empty()) {
     o << "a64jit: the process ended within the start delay (" << s.start_delay_ms
       << " ms): it ran as stock, nothing compiled by the policy\n";
@@ -250,6 +252,8 @@ std::string StatsJson() {
                               {"budget_waiting", s.budget_waiting},
                               {"start_delay_ms", s.start_delay_ms},
                               {"hook_started_ms", s.hook_started_ms},
+                              {"engine_build_us", s.engine_build_us},
+                              {"engine_off_gil", s.engine_off_gil},
                               {"jit_stacks_made", s.jit_stacks_made},
                               {"jit_stacks_reused", s.jit_stacks_reused},
                               {"jit_stack_rests_used", s.jit_stack_rests_used},
