@@ -1,7 +1,8 @@
 """a64jit.get_deopt_stats() for planted events, each checked by site, reason, guilty type,
 exit and count: a type change at an attribute site, an unbound local, an exception leaving a
 function, a signal handler raising at a loop's eval-breaker check, tracing switched on while
-compiled code runs. Run with the JIT on (`a64jit-run --jitlist='__main__:*'`). Prints
+compiled code runs; and that a class modified at each instance keeps its attribute and method
+sites cached. Run with the JIT on (`a64jit-run --jitlist='__main__:*'`). Prints
 PASS/FAIL lines and `N passed, N failed`; exit status 1 on any failure."""
 
 import gc
@@ -106,6 +107,40 @@ for _ in range(5):
     get_x(Dynamic())
 check("a receiver no cache can serve fails the guard every time",
       [e["count"] for e in entries("get_x") if e["type"] == "Dynamic"] == [5], entries("get_x"))
+
+
+class Counted:  # counts its instances in a class attribute: a new version at each one
+    made = 0
+
+    def __init__(self):
+        self.x = 5
+        Counted.made += 1
+
+    def twice(self):
+        return 2 * self.x
+
+
+def get_counted_x(o):
+    return o.x
+
+
+def call_counted(o):
+    return o.twice()
+
+
+# Each round makes instances, which leaves the site's entry for Counted at an old version, and
+# then reads one many times. The site refreshes the same class's entry in place, outside its
+# budget of misses (16), so after more rounds than that a round's reads still miss only once.
+for _ in range(40):
+    batch = [Counted() for _ in range(3)]
+    a64jit.clear_deopt_stats()
+    for _ in range(30):
+        get_counted_x(batch[0])
+        call_counted(batch[0])
+expect("a class modified at each instance: its entry is refreshed, a round misses once",
+       "get_counted_x", "type guard", 1, "generic path", "Counted", "LOAD_ATTR")
+expect("the same for a method of the class", "call_counted", "type guard", 1, "generic path",
+       "Counted", "LOAD_METHOD")
 
 
 def make_class(k):

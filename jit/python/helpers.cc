@@ -32,7 +32,6 @@ namespace a64jit::runtime {
 // type's shared keys, as 3.11's LOAD_ATTR_INSTANCE_VALUE specialisation keeps them. A type
 // change gives the type a new version tag; anything unusual takes the generic path.
 
-
 // Where a new entry for a type goes: the type's own stale entry (an attribute deleted and
 // set again), an empty one, or, with all taken, one in turn. Entry 0, the one compiled code
 // checks inline, is the first type the site sees unless the site keeps changing.
@@ -44,17 +43,64 @@ Entry& SlotFor(Entry (&entries)[kPolymorphicEntries], uint32_t version, uint32_t
   return entries[turn % kPolymorphicEntries];
 }
 
-// After a miss the generic path served: within the budget of misses, adds the entry
-// `entry_for()` makes for the receiver's type (none when its type_version is 0). The budget
-// counts misses, not entries, so a site that can never be cached stops trying. A miss at a
-// site that had an entry is a failed type guard (a64jit.get_deopt_stats()).
+// The type as AttrEntry::type_tag holds it: its address above the 16-byte alignment,
+// truncated to 32 bits. Only a hint: a hit is always the version's.
+static uint32_t TypeTag(const PyTypeObject* type) {
+  return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(type) >> 4);
+}
+static void Tag(AttrEntry& e, const PyTypeObject* receiver) { e.type_tag = TypeTag(receiver); }
+static void Tag(MethodEntry&, const PyTypeObject*) {}  // its shared keys say whose it is
+
+// Whether `e` was made for `receiver` at an older version, as far as the entry can tell: an
+// instance attribute's entry by its tag, a method's by the type's shared keys (each heap type
+// has its own; a type without them cannot tell).
+static bool MadeForOlder(const AttrEntry& e, const PyTypeObject* receiver) {
+  return e.type_version != 0 && e.type_version != receiver->tp_version_tag &&
+         e.type_tag == TypeTag(receiver);
+}
+static bool MadeForOlder(const MethodEntry& e, const PyTypeObject* receiver) {
+  const void* keys = (receiver->tp_flags & Py_TPFLAGS_HEAPTYPE) != 0
+                         ? reinterpret_cast<const PyHeapTypeObject*>(receiver)->ht_cached_keys
+                         : nullptr;
+  return e.type_version != 0 && e.type_version != receiver->tp_version_tag && keys != nullptr &&
+         e.keys == keys;
+}
+
+// After a miss the generic path served: adds the entry `entry_for()` makes for the receiver's
+// type (none when its type_version is 0). A type modified since its entry was made (a class
+// attribute assigned: an instance counter, a registry; each assignment gives the type and its
+// subclasses new versions) has that entry refreshed in place. Any other miss spends the
+// site's budget, which counts misses, not entries: a site that sees more types than it holds,
+// or that can never be cached, stops trying. A refresh that finds the attribute no longer
+// cacheable empties the entry, so that the next miss spends the budget. A miss at a site that
+// had an entry is a failed type guard (a64jit.get_deopt_stats()).
 template <typename Cache, typename EntryFor>
 void Specialize(Cache* cache, PyTypeObject* receiver, EntryFor entry_for) {
-  if (cache->entries[0].type_version != 0) python::RecordGuardMiss(cache, receiver);
-  if (cache->respecializations >= kMaxRespecializations) return;
-  const uint32_t turn = cache->respecializations++;
-  const auto e = entry_for();
-  if (e.type_version != 0) SlotFor(cache->entries, e.type_version, turn) = e;
+  auto* own = static_cast<decltype(&cache->entries[0])>(nullptr);
+  if (cache->entries[0].type_version != 0) {
+    python::RecordGuardMiss(cache, receiver);
+    // Entries are filled in order (SlotFor): the first empty one ends them. Most misses of a
+    // site that gave up stop at its empty first entry, or after a few compares.
+    for (auto& e : cache->entries) {
+      if (e.type_version == 0) break;
+      if (MadeForOlder(e, receiver)) {
+        own = &e;
+        break;
+      }
+    }
+  }
+  uint32_t turn = 0;
+  if (own == nullptr) {
+    if (cache->respecializations >= kMaxRespecializations) return;
+    turn = cache->respecializations++;
+  }
+  auto e = entry_for();
+  if (e.type_version == 0) {
+    if (own != nullptr) own->type_version = 0;
+    return;
+  }
+  Tag(e, receiver);
+  (own != nullptr ? *own : SlotFor(cache->entries, e.type_version, turn)) = e;
 }
 
 // The entry for `obj`'s type, or type_version 0 when the attribute is not in inline values.
@@ -81,7 +127,6 @@ static AttrEntry AttrEntryFor(PyObject* obj, PyObject* name, bool store) {
   }
   return {};
 }
-
 
 // Where the cached attribute of `obj` is, set or not: in its inline values, or at a slot site
 // in the object itself. nullptr on a miss.

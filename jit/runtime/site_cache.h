@@ -92,7 +92,9 @@ struct GlobalCache {
 // LOAD_ATTR_SLOT caches it: the version tag and the member's offset in the object.
 struct AttrEntry {
   uint32_t type_version;  // 0: empty
-  uint32_t unused;
+  // The type it was made for, as a hint (its address's bits, truncated: the helpers' TypeTag):
+  // never trusted for a hit, only to find the entry of a type modified since (helpers.cc).
+  uint32_t type_tag;
   // Bytes from the start of the inline values (index * sizeof(PyObject*)); at a slot site,
   // from the object's start.
   int64_t offset;
