@@ -55,15 +55,27 @@ static void Tag(MethodEntry&, const PyTypeObject*) {}  // its shared keys say wh
 // instance attribute's entry by its tag, a method's by the type's shared keys (each heap type
 // has its own; a type without them cannot tell).
 static bool MadeForOlder(const AttrEntry& e, const PyTypeObject* receiver) {
-  return e.type_version != 0 && e.type_version != receiver->tp_version_tag &&
-         e.type_tag == TypeTag(receiver);
+  return e.type_tag == TypeTag(receiver) && e.type_version != receiver->tp_version_tag;
 }
 static bool MadeForOlder(const MethodEntry& e, const PyTypeObject* receiver) {
   const void* keys = (receiver->tp_flags & Py_TPFLAGS_HEAPTYPE) != 0
                          ? reinterpret_cast<const PyHeapTypeObject*>(receiver)->ht_cached_keys
                          : nullptr;
-  return e.type_version != 0 && e.type_version != receiver->tp_version_tag && keys != nullptr &&
-         e.keys == keys;
+  return keys != nullptr && e.keys == keys && e.type_version != receiver->tp_version_tag;
+}
+// Makes a stale entry no one's: its version is dead already, so nothing reads what it forgets.
+static void Forget(AttrEntry& e) { e.type_tag = 0; }
+static void Forget(MethodEntry& e) { e.keys = nullptr; }
+
+// The entry `receiver` made at an older version, or nullptr. Entries are filled in order
+// (SlotFor): the first empty one ends them.
+template <typename Entry>
+Entry* OlderEntryOf(Entry (&entries)[kPolymorphicEntries], const PyTypeObject* receiver) {
+  for (Entry& e : entries) {
+    if (e.type_version == 0) break;
+    if (MadeForOlder(e, receiver)) return &e;
+  }
+  return nullptr;
 }
 
 // After a miss the generic path served: adds the entry `entry_for()` makes for the receiver's
@@ -72,22 +84,15 @@ static bool MadeForOlder(const MethodEntry& e, const PyTypeObject* receiver) {
 // subclasses new versions) has that entry refreshed in place. Any other miss spends the
 // site's budget, which counts misses, not entries: a site that sees more types than it holds,
 // or that can never be cached, stops trying. A refresh that finds the attribute no longer
-// cacheable empties the entry, so that the next miss spends the budget. A miss at a site that
-// had an entry is a failed type guard (a64jit.get_deopt_stats()).
+// cacheable forgets whose the entry was (emptying it would hide the entries after it), so
+// that the next miss spends the budget. A miss at a site that had an entry is a failed type
+// guard (a64jit.get_deopt_stats()).
 template <typename Cache, typename EntryFor>
 void Specialize(Cache* cache, PyTypeObject* receiver, EntryFor entry_for) {
-  auto* own = static_cast<decltype(&cache->entries[0])>(nullptr);
+  decltype(&cache->entries[0]) own = nullptr;
   if (cache->entries[0].type_version != 0) {
     python::RecordGuardMiss(cache, receiver);
-    // Entries are filled in order (SlotFor): the first empty one ends them. Most misses of a
-    // site that gave up stop at its empty first entry, or after a few compares.
-    for (auto& e : cache->entries) {
-      if (e.type_version == 0) break;
-      if (MadeForOlder(e, receiver)) {
-        own = &e;
-        break;
-      }
-    }
+    own = OlderEntryOf(cache->entries, receiver);
   }
   uint32_t turn = 0;
   if (own == nullptr) {
@@ -96,7 +101,7 @@ void Specialize(Cache* cache, PyTypeObject* receiver, EntryFor entry_for) {
   }
   auto e = entry_for();
   if (e.type_version == 0) {
-    if (own != nullptr) own->type_version = 0;
+    if (own != nullptr) Forget(*own);  // the next miss spends the budget
     return;
   }
   Tag(e, receiver);
