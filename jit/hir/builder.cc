@@ -599,6 +599,7 @@ void Builder::Branch(int c, bool jump_if, int jump_unit, int next_unit, int pop_
   X(PUSH_EXC_INFO,                 PushExcInfo,        None)             \
   X(POP_EXCEPT,                    PopExcept,          None)             \
   X(CHECK_EXC_MATCH,               CheckExcMatch,      None)             \
+  X(END_ASYNC_FOR,                 EndAsyncFor,        None)             \
   X(WITH_EXCEPT_START,             WithExceptStart,    None)             \
   X(LOAD_ASSERTION_ERROR,          LeaveToRaise,       None)             \
   X(MAKE_CELL,                     MakeCell,           None)             \

@@ -190,6 +190,7 @@ class Builder {
   bool PushExcInfo();
   bool PopExcept();
   bool CheckExcMatch();
+  bool EndAsyncFor();
   bool WithExceptStart();
   bool LeaveToRaise();
   void EndWithState(Instr term, int resume_unit);

@@ -226,6 +226,9 @@ constexpr int kVariadic = -1;
   /* %d:cint = exception %a matches %b, a class or tuple of classes (CHECK_EXC_MATCH) */        \
   X(CheckExcMatch,    kCInt,            false, true,  false, 2,         kPlain,      kNone,    \
     Call(a64_check_exc_match, kNone, kNone, kStatus))                                          \
+  /* %d:cint = exception %a is a StopAsyncIteration (END_ASYNC_FOR's test; never fails) */     \
+  X(IsStopAsyncIteration, kCInt,        false, true,  false, 1,         kPlain,      kNone,    \
+    Call(a64_is_stop_async_iteration, kNone, kNone, kStatus))                                  \
   /* %d = %a(type(%b), %b, %b.__traceback__): a context manager's __exit__ on an exception */  \
   X(WithExceptStart,  kOwned,           false, true,  false, 2,         kPlain,      kNone,    \
     Call(a64_with_except_start, kNone, kNone, kObject))                                        \

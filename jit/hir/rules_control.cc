@@ -36,6 +36,34 @@ bool Builder::CheckExcMatch() {
   return true;
 }
 
+// END_ASYNC_FOR, the handler of an `async for` loop, under [async iterator, exception]: a
+// StopAsyncIteration ends the loop, both released, and the code after it runs. Any other
+// exception leaves for the interpreter, which runs END_ASYNC_FOR again and raises it (its frame
+// is always a coroutine's or an async generator's, whose RERAISE leaves the same way).
+bool Builder::EndAsyncFor() {
+  if (Depth() < 2) Fail("END_ASYNC_FOR past the stack");
+  const std::vector<int> pre = stack_;
+  const int ends = Def(Op::kIsStopAsyncIteration, {stack_.back()}, 0, ValueType::kCInt);
+  ErrorState(pre);
+  const int depth = Depth();
+  const int self = cur_;
+  const int done = PopThenGoto(depth, 2, insn_.next);
+  const int other = NewMadeBlock(depth);
+  cur_ = other;
+  stack_.clear();
+  for (int k = 0; k < depth; k++) Push(f_.StackReg(k));
+  LeaveToRaise();
+  cur_ = self;
+  stack_ = pre;
+  Instr br;
+  br.op = Op::kBranch;
+  br.args = {ends};
+  br.targets[0] = done;
+  br.targets[1] = other;
+  Terminate(br);
+  return false;
+}
+
 // Under the exception: the previous exception, the raising offset, and __exit__.
 bool Builder::WithExceptStart() {
   if (Depth() < 4) Fail("WITH_EXCEPT_START past the stack");

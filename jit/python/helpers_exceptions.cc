@@ -67,6 +67,10 @@ int a64_check_exc_match(PyObject* exc, PyObject* type) {
   return PyErr_GivenExceptionMatches(exc, type);
 }
 
+int a64_is_stop_async_iteration(PyObject* exc) {
+  return PyErr_GivenExceptionMatches(exc, PyExc_StopAsyncIteration);
+}
+
 PyObject* a64_with_except_start(PyObject* exit_func, PyObject* exc) {
   PyObject* tb = PyException_GetTraceback(exc);  // new reference, or NULL
   PyObject* args[] = {reinterpret_cast<PyObject*>(Py_TYPE(exc)), exc, tb != nullptr ? tb : Py_None};

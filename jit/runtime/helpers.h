@@ -124,6 +124,7 @@ struct _PyInterpreterFrame;
   X(a64_push_exc_info,              kNone, kCannotFail) \
   X(a64_pop_except,                 kAll,  kCannotFail) \
   X(a64_check_exc_match,            kNone, kNegative)   \
+  X(a64_is_stop_async_iteration,    kNone, kNegative)   \
   X(a64_with_except_start,          kNone, kNull)       \
   X(a64_raise,                      kAll,  kOwn)        \
   X(a64_reraise,                    kSome, kOwn)        \
@@ -461,6 +462,9 @@ void a64_pop_except(PyThreadState* ts, PyObject* value);
 // CHECK_EXC_MATCH: 1 if `exc` is an instance of `type` (a class or a tuple of classes), else
 // 0; stock's TypeError for a type that is not an exception class.
 int a64_check_exc_match(PyObject* exc, PyObject* type);
+// END_ASYNC_FOR: 1 if `exc` is a StopAsyncIteration, else 0. Never negative (the kNegative
+// convention of its row only lets lowering treat it as CHECK_EXC_MATCH's kind of test).
+int a64_is_stop_async_iteration(PyObject* exc);
 // WITH_EXCEPT_START: exit_func(type(exc), exc, exc.__traceback__).
 PyObject* a64_with_except_start(PyObject* exit_func, PyObject* exc);
 // RAISE_VARARGS 1 and 2: raises `exc` (a class is called first) with __cause__ `cause`
