@@ -137,12 +137,7 @@ void Builder::FillDispatch() {
   for (const ResumePoint& p : resume_points_) {
     const int at = Def(Op::kResumedAt, {}, p.prev_unit, ValueType::kCInt);
     const int next = NewMadeBlock(0);
-    Instr br;
-    br.op = Op::kBranch;
-    br.args = {at};
-    br.targets[0] = p.block;
-    br.targets[1] = next;
-    Terminate(br);
+    EndWithBranch(at, p.block, next);
     cur_ = next;
   }
   Instr leave;
@@ -525,11 +520,15 @@ void Builder::Branch(int c, bool jump_if, int jump_unit, int next_unit, int pop_
   int fall = pop_on_fallthrough > 0 ? PopThenGoto(depth, pop_on_fallthrough, next_unit)
                                     : BlockAt(next_unit, depth);
   cur_ = self;
+  EndWithBranch(c, jump_if ? jump : fall, jump_if ? fall : jump);
+}
+
+void Builder::EndWithBranch(int c, int if_set, int if_clear) {
   Instr br;
   br.op = Op::kBranch;
   br.args = {c};
-  br.targets[0] = jump_if ? jump : fall;
-  br.targets[1] = jump_if ? fall : jump;
+  br.targets[0] = if_set;
+  br.targets[1] = if_clear;
   Terminate(br);
 }
 

@@ -143,6 +143,8 @@ class Builder {
     return static_cast<size_t>(b) < cold_.size() && cold_[static_cast<size_t>(b)];
   }
   void Branch(int c, bool jump_if, int jump_unit, int next_unit, int pop_on_fallthrough);
+  // Ends the current block with `Branch c`: to block `if_set` when c != 0, else `if_clear`.
+  void EndWithBranch(int c, int if_set, int if_clear);
 
   // ---- rules_values.cc ----
   bool Nothing() { return true; }  // NOP; PRECALL: CALL unpacks bound methods

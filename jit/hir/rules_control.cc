@@ -55,12 +55,7 @@ bool Builder::EndAsyncFor() {
   LeaveToRaise();
   cur_ = self;
   stack_ = pre;
-  Instr br;
-  br.op = Op::kBranch;
-  br.args = {ends};
-  br.targets[0] = done;
-  br.targets[1] = other;
-  Terminate(br);
+  EndWithBranch(ends, done, other);
   return false;
 }
 
@@ -319,12 +314,7 @@ bool Builder::Send() {
   const int next = BlockAt(insn_.next, depth);
   const int returned = DropThenGoto(depth, depth - 2, 1, FlowOf(insn_).jump);
   cur_ = self;
-  Instr br;
-  br.op = Op::kBranch;
-  br.args = {yielded};
-  br.targets[0] = next;
-  br.targets[1] = returned;
-  Terminate(br);
+  EndWithBranch(yielded, next, returned);
   return false;
 }
 

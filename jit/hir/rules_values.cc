@@ -324,12 +324,7 @@ bool Builder::ForIter() {
   const int self = cur_;
   const int exhausted = PopThenGoto(depth, 2, FlowOf(insn_).jump);
   cur_ = self;
-  Instr br;
-  br.op = Op::kBranch;
-  br.args = {done};
-  br.targets[0] = exhausted;
-  br.targets[1] = body;
-  Terminate(br);
+  EndWithBranch(done, exhausted, body);
   return false;
 }
 
