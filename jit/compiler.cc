@@ -80,6 +80,7 @@ CompiledCode Compile(const hir::CodeInfo& code, const lower::RuntimeAddresses& r
   }
   out.loop_entries = hir.loop_entries;
   out.loop_entry_depths = hir.loop_entry_depths;
+  out.handlers_left_by = hir.handlers_left_by;
   start = std::chrono::steady_clock::now();
   const lir::Function lir = LowerToLir(hir, rt, "jit_function", &out.deopt_sites, decisions);
   Fault("lower");

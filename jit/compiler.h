@@ -72,6 +72,7 @@ struct CompiledCode {
   // CodeInfo::loop_entries asked for them.
   std::vector<int> loop_entries;
   std::vector<int> loop_entry_depths;  // each header's stack depth
+  int handlers_left_by = -1;           // hir::Function::handlers_left_by
   std::string text;                    // the stage text Compile was asked to keep, if any
 };
 

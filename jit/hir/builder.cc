@@ -670,8 +670,10 @@ Function Build(const CodeInfo& code, Decisions* decisions) {
   // leaves the handlers to the interpreter, as before handlers were compiled.
   try {
     return internal::Builder(code, true, decisions).Run();
-  } catch (const Unsupported&) {
-    return internal::Builder(code, false, decisions).Run();
+  } catch (const Unsupported& e) {
+    Function f = internal::Builder(code, false, decisions).Run();
+    f.handlers_left_by = e.opcode() >= 0 ? e.opcode() : kHandlersOtherReason;
+    return f;
   }
 }
 

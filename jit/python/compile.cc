@@ -155,6 +155,12 @@ void Install(Runtime& r, CodeState* st, PyCodeObject* code, compiler::CompiledCo
   r.stats.code_bytes += st->code_size;
   r.stats.feedback_sites += c.feedback_sites;
   r.stats.feedback_functions += c.feedback_sites > 0;
+  if (c.handlers_left_by >= 0) {
+    r.stats.handlers_interpreted++;
+    r.stats.handler_opcodes[c.handlers_left_by == hir::kHandlersOtherReason
+                                ? std::string("(other)")
+                                : OpcodeName(c.handlers_left_by)]++;
+  }
   r.stats.compile_hir_ns += c.times.hir_ns;
   r.stats.compile_lower_ns += c.times.lower_ns;
   r.stats.compile_emit_ns += c.times.emit_ns;

@@ -193,6 +193,10 @@ struct Stats {
   // Exceptions that left a compiled frame through the runtime (traceback entry and stack
   // released there), not through the interpreter: not counted as deopts.
   int64_t unwinds = 0;
+  // Compiled functions whose exception handlers stay interpreted (hir::Function::
+  // handlers_left_by), and per opcode that made them so.
+  int64_t handlers_interpreted = 0;
+  std::map<std::string, int64_t> handler_opcodes;
   uint64_t guest_instructions = 0;  // Unicorn; 0 natively
   // Unicorn: guest -> host calls, and those made without stopping emulation (0 natively).
   uint64_t host_calls = 0, host_calls_in_hook = 0;

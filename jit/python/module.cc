@@ -257,8 +257,12 @@ PyObject* PyStats(PyObject*, PyObject*) {
   if (d == nullptr) return nullptr;
   PyObject* failures = StringMap(s.failures);
   PyObject* opcodes = PyDict_New();
-  bool ok = failures != nullptr && opcodes != nullptr;
+  PyObject* handler_opcodes = PyDict_New();
+  bool ok = failures != nullptr && opcodes != nullptr && handler_opcodes != nullptr;
   for (const auto& [op, n] : s.unsupported_opcodes) ok = ok && SetInt(opcodes, op.c_str(), n) == 0;
+  for (const auto& [op, n] : s.handler_opcodes) {
+    ok = ok && SetInt(handler_opcodes, op.c_str(), n) == 0;
+  }
   PyObject* mode = PyUnicode_FromString(s.exec_mode.c_str());
   ok = ok && mode != nullptr && SetInt(d, "compiled", s.compiled) == 0 &&
        SetInt(d, "failed", s.failed) == 0 && SetInt(d, "entries", s.entries) == 0 &&
@@ -278,6 +282,7 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "other_thread_entries", s.other_thread_entries) == 0 &&
        SetInt(d, "breaker_calls", s.breaker_calls) == 0 && SetInt(d, "caught", s.caught) == 0 &&
        SetInt(d, "unwinds", s.unwinds) == 0 &&
+       SetInt(d, "handlers_interpreted", s.handlers_interpreted) == 0 &&
        SetInt(d, "emulated_instructions", static_cast<long long>(s.guest_instructions)) == 0 &&
        SetInt(d, "host_calls", static_cast<long long>(s.host_calls)) == 0 &&
        SetInt(d, "host_calls_in_hook", static_cast<long long>(s.host_calls_in_hook)) == 0 &&
@@ -315,9 +320,11 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetStr(d, "jitdump_file", JitdumpPath()) == 0 &&
        PyDict_SetItemString(d, "failures", failures) == 0 &&
        PyDict_SetItemString(d, "unsupported_opcodes", opcodes) == 0 &&
+       PyDict_SetItemString(d, "handler_opcodes", handler_opcodes) == 0 &&
        PyDict_SetItemString(d, "exec_mode", mode) == 0;
   Py_XDECREF(failures);
   Py_XDECREF(opcodes);
+  Py_XDECREF(handler_opcodes);
   Py_XDECREF(mode);
   if (!ok) {
     Py_DECREF(d);

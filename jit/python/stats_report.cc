@@ -187,6 +187,13 @@ std::string StatsSummary() {
     << s.init_entries << ", strs appended to in place " << s.str_appends_in_place
     << "\na64jit: exceptions caught by compiled handlers " << s.caught
     << ", left compiled frames without the interpreter " << s.unwinds << "\n";
+  if (s.handlers_interpreted > 0) {
+    o << "a64jit: " << s.handlers_interpreted
+      << " compiled functions leave their exception handlers to the interpreter (by the "
+         "opcode a handler uses:";
+    for (const auto& [op, n] : s.handler_opcodes) o << " " << op << " " << n;
+    o << ")\n";
+  }
   o << "a64jit: entries on other threads " << s.other_thread_entries << ", eval-breaker calls "
     << s.breaker_calls << "\n";
   o << "a64jit: emulated instructions "
@@ -262,6 +269,7 @@ std::string StatsJson() {
                               {"breaker_calls", s.breaker_calls},
                               {"caught", s.caught},
                               {"unwinds", s.unwinds},
+                              {"handlers_interpreted", s.handlers_interpreted},
                               {"compile_us_median", s.compile_us_median},
                               {"compile_us_p90", s.compile_us_p90},
                               {"compile_us_max", s.compile_us_max},
@@ -279,6 +287,8 @@ std::string StatsJson() {
   for (const auto& [name, why] : s.failures) j["failures"][name] = why;
   j["unsupported_opcodes"] = nlohmann::ordered_json::object();
   for (const auto& [op, n] : s.unsupported_opcodes) j["unsupported_opcodes"][op] = n;
+  j["handler_opcodes"] = nlohmann::ordered_json::object();
+  for (const auto& [op, n] : s.handler_opcodes) j["handler_opcodes"][op] = n;
   j["deopt_sites"] = DeoptJson();
   // Names and reasons come from user code: invalid UTF-8 is replaced, never an exception.
   return j.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";

@@ -1,6 +1,7 @@
 # pydiff: all-compiled
 # pydiff: jit-args=--jitlist=__main__:*
 # pydiff: max-deopts=12
+# pydiff: max-handlers_interpreted=0
 # The end of an `async for` loop in compiled code. Its StopAsyncIteration is caught by the
 # loop's own handler (END_ASYNC_FOR) without leaving for the interpreter: 300 loops end here,
 # and the deopt budget allows only the 12 exits below, which raise a ValueError through the
