@@ -21,6 +21,7 @@
 #define A64JIT_JIT_COMPILER_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,8 +73,9 @@ struct CompiledCode {
   // CodeInfo::loop_entries asked for them.
   std::vector<int> loop_entries;
   std::vector<int> loop_entry_depths;  // each header's stack depth
-  int handlers_left_by = -1;           // hir::Function::handlers_left_by
   std::string text;                    // the stage text Compile was asked to keep, if any
+  // hir::Function::handlers_left_by: set when the handlers stay interpreted.
+  std::optional<int> handlers_left_by;
 };
 
 // Test only (A64JIT_TEST_FAIL, jit/python/options.h): called at the named points of every

@@ -163,6 +163,15 @@ int Builder::NewMadeBlock(int depth) {
   return static_cast<int>(f_.blocks.size()) - 1;
 }
 
+// A made block (NewMadeBlock) that becomes the current one, its stack the `depth` values
+// live in (s_0 ..).
+int Builder::EnterMadeBlock(int depth) {
+  cur_ = NewMadeBlock(depth);
+  stack_.clear();
+  for (int k = 0; k < depth; k++) stack_.push_back(f_.StackReg(k));
+  return cur_;
+}
+
 // The frame was suspended at `prev_unit` with `depth` values on its stack and resumes at
 // `unit`: a block that takes the values over from the frame, then goes there.
 void Builder::AddResumePoint(int prev_unit, int unit, int depth) {
@@ -294,10 +303,7 @@ int Builder::BlockAt(int unit, int depth) {
 int Builder::DropThenGoto(int depth, int index, int count, int unit) {
   const int saved_cur = cur_;
   const std::vector<int> saved_stack = stack_;
-  const int block = NewMadeBlock(depth);
-  cur_ = block;
-  stack_.clear();
-  for (int k = 0; k < depth; k++) stack_.push_back(f_.StackReg(k));
+  const int block = EnterMadeBlock(depth);
   stack_.erase(stack_.begin() + index, stack_.begin() + index + count);
   const int target = BlockAt(unit, depth - count);
   cur_ = block;
@@ -672,7 +678,7 @@ Function Build(const CodeInfo& code, Decisions* decisions) {
     return internal::Builder(code, true, decisions).Run();
   } catch (const Unsupported& e) {
     Function f = internal::Builder(code, false, decisions).Run();
-    f.handlers_left_by = e.opcode() >= 0 ? e.opcode() : kHandlersOtherReason;
+    f.handlers_left_by = e.opcode();
     return f;
   }
 }

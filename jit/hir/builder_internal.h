@@ -101,6 +101,7 @@ class Builder {
   void FillDispatch();
   Insn FindReturnGenerator() const;
   int NewMadeBlock(int depth);
+  int EnterMadeBlock(int depth);
   void AddResumePoint(int prev_unit, int unit, int depth);
   void Push(int reg) { stack_.push_back(reg); }
   int Depth() const { return static_cast<int>(stack_.size()); }

@@ -13,6 +13,7 @@
 #define A64JIT_JIT_HIR_HIR_H_
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -158,10 +159,10 @@ struct Function {
   // prev_instr on the header and its stack as the header expects (block 0 dispatches).
   std::vector<int> loop_entries;
   std::vector<int> loop_entry_depths;  // per entry, the stack values the header expects
-  // Built without compiled exception handlers because a handler uses this opcode (Build): its
-  // exceptions leave for the interpreter, which runs the handlers. -1: handlers compiled, or
-  // none; kHandlersOtherReason: not one opcode's fault (an inconsistent handler stack).
-  int handlers_left_by = -1;
+  // Set when built without compiled exception handlers (Build): its exceptions leave for the
+  // interpreter, which runs the handlers. The opcode a handler uses that the builder lacks, or
+  // -1 when no one opcode is at fault (an inconsistent handler stack).
+  std::optional<int> handlers_left_by;
 
   int NewReg(ValueType t) {
     reg_types.push_back(t);
@@ -175,8 +176,6 @@ struct Function {
   // How many times each register is read: as an argument or in a frame state's stack.
   std::vector<int> UseCounts() const;
 };
-
-constexpr int kHandlersOtherReason = 256;  // Function::handlers_left_by, not an opcode
 
 // Bytecode the builder does not handle: the function stays interpreted and the reason
 // (the opcode's name and offset) is reported.

@@ -48,10 +48,7 @@ bool Builder::EndAsyncFor() {
   const int depth = Depth();
   const int self = cur_;
   const int done = PopThenGoto(depth, 2, insn_.next);
-  const int other = NewMadeBlock(depth);
-  cur_ = other;
-  stack_.clear();
-  for (int k = 0; k < depth; k++) Push(f_.StackReg(k));
+  const int other = EnterMadeBlock(depth);
   LeaveToRaise();
   cur_ = self;
   stack_ = pre;

@@ -155,11 +155,8 @@ void Install(Runtime& r, CodeState* st, PyCodeObject* code, compiler::CompiledCo
   r.stats.code_bytes += st->code_size;
   r.stats.feedback_sites += c.feedback_sites;
   r.stats.feedback_functions += c.feedback_sites > 0;
-  if (c.handlers_left_by >= 0) {
-    r.stats.handlers_interpreted++;
-    r.stats.handler_opcodes[c.handlers_left_by == hir::kHandlersOtherReason
-                                ? std::string("(other)")
-                                : OpcodeName(c.handlers_left_by)]++;
+  if (const std::optional<int> op = c.handlers_left_by) {
+    r.stats.handler_opcodes[*op >= 0 ? OpcodeName(*op) : std::string("(other)")]++;
   }
   r.stats.compile_hir_ns += c.times.hir_ns;
   r.stats.compile_lower_ns += c.times.lower_ns;

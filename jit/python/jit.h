@@ -194,9 +194,13 @@ struct Stats {
   // released there), not through the interpreter: not counted as deopts.
   int64_t unwinds = 0;
   // Compiled functions whose exception handlers stay interpreted (hir::Function::
-  // handlers_left_by), and per opcode that made them so.
-  int64_t handlers_interpreted = 0;
+  // handlers_left_by), per opcode that made them so; HandlersInterpreted() totals them.
   std::map<std::string, int64_t> handler_opcodes;
+  int64_t HandlersInterpreted() const {
+    int64_t n = 0;
+    for (const auto& [op, count] : handler_opcodes) n += count;
+    return n;
+  }
   uint64_t guest_instructions = 0;  // Unicorn; 0 natively
   // Unicorn: guest -> host calls, and those made without stopping emulation (0 natively).
   uint64_t host_calls = 0, host_calls_in_hook = 0;

@@ -282,7 +282,7 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "other_thread_entries", s.other_thread_entries) == 0 &&
        SetInt(d, "breaker_calls", s.breaker_calls) == 0 && SetInt(d, "caught", s.caught) == 0 &&
        SetInt(d, "unwinds", s.unwinds) == 0 &&
-       SetInt(d, "handlers_interpreted", s.handlers_interpreted) == 0 &&
+       SetInt(d, "handlers_interpreted", s.HandlersInterpreted()) == 0 &&
        SetInt(d, "emulated_instructions", static_cast<long long>(s.guest_instructions)) == 0 &&
        SetInt(d, "host_calls", static_cast<long long>(s.host_calls)) == 0 &&
        SetInt(d, "host_calls_in_hook", static_cast<long long>(s.host_calls_in_hook)) == 0 &&

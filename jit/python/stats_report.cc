@@ -187,8 +187,8 @@ std::string StatsSummary() {
     << s.init_entries << ", strs appended to in place " << s.str_appends_in_place
     << "\na64jit: exceptions caught by compiled handlers " << s.caught
     << ", left compiled frames without the interpreter " << s.unwinds << "\n";
-  if (s.handlers_interpreted > 0) {
-    o << "a64jit: " << s.handlers_interpreted
+  if (s.HandlersInterpreted() > 0) {
+    o << "a64jit: " << s.HandlersInterpreted()
       << " compiled functions leave their exception handlers to the interpreter (by the "
          "opcode a handler uses:";
     for (const auto& [op, n] : s.handler_opcodes) o << " " << op << " " << n;
@@ -269,7 +269,7 @@ std::string StatsJson() {
                               {"breaker_calls", s.breaker_calls},
                               {"caught", s.caught},
                               {"unwinds", s.unwinds},
-                              {"handlers_interpreted", s.handlers_interpreted},
+                              {"handlers_interpreted", s.HandlersInterpreted()},
                               {"compile_us_median", s.compile_us_median},
                               {"compile_us_p90", s.compile_us_p90},
                               {"compile_us_max", s.compile_us_max},
