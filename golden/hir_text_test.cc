@@ -137,6 +137,10 @@ TEST(HirText, MalformedTextNamesLineAndProblem) {
             "line 3: inline= takes int, float or int+float, not 'double'");
   EXPECT_EQ(ErrorOf(head + "  StoreLocal %1, 0 (a) unboxed=int\n"),
             "line 3: unboxed= needs a result register");
+  EXPECT_EQ(ErrorOf(head + "  %3 = Call %0, %1, %2, argc=1 borrowed=2,x  {error @2 []}\n"),
+            "line 3: expected a number, not 'x'");
+  EXPECT_EQ(ErrorOf(head + "  %3 = Call %0, %1, %2, argc=1 borrowed=32  {error @2 []}\n"),
+            "line 3: borrowed= operand 32 is out of range");
 }
 
 // The number forms (number_forms.h) come back: an op's inline forms and a register's unboxed

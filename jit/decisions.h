@@ -25,6 +25,7 @@ namespace a64jit {
 // and the bisector's reports (difftest/bisect) give it.
 // clang-format off
 #define A64JIT_DECISION_KINDS(X) \
+  X(HirBorrowedCallArg, "hir.borrowed-call-arg") \
   X(HirBoundStore, "hir.bound-store") \
   X(HirColdPath, "hir.cold-path") \
   X(HirDeadCode, "hir.dead-code") \

@@ -12,6 +12,7 @@
 #ifndef A64JIT_JIT_HIR_HIR_H_
 #define A64JIT_JIT_HIR_HIR_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -74,6 +75,9 @@ struct Instr {
   // BinaryOp, CompareOp/CompareBool: the inline number forms lowering emits in front of the
   // generic call, kIntForm | kFloatForm (ChooseNumberForms, number_forms.h); 0: none.
   uint8_t forms = 0;
+  // Call: bit i set when args[i] is lent, a local's value the frame's reference keeps alive
+  // (InsertRefcounts): the call must take its own reference where it keeps or passes it on.
+  uint32_t borrowed = 0;
 
   // Calls fn(reg) for each register it reads: its arguments, then its frame state's stack.
   template <typename Fn>
@@ -94,6 +98,14 @@ struct Instr {
 // feedback every form is; with it, only the one 3.11's interpreter specialised the site to.
 inline bool Allows(const Instr& in, Feedback form) {
   return in.feedback == Feedback::kNone || in.feedback == form;
+}
+
+// Instr::borrowed has a bit for each of at most this many operands.
+constexpr size_t kMaxBorrowedOperands = 32;
+
+// Whether `call`'s operand `i` is lent (Instr::borrowed).
+inline bool Lent(const Instr& call, size_t i) {
+  return i < kMaxBorrowedOperands && ((call.borrowed >> i) & 1) != 0;
 }
 
 // Inline number forms (Instr::forms, Function::unboxed).

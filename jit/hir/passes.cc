@@ -299,6 +299,20 @@ void KeepLocalsBorrowed(const Block& b, const std::vector<int>& steal_at,
   }
 }
 
+// A local's value that a Call takes (`len(x)`, `s.startswith(p)`) is lent rather than given:
+// the Call's `borrowed` bit for each operand `reg` is set, and no reference is taken before it.
+// Lowering's inline C calls then neither take nor release one (an incref and a decref fewer an
+// argument); every path of it that does steal (the call stub, a Python callee's frame) takes
+// the reference first (jit/lower/calls.cc). Declined, the Call steals an incref'd value.
+bool LendToCall(Instr& call, int reg, Decisions* d) {
+  if (call.op != Op::kCall || call.args.size() > kMaxBorrowedOperands) return false;
+  if (!Take(d, Decision::kHirBorrowedCallArg, call.bc)) return false;
+  for (size_t i = 0; i < call.args.size(); i++) {
+    if (call.args[i] == reg) call.borrowed |= uint32_t{1} << i;
+  }
+  return true;
+}
+
 // RefcountBlock's working vectors, kept from block to block: cleared, not freed (a
 // function's blocks each allocated their own, about fifty allocations a function).
 struct RefcountScratch {
@@ -316,7 +330,8 @@ struct RefcountScratch {
   }
 };
 
-void RefcountBlock(Function& f, Block& b, CurrentValues& current, RefcountScratch& scratch) {
+void RefcountBlock(Function& f, Block& b, CurrentValues& current, RefcountScratch& scratch,
+                   Decisions* d) {
   scratch.Clear();
   std::vector<Value>& values = scratch.values;
   values.reserve(2 * b.instrs.size() + static_cast<size_t>(b.in_depth));  // dst and dst2
@@ -383,9 +398,10 @@ void RefcountBlock(Function& f, Block& b, CurrentValues& current, RefcountScratc
     if (steal_at[vi] >= 0) {
       // A frame state takes the value with a reference lowering adds (`borrowed`); an
       // operand the op steals needs one first.
-      const Instr& thief = b.instrs[static_cast<size_t>(steal_at[vi])];
+      Instr& thief = b.instrs[static_cast<size_t>(steal_at[vi])];
       const bool operand =
           std::find(thief.args.begin(), thief.args.end(), v.reg) != thief.args.end();
+      if (operand && LendToCall(thief, v.reg, d)) continue;
       if (!HandsStackToFrame(thief.op) || operand) incref_before.emplace_back(steal_at[vi], v.reg);
     }
   }
@@ -486,10 +502,10 @@ void EliminateDeadCode(Function& f, Decisions* d) {
   }
 }
 
-void InsertRefcounts(Function& f) {
+void InsertRefcounts(Function& f, Decisions* d) {
   CurrentValues current(f);
   RefcountScratch scratch;
-  for (Block& b : f.blocks) RefcountBlock(f, b, current, scratch);
+  for (Block& b : f.blocks) RefcountBlock(f, b, current, scratch, d);
 }
 
 void RunFusions(Function& f, Decisions* d) {
@@ -503,7 +519,7 @@ void RunFusions(Function& f, Decisions* d) {
 void RunPasses(Function& f, Decisions* d) {
   Simplify(f, d);
   EliminateDeadCode(f, d);
-  InsertRefcounts(f);
+  InsertRefcounts(f, d);
   RunFusions(f, d);
 }
 

@@ -10,7 +10,8 @@
 //   borrowed one that stays valid: constants, True/False; or a borrowed one that may not:
 //   locals, COPY). A new reference is released after its last use unless something stole
 //   it; a borrowed one that is stolen or may go stale gets its own reference. Values that
-//   deopt hands to the interpreter are marked, so the frame receives owned references.
+//   deopt hands to the interpreter are marked, so the frame receives owned references. A
+//   local's value a Call takes is lent (Instr::borrowed), not given a reference.
 // RunFusions: the fusion passes (fusions.h), which mark instructions lowering makes as one.
 #ifndef A64JIT_JIT_HIR_PASSES_H_
 #define A64JIT_JIT_HIR_PASSES_H_
@@ -21,10 +22,10 @@
 namespace a64jit::hir {
 
 // Each rewrite of Simplify and EliminateDeadCode is an optional decision (jit/decisions.h);
-// `d` null takes them all. InsertRefcounts is not optional.
+// `d` null takes them all. InsertRefcounts is not optional, but its lending to calls is.
 void Simplify(Function& f, Decisions* d = nullptr);
 void EliminateDeadCode(Function& f, Decisions* d = nullptr);
-void InsertRefcounts(Function& f);
+void InsertRefcounts(Function& f, Decisions* d = nullptr);
 void RunFusions(Function& f, Decisions* d = nullptr);  // fusions.h, in its order
 void RunPasses(Function& f, Decisions* d = nullptr);
 

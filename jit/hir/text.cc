@@ -28,6 +28,15 @@ std::string Quote(const std::vector<std::string>& table, int64_t index) {
   return table[static_cast<size_t>(index)];
 }
 
+// " borrowed=2,3": the operands a Call is lent (Instr::borrowed), or "".
+std::string LentOperands(const Instr& in) {
+  std::string out;
+  for (size_t i = 0; i < kMaxBorrowedOperands; i++) {
+    if (Lent(in, i)) out += (out.empty() ? " borrowed=" : ",") + std::to_string(i);
+  }
+  return out;
+}
+
 // The op's immediate as its row in ops.h says to read it.
 std::string Immediate(const Function& f, const Instr& in) {
   const CodeInfo& c = f.code;
@@ -49,7 +58,8 @@ std::string Immediate(const Function& f, const Instr& in) {
     case ImmKind::kConst:
       return n + " (" + Quote(c.const_reprs, in.imm) + ")";
     case ImmKind::kArgc:
-      return "argc=" + n + (in.kwnames >= 0 ? " kwnames=" + Quote(c.const_reprs, in.kwnames) : "");
+      return "argc=" + n + LentOperands(in) +
+             (in.kwnames >= 0 ? " kwnames=" + Quote(c.const_reprs, in.kwnames) : "");
     case ImmKind::kNb:
       return "nb=" + n;
     case ImmKind::kCompare:
@@ -211,6 +221,22 @@ class Parser {
 
   [[noreturn]] void Fail(size_t line, const std::string& what) const {
     throw ParseError("line " + std::to_string(line + 1) + ": " + what);
+  }
+
+  // "2,3" (after borrowed=) as Instr::borrowed's bits.
+  uint32_t LentBits(size_t line, const std::string& list) const {
+    uint32_t bits = 0;
+    size_t start = 0;
+    while (start <= list.size()) {
+      const size_t comma = std::min(list.find(',', start), list.size());
+      const int64_t i = Number(line, list.substr(start, comma - start));
+      if (i < 0 || i >= static_cast<int64_t>(kMaxBorrowedOperands)) {
+        Fail(line, "borrowed= operand " + std::to_string(i) + " is out of range");
+      }
+      bits |= uint32_t{1} << i;
+      start = comma + 1;
+    }
+    return bits;
   }
 
   int64_t Number(size_t line, const std::string& s) const {
@@ -545,7 +571,10 @@ void Parser::ParseImmediate(size_t line, const std::string& imm, Instr* in) {
     case ImmKind::kArgc: {
       const std::string t = after("argc=");
       const size_t k = t.find(" kwnames=");
-      in->imm = Number(line, t.substr(0, k));
+      const std::string head = t.substr(0, k);
+      const size_t b = head.find(" borrowed=");
+      in->imm = Number(line, head.substr(0, b));
+      if (b != std::string::npos) in->borrowed = LentBits(line, head.substr(b + 10));
       if (k != std::string::npos) {
         pending_consts_.push_back(
             {f_.blocks.size() - 1, f_.blocks.back().instrs.size(), false, t.substr(k + 9)});

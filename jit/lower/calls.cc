@@ -6,6 +6,7 @@ namespace a64jit::lower::internal {
 
 void Lowerer::LowerCall(const Instr& in) {
   if (in.kwnames >= 0) {
+    OwnLentOperands(in);
     const int p = Spill(in.args);
     return CallChecked(in, Helper::a64_call,
                        {V(tstate_), V(p), Operand::Imm(in.imm), Imm(Const(in.kwnames))});
@@ -33,6 +34,7 @@ void Lowerer::LowerCall(const Instr& in) {
 // CCallCache (`c_call`, or a new one), a compiled callee without a host frame between (and
 // under Unicorn without nested emulation). Without it, the host helper.
 void Lowerer::CallGeneric(const Instr& in, runtime::CCallCache* c_call) {
+  OwnLentOperands(in);  // the stub's and the helper's calls take every reference
   const int p = Spill(in.args);
   const int dst = LirReg(in.dst);
   if (rt_.call_stub != 0 && c_call == nullptr) {
@@ -125,6 +127,25 @@ void Lowerer::LowerKnownCall(const Instr& in, KnownCall known, int slow) {
   }
 }
 
+// A Call's operand `i` released after an inline form borrowed it: unless it was lent
+// (hir::Instr::borrowed), when the frame's local holds it and the call had no reference.
+void Lowerer::ReleaseOperand(const Instr& in, size_t i) {
+  if (!hir::Lent(in, i)) Decref(LirReg(in.args[i]), false, in.bc);
+}
+
+// As ReleaseOperand, for a callable the runtime also holds (ReleaseHeld).
+void Lowerer::ReleaseHeldOperand(const Instr& in, size_t i) {
+  if (!hir::Lent(in, i)) ReleaseHeld(V(LirReg(in.args[i])));
+}
+
+// A reference to each operand `in` was lent, for a path that takes them all (the call stub,
+// a64_call): what the refcount pass would have added before the Call without the loan.
+void Lowerer::OwnLentOperands(const Instr& in) {
+  for (size_t i = 0; i < in.args.size(); i++) {
+    if (hir::Lent(in, i)) Incref(V(LirReg(in.args[i])));
+  }
+}
+
 // The callable's reference, released without a test: the runtime holds one more
 // (code_info.cc), so this one is never the last.
 void Lowerer::ReleaseHeld(Operand obj) {
@@ -166,14 +187,14 @@ void Lowerer::InlineLen(const Instr& in, int slow) {
   }
   cur_ = have;
   const int n = Load(V(x), offsetof(PyVarObject, ob_size), Type::kI64);
-  Decref(x, false, in.bc);
-  ReleaseHeld(callable);
+  ReleaseOperand(in, 2);
+  ReleaseHeldOperand(in, 1);
   Jmp(boxed);
   cur_ = other;  // PyObject_Length's -1 is the error exit, with both references released
   SetPrevInstr(in.bc);
   Call(Helper::PyObject_Size, {V(x)}, n, Type::kI64);
-  Decref(x, false, in.bc);
-  ReleaseHeld(callable);
+  ReleaseOperand(in, 2);
+  ReleaseHeldOperand(in, 1);
   DeoptIf(in, Cond::kSlt, V(n), Operand::Imm(0));
   Jmp(boxed);
   cur_ = boxed;
@@ -276,22 +297,21 @@ void Lowerer::InlineOrd(const Instr& in, int slow) {
   RequireCompactAscii(V(c), slow);
   const int byte = Load(V(c), sizeof(PyASCIIObject), Type::kI8);
   const int code = ZExt(V(byte));
-  Decref(c, false, in.bc);
-  ReleaseHeld(callable);
+  ReleaseOperand(in, 2);
+  ReleaseHeldOperand(in, 1);
   SmallInt(code, LirReg(in.dst));
 }
 
 // chr(i) for a small int 0 <= i < 128: the interpreter's own one-character str.
 void Lowerer::InlineChr(const Instr& in, int slow) {
   const Operand callable = V(LirReg(in.args[1]));
-  const int i = LirReg(in.args[2]);
   SlowIf(Cond::kNe, Type::kI64, callable, Imm(rt_.builtin_chr), slow);
   const Operand value = SmallIntOperand(in.args[2], slow);
   const int code = value.is_vreg() ? value.vreg : Mov(value, Type::kI64);
   SlowIf(Cond::kUgt, Type::kI64, V(code), Operand::Imm(127), slow);
   AsciiChar(code, LirReg(in.dst));
-  Decref(i, false, in.bc);
-  ReleaseHeld(callable);
+  ReleaseOperand(in, 2);
+  ReleaseHeldOperand(in, 1);
 }
 
 // `s` is an exact str, compact and ASCII (its bytes follow the header), or a jump to `slow`.
@@ -338,9 +358,9 @@ void Lowerer::InlineIsInstance(const Instr& in, int slow) {
   SExtInt(Call(Helper::a64_isinstance, {V(x), V(cls)}, -1, Type::kI64), result);
   Jmp(done);
   cur_ = done;
-  Decref(x, false, in.bc);
-  Decref(cls, false, in.bc);
-  ReleaseHeld(callable);
+  ReleaseOperand(in, 2);
+  ReleaseOperand(in, 3);
+  ReleaseHeldOperand(in, 1);
   // FuseIsInstanceTests' IsTrueOfIsInstance two on, the result's release the one after it.
   const Instr* is_true = Following(in, 2);
   if (is_true != nullptr && is_true->op == Op::kIsTrueOfIsInstance && is_true->args[0] == in.dst) {
@@ -373,6 +393,7 @@ void Lowerer::InlineConversion(const Instr& in, uint64_t type, int slow) {
   Br(Cond::kEq, V(x_type), Imm(type), same, other);
   cur_ = same;
   Mov(V(x), Type::kPtr, dst);
+  if (hir::Lent(in, 2)) Incref(V(dst));  // the result's own reference
   Jmp(done);
   cur_ = other;
   SetPrevInstr(in.bc);
@@ -383,10 +404,10 @@ void Lowerer::InlineConversion(const Instr& in, uint64_t type, int slow) {
   } else {
     Call(Helper::PyObject_Str, {V(x)}, dst);
   }
-  Decref(x, false, in.bc);
+  ReleaseOperand(in, 2);
   Jmp(done);
   cur_ = done;
-  ReleaseHeld(callable);
+  ReleaseHeldOperand(in, 1);
   DeoptIf(in, Cond::kEq, V(dst), Operand::Imm(0));  // the references are released
 }
 
@@ -399,8 +420,8 @@ void Lowerer::InlineTypeOf(const Instr& in, int slow) {
   SlowIf(Cond::kNe, Type::kI64, callable, Imm(rt_.py_type_type), slow);
   Load(V(x), offsetof(PyObject, ob_type), Type::kPtr, dst);
   Incref(V(dst));
-  Decref(x, false, in.bc);
-  ReleaseHeld(callable);
+  ReleaseOperand(in, 2);
+  ReleaseHeldOperand(in, 1);
 }
 
 // list.append(x) on an exact list with room for one more item (3.11's
@@ -412,9 +433,9 @@ void Lowerer::InlineListAppend(const Instr& in, int slow) {
   SlowIf(Cond::kNe, Type::kI64, method, Imm(rt_.list_append), slow);
   const int type = Load(V(self), offsetof(PyObject, ob_type), Type::kPtr);
   SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_list_type), slow);
-  AppendInPlace(V(self), item, false, slow);
-  Decref(self, false, in.bc);
-  ReleaseHeld(method);
+  AppendInPlace(V(self), item, hir::Lent(in, 2), slow);  // the list keeps the item
+  ReleaseOperand(in, 1);
+  ReleaseHeldOperand(in, 0);
   Mov(Imm(rt_.py_none), Type::kPtr, LirReg(in.dst));
   Incref(V(LirReg(in.dst)));
 }
@@ -490,9 +511,9 @@ void Lowerer::InlineCCall(const Instr& in, runtime::CCallCache* cache, bool meth
   const int after = Load(V(tstate_), kRecursionRemaining, Type::kI32);
   Store(V(Binary(lir::Op::kAdd, V(after), Operand::Imm(1), Type::kI32)), V(tstate_),
         kRecursionRemaining, Type::kI32);
-  for (size_t i = 2; i < in.args.size(); i++) Decref(LirReg(in.args[i]), false, in.bc);
-  if (method) Decref(self, false, in.bc);  // the plain shape's self is the cache's, borrowed
-  ReleaseHeld(callable);                   // the cache holds the C function too
+  for (size_t i = 2; i < in.args.size(); i++) ReleaseOperand(in, i);
+  if (method) ReleaseOperand(in, 1);       // the plain shape's self is the cache's, borrowed
+  ReleaseHeldOperand(in, method ? 0 : 1);  // the cache holds the C function too
   const int dst = LirReg(in.dst);
   Mov(V(result), Type::kPtr, dst);
   const int breaker = Load(V(Mov(Imm(rt_.eval_breaker), Type::kPtr)), 0, Type::kI32);

@@ -434,6 +434,9 @@ class Lowerer {
   bool KnownCallInline(KnownCall known) const;
   void LowerKnownCall(const Instr& in, KnownCall known, int slow);
   void ReleaseHeld(Operand obj);
+  void ReleaseOperand(const Instr& in, size_t i);
+  void ReleaseHeldOperand(const Instr& in, size_t i);
+  void OwnLentOperands(const Instr& in);
   void InlineLen(const Instr& in, int slow);
   // PyASCIIObject.state's `ready` bit, as a mask of the 32-bit word that holds it.
   static int64_t StrReadyBit() { return StrStateMask(false); }

@@ -1,0 +1,120 @@
+# pydiff: all-compiled
+# pydiff: env=PYTHONMALLOC=pymalloc_debug
+# A local passed to a call is lent, not given a reference (hir::Instr::borrowed): the inline
+# C calls (len, isinstance, ord, chr, int/str/tuple/type, list.append, method descriptors)
+# neither take nor release one, and every path that keeps or passes on the argument (the
+# call stub to a Python callee, a C function that stores it, a rebound builtin, a full list,
+# a self of another type, keywords) takes its own first. Each function counts the references
+# of its locals before and after, so a missing or extra reference on any path shows here.
+import sys
+
+kept = []
+
+
+def keep(*args, **kwargs):
+    kept.extend(args)
+    kept.extend(kwargs.values())
+    return -1
+
+
+def keep_one(obj):
+    kept.append(obj)
+    return -2
+
+
+class Getter:
+    # named as dict's method, so `obj.get(k)` is made a method-descriptor site by its name
+    def get(self, key):
+        kept.append(key)
+        return key
+
+    def startswith(self, prefix):
+        kept.append(prefix)
+        return True
+
+
+class Text(str):
+    pass
+
+
+def counts(*objs):
+    return [sys.getrefcount(o) for o in objs]
+
+
+def inline_forms(x, s, n):
+    before = counts(x, s, n)
+    total = 0
+    for _ in range(50):
+        total += len(x) + len(s)
+        total += isinstance(x, list) + isinstance(s, str)
+        total += ord(s[0]) + len(chr(n))
+        total += int(n) + len(str(s)) + len(tuple(x)) + (type(x) is list)
+        total += s.startswith(s) + len(s.upper())
+    return total, [a - b for a, b in zip(counts(x, s, n), before)]
+
+
+def kept_by_callees(x, s):
+    del kept[:]
+    before = counts(x, s)
+    keep(x, s)           # a Python callee's frame takes them
+    keep(x, key=s)       # keywords: a64_call takes them
+    d = {}
+    d.setdefault(s, x)   # a C method that stores both
+    box = []
+    for _ in range(40):  # a list filling up: its full appends take the generic call
+        box.append(x)
+    grown = [a - b for a, b in zip(counts(x, s), before)]
+    del kept[:]
+    d.clear()
+    box.clear()
+    return grown, [a - b for a, b in zip(counts(x, s), before)]
+
+
+def other_selves(getter, text, key):
+    before = counts(getter, key)
+    hits = 0
+    for obj in (getter, {key: 1}, getter):
+        hits += obj.get(key) is not None   # a dict's get, then Getter.get through the stub
+    for t in (text, Text(text), getter):
+        hits += t.startswith(key)          # str's, a subclass's (another type), Getter's
+    grown = [a - b for a, b in zip(counts(getter, key), before)]
+    del kept[:]
+    return hits, grown, [a - b for a, b in zip(counts(getter, key), before)]
+
+
+def rebound(x):
+    global len
+    before = counts(x)
+    first = len(x)
+    len = keep_one          # the site's callable is no longer the builtin
+    second = len(x)
+    del len
+    third = len(x)
+    del kept[:]
+    return first, second, third, [a - b for a, b in zip(counts(x), before)]
+
+
+def temporaries(n):
+    # operands that are not locals still move their references in
+    return len([n] * n), isinstance(object(), object), str(n * 1000)
+
+
+def replaced_while_lent(x):
+    # the local is stored to after the call: the loan ends at the call
+    y = len(x)
+    x = [y]
+    return len(x), x
+
+
+def main():
+    counts(object())  # compiled first: a function's first call, compiling, holds its arguments
+    x, s, n = [1, 2, 3], "text", 65
+    for _ in range(3):
+        print(inline_forms(x, s, n))
+        print(kept_by_callees(x, s))
+        print(other_selves(Getter(), "textual", "te"))
+        print(rebound(x))
+        print(temporaries(3), replaced_while_lent([1, 2]))
+
+
+main()
