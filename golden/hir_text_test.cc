@@ -141,6 +141,8 @@ TEST(HirText, MalformedTextNamesLineAndProblem) {
             "line 3: expected a number, not 'x'");
   EXPECT_EQ(ErrorOf(head + "  %3 = Call %0, %1, %2, argc=1 borrowed=32  {error @2 []}\n"),
             "line 3: borrowed= operand 32 is out of range");
+  EXPECT_EQ(ErrorOf(head + "  %0 = BinaryOp %1, %2, nb=0 borrowed=1  {error @2 []}\n"),
+            "line 3: BinaryOp takes no lent operands");
 }
 
 // The number forms (number_forms.h) come back: an op's inline forms and a register's unboxed

@@ -25,12 +25,12 @@ namespace a64jit {
 // and the bisector's reports (difftest/bisect) give it.
 // clang-format off
 #define A64JIT_DECISION_KINDS(X) \
-  X(HirBorrowedCallArg, "hir.borrowed-call-arg") \
   X(HirBoundStore, "hir.bound-store") \
   X(HirColdPath, "hir.cold-path") \
   X(HirDeadCode, "hir.dead-code") \
   X(HirFoldBoolBranch, "hir.fold-bool-branch") \
   X(HirFuseCompareTruth, "hir.fuse-compare-truth") \
+  X(HirLentOperand, "hir.lent-operand") \
   X(HirUnboundCheck, "hir.unbound-check") \
   X(LirConstantOperand, "lir.constant-operand") \
   X(LirFuseCompareBranch, "lir.fuse-compare-branch") \

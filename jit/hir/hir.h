@@ -75,8 +75,9 @@ struct Instr {
   // BinaryOp, CompareOp/CompareBool: the inline number forms lowering emits in front of the
   // generic call, kIntForm | kFloatForm (ChooseNumberForms, number_forms.h); 0: none.
   uint8_t forms = 0;
-  // Call: bit i set when args[i] is lent, a local's value the frame's reference keeps alive
-  // (InsertRefcounts): the call must take its own reference where it keeps or passes it on.
+  // Call, BuildString (Lends): bit i set when args[i] is lent, a value a local or the code's
+  // constants keep alive (InsertRefcounts): the op takes its own reference where it keeps or
+  // passes the value on, and releases none.
   uint32_t borrowed = 0;
 
   // Calls fn(reg) for each register it reads: its arguments, then its frame state's stack.
@@ -103,10 +104,13 @@ inline bool Allows(const Instr& in, Feedback form) {
 // Instr::borrowed has a bit for each of at most this many operands.
 constexpr size_t kMaxBorrowedOperands = 32;
 
-// Whether `call`'s operand `i` is lent (Instr::borrowed).
-inline bool Lent(const Instr& call, size_t i) {
-  return i < kMaxBorrowedOperands && ((call.borrowed >> i) & 1) != 0;
+// Whether `in`'s operand `i` is lent (Instr::borrowed).
+inline bool Lent(const Instr& in, size_t i) {
+  return i < kMaxBorrowedOperands && ((in.borrowed >> i) & 1) != 0;
 }
+
+// The stealing ops whose lowering can take lent operands (Instr::borrowed).
+inline bool Lends(Op op) { return op == Op::kCall || op == Op::kBuildString; }
 
 // Inline number forms (Instr::forms, Function::unboxed).
 constexpr uint8_t kIntForm = 1;    // ints of at most one digit, as C integers

@@ -299,16 +299,18 @@ void KeepLocalsBorrowed(const Block& b, const std::vector<int>& steal_at,
   }
 }
 
-// A local's value that a Call takes (`len(x)`, `s.startswith(p)`) is lent rather than given:
-// the Call's `borrowed` bit for each operand `reg` is set, and no reference is taken before it.
-// Lowering's inline C calls then neither take nor release one (an incref and a decref fewer an
-// argument); every path of it that does steal (the call stub, a Python callee's frame) takes
-// the reference first (jit/lower/calls.cc). Declined, the Call steals an incref'd value.
-bool LendToCall(Instr& call, int reg, Decisions* d) {
-  if (call.op != Op::kCall || call.args.size() > kMaxBorrowedOperands) return false;
-  if (!Take(d, Decision::kHirBorrowedCallArg, call.bc)) return false;
-  for (size_t i = 0; i < call.args.size(); i++) {
-    if (call.args[i] == reg) call.borrowed |= uint32_t{1} << i;
+// A value that needs no reference of its own (a local not stored to, a constant) is lent
+// rather than given to the ops that can borrow it: the op's `borrowed` bit for each operand
+// `reg` is set, and no reference is taken before it (Lends, hir.h). A Call (`len(x)`,
+// `s.startswith(p)`): lowering's inline C calls neither take nor release one, and every path
+// of it that does steal (the call stub, a Python callee's frame) takes the reference first
+// (jit/lower/calls.cc). A BuildString (an f-string's constant parts): its helper releases only
+// the parts it was given. Declined, the op steals an incref'd value.
+bool Lend(Instr& thief, int reg, Decisions* d) {
+  if (!Lends(thief.op) || thief.args.size() > kMaxBorrowedOperands) return false;
+  if (!Take(d, Decision::kHirLentOperand, thief.bc)) return false;
+  for (size_t i = 0; i < thief.args.size(); i++) {
+    if (thief.args[i] == reg) thief.borrowed |= uint32_t{1} << i;
   }
   return true;
 }
@@ -401,7 +403,7 @@ void RefcountBlock(Function& f, Block& b, CurrentValues& current, RefcountScratc
       Instr& thief = b.instrs[static_cast<size_t>(steal_at[vi])];
       const bool operand =
           std::find(thief.args.begin(), thief.args.end(), v.reg) != thief.args.end();
-      if (operand && LendToCall(thief, v.reg, d)) continue;
+      if (operand && Lend(thief, v.reg, d)) continue;
       if (!HandsStackToFrame(thief.op) || operand) incref_before.emplace_back(steal_at[vi], v.reg);
     }
   }

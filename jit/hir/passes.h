@@ -11,7 +11,8 @@
 //   locals, COPY). A new reference is released after its last use unless something stole
 //   it; a borrowed one that is stolen or may go stale gets its own reference. Values that
 //   deopt hands to the interpreter are marked, so the frame receives owned references. A
-//   local's value a Call takes is lent (Instr::borrowed), not given a reference.
+//   local's value or a constant that a Call or a BuildString takes is lent (Instr::borrowed),
+//   not given a reference.
 // RunFusions: the fusion passes (fusions.h), which mark instructions lowering makes as one.
 #ifndef A64JIT_JIT_HIR_PASSES_H_
 #define A64JIT_JIT_HIR_PASSES_H_

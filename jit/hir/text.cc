@@ -28,7 +28,8 @@ std::string Quote(const std::vector<std::string>& table, int64_t index) {
   return table[static_cast<size_t>(index)];
 }
 
-// " borrowed=2,3": the operands a Call is lent (Instr::borrowed), or "".
+// " borrowed=2,3": the operands an op is lent (Instr::borrowed), or "". After the immediate,
+// so that a Call's kwnames= repr never follows it.
 std::string LentOperands(const Instr& in) {
   std::string out;
   for (size_t i = 0; i < kMaxBorrowedOperands; i++) {
@@ -58,8 +59,7 @@ std::string Immediate(const Function& f, const Instr& in) {
     case ImmKind::kConst:
       return n + " (" + Quote(c.const_reprs, in.imm) + ")";
     case ImmKind::kArgc:
-      return "argc=" + n + LentOperands(in) +
-             (in.kwnames >= 0 ? " kwnames=" + Quote(c.const_reprs, in.kwnames) : "");
+      return "argc=" + n + (in.kwnames >= 0 ? " kwnames=" + Quote(c.const_reprs, in.kwnames) : "");
     case ImmKind::kNb:
       return "nb=" + n;
     case ImmKind::kCompare:
@@ -134,6 +134,7 @@ std::string InstrText(const Function& f, const Instr& in) {
   line += operands;
   const std::string imm = Immediate(f, in);
   if (!imm.empty()) line += (operands.empty() ? " " : ", ") + imm;
+  line += LentOperands(in);
   if (in.feedback != Feedback::kNone) line += std::string(" [") + FeedbackName(in.feedback) + "]";
   line += NumberFormsText(f, in);
   if (in.op == Op::kJump) line += " bb" + std::to_string(in.targets[0]);
@@ -316,6 +317,7 @@ class Parser {
   void ParseState(size_t line, const std::string& text, Instr* in, InstrRegs* regs) const;
   void ParseTargets(size_t line, std::string* rest, Instr* in) const;
   void ParseFeedback(size_t line, std::string* rest, Instr* in) const;
+  void ParseLent(size_t line, std::string* rest, Instr* in) const;
   void ParseNumberForms(size_t line, std::string* rest, Instr* in, InstrRegs* regs) const;
   void ParseOperands(std::string* rest, InstrRegs* regs) const;
   void ParseImmediate(size_t line, const std::string& imm, Instr* in);
@@ -378,6 +380,7 @@ void Parser::ParseInstr(size_t line, std::string text) {
   ParseTargets(line, &rest, &in);
   ParseNumberForms(line, &rest, &in, &regs);
   ParseFeedback(line, &rest, &in);
+  ParseLent(line, &rest, &in);
   ParseOperands(&rest, &regs);
   ParseImmediate(line, rest, &in);
   const int arity = InfoOf(in.op).arity;
@@ -469,6 +472,18 @@ void Parser::ParseFeedback(size_t line, std::string* rest, Instr* in) const {
     }
   }
   Fail(line, "unknown feedback '" + name + "'");
+}
+
+// ` borrowed=I,J` at the end (Instr::borrowed). Not one inside a kwnames= repr, which ends in a
+// quote and a parenthesis.
+void Parser::ParseLent(size_t line, std::string* rest, Instr* in) const {
+  const size_t at = rest->rfind(" borrowed=");
+  if (at == std::string::npos) return;
+  const std::string list = rest->substr(at + 10);
+  if (list.find_first_of("'\")") != std::string::npos) return;
+  if (!Lends(in->op)) Fail(line, std::string(OpName(in->op)) + " takes no lent operands");
+  in->borrowed = LentBits(line, list);
+  *rest = rest->substr(0, at);
 }
 
 // ` inline=FORMS` and then ` unboxed=FORMS` at the end, each optional (FORMS: int, float or
@@ -571,10 +586,7 @@ void Parser::ParseImmediate(size_t line, const std::string& imm, Instr* in) {
     case ImmKind::kArgc: {
       const std::string t = after("argc=");
       const size_t k = t.find(" kwnames=");
-      const std::string head = t.substr(0, k);
-      const size_t b = head.find(" borrowed=");
-      in->imm = Number(line, head.substr(0, b));
-      if (b != std::string::npos) in->borrowed = LentBits(line, head.substr(b + 10));
+      in->imm = Number(line, t.substr(0, k));
       if (k != std::string::npos) {
         pending_consts_.push_back(
             {f_.blocks.size() - 1, f_.blocks.back().instrs.size(), false, t.substr(k + 9)});

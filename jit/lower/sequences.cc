@@ -89,7 +89,8 @@ void Lowerer::LowerBuild(const Instr& in) {
     return CallChecked(in, Helper::a64_build_map, {V(p), Operand::Imm(in.imm)});
   }
   if (in.op == Op::kBuildString) {
-    return CallChecked(in, Helper::a64_build_string, {V(p), Operand::Imm(in.imm)});
+    return CallChecked(in, Helper::a64_build_string,
+                       {V(p), Operand::Imm(in.imm), Operand::Imm(in.borrowed)});
   }
   if (in.op == Op::kBuildConstKeyMap) {
     return CallChecked(in, Helper::a64_build_const_key_map,

@@ -799,11 +799,13 @@ PyObject* a64_build_const_key_map(PyObject** values, int64_t n, PyObject* keys) 
 }
 
 // BUILD_STRING: the pieces consumed.
-PyObject* a64_build_string(PyObject** items, int64_t n) {
-  PyObject* empty = PyUnicode_FromString("");
+PyObject* a64_build_string(PyObject** items, int64_t n, uint64_t lent) {
+  // The empty str is one of 3.11's static singletons: looked up once, not made each time.
+  static PyObject* const empty = PyUnicode_FromString("");
   PyObject* s = empty != nullptr ? _PyUnicode_JoinArray(empty, items, n) : nullptr;
-  Py_XDECREF(empty);
-  for (int64_t i = 0; i < n; i++) Py_DECREF(items[i]);
+  for (int64_t i = 0; i < n; i++) {
+    if (i >= 64 || ((lent >> i) & 1) == 0) Py_DECREF(items[i]);
+  }
   return s;
 }
 

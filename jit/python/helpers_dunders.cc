@@ -222,10 +222,13 @@ Right RightOperand(PyTypeObject* left_type, const OperatorEntry& left, PyTypeObj
 // and vectorcall_maybe): NotImplemented when the class has none, a function called with the
 // right operand first, another descriptor bound to it first.
 PyObject* CallReflected(PyObject* right, PyObject* left, int nb) {
-  PyObject* name = PyUnicode_InternFromString(kOperators[nb].reflected);
+  // Each reflected name interned once and kept (PyUnicode_InternFromString hashes the text
+  // and looks it up in the interned dict: about as much work again as the lookup below).
+  static PyObject* names[sizeof(kOperators) / sizeof(kOperators[0])] = {};
+  PyObject*& name = names[nb];
+  if (name == nullptr) name = PyUnicode_InternFromString(kOperators[nb].reflected);
   if (name == nullptr) return nullptr;
   PyObject* method = _PyType_Lookup(Py_TYPE(right), name);
-  Py_DECREF(name);  // interned: the interpreter keeps it
   if (method == nullptr) return PyErr_Occurred() ? nullptr : Py_NewRef(Py_NotImplemented);
   PyObject* result;
   if (PyType_HasFeature(Py_TYPE(method), Py_TPFLAGS_METHOD_DESCRIPTOR)) {

@@ -55,7 +55,7 @@ struct _PyInterpreterFrame;
   X(a64_build_tuple,                kAll,  kNull)       \
   X(a64_build_map,                  kAll,  kNull)       \
   X(a64_build_const_key_map,        kSome, kNull)       \
-  X(a64_build_string,               kAll,  kNull)       \
+  X(a64_build_string,               kSome, kNull)       \
   X(a64_format_value,               kNone, kNull)       \
   X(a64_unpack_sequence,            kNone, kNegative)   \
   X(a64_list_extend,                kNone, kNegative)   \
@@ -264,14 +264,15 @@ PyObject* a64_after_c_call(PyThreadState* ts, PyObject* result);
 // What the entry a64_call_enter gave returned -> the call's result (NULL on error); the
 // frame is popped, and `result` (the entry's new reference, or a deopt code) is taken over.
 PyObject* a64_call_leave(PyThreadState* ts, _PyInterpreterFrame* frame, uint64_t result);
-// BUILD_LIST, BUILD_TUPLE, BUILD_STRING: consume items[0 .. n-1] on every path. BUILD_MAP:
+// BUILD_LIST, BUILD_TUPLE: consume items[0 .. n-1] on every path. BUILD_MAP:
 // n pairs, items[0 .. 2n-1]. BUILD_CONST_KEY_MAP: consumes values[0 .. n-1] and borrows
 // `keys` (a co_consts tuple).
 PyObject* a64_build_list(PyObject** items, int64_t n);
 PyObject* a64_build_tuple(PyObject** items, int64_t n);
 PyObject* a64_build_map(PyObject** items, int64_t n);
 PyObject* a64_build_const_key_map(PyObject** values, int64_t n, PyObject* keys);
-PyObject* a64_build_string(PyObject** items, int64_t n);
+// BUILD_STRING: consumes items[i] unless bit i of `lent` is set (hir::Instr::borrowed).
+PyObject* a64_build_string(PyObject** items, int64_t n, uint64_t lent);
 PyObject* a64_format_value(PyObject* value, PyObject* spec, int64_t conversion);
 int a64_list_extend(PyObject* list, PyObject* iterable);
 PyObject* a64_make_function(_PyInterpreterFrame* frame, PyObject** items, int64_t n, int64_t flags);

@@ -4,8 +4,9 @@
 # C calls (len, isinstance, ord, chr, int/str/tuple/type, list.append, method descriptors)
 # neither take nor release one, and every path that keeps or passes on the argument (the
 # call stub to a Python callee, a C function that stores it, a rebound builtin, a full list,
-# a self of another type, keywords) takes its own first. Each function counts the references
-# of its locals before and after, so a missing or extra reference on any path shows here.
+# a self of another type, keywords) takes its own first. An f-string's constant parts are
+# lent to its BUILD_STRING the same way. Each function counts the references of its locals
+# (or constants) before and after, so a missing or extra reference on any path shows here.
 import sys
 
 kept = []
@@ -106,6 +107,17 @@ def replaced_while_lent(x):
     return len(x), x
 
 
+def tagged(name, n):
+    return f"<{name} n={n}>"
+
+
+def fstring_constants():
+    parts = [c for c in tagged.__code__.co_consts if isinstance(c, str)]
+    before = counts(*parts)
+    out = [tagged("b", i) for i in range(50)]
+    return out[-1], len(parts), [a - b for a, b in zip(counts(*parts), before)]
+
+
 def main():
     counts(object())  # compiled first: a function's first call, compiling, holds its arguments
     x, s, n = [1, 2, 3], "text", 65
@@ -115,6 +127,7 @@ def main():
         print(other_selves(Getter(), "textual", "te"))
         print(rebound(x))
         print(temporaries(3), replaced_while_lent([1, 2]))
+        print(fstring_constants())
 
 
 main()
