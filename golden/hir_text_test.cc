@@ -143,6 +143,8 @@ TEST(HirText, MalformedTextNamesLineAndProblem) {
             "line 3: borrowed= operand 32 is out of range");
   EXPECT_EQ(ErrorOf(head + "  %0 = BinaryOp %1, %2, nb=0 borrowed=1  {error @2 []}\n"),
             "line 3: BinaryOp takes no lent operands");
+  EXPECT_EQ(ErrorOf(head + "  %0 = BinaryOp %1, %2, nb=0 lent-self  {error @2 []}\n"),
+            "line 3: BinaryOp has no lent self");
 }
 
 // The number forms (number_forms.h) come back: an op's inline forms and a register's unboxed

@@ -79,6 +79,9 @@ struct Instr {
   // constants keep alive (InsertRefcounts): the op takes its own reference where it keeps or
   // passes the value on, and releases none.
   uint32_t borrowed = 0;
+  // LoadMethod, and the Call it feeds (LendSelves): on the method shape, [method, self], self is
+  // the local's value without a reference of its own; on [NULL, attribute] the attribute has one.
+  bool lent_self = false;
 
   // Calls fn(reg) for each register it reads: its arguments, then its frame state's stack.
   template <typename Fn>

@@ -522,6 +522,7 @@ void RunPasses(Function& f, Decisions* d) {
   Simplify(f, d);
   EliminateDeadCode(f, d);
   InsertRefcounts(f, d);
+  LendSelves(f, d);
   RunFusions(f, d);
 }
 

@@ -13,6 +13,8 @@
 //   deopt hands to the interpreter are marked, so the frame receives owned references. A
 //   local's value or a constant that a Call or a BuildString takes is lent (Instr::borrowed),
 //   not given a reference.
+// LendSelves: a local's object that LoadMethod gives a known inline method call as self
+//   (`s.startswith(p)`, `out.append(x)`) is lent too (Instr::lent_self; lend_selves.cc).
 // RunFusions: the fusion passes (fusions.h), which mark instructions lowering makes as one.
 #ifndef A64JIT_JIT_HIR_PASSES_H_
 #define A64JIT_JIT_HIR_PASSES_H_
@@ -27,6 +29,7 @@ namespace a64jit::hir {
 void Simplify(Function& f, Decisions* d = nullptr);
 void EliminateDeadCode(Function& f, Decisions* d = nullptr);
 void InsertRefcounts(Function& f, Decisions* d = nullptr);
+void LendSelves(Function& f, Decisions* d = nullptr);
 void RunFusions(Function& f, Decisions* d = nullptr);  // fusions.h, in its order
 void RunPasses(Function& f, Decisions* d = nullptr);
 

@@ -135,6 +135,7 @@ std::string InstrText(const Function& f, const Instr& in) {
   const std::string imm = Immediate(f, in);
   if (!imm.empty()) line += (operands.empty() ? " " : ", ") + imm;
   line += LentOperands(in);
+  if (in.lent_self) line += " lent-self";
   if (in.feedback != Feedback::kNone) line += std::string(" [") + FeedbackName(in.feedback) + "]";
   line += NumberFormsText(f, in);
   if (in.op == Op::kJump) line += " bb" + std::to_string(in.targets[0]);
@@ -474,9 +475,16 @@ void Parser::ParseFeedback(size_t line, std::string* rest, Instr* in) const {
   Fail(line, "unknown feedback '" + name + "'");
 }
 
-// ` borrowed=I,J` at the end (Instr::borrowed). Not one inside a kwnames= repr, which ends in a
-// quote and a parenthesis.
+// ` borrowed=I,J` and then ` lent-self` at the end (Instr::borrowed, Instr::lent_self). Not a
+// borrowed= inside a kwnames= repr, which ends in a quote and a parenthesis.
 void Parser::ParseLent(size_t line, std::string* rest, Instr* in) const {
+  if (EndsWith(*rest, " lent-self")) {
+    if (in->op != Op::kLoadMethod && in->op != Op::kCall) {
+      Fail(line, std::string(OpName(in->op)) + " has no lent self");
+    }
+    in->lent_self = true;
+    *rest = rest->substr(0, rest->size() - 10);
+  }
   const size_t at = rest->rfind(" borrowed=");
   if (at == std::string::npos) return;
   const std::string list = rest->substr(at + 10);

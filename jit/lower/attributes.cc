@@ -514,7 +514,7 @@ void Lowerer::LowerLoadMethod(const Instr& in) {
     CallStatus(in, Helper::a64_load_method, {obj, Imm(Name(in.imm)), V(p)});
     Load(V(p), 0, Type::kPtr, LirReg(in.dst));
     Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
-    return;
+    return GiveBackLentSelf(in);
   }
   if (InlineModuleProbe(in)) {  // [NULL, the module's attribute]
     return ModuleAttribute(in, obj, site, offsetof(MethodCache, module), LirReg(in.dst2),
@@ -551,7 +551,7 @@ void Lowerer::LowerLoadMethod(const Instr& in) {
   Load(V(entry), offsetof(MethodEntry, method), Type::kPtr, LirReg(in.dst));
   Incref(V(LirReg(in.dst)));
   Mov(obj, Type::kPtr, LirReg(in.dst2));
-  Incref(V(LirReg(in.dst2)));
+  if (!in.lent_self) Incref(V(LirReg(in.dst2)));
   Jmp(done);
   cur_ = slow;
   LoadMethodCached(in, obj, V(SiteAddress(site)));
@@ -565,6 +565,20 @@ void Lowerer::LoadMethodCached(const Instr& in, Operand obj, Operand cache) {
   SiteCallInt(in, Helper::a64_load_method_cached, {obj, V(p), cache});
   Load(V(p), 0, Type::kPtr, LirReg(in.dst));
   Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
+  GiveBackLentSelf(in);
+}
+
+// After a helper made LOAD_METHOD's pair with references to both: a lent self
+// (hir::Instr::lent_self) gives its reference back on the method shape. Never the last: the
+// local the object came from holds one.
+void Lowerer::GiveBackLentSelf(const Instr& in) {
+  if (!in.lent_self) return;
+  const int method_shape = NewBlock(), done = NewBlock();
+  Br(Cond::kNe, V(LirReg(in.dst)), Operand::Imm(0), method_shape, done);
+  cur_ = method_shape;
+  ReleaseHeld(V(LirReg(in.dst2)));
+  Jmp(done);
+  cur_ = done;
 }
 
 }  // namespace a64jit::lower::internal

@@ -130,7 +130,9 @@ void Lowerer::LowerKnownCall(const Instr& in, KnownCall known, int slow) {
 // A Call's operand `i` released after an inline form borrowed it: unless it was lent
 // (hir::Instr::borrowed), when the frame's local holds it and the call had no reference.
 void Lowerer::ReleaseOperand(const Instr& in, size_t i) {
-  if (!hir::Lent(in, i)) Decref(LirReg(in.args[i]), false, in.bc);
+  if (hir::Lent(in, i)) return;
+  if (i == 1 && in.lent_self) return;  // only called on the method shape (the inline forms')
+  Decref(LirReg(in.args[i]), false, in.bc);
 }
 
 // As ReleaseOperand, for a callable the runtime also holds (ReleaseHeld).
@@ -144,6 +146,14 @@ void Lowerer::OwnLentOperands(const Instr& in) {
   for (size_t i = 0; i < in.args.size(); i++) {
     if (hir::Lent(in, i)) Incref(V(LirReg(in.args[i])));
   }
+  if (!in.lent_self) return;
+  // A lent self (hir::Instr::lent_self) lacks its reference on the method shape alone.
+  const int method_shape = NewBlock(), done = NewBlock();
+  Br(Cond::kNe, V(LirReg(in.args[0])), Operand::Imm(0), method_shape, done);
+  cur_ = method_shape;
+  Incref(V(LirReg(in.args[1])));
+  Jmp(done);
+  cur_ = done;
 }
 
 // The callable's reference, released without a test: the runtime holds one more

@@ -437,6 +437,7 @@ class Lowerer {
   void ReleaseOperand(const Instr& in, size_t i);
   void ReleaseHeldOperand(const Instr& in, size_t i);
   void OwnLentOperands(const Instr& in);
+  void GiveBackLentSelf(const Instr& in);
   void InlineLen(const Instr& in, int slow);
   // PyASCIIObject.state's `ready` bit, as a mask of the 32-bit word that holds it.
   static int64_t StrReadyBit() { return StrStateMask(false); }

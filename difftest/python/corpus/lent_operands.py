@@ -5,7 +5,9 @@
 # neither take nor release one, and every path that keeps or passes on the argument (the
 # call stub to a Python callee, a C function that stores it, a rebound builtin, a full list,
 # a self of another type, keywords) takes its own first. An f-string's constant parts are
-# lent to its BUILD_STRING the same way. Each function counts the references of its locals
+# lent to its BUILD_STRING the same way, and a local's object to the known C method it calls
+# (`s.startswith(p)`, `out.append(x)`) as self, on every shape LOAD_METHOD can give: the
+# method, or [NULL, attribute] for an attribute of the instance or a module's function. Each function counts the references of its locals
 # (or constants) before and after, so a missing or extra reference on any path shows here.
 import sys
 
@@ -118,6 +120,30 @@ def fstring_constants():
     return out[-1], len(parts), [a - b for a, b in zip(counts(*parts), before)]
 
 
+class Shadowed:
+    def __init__(self):
+        self.get = keep_one  # an instance attribute: LOAD_METHOD gives [NULL, attribute]
+
+
+def lent_selves(s, key):
+    import types
+    module = types.ModuleType("lent")
+    module.get = keep_one
+    out, d = [], {key: 1}
+    objs = (d, Getter(), Shadowed(), module, d, Text(s), s)
+    before = counts(out, d, s, *objs)
+    hits = 0
+    for _ in range(30):
+        out.append(s)                  # a list filling up: some appends take the generic call
+        hits += s.startswith(key) + s.endswith(key) + len(s.upper())
+        for obj in objs:
+            hits += obj.get(key) is not None if hasattr(obj, "get") else obj.startswith(key)
+    grown = [a - b for a, b in zip(counts(out, d, s, *objs), before)]
+    del kept[:]
+    out.clear()
+    return hits, grown, [a - b for a, b in zip(counts(out, d, s, *objs), before)]
+
+
 def main():
     counts(object())  # compiled first: a function's first call, compiling, holds its arguments
     x, s, n = [1, 2, 3], "text", 65
@@ -128,6 +154,7 @@ def main():
         print(rebound(x))
         print(temporaries(3), replaced_while_lent([1, 2]))
         print(fstring_constants())
+        print(lent_selves("text", "te"))
 
 
 main()
