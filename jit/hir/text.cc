@@ -478,16 +478,17 @@ void Parser::ParseFeedback(size_t line, std::string* rest, Instr* in) const {
 // ` borrowed=I,J` and then ` lent-self` at the end (Instr::borrowed, Instr::lent_self). Not a
 // borrowed= inside a kwnames= repr, which ends in a quote and a parenthesis.
 void Parser::ParseLent(size_t line, std::string* rest, Instr* in) const {
-  if (EndsWith(*rest, " lent-self")) {
+  const std::string lent_self = " lent-self", borrowed = " borrowed=";
+  if (EndsWith(*rest, lent_self)) {
     if (in->op != Op::kLoadMethod && in->op != Op::kCall) {
       Fail(line, std::string(OpName(in->op)) + " has no lent self");
     }
     in->lent_self = true;
-    *rest = rest->substr(0, rest->size() - 10);
+    *rest = rest->substr(0, rest->size() - lent_self.size());
   }
-  const size_t at = rest->rfind(" borrowed=");
+  const size_t at = rest->rfind(borrowed);
   if (at == std::string::npos) return;
-  const std::string list = rest->substr(at + 10);
+  const std::string list = rest->substr(at + borrowed.size());
   if (list.find_first_of("'\")") != std::string::npos) return;
   if (!Lends(in->op)) Fail(line, std::string(OpName(in->op)) + " takes no lent operands");
   in->borrowed = LentBits(line, list);

@@ -572,13 +572,7 @@ void Lowerer::LoadMethodCached(const Instr& in, Operand obj, Operand cache) {
 // (hir::Instr::lent_self) gives its reference back on the method shape. Never the last: the
 // local the object came from holds one.
 void Lowerer::GiveBackLentSelf(const Instr& in) {
-  if (!in.lent_self) return;
-  const int method_shape = NewBlock(), done = NewBlock();
-  Br(Cond::kNe, V(LirReg(in.dst)), Operand::Imm(0), method_shape, done);
-  cur_ = method_shape;
-  ReleaseHeld(V(LirReg(in.dst2)));
-  Jmp(done);
-  cur_ = done;
+  if (in.lent_self) OnMethodShape(LirReg(in.dst), [&] { ReleaseHeld(V(LirReg(in.dst2))); });
 }
 
 }  // namespace a64jit::lower::internal

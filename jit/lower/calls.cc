@@ -146,14 +146,8 @@ void Lowerer::OwnLentOperands(const Instr& in) {
   for (size_t i = 0; i < in.args.size(); i++) {
     if (hir::Lent(in, i)) Incref(V(LirReg(in.args[i])));
   }
-  if (!in.lent_self) return;
   // A lent self (hir::Instr::lent_self) lacks its reference on the method shape alone.
-  const int method_shape = NewBlock(), done = NewBlock();
-  Br(Cond::kNe, V(LirReg(in.args[0])), Operand::Imm(0), method_shape, done);
-  cur_ = method_shape;
-  Incref(V(LirReg(in.args[1])));
-  Jmp(done);
-  cur_ = done;
+  if (in.lent_self) OnMethodShape(LirReg(in.args[0]), [&] { Incref(V(LirReg(in.args[1]))); });
 }
 
 // The callable's reference, released without a test: the runtime holds one more

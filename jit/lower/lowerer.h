@@ -438,6 +438,17 @@ class Lowerer {
   void ReleaseHeldOperand(const Instr& in, size_t i);
   void OwnLentOperands(const Instr& in);
   void GiveBackLentSelf(const Instr& in);
+  // Emits `fill` to run only when LOAD_METHOD's first result `method` is not NULL (the
+  // [method, self] shape, not [NULL, attribute]): where a lent self's reference is settled.
+  template <typename Fill>
+  void OnMethodShape(int method, Fill fill) {
+    const int method_shape = NewBlock(), done = NewBlock();
+    Br(Cond::kNe, V(method), Operand::Imm(0), method_shape, done);
+    cur_ = method_shape;
+    fill();
+    Jmp(done);
+    cur_ = done;
+  }
   void InlineLen(const Instr& in, int slow);
   // PyASCIIObject.state's `ready` bit, as a mask of the 32-bit word that holds it.
   static int64_t StrReadyBit() { return StrStateMask(false); }
