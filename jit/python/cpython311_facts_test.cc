@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "jit/lower/object_layouts.h"
+#include "jit/python/async_gen_layout.h"
 #include "jit/python/attr_descriptors.h"
 #include "jit/python/code_info.h"
 #include "jit/python/interp_state.h"
@@ -291,6 +292,53 @@ TEST_F(Python311, FloatFreeListIsWhereCompiledCodeLooks) {
   EXPECT_EQ(*tracing, 1);
   ASSERT_EQ(PyRun_SimpleString("tracemalloc.stop()\n"), 0);
   EXPECT_EQ(*tracing, 0);
+}
+
+// async_gen_send.cc reads asend objects by async_gen_layout.h and puts an am_send where 3.11
+// has none: the fields hold the generator, the value to send and the state, which moves from
+// fresh to being sent to (an await inside passed a value out) to spent (the generator's value
+// came back as StopIteration).
+TEST_F(Python311, AsyncGenASendLayout) {
+  using a64jit::python::AsyncGenASend;
+  EXPECT_EQ(_PyAsyncGenASend_Type.tp_basicsize, static_cast<Py_ssize_t>(sizeof(AsyncGenASend)));
+  EXPECT_EQ(_PyAsyncGenWrappedValue_Type.tp_basicsize,
+            static_cast<Py_ssize_t>(sizeof(a64jit::python::AsyncGenWrappedValue)));
+  ASSERT_NE(_PyAsyncGenASend_Type.tp_as_async, nullptr);
+  EXPECT_EQ(_PyAsyncGenASend_Type.tp_as_async->am_send, nullptr);
+  PyObject* globals = PyDict_New();
+  PyObject* done = PyRun_String(
+      "class Ready:\n"
+      "    def __await__(self):\n"
+      "        yield 'out'\n"
+      "        return 5\n"
+      "async def agen():\n"
+      "    x = await Ready()\n"
+      "    yield x\n"
+      "g = agen()\n"
+      "marker = object()\n"
+      "with_value = g.asend(marker)\n"
+      "a = g.__anext__()\n"
+      "passed = a.send(None)\n",
+      Py_file_input, globals, globals);
+  ASSERT_NE(done, nullptr);
+  Py_DECREF(done);
+  const auto at = [&](const char* name) { return PyDict_GetItemString(globals, name); };
+  const auto* with_value = reinterpret_cast<AsyncGenASend*>(at("with_value"));
+  EXPECT_EQ(reinterpret_cast<PyObject*>(with_value->ags_gen), at("g"));
+  EXPECT_EQ(with_value->ags_sendval, at("marker"));
+  EXPECT_EQ(with_value->ags_state, a64jit::python::kAwaitableInit);
+  auto* a = reinterpret_cast<AsyncGenASend*>(at("a"));
+  EXPECT_EQ(a->ags_sendval, nullptr);
+  EXPECT_EQ(a->ags_state, a64jit::python::kAwaitableIter);
+  EXPECT_EQ(a->ags_gen->gi_running_async, 1);
+  EXPECT_STREQ(PyUnicode_AsUTF8(at("passed")), "out");
+  PyObject* result = nullptr;
+  EXPECT_EQ(PyIter_Send(at("a"), Py_None, &result), PYGEN_RETURN);
+  EXPECT_EQ(PyLong_AsLong(result), 5);
+  Py_XDECREF(result);
+  EXPECT_EQ(a->ags_state, a64jit::python::kAwaitableClosed);
+  EXPECT_EQ(a->ags_gen->gi_running_async, 0);
+  Py_DECREF(globals);
 }
 
 }  // namespace

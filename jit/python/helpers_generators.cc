@@ -9,6 +9,7 @@
 
 #include <cstring>
 
+#include "jit/python/async_gen_layout.h"
 #include "jit/runtime/helpers.h"
 
 namespace a64jit::runtime {
@@ -77,12 +78,6 @@ bool IsAwaitingSubiterator(PyGenObject* gen) {
   if ((opcode != RESUME && opcode != RESUME_QUICK) || _Py_OPARG(next) < 2) return false;
   return _PyFrame_StackPeek(frame) != nullptr;
 }
-
-// Objects/genobject.c's private layout of _PyAsyncGenWrappedValue_Type's instances.
-struct AsyncGenWrappedValue {
-  PyObject ob_base;  // PyObject_HEAD
-  PyObject* agw_val;
-};
 
 }  // namespace
 
@@ -178,6 +173,7 @@ int a64_send(PyObject* receiver, PyObject* value, PyObject** out) {
 // ASYNC_GEN_WRAP: allocated as genobject.c does when its free list is empty; its dealloc
 // may then put the object on that free list, which holds objects of exactly this layout.
 PyObject* a64_async_gen_wrap(PyObject* value) {
+  using python::AsyncGenWrappedValue;
   AsyncGenWrappedValue* o = PyObject_GC_New(AsyncGenWrappedValue, &_PyAsyncGenWrappedValue_Type);
   if (o == nullptr) return nullptr;
   o->agw_val = Py_NewRef(value);

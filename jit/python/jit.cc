@@ -714,22 +714,6 @@ sendfunc g_gen_am_send = nullptr;
 sendfunc g_coro_am_send = nullptr;
 bool g_slots_in = false;  // the stand-ins are in the types
 
-// The end of gen_send_ex2 (Objects/genobject.c) for a generator or coroutine that returned
-// (`result`) or raised (NULL) in a run ResumeCompiled made: a StopIteration raised inside
-// becomes RuntimeError with it as the cause (PEP 479), the exception state is cleared and
-// the frame with it.
-__attribute__((noinline)) void FinishGenerator(PyGenObject* gen, _PyInterpreterFrame* frame,
-                                               PyObject* result) {
-  if (result == nullptr && PyErr_ExceptionMatches(PyExc_StopIteration)) {
-    _PyErr_FormatFromCause(PyExc_RuntimeError, "%s",
-                           PyCoro_CheckExact(gen) ? "coroutine raised StopIteration"
-                                                  : "generator raised StopIteration");
-  }
-  Py_CLEAR(gen->gi_exc_state.exc_value);  // _PyErr_ClearExcState
-  gen->gi_frame_state = FRAME_CLEARED;
-  ClearFrame(frame);  // what the hidden _PyFrame_Clear does
-}
-
 // gen_iternext's end after FinishGenerator: a return value other than None becomes
 // StopIteration's value. NULL in every case.
 __attribute__((noinline)) PyObject* FinishIteration(PyGenObject* gen, _PyInterpreterFrame* frame,
@@ -921,6 +905,49 @@ int SendStubEnd(PyThreadState* ts, PyGenObject* gen, uint64_t result, PyObject**
 
 }  // namespace
 
+// The end of gen_send_ex2 (Objects/genobject.c) for a generator, coroutine or async generator
+// that returned (`result`) or raised (NULL) in a run: a StopIteration raised inside becomes
+// RuntimeError with it as the cause (PEP 479), and so does a StopAsyncIteration raised inside an
+// async generator; the exception state is cleared and the frame with it.
+__attribute__((noinline)) void FinishGenerator(PyGenObject* gen, _PyInterpreterFrame* frame,
+                                               PyObject* result) {
+  if (result == nullptr) {
+    const bool async_gen = PyAsyncGen_CheckExact(gen);
+    if (PyErr_ExceptionMatches(PyExc_StopIteration)) {
+      _PyErr_FormatFromCause(PyExc_RuntimeError, "%s",
+                             PyCoro_CheckExact(gen) ? "coroutine raised StopIteration"
+                             : async_gen            ? "async generator raised StopIteration"
+                                                    : "generator raised StopIteration");
+    } else if (async_gen && PyErr_ExceptionMatches(PyExc_StopAsyncIteration)) {
+      _PyErr_FormatFromCause(PyExc_RuntimeError, "%s", "async generator raised StopAsyncIteration");
+    }
+  }
+  Py_CLEAR(gen->gi_exc_state.exc_value);  // _PyErr_ClearExcState
+  gen->gi_frame_state = FRAME_CLEARED;
+  ClearFrame(frame);  // what the hidden _PyFrame_Clear does
+}
+
+// JitAmSend's ways to resume, in one function for the stand-ins of other types
+// (async_gen_send.cc). JitAmSend keeps its own copy, laid out so that its common case makes no
+// call before the run.
+bool ResumeWithoutHook(PyGenObject* gen, PyObject* value, PyObject** result) {
+  PyThreadState* ts = CurrentThreadState();
+  Runtime& r = TheRuntime();
+  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
+  if (DirectRunFits(r, ts)) {
+    if (CodeState* st = DirectResumeState(ts, frame)) {
+      *result = ResumeCompiled<true>(r, st, ts, gen, frame, value);
+      return true;
+    }
+  } else if (CodeState* st = RunnableState(r, ts, frame)) {
+    *result = ResumeCompiled<false>(r, st, ts, gen, frame, value);
+    return true;
+  }
+  if (!QuietResume(r, ts, frame)) return false;
+  *result = ResumeInterpreted(r, ts, gen, frame, value);
+  return true;
+}
+
 void InstallGeneratorSlots() {
   if (g_slots_in) return;
   if (g_gen_iternext == nullptr) {
@@ -932,6 +959,7 @@ void InstallGeneratorSlots() {
   PyGen_Type.tp_iternext = JitGenIterNext;
   PyGen_Type.tp_as_async->am_send = JitAmSend<false>;
   PyCoro_Type.tp_as_async->am_send = JitAmSend<true>;
+  InstallAsyncGenSlots();
   g_slots_in = true;
 }
 
@@ -940,6 +968,7 @@ void RestoreGeneratorSlots() {
   PyGen_Type.tp_iternext = g_gen_iternext;
   PyGen_Type.tp_as_async->am_send = g_gen_am_send;
   PyCoro_Type.tp_as_async->am_send = g_coro_am_send;
+  RestoreAsyncGenSlots();
   g_slots_in = false;
 }
 

@@ -263,6 +263,24 @@ PyObject* EvalFrameHook(PyThreadState* ts, _PyInterpreterFrame* frame, int throw
 void InstallGeneratorSlots();
 void RestoreGeneratorSlots();
 
+// The same for async generators: the am_send of their asend objects (what `__anext__()` and
+// `asend(v)` give; 3.11 has none, so PyIter_Send took tp_iternext or the send() method) is the
+// JIT's stand-in while it is enabled (async_gen_send.cc). Called by the two above.
+void InstallAsyncGenSlots();
+void RestoreAsyncGenSlots();
+
+// A created or suspended generator's, coroutine's or async generator's frame resumed with
+// `value` sent (borrowed) as the stand-ins resume one (jit.cc): its compiled code, or the
+// interpreter where the hook would only count the resume. False, with nothing changed, where
+// 3.11's path must take it (tracing, another interpreter, a resume the hook would compile or
+// time); else true and the run's result in *result: yielded while gi_frame_state is
+// FRAME_SUSPENDED, else returned (or NULL) with the frame still to finish (FinishGenerator).
+bool ResumeWithoutHook(PyGenObject* gen, PyObject* value, PyObject** result);
+
+// The end of gen_send_ex2 for a run that returned (`result`) or raised (NULL): PEP 479's
+// RuntimeError, the exception state and the frame cleared (jit.cc).
+void FinishGenerator(PyGenObject* gen, _PyInterpreterFrame* frame, PyObject* result);
+
 // The frame object part of clearing a frame (rare: only frames someone asked for have one),
 // as 3.11's hidden _PyFrame_Clear does it: the frame object released, or, when someone else
 // holds it, given a copy of the frame (frame_objects.cc). True when it took the frame over.
