@@ -18,6 +18,7 @@
 #include "jit/python/code_info.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/runtime_state.h"
+#include "jit/python/super_lookup.h"
 
 namespace {
 
@@ -338,6 +339,35 @@ TEST_F(Python311, AsyncGenASendLayout) {
   Py_XDECREF(result);
   EXPECT_EQ(a->ags_state, a64jit::python::kAwaitableClosed);
   EXPECT_EQ(a->ags_gen->gi_running_async, 0);
+  Py_DECREF(globals);
+}
+
+// super_lookup.cc reads super objects by SuperObject: the class given, the object, and the type
+// whose MRO is searched (obj's type for an instance, obj itself for a class).
+TEST_F(Python311, SuperObjectLayout) {
+  using a64jit::python::SuperObject;
+  EXPECT_EQ(PySuper_Type.tp_basicsize, static_cast<Py_ssize_t>(sizeof(SuperObject)));
+  PyObject* globals = PyDict_New();
+  PyObject* done = PyRun_String(
+      "class A:\n"
+      "    pass\n"
+      "class B(A):\n"
+      "    pass\n"
+      "b = B()\n"
+      "of_instance = super(B, b)\n"
+      "of_class = super(A, B)\n",
+      Py_file_input, globals, globals);
+  ASSERT_NE(done, nullptr);
+  Py_DECREF(done);
+  const auto at = [&](const char* name) { return PyDict_GetItemString(globals, name); };
+  const auto* of_instance = reinterpret_cast<SuperObject*>(at("of_instance"));
+  EXPECT_EQ(reinterpret_cast<PyObject*>(of_instance->type), at("B"));
+  EXPECT_EQ(of_instance->obj, at("b"));
+  EXPECT_EQ(reinterpret_cast<PyObject*>(of_instance->obj_type), at("B"));
+  const auto* of_class = reinterpret_cast<SuperObject*>(at("of_class"));
+  EXPECT_EQ(reinterpret_cast<PyObject*>(of_class->type), at("A"));
+  EXPECT_EQ(of_class->obj, at("B"));
+  EXPECT_EQ(reinterpret_cast<PyObject*>(of_class->obj_type), at("B"));
   Py_DECREF(globals);
 }
 

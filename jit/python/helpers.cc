@@ -19,6 +19,7 @@
 #include "jit/python/method_trampolines.h"
 #include "jit/python/number_values.h"
 #include "jit/python/site_entry.h"
+#include "jit/python/super_lookup.h"
 #include "jit/python/type_memo.h"
 #include "jit/runtime/helpers.h"
 
@@ -412,6 +413,10 @@ int64_t a64_load_method_cached(PyObject* obj, PyObject** out, MethodCache* cache
 // LOAD_METHOD: out = [method, self] or [NULL, attribute]; the new references are the
 // caller's, `obj` stays borrowed. -1 on error.
 int a64_load_method(PyObject* obj, PyObject* name, PyObject** out) {
+  if (Py_TYPE(obj) == &PySuper_Type) {  // not a subclass: it may have its own __getattribute__
+    const int found = python::LoadSuperMethod(obj, name, out);
+    if (found != 0) return found > 0 ? 0 : -1;
+  }
   PyObject* meth = nullptr;
   const int found = _PyObject_GetMethod(obj, name, &meth);
   if (meth == nullptr) return -1;

@@ -186,6 +186,9 @@ struct Stats {
   // Values async generators yielded to `async for` and `await agen.asend(v)` that the JIT's
   // stand-in gave back without the StopIteration 3.11 makes for each (async_gen_send.cc).
   int64_t async_gen_values = 0;
+  // Methods `super().name(...)` found and called without the bound method 3.11 makes
+  // (super_lookup.h).
+  int64_t super_methods = 0;
   int64_t bodies = 0;  // module and class bodies seen (never compiled: they run once)
   // Entries of compiled code on a thread other than the one that enabled the JIT.
   int64_t other_thread_entries = 0;

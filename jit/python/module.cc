@@ -279,7 +279,7 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "interpreted_vectorcalls", s.interpreted_vectorcalls) == 0 &&
        SetInt(d, "interpreted_resumes", s.interpreted_resumes) == 0 &&
        SetInt(d, "async_gen_values", s.async_gen_values) == 0 &&
-       SetInt(d, "bodies", s.bodies) == 0 &&
+       SetInt(d, "super_methods", s.super_methods) == 0 && SetInt(d, "bodies", s.bodies) == 0 &&
        SetInt(d, "other_thread_entries", s.other_thread_entries) == 0 &&
        SetInt(d, "breaker_calls", s.breaker_calls) == 0 && SetInt(d, "caught", s.caught) == 0 &&
        SetInt(d, "unwinds", s.unwinds) == 0 &&

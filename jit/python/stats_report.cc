@@ -186,6 +186,7 @@ std::string StatsSummary() {
     << s.operator_calls << ", instances made with their compiled __init__ entered by the stub "
     << s.init_entries << ", strs appended to in place " << s.str_appends_in_place
     << ", async generator values given back without a StopIteration " << s.async_gen_values
+    << ", super() methods called without a bound method " << s.super_methods
     << "\na64jit: exceptions caught by compiled handlers " << s.caught
     << ", left compiled frames without the interpreter " << s.unwinds << "\n";
   if (s.HandlersInterpreted() > 0) {
@@ -243,6 +244,7 @@ std::string StatsJson() {
                               {"interpreted_vectorcalls", s.interpreted_vectorcalls},
                               {"interpreted_resumes", s.interpreted_resumes},
                               {"async_gen_values", s.async_gen_values},
+                              {"super_methods", s.super_methods},
                               {"bodies", s.bodies},
                               {"emulated_instructions", s.guest_instructions},
                               {"host_calls", s.host_calls},

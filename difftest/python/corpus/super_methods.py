@@ -1,0 +1,132 @@
+# pydiff: all-compiled
+# pydiff: env=PYTHONMALLOC=pymalloc_debug
+# pydiff: min-super_methods=3000
+# Methods called through super(): Python methods, C methods of a builtin base, object's slot
+# wrappers, class methods, static methods, properties, cooperative __init__ through a diamond,
+# the two-argument form, class-method mode, a metaclass, names only the super object has,
+# a missing name, and the references of self across many calls.
+import sys
+
+
+class Base:
+    def __init__(self, **kw):
+        self.seen = ["Base"]
+        self.extra = kw
+
+    def describe(self, x):
+        return "Base.describe(%r)" % (x,)
+
+    @classmethod
+    def make(cls, n):
+        return "%s.make(%d)" % (cls.__name__, n)
+
+    @staticmethod
+    def helper(a, b):
+        return a * b
+
+    @property
+    def doubled(self):
+        return lambda v: v * 2
+
+    def __repr__(self):
+        return "<%s>" % type(self).__name__
+
+
+class Left(Base):
+    def __init__(self, left=0, **kw):
+        super().__init__(**kw)
+        self.seen.append("Left")
+        self.left = left
+
+    def describe(self, x):
+        return "Left>" + super().describe(x + 1)
+
+
+class Right(Base):
+    def __init__(self, right=0, **kw):
+        super().__init__(**kw)
+        self.seen.append("Right")
+        self.right = right
+
+    def describe(self, x):
+        return "Right>" + super().describe(x * 10)
+
+
+class Diamond(Left, Right):
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.seen.append("Diamond")
+
+    def describe(self, x):
+        return "Diamond>" + super().describe(x)
+
+    @classmethod
+    def make(cls, n):
+        return "Diamond>" + super().make(n + 1)
+
+    def uses(self):
+        return [
+            super().helper(6, 7),
+            super().doubled(21),
+            super().__repr__(),
+            super().__getattribute__("left"),
+            super(Left, self).describe("two-arg"),
+            super(Diamond, type(self)).make(3),
+            super(Diamond, Diamond).__repr__(self),
+        ]
+
+    def missing(self):
+        return super().nowhere()
+
+    def own_names(self):
+        return [super().__thisclass__.__name__, super().__self_class__.__name__,
+                type(super().__self__).__name__]
+
+    def __new__(cls, **kw):
+        return super().__new__(cls)
+
+
+class Stack(list):
+    def push(self, x):
+        super().append(x)
+        return super().__len__()
+
+    def pop(self):
+        return super().pop() * 100
+
+
+class Meta(type):
+    def __call__(cls, *args):
+        obj = super().__call__(*args)
+        obj.via_meta = True
+        return obj
+
+
+class Made(metaclass=Meta):
+    def __init__(self, v):
+        self.v = v
+
+
+def main():
+    d = Diamond(left=1, right=2, colour="red")
+    print(d.seen, d.left, d.right, d.extra)
+    print(d.describe(5))
+    print(Diamond.make(1), Left.make(2))
+    print(d.uses())
+    print(d.own_names())
+    try:
+        d.missing()
+    except AttributeError as e:
+        print("AttributeError", e)
+    s = Stack()
+    print([s.push(i) for i in range(5)], s.pop(), list(s))
+    m = Made(4)
+    print(m.v, m.via_meta)
+    before = sys.getrefcount(d)
+    out = 0
+    for i in range(3000):
+        out += len(d.describe(i))
+    print(out, sys.getrefcount(d) - before)
+
+
+main()
