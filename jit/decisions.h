@@ -31,6 +31,7 @@ namespace a64jit {
   X(HirFoldBoolBranch, "hir.fold-bool-branch") \
   X(HirFuseCompareTruth, "hir.fuse-compare-truth") \
   X(HirLentOperand, "hir.lent-operand") \
+  X(HirSuperMethod, "hir.super-method") \
   X(HirUnboundCheck, "hir.unbound-check") \
   X(LirConstantOperand, "lir.constant-operand") \
   X(LirFuseCompareBranch, "lir.fuse-compare-branch") \

@@ -165,6 +165,8 @@ class Builder {
   bool LoadMethod();
   bool KwNames();
   bool Call();
+  bool FuseSuperMethod();
+  const Instr* SuperGlobalBeforeCall() const;
   bool BinaryOperands();
   bool IsOp();
   bool ContainsOp();

@@ -152,6 +152,10 @@ struct CodeInfo {
   int nargs = 0;  // positional + keyword-only + *args + **kwargs: bound on entry
   int flags = 0;
   int first_traceable = 0;
+  // The localsplus index of the `__class__` free variable where zero-argument super() reads
+  // its object straight from local 0 (co_argcount >= 1, local 0 not a cell), else -1: the
+  // builder fuses `super().name` there (rules_values.cc FuseSuperMethod).
+  int super_class_slot = -1;
   std::vector<uint8_t> exception_table;  // co_exceptiontable (exception_table.h)
   // Build entries at the loop headers (Function::loop_entries), for a frame the interpreter
   // is running (jit/python/loop_entry.h). Not for generators, which have their own.

@@ -68,6 +68,11 @@ constexpr int kVariadic = -1;
   X(StoreAttr,        kNone,            false, true,  false, 2,         kPlain,      kName)    \
   /* %d, %d2 = [method, self] or [NULL, attribute] for %a.co_names[imm] */                     \
   X(LoadMethod,       kOwnedOrNull,     false, true,  false, 1,         kPlain,      kName)    \
+  /* %d, %d2 = LoadMethod's pair for super().co_names[imm], the super() call before it */      \
+  /* fused in (rules_values.cc FuseSuperMethod): %a the global `super`, %b the `__class__` */   \
+  /* cell, %c local 0; no super object is made. Where that is not the builtin super, or the */ \
+  /* name needs more than reading the MRO's dicts: resume at the CALL, whose stack it keeps */  \
+  X(LoadMethodSuper,  kOwnedOrNull,     false, true,  false, 3,         kPlain,      kName)    \
   /* %d = CALL imm over [callable|NULL, self|callable, args...]; `kwnames`: co_consts index */ \
   X(Call,             kOwned,           true,  true,  false, kVariadic, kPlain,      kArgc)    \
   /* %d = %a op %b (imm: BINARY_OP's NB_* code) */                                             \

@@ -120,6 +120,7 @@ bool Builder::KwNames() {
 }
 
 bool Builder::Call() {
+  if (FuseSuperMethod()) return true;
   const std::vector<int> pre = stack_;
   const int n = insn_.oparg + 2;
   const int r = Def(Op::kCall, Pop(n), insn_.oparg);
@@ -132,6 +133,57 @@ bool Builder::Call() {
   ErrorState(Without(pre, n));  // the call consumed its operands
   Push(r);
   CheckTracingAfterCall();
+  return true;
+}
+
+// The LoadGlobal of `super` (with the NULL under it) that made the top two stack values just
+// before this CALL, or nullptr.
+const Instr* Builder::SuperGlobalBeforeCall() const {
+  const std::vector<Instr>& instrs = f_.blocks[static_cast<size_t>(cur_)].instrs;
+  if (stack_.size() < 2 || instrs.size() < 2) return nullptr;
+  const Instr& global = instrs[instrs.size() - 1];
+  const Instr& null = instrs[instrs.size() - 2];
+  if (global.op != Op::kLoadGlobal || global.dst != stack_.back() || null.op != Op::kLoadNull ||
+      null.dst != stack_[stack_.size() - 2]) {
+    return nullptr;
+  }
+  const auto name = static_cast<size_t>(global.imm);
+  return name < code_.names.size() && code_.names[name] == "super" ? &global : nullptr;
+}
+
+// `super().name(...)`: LOAD_GLOBAL super (with NULL), PRECALL 0, CALL 0, then LOAD_METHOD, in a
+// function whose super() reads local 0 (CodeInfo::super_class_slot). The CALL and the
+// LOAD_METHOD become one LoadMethodSuper of the global, the `__class__` cell and local 0, which
+// makes no super object and no bound method. Its frame state is the CALL's resume with the
+// stack it found, [NULL, super]: where the runtime does not take the name itself (another
+// `super`, a class that is not one, a name only the super object has, a descriptor whose
+// __get__ runs code), the interpreter makes the call and the LOAD_METHOD as stock does.
+bool Builder::FuseSuperMethod() {
+  if (insn_.oparg != 0 || kwnames_ >= 0 || code_.super_class_slot < 0 || StartsBlock(insn_.next)) {
+    return false;
+  }
+  const Instr* global = SuperGlobalBeforeCall();
+  if (global == nullptr) return false;
+  const Insn load_method = Decode(insn_.next);
+  if (load_method.opcode != LOAD_METHOD || load_method.start != insn_.next ||
+      !Take(decisions_, Decision::kHirSuperMethod, insn_.unit)) {
+    return false;
+  }
+  const int super_global = global->dst;
+  const std::vector<int> pre = stack_;
+  const int cell = Def(Op::kLoadLocal, {}, code_.super_class_slot);
+  Last().checked = true;
+  ResumeState(pre);
+  const int first = Def(Op::kLoadLocal, {}, 0);
+  Last().checked = true;
+  ResumeState(pre);
+  Pop(2);
+  const int method = Def(Op::kLoadMethodSuper, {super_global, cell, first}, load_method.oparg);
+  const int self = Last().dst2 = f_.NewReg(ValueType::kObject);
+  ResumeState(pre);
+  Push(method);
+  Push(self);
+  insn_ = load_method;  // translated: the walk goes on after it
   return true;
 }
 

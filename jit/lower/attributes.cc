@@ -559,6 +559,16 @@ void Lowerer::LowerLoadMethod(const Instr& in) {
   cur_ = done;
 }
 
+// `super().name`: one helper call, its -1 the resume at the CALL (LoadMethodSuper's state).
+void Lowerer::LowerLoadMethodSuper(const Instr& in) {
+  const int p = ScratchAddr();
+  CallStatus(in, Helper::a64_load_method_super,
+             {V(LirReg(in.args[0])), V(LirReg(in.args[1])), V(LirReg(in.args[2])),
+              Imm(Name(in.imm)), V(p)});
+  Load(V(p), 0, Type::kPtr, LirReg(in.dst));
+  Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
+}
+
 // LOAD_METHOD through a64_load_method_cached, which checks and fills the site's cache.
 void Lowerer::LoadMethodCached(const Instr& in, Operand obj, Operand cache) {
   const int p = ScratchAddr();

@@ -201,6 +201,10 @@ void Lowerer::Rule<Op::kLoadMethod>(const Instr& in) {
   LowerLoadMethod(in);
 }
 template <>
+void Lowerer::Rule<Op::kLoadMethodSuper>(const Instr& in) {
+  LowerLoadMethodSuper(in);
+}
+template <>
 void Lowerer::Rule<Op::kCall>(const Instr& in) {
   LowerCall(in);
 }

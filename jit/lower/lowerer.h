@@ -684,6 +684,7 @@ class Lowerer {
   static bool OneExitFits(const FrameState& global, const FrameState& attr);
   int ModuleAttrExit(const FrameState& global, const FrameState& attr);
   void LowerLoadMethod(const Instr& in);
+  void LowerLoadMethodSuper(const Instr& in);
   void LoadMethodCached(const Instr& in, Operand obj, Operand cache);
 
   const Function& f_;

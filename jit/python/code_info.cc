@@ -85,6 +85,18 @@ bool IsAdaptive(int opcode) {
   }
 }
 
+// hir::CodeInfo::super_class_slot: where 3.11's super_init_without_args finds the class
+// (the free variable named `__class__`), when the object it finds is local 0 itself.
+int SuperClassSlot(const PyCodeObject* code) {
+  if (code->co_argcount < 1 || (_PyLocals_GetKind(code->co_localspluskinds, 0) & CO_FAST_CELL)) {
+    return -1;
+  }
+  for (int i = code->co_nlocals + code->co_nplaincellvars; i < code->co_nlocalsplus; i++) {
+    if (Utf8(PyTuple_GET_ITEM(code->co_localsplusnames, i)) == "__class__") return i;
+  }
+  return -1;
+}
+
 }  // namespace
 
 hir::CodeInfo CodeInfoOf(PyCodeObject* code, const std::string& module, PyObject* globals) {
@@ -131,6 +143,7 @@ hir::CodeInfo CodeInfoOf(PyCodeObject* code, const std::string& module, PyObject
                ((code->co_flags & CO_VARKEYWORDS) ? 1 : 0);
   info.flags = code->co_flags;
   info.first_traceable = code->_co_firsttraceable;
+  info.super_class_slot = SuperClassSlot(code);
   const auto* table = reinterpret_cast<const uint8_t*>(PyBytes_AS_STRING(code->co_exceptiontable));
   info.exception_table.assign(table, table + PyBytes_GET_SIZE(code->co_exceptiontable));
   return info;

@@ -50,6 +50,19 @@ PyObject* CountingHook(PyThreadState* tstate, _PyInterpreterFrame* frame, int th
   return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
 }
 
+// The globals of `source` run as a module (a new reference), or nullptr if it raised.
+PyObject* RunModule(const char* source) {
+  PyObject* globals = PyDict_New();
+  PyObject* done = PyRun_String(source, Py_file_input, globals, globals);
+  if (done == nullptr) {
+    PyErr_Print();
+    Py_DECREF(globals);
+    return nullptr;
+  }
+  Py_DECREF(done);
+  return globals;
+}
+
 class Python311 : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { Py_InitializeEx(0); }
@@ -306,8 +319,7 @@ TEST_F(Python311, AsyncGenASendLayout) {
             static_cast<Py_ssize_t>(sizeof(a64jit::python::AsyncGenWrappedValue)));
   ASSERT_NE(_PyAsyncGenASend_Type.tp_as_async, nullptr);
   EXPECT_EQ(_PyAsyncGenASend_Type.tp_as_async->am_send, nullptr);
-  PyObject* globals = PyDict_New();
-  PyObject* done = PyRun_String(
+  PyObject* globals = RunModule(
       "class Ready:\n"
       "    def __await__(self):\n"
       "        yield 'out'\n"
@@ -319,10 +331,8 @@ TEST_F(Python311, AsyncGenASendLayout) {
       "marker = object()\n"
       "with_value = g.asend(marker)\n"
       "a = g.__anext__()\n"
-      "passed = a.send(None)\n",
-      Py_file_input, globals, globals);
-  ASSERT_NE(done, nullptr);
-  Py_DECREF(done);
+      "passed = a.send(None)\n");
+  ASSERT_NE(globals, nullptr);
   const auto at = [&](const char* name) { return PyDict_GetItemString(globals, name); };
   const auto* with_value = reinterpret_cast<AsyncGenASend*>(at("with_value"));
   EXPECT_EQ(reinterpret_cast<PyObject*>(with_value->ags_gen), at("g"));
@@ -347,18 +357,15 @@ TEST_F(Python311, AsyncGenASendLayout) {
 TEST_F(Python311, SuperObjectLayout) {
   using a64jit::python::SuperObject;
   EXPECT_EQ(PySuper_Type.tp_basicsize, static_cast<Py_ssize_t>(sizeof(SuperObject)));
-  PyObject* globals = PyDict_New();
-  PyObject* done = PyRun_String(
+  PyObject* globals = RunModule(
       "class A:\n"
       "    pass\n"
       "class B(A):\n"
       "    pass\n"
       "b = B()\n"
       "of_instance = super(B, b)\n"
-      "of_class = super(A, B)\n",
-      Py_file_input, globals, globals);
-  ASSERT_NE(done, nullptr);
-  Py_DECREF(done);
+      "of_class = super(A, B)\n");
+  ASSERT_NE(globals, nullptr);
   const auto at = [&](const char* name) { return PyDict_GetItemString(globals, name); };
   const auto* of_instance = reinterpret_cast<SuperObject*>(at("of_instance"));
   EXPECT_EQ(reinterpret_cast<PyObject*>(of_instance->type), at("B"));
@@ -368,6 +375,24 @@ TEST_F(Python311, SuperObjectLayout) {
   EXPECT_EQ(reinterpret_cast<PyObject*>(of_class->type), at("A"));
   EXPECT_EQ(of_class->obj, at("B"));
   EXPECT_EQ(reinterpret_cast<PyObject*>(of_class->obj_type), at("B"));
+  Py_DECREF(globals);
+}
+
+// a64_load_method_super reads the function a classmethod or staticmethod wraps
+// (WrappedCallable) to bind it as their __get__ would.
+TEST_F(Python311, ClassAndStaticMethodLayout) {
+  using a64jit::python::WrappedCallable;
+  EXPECT_EQ(PyClassMethod_Type.tp_basicsize, static_cast<Py_ssize_t>(sizeof(WrappedCallable)));
+  EXPECT_EQ(PyStaticMethod_Type.tp_basicsize, static_cast<Py_ssize_t>(sizeof(WrappedCallable)));
+  PyObject* globals = RunModule(
+      "def f():\n"
+      "    pass\n"
+      "cm = classmethod(f)\n"
+      "sm = staticmethod(f)\n");
+  ASSERT_NE(globals, nullptr);
+  PyObject* f = PyDict_GetItemString(globals, "f");
+  EXPECT_EQ(reinterpret_cast<WrappedCallable*>(PyDict_GetItemString(globals, "cm"))->callable, f);
+  EXPECT_EQ(reinterpret_cast<WrappedCallable*>(PyDict_GetItemString(globals, "sm"))->callable, f);
   Py_DECREF(globals);
 }
 

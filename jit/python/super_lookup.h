@@ -17,6 +17,14 @@ struct SuperObject {
   PyTypeObject* obj_type;
 };
 
+// funcobject.c's private layout of classmethod and staticmethod objects (both: the callable
+// they wrap, then a dict; cpython311_facts_test checks it).
+struct WrappedCallable {
+  PyObject ob_base;  // PyObject_HEAD
+  PyObject* callable;
+  PyObject* dict;
+};
+
 // `name` looked up on the exact super object `su` as its tp_getattro (super_getattro) looks
 // it up: in the dicts of the MRO of obj_type after `type`. 1 when found: out is [method, obj]
 // for a method descriptor (a Python function, a C method) of an instance-mode super, which

@@ -42,6 +42,7 @@ struct _PyInterpreterFrame;
   X(a64_store_attr_cached,          kNone, kNegative)   \
   X(a64_load_method,                kNone, kNegative)   \
   X(a64_load_method_cached,         kNone, kNegative)   \
+  X(a64_load_method_super,          kNone, kOwn)        \
   X(a64_compare_bool,               kNone, kNegative)   \
   X(a64_compare_value,              kNone, kNull)       \
   X(a64_int_of,                     kNone, kNull)       \
@@ -230,6 +231,13 @@ int64_t a64_store_attr_cached(PyObject* obj, PyObject* value, AttrCache* cache);
 // LOAD_METHOD: out[0], out[1] = method, self or NULL, attribute.
 int a64_load_method(PyObject* obj, PyObject* name, PyObject** out);
 int64_t a64_load_method_cached(PyObject* obj, PyObject** out, MethodCache* cache);
+// LOAD_METHOD of `super().name` with the super() call before it (hir LoadMethodSuper): 0 and
+// LOAD_METHOD's pair in out (new references), found as super_getattro finds it from the
+// `__class__` cell and `first` (local 0) without making the super object; or -1, with nothing
+// done and no exception set, where the interpreter must make the call and the LOAD_METHOD
+// (jit/python/super_lookup.cc says which names the runtime takes).
+int64_t a64_load_method_super(PyObject* super_global, PyObject* cell, PyObject* first,
+                              PyObject* name, PyObject** out);
 // bool(a op b): 1, 0, or -1 on error.
 int a64_compare_bool(PyObject* a, PyObject* b, int64_t op);
 // a op b as PyObject_RichCompare gives it, shorter for two numbers a64_compare_bool decides.

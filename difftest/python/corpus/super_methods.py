@@ -4,7 +4,9 @@
 # Methods called through super(): Python methods, C methods of a builtin base, object's slot
 # wrappers, class methods, static methods, properties, cooperative __init__ through a diamond,
 # the two-argument form, class-method mode, a metaclass, names only the super object has,
-# a missing name, and the references of self across many calls.
+# a missing name, and the references of self across many calls. Then the cases the runtime
+# leaves to the interpreter: `super` rebound in the module, self deleted or replaced, a
+# property found through super(), and a class whose dict has a key that is not a str.
 import sys
 
 
@@ -67,6 +69,7 @@ class Diamond(Left, Right):
     def uses(self):
         return [
             super().helper(6, 7),
+            super().make(5),
             super().doubled(21),
             super().__repr__(),
             super().__getattribute__("left"),
@@ -84,6 +87,68 @@ class Diamond(Left, Right):
 
     def __new__(cls, **kw):
         return super().__new__(cls)
+
+
+class Fallbacks(Base):
+    @property
+    def as_method(self):
+        return lambda: "property's callable"
+
+    def describe(self, x):
+        return "Fallbacks>" + super().describe(x)
+
+    def deleted(self):
+        del self
+        return super().describe(0)
+
+    def replaced(self):
+        self = 42
+        return super().describe(0)
+
+    def via_property(self):
+        return super().as_method()
+
+
+class Sub(Fallbacks):
+    def via_property(self):
+        return super().as_method()
+
+
+class Shadow:
+    def describe(self, x):
+        return "a module's own super(), %r" % (x,)
+
+
+def odd_describe(self, x):
+    return "Odd.describe(%r)" % (x,)
+
+
+Odd = type("Odd", (Base,), {"describe": odd_describe, 1: "not a str"})
+
+
+class AfterOdd(Odd):
+    def describe(self, x):
+        return "AfterOdd>" + super().describe(x)
+
+
+def fallbacks():
+    f = Fallbacks()
+    out = [f.describe(1)]
+    g = globals()
+    g["super"] = Shadow
+    try:
+        out.append(f.describe(2))
+    finally:
+        del g["super"]
+    out.append(f.describe(3))
+    for name in ("deleted", "replaced"):
+        try:
+            getattr(f, name)()
+        except Exception as e:
+            out.append((name, type(e).__name__, str(e)))
+    out.append(Sub().via_property())
+    out.append(AfterOdd().describe(4))
+    return out
 
 
 class Stack(list):
@@ -122,6 +187,7 @@ def main():
     print([s.push(i) for i in range(5)], s.pop(), list(s))
     m = Made(4)
     print(m.v, m.via_meta)
+    print(fallbacks())
     before = sys.getrefcount(d)
     out = 0
     for i in range(3000):
