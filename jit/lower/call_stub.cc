@@ -177,22 +177,27 @@ bb21:
   store.ptr %20, [%72 + $ccall_state]
   jmp bb25
 bb22:    ; a compiled function the site cached (site_cache.h): still a function, and still with
-        ; the cached code %14, whose state is %110 (the argument count was checked when cached)
+        ; the cached code %14, whose state is %110
   %12:ptr = load [%78 + $ob_type]
   br.i64 ne %12, $function_type, bb16, bb23
 bb23:
   %14:ptr = load [%78 + $func_code]
   %111:ptr = load [%72 + $ccall_code]
   br.i64 ne %14, %111, bb16, bb24
-bb24:    ; the function %4 and its %6 arguments from %5, as bb16 finds them
+bb24:    ; the function %4 and its %6 arguments from %5, as bb16 finds them. The count was
+        ; checked when the site cached the function, but in the shape of that call: a site
+        ; also calls the same function in the other shape, with one argument more or fewer
+        ; (a LOAD_METHOD site given [NULL, function] by a class, bb35; a plain site given a
+        ; bound method, bb57). So again: the parameters %21 are exactly the arguments, else the
+        ; lookups (bb29 tests %21 too)
   %4:ptr = mov %78
   %10:i64 = shl %74, 3
   %11:ptr = add %1, 16
   %5:ptr = sub %11, %10
   %6:i64 = add %2, %74
-  %21:i64 = mov %6                           ; all its parameters (bb29 tests it)
   %20:ptr = mov %110
-  jmp bb25
+  %21:i64 = load [%20 + $state_plain_argcount]
+  br.i64 ne %21, %6, bb16, bb25
 bb25:    ; tracing (a uint8_t, then padding), or the JIT off (NULL) or on for another thread
   %27:ptr = mov $direct_thread_slot
   %28:ptr = load [%27]
