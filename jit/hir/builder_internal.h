@@ -166,7 +166,7 @@ class Builder {
   bool KwNames();
   bool Call();
   bool FuseSuperMethod();
-  const Instr* SuperGlobalBeforeCall() const;
+  const Instr* SuperGlobalUnderArgs(int argc) const;
   bool BinaryOperands();
   bool IsOp();
   bool ContainsOp();

@@ -73,6 +73,9 @@ constexpr int kVariadic = -1;
   /* cell, %c local 0; no super object is made. Where that is not the builtin super, or the */ \
   /* name needs more than reading the MRO's dicts: resume at the CALL, whose stack it keeps */  \
   X(LoadMethodSuper,  kOwnedOrNull,     false, true,  false, 3,         kPlain,      kName)    \
+  /* The same for super(%b, %c).co_names[imm]: %a the global `super`, %b the class given, */   \
+  /* %c the object; the CALL's resume keeps [NULL, super, %b, %c] */                           \
+  X(LoadMethodSuperOf, kOwnedOrNull,    false, true,  false, 3,         kPlain,      kName)    \
   /* %d = CALL imm over [callable|NULL, self|callable, args...]; `kwnames`: co_consts index */ \
   X(Call,             kOwned,           true,  true,  false, kVariadic, kPlain,      kArgc)    \
   /* %d = %a op %b (imm: BINARY_OP's NB_* code) */                                             \

@@ -136,33 +136,41 @@ bool Builder::Call() {
   return true;
 }
 
-// The LoadGlobal of `super` (with the NULL under it) that made the top two stack values just
-// before this CALL, or nullptr.
-const Instr* Builder::SuperGlobalBeforeCall() const {
+// The LoadGlobal of `super` (with the NULL under it) that made the stack values under this
+// CALL's `argc` arguments, in this block, or nullptr.
+const Instr* Builder::SuperGlobalUnderArgs(int argc) const {
   const std::vector<Instr>& instrs = f_.blocks[static_cast<size_t>(cur_)].instrs;
-  if (stack_.size() < 2 || instrs.size() < 2) return nullptr;
-  const Instr& global = instrs[instrs.size() - 1];
-  const Instr& null = instrs[instrs.size() - 2];
-  if (global.op != Op::kLoadGlobal || global.dst != stack_.back() || null.op != Op::kLoadNull ||
-      null.dst != stack_[stack_.size() - 2]) {
-    return nullptr;
+  const size_t depth = stack_.size();
+  if (depth < static_cast<size_t>(argc) + 2) return nullptr;
+  const int super_reg = stack_[depth - 1 - static_cast<size_t>(argc)];
+  const int null_reg = stack_[depth - 2 - static_cast<size_t>(argc)];
+  for (size_t i = instrs.size(); i-- > 1;) {
+    const Instr& global = instrs[i];
+    if (global.dst != super_reg) continue;
+    const Instr& null = instrs[i - 1];
+    if (global.op != Op::kLoadGlobal || null.op != Op::kLoadNull || null.dst != null_reg) break;
+    const auto name = static_cast<size_t>(global.imm);
+    return name < code_.names.size() && code_.names[name] == "super" ? &global : nullptr;
   }
-  const auto name = static_cast<size_t>(global.imm);
-  return name < code_.names.size() && code_.names[name] == "super" ? &global : nullptr;
+  return nullptr;
 }
 
-// `super().name(...)`: LOAD_GLOBAL super (with NULL), PRECALL 0, CALL 0, then LOAD_METHOD, in a
-// function whose super() reads local 0 (CodeInfo::super_class_slot). The CALL and the
-// LOAD_METHOD become one LoadMethodSuper of the global, the `__class__` cell and local 0, which
-// makes no super object and no bound method. Its frame state is the CALL's resume with the
-// stack it found, [NULL, super]: where the runtime does not take the name itself (another
-// `super`, a class that is not one, a name only the super object has, a descriptor whose
-// __get__ runs code), the interpreter makes the call and the LOAD_METHOD as stock does.
+// `super().name(...)` and `super(cls, obj).name(...)`: LOAD_GLOBAL super (with NULL), the
+// arguments, PRECALL, CALL 0 or 2, then LOAD_METHOD. The CALL and the LOAD_METHOD become one
+// op that makes no super object and no bound method: LoadMethodSuper of the global, the
+// `__class__` cell and local 0 where the function's super() reads local 0
+// (CodeInfo::super_class_slot); LoadMethodSuperOf of the global and the two arguments. Its
+// frame state is the CALL's resume with the stack it found: where the runtime does not take
+// the name itself (another `super`, a class that is not one, a name only the super object
+// has, a descriptor whose __get__ runs code), the interpreter makes the call and the
+// LOAD_METHOD as stock does.
 bool Builder::FuseSuperMethod() {
-  if (insn_.oparg != 0 || kwnames_ >= 0 || code_.super_class_slot < 0 || StartsBlock(insn_.next)) {
+  const int argc = insn_.oparg;
+  if ((argc != 0 && argc != 2) || (argc == 0 && code_.super_class_slot < 0) || kwnames_ >= 0 ||
+      StartsBlock(insn_.next)) {
     return false;
   }
-  const Instr* global = SuperGlobalBeforeCall();
+  const Instr* global = SuperGlobalUnderArgs(argc);
   if (global == nullptr) return false;
   const Insn load_method = Decode(insn_.next);
   if (load_method.opcode != LOAD_METHOD || load_method.start != insn_.next ||
@@ -171,14 +179,20 @@ bool Builder::FuseSuperMethod() {
   }
   const int super_global = global->dst;
   const std::vector<int> pre = stack_;
-  const int cell = Def(Op::kLoadLocal, {}, code_.super_class_slot);
-  Last().checked = true;
-  ResumeState(pre);
-  const int first = Def(Op::kLoadLocal, {}, 0);
-  Last().checked = true;
-  ResumeState(pre);
-  Pop(2);
-  const int method = Def(Op::kLoadMethodSuper, {super_global, cell, first}, load_method.oparg);
+  std::vector<int> args;
+  if (argc == 0) {
+    for (int local : {code_.super_class_slot, 0}) {
+      args.push_back(Def(Op::kLoadLocal, {}, local));
+      Last().checked = true;
+      ResumeState(pre);
+    }
+  } else {
+    args = Pop(2);
+  }
+  Pop(2);  // NULL, super
+  args.insert(args.begin(), super_global);
+  const Op op = argc == 0 ? Op::kLoadMethodSuper : Op::kLoadMethodSuperOf;
+  const int method = Def(op, std::move(args), load_method.oparg);
   const int self = Last().dst2 = f_.NewReg(ValueType::kObject);
   ResumeState(pre);
   Push(method);

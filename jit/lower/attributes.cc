@@ -559,10 +559,13 @@ void Lowerer::LowerLoadMethod(const Instr& in) {
   cur_ = done;
 }
 
-// `super().name`: one helper call, its -1 the resume at the CALL (LoadMethodSuper's state).
+// `super().name` and `super(cls, obj).name`: one helper call, its -1 the resume at the CALL
+// (the op's state).
 void Lowerer::LowerLoadMethodSuper(const Instr& in) {
   const int p = ScratchAddr();
-  CallStatus(in, Helper::a64_load_method_super,
+  CallStatus(in,
+             in.op == Op::kLoadMethodSuper ? Helper::a64_load_method_super
+                                           : Helper::a64_load_method_super_of,
              {V(LirReg(in.args[0])), V(LirReg(in.args[1])), V(LirReg(in.args[2])),
               Imm(Name(in.imm)), V(p)});
   Load(V(p), 0, Type::kPtr, LirReg(in.dst));

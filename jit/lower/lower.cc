@@ -205,6 +205,10 @@ void Lowerer::Rule<Op::kLoadMethodSuper>(const Instr& in) {
   LowerLoadMethodSuper(in);
 }
 template <>
+void Lowerer::Rule<Op::kLoadMethodSuperOf>(const Instr& in) {
+  LowerLoadMethodSuper(in);
+}
+template <>
 void Lowerer::Rule<Op::kCall>(const Instr& in) {
   LowerCall(in);
 }

@@ -113,19 +113,17 @@ int LoadSuperMethod(PyObject* self, PyObject* name, PyObject** out) {
 
 namespace a64jit::runtime {
 
-int64_t a64_load_method_super(PyObject* super_global, PyObject* cell, PyObject* first,
-                              PyObject* name, PyObject** out) {
-  if (super_global != reinterpret_cast<PyObject*>(&PySuper_Type) || cell == nullptr ||
-      !PyCell_Check(cell) || first == nullptr) {
-    return -1;
-  }
-  PyObject* cls = PyCell_GET(cell);
-  if (cls == nullptr || !PyType_Check(cls)) return -1;
-  auto* type = reinterpret_cast<PyTypeObject*>(cls);
-  // supercheck (typeobject.c): a subclass of the class is class-method mode, an instance of it
-  // instance mode; anything else is the interpreter's (its __class__ attribute, or an error).
+namespace {
+
+// The pair for `super(type, first).name` as the super object would give it, without making
+// it: supercheck's mode (a subclass of `type` is class-method mode, an instance of it instance
+// mode), then super_getattro's search, quietly (QuietPair). 0, or -1 where the interpreter
+// must make the super object: None or anything else for `first` (an unbound super, or
+// supercheck's `__class__` attribute and its errors), a miss, a result it cannot give quietly.
+int64_t QuietSuperPair(PyTypeObject* type, PyObject* first, PyObject* name, PyObject** out) {
   PyTypeObject* start = nullptr;
   PyObject* obj = nullptr;
+  if (first == Py_None) return -1;
   if (PyType_Check(first) && PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(first), type)) {
     start = reinterpret_cast<PyTypeObject*>(first);
   } else if (PyType_IsSubtype(Py_TYPE(first), type)) {
@@ -148,6 +146,28 @@ int64_t a64_load_method_super(PyObject* super_global, PyObject* cell, PyObject* 
   }
   python::TheRuntime().stats.super_methods++;
   return 0;
+}
+
+bool IsBuiltinSuper(PyObject* super_global) {
+  return super_global == reinterpret_cast<PyObject*>(&PySuper_Type);
+}
+
+}  // namespace
+
+int64_t a64_load_method_super(PyObject* super_global, PyObject* cell, PyObject* first,
+                              PyObject* name, PyObject** out) {
+  if (!IsBuiltinSuper(super_global) || cell == nullptr || !PyCell_Check(cell) || first == nullptr) {
+    return -1;
+  }
+  PyObject* cls = PyCell_GET(cell);
+  if (cls == nullptr || !PyType_Check(cls)) return -1;
+  return QuietSuperPair(reinterpret_cast<PyTypeObject*>(cls), first, name, out);
+}
+
+int64_t a64_load_method_super_of(PyObject* super_global, PyObject* cls, PyObject* obj,
+                                 PyObject* name, PyObject** out) {
+  if (!IsBuiltinSuper(super_global) || !PyType_Check(cls)) return -1;
+  return QuietSuperPair(reinterpret_cast<PyTypeObject*>(cls), obj, name, out);
 }
 
 }  // namespace a64jit::runtime

@@ -43,6 +43,7 @@ struct _PyInterpreterFrame;
   X(a64_load_method,                kNone, kNegative)   \
   X(a64_load_method_cached,         kNone, kNegative)   \
   X(a64_load_method_super,          kNone, kOwn)        \
+  X(a64_load_method_super_of,       kNone, kOwn)        \
   X(a64_compare_bool,               kNone, kNegative)   \
   X(a64_compare_value,              kNone, kNull)       \
   X(a64_int_of,                     kNone, kNull)       \
@@ -238,6 +239,9 @@ int64_t a64_load_method_cached(PyObject* obj, PyObject** out, MethodCache* cache
 // (jit/python/super_lookup.cc says which names the runtime takes).
 int64_t a64_load_method_super(PyObject* super_global, PyObject* cell, PyObject* first,
                               PyObject* name, PyObject** out);
+// The same for `super(cls, obj).name` (hir LoadMethodSuperOf).
+int64_t a64_load_method_super_of(PyObject* super_global, PyObject* cls, PyObject* obj,
+                                 PyObject* name, PyObject** out);
 // bool(a op b): 1, 0, or -1 on error.
 int a64_compare_bool(PyObject* a, PyObject* b, int64_t op);
 // a op b as PyObject_RichCompare gives it, shorter for two numbers a64_compare_bool decides.

@@ -1,12 +1,15 @@
 # pydiff: all-compiled
 # pydiff: env=PYTHONMALLOC=pymalloc_debug
-# pydiff: min-super_methods=3000
+# pydiff: min-super_methods=4000
+# pydiff: max-deopts=30
 # Methods called through super(): Python methods, C methods of a builtin base, object's slot
 # wrappers, class methods, static methods, properties, cooperative __init__ through a diamond,
 # the two-argument form, class-method mode, a metaclass, names only the super object has,
 # a missing name, and the references of self across many calls. Then the cases the runtime
 # leaves to the interpreter: `super` rebound in the module, self deleted or replaced, a
-# property found through super(), and a class whose dict has a key that is not a str.
+# property found through super(), a class whose dict has a key that is not a str, and the
+# two-argument form given something other than a class and an object of it. Those leave
+# for the interpreter (a deopt each); the loops, which must not, bound the deopts.
 import sys
 
 
@@ -78,6 +81,9 @@ class Diamond(Left, Right):
             super(Diamond, Diamond).__repr__(self),
         ]
 
+    def explicit_forms(self, i):
+        return super(Diamond, self).describe(i), super(Diamond, type(self)).make(i)
+
     def missing(self):
         return super().nowhere()
 
@@ -107,6 +113,9 @@ class Fallbacks(Base):
 
     def via_property(self):
         return super().as_method()
+
+    def explicit(self, cls, obj):
+        return super(cls, obj).describe(5)
 
 
 class Sub(Fallbacks):
@@ -147,6 +156,14 @@ def fallbacks():
         except Exception as e:
             out.append((name, type(e).__name__, str(e)))
     out.append(Sub().via_property())
+    out.append(f.explicit(Fallbacks, f))
+    # Class mode (Base.describe unbound: one argument short), then no class, no object, and an
+    # object of another class.
+    for cls, obj in ((Fallbacks, Fallbacks), (42, f), (Base, None), (Right, Left())):
+        try:
+            out.append(f.explicit(cls, obj))
+        except Exception as e:
+            out.append(("explicit", type(e).__name__, str(e)))
     out.append(AfterOdd().describe(4))
     return out
 
@@ -192,6 +209,8 @@ def main():
     out = 0
     for i in range(3000):
         out += len(d.describe(i))
+    for i in range(1000):
+        out += sum(map(len, d.explicit_forms(i)))
     print(out, sys.getrefcount(d) - before)
 
 
