@@ -793,21 +793,30 @@ A64JIT_ALWAYS_INLINE CodeState* DirectResumeState(PyThreadState* ts,
   return cached.code == frame->f_code && !ts->cframe->use_tracing ? cached.state : nullptr;
 }
 
-// JitGenIterNext where DirectRunFits does not hold (another thread, the executor, at the
-// recursion limit).
+// A resume where DirectRunFits does not hold (another thread, the executor, at the recursion
+// limit), as ResumeWithoutHook's contract says: false, with nothing changed, where 3.11's path
+// must take it.
+A64JIT_ALWAYS_INLINE bool ResumeNotDirect(Runtime& r, PyThreadState* ts, PyGenObject* gen,
+                                          PyObject* value, PyObject** result) {
+  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
+  if (CodeState* st = RunnableState(r, ts, frame)) {
+    *result = ResumeCompiled<false>(r, st, ts, gen, frame, value);
+    return true;
+  }
+  if (!QuietResume(r, ts, frame)) return false;
+  *result = ResumeInterpreted(r, ts, gen, frame, value);
+  return true;
+}
+
+// JitGenIterNext where DirectRunFits does not hold.
 __attribute__((noinline)) PyObject* JitGenIterNextGeneral(Runtime& r, PyThreadState* ts,
                                                           PyGenObject* gen) {
-  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
   PyObject* result;
-  if (CodeState* st = RunnableState(r, ts, frame)) {
-    result = ResumeCompiled<false>(r, st, ts, gen, frame, Py_None);
-  } else if (QuietResume(r, ts, frame)) {
-    result = ResumeInterpreted(r, ts, gen, frame, Py_None);
-  } else {
+  if (!ResumeNotDirect(r, ts, gen, Py_None, &result)) {
     return g_gen_iternext(reinterpret_cast<PyObject*>(gen));
   }
   if (result != nullptr && gen->gi_frame_state == FRAME_SUSPENDED) return result;
-  return FinishIteration(gen, frame, result);
+  return FinishIteration(gen, reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe), result);
 }
 
 // PyGen_Type's tp_iternext while the JIT is enabled (next(), `for`, and the C functions that
@@ -842,14 +851,13 @@ A64JIT_ALWAYS_INLINE PySendResult SendResult(PyGenObject* gen, _PyInterpreterFra
   return result != nullptr ? PYGEN_RETURN : PYGEN_ERROR;
 }
 
-// JitAmSend's run and end: PYGEN_NEXT with a yielded value, PYGEN_RETURN with the returned
-// one, PYGEN_ERROR with NULL and an exception set.
-template <bool direct>
+// JitAmSend's direct run (RunDirect) and end: PYGEN_NEXT with a yielded value, PYGEN_RETURN with
+// the returned one, PYGEN_ERROR with NULL and an exception set.
 A64JIT_ALWAYS_INLINE PySendResult SendCompiled(Runtime& r, CodeState* st, PyThreadState* ts,
                                                PyGenObject* gen, PyObject* value,
                                                PyObject** presult) {
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
-  return SendResult(gen, frame, ResumeCompiled<direct>(r, st, ts, gen, frame, value), presult);
+  return SendResult(gen, frame, ResumeCompiled<true>(r, st, ts, gen, frame, value), presult);
 }
 
 // JitAmSend where DirectRunFits does not hold.
@@ -858,14 +866,11 @@ __attribute__((noinline)) PySendResult JitAmSendGeneral(Runtime& r, PyThreadStat
                                                         PyObject* self, PyObject* value,
                                                         PyObject** presult) {
   auto* gen = reinterpret_cast<PyGenObject*>(self);
-  auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
-  if (CodeState* st = RunnableState(r, ts, frame)) {
-    return SendCompiled<false>(r, st, ts, gen, value, presult);
-  }
-  if (!QuietResume(r, ts, frame)) {
+  PyObject* result;
+  if (!ResumeNotDirect(r, ts, gen, value, &result)) {
     return (kCoroutine ? g_coro_am_send : g_gen_am_send)(self, value, presult);
   }
-  return SendResult(gen, frame, ResumeInterpreted(r, ts, gen, frame, value), presult);
+  return SendResult(gen, reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe), result, presult);
 }
 
 // The am_send of generators (kCoroutine false) and coroutines while the JIT is enabled
@@ -887,13 +892,13 @@ PySendResult JitAmSend(PyObject* self, PyObject* arg, PyObject** presult) {
   if (!DirectRunFits(r, ts)) return JitAmSendGeneral<kCoroutine>(r, ts, self, value, presult);
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
   if (CodeState* st = DirectResumeState(ts, frame)) {
-    return SendCompiled<true>(r, st, ts, gen, value, presult);
+    return SendCompiled(r, st, ts, gen, value, presult);
   }
   if (!QuietResume(r, ts, frame)) return own(self, arg, presult);
   return SendResult(gen, frame, ResumeInterpreted(r, ts, gen, frame, value), presult);
 }
 
-// What the send stub (jit/lower/send_stub.h) leaves after a run it began as SendCompiled<true>
+// What the send stub (jit/lower/send_stub.h) leaves after a run it began as SendCompiled
 // begins one: EndRun, then the rest of SendCompiled.
 int SendStubEnd(PyThreadState* ts, PyGenObject* gen, uint64_t result, PyObject** out) {
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
@@ -928,19 +933,15 @@ __attribute__((noinline)) void FinishGenerator(PyGenObject* gen, _PyInterpreterF
 }
 
 // JitAmSend's ways to resume, in one function for the stand-ins of other types
-// (async_gen_send.cc). JitAmSend keeps its own copy, laid out so that its common case makes no
-// call before the run.
+// (async_gen_send.cc). JitAmSend keeps its own direct path, laid out so that its common case
+// makes no call before the run; the other path is the one all of them share.
 bool ResumeWithoutHook(PyGenObject* gen, PyObject* value, PyObject** result) {
   PyThreadState* ts = CurrentThreadState();
   Runtime& r = TheRuntime();
+  if (!DirectRunFits(r, ts)) return ResumeNotDirect(r, ts, gen, value, result);
   auto* frame = reinterpret_cast<_PyInterpreterFrame*>(gen->gi_iframe);
-  if (DirectRunFits(r, ts)) {
-    if (CodeState* st = DirectResumeState(ts, frame)) {
-      *result = ResumeCompiled<true>(r, st, ts, gen, frame, value);
-      return true;
-    }
-  } else if (CodeState* st = RunnableState(r, ts, frame)) {
-    *result = ResumeCompiled<false>(r, st, ts, gen, frame, value);
+  if (CodeState* st = DirectResumeState(ts, frame)) {
+    *result = ResumeCompiled<true>(r, st, ts, gen, frame, value);
     return true;
   }
   if (!QuietResume(r, ts, frame)) return false;

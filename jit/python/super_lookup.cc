@@ -27,15 +27,14 @@ Py_ssize_t FirstSearched(PyTypeObject* type, PyTypeObject* start, PyObject* name
 // super_getattro's search of the MRO's dicts from entry `i`: a new reference to the value, or
 // NULL (an exception set when a lookup raised). With `quiet`, only dicts whose keys are all
 // str are searched, where a lookup runs no Python code: another dict ends the search with
-// NULL and `*stopped` set.
-PyObject* SearchMro(PyObject* mro_in, Py_ssize_t i, PyObject* name, bool quiet, bool* stopped) {
+// NULL, no exception set.
+PyObject* SearchMro(PyObject* mro_in, Py_ssize_t i, PyObject* name, bool quiet) {
   PyObject* mro = Py_NewRef(mro_in);  // a lookup's __eq__ may replace tp_mro
   PyObject* found = nullptr;
   for (const Py_ssize_t n = PyTuple_GET_SIZE(mro); i < n && found == nullptr; i++) {
     auto* dict = reinterpret_cast<PyDictObject*>(
         reinterpret_cast<PyTypeObject*>(PyTuple_GET_ITEM(mro, i))->tp_dict);
     if (quiet && (dict == nullptr || !PyDict_CheckExact(dict) || !DK_IS_UNICODE(dict->ma_keys))) {
-      *stopped = true;
       break;
     }
     found = PyDict_GetItemWithError(reinterpret_cast<PyObject*>(dict), name);
@@ -86,19 +85,15 @@ int LoadSuperMethod(PyObject* self, PyObject* name, PyObject** out) {
   auto* su = reinterpret_cast<SuperObject*>(self);
   const Py_ssize_t i = FirstSearched(su->type, su->obj_type, name);
   if (i < 0) return 0;
-  bool stopped = false;
-  PyObject* found = SearchMro(su->obj_type->tp_mro, i, name, false, &stopped);
+  PyObject* found = SearchMro(su->obj_type->tp_mro, i, name, false);
   if (found == nullptr) return PyErr_Occurred() ? -1 : 0;
   // Instance mode: obj is not the type searched (class-method mode passes no instance).
   PyObject* obj = su->obj == reinterpret_cast<PyObject*>(su->obj_type) ? nullptr : su->obj;
-  if (obj != nullptr && obj != Py_None &&
-      (Py_TYPE(found)->tp_flags & Py_TPFLAGS_METHOD_DESCRIPTOR) != 0) {
-    out[0] = found;
-    out[1] = Py_NewRef(obj);
+  if (QuietPair(found, obj, su->obj_type, out)) {
     TheRuntime().stats.super_methods++;
     return 1;
   }
-  if (descrgetfunc get = Py_TYPE(found)->tp_descr_get) {
+  if (descrgetfunc get = Py_TYPE(found)->tp_descr_get) {  // one that may run code
     PyObject* bound = get(found, obj, reinterpret_cast<PyObject*>(su->obj_type));
     Py_DECREF(found);
     if (bound == nullptr) return -1;
@@ -134,12 +129,8 @@ int64_t QuietSuperPair(PyTypeObject* type, PyObject* first, PyObject* name, PyOb
   }
   const Py_ssize_t i = python::FirstSearched(type, start, name);
   if (i < 0) return -1;
-  bool stopped = false;
-  PyObject* found = python::SearchMro(start->tp_mro, i, name, true, &stopped);
-  if (found == nullptr) {
-    PyErr_Clear();  // not for a dict of str keys; the interpreter looks again
-    return -1;
-  }
+  PyObject* found = python::SearchMro(start->tp_mro, i, name, true);
+  if (found == nullptr) return -1;  // a miss, or a dict not of str keys only: no exception
   if (!python::QuietPair(found, obj, start, out)) {
     Py_DECREF(found);
     return -1;

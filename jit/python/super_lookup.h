@@ -26,10 +26,11 @@ struct WrappedCallable {
 };
 
 // `name` looked up on the exact super object `su` as its tp_getattro (super_getattro) looks
-// it up: in the dicts of the MRO of obj_type after `type`. 1 when found: out is [method, obj]
-// for a method descriptor (a Python function, a C method) of an instance-mode super, which
-// the call then gives obj as its first argument, as it would through the bound method 3.11
-// makes; else [NULL, attribute], the descriptor's __get__ called as super_getattro calls it.
+// it up: in the dicts of the MRO of obj_type after `type`. 1 when found: out is the pair the
+// fused form gives where it can (super_lookup.cc QuietPair: [method, obj] for a method
+// descriptor of an instance-mode super, which the call then gives obj as its first argument,
+// as it would through the bound method 3.11 makes; a classmethod's function with obj_type),
+// else [NULL, attribute], the descriptor's __get__ called as super_getattro calls it.
 // 0, with out untouched, where super_getattro would fall to the super object's own attributes
 // (a name not in those dicts, `__class__`); -1 with an exception set.
 int LoadSuperMethod(PyObject* su, PyObject* name, PyObject** out);
