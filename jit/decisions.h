@@ -32,6 +32,7 @@ namespace a64jit {
   X(HirFuseCompareTruth, "hir.fuse-compare-truth") \
   X(HirLentOperand, "hir.lent-operand") \
   X(HirSuperMethod, "hir.super-method") \
+  X(HirTupleCompare, "hir.tuple-compare") \
   X(HirUnboundCheck, "hir.unbound-check") \
   X(LirConstantOperand, "lir.constant-operand") \
   X(LirFuseCompareBranch, "lir.fuse-compare-branch") \

@@ -166,6 +166,7 @@ class Builder {
   bool KwNames();
   bool Call();
   bool FuseSuperMethod();
+  bool FuseTupleCompare();
   const Instr* SuperGlobalUnderArgs(int argc) const;
   bool BinaryOperands();
   bool IsOp();

@@ -82,6 +82,10 @@ constexpr int kVariadic = -1;
   X(BinaryOp,         kOwned,           false, true,  false, 2,         kPlain,      kNb)      \
   /* %d = %a op %b (imm: Py_LT ... Py_GE) */                                                   \
   X(CompareOp,        kOwned,           false, true,  false, 2,         kPlain,      kCompare) \
+  /* %d = %a op (args[1:]...): BUILD_TUPLE and the COMPARE_OP right after it, fused by the */ \
+  /* builder, so the right tuple is never made; its state is COMPARE_OP's, with the values */   \
+  /* where the tuple would be (imm: Py_LT ... Py_GE) */                                         \
+  X(CompareTupleItems, kOwned,          false, true,  false, kVariadic, kPlain,      kCompare) \
   /* %d = op %a (imm: UnaryKind) */                                                            \
   X(UnaryOp,          kOwned,           false, true,  false, 1,         kPlain,      kUnary)   \
   /* %d = %a[%b] */                                                                            \

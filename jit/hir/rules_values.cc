@@ -273,11 +273,35 @@ bool Builder::StoreSubscr() {
 
 // BUILD_LIST, BUILD_TUPLE, BUILD_MAP, BUILD_STRING, BUILD_SET: consume their operands.
 bool Builder::BuildConsuming() {
+  if (insn_.opcode == BUILD_TUPLE && FuseTupleCompare()) return true;
   const std::vector<int> pre = stack_;
   const int oparg = insn_.oparg;
   const int n = insn_.opcode == BUILD_MAP ? 2 * oparg : oparg;  // BUILD_MAP: key, value pairs
   const int r = Def(RowOp(), Pop(n), oparg);
   ErrorState(Without(pre, n));  // consumed
+  Push(r);
+  return true;
+}
+
+// BUILD_TUPLE n (n >= 1) and the COMPARE_OP right after it, which is no jump target:
+// `(self.a, self.b) == (other.a, other.b)`, as a dataclass's __eq__ and order methods compare.
+// One op compares the left operand with the n values and the right tuple is never made
+// (a64_compare_tuple_items). Its state is COMPARE_OP's, with the n values where the
+// interpreter's stack would hold the tuple: an unwind releases them just the same.
+bool Builder::FuseTupleCompare() {
+  const int n = insn_.oparg;
+  if (n < 1 || StartsBlock(insn_.next)) return false;
+  const Insn compare = Decode(insn_.next);
+  if (compare.opcode != COMPARE_OP || compare.start != insn_.next || compare.oparg < Py_LT ||
+      compare.oparg > Py_GE || !Take(decisions_, Decision::kHirTupleCompare, insn_.unit)) {
+    return false;
+  }
+  const std::vector<int> pre = stack_;
+  std::vector<int> args = Pop(n);
+  args.insert(args.begin(), Pop1());
+  insn_ = compare;  // translated here: the walk goes on after it
+  const int r = Def(Op::kCompareTupleItems, std::move(args), compare.oparg);
+  ErrorState(pre);
   Push(r);
   return true;
 }

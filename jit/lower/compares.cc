@@ -184,4 +184,14 @@ void Lowerer::LowerIsTrue(const Instr& in) {
   cur_ = done;
 }
 
+// A tuple display compared (the builder's fusion): the left operand, the display's values
+// spilled in a row, one call.
+void Lowerer::LowerCompareTupleItems(const Instr& in) {
+  const std::vector<int> items(in.args.begin() + 1, in.args.end());
+  const int p = Spill(items);
+  CallChecked(in, Helper::a64_compare_tuple_items,
+              {V(LirReg(in.args[0])), V(p), Operand::Imm(static_cast<int64_t>(items.size())),
+               Operand::Imm(in.imm)});
+}
+
 }  // namespace a64jit::lower::internal

@@ -217,6 +217,10 @@ void Lowerer::Rule<Op::kBinaryOp>(const Instr& in) {
   LowerObjectProtocol(in);
 }
 template <>
+void Lowerer::Rule<Op::kCompareTupleItems>(const Instr& in) {
+  LowerCompareTupleItems(in);
+}
+template <>
 void Lowerer::Rule<Op::kCompareOp>(const Instr& in) {
   LowerObjectProtocol(in);
 }

@@ -606,6 +606,7 @@ class Lowerer {
   void EmitCompareForm(const Instr& in, const CompareForms& forms, int c, int slow, int done);
   void LowerCompareBool(const Instr& in);
   void LowerCompareOp(const Instr& in);
+  void LowerCompareTupleItems(const Instr& in);
   void StrEquality(const Instr& in, int c, int slow, int done);
   void StrOrderAgainstChar(const Instr& in, const Cond* conds, int c, int slow, int done);
   void LowerIsTrue(const Instr& in);

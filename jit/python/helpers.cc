@@ -17,7 +17,6 @@
 #include "jit/python/interp_state.h"
 #include "jit/python/jit.h"
 #include "jit/python/method_trampolines.h"
-#include "jit/python/number_values.h"
 #include "jit/python/site_entry.h"
 #include "jit/python/super_lookup.h"
 #include "jit/python/type_memo.h"
@@ -867,59 +866,11 @@ int a64_list_extend(PyObject* list, PyObject* iterable) {
   return 0;
 }
 
-namespace {
-// a op b for two doubles (Py_LT ... Py_GE), as float_richcompare decides it; nan compares
-// false but for !=.
-int CompareDoubles(double a, double b, int64_t op) {
-  switch (op) {
-    case Py_LT:
-      return a < b;
-    case Py_LE:
-      return a <= b;
-    case Py_EQ:
-      return a == b;
-    case Py_NE:
-      return a != b;
-    case Py_GT:
-      return a > b;
-    default:
-      return a >= b;
-  }
-}
-}  // namespace
-
 PyObject* a64_int_of(PyThreadState* ts, PyObject* x) {
   if (!python::EnterRecursiveCall(ts, " while calling a Python object")) return nullptr;
   PyObject* res = PyNumber_Long(x);
   ts->recursion_remaining++;
   return res;
-}
-
-// COMPARE_OP feeding a branch: the truth of the comparison, -1 on error. Two numbers that are
-// exact floats or exact ints of one digit (number_values.h; 3.11's COMPARE_OP_FLOAT_JUMP and
-// COMPARE_OP_INT_JUMP, and a float against such an int, which float_richcompare compares as
-// doubles too: an infinity or NaN against any int as against 0.0, which gives the same), and
-// two exact strs compared for (in)equality, are decided here without a bool object (3.11's
-// COMPARE_OP_STR_JUMP).
-int a64_compare_bool(PyObject* a, PyObject* b, int64_t op) {
-  if (python::Numbers n; python::AsNumbers(a, b, &n)) return CompareDoubles(n.a, n.b, op);
-  if ((op == Py_EQ || op == Py_NE) && PyUnicode_CheckExact(a) && PyUnicode_CheckExact(b)) {
-    return _PyUnicode_Equal(a, b) == (op == Py_EQ);
-  }
-  PyObject* r = PyObject_RichCompare(a, b, static_cast<int>(op));
-  if (r == nullptr) return -1;
-  const int t = r == Py_True ? 1 : r == Py_False ? 0 : PyObject_IsTrue(r);
-  Py_DECREF(r);
-  return t;
-}
-
-// COMPARE_OP kept as a value: the same numbers as a64_compare_bool give True or False
-// without PyObject_RichCompare, everything else goes to it.
-PyObject* a64_compare_value(PyObject* a, PyObject* b, int64_t op) {
-  if (python::Numbers n; python::AsNumbers(a, b, &n)) {
-    return Py_NewRef(CompareDoubles(n.a, n.b, op) ? Py_True : Py_False);
-  }
-  return PyObject_RichCompare(a, b, static_cast<int>(op));
 }
 
 // FOR_ITER: the next value, NULL when exhausted (StopIteration cleared), 1 on error.

@@ -1,7 +1,8 @@
 // a64_binary_object, declared in jit/runtime/helpers.h: BINARY_OP's generic path at a site
 // whose operands are not expected to be numbers, with a shorter way for the case
 // operator-overloading classes make common, both operands of one class that defines the
-// operator in Python (`Vec.__add__`).
+// operator in Python (`Vec.__add__`). And the same for COMPARE_OP (python_compare.h): two
+// instances of one class whose MRO defines the comparison in Python (a dataclass's __eq__).
 //
 // For that case 3.11 runs PyNumber_Add, binary_op1, the class's slot_nb_add (the slot a class
 // gets when its MRO defines __add__ in Python), a method-cache lookup of "__add__" and a
@@ -35,6 +36,7 @@
 
 #include "jit/python/interp_state.h"
 #include "jit/python/jit.h"
+#include "jit/python/python_compare.h"
 #include "jit/python/runtime_state.h"
 #include "jit/python/type_memo.h"
 #include "jit/runtime/helpers.h"
@@ -121,6 +123,7 @@ binaryfunc SlotOf(const PyNumberMethods* m, int nb) {
 // generic slot function. Empty (all NULL) if the class could not be made.
 struct PythonSlots {
   binaryfunc plain[NB_INPLACE_ADD] = {};
+  richcmpfunc richcompare = nullptr;  // slot_tp_richcompare, for any of __lt__ ... __ge__
 };
 
 PythonSlots LearnPythonSlots() {
@@ -133,6 +136,7 @@ PythonSlots LearnPythonSlots() {
     if (kOperators[nb].dunder == nullptr) continue;
     filled = PyDict_SetItemString(dict, kOperators[nb].dunder, any_function) == 0;
   }
+  filled = filled && PyDict_SetItemString(dict, "__eq__", any_function) == 0;
   PyObject* probe = filled ? PyObject_CallFunction(reinterpret_cast<PyObject*>(&PyType_Type),
                                                    "s()O", "a64jit_operator_probe", dict)
                            : nullptr;
@@ -141,6 +145,8 @@ PythonSlots LearnPythonSlots() {
     for (int nb = 0; m != nullptr && nb < NB_INPLACE_ADD; nb++) {
       if (kOperators[nb].dunder != nullptr) slots.plain[nb] = SlotOf(m, nb);
     }
+    slots.richcompare = reinterpret_cast<PyTypeObject*>(probe)->tp_richcompare;
+    python::g_python_richcompare = slots.richcompare;
   }
   if (PyErr_Occurred()) PyErr_Clear();
   Py_XDECREF(probe);
@@ -286,4 +292,84 @@ PyObject* a64_binary_object(PyObject* a, PyObject* b, int64_t nb) {
   return result != nullptr ? OperatorResult(result, a, b, static_cast<int>(nb)) : nullptr;
 }
 
+namespace {
+
+// ---- Comparisons (python_compare.h) ----
+
+// 3.11's name_op and _Py_SwappedOp, indexed by Py_LT ... Py_GE.
+const char* const kComparisonDunders[] = {"__lt__", "__le__", "__eq__",
+                                          "__ne__", "__gt__", "__ge__"};
+const char* const kComparisonSpellings[] = {"<", "<=", "==", "!=", ">", ">="};
+constexpr int kSwappedComparison[] = {Py_GT, Py_GE, Py_EQ, Py_NE, Py_LT, Py_LE};
+
+// The Python function slot_tp_richcompare would call for op on an instance of `type`,
+// borrowed from the MRO; nullptr when the class's slot is another or the name is not a function.
+PyObject* ComparisonFunction(PyTypeObject* type, int op) {
+  const richcmpfunc python_slot = Slots().richcompare;
+  if (python_slot == nullptr || type->tp_richcompare != python_slot) return nullptr;
+  static PyObject* names[Py_GE + 1] = {};  // interned once and kept, as CallReflected's
+  PyObject*& name = names[op];
+  if (name == nullptr) name = PyUnicode_InternFromString(kComparisonDunders[op]);
+  PyObject* function = name != nullptr ? _PyType_Lookup(type, name) : nullptr;
+  if (PyErr_Occurred()) PyErr_Clear();
+  return function != nullptr && PyFunction_Check(function) ? function : nullptr;
+}
+
+// ComparisonFunction's answers, nullptr included: a class that defines __eq__ alone has the
+// Python slot, and `<` finds object's __lt__ there, a slot wrapper.
+python::TypeMemo<PyObject*> g_comparisons;
+
+__attribute__((noinline)) PyObject* FillComparisonMemo(PyTypeObject* type, int op) {
+  PyObject* function = ComparisonFunction(type, op);
+  g_comparisons.Put(type, op, function);
+  return function;
+}
+
+// What do_richcompare does once the left operand's method returned NotImplemented: the right
+// operand's slot with the op swapped (read again: the method may have changed either), then
+// identity for == and !=, TypeError for the orders.
+PyObject* CompareAfterNotImplemented(PyObject* a, PyObject* b, int op) {
+  if (richcmpfunc slot = Py_TYPE(b)->tp_richcompare; slot != nullptr) {
+    PyObject* result = slot(b, a, kSwappedComparison[op]);
+    if (result != Py_NotImplemented) return result;
+    Py_DECREF(result);
+  }
+  if (op == Py_EQ || op == Py_NE) return Py_NewRef((a == b) == (op == Py_EQ) ? Py_True : Py_False);
+  PyErr_Format(PyExc_TypeError, "'%s' not supported between instances of '%.100s' and '%.100s'",
+               kComparisonSpellings[op], Py_TYPE(a)->tp_name, Py_TYPE(b)->tp_name);
+  return nullptr;
+}
+
+}  // namespace
+
 }  // namespace a64jit::runtime
+
+namespace a64jit::python {
+
+richcmpfunc g_python_richcompare = nullptr;
+
+bool ComparePythonDefinedSlow(PyObject* a, PyObject* b, int op, PyObject** result) {
+  if (op < Py_LT || op > Py_GE) return false;
+  PyTypeObject* type = Py_TYPE(a);
+  PyObject* const* memo = runtime::g_comparisons.Find(type, op);
+  PyObject* function = memo != nullptr ? *memo : runtime::FillComparisonMemo(type, op);
+  if (function == nullptr) return false;
+  TheRuntime().stats.comparison_calls++;
+  PyThreadState* ts = CurrentThreadState();
+  if (!EnterRecursiveCall(ts, " in comparison")) {  // PyObject_RichCompare's level
+    *result = nullptr;
+    return true;
+  }
+  Py_INCREF(function);  // as lookup_maybe_method's reference: the method may replace itself
+  PyObject* r = CallFunctionWithFirst(ts, function, a, &b, 1);
+  Py_DECREF(function);
+  if (r == Py_NotImplemented) {
+    Py_DECREF(r);
+    r = runtime::CompareAfterNotImplemented(a, b, op);
+  }
+  ts->recursion_remaining++;
+  *result = r;
+  return true;
+}
+
+}  // namespace a64jit::python

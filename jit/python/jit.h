@@ -164,6 +164,9 @@ struct Stats {
   // Binary operators whose class's Python method compiled code called straight
   // (a64_binary_object), without PyNumber_* and the class's slot.
   int64_t operator_calls = 0;
+  // The same for comparisons of two instances of one class (python_compare.h), without
+  // PyObject_RichCompare and the class's slot.
+  int64_t comparison_calls = 0;
   // Instances of a user class made by the call stub with its compiled __init__ entered as any
   // compiled callee is (a64_init_enter).
   int64_t init_entries = 0;

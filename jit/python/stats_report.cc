@@ -183,7 +183,8 @@ std::string StatsSummary() {
     << " of them by the send stub), deopts " << s.deopts << " (" << s.cold_path_exits
     << " at cold paths)"
     << "\na64jit: binary operators called straight to their class's Python method "
-    << s.operator_calls << ", instances made with their compiled __init__ entered by the stub "
+    << s.operator_calls << ", comparisons " << s.comparison_calls
+    << ", instances made with their compiled __init__ entered by the stub "
     << s.init_entries << ", strs appended to in place " << s.str_appends_in_place
     << ", async generator values given back without a StopIteration " << s.async_gen_values
     << ", super() methods called without a bound method " << s.super_methods
@@ -236,6 +237,7 @@ std::string StatsJson() {
                               {"resumed_entries", s.resumed_entries},
                               {"stub_resumes", s.stub_resumes},
                               {"operator_calls", s.operator_calls},
+                              {"comparison_calls", s.comparison_calls},
                               {"init_entries", s.init_entries},
                               {"str_appends_in_place", s.str_appends_in_place},
                               {"deopts", s.deopts},

@@ -46,6 +46,7 @@ struct _PyInterpreterFrame;
   X(a64_load_method_super_of,       kNone, kOwn)        \
   X(a64_compare_bool,               kNone, kNegative)   \
   X(a64_compare_value,              kNone, kNull)       \
+  X(a64_compare_tuple_items,        kNone, kNull)       \
   X(a64_int_of,                     kNone, kNull)       \
   X(a64_call,                       kAll,  kNull)       \
   X(a64_call_enter,                 kAll,  kOwn)        \
@@ -246,6 +247,9 @@ int64_t a64_load_method_super_of(PyObject* super_global, PyObject* cls, PyObject
 int a64_compare_bool(PyObject* a, PyObject* b, int64_t op);
 // a op b as PyObject_RichCompare gives it, shorter for two numbers a64_compare_bool decides.
 PyObject* a64_compare_value(PyObject* a, PyObject* b, int64_t op);
+// a op (items[0], ..., items[n - 1]) as PyObject_RichCompare gives it, with no tuple made for
+// an exact tuple `a` (hir CompareTupleItems).
+PyObject* a64_compare_tuple_items(PyObject* a, PyObject** items, int64_t n, int64_t op);
 // int(x), one positional argument: what int's tp_new does with it (PyNumber_Long), inside
 // the recursion check that calling a type makes (_PyObject_MakeTpCall), so that compiled code
 // and the interpreter fail alike at the recursion limit.
