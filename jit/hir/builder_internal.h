@@ -167,7 +167,8 @@ class Builder {
   bool Call();
   bool FuseSuperMethod();
   bool FuseTupleCompare();
-  const Instr* SuperGlobalUnderArgs(int argc) const;
+  bool FuseIsInstanceOfDisplay();
+  const Instr* GlobalUnderArgs(int argc, const char* name) const;
   bool BinaryOperands();
   bool IsOp();
   bool ContainsOp();

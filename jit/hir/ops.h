@@ -86,6 +86,10 @@ constexpr int kVariadic = -1;
   /* builder, so the right tuple is never made; its state is COMPARE_OP's, with the values */   \
   /* where the tuple would be (imm: Py_LT ... Py_GE) */                                         \
   X(CompareTupleItems, kOwned,          false, true,  false, kVariadic, kPlain,      kCompare) \
+  /* %d = %a(%b, (args[2:]...)) for `isinstance(x, (A, B))`: BUILD_TUPLE, PRECALL 2 and */     \
+  /* CALL 2 of the global `isinstance`, fused by the builder; the builtin makes no tuple, */    \
+  /* another callable gets it made. Its state: an error at the CALL, BUILD_TUPLE's stack */      \
+  X(IsInstanceOfItems, kOwned,          false, true,  false, kVariadic, kPlain,      kNone)    \
   /* %d = op %a (imm: UnaryKind) */                                                            \
   X(UnaryOp,          kOwned,           false, true,  false, 1,         kPlain,      kUnary)   \
   /* %d = %a[%b] */                                                                            \

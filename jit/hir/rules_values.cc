@@ -136,9 +136,9 @@ bool Builder::Call() {
   return true;
 }
 
-// The LoadGlobal of `super` (with the NULL under it) that made the stack values under this
-// CALL's `argc` arguments, in this block, or nullptr.
-const Instr* Builder::SuperGlobalUnderArgs(int argc) const {
+// The LoadGlobal of `name` (with the NULL under it) that made the stack values under the top
+// `argc` ones (a CALL's arguments), in this block, or nullptr.
+const Instr* Builder::GlobalUnderArgs(int argc, const char* name) const {
   const std::vector<Instr>& instrs = f_.blocks[static_cast<size_t>(cur_)].instrs;
   const size_t depth = stack_.size();
   if (depth < static_cast<size_t>(argc) + 2) return nullptr;
@@ -149,8 +149,8 @@ const Instr* Builder::SuperGlobalUnderArgs(int argc) const {
     if (global.dst != super_reg) continue;
     const Instr& null = instrs[i - 1];
     if (global.op != Op::kLoadGlobal || null.op != Op::kLoadNull || null.dst != null_reg) break;
-    const auto name = static_cast<size_t>(global.imm);
-    return name < code_.names.size() && code_.names[name] == "super" ? &global : nullptr;
+    const auto index = static_cast<size_t>(global.imm);
+    return index < code_.names.size() && code_.names[index] == name ? &global : nullptr;
   }
   return nullptr;
 }
@@ -170,7 +170,7 @@ bool Builder::FuseSuperMethod() {
       StartsBlock(insn_.next)) {
     return false;
   }
-  const Instr* global = SuperGlobalUnderArgs(argc);
+  const Instr* global = GlobalUnderArgs(argc, "super");
   if (global == nullptr) return false;
   const Insn load_method = Decode(insn_.next);
   if (load_method.opcode != LOAD_METHOD || load_method.start != insn_.next ||
@@ -273,7 +273,9 @@ bool Builder::StoreSubscr() {
 
 // BUILD_LIST, BUILD_TUPLE, BUILD_MAP, BUILD_STRING, BUILD_SET: consume their operands.
 bool Builder::BuildConsuming() {
-  if (insn_.opcode == BUILD_TUPLE && FuseTupleCompare()) return true;
+  if (insn_.opcode == BUILD_TUPLE && (FuseTupleCompare() || FuseIsInstanceOfDisplay())) {
+    return true;
+  }
   const std::vector<int> pre = stack_;
   const int oparg = insn_.oparg;
   const int n = insn_.opcode == BUILD_MAP ? 2 * oparg : oparg;  // BUILD_MAP: key, value pairs
@@ -303,6 +305,41 @@ bool Builder::FuseTupleCompare() {
   const int r = Def(Op::kCompareTupleItems, std::move(args), compare.oparg);
   ErrorState(pre);
   Push(r);
+  return true;
+}
+
+// `isinstance(x, (A, B))`: LOAD_GLOBAL isinstance (with NULL), x, the n values, then
+// BUILD_TUPLE n, PRECALL 2 and CALL 2, neither a jump target. One op takes the callable, x and
+// the values, and the tuple is never made (a64_isinstance_items: for the builtin, what
+// PyObject_IsInstance does with a tuple; another callable gets the tuple made). Its state is
+// an error at the CALL with the stack the BUILD_TUPLE found (the values where the interpreter's
+// would hold the tuple, and the operands a failed CALL would have consumed): an unwind
+// releases them all the same.
+bool Builder::FuseIsInstanceOfDisplay() {
+  const int n = insn_.oparg;
+  if (n < 1 || StartsBlock(insn_.next)) return false;
+  const Insn precall = Decode(insn_.next);
+  if (precall.opcode != PRECALL || precall.oparg != 2 || precall.start != insn_.next ||
+      StartsBlock(precall.next)) {
+    return false;
+  }
+  const Insn call = Decode(precall.next);
+  if (call.opcode != CALL || call.oparg != 2 || call.start != precall.next ||
+      GlobalUnderArgs(n + 1, "isinstance") == nullptr ||
+      !Take(decisions_, Decision::kHirIsInstanceTuple, insn_.unit)) {
+    return false;
+  }
+  const std::vector<int> pre = stack_;
+  std::vector<int> args = Pop(n);
+  const int x = Pop1();
+  const int callable = Pop1();
+  Pop1();  // NULL
+  args.insert(args.begin(), {callable, x});
+  insn_ = call;  // translated here: the walk goes on after it
+  const int r = Def(Op::kIsInstanceOfItems, std::move(args));
+  ErrorState(pre);  // an unwind releases them, as it would the CALL's own
+  Push(r);
+  CheckTracingAfterCall();
   return true;
 }
 

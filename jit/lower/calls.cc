@@ -540,4 +540,16 @@ int Lowerer::CallThrough(int target, lir::Operands args) {
   return Emit(std::move(in)).dst;
 }
 
+// `isinstance(x, (A, B))` (the builder's fusion): one call with the callable, x, the builtin
+// expected and the display's values spilled in a row. The frame's line is set first: an
+// __instancecheck__ or a __class__ property may run Python code.
+void Lowerer::LowerIsInstanceOfItems(const Instr& in) {
+  const std::vector<int> items(in.args.begin() + 2, in.args.end());
+  const int p = Spill(items);
+  SetPrevInstr(in.bc);
+  CallChecked(in, Helper::a64_isinstance_items,
+              {V(LirReg(in.args[0])), V(LirReg(in.args[1])), Imm(rt_.builtin_isinstance), V(p),
+               Operand::Imm(static_cast<int64_t>(items.size()))});
+}
+
 }  // namespace a64jit::lower::internal

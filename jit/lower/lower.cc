@@ -221,6 +221,10 @@ void Lowerer::Rule<Op::kCompareTupleItems>(const Instr& in) {
   LowerCompareTupleItems(in);
 }
 template <>
+void Lowerer::Rule<Op::kIsInstanceOfItems>(const Instr& in) {
+  LowerIsInstanceOfItems(in);
+}
+template <>
 void Lowerer::Rule<Op::kCompareOp>(const Instr& in) {
   LowerObjectProtocol(in);
 }

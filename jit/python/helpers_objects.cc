@@ -423,6 +423,32 @@ int a64_isinstance(PyObject* x, PyObject* cls) {
   return found < 0 ? found : kIsInstanceRanCode + found;
 }
 
+// For the builtin: PyObject_IsInstance of a tuple (object_recursive_isinstance) first tests
+// type(x) is the tuple, never true, then takes one recursion level " in __instancecheck__"
+// and asks each item in turn, stopping at the first that answers 1 or fails.
+PyObject* a64_isinstance_items(PyObject* callable, PyObject* x, PyObject* expected,
+                               PyObject** items, int64_t n) {
+  if (callable != expected) {
+    PyObject* tuple = PyTuple_New(n);
+    if (tuple == nullptr) return nullptr;
+    for (int64_t i = 0; i < n; i++) PyTuple_SET_ITEM(tuple, i, Py_NewRef(items[i]));
+    PyObject* args[2] = {x, tuple};
+    PyThreadState* ts = CurrentThreadState();
+    PyObject* result = PyObject_Vectorcall(callable, args, 2, nullptr);
+    if (!PyFunction_Check(callable)) result = EvalBreakerAfterCall(ts, result);
+    Py_DECREF(tuple);
+    return result;
+  }
+  PyThreadState* ts = CurrentThreadState();
+  if (!python::EnterRecursiveCall(ts, " in __instancecheck__")) return nullptr;
+  int found = 0;  // a64_isinstance's answer: 1 or 0 in its low bit, or -1
+  for (int64_t i = 0; i < n && found >= 0 && (found & 1) == 0; i++) {
+    found = a64_isinstance(x, items[i]);
+  }
+  ts->recursion_remaining++;
+  return found < 0 ? nullptr : Py_NewRef((found & 1) != 0 ? Py_True : Py_False);
+}
+
 namespace {
 static_assert(PYLONG_BITS_IN_DIGIT == 30, "one digit holds |v| < 2**30");
 // _Py_tracemalloc_config.tracing (interp_state.h: its header is internal).

@@ -109,6 +109,7 @@ struct _PyInterpreterFrame;
   X(a64_release_by_stub,            kAll,  kCannotFail) \
   X(a64_binary_op_by_stub,          kSome, kOwn)        \
   X(a64_isinstance,                 kNone, kNegative)   \
+  X(a64_isinstance_items,           kNone, kNull)       \
   X(a64_match_keys,                 kNone, kNull)       \
   X(a64_match_class,                kNone, kNull)       \
   X(a64_load_build_class,           kNone, kNull)       \
@@ -420,6 +421,11 @@ uint64_t a64_binary_op_by_stub(const uint64_t* regs, uint64_t at);
 // that nothing in x's __dict__ can hide.
 constexpr int kIsInstanceRanCode = 2;
 int a64_isinstance(PyObject* x, PyObject* cls);
+// callable(x, (items[0], ..., items[n - 1])) for hir IsInstanceOfItems: for `callable` the
+// builtin isinstance (`expected`), what PyObject_IsInstance does with that tuple, made of
+// a64_isinstance over the items without the tuple; for anything else a call with the tuple made.
+PyObject* a64_isinstance_items(PyObject* callable, PyObject* x, PyObject* expected,
+                               PyObject** items, int64_t n);
 // MATCH_KEYS: a tuple of the values, or None when a key is missing.
 PyObject* a64_match_keys(PyObject* subject, PyObject* keys);
 // MATCH_CLASS: a tuple of the matched attributes, or None (a new reference) on no match.
