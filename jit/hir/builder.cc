@@ -234,6 +234,14 @@ bool Builder::StartsBlock(int unit) const {
          starts_[static_cast<size_t>(unit)];
 }
 
+// Whether the instruction right after `from` is `opcode`, with no EXTENDED_ARG before it and
+// no jump landing on it (*next: it, decoded), as a rule that translates the two as one needs.
+bool Builder::FollowedBy(const Insn& from, int opcode, Insn* next) const {
+  if (StartsBlock(from.next)) return false;
+  *next = Decode(from.next);
+  return next->opcode == opcode && next->start == from.next;
+}
+
 // Pass 1: the instructions reachable along normal control flow, and where blocks start.
 void Builder::FindBlocks() {
   const size_t units = code_.code.size() + 1;

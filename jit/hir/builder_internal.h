@@ -113,6 +113,7 @@ class Builder {
   Insn Decode(int unit) const;
   void MarkStart(int unit);  // FindBlocks: a block starts at `unit`
   bool StartsBlock(int unit) const;
+  bool FollowedBy(const Insn& from, int opcode, Insn* next) const;
   void FindBlocks();
   int BlockAt(int unit, int depth);
   int DropThenGoto(int depth, int index, int count, int unit);

@@ -166,14 +166,12 @@ const Instr* Builder::GlobalUnderArgs(int argc, const char* name) const {
 // LOAD_METHOD as stock does.
 bool Builder::FuseSuperMethod() {
   const int argc = insn_.oparg;
-  if ((argc != 0 && argc != 2) || (argc == 0 && code_.super_class_slot < 0) || kwnames_ >= 0 ||
-      StartsBlock(insn_.next)) {
+  if ((argc != 0 && argc != 2) || (argc == 0 && code_.super_class_slot < 0) || kwnames_ >= 0) {
     return false;
   }
   const Instr* global = GlobalUnderArgs(argc, "super");
-  if (global == nullptr) return false;
-  const Insn load_method = Decode(insn_.next);
-  if (load_method.opcode != LOAD_METHOD || load_method.start != insn_.next ||
+  Insn load_method;
+  if (global == nullptr || !FollowedBy(insn_, LOAD_METHOD, &load_method) ||
       !Take(decisions_, Decision::kHirSuperMethod, insn_.unit)) {
     return false;
   }
@@ -292,9 +290,8 @@ bool Builder::BuildConsuming() {
 // interpreter's stack would hold the tuple: an unwind releases them just the same.
 bool Builder::FuseTupleCompare() {
   const int n = insn_.oparg;
-  if (n < 1 || StartsBlock(insn_.next)) return false;
-  const Insn compare = Decode(insn_.next);
-  if (compare.opcode != COMPARE_OP || compare.start != insn_.next || compare.oparg < Py_LT ||
+  Insn compare;
+  if (n < 1 || !FollowedBy(insn_, COMPARE_OP, &compare) || compare.oparg < Py_LT ||
       compare.oparg > Py_GE || !Take(decisions_, Decision::kHirTupleCompare, insn_.unit)) {
     return false;
   }
@@ -317,14 +314,9 @@ bool Builder::FuseTupleCompare() {
 // releases them all the same.
 bool Builder::FuseIsInstanceOfDisplay() {
   const int n = insn_.oparg;
-  if (n < 1 || StartsBlock(insn_.next)) return false;
-  const Insn precall = Decode(insn_.next);
-  if (precall.opcode != PRECALL || precall.oparg != 2 || precall.start != insn_.next ||
-      StartsBlock(precall.next)) {
-    return false;
-  }
-  const Insn call = Decode(precall.next);
-  if (call.opcode != CALL || call.oparg != 2 || call.start != precall.next ||
+  Insn precall, call;
+  if (n < 1 || !FollowedBy(insn_, PRECALL, &precall) || precall.oparg != 2 ||
+      !FollowedBy(precall, CALL, &call) || call.oparg != 2 ||
       GlobalUnderArgs(n + 1, "isinstance") == nullptr ||
       !Take(decisions_, Decision::kHirIsInstanceTuple, insn_.unit)) {
     return false;

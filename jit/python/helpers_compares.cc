@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "jit/python/arguments.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/jit.h"
 #include "jit/python/number_values.h"
@@ -13,9 +14,10 @@
 namespace a64jit::runtime {
 
 namespace {
-// a op b for two doubles (Py_LT ... Py_GE), as float_richcompare decides it; nan compares
-// false but for !=.
-int CompareDoubles(double a, double b, int64_t op) {
+// a op b (Py_LT ... Py_GE) for two doubles, as float_richcompare decides it (nan compares
+// false but for !=), or two lengths, as tuplerichcompare's Py_RETURN_RICHCOMPARE does.
+template <typename T>
+int CompareValues(T a, T b, int64_t op) {
   switch (op) {
     case Py_LT:
       return a < b;
@@ -41,7 +43,7 @@ int CompareDoubles(double a, double b, int64_t op) {
 // COMPARE_OP_STR_JUMP). Two instances of one class that compares in Python call its method
 // directly (python_compare.h).
 int a64_compare_bool(PyObject* a, PyObject* b, int64_t op) {
-  if (python::Numbers n; python::AsNumbers(a, b, &n)) return CompareDoubles(n.a, n.b, op);
+  if (python::Numbers n; python::AsNumbers(a, b, &n)) return CompareValues(n.a, n.b, op);
   if ((op == Py_EQ || op == Py_NE) && PyUnicode_CheckExact(a) && PyUnicode_CheckExact(b)) {
     return _PyUnicode_Equal(a, b) == (op == Py_EQ);
   }
@@ -60,7 +62,7 @@ int a64_compare_bool(PyObject* a, PyObject* b, int64_t op) {
 // everything else goes to it.
 PyObject* a64_compare_value(PyObject* a, PyObject* b, int64_t op) {
   if (python::Numbers n; python::AsNumbers(a, b, &n)) {
-    return Py_NewRef(CompareDoubles(n.a, n.b, op) ? Py_True : Py_False);
+    return Py_NewRef(CompareValues(n.a, n.b, op) ? Py_True : Py_False);
   }
   if (PyObject * r; python::ComparePythonDefined(a, b, op, &r)) return r;
   return PyObject_RichCompare(a, b, static_cast<int>(op));
@@ -74,10 +76,7 @@ PyObject* a64_compare_value(PyObject* a, PyObject* b, int64_t op) {
 // compares with the tuple made.
 PyObject* a64_compare_tuple_items(PyObject* a, PyObject** items, int64_t n, int64_t op) {
   if (!PyTuple_CheckExact(a)) {
-    PyObject* tuple = PyTuple_New(n);
-    for (int64_t i = 0; tuple != nullptr && i < n; i++) {
-      PyTuple_SET_ITEM(tuple, i, Py_NewRef(items[i]));
-    }
+    PyObject* tuple = python::ArgumentTuple(items, n);
     PyObject* r = tuple != nullptr ? PyObject_RichCompare(a, tuple, static_cast<int>(op)) : nullptr;
     Py_XDECREF(tuple);
     return r;
@@ -95,10 +94,8 @@ PyObject* a64_compare_tuple_items(PyObject* a, PyObject** items, int64_t n, int6
     if (equal == 0) break;
   }
   PyObject* r;
-  if (i >= length || i >= n) {  // the lengths decide (exact as doubles)
-    r = Py_NewRef(CompareDoubles(static_cast<double>(length), static_cast<double>(n), op)
-                      ? Py_True
-                      : Py_False);
+  if (i >= length || i >= n) {  // the lengths decide
+    r = Py_NewRef(CompareValues<Py_ssize_t>(length, n, op) ? Py_True : Py_False);
   } else if (op == Py_EQ || op == Py_NE) {
     r = Py_NewRef(op == Py_EQ ? Py_False : Py_True);
   } else {

@@ -123,7 +123,6 @@ binaryfunc SlotOf(const PyNumberMethods* m, int nb) {
 // generic slot function. Empty (all NULL) if the class could not be made.
 struct PythonSlots {
   binaryfunc plain[NB_INPLACE_ADD] = {};
-  richcmpfunc richcompare = nullptr;  // slot_tp_richcompare, for any of __lt__ ... __ge__
 };
 
 PythonSlots LearnPythonSlots() {
@@ -145,8 +144,8 @@ PythonSlots LearnPythonSlots() {
     for (int nb = 0; m != nullptr && nb < NB_INPLACE_ADD; nb++) {
       if (kOperators[nb].dunder != nullptr) slots.plain[nb] = SlotOf(m, nb);
     }
-    slots.richcompare = reinterpret_cast<PyTypeObject*>(probe)->tp_richcompare;
-    python::g_python_richcompare = slots.richcompare;
+    // slot_tp_richcompare, for any of __lt__ ... __ge__: kept where the inline test reads it
+    python::g_python_richcompare = reinterpret_cast<PyTypeObject*>(probe)->tp_richcompare;
   }
   if (PyErr_Occurred()) PyErr_Clear();
   Py_XDECREF(probe);
@@ -305,7 +304,8 @@ constexpr int kSwappedComparison[] = {Py_GT, Py_GE, Py_EQ, Py_NE, Py_LT, Py_LE};
 // The Python function slot_tp_richcompare would call for op on an instance of `type`,
 // borrowed from the MRO; nullptr when the class's slot is another or the name is not a function.
 PyObject* ComparisonFunction(PyTypeObject* type, int op) {
-  const richcmpfunc python_slot = Slots().richcompare;
+  Slots();  // learns g_python_richcompare on first use
+  const richcmpfunc python_slot = python::g_python_richcompare;
   if (python_slot == nullptr || type->tp_richcompare != python_slot) return nullptr;
   static PyObject* names[Py_GE + 1] = {};  // interned once and kept, as CallReflected's
   PyObject*& name = names[op];

@@ -12,6 +12,7 @@
 
 #include "jit/codegen/into_local_stub.h"
 #include "jit/codegen/release_stubs.h"
+#include "jit/python/arguments.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/plain_bound.h"
 #include "jit/python/runtime_state.h"
@@ -429,9 +430,8 @@ int a64_isinstance(PyObject* x, PyObject* cls) {
 PyObject* a64_isinstance_items(PyObject* callable, PyObject* x, PyObject* expected,
                                PyObject** items, int64_t n) {
   if (callable != expected) {
-    PyObject* tuple = PyTuple_New(n);
+    PyObject* tuple = python::ArgumentTuple(items, n);
     if (tuple == nullptr) return nullptr;
-    for (int64_t i = 0; i < n; i++) PyTuple_SET_ITEM(tuple, i, Py_NewRef(items[i]));
     PyObject* args[2] = {x, tuple};
     PyThreadState* ts = CurrentThreadState();
     PyObject* result = PyObject_Vectorcall(callable, args, 2, nullptr);
