@@ -58,12 +58,14 @@ lower::RuntimeAddresses FakeAddressesOfReprs(const hir::CodeInfo& code) {
     const bool is_float = !is_int && !repr.empty() && *end == '\0';
     const bool is_str = repr.size() >= 2 && (repr[0] == '\'' || repr[0] == '"');
     const bool one_char = is_str && repr.size() == 3 && static_cast<unsigned char>(repr[1]) < 128;
+    const bool is_tuple = !repr.empty() && repr[0] == '(';
     rt.consts.push_back(0);
     rt.small_int_consts.push_back(is_int && std::llabs(v) < (1LL << 30) ? std::optional<int64_t>(v)
                                                                         : std::nullopt);
     rt.const_kinds.push_back(is_int     ? Kind::kInt
                              : is_float ? Kind::kFloat
                              : is_str   ? Kind::kStr
+                             : is_tuple ? Kind::kTuple
                                         : Kind::kOther);
     rt.ascii_char_consts.push_back(one_char ? static_cast<int>(repr[1]) : -1);
   }

@@ -44,6 +44,7 @@ namespace a64jit {
   X(LowerBuildTupleInline, "lower.build-tuple-inline") \
   X(LowerCFunctionCall, "lower.c-function-call") \
   X(LowerCompareInline, "lower.compare-inline") \
+  X(LowerContainsConstTuple, "lower.contains-const-tuple") \
   X(LowerFloatBoxInline, "lower.float-box-inline") \
   X(LowerFloatStoreInPlace, "lower.float-store-in-place") \
   X(LowerForIterInline, "lower.for-iter-inline") \

@@ -32,7 +32,8 @@ namespace a64jit::hir {
 
 // What a co_consts item's type is known to be. An operand known not to be an int needs no
 // small-int path (a str compared, `"%d" % n`), one known to be a float no int path.
-enum class ConstKind : uint8_t { kUnknown, kInt, kFloat, kStr, kInternedStr, kOther };
+// A tuple constant is always an exact tuple (the compiler makes co_consts' tuples).
+enum class ConstKind : uint8_t { kUnknown, kInt, kFloat, kStr, kInternedStr, kTuple, kOther };
 
 // What the pass needs from outside the HIR: the constants (co_consts index -> kind, and the
 // value of an exact int of at most one digit) and which forms lowering can emit.

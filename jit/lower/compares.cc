@@ -1,4 +1,4 @@
-// COMPARE_OP and truth tests: int, float and str comparisons inline, IsTrue.
+// COMPARE_OP and truth tests: int, float and str comparisons inline, IsTrue; CONTAINS_OP.
 #include "jit/lower/lowerer.h"
 
 namespace a64jit::lower::internal {
@@ -192,6 +192,16 @@ void Lowerer::LowerCompareTupleItems(const Instr& in) {
   CallChecked(in, Helper::a64_compare_tuple_items,
               {V(LirReg(in.args[0])), V(p), Operand::Imm(static_cast<int64_t>(items.size())),
                Operand::Imm(in.imm)});
+}
+
+// CONTAINS_OP (`x in ("a", "b")`): a constant tuple's members through a64_contains_in_tuple,
+// which compares strs, numbers and None without PyObject_RichCompareBool; any other container
+// through PySequence_Contains, with no test on the way (a dict's or set's lookup is its own).
+void Lowerer::LowerContains(const Instr& in) {
+  const bool members = ConstKindOf(in.args[1]) == ConstKind::kTuple &&
+                       Take(decisions_, Decision::kLowerContainsConstTuple, in.bc);
+  CallInt(in, members ? Helper::a64_contains_in_tuple : Helper::PySequence_Contains,
+          {V(LirReg(in.args[1])), V(LirReg(in.args[0]))}, LirReg(in.dst));
 }
 
 }  // namespace a64jit::lower::internal

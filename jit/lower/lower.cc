@@ -242,7 +242,7 @@ void Lowerer::Rule<Op::kSetItem>(const Instr& in) {
 }
 template <>
 void Lowerer::Rule<Op::kContains>(const Instr& in) {
-  LowerObjectProtocol(in);
+  LowerContains(in);
 }
 template <>
 void Lowerer::Rule<Op::kBuildList>(const Instr& in) {

@@ -607,6 +607,7 @@ class Lowerer {
   void LowerCompareBool(const Instr& in);
   void LowerCompareOp(const Instr& in);
   void LowerCompareTupleItems(const Instr& in);
+  void LowerContains(const Instr& in);
   void LowerIsInstanceOfItems(const Instr& in);
   void StrEquality(const Instr& in, int c, int slow, int done);
   void StrOrderAgainstChar(const Instr& in, const Cond* conds, int c, int slow, int done);

@@ -34,8 +34,6 @@ void Lowerer::LowerObjectProtocol(const Instr& in) {
   } else if (in.op == Op::kSetItem) {
     if (rt_.py_list_type != 0 && Allows(in, Feedback::kListInt)) return LowerListStore(in);
     CallStatus(in, Helper::PyObject_SetItem, {a, V(LirReg(in.args[1])), V(LirReg(in.args[2]))});
-  } else if (in.op == Op::kContains) {
-    CallInt(in, Helper::PySequence_Contains, {V(LirReg(in.args[1])), a}, LirReg(in.dst));
   } else if (in.op == Op::kGetIter) {
     CallChecked(in, Helper::PyObject_GetIter, {a});
   } else {

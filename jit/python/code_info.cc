@@ -172,6 +172,7 @@ lower::RuntimeAddresses::ConstKind KindOf(PyObject* c) {
   if (PyLong_CheckExact(c)) return K::kInt;
   if (PyFloat_CheckExact(c)) return K::kFloat;
   if (PyUnicode_CheckExact(c)) return PyUnicode_CHECK_INTERNED(c) ? K::kInternedStr : K::kStr;
+  if (PyTuple_CheckExact(c)) return K::kTuple;
   return K::kOther;
 }
 }  // namespace

@@ -1,5 +1,5 @@
-// COMPARE_OP's helpers (jit/runtime/helpers.h): a64_compare_bool, a64_compare_value and
-// a64_compare_tuple_items.
+// COMPARE_OP's and CONTAINS_OP's helpers (jit/runtime/helpers.h): a64_compare_bool,
+// a64_compare_value, a64_compare_tuple_items and a64_contains_in_tuple.
 #include <Python.h>
 
 #include <cstdint>
@@ -7,8 +7,10 @@
 #include "jit/python/arguments.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/jit.h"
+#include "jit/python/leaf_equality.h"
 #include "jit/python/number_values.h"
 #include "jit/python/python_compare.h"
+#include "jit/python/runtime_state.h"
 #include "jit/runtime/helpers.h"
 
 namespace a64jit::runtime {
@@ -33,6 +35,82 @@ int CompareValues(T a, T b, int64_t op) {
       return a >= b;
   }
 }
+
+PyObject* CompareItemsInLevel(PyObject* const* a, Py_ssize_t na, PyObject* const* b, Py_ssize_t nb,
+                              int op);
+
+// PyObject_RichCompareBool(v, w, Py_EQ), LeafEqual's way first when `leaf` (a recursion level
+// left), and two exact tuples (`tok in (("op", "+"), ("op", "-"))`) item by item as
+// PyObject_RichCompare compares them; `*decided` counts the pairs LeafEqual decided.
+inline int ItemsEqual(PyObject* v, PyObject* w, bool leaf, int64_t* decided) {
+  if (leaf) {
+    if (const int equal = python::LeafEqual(v, w); equal >= 0) {
+      ++*decided;
+      return equal;
+    }
+    if (PyTuple_CheckExact(v) && PyTuple_CheckExact(w)) {
+      PyObject* r = CompareItemsInLevel(&PyTuple_GET_ITEM(v, 0), PyTuple_GET_SIZE(v),
+                                        &PyTuple_GET_ITEM(w, 0), PyTuple_GET_SIZE(w), Py_EQ);
+      if (r == nullptr) return -1;
+      Py_DECREF(r);  // Py_True or Py_False: == of two tuples gives nothing else
+      return r == Py_True;
+    }
+  }
+  return PyObject_RichCompareBool(v, w, Py_EQ);
+}
+
+// PyObject_RichCompare(v, w, op) for the first pair of items that differ, two exact strs or
+// two numbers of number_values.h compared by their own slots' rules when `leaf`.
+PyObject* OrderItems(PyObject* v, PyObject* w, int op, bool leaf) {
+  if (leaf) {
+    if (python::Numbers n; python::AsNumbers(v, w, &n)) {
+      return Py_NewRef(CompareValues(n.a, n.b, op) ? Py_True : Py_False);
+    }
+    if (PyUnicode_CheckExact(v) && PyUnicode_CheckExact(w)) return PyUnicode_RichCompare(v, w, op);
+  }
+  return PyObject_RichCompare(v, w, op);
+}
+
+// tuplerichcompare(a, b, op) over the items of both, inside the recursion level
+// PyObject_RichCompare takes for it: the first index whose items are not equal
+// (PyObject_RichCompareBool, so identical items are equal); none: the lengths decide; else
+// False for == and True for !=, and the two items compared with op for the orders.
+PyObject* CompareItems(PyThreadState* ts, PyObject* const* a, Py_ssize_t na, PyObject* const* b,
+                       Py_ssize_t nb, int op) {
+  const bool leaf = python::LeafLevelLeft(ts);
+  int64_t decided = 0;
+  Py_ssize_t i = 0;
+  for (; i < na && i < nb; i++) {
+    const int equal = ItemsEqual(a[i], b[i], leaf, &decided);
+    if (equal < 0) return nullptr;
+    if (equal == 0) break;
+  }
+  python::TheRuntime().stats.leaf_equalities += decided;
+  if (i >= na || i >= nb) {
+    return Py_NewRef(CompareValues<Py_ssize_t>(na, nb, op) ? Py_True : Py_False);
+  }
+  if (op == Py_EQ || op == Py_NE) return Py_NewRef(op == Py_EQ ? Py_False : Py_True);
+  return OrderItems(a[i], b[i], op, leaf);
+}
+
+// CompareItems inside the recursion level PyObject_RichCompare takes around tuplerichcompare.
+PyObject* CompareItemsInLevel(PyObject* const* a, Py_ssize_t na, PyObject* const* b, Py_ssize_t nb,
+                              int op) {
+  PyThreadState* ts = CurrentThreadState();
+  if (!python::EnterRecursiveCall(ts, " in comparison")) return nullptr;
+  PyObject* r = CompareItems(ts, a, na, b, nb, op);
+  ts->recursion_remaining++;
+  return r;
+}
+
+// PyObject_RichCompare(a, b, op) for two exact tuples.
+PyObject* CompareTuples(PyObject* a, PyObject* b, int op) {
+  return CompareItemsInLevel(&PyTuple_GET_ITEM(a, 0), PyTuple_GET_SIZE(a), &PyTuple_GET_ITEM(b, 0),
+                             PyTuple_GET_SIZE(b), op);
+}
+
+bool BothTuples(PyObject* a, PyObject* b) { return PyTuple_CheckExact(a) && PyTuple_CheckExact(b); }
+
 }  // namespace
 
 // COMPARE_OP feeding a branch: the truth of the comparison, -1 on error. Two numbers that are
@@ -48,7 +126,9 @@ int a64_compare_bool(PyObject* a, PyObject* b, int64_t op) {
     return _PyUnicode_Equal(a, b) == (op == Py_EQ);
   }
   PyObject* r;
-  if (!python::ComparePythonDefined(a, b, op, &r)) {
+  if (BothTuples(a, b)) {
+    r = CompareTuples(a, b, static_cast<int>(op));
+  } else if (!python::ComparePythonDefined(a, b, op, &r)) {
     r = PyObject_RichCompare(a, b, static_cast<int>(op));
   }
   if (r == nullptr) return -1;
@@ -64,16 +144,14 @@ PyObject* a64_compare_value(PyObject* a, PyObject* b, int64_t op) {
   if (python::Numbers n; python::AsNumbers(a, b, &n)) {
     return Py_NewRef(CompareValues(n.a, n.b, op) ? Py_True : Py_False);
   }
+  if (BothTuples(a, b)) return CompareTuples(a, b, static_cast<int>(op));
   if (PyObject * r; python::ComparePythonDefined(a, b, op, &r)) return r;
   return PyObject_RichCompare(a, b, static_cast<int>(op));
 }
 
 // COMPARE_OP of a tuple display (hir CompareTupleItems). For an exact tuple `a` what
-// PyObject_RichCompare does for two exact tuples: one recursion level around tuplerichcompare,
-// which finds the first index whose items are not equal (PyObject_RichCompareBool, so identical
-// items are equal) and then compares the lengths when there is none, gives False for == and
-// True for != when there is one, and otherwise compares those two items with op. Anything else
-// compares with the tuple made.
+// PyObject_RichCompare does for two exact tuples (CompareItems); anything else compares with
+// the tuple made.
 PyObject* a64_compare_tuple_items(PyObject* a, PyObject** items, int64_t n, int64_t op) {
   if (!PyTuple_CheckExact(a)) {
     PyObject* tuple = python::ArgumentTuple(items, n);
@@ -81,28 +159,23 @@ PyObject* a64_compare_tuple_items(PyObject* a, PyObject** items, int64_t n, int6
     Py_XDECREF(tuple);
     return r;
   }
-  PyThreadState* ts = CurrentThreadState();
-  if (!python::EnterRecursiveCall(ts, " in comparison")) return nullptr;
-  const Py_ssize_t length = PyTuple_GET_SIZE(a);
-  Py_ssize_t i = 0;
-  for (; i < length && i < n; i++) {
-    const int equal = PyObject_RichCompareBool(PyTuple_GET_ITEM(a, i), items[i], Py_EQ);
-    if (equal < 0) {
-      ts->recursion_remaining++;
-      return nullptr;
-    }
-    if (equal == 0) break;
+  return CompareItemsInLevel(&PyTuple_GET_ITEM(a, 0), PyTuple_GET_SIZE(a), items, n,
+                             static_cast<int>(op));
+}
+
+// CONTAINS_OP of a constant tuple: PySequence_Contains(tuple, item) as tuplecontains gives it,
+// PyObject_RichCompareBool(member, item, Py_EQ) in order until one is equal or fails, with
+// LeafEqual's way first.
+int a64_contains_in_tuple(PyObject* tuple, PyObject* item) {
+  if (!PyTuple_CheckExact(tuple)) return PySequence_Contains(tuple, item);  // lowering's promise
+  const bool leaf = python::LeafLevelLeft(CurrentThreadState());
+  int64_t decided = 0;
+  int equal = 0;
+  for (Py_ssize_t i = 0; equal == 0 && i < PyTuple_GET_SIZE(tuple); i++) {
+    equal = ItemsEqual(PyTuple_GET_ITEM(tuple, i), item, leaf, &decided);
   }
-  PyObject* r;
-  if (i >= length || i >= n) {  // the lengths decide
-    r = Py_NewRef(CompareValues<Py_ssize_t>(length, n, op) ? Py_True : Py_False);
-  } else if (op == Py_EQ || op == Py_NE) {
-    r = Py_NewRef(op == Py_EQ ? Py_False : Py_True);
-  } else {
-    r = PyObject_RichCompare(PyTuple_GET_ITEM(a, i), items[i], static_cast<int>(op));
-  }
-  ts->recursion_remaining++;
-  return r;
+  python::TheRuntime().stats.leaf_equalities += decided;
+  return equal;
 }
 
 }  // namespace a64jit::runtime

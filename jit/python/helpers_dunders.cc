@@ -185,20 +185,22 @@ PyObject* OperatorFunction(PyTypeObject* type, int nb) {
   return function != nullptr && PyFunction_Check(function) ? function : nullptr;
 }
 
-// OperatorFunction's answers that found a function, by class and NB_* code (type_memo.h).
+// OperatorFunction's answers by class and NB_* code (type_memo.h), those that found no function
+// too: a heap class without a Python operator (an IntFlag's `|`) would otherwise look itself up
+// on every call, as the comparisons' memo found (python_compare.h).
 struct OperatorEntry {
-  PyObject* function = nullptr;  // borrowed from the MRO
+  PyObject* function = nullptr;  // borrowed from the MRO; nullptr: stock's generic path
   bool scalars = false;  // an int or float right operand's slots return NotImplemented for it
 };
 python::TypeMemo<OperatorEntry> g_operators;
 
-// A miss of the memo: the answer, remembered when it found a function. Out of line, so that a
-// hit saves and restores only the registers it uses.
+// A miss of the memo: the answer, remembered. Out of line, so that a hit saves and restores only
+// the registers it uses.
 __attribute__((noinline)) OperatorEntry FillOperatorMemo(PyTypeObject* type, int nb) {
   const OperatorEntry answer{
       OperatorFunction(type, nb),
       !PyType_IsSubtype(type, &PyLong_Type) && !PyType_IsSubtype(type, &PyFloat_Type)};
-  if (answer.function != nullptr) g_operators.Put(type, nb, answer);
+  g_operators.Put(type, nb, answer);
   return answer;
 }
 

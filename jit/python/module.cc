@@ -274,6 +274,7 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "cold_path_exits", s.cold_path_exits) == 0 &&
        SetInt(d, "operator_calls", s.operator_calls) == 0 &&
        SetInt(d, "comparison_calls", s.comparison_calls) == 0 &&
+       SetInt(d, "leaf_equalities", s.leaf_equalities) == 0 &&
        SetInt(d, "init_entries", s.init_entries) == 0 &&
        SetInt(d, "str_appends_in_place", s.str_appends_in_place) == 0 &&
        SetInt(d, "interpreted_entries", s.interpreted_entries) == 0 &&

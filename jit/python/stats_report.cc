@@ -184,8 +184,9 @@ std::string StatsSummary() {
     << " at cold paths)"
     << "\na64jit: binary operators called straight to their class's Python method "
     << s.operator_calls << ", comparisons " << s.comparison_calls
-    << ", instances made with their compiled __init__ entered by the stub "
-    << s.init_entries << ", strs appended to in place " << s.str_appends_in_place
+    << ", tuple items and `in` members compared without PyObject_RichCompare " << s.leaf_equalities
+    << ", instances made with their compiled __init__ entered by the stub " << s.init_entries
+    << ", strs appended to in place " << s.str_appends_in_place
     << ", async generator values given back without a StopIteration " << s.async_gen_values
     << ", super() methods called without a bound method " << s.super_methods
     << "\na64jit: exceptions caught by compiled handlers " << s.caught
@@ -238,6 +239,7 @@ std::string StatsJson() {
                               {"stub_resumes", s.stub_resumes},
                               {"operator_calls", s.operator_calls},
                               {"comparison_calls", s.comparison_calls},
+                              {"leaf_equalities", s.leaf_equalities},
                               {"init_entries", s.init_entries},
                               {"str_appends_in_place", s.str_appends_in_place},
                               {"deopts", s.deopts},
