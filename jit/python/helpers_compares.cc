@@ -42,7 +42,8 @@ PyObject* CompareItemsInLevel(PyObject* const* a, Py_ssize_t na, PyObject* const
 // PyObject_RichCompareBool(v, w, Py_EQ), LeafEqual's way first when `leaf` (a recursion level
 // left), and two exact tuples (`tok in (("op", "+"), ("op", "-"))`) item by item as
 // PyObject_RichCompare compares them; `*decided` counts the pairs LeafEqual decided.
-inline int ItemsEqual(PyObject* v, PyObject* w, bool leaf, int64_t* decided) {
+__attribute__((always_inline)) inline int ItemsEqual(PyObject* v, PyObject* w, bool leaf,
+                                                     int64_t* decided) {
   if (leaf) {
     if (const int equal = python::LeafEqual(v, w); equal >= 0) {
       ++*decided;
@@ -117,13 +118,14 @@ bool BothTuples(PyObject* a, PyObject* b) { return PyTuple_CheckExact(a) && PyTu
 // exact floats or exact ints of one digit (number_values.h; 3.11's COMPARE_OP_FLOAT_JUMP and
 // COMPARE_OP_INT_JUMP, and a float against such an int, which float_richcompare compares as
 // doubles too: an infinity or NaN against any int as against 0.0, which gives the same), and
-// two exact strs compared for (in)equality, are decided here without a bool object (3.11's
-// COMPARE_OP_STR_JUMP). Two instances of one class that compares in Python call its method
-// directly (python_compare.h).
+// two exact strs compared for (in)equality (leaf_equality.h's StrsEqual), are decided here
+// without a bool object (3.11's COMPARE_OP_STR_JUMP). Two exact tuples compare item by item
+// (CompareTuples). Two instances of one class that compares in Python call its method directly
+// (python_compare.h).
 int a64_compare_bool(PyObject* a, PyObject* b, int64_t op) {
   if (python::Numbers n; python::AsNumbers(a, b, &n)) return CompareValues(n.a, n.b, op);
   if ((op == Py_EQ || op == Py_NE) && PyUnicode_CheckExact(a) && PyUnicode_CheckExact(b)) {
-    return _PyUnicode_Equal(a, b) == (op == Py_EQ);
+    if (const int equal = python::StrsEqual(a, b); equal >= 0) return equal == (op == Py_EQ);
   }
   PyObject* r;
   if (BothTuples(a, b)) {
@@ -137,12 +139,20 @@ int a64_compare_bool(PyObject* a, PyObject* b, int64_t op) {
   return t;
 }
 
-// COMPARE_OP kept as a value: the same numbers as a64_compare_bool give True or False
-// without PyObject_RichCompare, and the same instances call their class's method directly;
-// everything else goes to it.
+// COMPARE_OP kept as a value: the same numbers and strs as a64_compare_bool give True or False
+// without PyObject_RichCompare, two exact tuples compare item by item, and the same instances
+// call their class's method directly; everything else goes to it.
 PyObject* a64_compare_value(PyObject* a, PyObject* b, int64_t op) {
   if (python::Numbers n; python::AsNumbers(a, b, &n)) {
     return Py_NewRef(CompareValues(n.a, n.b, op) ? Py_True : Py_False);
+  }
+  // 3.11 specialises only COMPARE_OPs that feed a jump: this one is PyObject_RichCompare's,
+  // which takes a recursion level even for two strs.
+  if ((op == Py_EQ || op == Py_NE) && PyUnicode_CheckExact(a) && PyUnicode_CheckExact(b) &&
+      python::LeafLevelLeft(CurrentThreadState())) {
+    if (const int equal = python::StrsEqual(a, b); equal >= 0) {
+      return Py_NewRef(equal == (op == Py_EQ) ? Py_True : Py_False);
+    }
   }
   if (BothTuples(a, b)) return CompareTuples(a, b, static_cast<int>(op));
   if (PyObject * r; python::ComparePythonDefined(a, b, op, &r)) return r;

@@ -36,14 +36,29 @@ inline bool LeafType(const PyTypeObject* type) {
          type == &PyBool_Type || type == Py_TYPE(Py_None);
 }
 
+// Two exact strs: 1 or 0 as PyUnicode_RichCompare's == gives it, -1 for a str not ready. Most
+// unequal pairs are told apart here without the call: by their lengths, by their kinds (a str's
+// kind is the narrowest that holds its characters, so equal strs have one kind), or by hashes both
+// already computed (a dict key's, an attribute name's).
+inline int StrsEqual(PyObject* v, PyObject* w) {
+  if (v == w) return 1;
+  if (!PyUnicode_IS_READY(v) || !PyUnicode_IS_READY(w)) return -1;
+  if (PyUnicode_GET_LENGTH(v) != PyUnicode_GET_LENGTH(w) ||
+      PyUnicode_KIND(v) != PyUnicode_KIND(w)) {
+    return 0;
+  }
+  const Py_hash_t hv = reinterpret_cast<PyASCIIObject*>(v)->hash;
+  const Py_hash_t hw = reinterpret_cast<PyASCIIObject*>(w)->hash;
+  if (hv != -1 && hw != -1 && hv != hw) return 0;
+  return _PyUnicode_Equal(v, w);
+}
+
 // 1 or 0: whether v == w as PyObject_RichCompareBool(v, w, Py_EQ) gives it, for the pairs the
 // file's comment lists; -1: not one of them (nothing was done).
-inline int LeafEqual(PyObject* v, PyObject* w) {
+__attribute__((always_inline)) inline int LeafEqual(PyObject* v, PyObject* w) {
   if (v == w) return 1;
   const bool v_str = Py_IS_TYPE(v, &PyUnicode_Type), w_str = Py_IS_TYPE(w, &PyUnicode_Type);
-  if (v_str && w_str) {
-    return PyUnicode_IS_READY(v) && PyUnicode_IS_READY(w) ? _PyUnicode_Equal(v, w) : -1;
-  }
+  if (v_str && w_str) return StrsEqual(v, w);
   if (Numbers n; AsNumbers(v, w, &n)) return n.a == n.b;
   const bool v_apart = v_str || v == Py_None, w_apart = w_str || w == Py_None;
   if ((v_apart && LeafType(Py_TYPE(w))) || (w_apart && LeafType(Py_TYPE(v)))) return 0;

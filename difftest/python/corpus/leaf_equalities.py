@@ -5,14 +5,15 @@
 # compares without PyObject_RichCompareBool when both are strs, numbers or None
 # (jit/python/leaf_equality.h); `in` over other containers beside them. Every answer must be
 # stock's: strs of each kind and of equal and unequal lengths, equal strs that are different
-# objects; ints of one and of more digits, floats, NaN (equal to itself only as the same
-# object), -0.0 against 0; bools against ints and floats (equal, by int's own rules); None and
-# strs against numbers; items whose class defines __eq__ (called in stock's order, with stock's
-# operands), raises, or answers something that is not a bool; a constant's own slot asked
-# before an item's (float's answer for an int subclass); a list that a member's __eq__
-# shrinks; other containers; the orders of tuples whose first differing items are strs,
-# numbers or neither; RecursionError at the limit, from the comparison where stock raises it;
-# and the references of everything across many runs.
+# objects, with their hashes computed or not, also in `==` kept as a value; ints of one and of
+# more digits, floats, NaN (equal to itself only as the same object), -0.0 against 0; bools
+# against ints and floats (equal, by int's own rules); None and strs against numbers; items
+# whose class defines __eq__ (called in stock's order, with stock's operands), raises, or
+# answers something that is not a bool; a constant's own slot asked before an item's (float's
+# answer for an int subclass); a list that a member's __eq__ shrinks; other containers; the
+# orders of tuples whose first differing items are strs, numbers or neither; RecursionError at
+# the limit, from the comparison where stock raises it; and the references of everything
+# across many runs.
 import sys
 import zlib
 
@@ -197,6 +198,24 @@ def down_compared(n):
     return down_compared(n + 1)
 
 
+PROBE = "".join(["q", "1"])
+PROBES = [PROBE, "".join(["q", "2"]), "".join(["qq", "1"]), "q1", "q" + chr(0x3B1)]
+for _probe in PROBES[1:3]:
+    hash(_probe)
+
+
+def down_value(n):
+    DEPTH[0] = n
+    same = PROBES[n % 5] == PROBE  # a value, not a jump: PyObject_RichCompare's level
+    if same is None:
+        return n
+    return down_value(n + 1)
+
+
+def str_values(a, b):
+    return [a == b, a != b]
+
+
 def recursion(down, limit):
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(limit)
@@ -209,8 +228,14 @@ def recursion(down, limit):
 
 
 def main():
+    # Equal to the constants but other objects: some with their hash not computed yet, some
+    # with it computed (a str's hash is cached in it once asked for).
+    unhashed = ["".join(["o", "p"]), "".join(["na", "me"]), "".join(["p", "o"])]
+    hashed = ["".join(["o", "p"]), "".join(["nu", "m"]), "".join(["nam", "e"])]
+    for s in hashed:
+        hash(s)
     words = ("op", "name", "num", "", "o", "caf" + chr(0xE9), "".join(["ab", chr(0x3B1)]),
-             "x" + chr(0x1F600), None, 0, 1, 2.5)
+             "x" + chr(0x1F600), None, 0, 1, 2.5, *unhashed, *hashed)
     results = []
     for _ in range(200):
         for w in words:
@@ -219,7 +244,8 @@ def main():
                   3.0, 2 ** 40):
             results.append(numbers(n))
         results.append(nans())
-        for a, b, c in (("op", 2, None), ("op", 2.0, "y"), ("name", 9, 1), ("op", 3, None)):
+        for a, b, c in (("op", 2, None), ("op", 2.0, "y"), ("name", 9, 1), ("op", 3, None),
+                        (unhashed[0], 2, None), (hashed[0], 2, hashed[2])):
             results.append(displays(a, b, c))
         for tok in (("op", "**"), ("op", "+"), ("num", 7), ("num", 7.0), ("num", 1), ()):
             results.append(constants(tok))
@@ -242,7 +268,9 @@ def main():
     print(LOG)
     print(orders())
     for limit in (60, 61, 62, 63):
-        print(limit, recursion(down_in, limit), recursion(down_compared, limit))
+        print(limit, recursion(down_in, limit), recursion(down_compared, limit),
+              recursion(down_value, limit))
+    print([str_values(a, b) for a in PROBES for b in PROBES + ["q1", 1, None]])
 
 
 if __name__ == "__main__":
