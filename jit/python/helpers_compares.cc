@@ -36,8 +36,7 @@ int CompareValues(T a, T b, int64_t op) {
   }
 }
 
-PyObject* CompareItemsInLevel(PyObject* const* a, Py_ssize_t na, PyObject* const* b, Py_ssize_t nb,
-                              int op);
+PyObject* CompareTuples(PyObject* a, PyObject* b, int op);
 
 // PyObject_RichCompareBool(v, w, Py_EQ), LeafEqual's way first when `leaf` (a recursion level
 // left), and two exact tuples (`tok in (("op", "+"), ("op", "-"))`) item by item as
@@ -50,8 +49,7 @@ __attribute__((always_inline)) inline int ItemsEqual(PyObject* v, PyObject* w, b
       return equal;
     }
     if (PyTuple_CheckExact(v) && PyTuple_CheckExact(w)) {
-      PyObject* r = CompareItemsInLevel(&PyTuple_GET_ITEM(v, 0), PyTuple_GET_SIZE(v),
-                                        &PyTuple_GET_ITEM(w, 0), PyTuple_GET_SIZE(w), Py_EQ);
+      PyObject* r = CompareTuples(v, w, Py_EQ);
       if (r == nullptr) return -1;
       Py_DECREF(r);  // Py_True or Py_False: == of two tuples gives nothing else
       return r == Py_True;
@@ -173,11 +171,11 @@ PyObject* a64_compare_tuple_items(PyObject* a, PyObject** items, int64_t n, int6
                              static_cast<int>(op));
 }
 
-// CONTAINS_OP of a constant tuple: PySequence_Contains(tuple, item) as tuplecontains gives it,
-// PyObject_RichCompareBool(member, item, Py_EQ) in order until one is equal or fails, with
-// LeafEqual's way first.
+// CONTAINS_OP of a constant tuple (an exact tuple: lowering takes this helper only for a
+// co_consts item that code_info.cc found to be one): PySequence_Contains(tuple, item) as
+// tuplecontains gives it, PyObject_RichCompareBool(member, item, Py_EQ) in order until one is
+// equal or fails, with LeafEqual's way first.
 int a64_contains_in_tuple(PyObject* tuple, PyObject* item) {
-  if (!PyTuple_CheckExact(tuple)) return PySequence_Contains(tuple, item);  // lowering's promise
   const bool leaf = python::LeafLevelLeft(CurrentThreadState());
   int64_t decided = 0;
   int equal = 0;

@@ -167,7 +167,7 @@ struct Stats {
   // The same for comparisons of two instances of one class (python_compare.h), without
   // PyObject_RichCompare and the class's slot.
   int64_t comparison_calls = 0;
-  // Pairs of items that tuple comparisons and `in` over a tuple or list compared as equal or
+  // Pairs of items that tuple comparisons and `in` over a constant tuple compared as equal or
   // not without PyObject_RichCompareBool (leaf_equality.h: strs, numbers, None).
   int64_t leaf_equalities = 0;
   // Instances of a user class made by the call stub with its compiled __init__ entered as any

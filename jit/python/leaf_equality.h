@@ -1,5 +1,5 @@
 // Equality of two values whose comparison runs no Python code and cannot fail: exact strs,
-// exact ints and floats, None, True and False. Membership in a tuple or list (`kind in ("op",
+// exact ints and floats, None, True and False. Membership in a constant tuple (`kind in ("op",
 // "name")`) and tuples compared item by item (a dataclass's __eq__, `tok == ("op", "**")`)
 // spend most of their time on such pairs, each through PyObject_RichCompareBool: a recursion
 // level, do_richcompare and the type's slot, about 60 guest instructions under QEMU for two strs

@@ -252,8 +252,8 @@ PyObject* a64_compare_value(PyObject* a, PyObject* b, int64_t op);
 // a op (items[0], ..., items[n - 1]) as PyObject_RichCompare gives it, with no tuple made for
 // an exact tuple `a` (hir CompareTupleItems).
 PyObject* a64_compare_tuple_items(PyObject* a, PyObject** items, int64_t n, int64_t op);
-// `item in tuple` (CONTAINS_OP of a constant tuple): 1, 0, or -1 on error, as
-// PySequence_Contains gives it.
+// `item in tuple` (CONTAINS_OP of a constant tuple, always an exact tuple): 1, 0, or -1 on
+// error, as PySequence_Contains gives it.
 int a64_contains_in_tuple(PyObject* tuple, PyObject* item);
 // int(x), one positional argument: what int's tp_new does with it (PyNumber_Long), inside
 // the recursion check that calling a type makes (_PyObject_MakeTpCall), so that compiled code
