@@ -422,6 +422,52 @@ bb60:   ; the cache, tagged as a method call's, back from the stack slot: kept i
 }
 )";
 
+// The keyword-call stub: a CALL with keyword arguments (KW_NAMES' constant tuple %3) goes to
+// a64_call_kw_enter, which pushes a compiled callee's frame with its parameters bound and
+// returns its entry, or makes the whole call and returns 0 with the result in sp[0]. The callee
+// then runs from here, as the call stub runs its own (bb31), with no host frame between, and a
+// plain return's frame is popped here as the call stub pops it (bb32); the rest goes to
+// a64_call_leave. Under QEMU every call out of line costs a lookup of its return: with the pop
+// in a64_call_leave this path took 6 more lookups a call than a64_call's, for 95 fewer guest
+// instructions, and ran 4% slower.
+constexpr const char kKeywordStubTemplate[] = R"(
+func @a64_kw_call_stub(%0:ptr, %1:ptr, %2:i64, %3:ptr) -> ptr {
+bb0:
+  %4:i64 = call @a64_call_kw_enter(%0, %1, %2, %3)
+  %5:ptr = load [%1]
+  br.i64 eq %4, 0, bb5, bb1
+bb1:   ; the callee runs in its frame %5; a deopt code, a frame object or a locals dict: bb4
+  %6:i64 = call *%4(%0, %5)
+  %7:i32 = load [%5 + $stacktop]
+  %8:ptr = load [%5 + $frame_obj]
+  %9:i64 = zext %7
+  %10:i64 = or %8, %9
+  %11:ptr = load [%5 + $f_locals]
+  %12:i64 = or %10, %11
+  br.i64 ult %6, $deopt_code_limit or ne %12, 0, bb4, bb2
+bb2:   ; a value returned: the frame popped before its function's release (call stub bb32)
+  %13:i32 = load [%0 + $ts_recursion_remaining]
+  %13:i32 = add %13, 1
+  store.i32 %13, [%0 + $ts_recursion_remaining]
+  %14:ptr = load [%5 + $f_func]
+  store.ptr %5, [%0 + $ts_datastack_top]
+  %15:i64 = load [%14]
+  %15:i64 = sub %15, 1
+  store.i64 %15, [%14]
+  br.i64 eq %15, 0, bb3, bb6
+bb3:
+  call @_Py_Dealloc(%14)
+  jmp bb6
+bb4:
+  %16:ptr = call @a64_call_leave(%0, %5, %6)
+  ret %16
+bb5:   ; the helper made the whole call: its result
+  ret %5
+bb6:
+  ret %6
+}
+)";
+
 std::map<std::string, int64_t> StubValues(const CallStubFacts& f) {
   const auto word = [](uint64_t v) { return static_cast<int64_t>(v); };
   const auto at = [](size_t offset) { return static_cast<int64_t>(offset); };
@@ -493,6 +539,17 @@ std::string CallStubText(const CallStubFacts& facts) {
 
 lir::Function CallStub(const CallStubFacts& facts) {
   lir::Module m = lir::Parse(CallStubText(facts));
+  return std::move(m.functions.at(0));
+}
+
+std::string KeywordCallStubText() {
+  std::map<std::string, int64_t> values = FrameLayoutValues();
+  values["ts_datastack_top"] = static_cast<int64_t>(offsetof(PyThreadState, datastack_top));
+  return FillStubText(kKeywordStubTemplate, values, "keyword-call stub");
+}
+
+lir::Function KeywordCallStub() {
+  lir::Module m = lir::Parse(KeywordCallStubText());
   return std::move(m.functions.at(0));
 }
 

@@ -10,25 +10,31 @@
 // vectorcall; for a bound C method cached by its PyMethodDef, with the callable's own self),
 // releases the references and handles a set eval breaker after the call, as 3.11's
 // PRECALL_BUILTIN_* and PRECALL_BUILTIN_CLASS do; a method descriptor's self may be of a subclass
-// of its type (`class Stack(list)`), found among the bases of its type. A user class cached with a64_instantiate as its
-// entry (jit/python/instantiate.h) is made through `a64_init_enter`, which pushes the frame of its
-// compiled __init__ with the new object first, and `a64_init_leave`, which pops it and gives the
-// object. For a compiled function called with exactly its positional parameters, or with fewer when
-// positional parameters are all it takes and its defaults give the rest, it pushes the callee's
-// frame, moves the references in (and adds one to each default it binds), makes the frame current,
-// calls the callee's entry and, when the callee returned a value and has no frame object, pops the
-// frame itself; a deopt, a frame object or an error go to `a64_call_leave`. When the site's
-// CCallCache holds that compiled function (a64_call_enter caches one called with exactly its
-// positional parameters), the stub checks only that it is still a function with the cached code,
-// instead of finding the code's state (a call that binds defaults is never cached). A bound
-// method object (a classmethod read through its class, a method super() found) is unbound in
-// place, as the interpreter's CALL does, and the call taken again as a method call's. Every case
-// it does not take before the call (a function that is not compiled or called with keywords,
-// *args, keyword-only parameters or too few arguments for its defaults, tracing, another thread,
-// the recursion limit, a full data-stack chunk, the JIT disabled, a code object missing from the
-// runtime's cache) it hands to `a64_call_enter` before writing anything but that unbinding,
-// which the helper would do the same way: the helper either pushes the frame and returns the
-// entry (the stub then goes on as above) or makes the whole call.
+// of its type (`class Stack(list)`), found among the bases of its type. A user class cached with
+// a64_instantiate as its entry (jit/python/instantiate.h) is made through `a64_init_enter`, which
+// pushes the frame of its compiled __init__ with the new object first, and `a64_init_leave`, which
+// pops it and gives the object. For a compiled function called with exactly its positional
+// parameters, or with fewer when positional parameters are all it takes and its defaults give the
+// rest, it pushes the callee's frame, moves the references in (and adds one to each default it
+// binds), makes the frame current, calls the callee's entry and, when the callee returned a value
+// and has no frame object, pops the frame itself; a deopt, a frame object or an error go to
+// `a64_call_leave`. When the site's CCallCache holds that compiled function (a64_call_enter caches
+// one called with exactly its positional parameters), the stub checks only that it is still a
+// function with the cached code, instead of finding the code's state (a call that binds defaults is
+// never cached). A bound method object (a classmethod read through its class, a method super()
+// found) is unbound in place, as the interpreter's CALL does, and the call taken again as a method
+// call's. Every case it does not take before the call (a function that is not compiled or that
+// takes *args or keyword-only parameters, too few arguments for its defaults, tracing,
+// another thread, the recursion limit, a full data-stack chunk, the JIT disabled, a code object
+// missing from the runtime's cache) it hands to `a64_call_enter` before writing anything but that
+// unbinding, which the helper would do the same way: the helper either pushes the frame and returns
+// the entry (the stub then goes on as above) or makes the whole call.
+//
+// A CALL with keyword arguments goes to the keyword-call stub instead, `a64_kw_call_stub(ts, sp,
+// oparg, kwnames)` (KeywordCallStub): `a64_call_kw_enter` pushes a compiled callee's frame with its
+// parameters bound by plan (jit/python/arguments.cc) and returns its entry, which the stub calls
+// and hands to `a64_call_leave`; anything else the helper calls whole. Such a call went through
+// a64_call, CallCompiledConsuming and a host run of the callee before.
 //
 // It is written in LIR and compiled once per runtime. Natively that saves the C++ call path (about
 // 150 aarch64 instructions per call on Richards, measured with qemu_profile); under Unicorn a round
@@ -76,6 +82,15 @@ std::string CallStubText(const CallStubFacts& facts);
 
 // The same, parsed and verified.
 lir::Function CallStub(const CallStubFacts& facts);
+
+// The keyword-call stub's LIR text, `ptr @a64_kw_call_stub(ptr ts, ptr sp, i64 oparg, ptr
+// kwnames)`: a CALL with keyword arguments, whose compiled callee it enters through
+// @a64_call_kw_enter, popping a plain return's frame itself and leaving the rest to
+// @a64_call_leave (call_stub.cc). It reads only layout facts.
+std::string KeywordCallStubText();
+
+// The same, parsed and verified.
+lir::Function KeywordCallStub();
 
 }  // namespace a64jit::lower
 

@@ -52,6 +52,30 @@ TEST(CallStub, VerifiesAndFallsBackToTheHelpers) {
   EXPECT_TRUE(inits);
 }
 
+TEST(KeywordCallStub, EveryFactIsFilledIn) {
+  const std::string text = KeywordCallStubText();
+  EXPECT_EQ(text.find('$'), std::string::npos) << text;
+}
+
+TEST(KeywordCallStub, VerifiesAndCallsItsHelpers) {
+  const lir::Function f = KeywordCallStub();
+  EXPECT_EQ(f.name, "a64_kw_call_stub");
+  ASSERT_EQ(f.params.size(), 4u);  // ts, sp, oparg, the keyword names
+  bool enters = false, leaves = false, runs = false, pops = false;
+  for (const lir::Block& b : f.blocks) {
+    for (const lir::Instr& in : b.instrs) {
+      enters |= in.callee == "a64_call_kw_enter";
+      leaves |= in.callee == "a64_call_leave";
+      runs |= in.op == lir::Op::kCall && in.callee.empty();  // the callee's entry
+      pops |= in.callee == "_Py_Dealloc";                    // a plain return's, popped here
+    }
+  }
+  EXPECT_TRUE(enters);
+  EXPECT_TRUE(leaves);
+  EXPECT_TRUE(runs);
+  EXPECT_TRUE(pops);
+}
+
 TEST(CallStub, MissingFactsAreAnError) {
   CallStubFacts f = SomeFacts();
   f.state_cache = 0;

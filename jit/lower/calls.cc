@@ -5,12 +5,7 @@
 namespace a64jit::lower::internal {
 
 void Lowerer::LowerCall(const Instr& in) {
-  if (in.kwnames >= 0) {
-    OwnLentOperands(in);
-    const int p = Spill(in.args);
-    return CallChecked(in, Helper::a64_call,
-                       {V(tstate_), V(p), Operand::Imm(in.imm), Imm(Const(in.kwnames))});
-  }
+  if (in.kwnames >= 0) return CallWithKeywords(in);
   const KnownCall known = known_calls_.Of(in);
   if (known == KnownCall::kMethodDescriptor || known == KnownCall::kCFunction) {
     // Both paths use one CCallCache: the stub's call fills what the inline path reads.
@@ -52,6 +47,25 @@ void Lowerer::CallGeneric(const Instr& in, runtime::CCallCache* c_call) {
     SetPrevInstr(in.bc);
     Call(Helper::a64_call, {V(tstate_), V(p), Operand::Imm(in.imm), Operand::Imm(0)}, dst);
   }
+  NotePrevInstr(-1);  // not relied on past a call of Python code (a tracer may move it)
+  CallResultCheck(in, dst);
+}
+
+// CALL with keyword arguments (KW_NAMES' constant names). The keyword-call stub, made with the
+// call stub (call_stub.h), enters a compiled callee with no host frame between; without it,
+// the host helper makes the whole call.
+void Lowerer::CallWithKeywords(const Instr& in) {
+  OwnLentOperands(in);  // both take every reference
+  const int p = Spill(in.args);
+  const Operand kwnames = Imm(Const(in.kwnames));
+  if (rt_.call_stub == 0) {
+    return CallChecked(in, Helper::a64_call, {V(tstate_), V(p), Operand::Imm(in.imm), kwnames});
+  }
+  const int dst = LirReg(in.dst);
+  SetPrevInstr(in.bc);
+  Mov(V(CallNamed(kKeywordCallStubName, {V(tstate_), V(p), Operand::Imm(in.imm), kwnames},
+                  Type::kI64)),
+      Type::kPtr, dst);
   NotePrevInstr(-1);  // not relied on past a call of Python code (a tracer may move it)
   CallResultCheck(in, dst);
 }

@@ -33,6 +33,9 @@ namespace a64jit::lower {
 
 // The guest call stub's name (call_stub.h): compiled CALLs call it by name.
 inline constexpr const char kCallStubName[] = "a64_call_stub";
+// The keyword-call stub's name (call_stub.h): CALLs with keyword arguments call it by name
+// whenever the call stub is there (RuntimeAddresses::call_stub).
+inline constexpr const char kKeywordCallStubName[] = "a64_kw_call_stub";
 // The send stub's name (send_stub.h), by which SEND calls it.
 inline constexpr const char kSendStubName[] = "a64_send_stub";
 

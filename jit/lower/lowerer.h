@@ -430,6 +430,7 @@ class Lowerer {
   // ---- calls.cc ----
   void LowerCall(const Instr& in);
   void CallGeneric(const Instr& in, runtime::CCallCache* c_call = nullptr);
+  void CallWithKeywords(const Instr& in);
   void CallResultCheck(const Instr& in, int dst);
   bool KnownCallInline(KnownCall known) const;
   void LowerKnownCall(const Instr& in, KnownCall known, int slow);

@@ -96,6 +96,7 @@ std::unique_ptr<Engine> TakePreparedEngine(const EngineInputs& want) {
 void AdoptEngine(Runtime& r, Engine e) {
   r.executor = std::move(e.executor);
   r.call_stub = e.call_stub;
+  r.kw_call_stub = e.kw_call_stub;
   r.send_stub = e.send_stub;
   r.site_stubs = std::move(e.site_stubs);
   r.entry_table = std::move(e.entry_table);

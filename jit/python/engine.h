@@ -44,7 +44,7 @@ struct EngineInputs {
 struct Engine {
   EngineInputs inputs;
   std::unique_ptr<runtime::Executor> executor;
-  uint64_t call_stub = 0, send_stub = 0, release_stubs = 0, into_local_stub = 0;
+  uint64_t call_stub = 0, kw_call_stub = 0, send_stub = 0, release_stubs = 0, into_local_stub = 0;
   std::map<std::string, uint64_t> site_stubs;
   runtime::StubEntryTable entry_table;
   uint64_t level_bytes = 0;  // Runtime::level_bytes

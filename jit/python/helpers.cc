@@ -16,6 +16,7 @@
 #include "jit/python/instantiate.h"
 #include "jit/python/interp_state.h"
 #include "jit/python/jit.h"
+#include "jit/python/keyword_calls.h"
 #include "jit/python/method_trampolines.h"
 #include "jit/python/site_entry.h"
 #include "jit/python/super_lookup.h"
@@ -510,8 +511,9 @@ PyObject* CallCFunctionDirect(PyThreadState* ts, PyObject* function, PyObject** 
 
 // CALL's stack sp[0 .. oparg+1] with a bound method in the callable's place becomes
 // [function, self, args...], as the interpreter's CALL does. Whether sp[0] now holds the
-// function (self then counts as the first argument).
-int UnbindMethod(PyObject** sp) {
+// function (self then counts as the first argument). Inline: under QEMU a call out of line costs
+// a lookup of its return, on every CALL that a64_call or a64_call_kw_enter makes.
+inline __attribute__((always_inline)) int UnbindMethod(PyObject** sp) {
   if (sp[0] == nullptr && Py_TYPE(sp[1]) == &PyMethod_Type) {
     PyObject* bound = sp[1];
     sp[0] = Py_NewRef(PyMethod_GET_FUNCTION(bound));
@@ -732,13 +734,30 @@ uint64_t a64_call_enter(PyThreadState* ts, PyObject** sp, uint64_t c_call_cache,
   if (python::IsCompiledFunction(function)) {
     _PyInterpreterFrame* frame = nullptr;
     const void* entry =
-        python::EnterCompiledCall(ts, function, sp + 2 - is_meth, oparg + is_meth, &frame);
+        python::EnterCompiledCall(ts, function, sp + 2 - is_meth, oparg + is_meth, nullptr, &frame);
     if (entry != nullptr) {
       sp[0] = reinterpret_cast<PyObject*>(frame);
       return reinterpret_cast<uintptr_t>(entry);
     }
   }
   sp[0] = a64_call(ts, sp, oparg, nullptr);
+  return 0;
+}
+
+uint64_t a64_call_kw_enter(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kwnames) {
+  const int is_meth = UnbindMethod(sp);
+  PyObject* function = sp[1 - is_meth];
+  if (python::IsCompiledFunction(function)) {
+    _PyInterpreterFrame* frame = nullptr;
+    const Py_ssize_t nargs = oparg + is_meth - PyTuple_GET_SIZE(kwnames);
+    const void* entry =
+        python::EnterKeywordCall(ts, function, sp + 2 - is_meth, nargs, kwnames, &frame);
+    if (entry != nullptr) {
+      sp[0] = reinterpret_cast<PyObject*>(frame);
+      return reinterpret_cast<uintptr_t>(entry);
+    }
+  }
+  sp[0] = a64_call(ts, sp, oparg, kwnames);
   return 0;
 }
 

@@ -250,7 +250,7 @@ uint64_t EnterInit(PyThreadState* ts, PyObject** sp, int64_t oparg, CCallCache* 
     return reinterpret_cast<uintptr_t>(st->stub.entry);
   }
   _PyInterpreterFrame* frame = nullptr;
-  const void* entry = python::EnterCompiledCall(ts, init, sp + 1, oparg + 1, &frame);
+  const void* entry = python::EnterCompiledCall(ts, init, sp + 1, oparg + 1, nullptr, &frame);
   if (entry == nullptr) {  // the recursion limit, tracing, no room: the whole call here
     sp[0] = InitResult(self, python::CallCompiledConsuming(ts, init, sp + 1, oparg + 1));
     return 0;

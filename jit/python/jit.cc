@@ -418,15 +418,14 @@ PyObject* CallFunctionWithFirst(PyThreadState* ts, PyObject* function, PyObject*
 
 namespace {
 
-// EnterCompiledCall's other shapes (defaults, *args, keyword-only parameters with defaults):
-// the frame's parameters bound with references of their own, then the callable's reference
-// moves in and the arguments' are released, as CallCompiledConsuming does. False, with the
-// frame popped and nothing else done, when they do not bind (CPython's path raises the
-// error) or when binding, which allocates, ran a finalizer that switched tracing on
-// (compiled code expects it off on entry: RunBoundFrame).
+// EnterCompiledCall's other shapes (defaults, *args, keywords): the parameters bound with
+// references of their own, the callable's moves in and the arguments' (keyword values too) are
+// released, as CallCompiledConsuming does. False, with the frame popped and nothing else done,
+// when they do not bind (CPython's path raises the error) or binding, which allocates, ran a
+// finalizer that switched tracing on (compiled code expects it off on entry: RunBoundFrame).
 bool BindBeforeRun(PyFunctionObject* func, PyObject* const* args, Py_ssize_t nargs,
-                   PyThreadState* ts, _PyInterpreterFrame* frame) {
-  if (!BindArguments(func, args, nargs, nullptr, frame->localsplus)) {
+                   PyObject* kwnames, PyThreadState* ts, _PyInterpreterFrame* frame) {
+  if (!BindArguments(func, args, nargs, kwnames, frame->localsplus)) {
     PopUnboundFrame(ts, frame);
     return false;
   }
@@ -436,21 +435,22 @@ bool BindBeforeRun(PyFunctionObject* func, PyObject* const* args, Py_ssize_t nar
     PopUnboundFrame(ts, frame);
     return false;
   }
-  for (Py_ssize_t i = 0; i < nargs; i++) Py_DECREF(args[i]);
+  const Py_ssize_t total = nargs + (kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0);
+  for (Py_ssize_t i = 0; i < total; i++) Py_DECREF(args[i]);
   return true;
 }
 
 }  // namespace
 
 const void* EnterCompiledCall(PyThreadState* ts, PyObject* callable, PyObject* const* args,
-                              Py_ssize_t nargs, _PyInterpreterFrame** frame_out) {
+                              Py_ssize_t nargs, PyObject* kwnames, _PyInterpreterFrame** out) {
   auto* func = reinterpret_cast<PyFunctionObject*>(callable);
   // A call at the recursion limit (whose RecursionError CallCompiledConsuming raises) takes
   // the whole call in the host.
   if (ts->recursion_remaining <= 0) return nullptr;
   // So does a call with too little stack left for one more level (jit_stack.h).
   if (StackRoom() < kMinRoom) return nullptr;
-  const bool plain = PlainShape(reinterpret_cast<PyCodeObject*>(func->func_code), nargs, nullptr);
+  const bool plain = PlainShape(reinterpret_cast<PyCodeObject*>(func->func_code), nargs, kwnames);
   Runtime& r = TheRuntime();
   CodeState* st = nullptr;
   _PyInterpreterFrame* frame = PushFrame(r, ts, func, plain ? nargs : 0, &st);
@@ -458,7 +458,7 @@ const void* EnterCompiledCall(PyThreadState* ts, PyObject* callable, PyObject* c
   if (plain) {
     // The callable's reference and the arguments' move into the frame.
     for (Py_ssize_t i = 0; i < nargs; i++) frame->localsplus[i] = args[i];
-  } else if (!BindBeforeRun(func, args, nargs, ts, frame)) {
+  } else if (!BindBeforeRun(func, args, nargs, kwnames, ts, frame)) {
     return nullptr;
   }
   BeginRun(r, ts, frame);  // cannot fail: recursion_remaining > 0
@@ -467,7 +467,7 @@ const void* EnterCompiledCall(PyThreadState* ts, PyObject* callable, PyObject* c
   // reference becomes a borrowed one (the runtime pins compiled code), as the stub's own push
   // makes it. LeaveCompiledCall takes it back for every other end.
   Py_DECREF(frame->f_code);
-  *frame_out = frame;
+  *out = frame;
   return st->stub.entry;
 }
 

@@ -170,6 +170,9 @@ struct Stats {
   // Pairs of items that tuple comparisons and `in` over a constant tuple compared as equal or
   // not without PyObject_RichCompareBool (leaf_equality.h: strs, numbers, None).
   int64_t leaf_equalities = 0;
+  // CALLs with keyword arguments whose compiled callee the keyword-call stub entered itself,
+  // its parameters bound by a64_call_kw_enter (no host frame between).
+  int64_t keyword_entries = 0;
   // Instances of a user class made by the call stub with its compiled __init__ entered as any
   // compiled callee is (a64_init_enter).
   int64_t init_entries = 0;
@@ -318,8 +321,9 @@ PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject*
 // Compiled code's CALL of a compiled function, made by the caller's own code with no host
 // frame between the two (under Unicorn, no nested emulation either). EnterCompiledCall
 // pushes the callee's frame, moves `callable` and its `nargs` positional arguments into
-// it (or, for another shape, binds them: defaults, *args, keyword-only defaults, and
-// releases them), makes it current and returns the entry to call as entry(ts, *frame_out);
+// it (or, for another shape, binds them: defaults, *args, keyword-only defaults, and the
+// keyword arguments whose names `kwnames` gives, their values after the positional ones; and
+// releases them all), makes it current and returns the entry to call as entry(ts, *out);
 // nullptr, with nothing done, when the call must take CallCompiledConsuming instead
 // (arguments that do not bind, tracing, a full data stack, the recursion limit). The frame's
 // code is borrowed, as the call stub's own push leaves it: the stub pops a plain return's
@@ -327,7 +331,7 @@ PyObject* CallCompiledConsuming(PyThreadState* ts, PyObject* callable, PyObject*
 // end (the frame's code its own reference again), finishes a deopt in the interpreter, and
 // pops the frame.
 const void* EnterCompiledCall(PyThreadState* ts, PyObject* callable, PyObject* const* args,
-                              Py_ssize_t nargs, _PyInterpreterFrame** frame_out);
+                              Py_ssize_t nargs, PyObject* kwnames, _PyInterpreterFrame** out);
 PyObject* LeaveCompiledCall(PyThreadState* ts, _PyInterpreterFrame* frame, uint64_t result);
 
 // A function compiled code's MAKE_FUNCTION made (a closure, lambda or generator expression

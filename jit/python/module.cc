@@ -275,6 +275,7 @@ PyObject* PyStats(PyObject*, PyObject*) {
        SetInt(d, "operator_calls", s.operator_calls) == 0 &&
        SetInt(d, "comparison_calls", s.comparison_calls) == 0 &&
        SetInt(d, "leaf_equalities", s.leaf_equalities) == 0 &&
+       SetInt(d, "keyword_entries", s.keyword_entries) == 0 &&
        SetInt(d, "init_entries", s.init_entries) == 0 &&
        SetInt(d, "str_appends_in_place", s.str_appends_in_place) == 0 &&
        SetInt(d, "interpreted_entries", s.interpreted_entries) == 0 &&

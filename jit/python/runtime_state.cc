@@ -38,6 +38,9 @@ void AnnounceCode(const Runtime& r, const std::string& name, const void* start, 
 
 std::optional<uint64_t> ResolveCallee(const std::string& name) {
   if (name == lower::kCallStubName && TheRuntime().call_stub != 0) return TheRuntime().call_stub;
+  if (name == lower::kKeywordCallStubName && TheRuntime().kw_call_stub != 0) {
+    return TheRuntime().kw_call_stub;
+  }
   if (name == lower::kSendStubName && TheRuntime().send_stub != 0) return TheRuntime().send_stub;
   auto stub = TheRuntime().site_stubs.find(name);
   if (stub != TheRuntime().site_stubs.end()) return stub->second;

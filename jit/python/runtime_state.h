@@ -144,6 +144,7 @@ struct Runtime {
   // executor (which turns guest faults into Python errors, at the price of signal setup).
   bool direct_calls = false;
   uint64_t call_stub = 0;                      // the guest call stub's entry; 0: CALLs ask a64_call
+  uint64_t kw_call_stub = 0;                   // the keyword-call stub's, made with the call stub's
   uint64_t send_stub = 0;                      // the send stub's entry; 0: SENDs ask a64_send
   runtime::StubEntryTable entry_table;         // the stubs above with extra entries
   std::map<std::string, uint64_t> site_stubs;  // by name (jit/lower/site_stubs.h); empty: none

@@ -185,6 +185,7 @@ std::string StatsSummary() {
     << "\na64jit: binary operators called straight to their class's Python method "
     << s.operator_calls << ", comparisons " << s.comparison_calls
     << ", tuple items and `in` members compared without PyObject_RichCompare " << s.leaf_equalities
+    << ", keyword calls entered by the keyword-call stub " << s.keyword_entries
     << ", instances made with their compiled __init__ entered by the stub " << s.init_entries
     << ", strs appended to in place " << s.str_appends_in_place
     << ", async generator values given back without a StopIteration " << s.async_gen_values
@@ -240,6 +241,7 @@ std::string StatsJson() {
                               {"operator_calls", s.operator_calls},
                               {"comparison_calls", s.comparison_calls},
                               {"leaf_equalities", s.leaf_equalities},
+                              {"keyword_entries", s.keyword_entries},
                               {"init_entries", s.init_entries},
                               {"str_appends_in_place", s.str_appends_in_place},
                               {"deopts", s.deopts},

@@ -102,6 +102,16 @@ uint64_t CompileCallStub(Engine& e) {
   return entry;
 }
 
+// The keyword-call stub (jit/lower/call_stub.h). Its calls are levels of the same chains as the
+// call stub's.
+uint64_t CompileKeywordCallStub(Engine& e) {
+  int64_t stub_frame = 0;
+  const uint64_t entry =
+      CompileStub(e, lower::KeywordCallStub(), "a64jit:stub:kw_call", {}, &stub_frame);
+  CountStubFrame(e, stub_frame);
+  return entry;
+}
+
 // The send stub (jit/lower/send_stub.h). Its resumes are levels of the same chains as the call
 // stub's calls.
 uint64_t CompileSendStub(Engine& e) {
@@ -181,6 +191,8 @@ Engine BuildEngine(const EngineInputs& in, bool (*go_on)(void*), void* context) 
                     e.executor->entry_stub_size(), false, true});
   check();
   if (in.call_stub) e.call_stub = CompileCallStub(e);
+  check();
+  if (in.call_stub) e.kw_call_stub = CompileKeywordCallStub(e);
   check();
   if (in.send_stub) e.send_stub = CompileSendStub(e);
   check();

@@ -51,6 +51,7 @@ struct _PyInterpreterFrame;
   X(a64_int_of,                     kNone, kNull)       \
   X(a64_call,                       kAll,  kNull)       \
   X(a64_call_enter,                 kAll,  kOwn)        \
+  X(a64_call_kw_enter,              kAll,  kOwn)        \
   X(a64_call_leave,                 kSome, kNull)       \
   X(a64_init_enter,                 kAll,  kOwn)        \
   X(a64_init_leave,                 kSome, kNull)       \
@@ -268,6 +269,11 @@ PyObject* a64_call(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kw
 // `c_call_cache` (0: none): the site's CCallCache, tagged (kCCallMethodShape), filled here
 // when the callee is a C function that compiled code can call directly.
 uint64_t a64_call_enter(PyThreadState* ts, PyObject** sp, uint64_t c_call_cache, int64_t oparg);
+// The same for a CALL with keyword arguments, whose names are `kwnames` (KW_NAMES' constant
+// tuple; the values are the last arguments): the keyword-call stub's helper
+// (jit/lower/call_stub.h). A compiled callee's frame is pushed with its parameters bound, and
+// its entry returned for the stub to call; else the whole call is made here.
+uint64_t a64_call_kw_enter(PyThreadState* ts, PyObject** sp, int64_t oparg, PyObject* kwnames);
 // The call stub's way with a site whose cache holds a class a64_instantiate takes
 // (jit/python/instantiate.cc), CALL's sp[0 .. oparg+1] being [NULL, class, args...]: makes the
 // object and pushes its compiled __init__'s frame with the object and the arguments' references,
