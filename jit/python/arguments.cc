@@ -28,7 +28,7 @@ Shape ShapeOf(const PyCodeObject* code) {
   s.kwonly = code->co_kwonlyargcount;
   s.varargs = (code->co_flags & CO_VARARGS) != 0;
   s.varkw = (code->co_flags & CO_VARKEYWORDS) != 0;
-  s.total = s.positional + s.kwonly + (s.varargs ? 1 : 0) + (s.varkw ? 1 : 0);
+  s.total = ParameterCount(code);
   return s;
 }
 
@@ -265,10 +265,14 @@ inline __attribute__((always_inline)) bool KeywordOnlyDefaults(BindingPlan& plan
 // Bind by `plan`: the same references Bind makes. `rest` and `extra` are the new *args tuple
 // and **kwargs dict when the code has them, allocated before the plan was looked up: an
 // allocation may collect, and a finalizer may call a function whose plan replaces this one.
-bool ApplyPlan(BindingPlan& plan, PyFunctionObject* func, const PyCodeObject* code, const Shape& s,
-               PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject* rest,
-               PyObject* extra, PyObject** localsplus) {
-  const Py_ssize_t direct = Direct(s, nargs);
+// Inline, so that BindByMadePlan's call (no `rest`, no `extra`) drops those parts.
+inline __attribute__((always_inline)) bool ApplyPlan(BindingPlan& plan, PyFunctionObject* func,
+                                                     const PyCodeObject* code, const Shape& s,
+                                                     PyObject* const* args, Py_ssize_t nargs,
+                                                     PyObject* kwnames, PyObject* rest,
+                                                     PyObject* extra, PyObject** localsplus) {
+  // Without *args the plan was made for no more arguments than positional parameters.
+  const Py_ssize_t direct = rest != nullptr ? Direct(s, nargs) : nargs;
   for (Py_ssize_t i = 0; i < direct; i++) localsplus[i] = Py_NewRef(args[i]);
   Py_ssize_t slot = s.positional + s.kwonly;
   if (rest != nullptr) {
@@ -278,16 +282,20 @@ bool ApplyPlan(BindingPlan& plan, PyFunctionObject* func, const PyCodeObject* co
   if (extra != nullptr) localsplus[slot] = extra;
   PyObject* const* values = args + nargs;
   for (size_t k = 0; k < plan.keyword_slot.size(); k++) {
-    if (plan.keyword_slot[k] >= 0) {
+    // Without **kwargs every keyword names a parameter (MakePlan).
+    if (extra == nullptr || plan.keyword_slot[k] >= 0) {
       localsplus[plan.keyword_slot[k]] = Py_NewRef(values[k]);
     } else if (PyDict_SetItem(extra, PyTuple_GET_ITEM(kwnames, k), values[k]) < 0) {
       return false;  // exact str keys: no code runs, only memory may run out
     }
   }
-  for (int32_t i : plan.missing_positional) {
-    PyObject* d = PositionalDefault(func->func_defaults, s, i);
-    if (d == nullptr) return false;
-    localsplus[i] = Py_NewRef(d);
+  if (!plan.missing_positional.empty()) {  // defaults: the last parameters'
+    PyObject* defaults = func->func_defaults;
+    const Py_ssize_t first = s.positional - (defaults != nullptr ? PyTuple_GET_SIZE(defaults) : 0);
+    for (int32_t i : plan.missing_positional) {
+      if (i < first) return false;
+      localsplus[i] = Py_NewRef(PyTuple_GET_ITEM(defaults, i - first));
+    }
   }
   if (plan.missing_kwonly.empty()) return true;
   if (!KeywordOnlyDefaults(plan, func->func_kwdefaults, code)) return false;
@@ -340,31 +348,12 @@ __attribute__((noinline)) int BindByPlan(PyFunctionObject* func, PyObject* const
 // instructions in BindByPlan, which keeps the general case's values in memory across its calls.
 inline int BindByMadePlan(PyFunctionObject* func, const PyCodeObject* code, PyObject* const* args,
                           Py_ssize_t nargs, PyObject* kwnames, PyObject** localsplus) {
-  if ((code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) != 0) return -1;
+  const Shape s = ShapeOf(code);
+  if (s.varargs || s.varkw) return -1;
   BindingPlan& plan = g_plans[PlanSlot(code, nargs, kwnames)];
   if (!PlanMatches(plan, code, nargs, kwnames)) return -1;
-  // The plan was made for this count: no more arguments than positional parameters.
-  for (Py_ssize_t i = 0; i < nargs; i++) localsplus[i] = Py_NewRef(args[i]);
-  PyObject* const* values = args + nargs;
-  const size_t keywords = plan.keyword_slot.size();
-  for (size_t k = 0; k < keywords; k++) localsplus[plan.keyword_slot[k]] = Py_NewRef(values[k]);
-  if (!plan.missing_positional.empty()) {
-    PyObject* defaults = func->func_defaults;
-    const Py_ssize_t first =
-        code->co_argcount - (defaults != nullptr ? PyTuple_GET_SIZE(defaults) : 0);
-    for (int32_t i : plan.missing_positional) {
-      if (i < first) return Unbound(code->co_argcount + code->co_kwonlyargcount, localsplus);
-      localsplus[i] = Py_NewRef(PyTuple_GET_ITEM(defaults, i - first));
-    }
-  }
-  if (plan.missing_kwonly.empty()) return 1;
-  if (!KeywordOnlyDefaults(plan, func->func_kwdefaults, code)) {
-    return Unbound(code->co_argcount + code->co_kwonlyargcount, localsplus);
-  }
-  for (size_t j = 0; j < plan.missing_kwonly.size(); j++) {
-    localsplus[plan.missing_kwonly[j]] = Py_NewRef(plan.kwonly_values[j]);
-  }
-  return 1;
+  if (ApplyPlan(plan, func, code, s, args, nargs, kwnames, nullptr, nullptr, localsplus)) return 1;
+  return Unbound(s.total, localsplus);
 }
 
 }  // namespace

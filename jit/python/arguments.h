@@ -8,6 +8,13 @@
 
 namespace a64jit::python {
 
+// How many of a frame's locals `code`'s parameters are: positional, keyword-only, *args and
+// **kwargs, the first locals in that order (3.11's co_localsplusnames).
+inline Py_ssize_t ParameterCount(const PyCodeObject* code) {
+  return code->co_argcount + code->co_kwonlyargcount + ((code->co_flags & CO_VARARGS) != 0) +
+         ((code->co_flags & CO_VARKEYWORDS) != 0);
+}
+
 // Fills localsplus[0 .. parameters) of a new frame of `func` (all NULL on entry) with new
 // references, as 3.11's hidden initialize_locals does for a call that binds cleanly. Returns
 // false, with localsplus all NULL again and no exception set, for anything it does not take

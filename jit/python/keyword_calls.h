@@ -19,28 +19,13 @@
 
 namespace a64jit::python {
 
-// The callee's frame, pushed as the call stub pushes a plain call's (PushPlainFrame), with only
-// its parameters NULL for binding: compiled code clears the locals past them at its entry
-// (lower/frames.cc ClearLocalsPastParameters).
-A64JIT_ALWAYS_INLINE _PyInterpreterFrame* PushKeywordFrame(PyThreadState* ts, const CodeState* st,
-                                                           PyFunctionObject* func) {
-  auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
-  _PyInterpreterFrame* frame = PushPlainFrame(ts, st, func, code->co_nlocalsplus);
-  const int parameters = code->co_argcount + code->co_kwonlyargcount +
-                         ((code->co_flags & CO_VARARGS) != 0) +
-                         ((code->co_flags & CO_VARKEYWORDS) != 0);
-  for (int i = 0; i < parameters; i++) frame->localsplus[i] = nullptr;
-  return frame;
-}
-
 // Whether the call stub would enter a plain call of `st`'s code on `ts` now (call_stub.cc
 // bb25-bb26): its thread, tracing off, below the recursion limit, room on the data stack; and a
 // frame no larger than a level of a chain of direct calls may take (jit_stack.h).
 A64JIT_ALWAYS_INLINE bool StubPushFits(const Runtime& r, PyThreadState* ts, const CodeState* st) {
-  PyObject** base = ts->datastack_top;
   return st != nullptr && ts == r.stub_thread && !ts->cframe->use_tracing &&
          ts->recursion_remaining > 0 && st->code_stats.frame_size <= kMaxDirectFrame &&
-         base != nullptr && PastFrame(base, st) < ts->datastack_limit;
+         FrameFitsChunk(ts, st);
 }
 
 // EnterCompiledCall (jit.h) for a CALL with keyword arguments: `callable` a compiled function,
@@ -60,16 +45,22 @@ A64JIT_ALWAYS_INLINE const void* EnterKeywordCall(PyThreadState* ts, PyObject* c
     if (entry != nullptr) r.stats.keyword_entries++;
     return entry;
   }
+  // The frame as the call stub pushes a plain call's (PushPlainFrame), with only its parameters
+  // NULL for binding: compiled code clears the locals past them at its entry
+  // (lower/frames.cc ClearLocalsPastParameters).
   PyObject** base = ts->datastack_top;
-  _PyInterpreterFrame* frame = PushKeywordFrame(ts, st, func);
+  auto* code = reinterpret_cast<PyCodeObject*>(func->func_code);
+  _PyInterpreterFrame* frame = PushPlainFrame(ts, st, func, code->co_nlocalsplus);
+  const Py_ssize_t parameters = ParameterCount(code);
+  for (Py_ssize_t i = 0; i < parameters; i++) frame->localsplus[i] = nullptr;
   if (!BindArguments(func, args, nargs, kwnames, frame->localsplus)) {
     ts->datastack_top = base;  // unbound, nothing to release: the caller's path raises
     return nullptr;
   }
   // Binding allocates: a finalizer it ran may have switched tracing on, and compiled code
-  // expects it off on entry (jit.cc RunBoundFrame).
+  // expects it off on entry (jit.cc RunBoundFrame). Only the parameters hold anything yet.
   if (__builtin_expect(ts->cframe->use_tracing != 0, 0)) {
-    for (int i = 0; i < frame->f_code->co_nlocalsplus; i++) Py_CLEAR(frame->localsplus[i]);
+    for (Py_ssize_t i = 0; i < parameters; i++) Py_CLEAR(frame->localsplus[i]);
     ts->datastack_top = base;
     return nullptr;
   }

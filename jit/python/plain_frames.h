@@ -28,13 +28,19 @@ A64JIT_ALWAYS_INLINE PyObject** PastFrame(PyObject** base, const CodeState* st) 
   return reinterpret_cast<PyObject**>(reinterpret_cast<char*>(base) + st->stub.frame_bytes);
 }
 
+// Whether a frame of `st`'s code fits in the thread's current data-stack chunk (also with no
+// chunk: top and limit NULL), as the call stub's bb26 tests it.
+A64JIT_ALWAYS_INLINE bool FrameFitsChunk(PyThreadState* ts, const CodeState* st) {
+  PyObject** base = ts->datastack_top;
+  return base != nullptr && PastFrame(base, st) < ts->datastack_limit;
+}
+
 // Whether a plain call applies (CallCompiled's common case, where jit.cc's DirectRunFits holds): a
 // compiled function whose state `st` the cache holds, called with exactly its positional parameters
 // (plain_argcount says so without the code's flags), tracing off, with room on the data stack.
 A64JIT_ALWAYS_INLINE bool PlainCallFits(PyThreadState* ts, Py_ssize_t nargs, const CodeState* st) {
   if (st == nullptr || st->stub.plain_argcount != nargs || ts->cframe->use_tracing) return false;
-  PyObject** base = ts->datastack_top;
-  return base != nullptr && PastFrame(base, st) < ts->datastack_limit;
+  return FrameFitsChunk(ts, st);
 }
 
 // The frame of a plain call (PlainCallFits) of `func`, whose state is `st`, pushed on the data
