@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "jit/hir/hir.h"
@@ -92,6 +93,9 @@ class KnownCallSites {
   KnownCallSites(const Function& f, const std::vector<int>& defs);
   // The known call `call` (an Op::kCall) may be, or kNone.
   KnownCall Of(const Instr& call) const;
+  // Whether `call` (an Op::kCall without keywords) calls, in the plain shape [NULL, callable,
+  // args...], the global `name` (a LoadGlobal of it, so only a hint of what it calls).
+  bool CallsGlobal(const Instr& call, const std::string& name) const;
 
  private:
   // The known call by the name that loaded the callable (kKnownCallRules, kBuiltinMethodNames).

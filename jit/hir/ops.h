@@ -304,6 +304,10 @@ constexpr int kVariadic = -1;
   /* CheckTracing right after a Call: the call's NULL-result test and this one made as one */  \
   /* guard, the two exits one where they agree (fuse_call_checks.cc) */                       \
   X(CheckTracingOfCall, kNone,          false, true,  false, 0,         kPlain,      kNone)    \
+  /* ForIter of the iterator that GetIter made of a call of the global `enumerate` (the */      \
+  /* name only a hint): its step over a list or tuple is inline, the result tuple filled */    \
+  /* again as enum_next fills it (fuse_enumerate_loops.cc) */                                  \
+  X(ForIterOfEnumerate, kOwnedOrNull,   false, true,  false, 1,         kPlain,      kNone)    \
   /* goto targets[0] */                                                                        \
   X(Jump,             kNone,            false, false, false, 0,         kTerminator, kNone)    \
   /* if %a:cint != 0 goto targets[0] else targets[1] */                                        \
@@ -381,6 +385,8 @@ constexpr Op Unfused(Op op) {
       return Op::kStoreLocal;
     case Op::kCheckTracingOfCall:
       return Op::kCheckTracing;
+    case Op::kForIterOfEnumerate:
+      return Op::kForIter;
     default:
       return op;
   }

@@ -101,7 +101,7 @@ std::optional<StoreTarget> LoopTarget(const Function& f, const Block& b, size_t 
 std::optional<StoreTarget> TargetShape(const Function& f, const Block& b, size_t at) {
   const Instr& op = b.instrs[at];
   if (op.dst < 0 || at + 1 >= b.instrs.size()) return std::nullopt;
-  if (op.op == Op::kForIter) return LoopTarget(f, b, at);
+  if (Unfused(op.op) == Op::kForIter) return LoopTarget(f, b, at);
   if (op.op == Op::kBinaryOp) return BinaryOpTarget(b, at);
   return std::nullopt;
 }

@@ -301,6 +301,10 @@ void Lowerer::Rule<Op::kForIter>(const Instr& in) {
   LowerForIter(in);
 }
 template <>
+void Lowerer::Rule<Op::kForIterOfEnumerate>(const Instr& in) {
+  LowerForIter(in);
+}
+template <>
 void Lowerer::Rule<Op::kIsTrue>(const Instr& in) {
   LowerIsTrue(in);
 }

@@ -486,6 +486,9 @@ class Lowerer {
   void LowerForIter(const Instr& in);
   void NextSequenceItem(Operand iter, int64_t items_at, bool indirect, int dst, int slow);
   void NextRangeValue(const Instr& in, Operand iter, int slow);
+  void NextEnumerateValue(const Instr& in, Operand iter, int dst, int slow);
+  int SequenceIterItems(Operand sit, int at, int slow);
+  int BoxIndex(const Instr& in, int v);
   int LoadItem(const ItemAddress& at, int dst = -1);
   void StoreItem(Operand value, const ItemAddress& at);
   static void AddressOf(const ItemAddress& at, lir::Instr& in);

@@ -16,6 +16,21 @@ struct SequenceIterLayout {
   PyObject* it_seq;
 };
 
+// Objects/enumobject.c `enumobject`: the next index (PY_SSIZE_T_MAX once it counts on in
+// en_longindex, an int object), the iterator it enumerates, the result tuple it fills again
+// while it holds the only reference to it, and the int 1 that the int count adds (borrowed).
+struct EnumerateLayout {
+  PyObject_HEAD Py_ssize_t en_index;
+  PyObject* en_sit;
+  PyObject* en_result;
+  PyObject* en_longindex;
+  PyObject* one;
+};
+
+// Include/internal/pycore_gc.h `PyGC_Head`, before every object the collector can track: its
+// first word, _gc_next, is 0 while the object is untracked (_PyObject_GC_IS_TRACKED).
+constexpr int64_t kGcHeadBytes = 16;
+
 // Objects/rangeobject.c `rangeiterobject` (a range whose values fit in a C long): the next
 // value is start + index * step while index < len.
 struct RangeIterLayout {

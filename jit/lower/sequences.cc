@@ -229,6 +229,11 @@ void Lowerer::LowerForIter(const Instr& in) {
   if (rt_.py_list_iter_type == 0 || rt_.py_tuple_iter_type == 0 || rt_.py_range_iter_type == 0) {
     return generic();
   }
+  if (in.op == Op::kForIterOfEnumerate && rt_.py_enum_type != 0) {
+    return FastOrGeneric(
+        Decision::kLowerForIterInline, in,
+        [&](int slow) { NextEnumerateValue(in, iter, dst, slow); }, generic);
+  }
   FastOrGeneric(
       Decision::kLowerForIterInline, in,
       [&](int slow) {
@@ -270,6 +275,94 @@ void Lowerer::NextSequenceItem(Operand iter, int64_t items_at, bool indirect, in
   Store(V(Binary(lir::Op::kAdd, V(index), Operand::Imm(1), Type::kI64)), iter,
         offsetof(SequenceIterLayout, it_index), Type::kI64);
   Mov(V(item), Type::kPtr, dst);
+}
+
+// ForIterOfEnumerate's step (fuse_enumerate_loops.cc): an exact enumerate's next (index,
+// item) into `dst` (a new reference), as enum_next makes it, where it steps a list or tuple
+// iterator with an item left, counts in en_index, and alone holds its result tuple, which the
+// collector tracks. Then the item is taken, the index boxed, and both go into the result tuple
+// in place of the last two, which are released last. Anything else jumps to `slow` before
+// anything changes; so does an untracked tuple, which enum_next tracks again. About 50 guest
+// instructions a step where a64_for_iter, enum_next, listiter_next and PyLong_FromSsize_t take
+// about 90, with three calls fewer.
+void Lowerer::NextEnumerateValue(const Instr& in, Operand iter, int dst, int slow) {
+  const int type = Load(iter, offsetof(PyObject, ob_type), Type::kPtr);
+  SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_enum_type), slow);
+  const int index = Load(iter, offsetof(EnumerateLayout, en_index), Type::kI64);
+  SlowIf(Cond::kEq, Type::kI64, V(index), Operand::Imm(PY_SSIZE_T_MAX), slow);
+  const int result = Load(iter, offsetof(EnumerateLayout, en_result), Type::kPtr);
+  const int refs = Load(V(result), offsetof(PyObject, ob_refcnt), Type::kI64);
+  SlowIf(Cond::kNe, Type::kI64, V(refs), Operand::Imm(1), slow);
+  // _PyObject_GC_IS_TRACKED: the collector's link before the object, 0 when untracked
+  const int gc_next = Load(V(result), -kGcHeadBytes, Type::kI64);
+  SlowIf(Cond::kEq, Type::kI64, V(gc_next), Operand::Imm(0), slow);
+  const int sit = Load(iter, offsetof(EnumerateLayout, en_sit), Type::kPtr);
+  const int at = out_.NewVReg(Type::kI64);
+  const int items = SequenceIterItems(V(sit), at, slow);
+  const int boxed = BoxIndex(in, index);  // may raise: nothing has changed yet
+  const int offset = Binary(lir::Op::kShl, V(at), Operand::Imm(3), Type::kI64);
+  const int item = Load(V(Binary(lir::Op::kAdd, V(items), V(offset), Type::kPtr)), 0, Type::kPtr);
+  Incref(V(item));
+  Store(V(Binary(lir::Op::kAdd, V(at), Operand::Imm(1), Type::kI64)), V(sit),
+        offsetof(SequenceIterLayout, it_index), Type::kI64);
+  Store(V(Binary(lir::Op::kAdd, V(index), Operand::Imm(1), Type::kI64)), iter,
+        offsetof(EnumerateLayout, en_index), Type::kI64);
+  const int old_index = Load(V(result), offsetof(PyTupleObject, ob_item), Type::kPtr);
+  const int old_item = Load(V(result), offsetof(PyTupleObject, ob_item) + 8, Type::kPtr);
+  Store(V(boxed), V(result), offsetof(PyTupleObject, ob_item), Type::kPtr);
+  Store(V(item), V(result), offsetof(PyTupleObject, ob_item) + 8, Type::kPtr);
+  Store(V(Mov(Operand::Imm(2), Type::kI64)), V(result), offsetof(PyObject, ob_refcnt), Type::kI64);
+  Mov(V(result), Type::kPtr, dst);
+  Decref(old_index, false, in.bc);
+  Decref(old_item, false, in.bc);
+}
+
+// The address of the items of the sequence that `sit`, an exact list or tuple iterator, steps,
+// when it has one left at its index (into `at`); else a jump to `slow`, nothing read past the
+// header of anything else.
+int Lowerer::SequenceIterItems(Operand sit, int at, int slow) {
+  const int items = out_.NewVReg(Type::kPtr);
+  const int seq = out_.NewVReg(Type::kPtr);
+  const int type = Load(sit, offsetof(PyObject, ob_type), Type::kPtr);
+  const int list = NewBlock(), other = NewBlock(), have = NewBlock();
+  Br(Cond::kEq, V(type), Imm(rt_.py_list_iter_type), list, other, Type::kPtr);
+  for (const bool tuple : {true, false}) {
+    cur_ = tuple ? other : list;
+    if (tuple) SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_tuple_iter_type), slow);
+    Load(sit, offsetof(SequenceIterLayout, it_seq), Type::kPtr, seq);
+    SlowIf(Cond::kEq, Type::kPtr, V(seq), Operand::Imm(0), slow);  // exhausted
+    if (tuple) {  // the items follow the header; a list points at them
+      Binary(lir::Op::kAdd, V(seq), Operand::Imm(offsetof(PyTupleObject, ob_item)), Type::kPtr,
+             items);
+    } else {
+      Load(V(seq), offsetof(PyListObject, ob_item), Type::kPtr, items);
+    }
+    Jmp(have);
+  }
+  cur_ = have;
+  Load(sit, offsetof(SequenceIterLayout, it_index), Type::kI64, at);
+  const int size = Load(V(seq), offsetof(PyVarObject, ob_size), Type::kI64);
+  SlowIf(Cond::kSge, Type::kI64, V(at), V(size), slow);
+  return items;
+}
+
+// An enumerate's index `v` boxed into a new vreg: one of the small ints, else a64_box_int (out
+// of line), whose failure leaves through `in`'s error exit.
+int Lowerer::BoxIndex(const Instr& in, int v) {
+  const int boxed = out_.NewVReg(Type::kPtr);
+  const int small = NewBlock(), big = ColdBlock(), done = NewBlock();
+  const int biased = Binary(lir::Op::kSub, V(v), Operand::Imm(kSmallIntMin), Type::kI64);
+  Br(Cond::kUgt, V(biased), Operand::Imm(kSmallIntMax - kSmallIntMin), big, small);
+  cur_ = small;
+  SmallInt(v, boxed);
+  Jmp(done);
+  cur_ = big;
+  SetPrevInstr(in.bc);
+  Call(Helper::a64_box_int, {V(v)}, boxed);
+  DeoptIf(in, Cond::kEq, V(boxed), Operand::Imm(0));
+  Jmp(done);
+  cur_ = done;
+  return boxed;
 }
 
 // A range iterator's next value, start + index * step, boxed (BoxInt: a small int, else

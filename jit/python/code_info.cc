@@ -1,6 +1,7 @@
 #include "jit/python/code_info.h"
 
 #include <internal/pycore_code.h>
+#include <internal/pycore_gc.h>
 #include <opcode.h>
 
 #include <cstring>
@@ -152,6 +153,8 @@ hir::CodeInfo CodeInfoOf(PyCodeObject* code, const std::string& module, PyObject
 namespace {
 // `type`'s address if its objects have the size of the mirrored `Layout`, else 0 (no inline
 // path): a CPython build with another layout gets the helpers, not wrong reads.
+static_assert(sizeof(PyGC_Head) == lower::kGcHeadBytes, "object_layouts.h kGcHeadBytes");
+
 template <typename Layout>
 uint64_t TypeIfSized(PyTypeObject* type) {
   return type->tp_basicsize == sizeof(Layout) ? reinterpret_cast<uint64_t>(type) : 0;
@@ -300,6 +303,7 @@ lower::RuntimeAddresses AddressesOf(PyCodeObject* code) {
   rt.py_list_iter_type = TypeIfSized<lower::SequenceIterLayout>(&PyListIter_Type);
   rt.py_tuple_iter_type = TypeIfSized<lower::SequenceIterLayout>(&PyTupleIter_Type);
   rt.py_range_iter_type = TypeIfSized<lower::RangeIterLayout>(&PyRangeIter_Type);
+  rt.py_enum_type = TypeIfSized<lower::EnumerateLayout>(&PyEnum_Type);
   rt.eval_breaker = reinterpret_cast<uint64_t>(EvalBreakerAddress(PyInterpreterState_Get()));
   if (FloatFreeListMatches()) {
     rt.float_free_list = reinterpret_cast<uint64_t>(FloatFreeListAddress(PyInterpreterState_Get()));
