@@ -35,8 +35,8 @@ bool RunPass(const std::string& name, hir::Function& f) {
     hir::FuseIsInstanceTests(f, hir::RegisterCounts(f));
   } else if (name == "call-checks") {
     hir::FuseCallChecks(f);
-  } else if (name == "enumerate-loops") {
-    hir::FuseEnumerateLoops(f, hir::RegisterCounts(f));
+  } else if (name == "known-iterators") {
+    hir::FuseKnownIterators(f, hir::RegisterCounts(f));
   } else if (name == "fusions") {
     hir::RunFusions(f);
   } else if (name == "number-forms") {

@@ -47,6 +47,7 @@ namespace a64jit {
   X(LowerContainsConstTuple, "lower.contains-const-tuple") \
   X(LowerFloatBoxInline, "lower.float-box-inline") \
   X(LowerFloatStoreInPlace, "lower.float-store-in-place") \
+  X(LowerForIterDictItems, "lower.for-iter-dict-items") \
   X(LowerForIterEnumerate, "lower.for-iter-enumerate") \
   X(LowerForIterInline, "lower.for-iter-inline") \
   X(LowerGetItemCached, "lower.getitem-cached") \

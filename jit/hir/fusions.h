@@ -14,8 +14,9 @@
 //   IsTrueOfIsInstance: where the types answer, no bool is made, tested and released.
 // FuseCallChecks (fuse_call_checks.cc): the CheckTracing right after a Call becomes
 //   CheckTracingOfCall: the call's NULL-result test and the tracing test in one guard.
-// FuseEnumerateLoops (fuse_enumerate_loops.cc): the ForIter of `for ... in enumerate(seq)`
-//   becomes ForIterOfEnumerate: an exact enumerate over a list or tuple steps inline.
+// FuseKnownIterators (fuse_known_iterators.cc): the ForIter of `for ... in enumerate(seq)`
+//   becomes ForIterOfEnumerate, of `for k, v in d.items()` ForIterOfDictItems: an exact
+//   enumerate over a list or tuple, or an exact dict item iterator, steps inline.
 //
 // Lowering asks which instruction a fused op pairs with by position (the next ones in its
 // block); each fused op is also correct lowered as its plain op (Unfused).
@@ -45,7 +46,7 @@ void MarkStoreTargets(Function& f, const RegisterCounts& counts);
 void FuseModuleAttrs(Function& f, const RegisterCounts& counts, Decisions* d = nullptr);
 void FuseIsInstanceTests(Function& f, const RegisterCounts& counts, Decisions* d = nullptr);
 void FuseCallChecks(Function& f, Decisions* d = nullptr);
-void FuseEnumerateLoops(Function& f, const RegisterCounts& counts, Decisions* d = nullptr);
+void FuseKnownIterators(Function& f, const RegisterCounts& counts, Decisions* d = nullptr);
 
 // Where an op's value is stored: the StoreLocalResult, which operand (0 or 1) is the local's
 // own value (`n = n + 1`), or -1, and which operands (bit 0 the first, bit 1 the second) the

@@ -38,13 +38,14 @@ KnownCall KnownCallSites::Of(const Instr& call) const {
   return KnownCall::kNone;
 }
 
-bool KnownCallSites::CallsGlobal(const Instr& call, const std::string& name) const {
+bool KnownCallSites::CallsName(const Instr& call, const std::string& name, bool method) const {
   if (call.op != Op::kCall || call.kwnames >= 0 || call.args.size() < 2) return false;
   auto null = null_defs_.find(call.args[0]);
-  if (null == null_defs_.end() || null->second != 1) return false;
-  auto loader = loaders_.find(call.args[1]);
-  return loader != loaders_.end() && !loader->second.method &&
-         f_.code.names.at(static_cast<size_t>(loader->second.name)) == name;
+  if ((null != null_defs_.end() && null->second == 1) == method) return false;
+  auto loader = loaders_.find(method ? call.args[0] : call.args[1]);
+  if (loader == loaders_.end() || loader->second.method != method) return false;
+  if (method && loader->second.self != call.args[1]) return false;
+  return f_.code.names.at(static_cast<size_t>(loader->second.name)) == name;
 }
 
 KnownCall KnownCallSites::ByName(const Instr& call, bool method) const {

@@ -93,9 +93,10 @@ class KnownCallSites {
   KnownCallSites(const Function& f, const std::vector<int>& defs);
   // The known call `call` (an Op::kCall) may be, or kNone.
   KnownCall Of(const Instr& call) const;
-  // Whether `call` (an Op::kCall without keywords) calls, in the plain shape [NULL, callable,
-  // args...], the global `name` (a LoadGlobal of it, so only a hint of what it calls).
-  bool CallsGlobal(const Instr& call, const std::string& name) const;
+  // Whether `call` (an Op::kCall without keywords) calls what was loaded by the name `name`:
+  // a global in the plain shape [NULL, callable, args...] or, with `method`, LOAD_METHOD's pair
+  // [method, self, args...]. The name is only a hint of what it calls.
+  bool CallsName(const Instr& call, const std::string& name, bool method) const;
 
  private:
   // The known call by the name that loaded the callable (kKnownCallRules, kBuiltinMethodNames).

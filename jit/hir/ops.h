@@ -306,8 +306,12 @@ constexpr int kVariadic = -1;
   X(CheckTracingOfCall, kNone,          false, true,  false, 0,         kPlain,      kNone)    \
   /* ForIter of the iterator that GetIter made of a call of the global `enumerate` (the */      \
   /* name only a hint): its step over a list or tuple is inline, the result tuple filled */    \
-  /* again as enum_next fills it (fuse_enumerate_loops.cc) */                                  \
+  /* again as enum_next fills it (fuse_known_iterators.cc) */                                  \
   X(ForIterOfEnumerate, kOwnedOrNull,   false, true,  false, 1,         kPlain,      kNone)    \
+  /* ForIter of the iterator that GetIter made of a call of a method `items` with no */       \
+  /* argument (the name only a hint): an exact dict item iterator over a dict whose values */   \
+  /* are in its keys' entries steps inline (fuse_known_iterators.cc) */                        \
+  X(ForIterOfDictItems, kOwnedOrNull,   false, true,  false, 1,         kPlain,      kNone)    \
   /* goto targets[0] */                                                                        \
   X(Jump,             kNone,            false, false, false, 0,         kTerminator, kNone)    \
   /* if %a:cint != 0 goto targets[0] else targets[1] */                                        \
@@ -386,6 +390,7 @@ constexpr Op Unfused(Op op) {
     case Op::kCheckTracingOfCall:
       return Op::kCheckTracing;
     case Op::kForIterOfEnumerate:
+    case Op::kForIterOfDictItems:
       return Op::kForIter;
     default:
       return op;

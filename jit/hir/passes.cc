@@ -516,7 +516,7 @@ void RunFusions(Function& f, Decisions* d) {
   FuseModuleAttrs(f, counts, d);
   FuseIsInstanceTests(f, counts, d);
   FuseCallChecks(f, d);
-  FuseEnumerateLoops(f, counts, d);
+  FuseKnownIterators(f, counts, d);
 }
 
 void RunPasses(Function& f, Decisions* d) {

@@ -305,6 +305,10 @@ void Lowerer::Rule<Op::kForIterOfEnumerate>(const Instr& in) {
   LowerForIter(in);
 }
 template <>
+void Lowerer::Rule<Op::kForIterOfDictItems>(const Instr& in) {
+  LowerForIter(in);
+}
+template <>
 void Lowerer::Rule<Op::kIsTrue>(const Instr& in) {
   LowerIsTrue(in);
 }

@@ -487,6 +487,10 @@ class Lowerer {
   void NextSequenceItem(Operand iter, int64_t items_at, bool indirect, int dst, int slow);
   void NextRangeValue(const Instr& in, Operand iter, int slow);
   void NextEnumerateValue(const Instr& in, Operand iter, int dst, int slow);
+  void NextDictItem(const Instr& in, Operand iter, int dst, int slow);
+  int NextDictEntry(Operand dict, Operand iter, int value, int slow);
+  int ReusableResultTuple(Operand iter, int64_t at, int slow);
+  void RefillResultTuple(const Instr& in, int result, int first, int second, int dst);
   int SequenceIterItems(Operand sit, int at, int slow);
   int BoxIndex(const Instr& in, int v);
   int LoadItem(const ItemAddress& at, int dst = -1);

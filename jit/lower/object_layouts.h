@@ -27,6 +27,18 @@ struct EnumerateLayout {
   PyObject* one;
 };
 
+// Objects/dictobject.c `dictiterobject` (a dict's key, value and item iterators): the dict
+// (NULL once exhausted), its ma_used when the iterator was made, the next entry's index, the
+// result tuple an item iterator fills again while it holds the only reference to it, and how
+// many items are left to give.
+struct DictIterLayout {
+  PyObject_HEAD PyObject* di_dict;
+  Py_ssize_t di_used;
+  Py_ssize_t di_pos;
+  PyObject* di_result;
+  Py_ssize_t len;
+};
+
 // Include/internal/pycore_gc.h `PyGC_Head`, before every object the collector can track: its
 // first word, _gc_next, is 0 while the object is untracked (_PyObject_GC_IS_TRACKED).
 constexpr int64_t kGcHeadBytes = 16;

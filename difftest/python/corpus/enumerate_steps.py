@@ -1,7 +1,7 @@
 # pydiff: threshold=3
 # pydiff: all-compiled
 # `for ... in enumerate(seq)` loops, whose FOR_ITER steps an exact enumerate over a list or
-# tuple iterator inline (jit/hir/fuse_enumerate_loops.cc, jit/lower/sequences.cc
+# tuple iterator inline (jit/hir/fuse_known_iterators.cc, jit/lower/iterators.cc
 # NextEnumerateValue), against enum_next: starts below the small ints, across 256 and up to
 # PY_SSIZE_T_MAX (where the count goes on as an int object), result tuples kept by the loop
 # (enum_next makes a new one), a tuple the collector untracked (enum_next tracks it again), a

@@ -1,0 +1,84 @@
+// FuseKnownIterators (fusions.h): `for ... in enumerate(seq)` and `for k, v in d.items()`. A
+// ForIter whose iterator is what the GetIter just before it made (3.11 compiles a `for` as
+// GET_ITER, FOR_ITER, and every jump back goes to the FOR_ITER with the same iterator) of the
+// result of a call of the global `enumerate`, or of a method `items` called with no argument,
+// becomes ForIterOfEnumerate or ForIterOfDictItems. The iterator's own register says nothing: a
+// stack register takes the iterator of every loop at its depth. The names are only hints:
+// lowering steps an exact enumerate over a list or tuple iterator, or an exact dict item
+// iterator, inline (iterators.cc), and every other iterator, including what a rebound
+// `enumerate` or another class's `items` returned, takes the plain ForIter's generic step.
+// Only such loops get an inline step: its type test at every FOR_ITER would cost the other
+// iterators a compare each step and every loop its code.
+#include <map>
+#include <vector>
+
+#include "jit/hir/fusions.h"
+#include "jit/hir/known_calls.h"
+
+namespace a64jit::hir {
+namespace {
+
+// The instruction defining each register that has exactly one definition (else null).
+std::vector<const Instr*> SingleDefinitions(const Function& f, const std::vector<int>& defs) {
+  std::vector<const Instr*> def_of(defs.size(), nullptr);
+  for (const Block& b : f.blocks) {
+    for (const Instr& in : b.instrs) {
+      if (in.dst >= 0 && defs.at(static_cast<size_t>(in.dst)) == 1) {
+        def_of[static_cast<size_t>(in.dst)] = &in;
+      }
+    }
+  }
+  return def_of;
+}
+
+// What defined `reg`, past the moves between (each register defined once), or null.
+const Instr* Source(const std::vector<const Instr*>& def_of, int reg) {
+  for (int hops = 0; reg >= 0 && hops < 16; hops++) {
+    const Instr* in = def_of.at(static_cast<size_t>(reg));
+    if (in == nullptr || in->op != Op::kMov) return in;
+    reg = in->args[0];
+  }
+  return nullptr;
+}
+
+// GET_ITER has no inline cache: its FOR_ITER is the next code unit.
+constexpr int kGetIterUnits = 1;
+
+// The op a ForIter whose GET_ITER is `get_iter` becomes, or kForIter.
+Op KnownIteratorOp(const KnownCallSites& known, const std::vector<const Instr*>& def_of,
+                   const Instr& get_iter) {
+  const Instr* call = Source(def_of, get_iter.args[0]);
+  if (call == nullptr || call->op != Op::kCall) return Op::kForIter;
+  if (known.CallsName(*call, "enumerate", false)) return Op::kForIterOfEnumerate;
+  if (call->imm == 0 && known.CallsName(*call, "items", true)) return Op::kForIterOfDictItems;
+  return Op::kForIter;
+}
+
+Decision DecisionOf(Op op) {
+  return op == Op::kForIterOfEnumerate ? Decision::kLowerForIterEnumerate
+                                       : Decision::kLowerForIterDictItems;
+}
+
+}  // namespace
+
+void FuseKnownIterators(Function& f, const RegisterCounts& counts, Decisions* d) {
+  const KnownCallSites known(f, counts.defs);
+  const std::vector<const Instr*> def_of = SingleDefinitions(f, counts.defs);
+  std::map<int, const Instr*> get_iters;  // by code unit
+  for (const Block& b : f.blocks) {
+    for (const Instr& in : b.instrs) {
+      if (in.op == Op::kGetIter) get_iters[in.bc] = &in;
+    }
+  }
+  for (Block& b : f.blocks) {
+    for (Instr& in : b.instrs) {
+      if (in.op != Op::kForIter) continue;
+      auto get_iter = get_iters.find(in.bc - kGetIterUnits);
+      if (get_iter == get_iters.end()) continue;
+      const Op fused = KnownIteratorOp(known, def_of, *get_iter->second);
+      if (fused != Op::kForIter && Take(d, DecisionOf(fused), in.bc)) in.op = fused;
+    }
+  }
+}
+
+}  // namespace a64jit::hir
