@@ -31,7 +31,8 @@ void UseFakeAddresses(lower::RuntimeAddresses* rt_out) {
       &rt.list_append,       &rt.small_int_zero,     &rt.builtin_ord,
       &rt.builtin_chr,       &rt.ascii_char_zero,    &rt.py_module_type,
       &rt.site_stubs,        &rt.send_stub,          &rt.py_type_type,
-      &rt.py_dict_type,      &rt.py_enum_type,       &rt.py_dict_item_iter_type};
+      &rt.py_dict_type,      &rt.py_enum_type,       &rt.py_dict_item_iter_type,
+      &rt.py_zip_type};
   for (size_t i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {
     *objects[i] = kFakeObjects + 16 * i;
   }

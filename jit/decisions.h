@@ -50,6 +50,7 @@ namespace a64jit {
   X(LowerForIterDictItems, "lower.for-iter-dict-items") \
   X(LowerForIterEnumerate, "lower.for-iter-enumerate") \
   X(LowerForIterInline, "lower.for-iter-inline") \
+  X(LowerForIterZip, "lower.for-iter-zip") \
   X(LowerGetItemCached, "lower.getitem-cached") \
   X(LowerGuardPair, "lower.guard-pair") \
   X(LowerIntStoreInPlace, "lower.int-store-in-place") \

@@ -1,14 +1,15 @@
-// FuseKnownIterators (fusions.h): `for ... in enumerate(seq)` and `for k, v in d.items()`. A
-// ForIter whose iterator is what the GetIter just before it made (3.11 compiles a `for` as
-// GET_ITER, FOR_ITER, and every jump back goes to the FOR_ITER with the same iterator) of the
-// result of a call of the global `enumerate`, or of a method `items` called with no argument,
-// becomes ForIterOfEnumerate or ForIterOfDictItems. The iterator's own register says nothing: a
-// stack register takes the iterator of every loop at its depth. The names are only hints:
-// lowering steps an exact enumerate over a list or tuple iterator, or an exact dict item
-// iterator, inline (iterators.cc), and every other iterator, including what a rebound
-// `enumerate` or another class's `items` returned, takes the plain ForIter's generic step.
-// Only such loops get an inline step: its type test at every FOR_ITER would cost the other
-// iterators a compare each step and every loop its code.
+// FuseKnownIterators (fusions.h): `for ... in enumerate(seq)`, `for k, v in d.items()` and
+// `for a, b in zip(xs, ys)`. A ForIter whose iterator is what the GetIter just before it made
+// (3.11 compiles a `for` as GET_ITER, FOR_ITER, and every jump back goes to the FOR_ITER with the
+// same iterator) of the result of a call of the global `enumerate`, of a method `items` called
+// with no argument, or of the global `zip` with two, becomes ForIterOfEnumerate,
+// ForIterOfDictItems or ForIterOfZip. The iterator's own register says nothing: a stack register
+// takes the iterator of every loop at its depth. The names are only hints: lowering steps an
+// exact enumerate over a list or tuple iterator, an exact dict item iterator, or an exact zip of
+// two list or tuple iterators inline (iterators.cc), and every other iterator, including what a
+// rebound `enumerate` or `zip` or another class's `items` returned, takes the plain ForIter's
+// generic step. Only such loops get an inline step: its type test at every FOR_ITER would cost
+// the other iterators a compare each step and every loop its code.
 #include <map>
 #include <vector>
 
@@ -51,12 +52,19 @@ Op KnownIteratorOp(const KnownCallSites& known, const std::vector<const Instr*>&
   if (call == nullptr || call->op != Op::kCall) return Op::kForIter;
   if (known.CallsName(*call, "enumerate", false)) return Op::kForIterOfEnumerate;
   if (call->imm == 0 && known.CallsName(*call, "items", true)) return Op::kForIterOfDictItems;
+  if (call->imm == 2 && known.CallsName(*call, "zip", false)) return Op::kForIterOfZip;
   return Op::kForIter;
 }
 
 Decision DecisionOf(Op op) {
-  return op == Op::kForIterOfEnumerate ? Decision::kLowerForIterEnumerate
-                                       : Decision::kLowerForIterDictItems;
+  switch (op) {
+    case Op::kForIterOfEnumerate:
+      return Decision::kLowerForIterEnumerate;
+    case Op::kForIterOfDictItems:
+      return Decision::kLowerForIterDictItems;
+    default:
+      return Decision::kLowerForIterZip;
+  }
 }
 
 }  // namespace

@@ -15,8 +15,9 @@
 // FuseCallChecks (fuse_call_checks.cc): the CheckTracing right after a Call becomes
 //   CheckTracingOfCall: the call's NULL-result test and the tracing test in one guard.
 // FuseKnownIterators (fuse_known_iterators.cc): the ForIter of `for ... in enumerate(seq)`
-//   becomes ForIterOfEnumerate, of `for k, v in d.items()` ForIterOfDictItems: an exact
-//   enumerate over a list or tuple, or an exact dict item iterator, steps inline.
+//   becomes ForIterOfEnumerate, of `for k, v in d.items()` ForIterOfDictItems, of
+//   `for a, b in zip(xs, ys)` ForIterOfZip: an exact enumerate over a list or tuple, an exact
+//   dict item iterator, or an exact zip of two list or tuple iterators, steps inline.
 //
 // Lowering asks which instruction a fused op pairs with by position (the next ones in its
 // block); each fused op is also correct lowered as its plain op (Unfused).

@@ -312,6 +312,10 @@ constexpr int kVariadic = -1;
   /* argument (the name only a hint): an exact dict item iterator over a dict whose values */   \
   /* are in its keys' entries steps inline (fuse_known_iterators.cc) */                        \
   X(ForIterOfDictItems, kOwnedOrNull,   false, true,  false, 1,         kPlain,      kNone)    \
+  /* ForIter of the iterator that GetIter made of a call of the global `zip` with two */       \
+  /* arguments (the name only a hint): an exact zip of two list or tuple iterators steps */    \
+  /* inline (fuse_known_iterators.cc) */                                                       \
+  X(ForIterOfZip,     kOwnedOrNull,     false, true,  false, 1,         kPlain,      kNone)    \
   /* goto targets[0] */                                                                        \
   X(Jump,             kNone,            false, false, false, 0,         kTerminator, kNone)    \
   /* if %a:cint != 0 goto targets[0] else targets[1] */                                        \
@@ -391,6 +395,7 @@ constexpr Op Unfused(Op op) {
       return Op::kCheckTracing;
     case Op::kForIterOfEnumerate:
     case Op::kForIterOfDictItems:
+    case Op::kForIterOfZip:
       return Op::kForIter;
     default:
       return op;

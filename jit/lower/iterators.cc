@@ -29,6 +29,11 @@ void Lowerer::LowerForIter(const Instr& in) {
         Decision::kLowerForIterInline, in, [&](int slow) { NextDictItem(in, iter, dst, slow); },
         generic);
   }
+  if (in.op == Op::kForIterOfZip && rt_.py_zip_type != 0) {
+    return FastOrGeneric(
+        Decision::kLowerForIterInline, in, [&](int slow) { NextZipPair(in, iter, dst, slow); },
+        generic);
+  }
   FastOrGeneric(
       Decision::kLowerForIterInline, in,
       [&](int slow) {
@@ -90,14 +95,51 @@ void Lowerer::NextEnumerateValue(const Instr& in, Operand iter, int dst, int slo
   const int at = out_.NewVReg(Type::kI64);
   const int items = SequenceIterItems(V(sit), at, slow);
   const int boxed = BoxIndex(in, index);  // may raise: nothing has changed yet
-  const int offset = Binary(lir::Op::kShl, V(at), Operand::Imm(3), Type::kI64);
-  const int item = Load(V(Binary(lir::Op::kAdd, V(items), V(offset), Type::kPtr)), 0, Type::kPtr);
-  Incref(V(item));
-  Store(V(Binary(lir::Op::kAdd, V(at), Operand::Imm(1), Type::kI64)), V(sit),
-        offsetof(SequenceIterLayout, it_index), Type::kI64);
+  const int item = TakeSequenceItem(V(sit), items, at);
   Store(V(Binary(lir::Op::kAdd, V(index), Operand::Imm(1), Type::kI64)), iter,
         offsetof(EnumerateLayout, en_index), Type::kI64);
   RefillResultTuple(in, result, boxed, item, dst);
+}
+
+// ForIterOfZip's step (fuse_known_iterators.cc): an exact zip of two list or tuple iterators,
+// each with an item left, that alone holds its result tuple, which the collector tracks, and
+// whose first item something else holds too: both items taken into the result tuple as
+// zip_next puts them there, the last two released. zip_next releases the first old item
+// before it steps the second iterator; here both are stepped first. With the first old item
+// held elsewhere its release runs no code, so nothing can tell. Anything else, including the
+// step that finds either iterator at its end (zip(strict=True) raises there), jumps to `slow`
+// before anything changes. About 60 guest instructions a step where a64_for_iter, zip_next and
+// two listiter_next take about 95, with three calls fewer.
+void Lowerer::NextZipPair(const Instr& in, Operand iter, int dst, int slow) {
+  const int type = Load(iter, offsetof(PyObject, ob_type), Type::kPtr);
+  SlowIf(Cond::kNe, Type::kPtr, V(type), Imm(rt_.py_zip_type), slow);
+  const int size = Load(iter, offsetof(ZipLayout, tuplesize), Type::kI64);
+  SlowIf(Cond::kNe, Type::kI64, V(size), Operand::Imm(2), slow);
+  const int result = ReusableResultTuple(iter, offsetof(ZipLayout, result), slow);
+  const int old_first = Load(V(result), offsetof(PyTupleObject, ob_item), Type::kPtr);
+  const int old_refs = Load(V(old_first), offsetof(PyObject, ob_refcnt), Type::kI64);
+  SlowIf(Cond::kSle, Type::kI64, V(old_refs), Operand::Imm(1), slow);
+  const int its = Load(iter, offsetof(ZipLayout, ittuple), Type::kPtr);
+  int items[2], at[2], sits[2];
+  for (int i = 0; i < 2; i++) {
+    sits[i] = Load(V(its), offsetof(PyTupleObject, ob_item) + 8 * i, Type::kPtr);
+    at[i] = out_.NewVReg(Type::kI64);
+    items[i] = SequenceIterItems(V(sits[i]), at[i], slow);
+  }
+  int taken[2];
+  for (int i = 0; i < 2; i++) taken[i] = TakeSequenceItem(V(sits[i]), items[i], at[i]);
+  RefillResultTuple(in, result, taken[0], taken[1], dst);
+}
+
+// The item at `at` of `items` (SequenceIterItems) with a new reference, the iterator `sit`
+// moved past it.
+int Lowerer::TakeSequenceItem(Operand sit, int items, int at) {
+  const int offset = Binary(lir::Op::kShl, V(at), Operand::Imm(3), Type::kI64);
+  const int item = Load(V(Binary(lir::Op::kAdd, V(items), V(offset), Type::kPtr)), 0, Type::kPtr);
+  Incref(V(item));
+  Store(V(Binary(lir::Op::kAdd, V(at), Operand::Imm(1), Type::kI64)), sit,
+        offsetof(SequenceIterLayout, it_index), Type::kI64);
+  return item;
 }
 
 // ForIterOfDictItems' step (fuse_known_iterators.cc): an exact dict item iterator's next (key,

@@ -309,6 +309,10 @@ void Lowerer::Rule<Op::kForIterOfDictItems>(const Instr& in) {
   LowerForIter(in);
 }
 template <>
+void Lowerer::Rule<Op::kForIterOfZip>(const Instr& in) {
+  LowerForIter(in);
+}
+template <>
 void Lowerer::Rule<Op::kIsTrue>(const Instr& in) {
   LowerIsTrue(in);
 }

@@ -488,6 +488,8 @@ class Lowerer {
   void NextRangeValue(const Instr& in, Operand iter, int slow);
   void NextEnumerateValue(const Instr& in, Operand iter, int dst, int slow);
   void NextDictItem(const Instr& in, Operand iter, int dst, int slow);
+  void NextZipPair(const Instr& in, Operand iter, int dst, int slow);
+  int TakeSequenceItem(Operand sit, int items, int at);
   int NextDictEntry(Operand dict, Operand iter, int value, int slow);
   int ReusableResultTuple(Operand iter, int64_t at, int slow);
   void RefillResultTuple(const Instr& in, int result, int first, int second, int dst);

@@ -39,6 +39,15 @@ struct DictIterLayout {
   Py_ssize_t len;
 };
 
+// Python/bltinmodule.c `zipobject`: how many iterators it zips, the tuple of them, the result
+// tuple it fills again while it holds the only reference to it, and zip(strict=True)'s flag.
+struct ZipLayout {
+  PyObject_HEAD Py_ssize_t tuplesize;
+  PyObject* ittuple;
+  PyObject* result;
+  int strict;
+};
+
 // Include/internal/pycore_gc.h `PyGC_Head`, before every object the collector can track: its
 // first word, _gc_next, is 0 while the object is untracked (_PyObject_GC_IS_TRACKED).
 constexpr int64_t kGcHeadBytes = 16;
