@@ -102,9 +102,9 @@ void Lowerer::NextEnumerateValue(const Instr& in, Operand iter, int dst, int slo
 }
 
 // ForIterOfZip's step (fuse_known_iterators.cc): an exact zip of two list or tuple iterators,
-// each with an item left, that alone holds its result tuple, which the collector tracks, and
-// whose first item something else holds too: both items taken into the result tuple as
-// zip_next puts them there, the last two released. zip_next releases the first old item
+// not one iterator twice, each with an item left, that alone holds its result tuple, which the
+// collector tracks, and whose first item something else holds too: both items taken into the result
+// tuple as zip_next puts them there, the last two released. zip_next releases the first old item
 // before it steps the second iterator; here both are stepped first. With the first old item
 // held elsewhere its release runs no code, so nothing can tell. Anything else, including the
 // step that finds either iterator at its end (zip(strict=True) raises there), jumps to `slow`
@@ -123,6 +123,10 @@ void Lowerer::NextZipPair(const Instr& in, Operand iter, int dst, int slow) {
   int items[2], at[2], sits[2];
   for (int i = 0; i < 2; i++) {
     sits[i] = Load(V(its), offsetof(PyTupleObject, ob_item) + 8 * i, Type::kPtr);
+  }
+  // zip(it, it) (pairs of one iterator): the second step would read the index the first moved
+  SlowIf(Cond::kEq, Type::kPtr, V(sits[0]), V(sits[1]), slow);
+  for (int i = 0; i < 2; i++) {
     at[i] = out_.NewVReg(Type::kI64);
     items[i] = SequenceIterItems(V(sits[i]), at[i], slow);
   }

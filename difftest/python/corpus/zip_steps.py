@@ -6,7 +6,7 @@
 # left where zip_next leaves it), zip(strict=True) (its ValueError), result tuples kept by the
 # loop, a tuple the collector untracked, a first item whose release runs a finalizer that
 # shortens the second list (the order zip_next releases and steps in), lists that change while
-# stepped, iterators stepped before, other iterables (a str, a range, a generator), three
+# stepped, iterators stepped before, one iterator zipped with itself, other iterables (a str, a range, a generator), three
 # iterables, a rebound `zip`, and the references of the items afterwards.
 import gc
 import sys
@@ -94,6 +94,14 @@ def stepped_before(xs, ys):
     return [(a, b) for a, b in pairs(ix, iy)]
 
 
+def grouped(xs):
+    it = iter(xs)
+    out = []
+    for a, b in zip(it, it):  # one iterator twice: each step takes two items of it
+        out.append((a, b))
+    return out
+
+
 def triple(xs, ys, zs):
     out = []
     for a, b, c in zip(xs, ys, zs):
@@ -171,6 +179,8 @@ def main():
             released_first(4),
             changing([1, 2, 3, 4], [5, 6, 7]),
             stepped_before([1, 2, 3], [4, 5, 6]),
+            grouped([1, 2, 3, 4, 5]),
+            grouped((1, 2, 3, 4)),
             triple([1, 2], [3, 4], [5, 6]),
             rebound(),
             references(),
