@@ -45,26 +45,37 @@ const Instr* Source(const std::vector<const Instr*>& def_of, int reg) {
 // GET_ITER has no inline cache: its FOR_ITER is the next code unit.
 constexpr int kGetIterUnits = 1;
 
-// The op a ForIter whose GET_ITER is `get_iter` becomes, or kForIter.
-Op KnownIteratorOp(const KnownCallSites& known, const std::vector<const Instr*>& def_of,
-                   const Instr& get_iter) {
-  const Instr* call = Source(def_of, get_iter.args[0]);
-  if (call == nullptr || call->op != Op::kCall) return Op::kForIter;
-  if (known.CallsName(*call, "enumerate", false)) return Op::kForIterOfEnumerate;
-  if (call->imm == 0 && known.CallsName(*call, "items", true)) return Op::kForIterOfDictItems;
-  if (call->imm == 2 && known.CallsName(*call, "zip", false)) return Op::kForIterOfZip;
-  return Op::kForIter;
-}
+// The calls whose result a loop's iterator may come from, each with its ForIter and decision.
+struct KnownIteratorRule {
+  const char* name;  // co_names item that loaded the callable
+  bool method;       // loaded by LOAD_METHOD (else LOAD_GLOBAL with its NULL)
+  int argc;          // CALL's oparg; -1: any
+  Op op;
+  Decision decision;
+};
 
-Decision DecisionOf(Op op) {
-  switch (op) {
-    case Op::kForIterOfEnumerate:
-      return Decision::kLowerForIterEnumerate;
-    case Op::kForIterOfDictItems:
-      return Decision::kLowerForIterDictItems;
-    default:
-      return Decision::kLowerForIterZip;
+// clang-format off
+constexpr KnownIteratorRule kKnownIteratorRules[] = {
+  // name        method  argc  op                        decision
+  {"enumerate",  false,  -1,   Op::kForIterOfEnumerate,  Decision::kLowerForIterEnumerate},
+  {"items",      true,   0,    Op::kForIterOfDictItems,  Decision::kLowerForIterDictItems},
+  {"zip",        false,  2,    Op::kForIterOfZip,        Decision::kLowerForIterZip},
+};
+// clang-format on
+
+// The rule a ForIter whose GET_ITER is `get_iter` matches, or null.
+const KnownIteratorRule* KnownIterator(const KnownCallSites& known,
+                                       const std::vector<const Instr*>& def_of,
+                                       const Instr& get_iter) {
+  const Instr* call = Source(def_of, get_iter.args[0]);
+  if (call == nullptr) return nullptr;
+  for (const KnownIteratorRule& rule : kKnownIteratorRules) {
+    if ((rule.argc < 0 || rule.argc == call->imm) &&
+        known.CallsName(*call, rule.name, rule.method)) {
+      return &rule;
+    }
   }
+  return nullptr;
 }
 
 }  // namespace
@@ -83,8 +94,8 @@ void FuseKnownIterators(Function& f, const RegisterCounts& counts, Decisions* d)
       if (in.op != Op::kForIter) continue;
       auto get_iter = get_iters.find(in.bc - kGetIterUnits);
       if (get_iter == get_iters.end()) continue;
-      const Op fused = KnownIteratorOp(known, def_of, *get_iter->second);
-      if (fused != Op::kForIter && Take(d, DecisionOf(fused), in.bc)) in.op = fused;
+      const KnownIteratorRule* rule = KnownIterator(known, def_of, *get_iter->second);
+      if (rule != nullptr && Take(d, rule->decision, in.bc)) in.op = rule->op;
     }
   }
 }

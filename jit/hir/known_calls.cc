@@ -23,10 +23,23 @@ KnownCallSites::KnownCallSites(const Function& f, const std::vector<int>& defs) 
   for (auto& [reg, count] : null_defs_) count = defs.at(static_cast<size_t>(reg));
 }
 
-KnownCall KnownCallSites::Of(const Instr& call) const {
-  if (call.op != Op::kCall || call.kwnames >= 0 || call.args.size() < 2) return KnownCall::kNone;
+std::optional<bool> KnownCallSites::MethodShape(const Instr& call) const {
+  if (call.op != Op::kCall || call.kwnames >= 0 || call.args.size() < 2) return std::nullopt;
   auto null = null_defs_.find(call.args[0]);
-  const bool method = !(null != null_defs_.end() && null->second == 1);
+  return !(null != null_defs_.end() && null->second == 1);
+}
+
+const std::string* KnownCallSites::LoadedName(const Instr& call, bool method) const {
+  auto loader = loaders_.find(method ? call.args[0] : call.args[1]);
+  if (loader == loaders_.end() || loader->second.method != method) return nullptr;
+  if (method && loader->second.self != call.args[1]) return nullptr;
+  return &f_.code.names.at(static_cast<size_t>(loader->second.name));
+}
+
+KnownCall KnownCallSites::Of(const Instr& call) const {
+  const std::optional<bool> shape = MethodShape(call);
+  if (!shape) return KnownCall::kNone;
+  const bool method = *shape;
   const KnownCall named = ByName(call, method);
   if (named != KnownCall::kNone || call.imm > 2) return named;
   // What the interpreter specialised the site to: only a hint as well (the inline paths guard
@@ -39,20 +52,15 @@ KnownCall KnownCallSites::Of(const Instr& call) const {
 }
 
 bool KnownCallSites::CallsName(const Instr& call, const std::string& name, bool method) const {
-  if (call.op != Op::kCall || call.kwnames >= 0 || call.args.size() < 2) return false;
-  auto null = null_defs_.find(call.args[0]);
-  if ((null != null_defs_.end() && null->second == 1) == method) return false;
-  auto loader = loaders_.find(method ? call.args[0] : call.args[1]);
-  if (loader == loaders_.end() || loader->second.method != method) return false;
-  if (method && loader->second.self != call.args[1]) return false;
-  return f_.code.names.at(static_cast<size_t>(loader->second.name)) == name;
+  if (MethodShape(call) != method) return false;
+  const std::string* loaded = LoadedName(call, method);
+  return loaded != nullptr && *loaded == name;
 }
 
 KnownCall KnownCallSites::ByName(const Instr& call, bool method) const {
-  auto loader = loaders_.find(method ? call.args[0] : call.args[1]);
-  if (loader == loaders_.end() || loader->second.method != method) return KnownCall::kNone;
-  if (method && loader->second.self != call.args[1]) return KnownCall::kNone;
-  const std::string& name = f_.code.names.at(static_cast<size_t>(loader->second.name));
+  const std::string* loaded = LoadedName(call, method);
+  if (loaded == nullptr) return KnownCall::kNone;
+  const std::string& name = *loaded;
   for (const KnownCallRule& rule : kKnownCallRules) {
     if (rule.method == method && rule.argc == call.imm && name == rule.name) return rule.call;
   }

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,12 @@ class KnownCallSites {
  private:
   // The known call by the name that loaded the callable (kKnownCallRules, kBuiltinMethodNames).
   KnownCall ByName(const Instr& call, bool method) const;
+  // Whether `call` is an Op::kCall without keywords in LOAD_METHOD's shape (true) or the plain
+  // one [NULL, callable, args...] (false); nothing for any other instruction.
+  std::optional<bool> MethodShape(const Instr& call) const;
+  // The co_names item that loaded `call`'s callable in that shape (with LOAD_METHOD's own self),
+  // or null.
+  const std::string* LoadedName(const Instr& call, bool method) const;
   struct Loader {
     bool method;
     int64_t name;   // co_names index

@@ -1,5 +1,5 @@
 // FOR_ITER: the iterators compiled code steps inline (lists, tuples, ranges, and the
-// enumerates and dict item iterators of the loops the fusion passes marked), everything else
+// enumerates, dict item iterators and zips of the loops the fusion passes marked), everything else
 // through a64_for_iter.
 #include "jit/lower/lowerer.h"
 
@@ -69,12 +69,7 @@ void Lowerer::NextSequenceItem(Operand iter, int64_t items_at, bool indirect, in
   SlowIf(Cond::kSge, Type::kI64, V(index), V(size), slow);
   const int items = indirect ? Load(V(seq), items_at, Type::kPtr)
                              : Binary(lir::Op::kAdd, V(seq), Operand::Imm(items_at), Type::kPtr);
-  const int offset = Binary(lir::Op::kShl, V(index), Operand::Imm(3), Type::kI64);
-  const int item = Load(V(Binary(lir::Op::kAdd, V(items), V(offset), Type::kPtr)), 0, Type::kPtr);
-  Incref(V(item));
-  Store(V(Binary(lir::Op::kAdd, V(index), Operand::Imm(1), Type::kI64)), iter,
-        offsetof(SequenceIterLayout, it_index), Type::kI64);
-  Mov(V(item), Type::kPtr, dst);
+  Mov(V(TakeSequenceItem(iter, items, index)), Type::kPtr, dst);
 }
 
 // ForIterOfEnumerate's step (fuse_known_iterators.cc): an exact enumerate's next (index,
