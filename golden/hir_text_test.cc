@@ -82,6 +82,18 @@ TEST(HirText, RegistersAndConstantsComeBack) {
   EXPECT_EQ(f.blocks[1].in_depth, 1);
 }
 
+// A comprehension's hint about `.0` (CodeInfo::first_local_iterator) comes back.
+TEST(HirText, LocalIteratorHintComesBack) {
+  const std::string text =
+      "function m:<dictcomp> (locals 3, args 1, local 0 dict_items)\n"
+      "bb0 (in 0, out 0, @0):\n"
+      "  %0 = LoadLocal 0 (.0)\n"
+      "  Return %0\n";
+  const Function f = Parse(text);
+  EXPECT_EQ(f.code.first_local_iterator, CodeInfo::LocalIterator::kDictItems);
+  EXPECT_EQ(Print(f), text);
+}
+
 // A pass run on hand-written HIR: the refcount pass releases a new reference after its last
 // use and marks the borrowed values of a frame state.
 TEST(HirText, RefcountPassOnHandWrittenHir) {
@@ -117,7 +129,10 @@ std::string ErrorOf(const std::string& text) {
 TEST(HirText, MalformedTextNamesLineAndProblem) {
   const std::string head = "function m:f (locals 1, args 1)\nbb0 (in 0, out 0):\n";
   EXPECT_EQ(ErrorOf(""), "line 1: no function");
-  EXPECT_EQ(ErrorOf("fn m:f\n"), "line 1: expected 'function MODULE:QUALNAME (locals N, args M)'");
+  EXPECT_EQ(ErrorOf("fn m:f\n"),
+            "line 1: expected 'function MODULE:QUALNAME (locals N, args M[, local 0 ITERATOR])'");
+  EXPECT_EQ(ErrorOf("function m:<listcomp> (locals 1, args 1, local 0 range)\n"),
+            "line 1: unknown iterator 'range' for local 0 (enumerate, dict_items, zip)");
   EXPECT_EQ(ErrorOf(head + "  %0 = Frobnicate %1\n"), "line 3: unknown op 'Frobnicate'");
   EXPECT_EQ(ErrorOf(head + "  Return\n"), "line 3: Return takes 1 operands, not 0");
   EXPECT_EQ(ErrorOf(head + "  %0 = BinaryOp %1, %2, nb=x  {error @2 []}\n"),

@@ -39,6 +39,14 @@ def gen():
     yield 1
 
 
+def enumerated(xs):
+    return [i * x for i, x in enumerate(xs)]
+
+
+def zipped_sum(a, b):
+    return sum(x * y for x, y in zip(a, b))
+
+
 # PRINT_EXPR only appears in interactive ('single') code, never in a function body: a
 # function made to contain one is refused, with the opcode named.
 def interactive_only():
@@ -132,6 +140,25 @@ if stats["exec_mode"] == "unicorn":
     check("emulated instructions", stats["emulated_instructions"] > 0, str(stats))
 else:
     check("native: nothing emulated", stats["emulated_instructions"] == 0, str(stats))
+
+# A comprehension compiled from its frame keeps what `.0` held as a hint (the header of its
+# HIR), and its loop over `.0` steps that iterator inline. Its function is made anew at each
+# call: a function over its code object finds the code's compiled state.
+def comprehension_hir(outer):
+    import types
+    inner = [c for c in outer.__code__.co_consts if isinstance(c, types.CodeType)][0]
+    return a64jit.dump(types.FunctionType(inner, globals()), "hir")
+
+
+for i in range(5):
+    enumerated([1, 2, 3])
+    zipped_sum([1, 2], [3, 4])
+listcomp_hir = comprehension_hir(enumerated)
+check("a list comprehension over enumerate(): its hint and inline step",
+      "local 0 enumerate)" in listcomp_hir and "ForIterOfEnumerate" in listcomp_hir, listcomp_hir)
+genexpr_hir = comprehension_hir(zipped_sum)
+check("a generator expression over zip(): its hint and inline step",
+      "local 0 zip)" in genexpr_hir and "ForIterOfZip" in genexpr_hir, genexpr_hir)
 a64jit.disable()
 
 # set_threshold applies at once, also to a function the hook was counting without asking the

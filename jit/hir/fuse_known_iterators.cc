@@ -10,6 +10,12 @@
 // rebound `enumerate` or `zip` or another class's `items` returned, takes the plain ForIter's
 // generic step. Only such loops get an inline step: its type test at every FOR_ITER would cost
 // the other iterators a compare each step and every loop its code.
+//
+// A comprehension or generator expression loops over its local 0 (`.0`), the iterator its
+// caller made, with no GET_ITER between the LOAD_FAST and the FOR_ITER; nothing stores to
+// `.0`. There the hint is what `.0` held when the compile was asked for
+// (CodeInfo::first_local_iterator): each comprehension's code has one caller, its enclosing
+// code, which makes the same kind of iterator every time unless a name is rebound.
 #include <map>
 #include <vector>
 
@@ -78,6 +84,65 @@ const KnownIteratorRule* KnownIterator(const KnownCallSites& known,
   return nullptr;
 }
 
+// What a loop over `.0` becomes under each hint, with its decision.
+struct LocalIteratorRule {
+  CodeInfo::LocalIterator hint;
+  Op op;
+  Decision decision;
+};
+
+// clang-format off
+constexpr LocalIteratorRule kLocalIteratorRules[] = {
+  {CodeInfo::LocalIterator::kEnumerate,  Op::kForIterOfEnumerate,  Decision::kLowerForIterEnumerate},
+  {CodeInfo::LocalIterator::kDictItems,  Op::kForIterOfDictItems,  Decision::kLowerForIterDictItems},
+  {CodeInfo::LocalIterator::kZip,        Op::kForIterOfZip,        Decision::kLowerForIterZip},
+};
+// clang-format on
+
+const LocalIteratorRule* LocalIteratorRuleFor(CodeInfo::LocalIterator hint) {
+  for (const LocalIteratorRule& rule : kLocalIteratorRules) {
+    if (rule.hint == hint) return &rule;
+  }
+  return nullptr;
+}
+
+// Whether `in` loads local 0, or moves what a load of it loaded.
+bool LoadsFirstLocal(const std::vector<const Instr*>& def_of, const Instr& in) {
+  const Instr* source = in.op == Op::kMov ? Source(def_of, in.args[0]) : &in;
+  return source != nullptr && source->op == Op::kLoadLocal && source->imm == 0;
+}
+
+// The registers some definition of which holds what LoadLocal 0 loaded. A stack register has
+// one definition per place that pushes at its depth, and a generator's has more where a resume
+// reloads the stack, so none of these needs to be its only one.
+std::vector<bool> FirstLocalHolders(const Function& f, const std::vector<const Instr*>& def_of) {
+  std::vector<bool> holds(def_of.size(), false);
+  for (const Block& b : f.blocks) {
+    for (const Instr& in : b.instrs) {
+      if (in.dst >= 0 && LoadsFirstLocal(def_of, in)) holds[static_cast<size_t>(in.dst)] = true;
+    }
+  }
+  return holds;
+}
+
+// Marks the loop over `.0` (see the top of this file) as the hint says: the ForIter whose
+// iterator register may hold what LoadLocal 0 loaded. Only the outermost loop of a
+// comprehension iterates such a register: 3.11 pushes `.0` at the bottom of the stack, or just
+// above the list, set or dict it builds, and no other loop of the code runs at that depth.
+void FuseLocalIterator(Function& f, const std::vector<const Instr*>& def_of, Decisions* d) {
+  const LocalIteratorRule* rule = LocalIteratorRuleFor(f.code.first_local_iterator);
+  if (rule == nullptr) return;
+  const std::vector<bool> holders = FirstLocalHolders(f, def_of);
+  for (Block& b : f.blocks) {
+    for (Instr& in : b.instrs) {
+      if (in.op == Op::kForIter && holders.at(static_cast<size_t>(in.args[0])) &&
+          Take(d, rule->decision, in.bc)) {
+        in.op = rule->op;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void FuseKnownIterators(Function& f, const RegisterCounts& counts, Decisions* d) {
@@ -98,6 +163,7 @@ void FuseKnownIterators(Function& f, const RegisterCounts& counts, Decisions* d)
       if (rule != nullptr && Take(d, rule->decision, in.bc)) in.op = rule->op;
     }
   }
+  FuseLocalIterator(f, def_of, d);
 }
 
 }  // namespace a64jit::hir

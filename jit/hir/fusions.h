@@ -17,7 +17,9 @@
 // FuseKnownIterators (fuse_known_iterators.cc): the ForIter of `for ... in enumerate(seq)`
 //   becomes ForIterOfEnumerate, of `for k, v in d.items()` ForIterOfDictItems, of
 //   `for a, b in zip(xs, ys)` ForIterOfZip: an exact enumerate over a list or tuple, an exact
-//   dict item iterator, or an exact zip of two list or tuple iterators, steps inline.
+//   dict item iterator, or an exact zip of two list or tuple iterators, steps inline. So does
+//   the loop of a comprehension or generator expression over `.0`, as
+//   CodeInfo::first_local_iterator hints.
 //
 // Lowering asks which instruction a fused op pairs with by position (the next ones in its
 // block); each fused op is also correct lowered as its plain op (Unfused).

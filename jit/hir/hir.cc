@@ -69,4 +69,36 @@ bool InGlobals(const CodeInfo& code, const Instr& load_global) {
   return GlobalKindOf(code, load_global.imm) != CodeInfo::kNotGlobal;
 }
 
+namespace {
+
+struct LocalIteratorText {
+  CodeInfo::LocalIterator it;
+  const char* name;
+};
+constexpr LocalIteratorText kLocalIteratorNames[] = {
+    {CodeInfo::LocalIterator::kNone, ""},
+    {CodeInfo::LocalIterator::kEnumerate, "enumerate"},
+    {CodeInfo::LocalIterator::kDictItems, "dict_items"},
+    {CodeInfo::LocalIterator::kZip, "zip"},
+};
+
+}  // namespace
+
+const char* LocalIteratorName(CodeInfo::LocalIterator it) {
+  for (const LocalIteratorText& t : kLocalIteratorNames) {
+    if (t.it == it) return t.name;
+  }
+  return "";
+}
+
+bool LocalIteratorByName(const std::string& name, CodeInfo::LocalIterator* it) {
+  for (const LocalIteratorText& t : kLocalIteratorNames) {
+    if (!name.empty() && name == t.name) {
+      *it = t.it;
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace a64jit::hir

@@ -160,7 +160,18 @@ struct CodeInfo {
   // Build entries at the loop headers (Function::loop_entries), for a frame the interpreter
   // is running (jit/python/loop_entry.h). Not for generators, which have their own.
   bool loop_entries = false;
+  // A comprehension's or generator expression's local 0 (`.0`) is the iterator its caller
+  // made, so no GET_ITER in the code says what it is: this is what `.0` held in the frame the
+  // compile was asked from, a hint for the loop over it (FuseKnownIterators). kNone: no such
+  // frame, another iterator, or other code.
+  enum class LocalIterator : uint8_t { kNone, kEnumerate, kDictItems, kZip };
+  LocalIterator first_local_iterator = LocalIterator::kNone;
 };
+
+// A LocalIterator's name in HIR text ("enumerate", "dict_items", "zip"; "" for kNone), and
+// back (false: no such name).
+const char* LocalIteratorName(CodeInfo::LocalIterator it);
+bool LocalIteratorByName(const std::string& name, CodeInfo::LocalIterator* it);
 
 // CO_GENERATOR | CO_COROUTINE | CO_ITERABLE_COROUTINE | CO_ASYNC_GENERATOR (checked against
 // CPython's macros in builder.cc): code that runs in a generator's frame, from resume points.

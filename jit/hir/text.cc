@@ -150,8 +150,11 @@ std::string InstrText(const Function& f, const Instr& in) {
 
 std::string Print(const Function& f) {
   std::string s = "function " + f.code.module + ":" + f.code.qualname + " (locals " +
-                  std::to_string(f.code.nlocalsplus) + ", args " + std::to_string(f.code.nargs) +
-                  ")\n";
+                  std::to_string(f.code.nlocalsplus) + ", args " + std::to_string(f.code.nargs);
+  if (f.code.first_local_iterator != CodeInfo::LocalIterator::kNone) {
+    s += std::string(", local 0 ") + LocalIteratorName(f.code.first_local_iterator);
+  }
+  s += ")\n";
   for (size_t b = 0; b < f.blocks.size(); b++) {
     const Block& block = f.blocks[b];
     s += "bb" + std::to_string(b) + " (in " + std::to_string(block.in_depth) + ", out " +
@@ -255,7 +258,7 @@ class Parser {
     const size_t paren = text.rfind(" (locals ");
     if (!StartsWith(text, prefix) || colon == std::string::npos || paren == std::string::npos ||
         paren < colon || !EndsWith(text, ")")) {
-      Fail(line, "expected 'function MODULE:QUALNAME (locals N, args M)'");
+      Fail(line, "expected 'function MODULE:QUALNAME (locals N, args M[, local 0 ITERATOR])'");
     }
     f_.code.module = text.substr(prefix.size(), colon - prefix.size());
     f_.code.qualname = text.substr(colon + 1, paren - colon - 1);
@@ -263,7 +266,16 @@ class Parser {
     const size_t comma = counts.find(", args ");
     if (comma == std::string::npos) Fail(line, "expected '(locals N, args M)'");
     f_.code.nlocalsplus = static_cast<int>(Number(line, counts.substr(0, comma)));
-    f_.code.nargs = static_cast<int>(Number(line, counts.substr(comma + 7)));
+    std::string args = counts.substr(comma + 7);
+    const size_t local = args.find(", local 0 ");
+    if (local != std::string::npos) {
+      const std::string name = args.substr(local + 10);
+      if (!LocalIteratorByName(name, &f_.code.first_local_iterator)) {
+        Fail(line, "unknown iterator '" + name + "' for local 0 (enumerate, dict_items, zip)");
+      }
+      args = args.substr(0, local);
+    }
+    f_.code.nargs = static_cast<int>(Number(line, args));
     f_.code.localsplus_names.assign(static_cast<size_t>(f_.code.nlocalsplus), "?");
   }
 

@@ -49,6 +49,7 @@ lower::RuntimeAddresses AddressesFor(PyCodeObject* code) {
 // (Config::cold_path_calls).
 void AsCompiled(const CodeState& st, hir::CodeInfo* info) {
   info->loop_entries = st.wants_loop_entries;
+  info->first_local_iterator = st.first_local_iterator;
   if (st.calls < TheRuntime().config.cold_path_calls) info->unrun.clear();
 }
 
@@ -206,6 +207,25 @@ void InjectFault(const char* point) {
   throw std::bad_alloc();
 }
 
+// hir::CodeInfo::first_local_iterator of `code` from its `frame`: the kind of iterator
+// local 0 holds when it is a comprehension's or generator expression's `.0` (an argument, so
+// bound before the frame runs), exactly of enumerate's, dict item iterator's or zip's type.
+hir::CodeInfo::LocalIterator FirstLocalIterator(PyCodeObject* code,
+                                                const _PyInterpreterFrame* frame) {
+  using LocalIterator = hir::CodeInfo::LocalIterator;
+  if (code->co_argcount != 1 || code->co_nlocalsplus < 1) return LocalIterator::kNone;
+  PyObject* name = PyTuple_GET_ITEM(code->co_localsplusnames, 0);
+  if (!PyUnicode_Check(name) || PyUnicode_CompareWithASCIIString(name, ".0") != 0) {
+    return LocalIterator::kNone;
+  }
+  PyObject* it = frame->localsplus[0];
+  if (it == nullptr) return LocalIterator::kNone;
+  if (Py_IS_TYPE(it, &PyEnum_Type)) return LocalIterator::kEnumerate;
+  if (Py_IS_TYPE(it, &PyDictIterItem_Type)) return LocalIterator::kDictItems;
+  if (Py_IS_TYPE(it, &PyZip_Type)) return LocalIterator::kZip;
+  return LocalIterator::kNone;
+}
+
 // Compiles and installs, or leaves st failed with the reason.
 void TryCompile(Runtime& r, CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
   r.compiles++;
@@ -265,9 +285,11 @@ void ConfigureFaultInjection(const Config& config) {
   compiler::SetFaultHook(config.fail_point.empty() ? nullptr : InjectFault);
 }
 
-void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func) {
+void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func,
+             const _PyInterpreterFrame* frame) {
   Runtime& r = TheRuntime();
   const int64_t start = MonotonicNs();
+  if (frame != nullptr) st->first_local_iterator = FirstLocalIterator(code, frame);
   TryCompile(r, st, code, func);
   r.budget.Record(Py_SIZE(code), MonotonicNs() - start);  // a failed compile costs too
   if (st->status == CodeState::Status::kFailed) {

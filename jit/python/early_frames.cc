@@ -323,7 +323,7 @@ bool LookAtEarlyFrame(bool force) {
       return false;
     }
     st->wants_loop_entries = true;
-    Compile(st, code, frame->f_func);
+    Compile(st, code, frame->f_func, frame);
     if (st->status == CodeState::Status::kCompiled) r.stats.loop_entry_compiles++;
   }
   Forget(frame);  // entered now, or never

@@ -610,7 +610,7 @@ __attribute__((noinline)) PyObject* EvalFrameHookSlow(Runtime& r, PyThreadState*
     }
     if (st != nullptr) {
       if (st->status == CodeState::Status::kCounting && Qualifies(st, frame->f_code)) {
-        Compile(st, frame->f_code, frame->f_func);
+        Compile(st, frame->f_code, frame->f_func, frame);
       }
       // Compiling allocates, and a finalizer it runs may switch tracing on: compiled code
       // expects it off on entry (its RESUME tests only the eval breaker).

@@ -159,7 +159,7 @@ bool LookAtLoops(bool force) {
       return false;
     }
     st->wants_loop_entries = true;
-    Compile(st, code, run->frame->f_func);
+    Compile(st, code, run->frame->f_func, run->frame);
     if (st->status == CodeState::Status::kCompiled) r.stats.loop_entry_compiles++;
   }
   if (st->status != CodeState::Status::kCompiled || st->loop_entries.empty() ||

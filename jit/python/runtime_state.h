@@ -98,6 +98,9 @@ struct CodeState {
   // Compiled with entries at its loop headers (loop_entry.h): asked for when a frame of it ran
   // a loop in the interpreter long enough; the headers' code units.
   bool wants_loop_entries = false;
+  // What a comprehension's `.0` held in the frame its compile was asked from
+  // (hir::CodeInfo::first_local_iterator), kept for TextOf.
+  hir::CodeInfo::LocalIterator first_local_iterator = hir::CodeInfo::LocalIterator::kNone;
   std::vector<int> loop_entries;
   std::vector<int> loop_entry_depths;  // each header's stack depth
   int8_t captured = -1;  // matches Config::capture_pattern: -1 not yet known, 0 no, 1 yes
@@ -292,8 +295,10 @@ bool ReleaseFrameObject(_PyInterpreterFrame* frame);
 PyObject* RaiseInInterpreter(PyThreadState* ts, _PyInterpreterFrame* frame);
 
 // Compiles `code` (compile.cc): on success st is kCompiled and its code installed; else
-// kFailed, with the reason logged and counted.
-void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func);
+// kFailed, with the reason logged and counted. `frame`, when the compile was asked from one of
+// `code`'s frames, gives hints (the iterator a comprehension loops over); nullptr: none.
+void Compile(CodeState* st, PyCodeObject* code, PyFunctionObject* func,
+             const _PyInterpreterFrame* frame = nullptr);
 // Installs the compiler's fault hook when config.fail_point asks for one (A64JIT_TEST_FAIL),
 // removes it otherwise (compile.cc).
 void ConfigureFaultInjection(const Config& config);
