@@ -33,9 +33,11 @@ void UseFakeAddresses(lower::RuntimeAddresses* rt_out) {
       &rt.site_stubs,        &rt.send_stub,          &rt.py_type_type,
       &rt.py_dict_type,      &rt.py_enum_type,       &rt.py_dict_item_iter_type,
       &rt.py_zip_type};
-  for (size_t i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {
-    *objects[i] = kFakeObjects + 16 * i;
-  }
+  // The slots that follow (a list of its own, which the formatter keeps short).
+  uint64_t* const more_objects[] = {&rt.py_dict_key_iter_type, &rt.py_dict_value_iter_type};
+  size_t slot = 0;
+  for (uint64_t* object : objects) *object = kFakeObjects + 16 * slot++;
+  for (uint64_t* object : more_objects) *object = kFakeObjects + 16 * slot++;
   rt.ascii_char_stride = 56;  // 3.11's: a PyASCIIObject and two bytes, padded
   auto next_cache = std::make_shared<uint64_t>(kFakeCaches);
   rt.reserve_site_caches = [](int) { return reinterpret_cast<runtime::SiteCache*>(kFakeCaches); };

@@ -132,7 +132,8 @@ TEST(HirText, MalformedTextNamesLineAndProblem) {
   EXPECT_EQ(ErrorOf("fn m:f\n"),
             "line 1: expected 'function MODULE:QUALNAME (locals N, args M[, local 0 ITERATOR])'");
   EXPECT_EQ(ErrorOf("function m:<listcomp> (locals 1, args 1, local 0 range)\n"),
-            "line 1: unknown iterator 'range' for local 0 (enumerate, dict_items, zip)");
+            "line 1: unknown iterator 'range' for local 0 (enumerate, dict_items, dict_keys, "
+            "dict_values, zip)");
   EXPECT_EQ(ErrorOf(head + "  %0 = Frobnicate %1\n"), "line 3: unknown op 'Frobnicate'");
   EXPECT_EQ(ErrorOf(head + "  Return\n"), "line 3: Return takes 1 operands, not 0");
   EXPECT_EQ(ErrorOf(head + "  %0 = BinaryOp %1, %2, nb=x  {error @2 []}\n"),

@@ -48,6 +48,8 @@ namespace a64jit {
   X(LowerFloatBoxInline, "lower.float-box-inline") \
   X(LowerFloatStoreInPlace, "lower.float-store-in-place") \
   X(LowerForIterDictItems, "lower.for-iter-dict-items") \
+  X(LowerForIterDictKeys, "lower.for-iter-dict-keys") \
+  X(LowerForIterDictValues, "lower.for-iter-dict-values") \
   X(LowerForIterEnumerate, "lower.for-iter-enumerate") \
   X(LowerForIterInline, "lower.for-iter-inline") \
   X(LowerForIterZip, "lower.for-iter-zip") \

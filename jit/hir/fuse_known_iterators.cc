@@ -65,6 +65,8 @@ constexpr KnownIteratorRule kKnownIteratorRules[] = {
   // name        method  argc  op                        decision
   {"enumerate",  false,  -1,   Op::kForIterOfEnumerate,  Decision::kLowerForIterEnumerate},
   {"items",      true,   0,    Op::kForIterOfDictItems,  Decision::kLowerForIterDictItems},
+  {"keys",       true,   0,    Op::kForIterOfDictKeys,   Decision::kLowerForIterDictKeys},
+  {"values",     true,   0,    Op::kForIterOfDictValues, Decision::kLowerForIterDictValues},
   {"zip",        false,  2,    Op::kForIterOfZip,        Decision::kLowerForIterZip},
 };
 // clang-format on
@@ -95,6 +97,8 @@ struct LocalIteratorRule {
 constexpr LocalIteratorRule kLocalIteratorRules[] = {
   {CodeInfo::LocalIterator::kEnumerate,  Op::kForIterOfEnumerate,  Decision::kLowerForIterEnumerate},
   {CodeInfo::LocalIterator::kDictItems,  Op::kForIterOfDictItems,  Decision::kLowerForIterDictItems},
+  {CodeInfo::LocalIterator::kDictKeys,   Op::kForIterOfDictKeys,   Decision::kLowerForIterDictKeys},
+  {CodeInfo::LocalIterator::kDictValues, Op::kForIterOfDictValues, Decision::kLowerForIterDictValues},
   {CodeInfo::LocalIterator::kZip,        Op::kForIterOfZip,        Decision::kLowerForIterZip},
 };
 // clang-format on

@@ -79,6 +79,8 @@ constexpr LocalIteratorText kLocalIteratorNames[] = {
     {CodeInfo::LocalIterator::kNone, ""},
     {CodeInfo::LocalIterator::kEnumerate, "enumerate"},
     {CodeInfo::LocalIterator::kDictItems, "dict_items"},
+    {CodeInfo::LocalIterator::kDictKeys, "dict_keys"},
+    {CodeInfo::LocalIterator::kDictValues, "dict_values"},
     {CodeInfo::LocalIterator::kZip, "zip"},
 };
 

@@ -164,11 +164,19 @@ struct CodeInfo {
   // made, so no GET_ITER in the code says what it is: this is what `.0` held in the frame the
   // compile was asked from, a hint for the loop over it (FuseKnownIterators). kNone: no such
   // frame, another iterator, or other code.
-  enum class LocalIterator : uint8_t { kNone, kEnumerate, kDictItems, kZip };
+  enum class LocalIterator : uint8_t {
+    kNone,
+    kEnumerate,
+    kDictItems,
+    kDictKeys,
+    kDictValues,
+    kZip
+  };
   LocalIterator first_local_iterator = LocalIterator::kNone;
 };
 
-// A LocalIterator's name in HIR text ("enumerate", "dict_items", "zip"; "" for kNone), and
+// A LocalIterator's name in HIR text ("enumerate", "dict_items", "dict_keys", "dict_values",
+// "zip"; "" for kNone), and
 // back (false: no such name).
 const char* LocalIteratorName(CodeInfo::LocalIterator it);
 bool LocalIteratorByName(const std::string& name, CodeInfo::LocalIterator* it);

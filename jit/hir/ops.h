@@ -312,6 +312,11 @@ constexpr int kVariadic = -1;
   /* argument (the name only a hint): an exact dict item iterator over a dict whose values */   \
   /* are in its keys' entries steps inline (fuse_known_iterators.cc) */                        \
   X(ForIterOfDictItems, kOwnedOrNull,   false, true,  false, 1,         kPlain,      kNone)    \
+  /* ForIter of the iterator that GetIter made of a call of a method `keys` or `values` with */ \
+  /* no argument (the name only a hint): an exact dict key or value iterator over a dict */     \
+  /* whose values are in its keys' entries steps inline (fuse_known_iterators.cc) */           \
+  X(ForIterOfDictKeys, kOwnedOrNull,    false, true,  false, 1,         kPlain,      kNone)    \
+  X(ForIterOfDictValues, kOwnedOrNull,  false, true,  false, 1,         kPlain,      kNone)    \
   /* ForIter of the iterator that GetIter made of a call of the global `zip` with two */       \
   /* arguments (the name only a hint): an exact zip of two list or tuple iterators steps */    \
   /* inline (fuse_known_iterators.cc) */                                                       \
@@ -395,6 +400,8 @@ constexpr Op Unfused(Op op) {
       return Op::kCheckTracing;
     case Op::kForIterOfEnumerate:
     case Op::kForIterOfDictItems:
+    case Op::kForIterOfDictKeys:
+    case Op::kForIterOfDictValues:
     case Op::kForIterOfZip:
       return Op::kForIter;
     default:

@@ -271,7 +271,8 @@ class Parser {
     if (local != std::string::npos) {
       const std::string name = args.substr(local + 10);
       if (!LocalIteratorByName(name, &f_.code.first_local_iterator)) {
-        Fail(line, "unknown iterator '" + name + "' for local 0 (enumerate, dict_items, zip)");
+        Fail(line, "unknown iterator '" + name +
+                       "' for local 0 (enumerate, dict_items, dict_keys, dict_values, zip)");
       }
       args = args.substr(0, local);
     }

@@ -309,6 +309,14 @@ void Lowerer::Rule<Op::kForIterOfDictItems>(const Instr& in) {
   LowerForIter(in);
 }
 template <>
+void Lowerer::Rule<Op::kForIterOfDictKeys>(const Instr& in) {
+  LowerForIter(in);
+}
+template <>
+void Lowerer::Rule<Op::kForIterOfDictValues>(const Instr& in) {
+  LowerForIter(in);
+}
+template <>
 void Lowerer::Rule<Op::kForIterOfZip>(const Instr& in) {
   LowerForIter(in);
 }

@@ -130,10 +130,12 @@ struct RuntimeAddresses {
   uint64_t py_tuple_type = 0;  // &PyTuple_Type; 0: tuples are not unpacked inline
   // The iterators FOR_ITER steps inline (object_layouts.h); 0: through the helper.
   uint64_t py_list_iter_type = 0, py_tuple_iter_type = 0, py_range_iter_type = 0;
-  // &PyEnum_Type, &PyDictIterItem_Type and &PyZip_Type (object_layouts.h EnumerateLayout,
-  // DictIterLayout, ZipLayout); 0: ForIterOfEnumerate, ForIterOfDictItems, ForIterOfZip are
-  // plain ForIters.
+  // &PyEnum_Type, &PyDictIterItem_Type, &PyDictIterKey_Type, &PyDictIterValue_Type and
+  // &PyZip_Type (object_layouts.h EnumerateLayout, DictIterLayout, ZipLayout); 0:
+  // ForIterOfEnumerate, ForIterOfDictItems, ForIterOfDictKeys, ForIterOfDictValues and
+  // ForIterOfZip are plain ForIters.
   uint64_t py_enum_type = 0, py_dict_item_iter_type = 0, py_zip_type = 0;
+  uint64_t py_dict_key_iter_type = 0, py_dict_value_iter_type = 0;
   // The interpreter's eval breaker (an int32); 0: compiled code does not test it.
   uint64_t eval_breaker = 0;
   // The guest call stub (call_stub.h); 0: compiled CALLs call the helper a64_call. Compiled

@@ -488,6 +488,12 @@ class Lowerer {
   void NextRangeValue(const Instr& in, Operand iter, int slow);
   void NextEnumerateValue(const Instr& in, Operand iter, int dst, int slow);
   void NextDictItem(const Instr& in, Operand iter, int dst, int slow);
+  void NextDictKeyOrValue(const Instr& in, Operand iter, bool values, int dst, int slow);
+  struct DictIterState {
+    int dict, left;  // the iterator's di_dict and len
+  };
+  DictIterState CheckDictIter(const Instr& in, Operand iter, uint64_t type, int slow);
+  void CountDictIterStep(Operand iter, const DictIterState& at);
   void NextZipPair(const Instr& in, Operand iter, int dst, int slow);
   int TakeSequenceItem(Operand sit, int items, int at);
   int NextDictEntry(Operand dict, Operand iter, int value, int slow);

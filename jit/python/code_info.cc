@@ -305,6 +305,8 @@ lower::RuntimeAddresses AddressesOf(PyCodeObject* code) {
   rt.py_range_iter_type = TypeIfSized<lower::RangeIterLayout>(&PyRangeIter_Type);
   rt.py_enum_type = TypeIfSized<lower::EnumerateLayout>(&PyEnum_Type);
   rt.py_dict_item_iter_type = TypeIfSized<lower::DictIterLayout>(&PyDictIterItem_Type);
+  rt.py_dict_key_iter_type = TypeIfSized<lower::DictIterLayout>(&PyDictIterKey_Type);
+  rt.py_dict_value_iter_type = TypeIfSized<lower::DictIterLayout>(&PyDictIterValue_Type);
   rt.py_zip_type = TypeIfSized<lower::ZipLayout>(&PyZip_Type);
   rt.eval_breaker = reinterpret_cast<uint64_t>(EvalBreakerAddress(PyInterpreterState_Get()));
   if (FloatFreeListMatches()) {

@@ -209,7 +209,8 @@ void InjectFault(const char* point) {
 
 // hir::CodeInfo::first_local_iterator of `code` from its `frame`: the kind of iterator
 // local 0 holds when it is a comprehension's or generator expression's `.0` (an argument, so
-// bound before the frame runs), exactly of enumerate's, dict item iterator's or zip's type.
+// bound before the frame runs), exactly of enumerate's, a dict item, key or value iterator's,
+// or zip's type.
 hir::CodeInfo::LocalIterator FirstLocalIterator(PyCodeObject* code,
                                                 const _PyInterpreterFrame* frame) {
   using LocalIterator = hir::CodeInfo::LocalIterator;
@@ -222,6 +223,8 @@ hir::CodeInfo::LocalIterator FirstLocalIterator(PyCodeObject* code,
   if (it == nullptr) return LocalIterator::kNone;
   if (Py_IS_TYPE(it, &PyEnum_Type)) return LocalIterator::kEnumerate;
   if (Py_IS_TYPE(it, &PyDictIterItem_Type)) return LocalIterator::kDictItems;
+  if (Py_IS_TYPE(it, &PyDictIterKey_Type)) return LocalIterator::kDictKeys;
+  if (Py_IS_TYPE(it, &PyDictIterValue_Type)) return LocalIterator::kDictValues;
   if (Py_IS_TYPE(it, &PyZip_Type)) return LocalIterator::kZip;
   return LocalIterator::kNone;
 }

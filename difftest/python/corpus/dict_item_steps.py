@@ -1,13 +1,16 @@
 # pydiff: threshold=3
 # pydiff: all-compiled
-# `for k, v in d.items()` loops, whose FOR_ITER steps an exact dict item iterator inline
-# (jit/hir/fuse_known_iterators.cc, jit/lower/iterators.cc NextDictItem), against
-# dictiter_iternextitem: str keys (unicode entries) and other keys (general entries), deleted
+# `for k, v in d.items()`, `for k in d.keys()` and `for v in d.values()` loops, and
+# comprehensions over them, whose FOR_ITER steps an exact dict item, key or value iterator
+# inline (jit/hir/fuse_known_iterators.cc, jit/lower/iterators.cc NextDictItem and
+# NextDictKeyOrValue), against dictiter_iternextitem, dictiter_iternextkey and
+# dictiter_iternextvalue: str keys (unicode entries) and other keys (general entries), deleted
 # entries passed over, an empty dict, an instance's split __dict__, values replaced while
 # iterated, a dict that changes size or keys while iterated (the RuntimeErrors), result tuples
 # kept by the loop (a new one each step), a tuple the collector untracked (tracked again), an
-# `items` method of another class or a subclass, OrderedDict, an `items` that returns an
-# exhausted or part-stepped iterator, and the references of keys and values afterwards.
+# `items`, `keys` or `values` method of another class or a subclass, OrderedDict, one that
+# returns an exhausted or part-stepped iterator or another kind of dict iterator, and the
+# references of keys and values afterwards.
 import collections
 import gc
 import sys
@@ -27,19 +30,61 @@ def value_sum(d):
     return total
 
 
+def key_list(d):
+    out = []
+    for k in d.keys():
+        out.append(k)
+    return out
+
+
+def value_list(d):
+    out = []
+    for v in d.values():
+        out.append(v)
+    return out
+
+
+def views(d):
+    return [k for k in d.keys()], {v for v in d.values()}, tuple(v for v in d.values())
+
+
 def replaced(d):
     for k, v in d.items():
         d[k] = v * 10
     return sorted(d.items())
 
 
-def grows(d):
+def grows(d, view=dict.items):
     seen = []
     try:
-        for k, v in d.items():
+        for x in view(d):
+            seen.append(x)
+            if len(seen) == 1:
+                d[len(d) + 1000] = 0  # the first step only: items are left to give after it
+    except RuntimeError as e:
+        return seen, "RuntimeError: %s" % e
+    return seen, "no error"
+
+
+def grows_by_keys(d):
+    seen = []
+    try:
+        for k in d.keys():
             seen.append(k)
             if len(seen) == 1:
-                d[k * 100] = v  # the first step only: items are left to give after it
+                d[len(d) + 1000] = 0
+    except RuntimeError as e:
+        return seen, "RuntimeError: %s" % e
+    return seen, "no error"
+
+
+def grows_by_values(d):
+    seen = []
+    try:
+        for v in d.values():
+            seen.append(v)
+            if len(seen) == 1:
+                d[len(d) + 1000] = 0
     except RuntimeError as e:
         return seen, "RuntimeError: %s" % e
     return seen, "no error"
@@ -81,10 +126,22 @@ class Holder:
     def items(self):
         return self.it
 
+    def keys(self):
+        return self.it
+
+    def values(self):
+        return self.it
+
 
 class Listed:
     def items(self):
         return [("x", 1), ("y", 2)]
+
+    def keys(self):
+        return ["x", "y"]
+
+    def values(self):
+        return (1, 2)
 
 
 class Sub(dict):
@@ -107,6 +164,20 @@ def holders():
         out.append(pairs(Holder(left)))
     except RuntimeError as e:
         out.append("RuntimeError: %s" % e)
+    rekeyed_keys = {"a": 1, "b": 2}
+    keys_left = iter(rekeyed_keys.keys())
+    next(keys_left)
+    del rekeyed_keys["a"]
+    rekeyed_keys["z"] = 26
+    try:
+        out.append(key_list(Holder(keys_left)))
+    except RuntimeError as e:
+        out.append("RuntimeError: %s" % e)
+    values_part = iter(d.values())
+    next(values_part)
+    # key loops given a values iterator, value loops given a keys or an items iterator
+    out += [value_list(Holder(values_part)), key_list(Holder(iter(d.values()))),
+            value_list(Holder(iter(d.keys()))), value_list(Holder(iter(d.items())))]
     return out
 
 
@@ -123,6 +194,10 @@ def references():
     for _ in range(20):
         for k, v in d.items():
             v.n += 1
+        for v in d.values():
+            v.n += 1
+        for k in d.keys():
+            d[k].n += 1
     k = v = None
     after = [sys.getrefcount(o) for o in keys + vals]
     return before == after, [o.n for o in vals]
@@ -154,6 +229,23 @@ def main():
             pairs(Listed()),
             pairs(Sub(s=1, t=2)),
             pairs(collections.OrderedDict([("o", 1), ("p", 2)])),
+            key_list({"a": 1, (2,): 2}),
+            value_list({1: "x", 2.5: "y"}),
+            key_list(holey)[::5],
+            value_list(holey)[::5],
+            key_list({}),
+            value_list(Slots().__dict__),
+            key_list(Slots().__dict__),
+            views({"p": 3, "q": 4, "r": 3}),
+            views(holey),
+            grows({1: 1, 2: 2, 3: 3}, dict.keys),
+            grows({1: 1, 2: 2, 3: 3}, dict.values),
+            grows_by_keys({1: 1, 2: 2, 3: 3}),
+            grows_by_values({1: 1, 2: 2, 3: 3}),
+            key_list(Listed()),
+            value_list(Listed()),
+            key_list(Sub(s=1, t=2)),
+            value_list(collections.OrderedDict([("o", 1), ("p", 2)])),
             holders(),
             references(),
         ]
