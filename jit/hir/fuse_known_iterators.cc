@@ -51,25 +51,29 @@ const Instr* Source(const std::vector<const Instr*>& def_of, int reg) {
 // GET_ITER has no inline cache: its FOR_ITER is the next code unit.
 constexpr int kGetIterUnits = 1;
 
-// The calls whose result a loop's iterator may come from, each with its ForIter and decision.
+// The calls whose result a loop's iterator may come from, and the `.0` hint of the iterator
+// each makes, each with its ForIter and decision.
+using LocalIterator = CodeInfo::LocalIterator;
 struct KnownIteratorRule {
-  const char* name;  // co_names item that loaded the callable
-  bool method;       // loaded by LOAD_METHOD (else LOAD_GLOBAL with its NULL)
-  int argc;          // CALL's oparg; -1: any
+  const char* name;    // co_names item that loaded the callable
+  bool method;         // loaded by LOAD_METHOD (else LOAD_GLOBAL with its NULL)
+  int argc;            // CALL's oparg; -1: any
+  LocalIterator hint;  // what `.0` holds when a comprehension loops over such a call's result
   Op op;
   Decision decision;
 };
 
-// clang-format off
 constexpr KnownIteratorRule kKnownIteratorRules[] = {
-  // name        method  argc  op                        decision
-  {"enumerate",  false,  -1,   Op::kForIterOfEnumerate,  Decision::kLowerForIterEnumerate},
-  {"items",      true,   0,    Op::kForIterOfDictItems,  Decision::kLowerForIterDictItems},
-  {"keys",       true,   0,    Op::kForIterOfDictKeys,   Decision::kLowerForIterDictKeys},
-  {"values",     true,   0,    Op::kForIterOfDictValues, Decision::kLowerForIterDictValues},
-  {"zip",        false,  2,    Op::kForIterOfZip,        Decision::kLowerForIterZip},
+    {"enumerate", false, -1, LocalIterator::kEnumerate, Op::kForIterOfEnumerate,
+     Decision::kLowerForIterEnumerate},
+    {"items", true, 0, LocalIterator::kDictItems, Op::kForIterOfDictItems,
+     Decision::kLowerForIterDictItems},
+    {"keys", true, 0, LocalIterator::kDictKeys, Op::kForIterOfDictKeys,
+     Decision::kLowerForIterDictKeys},
+    {"values", true, 0, LocalIterator::kDictValues, Op::kForIterOfDictValues,
+     Decision::kLowerForIterDictValues},
+    {"zip", false, 2, LocalIterator::kZip, Op::kForIterOfZip, Decision::kLowerForIterZip},
 };
-// clang-format on
 
 // The rule a ForIter whose GET_ITER is `get_iter` matches, or null.
 const KnownIteratorRule* KnownIterator(const KnownCallSites& known,
@@ -86,25 +90,9 @@ const KnownIteratorRule* KnownIterator(const KnownCallSites& known,
   return nullptr;
 }
 
-// What a loop over `.0` becomes under each hint, with its decision.
-struct LocalIteratorRule {
-  CodeInfo::LocalIterator hint;
-  Op op;
-  Decision decision;
-};
-
-// clang-format off
-constexpr LocalIteratorRule kLocalIteratorRules[] = {
-  {CodeInfo::LocalIterator::kEnumerate,  Op::kForIterOfEnumerate,  Decision::kLowerForIterEnumerate},
-  {CodeInfo::LocalIterator::kDictItems,  Op::kForIterOfDictItems,  Decision::kLowerForIterDictItems},
-  {CodeInfo::LocalIterator::kDictKeys,   Op::kForIterOfDictKeys,   Decision::kLowerForIterDictKeys},
-  {CodeInfo::LocalIterator::kDictValues, Op::kForIterOfDictValues, Decision::kLowerForIterDictValues},
-  {CodeInfo::LocalIterator::kZip,        Op::kForIterOfZip,        Decision::kLowerForIterZip},
-};
-// clang-format on
-
-const LocalIteratorRule* LocalIteratorRuleFor(CodeInfo::LocalIterator hint) {
-  for (const LocalIteratorRule& rule : kLocalIteratorRules) {
+// The rule whose iterator the hint names, or null (kNone).
+const KnownIteratorRule* RuleForHint(LocalIterator hint) {
+  for (const KnownIteratorRule& rule : kKnownIteratorRules) {
     if (rule.hint == hint) return &rule;
   }
   return nullptr;
@@ -134,7 +122,7 @@ std::vector<bool> FirstLocalHolders(const Function& f, const std::vector<const I
 // comprehension iterates such a register: 3.11 pushes `.0` at the bottom of the stack, or just
 // above the list, set or dict it builds, and no other loop of the code runs at that depth.
 void FuseLocalIterator(Function& f, const std::vector<const Instr*>& def_of, Decisions* d) {
-  const LocalIteratorRule* rule = LocalIteratorRuleFor(f.code.first_local_iterator);
+  const KnownIteratorRule* rule = RuleForHint(f.code.first_local_iterator);
   if (rule == nullptr) return;
   const std::vector<bool> holders = FirstLocalHolders(f, def_of);
   for (Block& b : f.blocks) {

@@ -176,8 +176,7 @@ struct CodeInfo {
 };
 
 // A LocalIterator's name in HIR text ("enumerate", "dict_items", "dict_keys", "dict_values",
-// "zip"; "" for kNone), and
-// back (false: no such name).
+// "zip"; "" for kNone), and back (false: no such name).
 const char* LocalIteratorName(CodeInfo::LocalIterator it);
 bool LocalIteratorByName(const std::string& name, CodeInfo::LocalIterator* it);
 

@@ -54,37 +54,38 @@ def replaced(d):
     return sorted(d.items())
 
 
-def grows(d, view=dict.items):
+def grows(d):
     seen = []
     try:
-        for x in view(d):
-            seen.append(x)
-            if len(seen) == 1:
-                d[len(d) + 1000] = 0  # the first step only: items are left to give after it
-    except RuntimeError as e:
-        return seen, "RuntimeError: %s" % e
-    return seen, "no error"
-
-
-def grows_by_keys(d):
-    seen = []
-    try:
-        for k in d.keys():
+        for k, v in d.items():
             seen.append(k)
             if len(seen) == 1:
-                d[len(d) + 1000] = 0
+                d[k * 100] = v  # the first step only: items are left to give after it
     except RuntimeError as e:
         return seen, "RuntimeError: %s" % e
     return seen, "no error"
 
 
-def grows_by_values(d):
+def grow_at_first(d, seen, x):
+    seen.append(x)
+    if len(seen) == 1:
+        d[len(d) + 1000] = 0  # the first step only: items are left to give after it
+
+
+def keys_growing(d, seen):
+    for k in d.keys():
+        grow_at_first(d, seen, k)
+
+
+def values_growing(d, seen):
+    for v in d.values():
+        grow_at_first(d, seen, v)
+
+
+def outcome(loop, d):
     seen = []
     try:
-        for v in d.values():
-            seen.append(v)
-            if len(seen) == 1:
-                d[len(d) + 1000] = 0
+        loop(d, seen)
     except RuntimeError as e:
         return seen, "RuntimeError: %s" % e
     return seen, "no error"
@@ -238,10 +239,8 @@ def main():
             key_list(Slots().__dict__),
             views({"p": 3, "q": 4, "r": 3}),
             views(holey),
-            grows({1: 1, 2: 2, 3: 3}, dict.keys),
-            grows({1: 1, 2: 2, 3: 3}, dict.values),
-            grows_by_keys({1: 1, 2: 2, 3: 3}),
-            grows_by_values({1: 1, 2: 2, 3: 3}),
+            outcome(keys_growing, {1: 1, 2: 2, 3: 3}),
+            outcome(values_growing, {1: 1, 2: 2, 3: 3}),
             key_list(Listed()),
             value_list(Listed()),
             key_list(Sub(s=1, t=2)),
