@@ -73,6 +73,7 @@ namespace a64jit {
   X(LowerSmallIntBox, "lower.small-int-box") \
   X(LowerStoreAttrInline, "lower.store-attr-inline") \
   X(LowerStrAppendInPlace, "lower.str-append-in-place") \
+  X(LowerTruthStub, "lower.truth-stub") \
   X(LowerUnboxedFloat, "lower.unboxed-float") \
   X(LowerUnboxedInt, "lower.unboxed-int") \
   X(LowerUnpackInline, "lower.unpack-inline")

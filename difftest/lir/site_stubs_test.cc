@@ -37,6 +37,8 @@ struct World {
   PyTypeObject module_type{};
   PyTypeObject other_type{};
   PyTypeObject type_type{};  // stands for &PyType_Type
+  // Stand-ins for the truth stub's exact types, with their subclass flags.
+  PyTypeObject str_type{}, list_type{}, dict_type{}, tuple_type{}, long_type{};
   PyDictObject globals{}, builtins{}, module_dict{};
   PyModuleObject module{};
   PyObject value{};
@@ -59,9 +61,16 @@ struct World {
     value.ob_type = &other_type;  // no __get__: a plain value
     global = GlobalCache{&globals, &builtins, 41, 42, &module, 0x2b};
     entry = ModuleEntry{&module, 43, &value};
+    str_type.tp_flags = Py_TPFLAGS_UNICODE_SUBCLASS;
+    list_type.tp_flags = Py_TPFLAGS_LIST_SUBCLASS;
+    dict_type.tp_flags = Py_TPFLAGS_DICT_SUBCLASS;
+    tuple_type.tp_flags = Py_TPFLAGS_TUPLE_SUBCLASS;
+    long_type.tp_flags = Py_TPFLAGS_LONG_SUBCLASS;
   }
   SiteStubFacts Facts() const {
-    return {reinterpret_cast<uintptr_t>(&module_type), reinterpret_cast<uintptr_t>(&type_type)};
+    const auto at = [](const PyTypeObject& t) { return reinterpret_cast<uintptr_t>(&t); };
+    return {at(module_type), at(type_type),  at(str_type), at(list_type),
+            at(dict_type),   at(tuple_type), at(long_type)};
   }
 };
 
@@ -135,8 +144,19 @@ uint64_t RecordAttrMiss(uint64_t obj, uint64_t cache) {
   g_seen_attr_miss = SeenAttrMiss{obj, cache, g_seen_attr_miss.calls + 1};
   return kAttrMissResult;
 }
+// A stand-in for PyObject_IsTrue: the object it was given, and a result no size test gives.
+struct SeenTruthMiss {
+  uint64_t obj = 0;
+  int calls = 0;
+} g_seen_truth_miss;
+constexpr uint64_t kTruthMissResult = 7;
+uint64_t RecordTruthMiss(uint64_t obj) {
+  g_seen_truth_miss = SeenTruthMiss{obj, g_seen_truth_miss.calls + 1};
+  return kTruthMissResult;
+}
 std::optional<uint64_t> ResolveMissHelper(const std::string& name) {
   if (name == "a64_load_attr_cached") return reinterpret_cast<uintptr_t>(&RecordAttrMiss);
+  if (name == "PyObject_IsTrue") return reinterpret_cast<uintptr_t>(&RecordTruthMiss);
   if (name != "a64_module_attr_into_frame") return std::nullopt;
   return reinterpret_cast<uintptr_t>(&RecordMiss);
 }
@@ -152,8 +172,11 @@ class SiteStubsTest : public ::testing::Test {
                         emu::HelperSignature{"RecordMiss", 3, 0, runtime::RetKind::kInt});
     emu::RegisterHelper(reinterpret_cast<const void*>(&RecordAttrMiss),
                         emu::HelperSignature{"RecordAttrMiss", 2, 0, runtime::RetKind::kInt});
+    emu::RegisterHelper(reinterpret_cast<const void*>(&RecordTruthMiss),
+                        emu::HelperSignature{"RecordTruthMiss", 1, 0, runtime::RetKind::kInt});
     g_seen_miss = SeenMiss{};
     g_seen_attr_miss = SeenAttrMiss{};
+    g_seen_truth_miss = SeenTruthMiss{};
     for (const lir::Function& f : module_.functions) {
       codegen::CompileOptions options;
       options.resolve = ResolveMissHelper;
@@ -494,9 +517,58 @@ TEST_F(SiteStubsTest, AnotherObjectIsReadOnlyWithinItself) {
   munmap(pages, 3 * page);
 }
 
+// The truth stub on objects of each exact type, empty and not: the word after the header
+// decides (an int's ob_size is negative for a negative int). A str counts only once ready.
+TEST_F(SiteStubsTest, TruthOfSizedObjectsByTheirSizeWord) {
+  World& w = *world_;
+  PyVarObject var{};  // a list, tuple, int (ob_size) or, by layout, a dict (ma_used)
+  const auto truth = [&](PyTypeObject& type, Py_ssize_t size) {
+    var.ob_base.ob_type = &type;
+    var.ob_size = size;
+    return Run(kTruthStubName, {Addr(&var)});
+  };
+  for (PyTypeObject* type : {&w.list_type, &w.dict_type, &w.tuple_type, &w.long_type}) {
+    EXPECT_EQ(truth(*type, 0), 0u);
+    EXPECT_EQ(truth(*type, 3), 1u);
+  }
+  EXPECT_EQ(truth(w.long_type, -1), 1u) << "a negative int";
+  PyASCIIObject str{};
+  str.ob_base.ob_type = &w.str_type;
+  str.state.ready = 1;
+  EXPECT_EQ(Run(kTruthStubName, {Addr(&str)}), 0u) << "''";
+  str.length = 2;
+  EXPECT_EQ(Run(kTruthStubName, {Addr(&str)}), 1u) << "a str of two";
+  EXPECT_EQ(g_seen_truth_miss.calls, 0);
+}
+
+// Every other object is PyObject_IsTrue's, given the object: a subclass of one of the types
+// (its flags say list, its type is another), a type outside their families, a str not ready.
+TEST_F(SiteStubsTest, TruthOfAnythingElseIsTheHelpers) {
+  World& w = *world_;
+  PyTypeObject list_subclass{};
+  list_subclass.tp_flags = Py_TPFLAGS_LIST_SUBCLASS;
+  PyTypeObject bytes_type{};
+  bytes_type.tp_flags = Py_TPFLAGS_BYTES_SUBCLASS;
+  PyVarObject var{};
+  var.ob_size = 3;
+  int calls = 0;
+  for (PyTypeObject* type : {&list_subclass, &bytes_type, &w.other_type}) {
+    var.ob_base.ob_type = type;
+    EXPECT_EQ(Run(kTruthStubName, {Addr(&var)}), kTruthMissResult);
+    EXPECT_EQ(g_seen_truth_miss.calls, calls += 2);
+    EXPECT_EQ(g_seen_truth_miss.obj, Addr(&var));
+  }
+  PyASCIIObject str{};
+  str.ob_base.ob_type = &w.str_type;
+  str.length = 0;  // an unready str's length is not its own yet
+  EXPECT_EQ(Run(kTruthStubName, {Addr(&str)}), kTruthMissResult) << "a str not ready";
+  EXPECT_EQ(g_seen_truth_miss.calls, calls + 2);
+}
+
 TEST(SiteStubs, AMissingFactIsAnError) {
-  EXPECT_THROW(SiteStubsText(SiteStubFacts{0, 8}), std::invalid_argument);
-  EXPECT_THROW(SiteStubsText(SiteStubFacts{8, 0}), std::invalid_argument);
+  EXPECT_THROW(SiteStubsText(SiteStubFacts{0, 8, 8, 8, 8, 8, 8}), std::invalid_argument);
+  EXPECT_THROW(SiteStubsText(SiteStubFacts{8, 0, 8, 8, 8, 8, 8}), std::invalid_argument);
+  EXPECT_THROW(SiteStubsText(SiteStubFacts{8, 8, 8, 8, 8, 8, 0}), std::invalid_argument);
 }
 
 }  // namespace

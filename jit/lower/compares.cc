@@ -144,7 +144,9 @@ void Lowerer::StrOrderAgainstChar(const Instr& in, const Cond* conds, int c, int
   Jmp(done);
 }
 
-// True/False/None inline, anything else through PyObject_IsTrue.
+// True/False/None inline; anything else through the truth stub (site_stubs.h), which reads an
+// exact str's, list's, dict's, tuple's or int's size and calls PyObject_IsTrue for the rest;
+// without the stubs, an exact int inline and the rest through PyObject_IsTrue.
 void Lowerer::LowerIsTrue(const Instr& in) {
   const int c = LirReg(in.dst);
   const Operand v = V(LirReg(in.args[0]));
@@ -169,6 +171,13 @@ void Lowerer::LowerIsTrue(const Instr& in) {
   cold_[static_cast<size_t>(next)] = 1;  // neither a bool nor None: rare in conditions
   Br(Cond::kEq, v, Imm(rt_.py_none), done, next);
   cur_ = next;
+  if (rt_.site_stubs != 0 && Take(decisions_, Decision::kLowerTruthStub, in.bc)) {
+    SetPrevInstr(in.bc);  // a __bool__ or __len__ may run
+    CheckInt(in, CallNamed(kTruthStubName, {v}, Type::kI64), c);
+    Jmp(done);
+    cur_ = done;
+    return;
+  }
   if (rt_.py_long_type != 0) {  // an exact int is true unless 0 (ob_size 0)
     const int other = NewBlock(), is_int = NewBlock();
     const int type = Load(v, offsetof(PyObject, ob_type), Type::kPtr);

@@ -7,8 +7,10 @@
 #include <internal/pycore_moduleobject.h>
 
 #include <cstddef>
+#include <cstring>
 #include <map>
 #include <stdexcept>
+#include <utility>
 
 #include "jit/lir/text.h"
 #include "jit/lower/stub_text.h"
@@ -213,12 +215,69 @@ bb16:
 }
 )";
 
+// a64_truth_or_helper_stub(obj): IsTrue's call, at a site whose object was neither a bool nor
+// None (lowering tests those inline). An exact str, list, dict, tuple or int is true when the
+// word after its header is not 0: a str's length, a list's, tuple's or int's ob_size, a dict's
+// ma_used, as their nb_bool, mp_length or sq_length would say. Anything else, a subclass
+// among them (which may define __bool__ or __len__), is PyObject_IsTrue's, a tail call. The
+// type's flags rule most other objects out with one test (bb0): each of those types has a
+// subclass flag of its own. A str made through 3.11's legacy wstr API has no length until it
+// is made ready, so an unready one is the helper's too (bb2).
+constexpr const char kTruthStub[] = R"(
+func @a64_truth_or_helper_stub(%0:ptr) -> i64 {
+bb0:    ; the object's type %1, of one of the sized families by its flags
+  %1:ptr = load [%0 + $ob_type]
+  %2:i64 = load [%1 + $tp_flags]
+  %3:i64 = and %2, $sized_family_flags
+  br.i64 eq %3, 0, bb6, bb1
+bb1:
+  br.i64 eq %1, $str_type, bb2, bb3
+bb2:
+  %4:i8 = load [%0 + $str_state]
+  %5:i64 = zext %4
+  %6:i64 = and %5, $str_ready_bit
+  br.i64 eq %6, 0, bb6, bb5
+bb3:
+  br.i64 eq %1, $list_type or.i64 eq %1, $dict_type, bb5, bb4
+bb4:
+  br.i64 eq %1, $tuple_type or.i64 eq %1, $long_type, bb5, bb6
+bb5:    ; the word after the header
+  %7:i64 = load [%0 + $size_word]
+  %8:i64 = cmp.i64 ne %7, 0
+  ret %8
+bb6:
+  tailcall @PyObject_IsTrue(%0)
+}
+)";
+
 std::string SiteStubsTemplate() {
   return std::string(kSiteStubsTemplate) + "\nfunc @" + kModuleAttrStubName +
          "(%0:ptr, %1:ptr) -> ptr {" + kModuleAttrHit + kModuleAttrMissIsNull + "\nfunc @" +
          kModuleAttrOrHelperStubName + "(%0:ptr, %1:ptr) -> ptr {" + kModuleAttrHit +
-         kModuleAttrMissCallsHelper + kAttrHintStub;
+         kModuleAttrMissCallsHelper + kAttrHintStub + kTruthStub;
 }
+
+// Where a str's `ready` bit is: the byte of PyASCIIObject that holds it, and its mask (a bit
+// field has no offsetof, so a zeroed str with only that bit set tells).
+std::pair<int64_t, int64_t> StrReadyBit() {
+  PyASCIIObject probe;
+  std::memset(&probe, 0, sizeof probe);
+  probe.state.ready = 1;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(&probe);
+  for (size_t i = 0; i < sizeof probe; i++) {
+    if (bytes[i] != 0) return {static_cast<int64_t>(i), bytes[i]};
+  }
+  throw std::logic_error("site stubs: no ready bit in PyASCIIObject");
+}
+
+// The truth stub reads one word for each of its types.
+static_assert(offsetof(PyVarObject, ob_size) == offsetof(PyASCIIObject, length) &&
+                  offsetof(PyVarObject, ob_size) == offsetof(PyDictObject, ma_used),
+              "a str's length, an ob_size and a dict's ma_used at the same place");
+// The families' subclass flags are one run of bits, a mask a single `and` takes.
+constexpr int64_t kSizedFamilyFlags = Py_TPFLAGS_LONG_SUBCLASS | Py_TPFLAGS_LIST_SUBCLASS |
+                                      Py_TPFLAGS_TUPLE_SUBCLASS | Py_TPFLAGS_BYTES_SUBCLASS |
+                                      Py_TPFLAGS_UNICODE_SUBCLASS | Py_TPFLAGS_DICT_SUBCLASS;
 
 std::map<std::string, int64_t> SiteStubValues(const SiteStubFacts& facts) {
   const auto at = [](size_t offset) { return static_cast<int64_t>(offset); };
@@ -275,13 +334,24 @@ std::map<std::string, int64_t> SiteStubValues(const SiteStubFacts& facts) {
        at(offsetof(PyDictKeysObject, dk_indices) + offsetof(PyDictUnicodeEntry, me_key))},
       {"entry_value",
        at(offsetof(PyDictKeysObject, dk_indices) + offsetof(PyDictUnicodeEntry, me_value))},
+      {"sized_family_flags", kSizedFamilyFlags},
+      {"str_type", static_cast<int64_t>(facts.str_type)},
+      {"list_type", static_cast<int64_t>(facts.list_type)},
+      {"dict_type", static_cast<int64_t>(facts.dict_type)},
+      {"tuple_type", static_cast<int64_t>(facts.tuple_type)},
+      {"long_type", static_cast<int64_t>(facts.long_type)},
+      {"str_state", StrReadyBit().first},
+      {"str_ready_bit", StrReadyBit().second},
+      {"size_word", at(offsetof(PyVarObject, ob_size))},
   };
 }
 
 }  // namespace
 
 std::string SiteStubsText(const SiteStubFacts& facts) {
-  if (facts.module_type == 0 || facts.type_type == 0) {
+  if (facts.module_type == 0 || facts.type_type == 0 || facts.str_type == 0 ||
+      facts.list_type == 0 || facts.dict_type == 0 || facts.tuple_type == 0 ||
+      facts.long_type == 0) {
     throw std::invalid_argument("site stubs: incomplete runtime facts");
   }
   return FillStubText(SiteStubsTemplate(), SiteStubValues(facts), "site stubs");

@@ -38,6 +38,16 @@
 //                                                 so no loop test (decision
 //                                                 lower.attr-hint-stub)
 //
+//   a64_truth_or_helper_stub(obj)                 IsTrue of an object that is neither a bool
+//                                                 nor None (the site tests those inline): an
+//                                                 exact str, list, dict, tuple or int by the
+//                                                 word after its header (its length, ob_size
+//                                                 or ma_used), anything else through
+//                                                 PyObject_IsTrue (a tail call). It replaces
+//                                                 the site's call of that helper and its
+//                                                 inline test of an int, so it is taken
+//                                                 in loops too (decision lower.truth-stub)
+//
 // Under QEMU each call and its return end a translated block, and the return is an indirect
 // branch; on hardware the return is predicted. So lowering takes a stub only for sites outside
 // loops, in functions that do not call themselves by name (decision lower.site-stub), where
@@ -67,11 +77,18 @@ inline constexpr const char kGlobalBuiltinStubName[] = "a64_global_builtin_stub"
 inline constexpr const char kModuleAttrStubName[] = "a64_module_attr_stub";
 inline constexpr const char kModuleAttrOrHelperStubName[] = "a64_module_attr_or_helper_stub";
 inline constexpr const char kAttrHintStubName[] = "a64_attr_hint_or_helper_stub";
+inline constexpr const char kTruthStubName[] = "a64_truth_or_helper_stub";
 
 // What the stubs need from the runtime besides CPython 3.11's layouts.
 struct SiteStubFacts {
   uint64_t module_type = 0;  // &PyModule_Type
   uint64_t type_type = 0;    // &PyType_Type: a class read through itself (DescrKind::kClassAttr)
+  // The exact types whose truth the truth stub reads from their size word.
+  uint64_t str_type = 0;    // &PyUnicode_Type
+  uint64_t list_type = 0;   // &PyList_Type
+  uint64_t dict_type = 0;   // &PyDict_Type
+  uint64_t tuple_type = 0;  // &PyTuple_Type
+  uint64_t long_type = 0;   // &PyLong_Type
 };
 
 // The stubs' LIR text; std::invalid_argument when a fact is missing (0).

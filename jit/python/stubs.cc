@@ -200,6 +200,11 @@ Engine BuildEngine(const EngineInputs& in, bool (*go_on)(void*), void* context) 
     lower::SiteStubFacts facts;
     facts.module_type = reinterpret_cast<uintptr_t>(&PyModule_Type);
     facts.type_type = reinterpret_cast<uintptr_t>(&PyType_Type);
+    facts.str_type = reinterpret_cast<uintptr_t>(&PyUnicode_Type);
+    facts.list_type = reinterpret_cast<uintptr_t>(&PyList_Type);
+    facts.dict_type = reinterpret_cast<uintptr_t>(&PyDict_Type);
+    facts.tuple_type = reinterpret_cast<uintptr_t>(&PyTuple_Type);
+    facts.long_type = reinterpret_cast<uintptr_t>(&PyLong_Type);
     for (const lir::Function& f : lower::SiteStubs(facts)) {
       e.site_stubs[f.name] = CompileStub(e, f, "a64jit:stub:" + f.name, runtime::SiteStubMoves());
       check();
