@@ -93,9 +93,11 @@ void Lowerer::LowerBuild(const Instr& in) {
     return CallChecked(in, Helper::a64_build_const_key_map,
                        {V(p), Operand::Imm(in.imm), Imm(Const(in.keys_const))});
   }
-  if (in.op == Op::kMakeFunction) {
+  if (in.op == Op::kMakeFunction) {  // the site's cache keeps PyFunction_New's lookups
+    SiteCache* site = NewSiteCache();
     return CallChecked(in, Helper::a64_make_function,
-                       {V(frame_), V(p), count(), Operand::Imm(in.imm)});
+                       {V(frame_), V(p), count(), Operand::Imm(in.imm),
+                        site != nullptr ? V(SiteAddress(site)) : Operand::Imm(0)});
   }
   NoRuleIn("LowerBuild", in);
 }

@@ -17,6 +17,7 @@
 #include "jit/python/interp_state.h"
 #include "jit/python/jit.h"
 #include "jit/python/keyword_calls.h"
+#include "jit/python/make_function.h"
 #include "jit/python/method_trampolines.h"
 #include "jit/python/site_entry.h"
 #include "jit/python/super_lookup.h"
@@ -850,11 +851,12 @@ PyObject* a64_format_value(PyObject* value, PyObject* spec, int64_t conversion) 
   return r;
 }
 
-// MAKE_FUNCTION: items (consumed) = [defaults] [kwdefaults] [annotations] [closure] code.
-PyObject* a64_make_function(_PyInterpreterFrame* frame, PyObject** items, int64_t n,
-                            int64_t flags) {
+// MAKE_FUNCTION: items (consumed) = [defaults] [kwdefaults] [annotations] [closure] code;
+// `cache` the site's (null: none).
+PyObject* a64_make_function(_PyInterpreterFrame* frame, PyObject** items, int64_t n, int64_t flags,
+                            FunctionCache* cache) {
   PyObject* code = items[n - 1];
-  auto* func = reinterpret_cast<PyFunctionObject*>(PyFunction_New(code, frame->f_globals));
+  PyFunctionObject* func = python::NewFunction(code, frame->f_globals, cache);
   Py_DECREF(code);
   if (func == nullptr) {
     for (int64_t i = 0; i < n - 1; i++) Py_DECREF(items[i]);

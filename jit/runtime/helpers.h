@@ -302,7 +302,8 @@ PyObject* a64_build_const_key_map(PyObject** values, int64_t n, PyObject* keys);
 PyObject* a64_build_string(PyObject** items, int64_t n, uint64_t lent);
 PyObject* a64_format_value(PyObject* value, PyObject* spec, int64_t conversion);
 int a64_list_extend(PyObject* list, PyObject* iterable);
-PyObject* a64_make_function(_PyInterpreterFrame* frame, PyObject** items, int64_t n, int64_t flags);
+PyObject* a64_make_function(_PyInterpreterFrame* frame, PyObject** items, int64_t n, int64_t flags,
+                            FunctionCache* cache);
 // FOR_ITER: the next value, NULL when exhausted, (PyObject*)1 on error.
 PyObject* a64_for_iter(PyObject* iter);
 // BINARY_OP ** (and in place): PyNumber_Power(a, b, None), shorter for a positive finite base

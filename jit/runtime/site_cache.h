@@ -86,6 +86,17 @@ struct GlobalCache {
   uint32_t entry;
 };
 
+// MAKE_FUNCTION: what 3.11's PyFunction_New looked up in the globals when the site last made
+// a function, globals['__name__'] (the function's __module__) and the builtins that
+// globals['__builtins__'] gives, valid while the globals keep the version tag they had then
+// (both lookups would find the same objects, alive in those dicts). Helpers only.
+struct FunctionCache {
+  void* globals;  // borrowed, compared by address; nullptr: empty
+  uint64_t globals_version;
+  void* module;    // borrowed from the globals; nullptr when they have no __name__
+  void* builtins;  // borrowed: globals['__builtins__'], or that module's dict
+};
+
 // LOAD_ATTR / STORE_ATTR of an instance attribute in the object's inline values: the
 // type's version tag and where the attribute's index in the type's shared keys puts it. At a
 // slot site (AttrForm::kSlot), a `__slots__` member of the type instead, as 3.11's
