@@ -45,6 +45,7 @@ namespace a64jit {
   X(LowerCFunctionCall, "lower.c-function-call") \
   X(LowerCompareInline, "lower.compare-inline") \
   X(LowerContainsConstTuple, "lower.contains-const-tuple") \
+  X(LowerDictSubscript, "lower.dict-subscript") \
   X(LowerFloatBoxInline, "lower.float-box-inline") \
   X(LowerFloatStoreInPlace, "lower.float-store-in-place") \
   X(LowerForIterDictItems, "lower.for-iter-dict-items") \

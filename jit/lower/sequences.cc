@@ -29,15 +29,23 @@ void Lowerer::LowerObjectProtocol(const Instr& in) {
       return SiteCallChecked(in, Helper::a64_getitem_cached,
                              {a, V(LirReg(in.args[1])), V(SiteAddress(site))});
     }
-    CallChecked(in, Helper::PyObject_GetItem, {a, V(LirReg(in.args[1]))});
+    CallChecked(in, DictSite(in) ? Helper::a64_dict_getitem : Helper::PyObject_GetItem,
+                {a, V(LirReg(in.args[1]))});
   } else if (in.op == Op::kSetItem) {
     if (rt_.py_list_type != 0 && Allows(in, Feedback::kListInt)) return LowerListStore(in);
-    CallStatus(in, Helper::PyObject_SetItem, {a, V(LirReg(in.args[1])), V(LirReg(in.args[2]))});
+    CallStatus(in, DictSite(in) ? Helper::a64_dict_setitem : Helper::PyObject_SetItem,
+               {a, V(LirReg(in.args[1])), V(LirReg(in.args[2]))});
   } else if (in.op == Op::kGetIter) {
     CallChecked(in, Helper::PyObject_GetIter, {a});
   } else {
     NoRuleIn("LowerObjectProtocol", in);
   }
+}
+
+// A subscript 3.11 specialised to an exact dict (BINARY_SUBSCR_DICT, STORE_SUBSCR_DICT): its
+// helper goes to the dict's own lookup or store first (a64_dict_getitem, a64_dict_setitem).
+bool Lowerer::DictSite(const Instr& in) {
+  return in.feedback == Feedback::kDict && Take(decisions_, Decision::kLowerDictSubscript, in.bc);
 }
 
 // A family function given an op it has no rule for (routed there by mistake): failing names

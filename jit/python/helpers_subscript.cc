@@ -1,5 +1,7 @@
 // a64_getitem_cached, declared in jit/runtime/helpers.h: BINARY_SUBSCR at a site 3.11
 // specialised to BINARY_SUBSCR_GETITEM, a container whose class defines __getitem__ in Python.
+// And a64_dict_getitem and a64_dict_setitem, at sites it specialised to BINARY_SUBSCR_DICT and
+// STORE_SUBSCR_DICT.
 //
 // For that case compiled code called PyObject_GetItem, which runs the class's
 // slot_mp_subscript, vectorcall_method's lookup of "__getitem__" (_PyType_Lookup) and a
@@ -13,7 +15,9 @@
 // parameters. Such a class's mp_subscript is slot_mp_subscript, which looks the same function
 // up and calls it with (container, key); a version tag is unique while not 0 and changes with
 // any change to the class's MRO dicts, so the cached function is the one that lookup finds.
+#define Py_BUILD_CORE 1
 #include <Python.h>
+#include <internal/pycore_pyerrors.h>
 
 #include <cstdint>
 
@@ -57,6 +61,23 @@ PyObject* a64_getitem_cached(PyObject* container, PyObject* sub, GetItemCache* c
       python::CallFunctionWithFirst(CurrentThreadState(), function, container, &sub, 1);
   Py_DECREF(function);
   return result;
+}
+
+// 3.11's BINARY_SUBSCR_DICT: a missing key is a KeyError of the key, unless the lookup (a
+// key's __hash__ or __eq__) raised.
+PyObject* a64_dict_getitem(PyObject* container, PyObject* sub) {
+  if (!PyDict_CheckExact(container)) return PyObject_GetItem(container, sub);
+  PyObject* item = PyDict_GetItemWithError(container, sub);
+  if (item == nullptr) {
+    if (!PyErr_Occurred()) _PyErr_SetKeyError(sub);
+    return nullptr;
+  }
+  return Py_NewRef(item);
+}
+
+int a64_dict_setitem(PyObject* container, PyObject* sub, PyObject* value) {
+  if (!PyDict_CheckExact(container)) return PyObject_SetItem(container, sub, value);
+  return PyDict_SetItem(container, sub, value);
 }
 
 }  // namespace a64jit::runtime

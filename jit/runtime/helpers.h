@@ -39,6 +39,8 @@ struct _PyInterpreterFrame;
   X(a64_module_attr_into_frame,     kNone, kOwn)        \
   X(a64_load_attr_cached,           kNone, kNull)       \
   X(a64_getitem_cached,             kNone, kNull)       \
+  X(a64_dict_getitem,               kNone, kNull)       \
+  X(a64_dict_setitem,               kNone, kNegative)   \
   X(a64_store_attr_cached,          kNone, kNegative)   \
   X(a64_load_method,                kNone, kNegative)   \
   X(a64_load_method_cached,         kNone, kNegative)   \
@@ -213,6 +215,13 @@ PyObject* a64_load_attr_cached(PyObject* obj, AttrCache* cache);
 // class's Python __getitem__, called directly when the site's cache holds the class's version
 // (jit/python/helpers_subscript.cc), else PyObject_GetItem.
 PyObject* a64_getitem_cached(PyObject* container, PyObject* sub, GetItemCache* cache);
+// BINARY_SUBSCR and STORE_SUBSCR at a site 3.11 specialised to BINARY_SUBSCR_DICT or
+// STORE_SUBSCR_DICT: an exact dict's item through PyDict_GetItemWithError (KeyError when
+// missing) or PyDict_SetItem, as those forms do, without PyObject_GetItem's or
+// PyObject_SetItem's dispatch and dict_subscript's or dict_ass_sub's own tests; any other
+// container through those two (helpers_subscript.cc).
+PyObject* a64_dict_getitem(PyObject* container, PyObject* sub);
+int a64_dict_setitem(PyObject* container, PyObject* sub, PyObject* value);
 // LOAD_GLOBAL of a module and LOAD_ATTR or LOAD_METHOD of it (`math.sqrt`) as one call: the
 // cold path of lower.module-attr-of-global, through the two sites' caches; `method`: the
 // attribute's is LOAD_METHOD (`attr_cache` then a MethodCache). Returns 0 with out[0] the
