@@ -74,6 +74,7 @@ namespace a64jit {
   X(LowerSmallIntBox, "lower.small-int-box") \
   X(LowerStoreAttrInline, "lower.store-attr-inline") \
   X(LowerStrAppendInPlace, "lower.str-append-in-place") \
+  X(LowerStrConcat, "lower.str-concat") \
   X(LowerTruthStub, "lower.truth-stub") \
   X(LowerUnboxedFloat, "lower.unboxed-float") \
   X(LowerUnboxedInt, "lower.unboxed-int") \

@@ -150,6 +150,13 @@ bool Lowerer::GenericIntoLocal(const Instr& in) {
   return true;
 }
 
+// `a + b` at a site 3.11 specialised to strs (BINARY_OP_ADD_UNICODE) whose result no local
+// takes back (StrAppendIntoLocal's case): a64_str_concat (lower.str-concat).
+bool Lowerer::StrConcatSite(const Instr& in) {
+  return in.feedback == Feedback::kStr && (in.imm == NB_ADD || in.imm == NB_INPLACE_ADD) &&
+         Take(decisions_, Decision::kLowerStrConcat, in.bc);
+}
+
 // Whether BINARY_OP `in` may apply an operator a class defines in Python, which
 // a64_binary_object calls directly: 3.11 specialised the site to no number or str form, the
 // operator is not `**` (ternary in 3.11, with a third operand a64_binary_object does not
@@ -210,6 +217,11 @@ void Lowerer::LowerArithmetic(const Instr& in) {
     if (StrAppendIntoLocal(in)) return;
     if (MayOverloadOperator(in) && Take(decisions_, Decision::kLowerBinaryObject, in.bc)) {
       return CallBinaryObject(in);
+    }
+    if (StrConcatSite(in)) {
+      return CallChecked(in, Helper::a64_str_concat,
+                         {V(LirReg(in.args[0])), V(LirReg(in.args[1])),
+                          Operand::Imm(in.imm == NB_INPLACE_ADD ? 1 : 0)});
     }
     CallChecked(in, kBinaryHelpers[in.imm], {V(LirReg(in.args[0])), V(LirReg(in.args[1]))});
   };

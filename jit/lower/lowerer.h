@@ -476,6 +476,7 @@ class Lowerer {
   void LowerObjectProtocol(const Instr& in);
   [[noreturn]] static void NoRuleIn(const char* family, const Instr& in);
   bool DictSite(const Instr& in);
+  bool StrConcatSite(const Instr& in);
   void BuildTupleInline(const Instr& in, int slow);
   void LowerBuild(const Instr& in);
   void LowerListAppend(const Instr& in);

@@ -142,6 +142,11 @@ PyObject* a64_number_inplace_true_divide(PyObject* a, PyObject* b) {
   return NumberOr<Arith::kDivide, PyNumber_InPlaceTrueDivide>(a, b);
 }
 
+PyObject* a64_str_concat(PyObject* a, PyObject* b, int64_t in_place) {
+  if (PyUnicode_CheckExact(a) && PyUnicode_CheckExact(b)) return PyUnicode_Concat(a, b);
+  return in_place != 0 ? a64_number_inplace_add(a, b) : a64_number_add(a, b);
+}
+
 PyObject* a64_power(PyObject* a, PyObject* b) { return PowerOr<PyNumber_Power>(a, b); }
 PyObject* a64_inplace_power(PyObject* a, PyObject* b) {
   return PowerOr<PyNumber_InPlacePower>(a, b);

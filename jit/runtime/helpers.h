@@ -87,6 +87,7 @@ struct _PyInterpreterFrame;
   X(a64_box_int_reusing,            kNone, kNull)       \
   X(a64_binary_op_into_local,       kSome, kOwn)        \
   X(a64_number_add,                 kNone, kNull)       \
+  X(a64_str_concat,                 kNone, kNull)       \
   X(a64_number_subtract,            kNone, kNull)       \
   X(a64_number_multiply,            kNone, kNull)       \
   X(a64_number_true_divide,         kNone, kNull)       \
@@ -397,6 +398,11 @@ PyObject* a64_number_inplace_add(PyObject* a, PyObject* b);
 PyObject* a64_number_inplace_subtract(PyObject* a, PyObject* b);
 PyObject* a64_number_inplace_multiply(PyObject* a, PyObject* b);
 PyObject* a64_number_inplace_true_divide(PyObject* a, PyObject* b);
+// BINARY_OP + (`in_place`: +=) at a site 3.11 specialised to BINARY_OP_ADD_UNICODE, whose
+// result no local takes back: two exact strs by PyUnicode_Concat, as that form does, without
+// a64_number_add's number tests and PyNumber_Add's slot search; anything else by
+// a64_number_add or a64_number_inplace_add.
+PyObject* a64_str_concat(PyObject* a, PyObject* b, int64_t in_place);
 // BINARY_OP // % & | ^ << >> (and in place) as PyNumber_FloorDivide and its kin compute them,
 // in 64 bits for two exact ints of at most two digits whose result fits (helpers_numbers.cc).
 PyObject* a64_number_floor_divide(PyObject* a, PyObject* b);
