@@ -161,6 +161,8 @@ TEST(HirText, MalformedTextNamesLineAndProblem) {
             "line 3: BinaryOp takes no lent operands");
   EXPECT_EQ(ErrorOf(head + "  %0 = BinaryOp %1, %2, nb=0 lent-self  {error @2 []}\n"),
             "line 3: BinaryOp has no lent self");
+  EXPECT_EQ(ErrorOf(head + "  %3 = Call %0, %1, %2, argc=1 given-self  {error @2 []}\n"),
+            "line 3: Call has no given self");
 }
 
 // The number forms (number_forms.h) come back: an op's inline forms and a register's unboxed

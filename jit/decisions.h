@@ -30,6 +30,7 @@ namespace a64jit {
   X(HirDeadCode, "hir.dead-code") \
   X(HirFoldBoolBranch, "hir.fold-bool-branch") \
   X(HirFuseCompareTruth, "hir.fuse-compare-truth") \
+  X(HirGivenSelf, "hir.given-self") \
   X(HirIsInstanceTuple, "hir.isinstance-tuple") \
   X(HirLentOperand, "hir.lent-operand") \
   X(HirSuperMethod, "hir.super-method") \

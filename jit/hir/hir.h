@@ -82,6 +82,11 @@ struct Instr {
   // LoadMethod, and the Call it feeds (LendSelves): on the method shape, [method, self], self is
   // the local's value without a reference of its own; on [NULL, attribute] the attribute has one.
   bool lent_self = false;
+  // LoadMethod (InsertRefcounts): its object is a new reference read by nothing after it
+  // (`self.items` in `self.items.append(x)`, `f().strip()`), which the op takes over: on the method
+  // shape it is self's reference, on [NULL, attribute] the op releases it. No decref follows the
+  // op.
+  bool given_self = false;
 
   // Calls fn(reg) for each register it reads: its arguments, then its frame state's stack.
   template <typename Fn>

@@ -299,6 +299,25 @@ void KeepLocalsBorrowed(const Block& b, const std::vector<int>& steal_at,
   }
 }
 
+// A new reference that a LoadMethod reads last (`self.items` in `self.items.append(x)`) is given
+// to it (Instr::given_self) instead of released after it: the method shape's self takes it over
+// where lowering would take another, and the attribute shape releases it, as the decref would.
+// Not a value that may be NULL, is stolen or lives on past the block, nor a global (`math.sqrt`
+// is fused whole by FuseModuleAttrs, its module never referenced on the hot path).
+void GiveSelves(Block& b, std::vector<Value>& values, Decisions* d) {
+  for (Value& v : values) {
+    if (v.kind != Kind::kOwned || v.maybe_null || v.stolen || v.live_out || v.last_use < 0)
+      continue;
+    // A global's module keeps its LoadGlobal, LoadMethod, Decref row for FuseModuleAttrs.
+    if (v.def >= 0 && Unfused(b.instrs[static_cast<size_t>(v.def)].op) == Op::kLoadGlobal) continue;
+    Instr& user = b.instrs[static_cast<size_t>(v.last_use)];
+    if (user.op != Op::kLoadMethod || user.args[0] != v.reg || user.dst2 < 0) continue;
+    if (!Take(d, Decision::kHirGivenSelf, user.bc)) continue;
+    user.given_self = true;
+    v.stolen = true;
+  }
+}
+
 // A value that needs no reference of its own (a local not stored to, a constant) is lent
 // rather than given to the ops that can borrow it: the op's `borrowed` bit for each operand
 // `reg` is set, and no reference is taken before it (Lends, hir.h). A Call (`len(x)`,
@@ -390,6 +409,7 @@ void RefcountBlock(Function& f, Block& b, CurrentValues& current, RefcountScratc
   }
 
   KeepLocalsBorrowed(b, steal_at, values);
+  GiveSelves(b, values, d);
 
   // Stolen borrowed-stable values need a reference first: (instruction index, reg). Frame
   // states mark them, so a deopt gives the frame its own reference.

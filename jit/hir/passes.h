@@ -13,6 +13,8 @@
 //   deopt hands to the interpreter are marked, so the frame receives owned references. A
 //   local's value or a constant that a Call or a BuildString takes is lent (Instr::borrowed),
 //   not given a reference.
+//   A new reference that a LoadMethod reads last is given to it (Instr::given_self): no decref
+//   after it.
 // LendSelves: a local's object that LoadMethod gives a known inline method call as self
 //   (`s.startswith(p)`, `out.append(x)`) is lent too (Instr::lent_self; lend_selves.cc).
 // RunFusions: the fusion passes (fusions.h), which mark instructions lowering makes as one.

@@ -136,6 +136,7 @@ std::string InstrText(const Function& f, const Instr& in) {
   if (!imm.empty()) line += (operands.empty() ? " " : ", ") + imm;
   line += LentOperands(in);
   if (in.lent_self) line += " lent-self";
+  if (in.given_self) line += " given-self";
   if (in.feedback != Feedback::kNone) line += std::string(" [") + FeedbackName(in.feedback) + "]";
   line += NumberFormsText(f, in);
   if (in.op == Op::kJump) line += " bb" + std::to_string(in.targets[0]);
@@ -488,10 +489,16 @@ void Parser::ParseFeedback(size_t line, std::string* rest, Instr* in) const {
   Fail(line, "unknown feedback '" + name + "'");
 }
 
-// ` borrowed=I,J` and then ` lent-self` at the end (Instr::borrowed, Instr::lent_self). Not a
-// borrowed= inside a kwnames= repr, which ends in a quote and a parenthesis.
+// ` borrowed=I,J` and then ` lent-self` or ` given-self` at the end (Instr::borrowed,
+// Instr::lent_self, Instr::given_self). Not a borrowed= inside a kwnames= repr, which ends in a
+// quote and a parenthesis.
 void Parser::ParseLent(size_t line, std::string* rest, Instr* in) const {
-  const std::string lent_self = " lent-self", borrowed = " borrowed=";
+  const std::string lent_self = " lent-self", given_self = " given-self", borrowed = " borrowed=";
+  if (EndsWith(*rest, given_self)) {
+    if (in->op != Op::kLoadMethod) Fail(line, std::string(OpName(in->op)) + " has no given self");
+    in->given_self = true;
+    *rest = rest->substr(0, rest->size() - given_self.size());
+  }
   if (EndsWith(*rest, lent_self)) {
     if (in->op != Op::kLoadMethod && in->op != Op::kCall) {
       Fail(line, std::string(OpName(in->op)) + " has no lent self");

@@ -514,14 +514,18 @@ void Lowerer::LowerLoadMethod(const Instr& in) {
     CallStatus(in, Helper::a64_load_method, {obj, Imm(Name(in.imm)), V(p)});
     Load(V(p), 0, Type::kPtr, LirReg(in.dst));
     Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
-    return GiveBackLentSelf(in);
+    GiveBackLentSelf(in);
+    return ReleaseGivenObject(in);
   }
   if (InlineModuleProbe(in)) {  // [NULL, the module's attribute]
-    return ModuleAttribute(in, obj, site, offsetof(MethodCache, module), LirReg(in.dst2),
-                           LirReg(in.dst),
-                           [&] { LoadMethodCached(in, obj, V(SiteAddress(site))); });
+    ModuleAttribute(in, obj, site, offsetof(MethodCache, module), LirReg(in.dst2), LirReg(in.dst),
+                    [&] { LoadMethodCached(in, obj, V(SiteAddress(site))); });
+    return ReleaseGivenObject(in);
   }
-  if (!InstanceProbe(in)) return LoadMethodCached(in, obj, V(SiteAddress(site)));
+  if (!InstanceProbe(in)) {
+    LoadMethodCached(in, obj, V(SiteAddress(site)));
+    return ReleaseGivenObject(in);
+  }
   const int slow = ColdBlock(), done = NewBlock(), hit = NewBlock();
   const int tp = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
   const int version = Load(V(tp), offsetof(PyTypeObject, tp_version_tag), Type::kI32);
@@ -551,10 +555,11 @@ void Lowerer::LowerLoadMethod(const Instr& in) {
   Load(V(entry), offsetof(MethodEntry, method), Type::kPtr, LirReg(in.dst));
   Incref(V(LirReg(in.dst)));
   Mov(obj, Type::kPtr, LirReg(in.dst2));
-  if (!in.lent_self) Incref(V(LirReg(in.dst2)));
+  if (!in.lent_self && !in.given_self) Incref(V(LirReg(in.dst2)));  // given: the object's own
   Jmp(done);
   cur_ = slow;
   LoadMethodCached(in, obj, V(SiteAddress(site)));
+  ReleaseGivenObject(in);
   Jmp(done);
   cur_ = done;
 }
@@ -579,6 +584,13 @@ void Lowerer::LoadMethodCached(const Instr& in, Operand obj, Operand cache) {
   Load(V(p), 0, Type::kPtr, LirReg(in.dst));
   Load(V(p), 8, Type::kPtr, LirReg(in.dst2));
   GiveBackLentSelf(in);
+}
+
+// After a helper made LOAD_METHOD's pair with references of its own: a given object
+// (hir::Instr::given_self) is released, as the decref the op replaced would have, on either
+// shape (on the method shape self holds the helper's reference, so it is not the last).
+void Lowerer::ReleaseGivenObject(const Instr& in) {
+  if (in.given_self) Decref(LirReg(in.args[0]), false, in.bc);
 }
 
 // After a helper made LOAD_METHOD's pair with references to both: a lent self

@@ -435,6 +435,7 @@ class Lowerer {
   bool KnownCallInline(KnownCall known) const;
   void LowerKnownCall(const Instr& in, KnownCall known, int slow);
   void ReleaseHeld(Operand obj);
+  void ReleaseGivenObject(const Instr& in);
   void ReleaseOperand(const Instr& in, size_t i);
   void ReleaseHeldOperand(const Instr& in, size_t i);
   void OwnLentOperands(const Instr& in);
