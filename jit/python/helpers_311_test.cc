@@ -940,8 +940,13 @@ TEST_F(Helpers311, AsyncGenWrapType) {
   PyDict_SetItemString(globals_, "w", w);
   PyDict_SetItemString(globals_, "v", value);
   Exec("import gc\nassert gc.get_referents(w) == [v]\ndel w, v");
-  Py_DECREF(w);
+  Py_DECREF(w);  // its dealloc puts it on the interpreter's free list
   EXPECT_EQ(Py_REFCNT(value), before);
+  PyObject* again = a64_async_gen_wrap(value);  // taken back off that list, as stock takes it
+  EXPECT_EQ(again, w);
+  EXPECT_EQ(Py_REFCNT(again), 1);
+  EXPECT_TRUE(PyObject_GC_IsTracked(again));
+  Py_DECREF(again);
 
   // What compiled code's ASYNC_GEN_WRAP feeds into: the stock async generator machinery
   // unwraps it, so `yield` inside an async generator hands the value to `async for`.

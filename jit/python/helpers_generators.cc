@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "jit/python/async_gen_layout.h"
+#include "jit/python/interp_state.h"
 #include "jit/runtime/helpers.h"
 
 namespace a64jit::runtime {
@@ -170,12 +171,18 @@ int a64_send(PyObject* receiver, PyObject* value, PyObject** out) {
   return PyIter_Send(receiver, value, out);
 }
 
-// ASYNC_GEN_WRAP: allocated as genobject.c does when its free list is empty; its dealloc
-// may then put the object on that free list, which holds objects of exactly this layout.
+// ASYNC_GEN_WRAP, as genobject.c's _PyAsyncGenValueWrapperNew makes the wrapper: from the
+// interpreter's free list, else allocated; its dealloc may put it back on that list.
 PyObject* a64_async_gen_wrap(PyObject* value) {
   using python::AsyncGenWrappedValue;
-  AsyncGenWrappedValue* o = PyObject_GC_New(AsyncGenWrappedValue, &_PyAsyncGenWrappedValue_Type);
-  if (o == nullptr) return nullptr;
+  auto* o = reinterpret_cast<AsyncGenWrappedValue*>(
+      TakeFreeAsyncGenValueWrapper(CurrentThreadState()->interp));
+  if (o != nullptr) {
+    _Py_NewReference(reinterpret_cast<PyObject*>(o));
+  } else {
+    o = PyObject_GC_New(AsyncGenWrappedValue, &_PyAsyncGenWrappedValue_Type);
+    if (o == nullptr) return nullptr;
+  }
   o->agw_val = Py_NewRef(value);
   PyObject_GC_Track(o);
   return reinterpret_cast<PyObject*>(o);

@@ -36,6 +36,18 @@ PyObject* SmallIntZeroObject(void) {
   return (PyObject*)&_PyRuntime.global_objects.singletons.small_ints[_PY_NSMALLNEGINTS];
 }
 
+PyObject* TakeFreeAsyncGenValueWrapper(PyInterpreterState* interp) {
+#if _PyAsyncGen_MAXFREELIST > 0
+  struct _Py_async_gen_state* state = &interp->async_gen;
+  if (state->value_numfree <= 0) return NULL;
+  state->value_numfree--;
+  return (PyObject*)state->value_freelist[state->value_numfree];
+#else
+  (void)interp;
+  return NULL;
+#endif
+}
+
 const void* CurrentThreadStateAddress(void) {
   return &_PyRuntime.gilstate.tstate_current._value;
 }

@@ -60,6 +60,12 @@ const void* TracemallocTracingAddress(void);
 // at this address plus v objects). Static data, there before Python starts.
 PyObject* SmallIntZeroObject(void);
 
+// A dead async generator value wrapper (_PyAsyncGenWrappedValue) taken off the interpreter's
+// free list, as genobject.c's _PyAsyncGenValueWrapperNew takes one (it is not exported),
+// without a reference (the caller makes it a new one: _Py_NewReference); NULL when the list is
+// empty.
+PyObject* TakeFreeAsyncGenValueWrapper(PyInterpreterState* interp);
+
 // _PyRuntime.gilstate.tstate_current (an _Py_atomic_address): the thread state holding the
 // GIL, what PyThreadState_Get returns (and checks for NULL) and _PyThreadState_GET reads.
 const void* CurrentThreadStateAddress(void);
