@@ -73,12 +73,18 @@ unsigned int TagOf(const PyTypeObject* type) { return type != nullptr ? type->tp
 
 // Whether a memo's entry, found for the type at `type`'s address, is this type's: the type's
 // version tag when the memo saw this one (unique while not 0), else the same name (a dead
-// type's address may be another's now). `version` is then the type's tag.
-bool SameType(const DeoptEntry& entry, const PyTypeObject* type, unsigned int* version) {
+// type's address may be another's now). `version` is then the type's tag, and `name` the
+// tp_name it matched: a class whose tag changes at every event (`Shape.made += 1` in its
+// __init__ gives it and its subclasses new tags) is told by that pointer, without comparing
+// the name's bytes each time (shapes: 0.3% of a warm call in strcmp).
+bool SameType(const DeoptEntry& entry, const PyTypeObject* type, unsigned int* version,
+              const char** name) {
   const unsigned int now = TagOf(type);
   if (now != 0 && now == *version) return true;
-  if (std::strcmp(entry.type.c_str(), TypeName(type)) != 0) return false;
+  const char* seen = TypeName(type);
+  if (seen != *name && std::strcmp(entry.type.c_str(), seen) != 0) return false;
   *version = now;
+  *name = seen;
   return true;
 }
 
@@ -185,6 +191,7 @@ struct MissMemo {
   const PyTypeObject* type = nullptr;
   unsigned int version = 0;  // the type's tag when last seen here (SameType)
   DeoptEntry* entry = nullptr;
+  const char* name = nullptr;  // its tp_name when last seen here (SameType)
 };
 MissMemo g_miss_memo[kMemoSets][kMemoWays];
 
@@ -201,6 +208,7 @@ struct EventMemo {
   const PyTypeObject* type = nullptr;
   unsigned int version = 0;
   DeoptEntry* entry = nullptr;
+  const char* name = nullptr;
 };
 EventMemo g_event_memo[kMemoSets][kMemoWays];
 
@@ -218,7 +226,7 @@ EventMemo* EventSet(const std::string* function, int bc, const PyTypeObject* typ
 bool Holds(EventMemo& m, const std::string* function, int bc, lower::DeoptReason reason,
            const PyTypeObject* type, DeoptExit exit) {
   return m.entry != nullptr && m.function == function && m.bc == bc && m.reason == reason &&
-         m.exit == exit && m.type == type && SameType(*m.entry, type, &m.version);
+         m.exit == exit && m.type == type && SameType(*m.entry, type, &m.version, &m.name);
 }
 
 }  // namespace
@@ -269,7 +277,7 @@ void RecordGuardMiss(const void* cache, PyTypeObject* type) {
   MissMemo* set = g_miss_memo[MemoSet(reinterpret_cast<uintptr_t>(cache), type)];
   if (MissMemo* m = FindInSet(set, [&](MissMemo& m) {
         return m.entry != nullptr && m.cache == cache && m.type == type &&
-               SameType(*m.entry, type, &m.version);
+               SameType(*m.entry, type, &m.version, &m.name);
       })) {
     m->entry->count++;
     return;
