@@ -280,6 +280,7 @@ constexpr int64_t kSizedFamilyFlags = Py_TPFLAGS_LONG_SUBCLASS | Py_TPFLAGS_LIST
                                       Py_TPFLAGS_UNICODE_SUBCLASS | Py_TPFLAGS_DICT_SUBCLASS;
 
 std::map<std::string, int64_t> SiteStubValues(const SiteStubFacts& facts) {
+  const auto [str_state, str_ready_bit] = StrReadyBit();
   const auto at = [](size_t offset) { return static_cast<int64_t>(offset); };
   using runtime::AttrCache;
   // A field of the attribute cache's descriptor entry.
@@ -340,8 +341,8 @@ std::map<std::string, int64_t> SiteStubValues(const SiteStubFacts& facts) {
       {"dict_type", static_cast<int64_t>(facts.dict_type)},
       {"tuple_type", static_cast<int64_t>(facts.tuple_type)},
       {"long_type", static_cast<int64_t>(facts.long_type)},
-      {"str_state", StrReadyBit().first},
-      {"str_ready_bit", StrReadyBit().second},
+      {"str_state", str_state},
+      {"str_ready_bit", str_ready_bit},
       {"size_word", at(offsetof(PyVarObject, ob_size))},
   };
 }
