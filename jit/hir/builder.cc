@@ -321,6 +321,25 @@ int Builder::DropThenGoto(int depth, int index, int count, int unit) {
   return block;
 }
 
+// A block the builder makes up for the taken edge of a backward POP_JUMP_*: the eval breaker
+// test 3.11 makes after its JUMPBY (CHECK_EVAL_BREAKER, on that edge only), then `unit`, the
+// jump's target. When the interpreter takes over there, it goes on at the target with the
+// condition already popped: the test, which may have run __bool__, is not made again. An
+// error raised by the breaker's work is the jump's, as 3.11's prev_instr says.
+int Builder::CheckThenGoto(int depth, int unit) {
+  const int saved_cur = cur_;
+  const std::vector<int> saved_stack = stack_;
+  const int block = EnterMadeBlock(depth);
+  CheckEvalBreaker();
+  Last().state.resume_unit = unit;
+  const int target = BlockAt(unit, depth);
+  cur_ = block;
+  Terminate(Jump(target));
+  cur_ = saved_cur;
+  stack_ = saved_stack;
+  return block;
+}
+
 Instr& Builder::Emit(Instr&& in) {
   const int arity = InfoOf(in.op).arity;
   if (arity != kVariadic && arity != static_cast<int>(in.args.size())) {

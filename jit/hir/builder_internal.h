@@ -120,6 +120,7 @@ class Builder {
   int PopThenGoto(int depth, int pop, int unit) {
     return DropThenGoto(depth, depth - pop, pop, unit);
   }
+  int CheckThenGoto(int depth, int unit);
   Instr& Emit(Instr&& in);  // moved once, into its block
   int Def(Op op, std::vector<int> args, int64_t imm = 0, ValueType t = ValueType::kObject);
   void Effect(Op op, std::vector<int> args, int64_t imm = 0);

@@ -462,11 +462,21 @@ bool Builder::PopJump() {
                        op == POP_JUMP_BACKWARD_IF_NONE || op == POP_JUMP_BACKWARD_IF_NOT_NONE;
   const bool jump_if_set = op == POP_JUMP_FORWARD_IF_TRUE || op == POP_JUMP_BACKWARD_IF_TRUE ||
                            op == POP_JUMP_FORWARD_IF_NONE || op == POP_JUMP_BACKWARD_IF_NONE;
-  if (FlowOf(insn_).jump < insn_.next) CheckEvalBreaker();  // before the test's side effects
   const int v = Pop1();
   const int c = Def(on_none ? Op::kIsNone : Op::kIsTrue, {v}, 0, ValueType::kCInt);
   if (!on_none) ErrorState(pre);
-  Branch(c, jump_if_set, FlowOf(insn_).jump, insn_.next, 0);
+  if (FlowOf(insn_).jump >= insn_.next) {
+    Branch(c, jump_if_set, FlowOf(insn_).jump, insn_.next, 0);
+    return false;
+  }
+  // Backward (the bottom of `while cond:`, a comprehension's filter): the breaker is tested on
+  // the jump's edge, after the test, as 3.11 does; nothing then stands between a comparison and
+  // its truth test, which fuse (FuseCompareTruth).
+  const int self = cur_;
+  const int jump = CheckThenGoto(Depth(), FlowOf(insn_).jump);
+  const int fall = BlockAt(insn_.next, Depth());
+  cur_ = self;
+  EndWithBranch(c, jump_if_set ? jump : fall, jump_if_set ? fall : jump);
   return false;
 }
 
