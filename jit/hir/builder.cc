@@ -309,16 +309,8 @@ int Builder::BlockAt(int unit, int depth) {
 // A block the builder makes up: from `depth` stack values, drops `count` starting at
 // `index` (the top ones, or one under the top), then goes to `unit`.
 int Builder::DropThenGoto(int depth, int index, int count, int unit) {
-  const int saved_cur = cur_;
-  const std::vector<int> saved_stack = stack_;
-  const int block = EnterMadeBlock(depth);
-  stack_.erase(stack_.begin() + index, stack_.begin() + index + count);
-  const int target = BlockAt(unit, depth - count);
-  cur_ = block;
-  Terminate(Jump(target));
-  cur_ = saved_cur;
-  stack_ = saved_stack;
-  return block;
+  return MadeBlockThenGoto(
+      depth, unit, [&] { stack_.erase(stack_.begin() + index, stack_.begin() + index + count); });
 }
 
 // A block the builder makes up for the taken edge of a backward POP_JUMP_*: the eval breaker
@@ -327,17 +319,10 @@ int Builder::DropThenGoto(int depth, int index, int count, int unit) {
 // condition already popped: the test, which may have run __bool__, is not made again. An
 // error raised by the breaker's work is the jump's, as 3.11's prev_instr says.
 int Builder::CheckThenGoto(int depth, int unit) {
-  const int saved_cur = cur_;
-  const std::vector<int> saved_stack = stack_;
-  const int block = EnterMadeBlock(depth);
-  CheckEvalBreaker();
-  Last().state.resume_unit = unit;
-  const int target = BlockAt(unit, depth);
-  cur_ = block;
-  Terminate(Jump(target));
-  cur_ = saved_cur;
-  stack_ = saved_stack;
-  return block;
+  return MadeBlockThenGoto(depth, unit, [&] {
+    CheckEvalBreaker();
+    Last().state.resume_unit = unit;
+  });
 }
 
 Instr& Builder::Emit(Instr&& in) {

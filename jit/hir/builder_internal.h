@@ -116,6 +116,19 @@ class Builder {
   bool FollowedBy(const Insn& from, int opcode, Insn* next) const;
   void FindBlocks();
   int BlockAt(int unit, int depth);
+  // A block the builder makes up from `depth` stack values: `body` (which emits into it and may
+  // change its stack), then a jump to `unit`. The builder's own block and stack are kept.
+  template <typename Body>
+  int MadeBlockThenGoto(int depth, int unit, Body body) {
+    const int saved_cur = cur_;
+    const std::vector<int> saved_stack = stack_;
+    const int block = EnterMadeBlock(depth);
+    body();
+    Terminate(Jump(BlockAt(unit, Depth())));
+    cur_ = saved_cur;
+    stack_ = saved_stack;
+    return block;
+  }
   int DropThenGoto(int depth, int index, int count, int unit);
   int PopThenGoto(int depth, int pop, int unit) {
     return DropThenGoto(depth, depth - pop, pop, unit);

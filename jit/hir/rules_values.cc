@@ -472,10 +472,8 @@ bool Builder::PopJump() {
   // Backward (the bottom of `while cond:`, a comprehension's filter): the breaker is tested on
   // the jump's edge, after the test, as 3.11 does; nothing then stands between a comparison and
   // its truth test, which fuse (FuseCompareTruth).
-  const int self = cur_;
   const int jump = CheckThenGoto(Depth(), FlowOf(insn_).jump);
   const int fall = BlockAt(insn_.next, Depth());
-  cur_ = self;
   EndWithBranch(c, jump_if_set ? jump : fall, jump_if_set ? fall : jump);
   return false;
 }
