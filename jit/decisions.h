@@ -77,6 +77,7 @@ namespace a64jit {
   X(LowerStrAppendInPlace, "lower.str-append-in-place") \
   X(LowerStrConcat, "lower.str-concat") \
   X(LowerTruthStub, "lower.truth-stub") \
+  X(LowerTwoDigitInts, "lower.two-digit-ints") \
   X(LowerUnboxedFloat, "lower.unboxed-float") \
   X(LowerUnboxedInt, "lower.unboxed-int") \
   X(LowerUnpackInline, "lower.unpack-inline")

@@ -257,6 +257,9 @@ void Lowerer::SmallIntArithmetic(const Instr& in, int not_ints) {
   int r;
   if (std::optional<lir::Op> op = SmallIntOp(nb)) {
     r = Binary(*op, V(lhs), b, Type::kI64);  // |a * b| < 2**60
+  } else if (nb == NB_RSHIFT || nb == NB_LSHIFT) {
+    if (!b.is_imm()) throw std::logic_error("lowering: a shift's count is not a constant");
+    r = SmallIntShift(nb, lhs, b.imm, slow);  // by a constant count (HasSmallIntForm)
   } else {
     const int divisor = b.is_vreg() ? b.vreg : Mov(b, Type::kI64);
     if (b.is_vreg()) SlowIf(Cond::kSle, Type::kI64, V(divisor), Operand::Imm(0), slow);
@@ -265,6 +268,21 @@ void Lowerer::SmallIntArithmetic(const Instr& in, int not_ints) {
   if (!UnboxedInt(in.dst)) return BoxInt(in, r);
   Mov(V(r), Type::kI64, RawOf(in.dst));  // the object stays NULL: unboxed_temporaries.h
   Mov(Operand::Imm(0), Type::kPtr, LirReg(in.dst));
+}
+
+// a >> count or a << count for an int a of at most two digits' range and a constant count
+// >= 0 (< 63 for <<). Python's >> rounds toward minus infinity, as an arithmetic shift does,
+// and past 63 places gives 0 or -1. A << whose result would not keep a bit to spare (shifted
+// one place further and back, it is not a) goes to `slow`, where int's slot makes the longer
+// int: the spare bit keeps the result off INT64_MIN, an unboxed temporary's float mark.
+int Lowerer::SmallIntShift(int64_t nb, int a, int64_t count, int slow) {
+  if (nb == NB_RSHIFT) {
+    return Binary(lir::Op::kAShr, V(a), Operand::Imm(std::min<int64_t>(count, 63)), Type::kI64);
+  }
+  const int spare = Binary(lir::Op::kShl, V(a), Operand::Imm(count + 1), Type::kI64);
+  const int back = Binary(lir::Op::kAShr, V(spare), Operand::Imm(count + 1), Type::kI64);
+  SlowIf(Cond::kNe, Type::kI64, V(back), V(a), slow);
+  return Binary(lir::Op::kAShr, V(spare), Operand::Imm(1), Type::kI64);
 }
 
 // An int form's first step: operands that are unboxed floats only (not of both kinds) go to

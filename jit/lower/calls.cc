@@ -258,14 +258,14 @@ void Lowerer::BoxInt(const Instr& in, int v) {
 
 // in.dst = the int `v` (past the small ints) made in the local's old int. Where that int is
 // an operand (`n = n + 1`: OperandHoldingLocal), it passed the int guards, so it is an exact
-// int of at most one digit (a zero of none is the small int, never held by one), and
-// a64_box_int_reusing's work is inline: when only the local holds it and `v` fits one
-// digit, its size and digit are written and its count set to 2 (the local's and the
+// int of one or two digits (a zero of none is the small int, never held by one), and
+// a64_box_int_reusing's work for one digit is inline: when only the local holds it and `v`
+// fits one digit, its size and digit are written and its count set to 2 (the local's and the
 // result's; the store's release takes one). About 25 guest instructions fewer than the
-// helper's call. Otherwise it is a new int (a64_box_int), out of line: the tests are the
-// helper's, which would find nothing to reuse either. Any other store target (`x = a + b`,
-// a range loop's variable) calls the helper, which tests the local's value itself: inline,
-// those tests made the stdlib's code 1% larger for a fifth of the gain.
+// helper's call. Otherwise the helper, out of line, which writes a value of two digits into
+// an old int of two (a 32-bit hash's state) or makes a new int. Any other store target
+// (`x = a + b`, a range loop's variable) calls the helper, which tests the local's value
+// itself: inline, those tests made the stdlib's code 1% larger for a fifth of the gain.
 void Lowerer::ReuseInt(const Instr& in, int v, const Instr& store, int local_operand) {
   if (local_operand < 0) {  // only a BINARY_OP's target has one (FindLoopTarget's: none)
     const int slot =
@@ -290,7 +290,10 @@ void Lowerer::ReuseInt(const Instr& in, int v, const Instr& store, int local_ope
   Mov(V(old), Type::kPtr, LirReg(in.dst));
   Jmp(done);
   cur_ = call;
-  CallChecked(in, Helper::a64_box_int, {V(v)});
+  // A value of two digits may still go into an old int of two (a hash masked to 32 bits).
+  const int slot =
+      Binary(lir::Op::kAdd, V(frame_), Operand::Imm(LocalOffset(store.imm)), Type::kPtr);
+  CallChecked(in, Helper::a64_box_int_reusing, {V(v), V(slot)});
   Jmp(done);
   cur_ = done;
 }

@@ -522,13 +522,17 @@ class Lowerer {
   bool IsStrConst(int reg) const;
   bool MayOverloadOperator(const Instr& in) const;
   void CallBinaryObject(const Instr& in);
-  int SmallIntValue(Operand obj, int slow);
+  int SmallIntValue(Operand obj, int slow, bool two_digits = false);
   int BiasedSize(int size) { return Binary(lir::Op::kAdd, V(size), Operand::Imm(1), Type::kI64); }
   int OneDigitValue(Operand obj, int size);
-  Operand SmallIntOperand(int reg, int slow, int float_form = -1, bool wide = false);
+  void TwoDigitValue(Operand obj, int size, int slow, int dst);
+  void FixTwoDigitValue(Operand obj, int size, int biased, int slow, int dst);
+  Operand SmallIntOperand(int reg, int slow, int float_form = -1, bool wide = false,
+                          bool two_digits = false);
+  static bool ReadsTwoDigitObjects(const Instr& in, bool wide);
   std::pair<Operand, Operand> SmallIntOperands(const Instr& in, int slow, int float_form,
                                                bool wide = false);
-  int UnboxedSmallInt(int reg, int slow, int float_form, bool wide);
+  int UnboxedSmallInt(int reg, int slow, int float_form, bool wide, bool two_digits);
   // Unboxed temporary `reg`'s value as a `t`: `raw()` while its object is NULL, `boxed()`
   // otherwise, each given the block it runs in and returning a register; joined into one.
   template <typename Raw, typename Boxed>
@@ -548,7 +552,7 @@ class Lowerer {
   // BINARY_OP's operation, the in-place form as the binary one (ints and floats are
   // immutable, so the two agree on them).
   static int64_t BinaryOf(int64_t nb) { return nb >= NB_INPLACE_ADD ? nb - NB_INPLACE_ADD : nb; }
-  static bool HasSmallIntForm(int64_t nb, std::optional<int64_t> divisor);
+  static bool HasSmallIntForm(int64_t nb, std::optional<int64_t> right);
   static std::optional<lir::Op> SmallIntOp(int64_t nb);
   static std::optional<lir::Op> FloatFormOf(int64_t nb);
 
@@ -566,6 +570,7 @@ class Lowerer {
   bool StrAppendIntoLocal(const Instr& in);
   void LowerArithmetic(const Instr& in);
   void SmallIntArithmetic(const Instr& in, int not_ints);
+  int SmallIntShift(int64_t nb, int a, int64_t count, int slow);
   void LeaveIfFloatOnly(const Instr& in, int float_form);
   // Whether an operand of `in` is an unboxed temporary (its consumer must take its inline
   // forms: it is the only reader of the raw value).

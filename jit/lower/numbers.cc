@@ -47,13 +47,30 @@ bool Lowerer::IsStrConst(int reg) const {
   return k == ConstKind::kStr || k == ConstKind::kInternedStr;
 }
 
-// The value of an int object of at most one digit (|ob_size| <= 1), or a jump to `slow`.
-int Lowerer::SmallIntValue(Operand obj, int slow) {
+// The value of an int object of at most one digit (|ob_size| <= 1), or a jump to `slow`. With
+// `two_digits`, an int of two digits too (|v| < 2**60), read in a cold block: ints past 2**30
+// are a 32-bit hash or mask, a timestamp in milliseconds, a file offset, and each took a
+// helper call before (a64_number_*), with its result boxed.
+int Lowerer::SmallIntValue(Operand obj, int slow, bool two_digits) {
   const int type = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
   SlowIf(Cond::kNe, Type::kI64, V(type), Imm(rt_.py_long_type), slow);
   const int size = Load(obj, offsetof(PyVarObject, ob_size), Type::kI64);
-  SlowIf(Cond::kUgt, Type::kI64, V(BiasedSize(size)), Operand::Imm(kBiasedSizeMax), slow);
-  return OneDigitValue(obj, size);
+  if (!two_digits ||
+      !Take(decisions_, Decision::kLowerTwoDigitInts, lowering_ != nullptr ? lowering_->bc : -1)) {
+    SlowIf(Cond::kUgt, Type::kI64, V(BiasedSize(size)), Operand::Imm(kBiasedSizeMax), slow);
+    return OneDigitValue(obj, size);
+  }
+  // The one-digit reading first: a wider int has room for its digit too, and the cold block
+  // then has only the two-digit value to write over it.
+  const int value = OneDigitValue(obj, size);
+  const int two = ColdBlock(), join = NewBlock();
+  SlowIf(Cond::kUgt, Type::kI64, V(BiasedSize(size)), Operand::Imm(kBiasedSizeMax), two);
+  Jmp(join);
+  cur_ = two;
+  TwoDigitValue(obj, size, slow, value);
+  Jmp(join);
+  cur_ = join;
+  return value;
 }
 
 // The value of int `obj` whose ob_size `size` is -1, 0 or 1.
@@ -62,15 +79,51 @@ int Lowerer::OneDigitValue(Operand obj, int size) {
   return Binary(lir::Op::kMul, V(size), V(ZExt(V(digit))), Type::kI64);
 }
 
+// Into `dst`, the value of int `obj` whose ob_size `size` is not -1, 0 or 1, when it has two
+// digits (exact in 64 bits); a jump to `slow` when it has more. Inline: a helper call here
+// would keep the operands in callee-saved registers, which every call of the function then
+// saves and restores.
+void Lowerer::TwoDigitValue(Operand obj, int size, int slow, int dst) {
+  const int biased = Binary(lir::Op::kAdd, V(size), Operand::Imm(2), Type::kI64);
+  SlowIf(Cond::kUgt, Type::kI64, V(biased), Operand::Imm(4), slow);  // so ob_size is 2 or -2
+  constexpr int64_t kDigits = offsetof(PyLongObject, ob_digit);
+  const int low = ZExt(V(Load(obj, kDigits, Type::kI32)));
+  const int high = ZExt(V(Load(obj, kDigits + sizeof(digit), Type::kI32)));
+  const int shifted = Binary(lir::Op::kShl, V(high), Operand::Imm(PyLong_SHIFT), Type::kI64);
+  const int magnitude = Binary(lir::Op::kOr, V(low), V(shifted), Type::kI64);
+  const int sign = Binary(lir::Op::kAShr, V(size), Operand::Imm(1), Type::kI64);  // 1 or -1
+  Binary(lir::Op::kMul, V(sign), V(magnitude), Type::kI64, dst);
+}
+
+// The cold path of a pair of int operands that are not both of one digit: each of two digits
+// has its value written over its one-digit reading; one of more goes to `slow`.
+void Lowerer::FixTwoDigitValue(Operand obj, int size, int biased, int slow, int dst) {
+  const int two = NewBlock(), done = NewBlock();
+  Br(Cond::kUgt, V(biased), Operand::Imm(kBiasedSizeMax), two, done);
+  cur_ = two;
+  TwoDigitValue(obj, size, slow, dst);
+  Jmp(done);
+  cur_ = done;
+}
+
 // HIR register `reg` as a small int: its constant, or its value (a jump to `slow` when it
-// is not an int of at most one digit). A temporary of both kinds that holds a double goes
-// to `float_form` (the consumer's float form, which reads it unboxed). With `wide`, an
-// unboxed temporary's C value may be up to two digits' range (WideRaw).
-Operand Lowerer::SmallIntOperand(int reg, int slow, int float_form, bool wide) {
+// is not an int of at most one digit, or with `two_digits` of two). A temporary of both kinds
+// that holds a double goes to `float_form` (the consumer's float form, which reads it
+// unboxed). With `wide`, an unboxed temporary's C value may be up to two digits' range
+// (WideRaw).
+Operand Lowerer::SmallIntOperand(int reg, int slow, int float_form, bool wide, bool two_digits) {
   const std::optional<int64_t> k = SmallIntConst(reg);
   if (k) return Operand::Imm(*k);
-  if (UnboxedInt(reg)) return V(UnboxedSmallInt(reg, slow, float_form, wide));
-  return V(SmallIntValue(V(LirReg(reg)), slow));
+  if (UnboxedInt(reg)) return V(UnboxedSmallInt(reg, slow, float_form, wide, two_digits));
+  return V(SmallIntValue(V(LirReg(reg)), slow, two_digits));
+}
+
+// Whether `in`'s int form reads int objects of two digits, besides one (SmallIntValue): an
+// operator's, where it takes unboxed temporaries of that range (`wide`). Not a comparison's:
+// its generic path (a64_compare_bool, which reads two digits itself) boxes nothing, and the
+// cold reads at every comparison made Richards' WorkerTask.step 9% longer.
+bool Lowerer::ReadsTwoDigitObjects(const Instr& in, bool wide) {
+  return wide && in.op == Op::kBinaryOp;
 }
 
 // Both operands of `in` as SmallIntOperand reads them. When both are objects (not
@@ -79,14 +132,15 @@ Operand Lowerer::SmallIntOperand(int reg, int slow, int float_form, bool wide) {
 std::pair<Operand, Operand> Lowerer::SmallIntOperands(const Instr& in, int slow, int float_form,
                                                       bool wide) {
   const int ra = in.args[0], rb = in.args[1];
+  const bool two_digits = ReadsTwoDigitObjects(in, wide);
   if (ra == rb) {
-    const Operand a = SmallIntOperand(ra, slow, float_form, wide);
+    const Operand a = SmallIntOperand(ra, slow, float_form, wide, two_digits);
     return {a, a};
   }
   const auto boxed = [this](int reg) { return !SmallIntConst(reg) && !IsUnboxed(reg); };
   if (!boxed(ra) || !boxed(rb)) {
-    const Operand a = SmallIntOperand(ra, slow, float_form, wide);
-    return {a, SmallIntOperand(rb, slow, float_form, wide)};
+    const Operand a = SmallIntOperand(ra, slow, float_form, wide, two_digits);
+    return {a, SmallIntOperand(rb, slow, float_form, wide, two_digits)};
   }
   const Operand oa = V(LirReg(ra)), ob = V(LirReg(rb));
   const int ta = Load(oa, offsetof(PyObject, ob_type), Type::kPtr);
@@ -98,16 +152,31 @@ std::pair<Operand, Operand> Lowerer::SmallIntOperands(const Instr& in, int slow,
   const int sb = Load(ob, offsetof(PyVarObject, ob_size), Type::kI64);
   const int ba = BiasedSize(sa), bb = BiasedSize(sb);
   const Operand max = Operand::Imm(kBiasedSizeMax);
-  SlowIfEither(Cond::kUgt, Type::kI64, V(ba), max, Cond::kUgt, V(bb), max, slow, in.bc);
-  const Operand a = V(OneDigitValue(oa, sa));
-  return {a, V(OneDigitValue(ob, sb))};
+  if (!two_digits || !Take(decisions_, Decision::kLowerTwoDigitInts, in.bc)) {
+    SlowIfEither(Cond::kUgt, Type::kI64, V(ba), max, Cond::kUgt, V(bb), max, slow, in.bc);
+    const Operand a = V(OneDigitValue(oa, sa));
+    return {a, V(OneDigitValue(ob, sb))};
+  }
+  // Either of more than one digit: in a cold block, the one of two (or each) read again
+  // (SmallIntValue's order).
+  const int va = OneDigitValue(oa, sa), vb = OneDigitValue(ob, sb);
+  const int two = ColdBlock(), join = NewBlock();
+  SlowIfEither(Cond::kUgt, Type::kI64, V(ba), max, Cond::kUgt, V(bb), max, two, in.bc);
+  Jmp(join);
+  cur_ = two;
+  FixTwoDigitValue(oa, sa, ba, slow, va);
+  FixTwoDigitValue(ob, sb, bb, slow, vb);
+  Jmp(join);
+  cur_ = join;
+  return {V(va), V(vb)};
 }
 
 // An unboxed temporary's value, from its C value while its object is NULL (a jump to
 // `slow` outside the small-int range: |v| < 2^30, as an int of one digit; with `wide`,
-// |v| < 2^60, as one of two digits), else from the object as SmallIntValue reads it. A
-// temporary of both kinds holding a double goes to `float_form`.
-int Lowerer::UnboxedSmallInt(int reg, int slow, int float_form, bool wide) {
+// |v| < 2^60, as one of two digits), else from the object as SmallIntValue reads it (with
+// `two_digits`, of two digits too). A temporary of both kinds holding a double goes to
+// `float_form`.
+int Lowerer::UnboxedSmallInt(int reg, int slow, int float_form, bool wide, bool two_digits) {
   const auto raw = [&] {
     // A double's mark fails the range test too: for a temporary of both kinds, the cold
     // block that test leaves for tells the two apart.
@@ -125,15 +194,22 @@ int Lowerer::UnboxedSmallInt(int reg, int slow, int float_form, bool wide) {
     SlowIf(Cond::kUgt, Type::kI64, V(biased), Operand::Imm(2 * max), out_of_range);
     return RawOf(reg);
   };
-  return RawOrBoxed(reg, Type::kI64, raw, [&] { return SmallIntValue(V(LirReg(reg)), slow); });
+  return RawOrBoxed(reg, Type::kI64, raw,
+                    [&] { return SmallIntValue(V(LirReg(reg)), slow, two_digits); });
 }
 
-// The small-int form of NB_* `nb`, if it has one; `divisor` is b's constant, if any.
-bool Lowerer::HasSmallIntForm(int64_t nb, std::optional<int64_t> divisor) {
+// The small-int form of NB_* `nb`, if it has one; `right` is b's constant, if any. A shift
+// has one by a constant count only (`h >> 8`, `(x << 13) & mask`): `>>` by any count >= 0,
+// `<<` by one below 63 (an arm64 shift takes its count mod 64), tested for overflow.
+bool Lowerer::HasSmallIntForm(int64_t nb, std::optional<int64_t> right) {
   switch (BinaryOf(nb)) {
     case NB_FLOOR_DIVIDE:
     case NB_REMAINDER:
-      return !divisor || *divisor > 0;  // a variable divisor is guarded > 0
+      return !right || *right > 0;  // a variable divisor is guarded > 0
+    case NB_RSHIFT:
+      return right && *right >= 0;
+    case NB_LSHIFT:
+      return right && *right >= 0 && *right < 63;
     default:
       return SmallIntOp(BinaryOf(nb)).has_value();
   }

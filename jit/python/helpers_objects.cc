@@ -633,11 +633,22 @@ PyObject* a64_box_int(int64_t v) {
 
 PyObject* a64_box_int_reusing(int64_t v, PyObject** slot) {
   PyObject* old = *slot;
-  if (old == nullptr || !Py_IS_TYPE(old, &PyLong_Type) || Py_REFCNT(old) != 1 || !OneDigit(old) ||
-      !MediumInt(v)) {
+  if (old == nullptr || !Py_IS_TYPE(old, &PyLong_Type) || Py_REFCNT(old) != 1) {
     return a64_box_int(v);
   }
-  SetOneDigit(reinterpret_cast<PyLongObject*>(old), v);
+  // A value of one digit fits an int of one or two; one of two only an int of two (a block
+  // holds the digits its int was made with, and no more under a debug allocator).
+  const bool two_digits = TwoDigits(old);
+  if (MediumInt(v) && (two_digits || OneDigit(old))) {
+    SetOneDigit(reinterpret_cast<PyLongObject*>(old), v);
+  } else if (const uint64_t magnitude = Magnitude(v); two_digits && TwoDigitMagnitude(magnitude)) {
+    auto* obj = reinterpret_cast<PyLongObject*>(old);
+    Py_SET_SIZE(obj, v < 0 ? -2 : 2);
+    obj->ob_digit[0] = static_cast<digit>(magnitude & PyLong_MASK);
+    obj->ob_digit[1] = static_cast<digit>(magnitude >> PyLong_SHIFT);
+  } else {
+    return a64_box_int(v);
+  }
   Py_INCREF(old);
   return old;
 }

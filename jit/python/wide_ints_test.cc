@@ -2,7 +2,8 @@
 // every operator, plain and in place, on every pair of a grid of edge values (the digit
 // bounds, the two-digit bound 2**60 and past it, zero, signs, a bool, a float), gives what
 // PyNumber_* gives: an equal int of the same type, or the same exception type. And the
-// two-digit free list hands back its blocks with the new value.
+// two-digit free list hands back its blocks with the new value, and a local's old int takes
+// a new value in place only when it has room for its digits.
 #include <Python.h>
 #include <gtest/gtest.h>
 
@@ -147,6 +148,38 @@ TEST_F(WideInts, DeadTwoDigitIntsAreReusedByTheBoxer) {
   EXPECT_EQ(PyLong_AsLongLong(third), int64_t{1} << 45);
   Py_DECREF(third);
   Py_DECREF(second);
+}
+
+// a64_box_int_reusing: a local's old int whose only reference is the local's takes a value of
+// two digits in place when it has two digits itself, and one of one digit either way; an int
+// of one digit never takes two (its block may hold no more), nor does a shared one.
+TEST_F(WideInts, LocalsOldIntTakesTwoDigitsOnlyWithRoomForThem) {
+  const int64_t wide = -((int64_t{1} << 40) + 99), narrow = 1234567;
+  PyObject* local = a64_box_int(int64_t{5} << 35);
+  ASSERT_EQ(Py_SIZE(local), 2);
+  PyObject* r = a64_box_int_reusing(wide, &local);
+  EXPECT_EQ(r, local);
+  EXPECT_EQ(Py_REFCNT(r), 2);  // the local's and the result's: the store releases one
+  EXPECT_EQ(PyLong_AsLongLong(r), wide);
+  Py_DECREF(r);
+  r = a64_box_int_reusing(narrow, &local);  // one digit into a block of two
+  EXPECT_EQ(r, local);
+  EXPECT_EQ(PyLong_AsLongLong(r), narrow);
+  Py_DECREF(r);
+  r = a64_box_int_reusing(wide, &local);  // now of one digit: a new int
+  EXPECT_NE(r, local);
+  EXPECT_EQ(PyLong_AsLongLong(r), wide);
+  EXPECT_EQ(PyLong_AsLongLong(local), narrow);
+  Py_DECREF(local);
+  local = r;  // of two digits again, but shared
+  Py_INCREF(local);
+  PyObject* shared = a64_box_int_reusing(wide + 1, &local);
+  EXPECT_NE(shared, local);
+  EXPECT_EQ(PyLong_AsLongLong(local), wide);
+  EXPECT_EQ(PyLong_AsLongLong(shared), wide + 1);
+  Py_DECREF(shared);
+  Py_DECREF(local);
+  Py_DECREF(r);
 }
 
 }  // namespace

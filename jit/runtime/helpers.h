@@ -368,11 +368,11 @@ PyObject* a64_get_slice(PyObject* container, PyObject* start, PyObject* stop);
 // and any while tracemalloc traces (it must see each new reference) by PyLong_FromLongLong.
 PyObject* a64_box_int(int64_t v);
 // a64_box_int(v) for a value about to be stored into the local `*slot` (STORE_FAST right
-// after the BINARY_OP that made it): when the local's old value is an exact one-digit int
-// whose only reference is the local's (no one else can see it change) and v has one digit
-// and is not a small int, v is written into that int, which is returned with a new
-// reference (the store then releases the local's): `n = 3 * n + 1` costs no allocation and
-// no deallocation.
+// after the BINARY_OP that made it): when the local's old value is an exact int of one or two
+// digits whose only reference is the local's (no one else can see it change) and v is not a
+// small int and has no more digits than it, v is written into that int, which is returned
+// with a new reference (the store then releases the local's): `n = 3 * n + 1` and
+// `h = (h ^ b) * 16777619 & 0xFFFFFFFF` cost no allocation and no deallocation.
 PyObject* a64_box_int_reusing(int64_t v, PyObject** slot);
 // BINARY_OP `nb` (one with a float form: + - * /, plain or in place) of a and b, and the
 // STORE_FAST of its result right after it, for compiled code whose hot path wrote the result

@@ -8,6 +8,10 @@
 # code has: an accumulator past 2**30, a linear congruential generator, a string hash masked to
 # 32 bits, `i * i % m`, and a value kept alive while its local is rebound. Products of
 # one-digit ints kept unboxed for a consumer that reads up to 2**60 (every form but `*`).
+# Operators read int objects of two digits inline too (a cold read past one digit), and `>>`
+# and `<<` by a constant count are inline forms: counts at and past 63 and 64, results at
+# INT64_MIN, 2**62 and past, and the loops of a CRC, xorshift and FNV, whose masked 32-bit
+# state is always of two digits.
 
 EDGES = [0, 1, -1, 7, -7, 2**30 - 1, -(2**30 - 1), 2**30, -2**30, 2**31 + 5, -(2**31 + 5),
          2**45 - 3, 2**59 + 3, 2**60 - 1, -(2**60 - 1), 2**60, -2**60, 2**64 + 9]
@@ -66,6 +70,64 @@ def shifts(a):
         except ValueError as e:
             out.append(str(e))
     return out
+
+
+def constant_shifts(a):
+    # Each count a constant: the inline forms (>> any count, << up to 62 with an overflow test).
+    return [a >> 0, a >> 1, a >> 17, a >> 29, a >> 30, a >> 31, a >> 59, a >> 60, a >> 63,
+            a >> 64, a >> 200, a << 0, a << 1, a << 5, a << 13, a << 29, a << 30, a << 31,
+            a << 33, a << 58, a << 61, a << 62, a << 63, a << 64, a << 100]
+
+
+def constant_operands(a):
+    # One operand a constant, the other a boxed int of any size: the one-operand reads.
+    return [a + 1, a - 3, 5 - a, a & 0xFF, a | 0x100, a ^ 0x55, a // 7, a % 1000, -3 + a,
+            a + 0x7FFFFFFF, a & 0xFFFFFFFF, a ^ 0xEDB88320]
+
+
+def shift_chains(a, b):
+    # Shifts kept unboxed for the next operator, with a two-digit operand on the other side.
+    mask = 0xFFFFFFFF
+    return [((a << 13) & mask) ^ a, (a >> 17) ^ a, ((a << 5) & mask) + (b >> 3),
+            (a << 20) - (b << 20), (a >> 1) + (b >> 1) > a, ((a ^ b) << 7) % 1000003,
+            (a << 40) >> 40, (b - 2**59) << 4, (b - 2**59 - 1) << 4, (b + 2**59 - 1) << 4]
+
+
+def in_place_shifts(a):
+    x = a
+    x >>= 3
+    y = a
+    y <<= 9
+    z = a
+    z <<= 62
+    return x, y, z
+
+
+def crc(data, c):
+    c ^= 0xFFFFFFFF
+    for b in data:
+        c = TABLE[(c ^ b) & 0xFF] ^ (c >> 8)
+    return c ^ 0xFFFFFFFF
+
+
+def xorshift(x, n):
+    out = []
+    for _ in range(n):
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        out.append(x)
+    return out[-3:], x
+
+
+def fnv(data):
+    h = 0x811C9DC5
+    for b in data:
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+TABLE = [(i * 0x9E3779B1) & 0xFFFFFFFF for i in range(256)]
 
 
 def accumulate(n):
@@ -131,8 +193,13 @@ for a in EDGES:
     for b in EDGES:
         rows.append((a, b, plain(a, b), in_place(a, b)))
     rows.append((a, shifts(a)))
+    rows.append((a, constant_shifts(a), constant_operands(a), in_place_shifts(a)))
+    for b in (0, 3, -2**31, 2**33 + 1, 2**59 - 7, -1):
+        rows.append((a, b, shift_chains(a, b)))
 for a, b in ((True, 2**40), (2**40, False), (Counted(2**40), 3), (3, Counted(2**40))):
     rows.append(plain(a, b))
+for a in (True, False, Counted(2**40), Counted(-5)):
+    rows.append((constant_shifts(a), constant_operands(a)))
 for a, b in ((2**40, 1.5), (2**40, ""), ("", 2**40), (None, 2**40)):
     rows.append(plain(a, b))
 for row in rows:
@@ -142,3 +209,5 @@ SMALL = [0, 1, -1, 7, -7, 46341, -46341, 2**30 - 1, -(2**30 - 1), 2**29 + 11]
 for m in (1, 7, 1000000007, 2**30 - 1):
     print(m, temporaries(SMALL, m))
 print(mod_pow_sum(5000, 1000000007), mod_pow_sum(5000, 65521))
+data = bytes(range(256)) * 3
+print(crc(data, 0), crc(data[::-1], 7), xorshift(2463534242, 2000), xorshift(1, 50), fnv(data))
