@@ -245,18 +245,20 @@ void Lowerer::LowerArithmetic(const Instr& in) {
 // The small-int form of in.imm (HasSmallIntForm) into in.dst; `slow` when an operand is
 // not a small int or a variable divisor is not positive. An operand that is an unboxed
 // float goes straight to `not_ints` (the float form, which reads it unboxed). Every form but
-// `*` also reads an unboxed temporary of up to two digits' range (`x * y % m`: the product
-// stays unboxed): with |a|, |b| < 2^60, a + b and a - b fit in 64 bits, & | ^ are exact in
-// two's complement, and // and % by a positive divisor cannot overflow.
+// `*` also reads an unboxed temporary or an int object of up to two digits' range (`x * y % m`:
+// the product stays unboxed): with |a|, |b| < 2^60, a + b and a - b fit in 64 bits, & | ^
+// are exact in two's complement, and // and % by a positive divisor cannot overflow. `*`
+// reads them within ProductOperandBits.
 void Lowerer::SmallIntArithmetic(const Instr& in, int not_ints) {
   LeaveIfFloatOnly(in, not_ints);
   const int slow = BoxingFirst(in, not_ints);
   const int64_t nb = BinaryOf(in.imm);
-  const auto [a, b] = SmallIntOperands(in, slow, not_ints, nb != NB_MULTIPLY);
+  const int bits = nb == NB_MULTIPLY ? ProductOperandBits(in) : kTwoDigitBits;
+  const auto [a, b] = SmallIntOperands(in, slow, not_ints, bits);
   const int lhs = a.is_vreg() ? a.vreg : Mov(a, Type::kI64);
   int r;
   if (std::optional<lir::Op> op = SmallIntOp(nb)) {
-    r = Binary(*op, V(lhs), b, Type::kI64);  // |a * b| < 2**60
+    r = Binary(*op, V(lhs), b, Type::kI64);  // |a * b| < 2**62
   } else if (nb == NB_RSHIFT || nb == NB_LSHIFT) {
     if (!b.is_imm()) throw std::logic_error("lowering: a shift's count is not a constant");
     r = SmallIntShift(nb, lhs, b.imm, slow);  // by a constant count (HasSmallIntForm)
@@ -283,6 +285,22 @@ int Lowerer::SmallIntShift(int64_t nb, int a, int64_t count, int slow) {
   const int back = Binary(lir::Op::kAShr, V(spare), Operand::Imm(count + 1), Type::kI64);
   SlowIf(Cond::kNe, Type::kI64, V(back), V(a), slow);
   return Binary(lir::Op::kAShr, V(spare), Operand::Imm(1), Type::kI64);
+}
+
+// How large a product's operands may be, in bits, so that the product fits in 64 bits with a
+// bit to spare (|a * b| < 2**62): 31 each, or with a constant k (of one digit) the other's
+// 62 - bits(|k|). The FNV prime times a 32-bit hash, a linear congruential generator's
+// multiplier times its 31-bit state, a product of two values reduced modulo 2**31 - 1 all
+// fit, without a test on the result.
+int Lowerer::ProductOperandBits(const Instr& in) const {
+  for (int reg : in.args) {
+    if (std::optional<int64_t> k = SmallIntConst(reg)) {
+      const uint64_t magnitude = *k < 0 ? 0 - static_cast<uint64_t>(*k) : static_cast<uint64_t>(*k);
+      const int width = magnitude == 0 ? 0 : 64 - __builtin_clzll(magnitude);
+      return std::clamp(62 - width, kOneDigitBits + 1, kTwoDigitBits);
+    }
+  }
+  return kOneDigitBits + 1;
 }
 
 // An int form's first step: operands that are unboxed floats only (not of both kinds) go to

@@ -34,7 +34,7 @@ void Lowerer::EmitCompareForm(const Instr& in, const CompareForms& forms, int c,
       if (forms.floats) LeaveIfFloatOnly(in, not_ints);
       const int fail = BoxingFirst(in, not_ints);
       // An unboxed temporary of up to two digits' range compares as well in 64 bits.
-      const auto [a, b] = SmallIntOperands(in, fail, not_ints, /*wide=*/true);
+      const auto [a, b] = SmallIntOperands(in, fail, not_ints, kTwoDigitBits);
       Compare(a, b, kConds[in.imm], c);
       Jmp(done);
       if (!forms.floats) return;

@@ -522,17 +522,20 @@ class Lowerer {
   bool IsStrConst(int reg) const;
   bool MayOverloadOperator(const Instr& in) const;
   void CallBinaryObject(const Instr& in);
-  int SmallIntValue(Operand obj, int slow, bool two_digits = false);
+  // Bounds on the values the int forms take: one digit, two digits.
+  static constexpr int kOneDigitBits = 30, kTwoDigitBits = 60;
+  int SmallIntValue(Operand obj, int slow, bool two_digits = false, int bits = kTwoDigitBits);
   int BiasedSize(int size) { return Binary(lir::Op::kAdd, V(size), Operand::Imm(1), Type::kI64); }
   int OneDigitValue(Operand obj, int size);
-  void TwoDigitValue(Operand obj, int size, int slow, int dst);
-  void FixTwoDigitValue(Operand obj, int size, int biased, int slow, int dst);
-  Operand SmallIntOperand(int reg, int slow, int float_form = -1, bool wide = false,
+  void TwoDigitValue(Operand obj, int size, int slow, int dst, int bits);
+  void FixTwoDigitValue(Operand obj, int size, int biased, int slow, int dst, int bits);
+  Operand SmallIntOperand(int reg, int slow, int float_form = -1, int bits = kOneDigitBits,
                           bool two_digits = false);
-  static bool ReadsTwoDigitObjects(const Instr& in, bool wide);
+  static bool ReadsTwoDigitObjects(const Instr& in, int bits);
+  int ProductOperandBits(const Instr& in) const;
   std::pair<Operand, Operand> SmallIntOperands(const Instr& in, int slow, int float_form,
-                                               bool wide = false);
-  int UnboxedSmallInt(int reg, int slow, int float_form, bool wide, bool two_digits);
+                                               int bits = kOneDigitBits);
+  int UnboxedSmallInt(int reg, int slow, int float_form, int bits, bool two_digits);
   // Unboxed temporary `reg`'s value as a `t`: `raw()` while its object is NULL, `boxed()`
   // otherwise, each given the block it runs in and returning a register; joined into one.
   template <typename Raw, typename Boxed>

@@ -51,7 +51,7 @@ bool Lowerer::IsStrConst(int reg) const {
 // `two_digits`, an int of two digits too (|v| < 2**60), read in a cold block: ints past 2**30
 // are a 32-bit hash or mask, a timestamp in milliseconds, a file offset, and each took a
 // helper call before (a64_number_*), with its result boxed.
-int Lowerer::SmallIntValue(Operand obj, int slow, bool two_digits) {
+int Lowerer::SmallIntValue(Operand obj, int slow, bool two_digits, int bits) {
   const int type = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
   SlowIf(Cond::kNe, Type::kI64, V(type), Imm(rt_.py_long_type), slow);
   const int size = Load(obj, offsetof(PyVarObject, ob_size), Type::kI64);
@@ -67,7 +67,7 @@ int Lowerer::SmallIntValue(Operand obj, int slow, bool two_digits) {
   SlowIf(Cond::kUgt, Type::kI64, V(BiasedSize(size)), Operand::Imm(kBiasedSizeMax), two);
   Jmp(join);
   cur_ = two;
-  TwoDigitValue(obj, size, slow, value);
+  TwoDigitValue(obj, size, slow, value, bits);
   Jmp(join);
   cur_ = join;
   return value;
@@ -80,10 +80,10 @@ int Lowerer::OneDigitValue(Operand obj, int size) {
 }
 
 // Into `dst`, the value of int `obj` whose ob_size `size` is not -1, 0 or 1, when it has two
-// digits (exact in 64 bits); a jump to `slow` when it has more. Inline: a helper call here
-// would keep the operands in callee-saved registers, which every call of the function then
-// saves and restores.
-void Lowerer::TwoDigitValue(Operand obj, int size, int slow, int dst) {
+// digits (exact in 64 bits) and |v| < 2**bits; a jump to `slow` otherwise. Inline: a helper
+// call here would keep the operands in callee-saved registers, which every call of the
+// function then saves and restores.
+void Lowerer::TwoDigitValue(Operand obj, int size, int slow, int dst, int bits) {
   const int biased = Binary(lir::Op::kAdd, V(size), Operand::Imm(2), Type::kI64);
   SlowIf(Cond::kUgt, Type::kI64, V(biased), Operand::Imm(4), slow);  // so ob_size is 2 or -2
   constexpr int64_t kDigits = offsetof(PyLongObject, ob_digit);
@@ -91,17 +91,20 @@ void Lowerer::TwoDigitValue(Operand obj, int size, int slow, int dst) {
   const int high = ZExt(V(Load(obj, kDigits + sizeof(digit), Type::kI32)));
   const int shifted = Binary(lir::Op::kShl, V(high), Operand::Imm(PyLong_SHIFT), Type::kI64);
   const int magnitude = Binary(lir::Op::kOr, V(low), V(shifted), Type::kI64);
+  if (bits < kTwoDigitBits) {
+    SlowIf(Cond::kUgt, Type::kI64, V(magnitude), Operand::Imm((int64_t{1} << bits) - 1), slow);
+  }
   const int sign = Binary(lir::Op::kAShr, V(size), Operand::Imm(1), Type::kI64);  // 1 or -1
   Binary(lir::Op::kMul, V(sign), V(magnitude), Type::kI64, dst);
 }
 
 // The cold path of a pair of int operands that are not both of one digit: each of two digits
 // has its value written over its one-digit reading; one of more goes to `slow`.
-void Lowerer::FixTwoDigitValue(Operand obj, int size, int biased, int slow, int dst) {
+void Lowerer::FixTwoDigitValue(Operand obj, int size, int biased, int slow, int dst, int bits) {
   const int two = NewBlock(), done = NewBlock();
   Br(Cond::kUgt, V(biased), Operand::Imm(kBiasedSizeMax), two, done);
   cur_ = two;
-  TwoDigitValue(obj, size, slow, dst);
+  TwoDigitValue(obj, size, slow, dst, bits);
   Jmp(done);
   cur_ = done;
 }
@@ -109,38 +112,39 @@ void Lowerer::FixTwoDigitValue(Operand obj, int size, int biased, int slow, int 
 // HIR register `reg` as a small int: its constant, or its value (a jump to `slow` when it
 // is not an int of at most one digit, or with `two_digits` of two). A temporary of both kinds
 // that holds a double goes to `float_form` (the consumer's float form, which reads it
-// unboxed). With `wide`, an unboxed temporary's C value may be up to two digits' range
-// (WideRaw).
-Operand Lowerer::SmallIntOperand(int reg, int slow, int float_form, bool wide, bool two_digits) {
+// unboxed). A value past one digit is taken only while |v| < 2**bits: an unboxed
+// temporary's C value, or a two-digit object's (kOneDigitBits: one digit alone).
+Operand Lowerer::SmallIntOperand(int reg, int slow, int float_form, int bits, bool two_digits) {
   const std::optional<int64_t> k = SmallIntConst(reg);
   if (k) return Operand::Imm(*k);
-  if (UnboxedInt(reg)) return V(UnboxedSmallInt(reg, slow, float_form, wide, two_digits));
-  return V(SmallIntValue(V(LirReg(reg)), slow, two_digits));
+  if (UnboxedInt(reg)) return V(UnboxedSmallInt(reg, slow, float_form, bits, two_digits));
+  return V(SmallIntValue(V(LirReg(reg)), slow, two_digits, bits));
 }
 
 // Whether `in`'s int form reads int objects of two digits, besides one (SmallIntValue): an
-// operator's, where it takes unboxed temporaries of that range (`wide`). Not a comparison's:
-// its generic path (a64_compare_bool, which reads two digits itself) boxes nothing, and the
-// cold reads at every comparison made Richards' WorkerTask.step 9% longer.
-bool Lowerer::ReadsTwoDigitObjects(const Instr& in, bool wide) {
-  return wide && in.op == Op::kBinaryOp;
+// operator's, where it takes values past one digit (`bits`). Not a comparison's: its generic
+// path (a64_compare_bool, which reads two digits itself) boxes nothing, and the cold reads at
+// every comparison made Richards' WorkerTask.step 9% longer.
+bool Lowerer::ReadsTwoDigitObjects(const Instr& in, int bits) {
+  return bits > kOneDigitBits && in.op == Op::kBinaryOp;
 }
 
-// Both operands of `in` as SmallIntOperand reads them. When both are objects (not
+// Both operands of `in` as SmallIntOperand reads them, each past one digit while
+// |v| < 2**bits. When both are objects (not
 // constants, not unboxed temporaries) their guards go in pairs, each pair one branch
 // (SlowIfEither): the two type tests, then the two size tests.
 std::pair<Operand, Operand> Lowerer::SmallIntOperands(const Instr& in, int slow, int float_form,
-                                                      bool wide) {
+                                                      int bits) {
   const int ra = in.args[0], rb = in.args[1];
-  const bool two_digits = ReadsTwoDigitObjects(in, wide);
+  const bool two_digits = ReadsTwoDigitObjects(in, bits);
   if (ra == rb) {
-    const Operand a = SmallIntOperand(ra, slow, float_form, wide, two_digits);
+    const Operand a = SmallIntOperand(ra, slow, float_form, bits, two_digits);
     return {a, a};
   }
   const auto boxed = [this](int reg) { return !SmallIntConst(reg) && !IsUnboxed(reg); };
   if (!boxed(ra) || !boxed(rb)) {
-    const Operand a = SmallIntOperand(ra, slow, float_form, wide, two_digits);
-    return {a, SmallIntOperand(rb, slow, float_form, wide, two_digits)};
+    const Operand a = SmallIntOperand(ra, slow, float_form, bits, two_digits);
+    return {a, SmallIntOperand(rb, slow, float_form, bits, two_digits)};
   }
   const Operand oa = V(LirReg(ra)), ob = V(LirReg(rb));
   const int ta = Load(oa, offsetof(PyObject, ob_type), Type::kPtr);
@@ -164,19 +168,18 @@ std::pair<Operand, Operand> Lowerer::SmallIntOperands(const Instr& in, int slow,
   SlowIfEither(Cond::kUgt, Type::kI64, V(ba), max, Cond::kUgt, V(bb), max, two, in.bc);
   Jmp(join);
   cur_ = two;
-  FixTwoDigitValue(oa, sa, ba, slow, va);
-  FixTwoDigitValue(ob, sb, bb, slow, vb);
+  FixTwoDigitValue(oa, sa, ba, slow, va, bits);
+  FixTwoDigitValue(ob, sb, bb, slow, vb, bits);
   Jmp(join);
   cur_ = join;
   return {V(va), V(vb)};
 }
 
 // An unboxed temporary's value, from its C value while its object is NULL (a jump to
-// `slow` outside the small-int range: |v| < 2^30, as an int of one digit; with `wide`,
-// |v| < 2^60, as one of two digits), else from the object as SmallIntValue reads it (with
-// `two_digits`, of two digits too). A temporary of both kinds holding a double goes to
-// `float_form`.
-int Lowerer::UnboxedSmallInt(int reg, int slow, int float_form, bool wide, bool two_digits) {
+// `slow` unless |v| < 2**bits: 2**30, an int of one digit, up to 2**60, two), else from the
+// object as SmallIntValue reads it (with `two_digits`, of two digits too). A temporary of
+// both kinds holding a double goes to `float_form`.
+int Lowerer::UnboxedSmallInt(int reg, int slow, int float_form, int bits, bool two_digits) {
   const auto raw = [&] {
     // A double's mark fails the range test too: for a temporary of both kinds, the cold
     // block that test leaves for tells the two apart.
@@ -189,13 +192,13 @@ int Lowerer::UnboxedSmallInt(int reg, int slow, int float_form, bool wide, bool 
       Br(Cond::kEq, V(RawOf(reg)), Operand::Imm(kRawFloatMark), float_form, slow);
       cur_ = saved;
     }
-    const int64_t max = (int64_t{1} << (wide ? 60 : 30)) - 1;
+    const int64_t max = (int64_t{1} << bits) - 1;
     const int biased = Binary(lir::Op::kAdd, V(RawOf(reg)), Operand::Imm(max), Type::kI64);
     SlowIf(Cond::kUgt, Type::kI64, V(biased), Operand::Imm(2 * max), out_of_range);
     return RawOf(reg);
   };
   return RawOrBoxed(reg, Type::kI64, raw,
-                    [&] { return SmallIntValue(V(LirReg(reg)), slow, two_digits); });
+                    [&] { return SmallIntValue(V(LirReg(reg)), slow, two_digits, bits); });
 }
 
 // The small-int form of NB_* `nb`, if it has one; `right` is b's constant, if any. A shift

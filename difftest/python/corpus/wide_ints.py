@@ -11,7 +11,8 @@
 # Operators read int objects of two digits inline too (a cold read past one digit), and `>>`
 # and `<<` by a constant count are inline forms: counts at and past 63 and 64, results at
 # INT64_MIN, 2**62 and past, and the loops of a CRC, xorshift and FNV, whose masked 32-bit
-# state is always of two digits.
+# state is always of two digits. Products take operands past one digit while the product
+# keeps a bit to spare (31 bits a side, or 62 less a constant's bits).
 
 EDGES = [0, 1, -1, 7, -7, 2**30 - 1, -(2**30 - 1), 2**30, -2**30, 2**31 + 5, -(2**31 + 5),
          2**45 - 3, 2**59 + 3, 2**60 - 1, -(2**60 - 1), 2**60, -2**60, 2**64 + 9]
@@ -83,6 +84,25 @@ def constant_operands(a):
     # One operand a constant, the other a boxed int of any size: the one-operand reads.
     return [a + 1, a - 3, 5 - a, a & 0xFF, a | 0x100, a ^ 0x55, a // 7, a % 1000, -3 + a,
             a + 0x7FFFFFFF, a & 0xFFFFFFFF, a ^ 0xEDB88320]
+
+
+def products(a, b):
+    # `*` takes values past one digit while the product keeps a bit to spare: 31 bits a side,
+    # or 62 less the constant's bits; anything larger goes to int's slot.
+    return [a * 3, a * -7, a * 0, a * 1, a * 0x01000193, a * 1103515245, -a * 1103515245,
+            (a & 0xFFFFFFFF) * 0x01000193, (a % 2147483647) * (b % 2147483647),
+            ((a ^ b) & 0x7FFFFFFF) * ((a + b) & 0x7FFFFFFF), (a >> 29) * (b >> 29), a * b]
+
+
+def lcg_and_rolling(seed, data):
+    acc = 0
+    for _ in range(200):
+        seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+        acc = (acc * 257 + seed) % 2147483647
+    h = 0
+    for b in data:
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    return seed, acc, h
 
 
 def shift_chains(a, b):
@@ -195,7 +215,7 @@ for a in EDGES:
     rows.append((a, shifts(a)))
     rows.append((a, constant_shifts(a), constant_operands(a), in_place_shifts(a)))
     for b in (0, 3, -2**31, 2**33 + 1, 2**59 - 7, -1):
-        rows.append((a, b, shift_chains(a, b)))
+        rows.append((a, b, shift_chains(a, b), products(a, b)))
 for a, b in ((True, 2**40), (2**40, False), (Counted(2**40), 3), (3, Counted(2**40))):
     rows.append(plain(a, b))
 for a in (True, False, Counted(2**40), Counted(-5)):
@@ -211,3 +231,4 @@ for m in (1, 7, 1000000007, 2**30 - 1):
 print(mod_pow_sum(5000, 1000000007), mod_pow_sum(5000, 65521))
 data = bytes(range(256)) * 3
 print(crc(data, 0), crc(data[::-1], 7), xorshift(2463534242, 2000), xorshift(1, 50), fnv(data))
+print(lcg_and_rolling(12345, data), lcg_and_rolling(2**31 - 1, data[:100]))
