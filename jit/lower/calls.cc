@@ -267,11 +267,14 @@ void Lowerer::BoxInt(const Instr& in, int v) {
 // (`x = a + b`, a range loop's variable) calls the helper, which tests the local's value
 // itself: inline, those tests made the stdlib's code 1% larger for a fifth of the gain.
 void Lowerer::ReuseInt(const Instr& in, int v, const Instr& store, int local_operand) {
-  if (local_operand < 0) {  // only a BINARY_OP's target has one (FindLoopTarget's: none)
+  // The helper's call, given the local's address, wherever it is emitted.
+  const auto call_helper = [&] {
     const int slot =
         Binary(lir::Op::kAdd, V(frame_), Operand::Imm(LocalOffset(store.imm)), Type::kPtr);
-    return CallChecked(in, Helper::a64_box_int_reusing, {V(v), V(slot)});
-  }
+    CallChecked(in, Helper::a64_box_int_reusing, {V(v), V(slot)});
+  };
+  // Only a BINARY_OP's target has a local operand (FindLoopTarget's: none).
+  if (local_operand < 0) return call_helper();
   constexpr int64_t kDigitMax = (int64_t{1} << 30) - 1;
   const int call = ColdBlock(), done = NewBlock();
   const int old = LirReg(in.args[static_cast<size_t>(local_operand)]);
@@ -290,10 +293,7 @@ void Lowerer::ReuseInt(const Instr& in, int v, const Instr& store, int local_ope
   Mov(V(old), Type::kPtr, LirReg(in.dst));
   Jmp(done);
   cur_ = call;
-  // A value of two digits may still go into an old int of two (a hash masked to 32 bits).
-  const int slot =
-      Binary(lir::Op::kAdd, V(frame_), Operand::Imm(LocalOffset(store.imm)), Type::kPtr);
-  CallChecked(in, Helper::a64_box_int_reusing, {V(v), V(slot)});
+  call_helper();  // a value of two digits may still go into an old int of two
   Jmp(done);
   cur_ = done;
 }

@@ -524,18 +524,18 @@ class Lowerer {
   void CallBinaryObject(const Instr& in);
   // Bounds on the values the int forms take: one digit, two digits.
   static constexpr int kOneDigitBits = 30, kTwoDigitBits = 60;
-  int SmallIntValue(Operand obj, int slow, bool two_digits = false, int bits = kTwoDigitBits);
+  int SmallIntValue(Operand obj, int slow, int bits = kOneDigitBits);
   int BiasedSize(int size) { return Binary(lir::Op::kAdd, V(size), Operand::Imm(1), Type::kI64); }
   int OneDigitValue(Operand obj, int size);
   void TwoDigitValue(Operand obj, int size, int slow, int dst, int bits);
   void FixTwoDigitValue(Operand obj, int size, int biased, int slow, int dst, int bits);
   Operand SmallIntOperand(int reg, int slow, int float_form = -1, int bits = kOneDigitBits,
-                          bool two_digits = false);
-  static bool ReadsTwoDigitObjects(const Instr& in, int bits);
+                          int object_bits = kOneDigitBits);
+  static int ObjectBits(const Instr& in, int bits);
   int ProductOperandBits(const Instr& in) const;
   std::pair<Operand, Operand> SmallIntOperands(const Instr& in, int slow, int float_form,
                                                int bits = kOneDigitBits);
-  int UnboxedSmallInt(int reg, int slow, int float_form, int bits, bool two_digits);
+  int UnboxedSmallInt(int reg, int slow, int float_form, int bits, int object_bits);
   // Unboxed temporary `reg`'s value as a `t`: `raw()` while its object is NULL, `boxed()`
   // otherwise, each given the block it runs in and returning a register; joined into one.
   template <typename Raw, typename Boxed>

@@ -48,14 +48,14 @@ bool Lowerer::IsStrConst(int reg) const {
 }
 
 // The value of an int object of at most one digit (|ob_size| <= 1), or a jump to `slow`. With
-// `two_digits`, an int of two digits too (|v| < 2**60), read in a cold block: ints past 2**30
-// are a 32-bit hash or mask, a timestamp in milliseconds, a file offset, and each took a
-// helper call before (a64_number_*), with its result boxed.
-int Lowerer::SmallIntValue(Operand obj, int slow, bool two_digits, int bits) {
+// `bits` past kOneDigitBits, an int of two digits too while |v| < 2**bits, read in a cold
+// block: ints past 2**30 are a 32-bit hash or mask, a timestamp in milliseconds, a file
+// offset, and each took a helper call before (a64_number_*), with its result boxed.
+int Lowerer::SmallIntValue(Operand obj, int slow, int bits) {
   const int type = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
   SlowIf(Cond::kNe, Type::kI64, V(type), Imm(rt_.py_long_type), slow);
   const int size = Load(obj, offsetof(PyVarObject, ob_size), Type::kI64);
-  if (!two_digits ||
+  if (bits <= kOneDigitBits ||
       !Take(decisions_, Decision::kLowerTwoDigitInts, lowering_ != nullptr ? lowering_->bc : -1)) {
     SlowIf(Cond::kUgt, Type::kI64, V(BiasedSize(size)), Operand::Imm(kBiasedSizeMax), slow);
     return OneDigitValue(obj, size);
@@ -110,23 +110,23 @@ void Lowerer::FixTwoDigitValue(Operand obj, int size, int biased, int slow, int 
 }
 
 // HIR register `reg` as a small int: its constant, or its value (a jump to `slow` when it
-// is not an int of at most one digit, or with `two_digits` of two). A temporary of both kinds
-// that holds a double goes to `float_form` (the consumer's float form, which reads it
-// unboxed). A value past one digit is taken only while |v| < 2**bits: an unboxed
-// temporary's C value, or a two-digit object's (kOneDigitBits: one digit alone).
-Operand Lowerer::SmallIntOperand(int reg, int slow, int float_form, int bits, bool two_digits) {
+// is not an int of at most one digit). A temporary of both kinds that holds a double goes to
+// `float_form` (the consumer's float form, which reads it unboxed). Past one digit, an
+// unboxed temporary's C value is taken while |v| < 2**bits, an int object of two digits
+// while |v| < 2**object_bits (kOneDigitBits: never).
+Operand Lowerer::SmallIntOperand(int reg, int slow, int float_form, int bits, int object_bits) {
   const std::optional<int64_t> k = SmallIntConst(reg);
   if (k) return Operand::Imm(*k);
-  if (UnboxedInt(reg)) return V(UnboxedSmallInt(reg, slow, float_form, bits, two_digits));
-  return V(SmallIntValue(V(LirReg(reg)), slow, two_digits, bits));
+  if (UnboxedInt(reg)) return V(UnboxedSmallInt(reg, slow, float_form, bits, object_bits));
+  return V(SmallIntValue(V(LirReg(reg)), slow, object_bits));
 }
 
-// Whether `in`'s int form reads int objects of two digits, besides one (SmallIntValue): an
-// operator's, where it takes values past one digit (`bits`). Not a comparison's: its generic
-// path (a64_compare_bool, which reads two digits itself) boxes nothing, and the cold reads at
+// How far `in`'s int form reads int objects (SmallIntValue) when it takes values up to
+// 2**bits: an operator's as far, a comparison's one digit alone. A comparison's generic path
+// (a64_compare_bool, which reads two digits itself) boxes nothing, and the cold reads at
 // every comparison made Richards' WorkerTask.step 9% longer.
-bool Lowerer::ReadsTwoDigitObjects(const Instr& in, int bits) {
-  return bits > kOneDigitBits && in.op == Op::kBinaryOp;
+int Lowerer::ObjectBits(const Instr& in, int bits) {
+  return in.op == Op::kBinaryOp ? bits : kOneDigitBits;
 }
 
 // Both operands of `in` as SmallIntOperand reads them, each past one digit while
@@ -136,15 +136,15 @@ bool Lowerer::ReadsTwoDigitObjects(const Instr& in, int bits) {
 std::pair<Operand, Operand> Lowerer::SmallIntOperands(const Instr& in, int slow, int float_form,
                                                       int bits) {
   const int ra = in.args[0], rb = in.args[1];
-  const bool two_digits = ReadsTwoDigitObjects(in, bits);
+  const int object_bits = ObjectBits(in, bits);
   if (ra == rb) {
-    const Operand a = SmallIntOperand(ra, slow, float_form, bits, two_digits);
+    const Operand a = SmallIntOperand(ra, slow, float_form, bits, object_bits);
     return {a, a};
   }
   const auto boxed = [this](int reg) { return !SmallIntConst(reg) && !IsUnboxed(reg); };
   if (!boxed(ra) || !boxed(rb)) {
-    const Operand a = SmallIntOperand(ra, slow, float_form, bits, two_digits);
-    return {a, SmallIntOperand(rb, slow, float_form, bits, two_digits)};
+    const Operand a = SmallIntOperand(ra, slow, float_form, bits, object_bits);
+    return {a, SmallIntOperand(rb, slow, float_form, bits, object_bits)};
   }
   const Operand oa = V(LirReg(ra)), ob = V(LirReg(rb));
   const int ta = Load(oa, offsetof(PyObject, ob_type), Type::kPtr);
@@ -156,7 +156,7 @@ std::pair<Operand, Operand> Lowerer::SmallIntOperands(const Instr& in, int slow,
   const int sb = Load(ob, offsetof(PyVarObject, ob_size), Type::kI64);
   const int ba = BiasedSize(sa), bb = BiasedSize(sb);
   const Operand max = Operand::Imm(kBiasedSizeMax);
-  if (!two_digits || !Take(decisions_, Decision::kLowerTwoDigitInts, in.bc)) {
+  if (object_bits <= kOneDigitBits || !Take(decisions_, Decision::kLowerTwoDigitInts, in.bc)) {
     SlowIfEither(Cond::kUgt, Type::kI64, V(ba), max, Cond::kUgt, V(bb), max, slow, in.bc);
     const Operand a = V(OneDigitValue(oa, sa));
     return {a, V(OneDigitValue(ob, sb))};
@@ -168,8 +168,8 @@ std::pair<Operand, Operand> Lowerer::SmallIntOperands(const Instr& in, int slow,
   SlowIfEither(Cond::kUgt, Type::kI64, V(ba), max, Cond::kUgt, V(bb), max, two, in.bc);
   Jmp(join);
   cur_ = two;
-  FixTwoDigitValue(oa, sa, ba, slow, va, bits);
-  FixTwoDigitValue(ob, sb, bb, slow, vb, bits);
+  FixTwoDigitValue(oa, sa, ba, slow, va, object_bits);
+  FixTwoDigitValue(ob, sb, bb, slow, vb, object_bits);
   Jmp(join);
   cur_ = join;
   return {V(va), V(vb)};
@@ -177,9 +177,9 @@ std::pair<Operand, Operand> Lowerer::SmallIntOperands(const Instr& in, int slow,
 
 // An unboxed temporary's value, from its C value while its object is NULL (a jump to
 // `slow` unless |v| < 2**bits: 2**30, an int of one digit, up to 2**60, two), else from the
-// object as SmallIntValue reads it (with `two_digits`, of two digits too). A temporary of
-// both kinds holding a double goes to `float_form`.
-int Lowerer::UnboxedSmallInt(int reg, int slow, int float_form, int bits, bool two_digits) {
+// object as SmallIntValue reads it (up to 2**object_bits). A temporary of both kinds holding
+// a double goes to `float_form`.
+int Lowerer::UnboxedSmallInt(int reg, int slow, int float_form, int bits, int object_bits) {
   const auto raw = [&] {
     // A double's mark fails the range test too: for a temporary of both kinds, the cold
     // block that test leaves for tells the two apart.
@@ -198,7 +198,7 @@ int Lowerer::UnboxedSmallInt(int reg, int slow, int float_form, int bits, bool t
     return RawOf(reg);
   };
   return RawOrBoxed(reg, Type::kI64, raw,
-                    [&] { return SmallIntValue(V(LirReg(reg)), slow, two_digits, bits); });
+                    [&] { return SmallIntValue(V(LirReg(reg)), slow, object_bits); });
 }
 
 // The small-int form of NB_* `nb`, if it has one; `right` is b's constant, if any. A shift

@@ -549,6 +549,14 @@ A64JIT_HELPER_INLINE void SetOneDigit(PyLongObject* obj, int64_t v) {
   obj->ob_digit[0] = static_cast<digit>(v < 0 ? -v : v);
 }
 
+// A two-digit int's value: its sign in ob_size, the low and high 30 bits of `magnitude` (|v|)
+// in its digits.
+A64JIT_HELPER_INLINE void SetTwoDigits(PyLongObject* obj, int64_t v, uint64_t magnitude) {
+  Py_SET_SIZE(obj, v < 0 ? -2 : 2);
+  obj->ob_digit[0] = static_cast<digit>(magnitude & PyLong_MASK);
+  obj->ob_digit[1] = static_cast<digit>(magnitude >> PyLong_SHIFT);
+}
+
 // `block` made an int with one reference, as _Py_NewReference does while tracemalloc is not
 // tracing; its size and digits are the caller's to set.
 A64JIT_HELPER_INLINE PyLongObject* NewInt(void* block) {
@@ -568,9 +576,7 @@ A64JIT_HELPER_INLINE PyObject* MakeMediumInt(void* block, int64_t v) {
 // `block` (room for two digits) made the int v, whose magnitude needs two digits (TwoDigitInt).
 A64JIT_HELPER_INLINE PyObject* MakeTwoDigitInt(void* block, int64_t v, uint64_t magnitude) {
   PyLongObject* obj = NewInt(block);
-  Py_SET_SIZE(obj, v < 0 ? -2 : 2);
-  obj->ob_digit[0] = static_cast<digit>(magnitude & PyLong_MASK);
-  obj->ob_digit[1] = static_cast<digit>(magnitude >> PyLong_SHIFT);
+  SetTwoDigits(obj, v, magnitude);
   return reinterpret_cast<PyObject*>(obj);
 }
 
@@ -642,10 +648,7 @@ PyObject* a64_box_int_reusing(int64_t v, PyObject** slot) {
   if (MediumInt(v) && (two_digits || OneDigit(old))) {
     SetOneDigit(reinterpret_cast<PyLongObject*>(old), v);
   } else if (const uint64_t magnitude = Magnitude(v); two_digits && TwoDigitMagnitude(magnitude)) {
-    auto* obj = reinterpret_cast<PyLongObject*>(old);
-    Py_SET_SIZE(obj, v < 0 ? -2 : 2);
-    obj->ob_digit[0] = static_cast<digit>(magnitude & PyLong_MASK);
-    obj->ob_digit[1] = static_cast<digit>(magnitude >> PyLong_SHIFT);
+    SetTwoDigits(reinterpret_cast<PyLongObject*>(old), v, magnitude);
   } else {
     return a64_box_int(v);
   }
