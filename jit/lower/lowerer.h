@@ -309,6 +309,18 @@ class Lowerer {
     cur_ = saved;
     return b;
   }
+  // A detour through a cold block: `enter(cold)` emits the branch to it (the hot path goes
+  // on from there), `body` fills it, and both paths join after it.
+  template <typename Enter, typename Body>
+  void ColdDetour(Enter enter, Body body) {
+    const int cold = ColdBlock(), join = NewBlock();
+    enter(cold);
+    Jmp(join);
+    cur_ = cold;
+    body();
+    Jmp(join);
+    cur_ = join;
+  }
   static bool Raises(const FrameState& st) {
     return st.kind == FrameState::Kind::kError || st.kind == FrameState::Kind::kReraise;
   }
@@ -525,6 +537,9 @@ class Lowerer {
   // Bounds on the values the int forms take: one digit, two digits.
   static constexpr int kOneDigitBits = 30, kTwoDigitBits = 60;
   int SmallIntValue(Operand obj, int slow, int bits = kOneDigitBits);
+  bool ReadsTwoDigitObjects(int bits, int bc) {
+    return bits > kOneDigitBits && Take(decisions_, Decision::kLowerTwoDigitInts, bc);
+  }
   int BiasedSize(int size) { return Binary(lir::Op::kAdd, V(size), Operand::Imm(1), Type::kI64); }
   int OneDigitValue(Operand obj, int size);
   void TwoDigitValue(Operand obj, int size, int slow, int dst, int bits);

@@ -55,21 +55,18 @@ int Lowerer::SmallIntValue(Operand obj, int slow, int bits) {
   const int type = Load(obj, offsetof(PyObject, ob_type), Type::kPtr);
   SlowIf(Cond::kNe, Type::kI64, V(type), Imm(rt_.py_long_type), slow);
   const int size = Load(obj, offsetof(PyVarObject, ob_size), Type::kI64);
-  if (bits <= kOneDigitBits ||
-      !Take(decisions_, Decision::kLowerTwoDigitInts, lowering_ != nullptr ? lowering_->bc : -1)) {
+  if (!ReadsTwoDigitObjects(bits, lowering_ != nullptr ? lowering_->bc : -1)) {
     SlowIf(Cond::kUgt, Type::kI64, V(BiasedSize(size)), Operand::Imm(kBiasedSizeMax), slow);
     return OneDigitValue(obj, size);
   }
   // The one-digit reading first: a wider int has room for its digit too, and the cold block
   // then has only the two-digit value to write over it.
   const int value = OneDigitValue(obj, size);
-  const int two = ColdBlock(), join = NewBlock();
-  SlowIf(Cond::kUgt, Type::kI64, V(BiasedSize(size)), Operand::Imm(kBiasedSizeMax), two);
-  Jmp(join);
-  cur_ = two;
-  TwoDigitValue(obj, size, slow, value, bits);
-  Jmp(join);
-  cur_ = join;
+  ColdDetour(
+      [&](int two) {
+        SlowIf(Cond::kUgt, Type::kI64, V(BiasedSize(size)), Operand::Imm(kBiasedSizeMax), two);
+      },
+      [&] { TwoDigitValue(obj, size, slow, value, bits); });
   return value;
 }
 
@@ -156,7 +153,7 @@ std::pair<Operand, Operand> Lowerer::SmallIntOperands(const Instr& in, int slow,
   const int sb = Load(ob, offsetof(PyVarObject, ob_size), Type::kI64);
   const int ba = BiasedSize(sa), bb = BiasedSize(sb);
   const Operand max = Operand::Imm(kBiasedSizeMax);
-  if (object_bits <= kOneDigitBits || !Take(decisions_, Decision::kLowerTwoDigitInts, in.bc)) {
+  if (!ReadsTwoDigitObjects(object_bits, in.bc)) {
     SlowIfEither(Cond::kUgt, Type::kI64, V(ba), max, Cond::kUgt, V(bb), max, slow, in.bc);
     const Operand a = V(OneDigitValue(oa, sa));
     return {a, V(OneDigitValue(ob, sb))};
@@ -164,14 +161,14 @@ std::pair<Operand, Operand> Lowerer::SmallIntOperands(const Instr& in, int slow,
   // Either of more than one digit: in a cold block, the one of two (or each) read again
   // (SmallIntValue's order).
   const int va = OneDigitValue(oa, sa), vb = OneDigitValue(ob, sb);
-  const int two = ColdBlock(), join = NewBlock();
-  SlowIfEither(Cond::kUgt, Type::kI64, V(ba), max, Cond::kUgt, V(bb), max, two, in.bc);
-  Jmp(join);
-  cur_ = two;
-  FixTwoDigitValue(oa, sa, ba, slow, va, object_bits);
-  FixTwoDigitValue(ob, sb, bb, slow, vb, object_bits);
-  Jmp(join);
-  cur_ = join;
+  ColdDetour(
+      [&](int two) {
+        SlowIfEither(Cond::kUgt, Type::kI64, V(ba), max, Cond::kUgt, V(bb), max, two, in.bc);
+      },
+      [&] {
+        FixTwoDigitValue(oa, sa, ba, slow, va, object_bits);
+        FixTwoDigitValue(ob, sb, bb, slow, vb, object_bits);
+      });
   return {V(va), V(vb)};
 }
 

@@ -88,11 +88,12 @@ def workload():
     return s.search(b, 1, 9, -1000, 1000), s.nodes, len(s.table)
 
 
+WANT = (0, 2763, 2057)
+
+
 def check(result):
     return None if result == WANT else "got %r" % (result,)
 
-
-WANT = (0, 2763, 2057)
 
 if __name__ == "__main__":
     harness.run("board_search", workload, check)

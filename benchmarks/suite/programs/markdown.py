@@ -69,11 +69,12 @@ def workload():
     return len(page), page.count("<li>"), page.count("<a ")
 
 
+WANT = (105741, 1200, 400)
+
+
 def check(result):
     return None if result == WANT else "got %r" % (result,)
 
-
-WANT = (105741, 1200, 400)
 
 if __name__ == "__main__":
     harness.run("markdown", workload, check)

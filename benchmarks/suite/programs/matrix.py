@@ -53,11 +53,12 @@ def workload():
     return round(sum(x), 6), round(power(c, 20), 3), round(c[3][7], 6)
 
 
+WANT = (9.152963, 7221.961, 202.375)
+
+
 def check(result):
     return None if result == WANT else "got %r" % (result,)
 
-
-WANT = (9.152963, 7221.961, 202.375)
 
 if __name__ == "__main__":
     harness.run("matrix", workload, check)

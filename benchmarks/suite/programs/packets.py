@@ -55,11 +55,12 @@ def workload():
     return len(data), sum(len(p) for _, p in back), back[7][1][-1], len(ints), word % 1000003
 
 
+WANT = (71892, 5391, (7, -49, 3.5), 8553, 456380)
+
+
 def check(result):
     return None if result == WANT else "got %r" % (result,)
 
-
-WANT = (71892, 5391, (7, -49, 3.5), 8553, 456380)
 
 if __name__ == "__main__":
     harness.run("packets", workload, check)

@@ -62,11 +62,12 @@ def workload():
     return h.d.bit_length(), b.n, b.d, len(pts), pts[5].n
 
 
+WANT = (354, -261082718496449122051, 13530, 58, 2)
+
+
 def check(result):
     return None if result == WANT else "got %r" % (result,)
 
-
-WANT = (354, -261082718496449122051, 13530, 58, 2)
 
 if __name__ == "__main__":
     harness.run("rationals", workload, check)

@@ -72,11 +72,12 @@ def workload():
     return tuple(out)
 
 
+WANT = ('417369825632158947', '527316489896542731')
+
+
 def check(result):
     return None if result == WANT else "got %r" % (result,)
 
-
-WANT = ('417369825632158947', '527316489896542731')
 
 if __name__ == "__main__":
     harness.run("sudoku", workload, check)

@@ -50,11 +50,12 @@ def workload():
     return total, evens, longest[-1], pairs % 1000003, len(chunks), max(chunks)
 
 
+WANT = (24206400, 3281, 9840, 32404, 1406, 62247)
+
+
 def check(result):
     return None if result == WANT else "got %r" % (result,)
 
-
-WANT = (24206400, 3281, 9840, 32404, 1406, 62247)
 
 if __name__ == "__main__":
     harness.run("tree_walks", workload, check)

@@ -44,11 +44,12 @@ def workload():
     return len(rows), rows.splitlines()[0], len(spread), spread[5]
 
 
+WANT = (269, 'omicron   |  1667|  4.632%', 6, (1, 5000, 10208))
+
+
 def check(result):
     return None if result == WANT else "got %r" % (result,)
 
-
-WANT = (269, 'omicron   |  1667|  4.632%', 6, (1, 5000, 10208))
 
 if __name__ == "__main__":
     harness.run("word_stats", workload, check)

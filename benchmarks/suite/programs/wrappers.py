@@ -87,11 +87,12 @@ def workload():
     return total, len(CALLS), len(log), sum(len(a.log) for a in accounts)
 
 
+WANT = (12155, 4840, 800, 9600)
+
+
 def check(result):
     return None if result == WANT else "got %r" % (result,)
 
-
-WANT = (12155, 4840, 800, 9600)
 
 if __name__ == "__main__":
     harness.run("wrappers", workload, check)
