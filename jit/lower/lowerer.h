@@ -310,7 +310,8 @@ class Lowerer {
     return b;
   }
   // A detour through a cold block: `enter(cold)` emits the branch to it (the hot path goes
-  // on from there), `body` fills it, and both paths join after it.
+  // on from there), `body` fills it, and both paths join after it. FastOrGeneric's shape,
+  // without a decision.
   template <typename Enter, typename Body>
   void ColdDetour(Enter enter, Body body) {
     const int cold = ColdBlock(), join = NewBlock();
@@ -633,13 +634,7 @@ class Lowerer {
   template <typename Fast, typename Generic>
   void FastOrGeneric(std::optional<Decision> kind, const Instr& in, Fast fast, Generic generic) {
     if (kind && !Take(decisions_, *kind, in.bc)) return generic();
-    const int slow = ColdBlock(), done = NewBlock();
-    fast(slow);
-    Jmp(done);
-    cur_ = slow;
-    generic();
-    Jmp(done);
-    cur_ = done;
+    ColdDetour(fast, generic);
   }
 
   // ---- compares.cc ----
